@@ -1,0 +1,19 @@
+"""The pure rules core: cards, decks and one state machine per game.
+
+No Discord, asyncio or database code lives here. Randomness comes only from ``random.Random`` objects
+seeded from the game's seed, so a game is fully determined by (seed, players, options, action log).
+
+Every game module (``bhargage``, ``deluxe``) exposes the same shape, which the service layer relies on:
+
+- ``Options`` — frozen dataclass with ``to_dict()`` / ``Options.from_dict(d)``.
+- ``start(seed, players, options) -> (State, list[Event])`` — a new game, with the opening events.
+- ``legal_actions(state, seat) -> list[Action]`` — what that seat may do now (empty when not its move).
+- ``apply(state, action) -> (State, list[Event])`` — raises a ``RulesError`` subclass with a readable reason.
+- ``parse_action(text) -> Action`` and ``action_text(action) -> str`` — the log's text form; they round-trip.
+- ``waiting_for(state) -> tuple[int, ...]`` — seats whose move the table is waiting for.
+- ``is_over(state) -> bool`` and ``final_result(state) -> Result`` (scores, winners, muggins, how it ended).
+- ``view(state, seat)`` — what that seat may see.
+- ``replay(seed, players, options, texts) -> State`` — rebuild a state from the action log.
+
+States, actions and events are frozen dataclasses; events are named in the past tense.
+"""
