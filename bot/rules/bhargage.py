@@ -1,0 +1,780 @@
+"""Bhargage for two players (RULES.md R1–R13): the state machine the bot drives.
+
+A game is fully determined by (seed, options, action log): the first-deal cut and every hand's shuffle
+come from ``random.Random`` objects seeded from the game seed and the hand number, so no generator state
+lives in ``State``.
+Passes ("go"), the end of the play, the show and the next deal happen inside ``apply`` without any action.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.rules.bhargage_scoring import (
+    GAME,
+    HandCount,
+    ScoreItem,
+    card_value,
+    count_hand,
+    missing_suits,
+    peg_points,
+    shortage,
+    shortage_for,
+)
+from bot.rules.decktet import Card, Suit, bhargage_deck, card, shuffled, sort_key
+from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError, UnknownCard
+
+__all__ = [
+    "Action",
+    "BadOptions",
+    "BhargageMade",
+    "CardPlayed",
+    "Cut",
+    "DealerCut",
+    "Discard",
+    "DiscardChosen",
+    "Event",
+    "GameWon",
+    "HandCount",
+    "HandCounted",
+    "HandDealt",
+    "Options",
+    "Phase",
+    "Play",
+    "PlayEnded",
+    "PointsScored",
+    "Resign",
+    "Result",
+    "ScoreItem",
+    "SeatView",
+    "ShortageClaimed",
+    "State",
+    "UpCardTurned",
+    "WentGo",
+    "action_text",
+    "apply",
+    "count_hand",
+    "final_result",
+    "is_over",
+    "legal_actions",
+    "parse_action",
+    "peg_points",
+    "replay",
+    "shortage",
+    "start",
+    "view",
+    "waiting_for",
+]
+
+START_SCORE = 10  # R3: both pegs start at 10 on a cribbage board
+LIMIT = 23  # R7: the count never exceeds 23
+HAND_SIZE = 5
+MIN_TARGET = 21
+MAX_TARGET = 221
+CHIEF = "2 for the Chief"
+LAST = "1 for last"
+
+
+class BadOptions(RulesError, ValueError):
+    """Table options the game cannot be played with."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Table options: the board number that wins (R3, default 121) and the sequences variant (R12)."""
+
+    target: int = 121
+    sequences: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.target, bool) or not isinstance(self.target, int):
+            raise BadOptions("The target must be a whole number.")
+        if not MIN_TARGET <= self.target <= MAX_TARGET:
+            raise BadOptions(
+                f"The target must be between {MIN_TARGET} and {MAX_TARGET} "
+                f"(both players start at {START_SCORE})."
+            )
+        if not isinstance(self.sequences, bool):
+            raise BadOptions("The sequences option is either on or off.")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"target": self.target, "sequences": self.sequences}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any] | None) -> Options:
+        d = dict(d or {})
+        unknown = set(d) - {"target", "sequences"}
+        if unknown:
+            raise BadOptions(f"Bhargage has no option called {', '.join(sorted(unknown))}.")
+        return cls(target=d.get("target", 121), sequences=d.get("sequences", False))
+
+
+class Phase(enum.StrEnum):
+    DISCARD = "discard"
+    CUT = "cut"
+    PLAY = "play"
+    OVER = "over"
+
+
+# ---------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    seat: int
+    cards: tuple[Card, Card]
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    seat: int
+    how: Literal["resign", "forfeit"] = "resign"
+
+
+Action = Discard | Cut | Play | Resign
+HowWon = Literal["target", "game", "muggins", "resign", "forfeit"]
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class DealerCut:
+    """Each round of the cut for first deal as (seat 0's card, seat 1's card); the last round decided (R4)."""
+
+    cuts: tuple[tuple[Card, Card], ...]
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    hand_no: int
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardChosen:
+    """A seat laid (or replaced) its discard; the cards stay secret (R5)."""
+
+    seat: int
+    replaced: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BhargageMade:
+    """Both discards are in and now form the dealer's bhargage."""
+
+    dealer: int
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class UpCardTurned:
+    seat: int  # the seat that cut
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PointsScored:
+    seat: int
+    points: int
+    reason: str
+    cards: tuple[Card, ...]
+    total_after: int
+
+
+@dataclass(frozen=True, slots=True)
+class WentGo:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEnded:
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandCounted:
+    """A hand or the bhargage counted in the show; ``cards`` are revealed here for the first time."""
+
+    seat: int
+    kind: Literal["hand", "bhargage"]
+    cards: tuple[Card, ...]
+    up: Card
+    items: tuple[ScoreItem, ...]
+    total: int
+    total_after: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShortageClaimed:
+    claimant: int
+    owner: int
+    kind: Literal["hand", "bhargage"]
+    missing: tuple[Suit, ...]
+    points: int
+    total_after: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameWon:
+    seat: int
+    how: HowWon
+    scores: tuple[int, int]
+
+
+Event = (
+    DealerCut
+    | HandDealt
+    | DiscardChosen
+    | BhargageMade
+    | UpCardTurned
+    | CardPlayed
+    | PointsScored
+    | WentGo
+    | PlayEnded
+    | HandCounted
+    | ShortageClaimed
+    | GameWon
+)
+
+
+# ---------------------------------------------------------------- state
+
+Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
+_NO_HANDS: Hands = ((), ())
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Everything about a game in progress; small tuples only, cheap to copy.
+
+    Card accounting: ``hands`` (cards still held) + ``discards`` (pending, before both are in) +
+    ``bhargage`` + ``up`` + ``pile`` + ``deck`` are always the 45 cards.
+    ``kept`` remembers the 3 kept cards for the show.
+    """
+
+    seed: int
+    options: Options
+    hand_no: int
+    dealer: int
+    phase: Phase
+    scores: tuple[int, int]
+    hands: Hands
+    discards: Hands = _NO_HANDS
+    kept: Hands = _NO_HANDS
+    bhargage: tuple[Card, ...] = ()
+    deck: tuple[Card, ...] = ()
+    up: Card | None = None
+    pile: tuple[tuple[int, Card], ...] = ()
+    count: int = 0
+    to_move: int = -1
+    gone: tuple[bool, bool] = (False, False)
+    winner: int = -1
+    how: str = ""
+    muggins: bool = False
+    first_dealer: int = 0
+
+    @property
+    def non_dealer(self) -> int:
+        return 1 - self.dealer
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    scores: tuple[int, int]
+    winners: tuple[int, ...]
+    muggins: bool
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may see: never the other hand, the bhargage or the deck."""
+
+    seat: int
+    phase: Phase
+    hand_no: int
+    dealer: int
+    scores: tuple[int, int]
+    target: int
+    sequences: bool
+    hand: tuple[Card, ...]
+    discard: tuple[Card, ...]
+    opponent_hand_size: int
+    discarded: tuple[bool, bool]
+    bhargage_size: int
+    up: Card | None
+    pile: tuple[tuple[int, Card], ...]
+    count: int
+    to_move: int | None
+    gone: tuple[bool, bool]
+    legal: tuple[Action, ...] = field(default=())
+    winner: int | None = None
+
+
+# ---------------------------------------------------------------- working copy
+
+
+class _Work:
+    """A mutable copy of ``State`` for one ``apply``: one freeze at the end instead of many replaces."""
+
+    __slots__ = (
+        "bhargage",
+        "count",
+        "dealer",
+        "deck",
+        "discards",
+        "first_dealer",
+        "gone",
+        "hand_no",
+        "hands",
+        "how",
+        "kept",
+        "muggins",
+        "options",
+        "phase",
+        "pile",
+        "scores",
+        "seed",
+        "to_move",
+        "up",
+        "winner",
+    )
+
+    def __init__(self, s: State) -> None:
+        self.seed = s.seed
+        self.options = s.options
+        self.hand_no = s.hand_no
+        self.dealer = s.dealer
+        self.phase = s.phase
+        self.scores = list(s.scores)
+        self.hands = list(s.hands)
+        self.discards = list(s.discards)
+        self.kept = s.kept
+        self.bhargage = s.bhargage
+        self.deck = s.deck
+        self.up = s.up
+        self.pile = s.pile
+        self.count = s.count
+        self.to_move = s.to_move
+        self.gone = list(s.gone)
+        self.winner = s.winner
+        self.how = s.how
+        self.muggins = s.muggins
+        self.first_dealer = s.first_dealer
+
+    def freeze(self) -> State:
+        return State(
+            seed=self.seed,
+            options=self.options,
+            hand_no=self.hand_no,
+            dealer=self.dealer,
+            phase=self.phase,
+            scores=(self.scores[0], self.scores[1]),
+            hands=(self.hands[0], self.hands[1]),
+            discards=(self.discards[0], self.discards[1]),
+            kept=self.kept,
+            bhargage=self.bhargage,
+            deck=self.deck,
+            up=self.up,
+            pile=self.pile,
+            count=self.count,
+            to_move=self.to_move,
+            gone=(self.gone[0], self.gone[1]),
+            winner=self.winner,
+            how=self.how,
+            muggins=self.muggins,
+            first_dealer=self.first_dealer,
+        )
+
+    def score(self, seat: int, points: int) -> bool:
+        """Add points; True when that reaches the target (R11: the game ends at that moment)."""
+        self.scores[seat] += points
+        return self.scores[seat] >= self.options.target
+
+    def win(self, seat: int, how: HowWon, ev: list[Event]) -> None:
+        self.phase = Phase.OVER
+        self.winner = seat
+        self.how = how
+        self.muggins = how == "muggins"
+        self.to_move = -1
+        ev.append(GameWon(seat, how, (self.scores[0], self.scores[1])))
+
+
+# ---------------------------------------------------------------- start and dealing
+
+
+def _cut_for_deal(seed: int) -> tuple[tuple[tuple[Card, Card], ...], int]:
+    """R4: each seat cuts a card; the lower rank deals; equal ranks cut again."""
+    rng = random.Random(f"{seed}:cut")
+    deck = bhargage_deck()
+    cuts: list[tuple[Card, Card]] = []
+    while True:
+        a, b = rng.sample(deck, 2)
+        cuts.append((a, b))
+        if a.rank != b.rank:
+            return tuple(cuts), 0 if a.rank < b.rank else 1
+
+
+def _deal(w: _Work, ev: list[Event]) -> None:
+    """Shuffle for hand ``w.hand_no`` from its own seed and deal 5 each, non-dealer first (R5)."""
+    deck = shuffled(bhargage_deck(), random.Random(f"{w.seed}:{w.hand_no}"))
+    nd = 1 - w.dealer
+    first = deck[0 : 2 * HAND_SIZE : 2]
+    second = deck[1 : 2 * HAND_SIZE : 2]
+    hands: list[tuple[Card, ...]] = [(), ()]
+    hands[nd] = tuple(sorted(first, key=sort_key))
+    hands[w.dealer] = tuple(sorted(second, key=sort_key))
+    w.hands = hands
+    w.deck = deck[2 * HAND_SIZE :]
+    w.discards = [(), ()]
+    w.kept = _NO_HANDS
+    w.bhargage = ()
+    w.up = None
+    w.pile = ()
+    w.count = 0
+    w.gone = [False, False]
+    w.to_move = -1
+    w.phase = Phase.DISCARD
+    ev.append(HandDealt(w.hand_no, w.dealer))
+
+
+def start(seed: int, players: int = 2, options: Options | None = None) -> tuple[State, list[Event]]:
+    """A new game: cut for the first deal, then deal hand 1."""
+    if players != 2:
+        raise BadOptions("Bhargage is a game for exactly two players.")
+    options = options or Options()
+    cuts, dealer = _cut_for_deal(seed)
+    ev: list[Event] = [DealerCut(cuts, dealer)]
+    base = State(
+        seed=seed,
+        options=options,
+        hand_no=1,
+        dealer=dealer,
+        phase=Phase.DISCARD,
+        scores=(START_SCORE, START_SCORE),
+        hands=_NO_HANDS,
+        first_dealer=dealer,
+    )
+    w = _Work(base)
+    _deal(w, ev)
+    return w.freeze(), ev
+
+
+# ---------------------------------------------------------------- queries
+
+
+def _can_play(hand: Iterable[Card], count: int) -> bool:
+    room = LIMIT - count
+    return any(card_value(c) <= room for c in hand)
+
+
+def waiting_for(state: State) -> tuple[int, ...]:
+    if state.phase is Phase.DISCARD:
+        return tuple(s for s in (0, 1) if not state.discards[s])
+    if state.phase is Phase.CUT:
+        return (state.non_dealer,)
+    if state.phase is Phase.PLAY:
+        return (state.to_move,)
+    return ()
+
+
+def is_over(state: State) -> bool:
+    return state.phase is Phase.OVER
+
+
+def final_result(state: State) -> Result:
+    if state.phase is not Phase.OVER:
+        raise IllegalAction("The game is not over yet.")
+    return Result(scores=state.scores, winners=(state.winner,), muggins=state.muggins, how=state.how)
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """What ``seat`` may do now (resigning, always possible in a live game, is not listed)."""
+    if state.phase is Phase.DISCARD:
+        if state.discards[0] and state.discards[1]:
+            return []
+        dealt = sorted((*state.hands[seat], *state.discards[seat]), key=sort_key)
+        return [Discard(seat, (a, b)) for a, b in itertools.combinations(dealt, 2)]
+    if state.phase is Phase.CUT:
+        return [Cut(seat)] if seat == state.non_dealer else []
+    if state.phase is Phase.PLAY:
+        if seat != state.to_move:
+            return []
+        room = LIMIT - state.count
+        return [Play(seat, c) for c in state.hands[seat] if card_value(c) <= room]
+    return []
+
+
+def view(state: State, seat: int) -> SeatView:
+    if seat not in (0, 1):
+        raise IllegalAction("There is no such seat at this table.")
+    over = state.phase is Phase.OVER
+    return SeatView(
+        seat=seat,
+        phase=state.phase,
+        hand_no=state.hand_no,
+        dealer=state.dealer,
+        scores=state.scores,
+        target=state.options.target,
+        sequences=state.options.sequences,
+        hand=tuple(sorted(state.hands[seat], key=sort_key)),
+        discard=state.discards[seat],
+        opponent_hand_size=len(state.hands[1 - seat]),
+        discarded=(bool(state.discards[0]), bool(state.discards[1])),
+        bhargage_size=len(state.bhargage) + len(state.discards[0]) + len(state.discards[1]),
+        up=state.up,
+        pile=state.pile,
+        count=state.count,
+        to_move=state.to_move if state.phase is Phase.PLAY else None,
+        gone=state.gone,
+        legal=tuple(legal_actions(state, seat)),
+        winner=state.winner if over else None,
+    )
+
+
+# ---------------------------------------------------------------- apply
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    """Apply one action; raises a ``RulesError`` with a sentence for the player when it is not allowed."""
+    if state.phase is Phase.OVER:
+        raise GameOver("The game is over.")
+    seat = action.seat
+    if seat not in (0, 1):
+        raise IllegalAction("There is no such seat at this table.")
+    ev: list[Event] = []
+    w = _Work(state)
+    if isinstance(action, Resign):
+        if action.how not in ("resign", "forfeit"):
+            raise IllegalAction("A seat can only resign or forfeit.")
+        w.win(1 - seat, action.how, ev)
+    elif isinstance(action, Discard):
+        _discard(w, action, ev)
+    elif isinstance(action, Cut):
+        _cut(w, action, ev)
+    elif isinstance(action, Play):
+        _play(w, action, ev)
+    else:  # pragma: no cover - the Action union is closed
+        raise IllegalAction("That is not a Bhargage action.")
+    return w.freeze(), ev
+
+
+def _phase_error(w: _Work) -> IllegalAction:
+    what = {Phase.DISCARD: "discard", Phase.CUT: "cut for the up-card", Phase.PLAY: "play a card"}
+    return IllegalAction(f"Not now: it is time to {what[w.phase]}.")
+
+
+def _discard(w: _Work, a: Discard, ev: list[Event]) -> None:
+    if w.phase is not Phase.DISCARD:
+        raise _phase_error(w)
+    seat = a.seat
+    if len(a.cards) != 2 or a.cards[0] == a.cards[1]:
+        raise IllegalAction("Discard exactly two different cards.")
+    dealt = (*w.hands[seat], *w.discards[seat])
+    for c in a.cards:
+        if c not in dealt:
+            raise IllegalAction("You don't hold that card.")
+    replaced = bool(w.discards[seat])
+    w.discards[seat] = tuple(a.cards)
+    w.hands[seat] = tuple(c for c in sorted(dealt, key=sort_key) if c not in a.cards)
+    ev.append(DiscardChosen(seat, replaced))
+    if w.discards[0] and w.discards[1]:
+        nd = 1 - w.dealer
+        w.bhargage = (*w.discards[nd], *w.discards[w.dealer])
+        w.discards = [(), ()]
+        w.phase = Phase.CUT
+        ev.append(BhargageMade(w.dealer, len(w.bhargage)))
+
+
+def _cut(w: _Work, a: Cut, ev: list[Event]) -> None:
+    if w.phase is not Phase.CUT:
+        raise _phase_error(w)
+    if a.seat != 1 - w.dealer:
+        raise NotYourTurn("It is not your turn.")
+    up = w.deck[0]
+    w.up = up
+    w.deck = w.deck[1:]
+    ev.append(UpCardTurned(a.seat, up))
+    if up.personality:  # R6: a Character up-card is "2 for the Chief"
+        won = w.score(w.dealer, 2)
+        ev.append(PointsScored(w.dealer, 2, CHIEF, (up,), w.scores[w.dealer]))
+        if won:
+            w.win(w.dealer, "target", ev)
+            return
+    w.kept = (w.hands[0], w.hands[1])
+    w.phase = Phase.PLAY
+    w.count = 0
+    w.to_move = 1 - w.dealer  # R7: non-dealer leads
+    if not _can_play(w.hands[w.to_move], 0):  # pragma: no cover - every card fits under 23 at count 0
+        _next_mover(w, w.dealer, ev)
+
+
+def _play(w: _Work, a: Play, ev: list[Event]) -> None:
+    if w.phase is not Phase.PLAY:
+        raise _phase_error(w)
+    seat = a.seat
+    if seat != w.to_move:
+        raise NotYourTurn("It is not your turn.")
+    hand = w.hands[seat]
+    if a.card not in hand:
+        raise IllegalAction("You don't hold that card.")
+    if w.count + card_value(a.card) > LIMIT:
+        raise IllegalAction("That card would take the count past 23.")
+    w.hands[seat] = tuple(c for c in hand if c != a.card)
+    w.pile = (*w.pile, (seat, a.card))
+    w.count += card_value(a.card)
+    ev.append(CardPlayed(seat, a.card, w.count))
+    for item in peg_points([c for _, c in w.pile], sequences=w.options.sequences):
+        if item.reason == GAME:  # R8: the sixth Ace wins at once
+            ev.append(PointsScored(seat, 0, GAME, item.cards, w.scores[seat]))
+            w.win(seat, "game", ev)
+            return
+        won = w.score(seat, item.points)
+        ev.append(PointsScored(seat, item.points, item.reason, item.cards, w.scores[seat]))
+        if won:
+            w.win(seat, "target", ev)
+            return
+    _next_mover(w, seat, ev)
+
+
+def _next_mover(w: _Work, last: int, ev: list[Event]) -> None:
+    """Alternate turns; a seat that cannot play says "go" once and the other plays on alone (R7)."""
+    other = 1 - last
+    if _can_play(w.hands[other], w.count):
+        w.to_move = other
+        return
+    if w.hands[other] and not w.gone[other]:
+        w.gone[other] = True
+        ev.append(WentGo(other))
+    if _can_play(w.hands[last], w.count):
+        w.to_move = last
+        return
+    _end_play(w, last, ev)
+
+
+def _end_play(w: _Work, last: int, ev: list[Event]) -> None:
+    if w.pile and w.count not in (11, LIMIT):  # R8: 11 and 23 were already scored
+        won = w.score(last, 1)
+        ev.append(PointsScored(last, 1, LAST, (w.pile[-1][1],), w.scores[last]))
+        if won:
+            ev.append(PlayEnded(w.count))
+            w.win(last, "target", ev)
+            return
+    ev.append(PlayEnded(w.count))
+    w.to_move = -1
+    if _show(w, ev):
+        return
+    w.hand_no += 1
+    w.dealer = 1 - w.dealer
+    _deal(w, ev)
+
+
+def _show(w: _Work, ev: list[Event]) -> bool:
+    """R9/R10/R11: count each hand then the bhargage, each followed by the opponent's shortage claim.
+
+    Returns True when the game ended; the counts after the winning one are not made.
+    """
+    up = w.up
+    assert up is not None
+    d = w.dealer
+    nd = 1 - d
+    seq = w.options.sequences
+    counts: tuple[tuple[int, Literal["hand", "bhargage"], tuple[Card, ...]], ...] = (
+        (nd, "hand", w.kept[nd]),
+        (d, "hand", w.kept[d]),
+        (d, "bhargage", w.bhargage),
+    )
+    for owner, kind, cards in counts:
+        hc = count_hand(cards, up, bhargage=kind == "bhargage", sequences=seq)
+        won = w.score(owner, hc.total)
+        ev.append(HandCounted(owner, kind, cards, up, hc.items, hc.total, w.scores[owner]))
+        if won:
+            w.win(owner, "target", ev)
+            return True
+        claimant = 1 - owner
+        missing = missing_suits((*cards, up))
+        points = shortage_for(len(missing))
+        won = w.score(claimant, points)
+        ev.append(ShortageClaimed(claimant, owner, kind, missing, points, w.scores[claimant]))
+        if won:
+            w.win(claimant, "muggins", ev)
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- text form
+
+
+def action_text(action: Action) -> str:
+    """The log's text form: ``0 discard author ace-moons``, ``1 cut``, ``0 play forest``, ``1 resign``."""
+    if isinstance(action, Discard):
+        return f"{action.seat} discard {action.cards[0].slug} {action.cards[1].slug}"
+    if isinstance(action, Cut):
+        return f"{action.seat} cut"
+    if isinstance(action, Play):
+        return f"{action.seat} play {action.card.slug}"
+    return f"{action.seat} {action.how}"
+
+
+def _card_from_text(word: str) -> Card:
+    try:
+        return card(word)
+    except UnknownCard as err:
+        raise BadActionText(str(err)) from err
+
+
+def parse_action(text: str) -> Action:
+    words = text.split()
+    if len(words) < 2 or words[0] not in ("0", "1"):
+        raise BadActionText(f"“{text.strip()}” is not a Bhargage action (try “0 play forest”).")
+    seat = int(words[0])
+    verb, rest = words[1].lower(), words[2:]
+    if verb == "discard" and len(rest) == 2:
+        a, b = (_card_from_text(x) for x in rest)
+        return Discard(seat, (a, b))
+    if verb == "play" and len(rest) == 1:
+        return Play(seat, _card_from_text(rest[0]))
+    if verb == "cut" and not rest:
+        return Cut(seat)
+    if verb == "resign" and not rest:
+        return Resign(seat, "resign")
+    if verb == "forfeit" and not rest:
+        return Resign(seat, "forfeit")
+    raise BadActionText(f"“{text.strip()}” is not a Bhargage action (try “0 play forest”).")
+
+
+def replay(seed: int, players: int, options: Options | None, texts: Sequence[str]) -> State:
+    state, _ = start(seed, players, options)
+    for text in texts:
+        state, _ = apply(state, parse_action(text))
+    return state
+
+
+def hand_score(cards: Sequence[Card], up: Card, *, bhargage: bool = False, sequences: bool = False) -> int:
+    """Just the total of ``count_hand``; handy for hints and bots."""
+    return count_hand(cards, up, bhargage=bhargage, sequences=sequences).total
