@@ -1,0 +1,107 @@
+"""The bot object: built without connecting, so tests can start it against a fake Discord."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.errors import TavernTree
+from bot.settings import Settings
+
+try:  # the service layer is written alongside; the bot runs (without games) until it exists
+    from bot.store import Store
+except ImportError:  # pragma: no cover - only while bot/store.py is missing
+    Store = None  # type: ignore[assignment,misc]
+try:
+    from bot.tables import TableService
+except ImportError:  # pragma: no cover - only while bot/tables.py is missing
+    TableService = None  # type: ignore[assignment,misc]
+
+if TYPE_CHECKING:
+    from bot.store import Store as StoreT
+    from bot.tables import TableService as TableServiceT
+
+log = logging.getLogger("tavern.app")
+
+# Extensions loaded at start-up, in order. Game cogs append themselves here.
+EXTENSIONS: list[str] = ["cogs.general"]
+
+
+def intents() -> discord.Intents:
+    """Guilds only: slash commands and components need no privileged (or message) intents."""
+    result = discord.Intents.none()
+    result.guilds = True
+    return result
+
+
+class TavernBot(commands.Bot):
+    """The Decktet Tavern bot. ``store`` and ``tables`` exist once ``setup_hook`` has run."""
+
+    store: StoreT
+    tables: TableServiceT
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        extensions: list[str] | None = None,
+        guild_ready_timeout: float = 2.0,
+        **options: Any,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            tree_cls=TavernTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            guild_ready_timeout=guild_ready_timeout,
+            **options,
+        )
+        self.settings = settings
+        self.initial_extensions = list(EXTENSIONS if extensions is None else extensions)
+        self._store_open = False
+
+    async def setup_hook(self) -> None:
+        if Store is not None:
+            self.store = await Store.open(self.settings.db_path)
+            self._store_open = True
+            if TableService is not None:
+                self.tables = TableService(self.store)
+                await self.tables.restore()
+        else:
+            log.warning("bot.store is not available: starting without storage or games")
+        for name in self.initial_extensions:
+            await self.load_extension(name)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> list[discord.app_commands.AppCommand]:
+        """Sync to the dev guild (instant) when configured, else globally (can take up to an hour)."""
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to dev guild %s", len(synced), guild.id)
+        else:
+            synced = await self.tree.sync()
+            log.info("Synced %d global commands", len(synced))
+        return synced
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info("Logged in as %s (id %s) in %d servers", self.user, self.user.id, len(self.guilds))
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self._store_open:
+                self._store_open = False
+                await self.store.close()
+
+
+def create_bot(settings: Settings, **options: Any) -> TavernBot:
+    """Build the bot without connecting; ``options`` go to :class:`TavernBot` (e.g. guild_ready_timeout)."""
+    return TavernBot(settings, **options)

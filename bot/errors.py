@@ -1,0 +1,135 @@
+"""The one place where errors become replies.
+
+Expected refusals (a rules violation, a service saying "no") become a short ephemeral reply with the
+error's own sentence. Anything else is a bug: it is logged once, with context, and the user gets an apology.
+Slash commands reach this through :class:`TavernTree`; views, modals and dynamic items through
+:class:`TavernView` / :class:`TavernModal` or the :func:`handles_errors` decorator, because discord.py only
+logs exceptions raised there.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.rules.errors import RulesError
+
+log = logging.getLogger("tavern.errors")
+
+SERVER_ONLY = "This command only works in a server channel."
+APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class UserFacingError(Exception):
+    """A service-level refusal such as "This channel already has a table."; ``str(err)`` is shown as is."""
+
+
+def user_message(error: BaseException) -> str | None:
+    """The sentence to show for an expected error, or ``None`` when the error is a bug."""
+    if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError) and isinstance(
+        error.__cause__, RulesError | UserFacingError
+    ):
+        error = error.__cause__
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, RulesError | UserFacingError):
+        return str(error)
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.BotMissingPermissions):
+        perms = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
+        return f"I need the {perms} permission in this channel to do that."
+    if isinstance(error, app_commands.MissingPermissions):
+        perms = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
+        return f"You need the {perms} permission to do that."
+    if isinstance(error, app_commands.CheckFailure):  # includes NoPrivateMessage
+        return SERVER_ONLY
+    if isinstance(error, app_commands.TransformerError):
+        return f"I couldn't understand “{error.value}” for that option."
+    return None
+
+
+def _context(interaction: discord.Interaction[Any]) -> str:
+    what: str
+    if interaction.command is not None:
+        what = f"/{interaction.command.qualified_name}"
+    elif isinstance(interaction.data, dict) and "custom_id" in interaction.data:
+        what = f"component {interaction.data['custom_id']!r}"
+    else:
+        what = f"interaction type {interaction.type.name}"
+    return (
+        f"{what} by user {interaction.user.id if interaction.user else '?'} "
+        f"in guild {interaction.guild_id} channel {interaction.channel_id}"
+    )
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer ephemerally whether or not the interaction was already acknowledged; never raises."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as err:
+        log.warning("Could not deliver an error reply (%s): %s", _context(interaction), err)
+
+
+async def reply_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Turn any exception raised while handling ``interaction`` into the right ephemeral reply."""
+    text = user_message(error)
+    if text is None:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        log.error("Unhandled error in %s", _context(interaction), exc_info=original)
+        text = APOLOGY
+    await send_ephemeral(interaction, text)
+
+
+def handles_errors(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R | None]]:
+    """Route exceptions from an interaction callback (DynamicItem.callback, button callbacks...) to
+    :func:`reply_error`. The interaction is found among the positional arguments."""
+
+    @functools.wraps(func)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | None:
+        try:
+            return await func(*args, **kwargs)
+        except Exception as err:
+            interaction = next((a for a in args if isinstance(a, discord.Interaction)), None)
+            if interaction is None:
+                raise
+            await reply_error(interaction, err)
+            return None
+
+    return wrapper
+
+
+class TavernTree(app_commands.CommandTree[Any]):
+    """Command tree whose errors go through :func:`reply_error`."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await reply_error(interaction, error)
+
+
+class TavernView(discord.ui.View):
+    """Base view for the cogs: errors in item callbacks become replies instead of log noise."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any]
+    ) -> None:
+        await reply_error(interaction, error)
+
+
+class TavernModal(discord.ui.Modal):
+    """Base modal with the same error handling as :class:`TavernView`."""
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+        await reply_error(interaction, error)

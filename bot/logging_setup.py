@@ -1,0 +1,80 @@
+"""Logging for the bot process, with the bot token scrubbed from every log record.
+
+Redaction happens in the log-record factory, so it covers records from every logger (discord.py, aiohttp,
+ours) and every handler, including handlers added later, and formatted tracebacks too.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+REDACTED = "[REDACTED]"
+
+_lock = threading.Lock()
+_secrets: set[str] = set()
+_previous_factory: Callable[..., logging.LogRecord] | None = None
+
+
+def redact(text: str) -> str:
+    """Replace every registered secret in ``text``."""
+    for secret in _secrets:
+        if secret in text:
+            text = text.replace(secret, REDACTED)
+    return text
+
+
+def _redacting_factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+    assert _previous_factory is not None
+    record = _previous_factory(*args, **kwargs)
+    if not _secrets:
+        return record
+    try:
+        message = record.getMessage()
+    except Exception:  # a malformed call; keep the raw parts but still scrub them
+        message = f"{record.msg} {record.args}"
+    clean = redact(message)
+    if clean != message or record.args:
+        record.msg, record.args = clean, None
+    if record.exc_info and record.exc_info[0] is not None:
+        text = logging.Formatter().formatException(record.exc_info)
+        record.exc_text = redact(text)
+    if record.stack_info:
+        record.stack_info = redact(record.stack_info)
+    return record
+
+
+def install_redaction(secrets: Iterable[str]) -> None:
+    """Register secrets to scrub from all future log records (idempotent)."""
+    global _previous_factory
+    with _lock:
+        _secrets.update(s for s in secrets if s)
+        if _previous_factory is None:
+            _previous_factory = logging.getLogRecordFactory()
+            logging.setLogRecordFactory(_redacting_factory)
+
+
+def uninstall_redaction() -> None:
+    """Forget all secrets and restore the previous record factory (for tests)."""
+    global _previous_factory
+    with _lock:
+        _secrets.clear()
+        if _previous_factory is not None:
+            logging.setLogRecordFactory(_previous_factory)
+            _previous_factory = None
+
+
+def setup_logging(level: str, *, secrets: Iterable[str] = ()) -> logging.Handler:
+    """Log to stderr at ``level``; returns the handler so callers (tests) can remove it."""
+    install_redaction(secrets)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(level)
+    # discord.py's HTTP chatter at DEBUG is huge and useless for operators.
+    logging.getLogger("discord.http").setLevel(max(logging.INFO, logging.getLevelName(level)))
+    return handler

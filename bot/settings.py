@@ -1,0 +1,135 @@
+"""Runtime configuration, read once from the environment (and ``.env``) at start-up.
+
+Every value is validated here so a typo in ``.env`` fails at launch with a sentence naming the variable,
+instead of surfacing later as a confusing crash inside a game.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+DEFAULT_DB_PATH = "data/tavern.sqlite3"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+TOKEN_HELP = (
+    "DISCORD_TOKEN is not set.\n"
+    "Get a bot token from the Discord Developer Portal (https://discord.com/developers/applications):\n"
+    "  Applications -> your application -> Bot -> Reset Token, then copy it.\n"
+    "Put it in a file named .env next to where you run the bot (cp .env.example .env):\n"
+    "  DISCORD_TOKEN=your-token-here\n"
+    "or export DISCORD_TOKEN in the environment. Never share or commit the token."
+)
+
+
+class SettingsError(ValueError):
+    """A configuration value is missing or malformed; ``str(err)`` tells the operator what to fix."""
+
+
+class MissingTokenError(SettingsError):
+    """No bot token: the one setting without a usable default."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Validated configuration. Timers are minutes (fractions allowed); 0 means "untimed" where noted."""
+
+    token: str = field(repr=False)
+    db_path: Path = Path(DEFAULT_DB_PATH)
+    log_level: str = "INFO"
+    dev_guild_id: int | None = None
+    challenge_minutes: float = 10
+    lobby_minutes: float = 15
+    nudge_minutes: float = 10
+    claim_minutes: float = 60
+
+    @property
+    def challenge_timeout(self) -> timedelta:
+        """How long an unanswered challenge stays open."""
+        return timedelta(minutes=self.challenge_minutes)
+
+    @property
+    def lobby_timeout(self) -> timedelta:
+        """How long a lobby waits to fill before it closes."""
+        return timedelta(minutes=self.lobby_minutes)
+
+    @property
+    def nudge_after(self) -> timedelta | None:
+        """Idle time before the player to move is pinged; ``None`` when untimed."""
+        return timedelta(minutes=self.nudge_minutes) if self.nudge_minutes > 0 else None
+
+    @property
+    def claim_after(self) -> timedelta | None:
+        """Idle time after which the opponent may claim the game; ``None`` when untimed."""
+        return timedelta(minutes=self.claim_minutes) if self.claim_minutes > 0 else None
+
+
+def _minutes(env: Mapping[str, str], name: str, default: float, *, allow_zero: bool) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of minutes, got {raw!r}.") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise SettingsError(f"{name} must be a finite number of minutes, got {raw!r}.")
+    if value < 0 or (value == 0 and not allow_zero):
+        need = "0 or more (0 = untimed)" if allow_zero else "more than 0"
+        raise SettingsError(f"{name} must be {need}, got {raw!r}.")
+    return int(value) if value.is_integer() else value
+
+
+def settings_from_env(env: Mapping[str, str]) -> Settings:
+    """Validate a mapping of environment variables; creates the database's folder."""
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise MissingTokenError(TOKEN_HELP)
+    if any(ch.isspace() for ch in token):
+        raise SettingsError("DISCORD_TOKEN contains spaces or line breaks; paste the token alone.")
+
+    level = (env.get("TAVERN_LOG_LEVEL", "").strip() or "INFO").upper()
+    if level not in LOG_LEVELS:
+        raise SettingsError(f"TAVERN_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {level!r}.")
+
+    raw_guild = env.get("TAVERN_DEV_GUILD_ID", "").strip()
+    dev_guild_id: int | None = None
+    if raw_guild:
+        if not raw_guild.isdigit() or int(raw_guild) <= 0:
+            raise SettingsError(
+                f"TAVERN_DEV_GUILD_ID must be a server id (digits only; right-click the server -> Copy "
+                f"Server ID with Developer Mode on), got {raw_guild!r}."
+            )
+        dev_guild_id = int(raw_guild)
+
+    db_path = Path(env.get("TAVERN_DB_PATH", "").strip() or DEFAULT_DB_PATH).expanduser()
+    if db_path.exists() and db_path.is_dir():
+        raise SettingsError(f"TAVERN_DB_PATH must name a file, but {str(db_path)!r} is a folder.")
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise SettingsError(
+            f"Cannot create the folder for TAVERN_DB_PATH ({db_path.parent}): {err}"
+        ) from None
+
+    return Settings(
+        token=token,
+        db_path=db_path,
+        log_level=level,
+        dev_guild_id=dev_guild_id,
+        challenge_minutes=_minutes(env, "TAVERN_CHALLENGE_MINUTES", 10, allow_zero=False),
+        lobby_minutes=_minutes(env, "TAVERN_LOBBY_MINUTES", 15, allow_zero=False),
+        nudge_minutes=_minutes(env, "TAVERN_NUDGE_MINUTES", 10, allow_zero=True),
+        claim_minutes=_minutes(env, "TAVERN_CLAIM_MINUTES", 60, allow_zero=True),
+    )
+
+
+def load_settings(dotenv_path: str | Path | None = None) -> Settings:
+    """Read ``.env`` (without overriding variables already set) and then the process environment."""
+    load_dotenv(dotenv_path=dotenv_path or Path.cwd() / ".env", override=False)
+    return settings_from_env(os.environ)

@@ -1,0 +1,66 @@
+"""``/tavern help`` and ``/tavern ping``: what the bot is, and whether it is alive."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot.app import TavernBot
+
+ABOUT = (
+    "I host **Decktet** card games right here in the channel.\n"
+    "• **Bhargage** (2 players) — the Decktet's cribbage.\n"
+    "• **Bharg Deluxe** (2–6 players) — draw, bind bharg sets and straights, discard.\n"
+    "Your private hand comes to you as a message only you can see."
+)
+
+
+def command_lines(tree: app_commands.CommandTree[discord.Client]) -> list[str]:
+    """One line per invocable slash command, so new game cogs show up in help without edits here."""
+    lines: list[str] = []
+
+    def walk(cmd: app_commands.Command[..., object] | app_commands.Group) -> None:
+        if isinstance(cmd, app_commands.Group):
+            for child in cmd.commands:
+                walk(child)
+        else:
+            lines.append(f"`/{cmd.qualified_name}` — {cmd.description}")
+
+    for top in tree.get_commands(type=discord.AppCommandType.chat_input):
+        if isinstance(top, app_commands.Command | app_commands.Group):
+            walk(top)
+    return sorted(lines)
+
+
+class General(commands.Cog):
+    """Bot-wide commands that belong to no game."""
+
+    tavern = app_commands.Group(name="tavern", description="About the Decktet Tavern bot")
+
+    def __init__(self, bot: TavernBot) -> None:
+        self.bot = bot
+
+    @tavern.command(name="help", description="What this bot does and its commands")
+    async def help(self, interaction: discord.Interaction[TavernBot]) -> None:
+        embed = discord.Embed(title="Decktet Tavern", description=ABOUT, colour=discord.Colour.dark_gold())
+        lines = command_lines(self.bot.tree)
+        embed.add_field(name="Commands", value="\n".join(lines)[:1024] or "—", inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @tavern.command(name="ping", description="Check that the bot is awake")
+    async def ping(self, interaction: discord.Interaction[TavernBot]) -> None:
+        latency = self.bot.latency
+        if math.isfinite(latency):
+            text = f"Pong! Gateway latency {latency * 1000:.0f} ms."
+        else:
+            text = "Pong! (no gateway latency measured yet)"
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def setup(bot: TavernBot) -> None:
+    await bot.add_cog(General(bot))
