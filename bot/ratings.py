@@ -1,0 +1,64 @@
+"""Rating maths, kept pure so it can be tested without a database; ``Store`` calls these when a game ends.
+
+- **Bhargage (2 players): Elo**, K = 32, everyone starts at 1500. A muggins win counts as an ordinary win
+  for rating: the rules treat it as a stake multiplier, not as a stronger result, and the leaderboard shows
+  muggins wins in their own column instead.
+- **Bharg Deluxe (2–6 players): openskill Plackett–Luce** on the final ranks. We store ``mu``/``sigma`` and
+  show ``display_openskill(mu, sigma) = round(60 · (mu − 3·sigma))``: the conservative estimate (the
+  ordinal), scaled so that the model's average player (mu = 25), once well known, shows as 1500 — the same
+  number an average Elo player has, which makes the two boards read alike. Newcomers start at 0 and climb
+  as sigma shrinks, so one lucky win does not put a stranger on top of the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from openskill.models import PlackettLuce
+
+RatingSystem = Literal["elo", "openskill"]
+
+ELO_K = 32.0
+ELO_START = 1500.0
+OS_SCALE = 1500.0 / 25.0
+
+DEFAULT_SYSTEMS: dict[str, RatingSystem] = {"bhargage": "elo", "deluxe": "openskill"}
+
+_MODEL = PlackettLuce()
+OS_MU: float = float(_MODEL.mu)
+OS_SIGMA: float = float(_MODEL.sigma)
+
+
+def elo_expected(ra: float, rb: float) -> float:
+    """Probability-like expectation that A beats B."""
+    return 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
+
+
+def elo_update(ra: float, rb: float, score_a: float, k: float = ELO_K) -> tuple[float, float]:
+    """New (ra, rb) after A scored ``score_a`` (1 win, 0.5 draw, 0 loss); the sum is conserved."""
+    delta = k * (score_a - elo_expected(ra, rb))
+    return ra + delta, rb - delta
+
+
+def ranks_from_result(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """Final rank per seat (1 = best, ties share): winners first, then by score.
+
+    Winners come first even if a loser has more points (a forfeit can end a game with the leader resigning).
+    """
+    keys = [(0 if seat in winners else 1, -scores[seat]) for seat in range(len(scores))]
+    return [1 + sum(1 for other in keys if other < key) for key in keys]
+
+
+def openskill_update(
+    ratings: Sequence[tuple[float, float]], ranks: Sequence[int]
+) -> list[tuple[float, float]]:
+    """New (mu, sigma) per player, one team per player, lower rank = better."""
+    teams = [[_MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    rated = _MODEL.rate(teams, ranks=[float(r) for r in ranks])
+    return [(float(team[0].mu), float(team[0].sigma)) for team in rated]
+
+
+def display_openskill(mu: float, sigma: float) -> int:
+    """The number shown on the board for an openskill rating (see module docstring)."""
+    return round(OS_SCALE * (mu - 3.0 * sigma))
