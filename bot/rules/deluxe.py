@@ -1,0 +1,877 @@
+"""Bharg Deluxe (Cristyn Magnus), 2–6 players, as RULES.md D1–D10 play it.
+
+The state machine of one game: hands of draw → bind → discard turns, scored until someone reaches the target.
+Meld checks and the bindable-meld search live in ``deluxe_melds`` and are re-exported here.
+
+Choices the texts leave open, decided here:
+- D8: the deck is refilled lazily, when a player chooses **Draw** with an empty deck: the Discard Queue
+  except its top card is shuffled into a new deck. If that leaves nothing to draw (queue of 0 or 1 card),
+  the hand ends and is scored. A player facing an empty deck may still take from the queue instead. If at
+  the start of a turn the deck *and* the queue are empty there is no draw at all, so the hand ends at once.
+- D10 option 3: the die suit is the straight suit only while the Ace Pile is empty (an Ace turned at setup
+  is a real Ace and wins).
+- D7: during the final-bind window a player who binds their last card is done automatically.
+- ``Leave`` is always allowed for a seat still playing and is not listed by ``legal_actions``. A seat that
+  leaves keeps its hand and bound cards until the hand is scored (bound minus hand), then gets no more hands
+  and can't win. If fewer than two seats remain the game ends at once (the unfinished hand is not scored).
+- Only seats still playing count for reaching the target and for winning (D9).
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal
+
+from bot.rules.decktet import Card, Rank, Suit, cards, deluxe_deck, shuffled, sort_key
+from bot.rules.deluxe_melds import (
+    BHARG_SET,
+    COMPLETE,
+    PARTIAL,
+    Meld,
+    MeldKind,
+    TableUse,
+    card_points,
+    find_melds,
+    find_partial,
+    is_bharg_set,
+    is_complete_straight,
+    refusal,
+    straight_order,
+)
+from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError
+
+__all__ = [
+    "BHARG_SET",
+    "COMPLETE",
+    "PARTIAL",
+    "AceDrawnToPile",
+    "AceTurned",
+    "Action",
+    "BadOptions",
+    "Bind",
+    "CardDiscarded",
+    "CardDrawn",
+    "DeckRanOut",
+    "DeckReshuffled",
+    "DieRolled",
+    "Discard",
+    "Done",
+    "Draw",
+    "Event",
+    "FinalBindOffered",
+    "GameWon",
+    "HandScored",
+    "HandStarted",
+    "Leave",
+    "Meld",
+    "MeldBound",
+    "Options",
+    "Phase",
+    "PlayerWentOut",
+    "QueueTaken",
+    "Result",
+    "ScoreRow",
+    "SeatLeft",
+    "State",
+    "TakeQueue",
+    "TiePlayedOn",
+    "TurnStarted",
+    "View",
+    "action_text",
+    "apply",
+    "bindable_melds",
+    "card_points",
+    "final_result",
+    "find_melds",
+    "is_bharg_set",
+    "is_complete_straight",
+    "is_over",
+    "legal_actions",
+    "parse_action",
+    "replay",
+    "start",
+    "straight_order",
+    "straight_suit",
+    "view",
+    "waiting_for",
+]
+
+HAND_SIZE = 10
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+class BadOptions(RulesError, ValueError):
+    """Table options that do not describe a playable Bharg Deluxe game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Table options: target score (D9), Pawns/Courts (D1), fast start 0 none or 1/2/3 (D10, at most one)."""
+
+    target: int = 100
+    pawns: bool = False
+    courts: bool = False
+    fast_start: int = 0
+
+    def __post_init__(self) -> None:
+        if (
+            isinstance(self.target, bool)
+            or not isinstance(self.target, int)
+            or not 1 <= self.target <= 10_000
+        ):
+            raise BadOptions(
+                "The target score must be a whole number from 1 to 10000 (100 is usual, 50 quick)."
+            )
+        for name in ("pawns", "courts"):
+            if not isinstance(getattr(self, name), bool):
+                raise BadOptions(f"The {name} option is on or off (true or false).")
+        if isinstance(self.fast_start, bool) or self.fast_start not in (0, 1, 2, 3):
+            raise BadOptions("Fast start is 0 (none), 1, 2 or 3; only one option at a time.")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Options:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise BadOptions(f"Bharg Deluxe has no option called {', '.join(unknown)}.")
+        return cls(**dict(d))
+
+
+# --- actions ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeQueue:
+    seat: int
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bind:
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    seat: int
+
+
+Action = Draw | TakeQueue | Bind | Discard | Done | Leave
+
+
+# --- events -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    hand_no: int
+    first_seat: int
+    ace_pile_top: Card | None
+    queue: tuple[Card, ...]
+    straight_suit: Suit | None
+
+
+@dataclass(frozen=True, slots=True)
+class AceTurned:
+    """An Ace turned while setting up went onto the Ace Pile (D3)."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class DieRolled:
+    """Fast start 3: the die that picked the initial straight suit (D10)."""
+
+    face: int
+    suit: Suit
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    """The seat drew the top of the deck; which card is secret."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class AceDrawnToPile:
+    """Fast start 1: an Ace drawn onto an empty Ace Pile went there at once; the turn starts over (D10)."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class QueueTaken:
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MeldBound:
+    seat: int
+    kind: MeldKind
+    cards: tuple[Card, ...]
+    used: TableUse
+
+
+@dataclass(frozen=True, slots=True)
+class CardDiscarded:
+    seat: int
+    card: Card
+    to: Literal["ace pile", "queue"]
+
+
+@dataclass(frozen=True, slots=True)
+class DeckReshuffled:
+    """The Discard Queue except its top card became the new deck (D8)."""
+
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeckRanOut:
+    """Nothing was left to draw, so the hand ended (D8)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerWentOut:
+    """The seat has no cards left: the hand ends (D7)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinalBindOffered:
+    """D7 exception: the first player went out on their first turn; this seat may still bind."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRow:
+    seat: int
+    bound_points: int
+    hand_penalty: int
+    hand_score: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored:
+    hand_no: int
+    rows: tuple[ScoreRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TiePlayedOn:
+    """The target was reached but the top is tied: another hand is played (D9)."""
+
+    seats: tuple[int, ...]
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameWon:
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+Event = (
+    HandStarted
+    | AceTurned
+    | DieRolled
+    | TurnStarted
+    | CardDrawn
+    | AceDrawnToPile
+    | QueueTaken
+    | MeldBound
+    | CardDiscarded
+    | DeckReshuffled
+    | DeckRanOut
+    | PlayerWentOut
+    | FinalBindOffered
+    | HandScored
+    | TiePlayedOn
+    | SeatLeft
+    | GameWon
+)
+
+
+# --- state ------------------------------------------------------------------------------------------------
+
+
+class Phase(enum.Enum):
+    DRAW = "draw"
+    BIND = "bind"  # bind any number of melds, then discard
+    FINAL_BIND = "final bind"  # D7 exception window: bind, then done
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """One game. Piles are tuples with the top card LAST (deck, Discard Queue, Ace Pile)."""
+
+    seed: int | str
+    players: int
+    options: Options
+    hand_no: int
+    first_seat: int
+    turn: int
+    phase: Phase
+    deck: tuple[Card, ...]
+    queue: tuple[Card, ...]
+    ace_pile: tuple[Card, ...]
+    die_suit: Suit | None
+    hands: tuple[tuple[Card, ...], ...]
+    bound: tuple[tuple[Meld, ...], ...]
+    totals: tuple[int, ...]
+    left: tuple[bool, ...]
+    first_turn: bool = True  # the hand's first player is still on their first turn (D7)
+    final_binders: tuple[int, ...] = ()  # seats still waiting for their D7 window after the current one
+    reshuffles: int = 0
+    last_rows: tuple[ScoreRow, ...] = ()
+    winners: tuple[int, ...] = ()
+    how: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    muggins: bool = False
+    how: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may see: its own hand, and everything public."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    bound: tuple[tuple[Meld, ...], ...]
+    hand_sizes: tuple[int, ...]
+    scores: tuple[int, ...]
+    left: tuple[bool, ...]
+    queue: tuple[Card, ...]  # bottom first, top last
+    ace_pile_top: Card | None
+    die_suit: Suit | None
+    straight_suit: Suit | None
+    deck_count: int
+    phase: Phase
+    turn: int
+    first_seat: int
+    hand_no: int
+    target: int
+    last_rows: tuple[ScoreRow, ...] = field(default=())
+    winners: tuple[int, ...] = field(default=())
+
+
+# --- helpers ----------------------------------------------------------------------------------------------
+
+
+def straight_suit(state: State) -> Suit | None:
+    """D6: the suit of the Ace Pile's top; with fast start 3 the die's suit until a real Ace is there."""
+    if state.ace_pile:
+        return state.ace_pile[-1].suits[0]
+    return state.die_suit
+
+
+def _active(state: State) -> list[int]:
+    return [s for s in range(state.players) if not state.left[s]]
+
+
+def _next_active(state: State, seat: int) -> int:
+    for i in range(1, state.players + 1):
+        s = (seat + i) % state.players
+        if not state.left[s]:
+            return s
+    raise AssertionError("no seat left to play")
+
+
+def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*t[:i], value, *t[i + 1 :])
+
+
+def _remove(hand: tuple[Card, ...], taken: Iterable[Card]) -> tuple[Card, ...] | None:
+    """The hand without the taken cards (multiset), or None if it doesn't hold them all."""
+    out = list(hand)
+    for c in taken:
+        try:
+            out.remove(c)
+        except ValueError:
+            return None
+    return tuple(out)
+
+
+def _table(state: State, seat: int) -> list[tuple[int, Meld]]:
+    """Everyone's bound melds, the binder's own first, then in seat order after them."""
+    order = [(seat + i) % state.players for i in range(state.players)]
+    return [(s, m) for s in order for m in state.bound[s]]
+
+
+def _rng(state_seed: int | str, hand_no: int, purpose: str) -> random.Random:
+    return random.Random(f"{state_seed}:{hand_no}:{purpose}")
+
+
+def _deal(state: State, hand_no: int, first_seat: int, events: list[Event]) -> State:
+    """D1/D3 (+ D10 option 3): a fresh shuffled double deck, 10 cards each, turned cards, die."""
+    opts = state.options
+    deck = list(
+        shuffled(deluxe_deck(pawns=opts.pawns, courts=opts.courts), _rng(state.seed, hand_no, "deal"))
+    )
+    hands: list[list[Card]] = [[] for _ in range(state.players)]
+    active = [s for s in range(state.players) if not state.left[s]]
+    for _ in range(HAND_SIZE):
+        for s in active:
+            hands[s].append(deck.pop())
+    aces: list[Card] = []
+    queue: tuple[Card, ...] = ()
+    while deck:
+        c = deck.pop()
+        if c.rank == Rank.ACE:
+            aces.append(c)
+        else:
+            queue = (c,)
+            break
+    die_suit: Suit | None = None
+    face = 0
+    if opts.fast_start == 3:
+        face = _rng(state.seed, hand_no, "die").randint(1, 6)
+        die_suit = list(Suit)[face - 1]
+    new = replace(
+        state,
+        hand_no=hand_no,
+        first_seat=first_seat,
+        turn=first_seat,
+        phase=Phase.DRAW,
+        deck=tuple(deck),
+        queue=queue,
+        ace_pile=tuple(aces),
+        die_suit=die_suit,
+        hands=tuple(tuple(h) for h in hands),
+        bound=tuple(() for _ in range(state.players)),
+        first_turn=True,
+        final_binders=(),
+        reshuffles=0,
+    )
+    events.append(HandStarted(hand_no, first_seat, aces[-1] if aces else None, queue, straight_suit(new)))
+    events.extend(AceTurned(a) for a in aces)
+    if die_suit is not None:
+        events.append(DieRolled(face, die_suit))
+    events.append(TurnStarted(first_seat))
+    return _check_drawable(new, events)
+
+
+def _check_drawable(state: State, events: list[Event]) -> State:
+    """D8: with deck and queue both empty there is no draw at all, so the hand ends."""
+    if state.phase == Phase.DRAW and not state.deck and not state.queue:
+        events.append(DeckRanOut(state.turn))
+        return _end_hand(state, events)
+    return state
+
+
+def _begin_turn(state: State, seat: int, events: list[Event]) -> State:
+    state = replace(state, turn=seat, phase=Phase.DRAW, first_turn=False)
+    events.append(TurnStarted(seat))
+    return _check_drawable(state, events)
+
+
+def _end_hand(state: State, events: list[Event]) -> State:
+    """D9: bound points minus hand points per seat; then a winner, a tie played on, or the next hand."""
+    rows: list[ScoreRow] = []
+    totals = list(state.totals)
+    for s in range(state.players):
+        bound = sum(card_points(c) for m in state.bound[s] for c in m.cards)
+        penalty = sum(card_points(c) for c in state.hands[s])
+        totals[s] += bound - penalty
+        rows.append(ScoreRow(s, bound, penalty, bound - penalty, totals[s]))
+    events.append(HandScored(state.hand_no, tuple(rows)))
+    state = replace(state, totals=tuple(totals), last_rows=tuple(rows), phase=Phase.OVER, final_binders=())
+    active = _active(state)
+    if any(totals[s] >= state.options.target for s in active):
+        top = max(totals[s] for s in active)
+        leaders = tuple(s for s in active if totals[s] == top)
+        if len(leaders) == 1:
+            events.append(GameWon(leaders, state.totals))
+            return replace(state, winners=leaders, how=f"reached the target of {state.options.target}")
+        events.append(TiePlayedOn(leaders, top))
+    return _deal(state, state.hand_no + 1, _next_active(state, state.first_seat), events)
+
+
+def _went_out(state: State, seat: int, events: list[Event]) -> State:
+    """D7: the hand ends; if the first player went out on their first turn, the others may bind first."""
+    events.append(PlayerWentOut(seat))
+    if state.first_turn and seat == state.first_seat:
+        binders: list[int] = []
+        other = _next_active(state, seat)
+        while other != seat:
+            binders.append(other)
+            other = _next_active(state, other)
+        if binders:
+            events.append(FinalBindOffered(binders[0]))
+            return replace(
+                state,
+                phase=Phase.FINAL_BIND,
+                turn=binders[0],
+                final_binders=tuple(binders[1:]),
+                first_turn=False,
+            )
+    return _end_hand(state, events)
+
+
+def _next_final_binder(state: State, events: list[Event]) -> State:
+    rest = [s for s in state.final_binders if not state.left[s]]
+    if rest:
+        events.append(FinalBindOffered(rest[0]))
+        return replace(state, turn=rest[0], final_binders=tuple(rest[1:]))
+    return _end_hand(state, events)
+
+
+# --- the public shape -------------------------------------------------------------------------------------
+
+
+def start(seed: int | str, players: int, options: Options | None = None) -> tuple[State, list[Event]]:
+    """A new game: hand 1 dealt, its first player drawn at random from the seed (D3)."""
+    options = options or Options()
+    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise BadOptions(f"Bharg Deluxe is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    first = _rng(seed, 1, "first").randrange(players)
+    blank = State(
+        seed=seed,
+        players=players,
+        options=options,
+        hand_no=0,
+        first_seat=first,
+        turn=first,
+        phase=Phase.DRAW,
+        deck=(),
+        queue=(),
+        ace_pile=(),
+        die_suit=None,
+        hands=tuple(() for _ in range(players)),
+        bound=tuple(() for _ in range(players)),
+        totals=tuple(0 for _ in range(players)),
+        left=tuple(False for _ in range(players)),
+    )
+    events: list[Event] = []
+    state = _deal(blank, 1, first, events)
+    return state, events
+
+
+def is_over(state: State) -> bool:
+    return state.phase == Phase.OVER
+
+
+def waiting_for(state: State) -> tuple[int, ...]:
+    return () if is_over(state) else (state.turn,)
+
+
+def final_result(state: State) -> Result:
+    if not is_over(state):
+        raise IllegalAction("The game is not over yet.")
+    return Result(state.totals, state.winners, False, state.how)
+
+
+def _must_discard_ace(state: State, hand: Sequence[Card]) -> bool:
+    """D10 option 2: with an empty Ace Pile a player holding an Ace must discard one."""
+    return state.options.fast_start == 2 and not state.ace_pile and any(c.rank == Rank.ACE for c in hand)
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Draws, discards and Done for the seat to move. Binds are listed by ``bindable_melds``; Leave is always
+    allowed for a seat still playing and is not listed."""
+    if is_over(state) or seat != state.turn or state.left[seat]:
+        return []
+    if state.phase == Phase.DRAW:
+        return [Draw(seat), *(TakeQueue(seat, n) for n in range(1, len(state.queue) + 1))]
+    if state.phase == Phase.FINAL_BIND:
+        return [Done(seat)]
+    hand = state.hands[seat]
+    ace_only = _must_discard_ace(state, hand)
+    seen: dict[int, Card] = {}
+    for c in sorted(hand, key=sort_key):
+        if not ace_only or c.rank == Rank.ACE:
+            seen.setdefault(c.index, c)
+    return [Discard(seat, c) for c in seen.values()]
+
+
+def bindable_melds(state: State, seat: int) -> list[Meld]:
+    """The distinct melds the seat could bind right now (empty when it may not bind)."""
+    if is_over(state) or seat != state.turn or state.phase not in (Phase.BIND, Phase.FINAL_BIND):
+        return []
+    return find_melds(state.hands[seat], _table(state, seat), straight_suit(state), state.options)
+
+
+def classify(state: State, seat: int, cs: Sequence[Card]) -> Meld:
+    """What binding these cards makes (D5/D6), or IllegalAction with the reason."""
+    suit = straight_suit(state)
+    opts = state.options
+    cs = tuple(sorted(cs, key=sort_key))
+    if len(cs) >= 3:
+        if is_bharg_set(cs):
+            return Meld(BHARG_SET, cs)
+        if suit is not None and is_complete_straight(cs, suit, pawns=opts.pawns, courts=opts.courts):
+            return Meld(COMPLETE, cs)
+    elif suit is not None:
+        used = find_partial(cs, _table(state, seat), suit, pawns=opts.pawns, courts=opts.courts)
+        if used is not None:
+            return Meld(PARTIAL, cs, used)
+    raise IllegalAction(refusal(cs, _table(state, seat), suit, pawns=opts.pawns, courts=opts.courts))
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    """One action; raises a RulesError subclass with a sentence for the player when it isn't allowed."""
+    if is_over(state):
+        raise GameOver("The game is over.")
+    seat = action.seat
+    if not 0 <= seat < state.players:
+        raise IllegalAction(f"There is no seat {seat} at this table.")
+    if state.left[seat]:
+        raise IllegalAction("You have left this game.")
+    events: list[Event] = []
+    if isinstance(action, Leave):
+        return _leave(state, seat, events), events
+    if seat != state.turn:
+        raise NotYourTurn("It's not your turn.")
+    if isinstance(action, Draw):
+        return _draw(state, seat, events), events
+    if isinstance(action, TakeQueue):
+        return _take(state, seat, action.n, events), events
+    if isinstance(action, Bind):
+        return _bind(state, seat, action.cards, events), events
+    if isinstance(action, Discard):
+        return _discard(state, seat, action.card, events), events
+    if isinstance(action, Done):
+        if state.phase != Phase.FINAL_BIND:
+            raise IllegalAction("“Done” only ends a final bind; on your turn you finish by discarding.")
+        return _next_final_binder(state, events), events
+    raise IllegalAction("Unknown action.")
+
+
+def _need_phase(state: State, phase: Phase, what: str) -> None:
+    if state.phase != phase:
+        hints = {
+            Phase.DRAW: "You have to draw first: the top of the deck or cards from the Discard Queue.",
+            Phase.BIND: "You have already drawn this turn: bind, then discard.",
+            Phase.FINAL_BIND: "This is your final bind: bind what you can, then say done.",
+        }
+        raise IllegalAction(f"You can't {what} now. {hints.get(state.phase, '')}".strip())
+
+
+def _draw(state: State, seat: int, events: list[Event]) -> State:
+    _need_phase(state, Phase.DRAW, "draw")
+    if not state.deck:
+        if len(state.queue) < 2:  # D8: reshuffling would leave nothing to draw
+            events.append(DeckRanOut(seat))
+            return _end_hand(state, events)
+        rng = _rng(state.seed, state.hand_no, f"reshuffle:{state.reshuffles}")
+        new_deck = shuffled(state.queue[:-1], rng)
+        events.append(DeckReshuffled(len(new_deck)))
+        state = replace(state, deck=new_deck, queue=state.queue[-1:], reshuffles=state.reshuffles + 1)
+    top = state.deck[-1]
+    state = replace(state, deck=state.deck[:-1])
+    if state.options.fast_start == 1 and not state.ace_pile and top.rank == Rank.ACE:
+        events.append(AceDrawnToPile(seat, top))
+        return _check_drawable(replace(state, ace_pile=(top,)), events)
+    events.append(CardDrawn(seat))
+    return replace(state, hands=_set(state.hands, seat, (*state.hands[seat], top)), phase=Phase.BIND)
+
+
+def _take(state: State, seat: int, n: int, events: list[Event]) -> State:
+    _need_phase(state, Phase.DRAW, "take from the Discard Queue")
+    if n < 1:
+        raise IllegalAction("Take at least one card from the Discard Queue.")
+    if n > len(state.queue):
+        held = len(state.queue)
+        raise IllegalAction(
+            f"The Discard Queue holds only {held} card{'s' if held != 1 else ''}."
+            if held
+            else "The Discard Queue is empty."
+        )
+    taken = tuple(reversed(state.queue[-n:]))
+    events.append(QueueTaken(seat, taken))
+    return replace(
+        state,
+        queue=state.queue[:-n],
+        hands=_set(state.hands, seat, (*state.hands[seat], *taken)),
+        phase=Phase.BIND,
+    )
+
+
+def _bind(state: State, seat: int, cs: tuple[Card, ...], events: list[Event]) -> State:
+    if state.phase not in (Phase.BIND, Phase.FINAL_BIND):
+        _need_phase(state, Phase.BIND, "bind")
+    if not cs:
+        raise IllegalAction("Name the cards to bind.")
+    rest = _remove(state.hands[seat], cs)
+    if rest is None:
+        have = Counter(state.hands[seat])
+        missing = [
+            c.title if have[c] == 0 else f"{k} copies of {c.title}"
+            for c, k in Counter(cs).items()
+            if have[c] < k
+        ]
+        raise IllegalAction(f"You don't hold {', '.join(missing)}.")
+    meld = classify(state, seat, cs)
+    events.append(MeldBound(seat, meld.kind, meld.cards, meld.used))
+    state = replace(
+        state,
+        hands=_set(state.hands, seat, rest),
+        bound=_set(state.bound, seat, (*state.bound[seat], meld)),
+    )
+    if rest:
+        return state
+    if state.phase == Phase.FINAL_BIND:
+        return _next_final_binder(state, events)
+    return _went_out(state, seat, events)
+
+
+def _discard(state: State, seat: int, c: Card, events: list[Event]) -> State:
+    _need_phase(state, Phase.BIND, "discard")
+    hand = state.hands[seat]
+    rest = _remove(hand, (c,))
+    if rest is None:
+        raise IllegalAction(f"You don't hold {c.title}.")
+    if c.rank != Rank.ACE and _must_discard_ace(state, hand):
+        raise IllegalAction(
+            "The Ace Pile is empty and you hold an Ace: you must discard an Ace (fast start 2)."
+        )
+    if c.rank == Rank.ACE:
+        state = replace(state, ace_pile=(*state.ace_pile, c))
+        events.append(CardDiscarded(seat, c, "ace pile"))
+    else:
+        state = replace(state, queue=(*state.queue, c))
+        events.append(CardDiscarded(seat, c, "queue"))
+    state = replace(state, hands=_set(state.hands, seat, rest))
+    if not rest:
+        return _went_out(state, seat, events)
+    return _begin_turn(state, _next_active(state, seat), events)
+
+
+def _leave(state: State, seat: int, events: list[Event]) -> State:
+    state = replace(state, left=_set(state.left, seat, True))
+    events.append(SeatLeft(seat))
+    active = _active(state)
+    if len(active) < 2:
+        events.append(GameWon(tuple(active), state.totals))
+        return replace(state, phase=Phase.OVER, winners=tuple(active), how="the other players left")
+    if state.phase == Phase.FINAL_BIND:
+        if state.turn == seat:
+            return _next_final_binder(state, events)
+        return replace(state, final_binders=tuple(s for s in state.final_binders if s != seat))
+    if state.turn == seat:
+        return _begin_turn(state, _next_active(state, seat), events)
+    return state
+
+
+# --- text form --------------------------------------------------------------------------------------------
+
+
+def action_text(action: Action) -> str:
+    match action:
+        case Draw(seat):
+            return f"{seat} draw"
+        case TakeQueue(seat, n):
+            return f"{seat} take {n}"
+        case Bind(seat, cs):
+            return f"{seat} bind {','.join(c.slug for c in cs)}"
+        case Discard(seat, c):
+            return f"{seat} discard {c.slug}"
+        case Done(seat):
+            return f"{seat} done"
+        case Leave(seat):
+            return f"{seat} leave"
+    raise BadActionText(f"Not a Bharg Deluxe action: {action!r}")
+
+
+def parse_action(text: str) -> Action:
+    """The log's text form: ``2 draw``, ``2 take 3``, ``2 bind sea,end,calamity``, ``2 discard forest``,
+    ``2 done``, ``2 leave``."""
+    parts = text.strip().split(None, 2)
+    if len(parts) < 2 or not parts[0].isdigit():
+        raise BadActionText(f"“{text.strip()}” is not an action: expected a seat number and a verb.")
+    seat, verb = int(parts[0]), parts[1].lower()
+    rest = parts[2].strip() if len(parts) > 2 else ""
+    if verb == "draw" and not rest:
+        return Draw(seat)
+    if verb == "done" and not rest:
+        return Done(seat)
+    if verb == "leave" and not rest:
+        return Leave(seat)
+    if verb == "take" and rest.isdigit():
+        return TakeQueue(seat, int(rest))
+    if verb == "bind" and rest:
+        return Bind(seat, cards(rest))
+    if verb == "discard" and rest and "," not in rest:
+        return Discard(seat, cards(rest)[0])
+    raise BadActionText(
+        f"“{text.strip()}” is not an action: try draw, take N, bind CARD,CARD,…, discard CARD, done or leave."
+    )
+
+
+def replay(seed: int | str, players: int, options: Options | None, texts: Iterable[str]) -> State:
+    state, _ = start(seed, players, options)
+    for t in texts:
+        state, _ = apply(state, parse_action(t))
+    return state
+
+
+def view(state: State, seat: int) -> View:
+    top = state.ace_pile[-1] if state.ace_pile else None
+    return View(
+        seat=seat,
+        hand=tuple(sorted(state.hands[seat], key=sort_key)) if 0 <= seat < state.players else (),
+        bound=state.bound,
+        hand_sizes=tuple(len(h) for h in state.hands),
+        scores=state.totals,
+        left=state.left,
+        queue=state.queue,
+        ace_pile_top=top,
+        die_suit=state.die_suit,
+        straight_suit=straight_suit(state),
+        deck_count=len(state.deck),
+        phase=state.phase,
+        turn=state.turn,
+        first_seat=state.first_seat,
+        hand_no=state.hand_no,
+        target=state.options.target,
+        last_rows=state.last_rows,
+        winners=state.winners,
+    )
