@@ -261,6 +261,7 @@ class Store:
 
     def __post_init__(self) -> None:
         self._lock = asyncio.Lock()
+        self._closed = False
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -295,8 +296,11 @@ class Store:
         return store
 
     async def close(self) -> None:
+        """Close the connection; closing twice is harmless."""
         async with self._lock:
-            await self.db.close()
+            if not self._closed:
+                self._closed = True
+                await self.db.close()
 
     async def _migrate(self, target: int) -> None:
         async with self._lock:

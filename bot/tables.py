@@ -16,13 +16,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.errors import UserFacingError
 from bot.store import ChannelBusy, Finish, GameRecord, Store
 
 log = logging.getLogger(__name__)
 
 
-class TableError(Exception):
-    """A table-level refusal; ``str(err)`` is a sentence a player can read."""
+class TableError(UserFacingError):
+    """A table-level refusal; ``str(err)`` is a sentence a player can read (shown by bot.errors)."""
 
 
 class NotSeated(TableError):

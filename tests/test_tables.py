@@ -1,0 +1,302 @@
+"""The table service over a real SQLite file: create, act, persist-before-return, restore by replay."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.rules.errors import IllegalAction, NotYourTurn
+from bot.store import Store
+from bot.tables import NotSeated, StaleAction, Table, TableClosed, TableError, TableService
+from tests import fakegame
+
+GUILD = 7
+ANN, BOB, CAT = 100, 200, 300
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "tavern.db", rating_systems={"race": "elo", "raceN": "openskill"})
+    yield s
+    await s.close()
+
+
+def service(store: Store) -> TableService:
+    return TableService(store, clock=Clock(), games={"race": fakegame, "raceN": fakegame})
+
+
+async def new_race(svc: TableService, channel: int = 10, target: int = 10, seed: int = 5) -> Table:
+    table, events = await svc.create(
+        "race", GUILD, channel, [(ANN, "Ann"), (BOB, "Bob")], {"target": target}, seed=seed
+    )
+    assert isinstance(events[0], fakegame.GameStarted)
+    return table
+
+
+def mover(table: Table) -> int:
+    return table.seats[table.waiting_for()[0]].user_id
+
+
+async def test_create_and_act_and_the_log_is_on_disk_before_return(store: Store) -> None:
+    svc = service(store)
+    table = await new_race(svc)
+    assert svc.table_for_channel(10) is table
+    assert await svc.get(table.id) is table
+    assert table.seq == 0 and table.options == fakegame.Options(10)
+    first = table.waiting_for()[0]
+    res = await svc.act(table.id, mover(table), "add 2", expected_seq=0)
+    assert res.seq == 1 and table.seq == 1 and not res.finished
+    assert res.events == [fakegame.Added(first, 2, 2)]
+    # A second, independent connection sees the action the moment act() returned.
+    with sqlite3.connect(store.path) as other:
+        rows = other.execute("SELECT seq, seat, text FROM actions WHERE game_id = ?", (table.id,)).fetchall()
+    assert rows == [(1, first, f"{first} add 2")]
+    # Engine actions work too, and their text is logged in the engine's canonical form.
+    second = table.waiting_for()[0]
+    res = await svc.act(table.id, mover(table), fakegame.Add(second, 1))
+    assert [a.text for a in await store.actions(table.id)] == [f"{first} add 2", f"{second} add 1"]
+
+
+async def test_refusals(store: Store) -> None:
+    svc = service(store)
+    table = await new_race(svc)
+    with pytest.raises(TableError, match="already a game"):
+        await svc.create("raceN", GUILD, 10, [(CAT, "Cat"), (BOB, "Bob")], None)
+    with pytest.raises(TableError, match="only one seat"):
+        await svc.create("race", GUILD, 11, [(CAT, "Cat"), (CAT, "Cat")], None)
+    with pytest.raises(TableError, match="not available"):
+        await svc.create("chess", GUILD, 11, [(CAT, "Cat"), (BOB, "Bob")], None)
+    with pytest.raises(NotSeated, match=r"You are not playing at this table\."):
+        await svc.act(table.id, CAT, "add 1")
+    idle = next(u for u in (ANN, BOB) if u != mover(table))
+    with pytest.raises(NotYourTurn):  # RulesError passes through unchanged
+        await svc.act(table.id, idle, "add 1")
+    with pytest.raises(IllegalAction):
+        await svc.act(table.id, mover(table), "add 7")
+    with pytest.raises(TableError, match="another player"):
+        await svc.act(table.id, mover(table), fakegame.Add(1 - table.waiting_for()[0], 1))
+    with pytest.raises(TableError, match="can't find"):
+        await svc.get(9999)
+    assert table.seq == 0 and await store.actions(table.id) == []
+    # Other channels are free; a user's tables are found by guild.
+    other, _ = await svc.create("raceN", GUILD, 11, [(CAT, "Cat"), (ANN, "Ann"), (BOB, "Bob")], None)
+    assert {t.id for t in svc.tables_of_user(GUILD, ANN)} == {table.id, other.id}
+    assert [t.id for t in svc.tables_of_user(GUILD, CAT)] == [other.id]
+    assert svc.tables_of_user(GUILD + 1, ANN) == []
+
+
+async def test_stale_sequence_number(store: Store) -> None:
+    svc = service(store)
+    table = await new_race(svc)
+    await svc.act(table.id, mover(table), "add 1", expected_seq=0)
+    with pytest.raises(StaleAction, match=r"That button is from an earlier turn\."):
+        await svc.act(table.id, mover(table), "add 1", expected_seq=0)
+    await svc.act(table.id, mover(table), "add 1", expected_seq=1)
+    assert table.seq == 2
+
+
+async def test_fifty_concurrent_clicks_apply_once(store: Store) -> None:
+    svc = service(store)
+    table = await new_race(svc)
+    user = mover(table)
+    outcomes = await asyncio.gather(
+        *(svc.act(table.id, user, "add 1", expected_seq=0) for _ in range(50)), return_exceptions=True
+    )
+    applied = [o for o in outcomes if not isinstance(o, BaseException)]
+    assert len(applied) == 1
+    assert all(isinstance(o, StaleAction) for o in outcomes if isinstance(o, BaseException))
+    assert table.seq == 1 and len(await store.actions(table.id)) == 1
+
+
+async def test_concurrent_moves_on_many_tables(store: Store) -> None:
+    svc = service(store)
+    tables = [await new_race(svc, channel=100 + i, target=1000, seed=i) for i in range(10)]
+
+    async def play(table: Table) -> None:
+        for _ in range(20):
+            await svc.act(table.id, mover(table), "add 1", expected_seq=table.seq)
+
+    await asyncio.gather(*(play(t) for t in tables))
+    for t in tables:
+        assert [a.seq for a in await store.actions(t.id)] == list(range(1, 21))
+
+
+async def test_restore_by_replay_equals_live_state(store: Store, tmp_path: Path) -> None:
+    svc = service(store)
+    race = await new_race(svc, target=50)
+    n3, _ = await svc.create("raceN", GUILD, 11, [(CAT, "Cat"), (ANN, "Ann"), (BOB, "Bob")], {"target": 50})
+    rng = random.Random(3)
+    for _ in range(12):
+        for t in (race, n3):
+            await svc.act(t.id, mover(t), f"add {rng.randint(1, 3)}")
+    done = await new_race(svc, channel=12, target=3)
+    await svc.act(done.id, mover(done), "add 3")
+    gone = await new_race(svc, channel=13)
+    await svc.abandon(gone.id)
+    await store.close()
+
+    store2 = await Store.open(store.path, rating_systems={"race": "elo", "raceN": "openskill"})
+    try:
+        svc2 = service(store2)
+        assert await svc2.restore() == 2
+        for live in (race, n3):
+            again = svc2.table_for_channel(live.channel_id)
+            assert again is not None and again is not live
+            assert again.state == live.state and again.seq == live.seq == 12
+            assert again.seats == live.seats and again.options == live.options and again.seed == live.seed
+            assert again.last_action_at == live.last_action_at
+        assert svc2.table_for_channel(12) is None and svc2.table_for_channel(13) is None
+        # A finished game can still be looked at (rebuilt, not registered).
+        old = await svc2.get(done.id)
+        assert old.status == "finished" and old.is_over() and svc2.table_for_channel(12) is None
+        # The restored table keeps playing where it stopped.
+        t = svc2.table_for_channel(10)
+        assert t is not None
+        res = await svc2.act(t.id, mover(t), "add 1", expected_seq=12)
+        assert res.seq == 13
+    finally:
+        await store2.close()
+
+
+async def test_restore_closes_a_logged_but_unclosed_finish(store: Store) -> None:
+    gid = await store.create_game("race", GUILD, 10, 5, [(ANN, "Ann"), (BOB, "Bob")], {"target": 3}, 0.0)
+    first = fakegame.start(5, 2, fakegame.Options(3))[0].turn
+    await store.append_action(gid, 1, first, f"{first} add 3", 1.0)  # written without finish
+    svc = service(store)
+    assert await svc.restore() == 0
+    record = await store.load_game(gid)
+    assert record is not None and record.status == "finished"
+    assert (await store.rating_of(GUILD, "race", [ANN, BOB][first]))["wins"] == 1  # type: ignore[index]
+
+
+async def test_finishing_writes_results_and_ratings(store: Store) -> None:
+    svc = service(store)
+    table = await new_race(svc, target=3)
+    winner_seat = table.waiting_for()[0]
+    winner = table.seats[winner_seat].user_id
+    res = await svc.act(table.id, winner, "add 3")
+    assert res.finished and res.result is not None and res.result.muggins
+    assert table.status == "finished" and svc.table_for_channel(10) is None
+    with pytest.raises(TableClosed):
+        await svc.act(table.id, winner, "add 1")
+    board = await store.leaderboard(GUILD, "race")
+    assert [r.user_id for r in board] == [winner, ANN + BOB - winner]
+    assert (board[0].rating, board[1].rating) == (1516, 1484)
+    assert board[0].muggins_wins == 1
+    stats = (await store.stats(GUILD, winner))["race"]
+    assert stats.hand_score_avg == 3.0 and stats.recent[0].game_id == table.id
+    # The channel is free again.
+    await new_race(svc)
+
+
+async def test_resign_is_a_forfeit_and_abandon_changes_no_rating(store: Store) -> None:
+    svc = service(store)
+    table, _ = await svc.create("raceN", GUILD, 10, [(CAT, "Cat"), (ANN, "Ann"), (BOB, "Bob")], None)
+    res = await svc.act(table.id, ANN, "resign")
+    assert res.finished and res.result.how == "forfeit" and set(res.result.winners) == {0, 2}
+    assert (await store.rating_of(GUILD, "raceN", ANN))["losses"] == 1  # type: ignore[index]
+    t2 = await new_race(svc, channel=10)
+    assert (await svc.abandon(t2.id)).status == "abandoned"
+    assert svc.table_for_channel(10) is None
+    assert (await store.load_game(t2.id)).status == "abandoned"  # type: ignore[union-attr]
+    with pytest.raises(TableClosed):
+        await svc.abandon(t2.id)
+    assert await store.rating_of(GUILD, "race", ANN) is None
+
+
+async def test_act_as_seat_for_timeouts(store: Store) -> None:
+    svc = service(store)
+    table = await new_race(svc)
+    seat = table.waiting_for()[0]
+    res = await svc.act_as_seat(table.id, seat, "add 2", expected_seq=0)
+    assert res.seq == 1
+    with pytest.raises(TableError, match="no such seat"):
+        await svc.act_as_seat(table.id, 5, "resign")
+    res = await svc.act_as_seat(table.id, 1 - table.waiting_for()[0], "resign")
+    assert res.finished
+
+
+async def test_cancelled_caller_does_not_desync_log_and_state(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    svc = service(store)
+    table = await new_race(svc)
+    written, gate = asyncio.Event(), asyncio.Event()
+    real_append = store.append_action
+
+    async def slow_append(*args: Any, **kwargs: Any) -> None:
+        await real_append(*args, **kwargs)
+        written.set()
+        await gate.wait()  # the commit is on disk; the caller is cancelled before it hears back
+
+    monkeypatch.setattr(store, "append_action", slow_append)
+    task = asyncio.create_task(svc.act(table.id, mover(table), "add 1"))
+    await written.wait()
+    task.cancel()
+    await asyncio.sleep(0)
+    gate.set()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert len(await store.actions(table.id)) == 1
+    assert table.seq == 1  # the in-memory state followed the log
+    await svc.act(table.id, mover(table), "add 1", expected_seq=1)
+
+
+# ---------------------------------------------------------------- a real game
+
+
+def _bhargage() -> Any:
+    return pytest.importorskip("bot.rules.bhargage")
+
+
+async def test_real_bhargage_game_persists_replays_and_rates(store: Store) -> None:
+    bh = _bhargage()
+    path = store.path
+    svc = TableService(store, clock=Clock(), games={"bhargage": bh})
+    table, opening = await svc.create(
+        "bhargage", GUILD, 10, [(ANN, "Ann"), (BOB, "Bob")], {"target": 31}, seed=99
+    )
+    assert opening
+    rng = random.Random(1)
+    steps = 0
+    while table.status == "active":
+        seat = rng.choice(table.waiting_for())
+        legal = bh.legal_actions(table.state, seat)
+        assert legal, "the engine waits for a seat with nothing to do"
+        user = table.seats[seat].user_id
+        await svc.act(table.id, user, rng.choice(legal), expected_seq=table.seq)
+        steps += 1
+        if steps % 7 == 0 and table.status == "active":
+            # Restart mid-game: a new service over the same file must rebuild the same state.
+            svc2 = TableService(store, clock=Clock(), games={"bhargage": bh})
+            assert await svc2.restore() == 1
+            again = svc2.table_for_channel(10)
+            assert again is not None and again.state == table.state and again.seq == table.seq
+        assert steps < 2000
+    result = bh.final_result(table.state)
+    record = await store.load_game(table.id)
+    assert record is not None and record.status == "finished"
+    assert bh.replay(
+        record.seed, 2, bh.Options.from_dict(record.options), [a.text for a in record.actions]
+    ) == (table.state)
+    board = await store.leaderboard(GUILD, "bhargage")
+    assert {r.user_id for r in board} == {ANN, BOB}
+    top = board[0]
+    assert top.user_id == table.seats[result.winners[0]].user_id
+    assert (top.wins, top.rating, board[1].rating) == (1, 1516, 1484)
+    assert path.exists()
