@@ -105,8 +105,12 @@ def _players_arg(seats: Sequence[Any]) -> int:
     return len(seats)
 
 
-def _finish_from(result: Any, at: float) -> Finish:
+def _finish_from(result: Any, at: float, module: Any = None, state: Any = None) -> Finish:
+    """Flatten the engine's Result. Per-hand scores (for the "average hand score" stat) come from
+    ``Result.hand_scores`` or, failing that, an optional ``module.hand_scores(state)``; both are per seat."""
     hands = getattr(result, "hand_scores", None)
+    if hands is None and module is not None and hasattr(module, "hand_scores"):
+        hands = module.hand_scores(state)
     avgs: tuple[float | None, ...] = ()
     if hands is not None:
         avgs = tuple((sum(h) / len(h)) if len(h) else None for h in hands)
@@ -217,7 +221,8 @@ class TableService:
                 continue
             if table.is_over():
                 # The log ends in a finished state that was never closed: close it now.
-                await self.store.finish_game(table.id, _finish_from(table.result(), self.clock()))
+                finish = _finish_from(table.result(), self.clock(), table.module, table.state)
+                await self.store.finish_game(table.id, finish)
                 table.status = "finished"
                 continue
             self._register(table)
@@ -321,7 +326,7 @@ class TableService:
         seq = table.seq + 1
         now = self.clock()
         result = module.final_result(new_state) if module.is_over(new_state) else None
-        finish = _finish_from(result, now) if result is not None else None
+        finish = _finish_from(result, now, module, new_state) if result is not None else None
 
         async def commit() -> None:
             await self.store.append_action(table.id, seq, seat, text, now, finish=finish)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot import ratings as rt
 from bot.rules.errors import IllegalAction, NotYourTurn
 from bot.store import Store
 from bot.tables import NotSeated, StaleAction, Table, TableClosed, TableError, TableService
@@ -300,3 +301,51 @@ async def test_real_bhargage_game_persists_replays_and_rates(store: Store) -> No
     assert top.user_id == table.seats[result.winners[0]].user_id
     assert (top.wins, top.rating, board[1].rating) == (1, 1516, 1484)
     assert path.exists()
+
+
+async def test_real_deluxe_game_persists_replays_and_rates(store: Store) -> None:
+    dx = pytest.importorskip("bot.rules.deluxe")
+    svc = TableService(store, clock=Clock(), games={"deluxe": dx})
+    seats = [(ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat")]
+    table, opening = await svc.create("deluxe", GUILD, 10, seats, {"target": 8}, seed=4)
+    assert opening
+    rng = random.Random(2)
+    steps = 0
+    while table.status == "active":
+        seat = table.waiting_for()[0]
+        melds = dx.bindable_melds(table.state, seat)
+        if melds and rng.random() < 0.8:
+            action: Any = dx.Bind(seat, rng.choice(melds).cards)
+        else:
+            action = rng.choice(dx.legal_actions(table.state, seat))
+        await svc.act(table.id, table.seats[seat].user_id, action, expected_seq=table.seq)
+        steps += 1
+        if steps % 25 == 0 and table.status == "active":
+            svc2 = TableService(store, clock=Clock(), games={"deluxe": dx})
+            assert await svc2.restore() == 1
+            again = svc2.table_for_channel(10)
+            assert again is not None and again.state == table.state and again.seq == table.seq
+        if steps == 3000:  # no progress: end it the ordinary way, by players leaving
+            await svc.act(table.id, ANN, "leave")
+            await svc.act(table.id, BOB, "leave")
+    result = dx.final_result(table.state)
+    ranks = rt.ranks_from_result(result.scores, result.winners)
+    rows = {r.user_id: r for r in await store.leaderboard(GUILD, "deluxe")}
+    assert set(rows) == {ANN, BOB, CAT}
+    mus = [(await store.rating_of(GUILD, "deluxe", uid))["mu"] for uid, _ in seats]  # type: ignore[index]
+    for a in range(3):
+        for b in range(3):
+            if ranks[a] < ranks[b]:
+                assert mus[a] > mus[b]
+    assert sum(r.wins for r in rows.values()) == len(result.winners)
+
+
+def test_game_registry_is_lazy_and_skips_missing_modules() -> None:
+    from bot.games import LazyGames
+
+    games = LazyGames({"race": "tests.fakegame", "ghost": "bot.rules.no_such_game"})
+    assert games["race"] is fakegame
+    assert "race" in games and "ghost" not in games and "chess" not in games
+    assert list(games) == ["race"] and len(games) == 1
+    with pytest.raises(KeyError):
+        games["ghost"]
