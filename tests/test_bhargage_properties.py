@@ -1,0 +1,206 @@
+"""Properties of Bhargage over many seeded random games, and the scoring against a plain reference count."""
+
+import itertools
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.rules import bhargage as bh
+from bot.rules.bhargage import Action, Discard, Options, Phase, Play, Resign, State
+from bot.rules.decktet import ALL_CARDS, ALL_SUITS, Card
+
+ALL = frozenset(ALL_CARDS)
+
+
+# ---------------------------------------------------------------- a plain reference for the show and the play
+
+
+def reference_count(hand: tuple[Card, ...], up: Card, bhargage: bool) -> int:
+    """R9 read literally: every combination of the 4 or 5 cards, one rule at a time."""
+    allc = (*hand, up)
+    total = 0
+    for k in range(2, len(allc) + 1):
+        for combo in itertools.combinations(allc, k):
+            if sum(c.value for c in combo) == 11:
+                total += 2
+            suits = [s for c in combo for s in c.suits]
+            if len(suits) == 6 and set(suits) == ALL_SUITS:
+                total += 6
+            if k == 2 and combo[0].rank == combo[1].rank:
+                total += 2
+    if up.personality and not bhargage:
+        total += sum(c.personality for c in hand)
+    return total
+
+
+def reference_peg(pile: list[Card]) -> int:
+    """R8 read literally for the last card (sets, bharg, 11/23), without the sixth-Ace win."""
+    total = {11: 2, 23: 3}.get(sum(c.value for c in pile), 0)
+    n = 1
+    while n < len(pile) and pile[-1 - n].rank == pile[-1].rank:
+        n += 1
+    total += n * (n - 1) if n >= 2 else 0
+    for k in range(1, len(pile) + 1):
+        suits = [s for c in pile[-k:] for s in c.suits]
+        if len(suits) == 6 and set(suits) == ALL_SUITS:
+            total += 6
+            break
+    return total
+
+
+card_st = st.sampled_from(ALL_CARDS)
+
+
+@given(st.lists(card_st, min_size=5, max_size=5, unique=True), st.booleans())
+def test_count_hand_matches_the_reference(five: list[Card], as_bhargage: bool) -> None:
+    if as_bhargage:
+        hand, up = tuple(five[:4]), five[4]
+    else:
+        hand, up = tuple(five[:3]), five[3]
+    got = bh.count_hand(hand, up, bhargage=as_bhargage)
+    assert got.total == reference_count(hand, up, as_bhargage)
+    assert got.total == sum(it.points for it in got.items)
+    for it in got.items:
+        assert set(it.cards) <= {*hand, up}
+
+
+@given(st.lists(card_st, min_size=4, max_size=5, unique=True))
+def test_shortage_counts_missing_suits(cs: list[Card]) -> None:
+    missing = len(ALL_SUITS - {s for c in cs for s in c.suits})
+    assert bh.shortage(cs) == missing * (missing + 1) // 2
+    assert missing <= 4
+
+
+@given(st.lists(card_st, min_size=1, max_size=8, unique=True))
+def test_peg_points_match_the_reference(pile: list[Card]) -> None:
+    items = bh.peg_points(pile)
+    if any(it.reason == "Game!" for it in items):
+        assert len(pile) >= 6 and all(c.value == 1 for c in pile[-6:])
+        return
+    assert sum(it.points for it in items) == reference_peg(pile)
+
+
+@given(st.lists(card_st, min_size=3, max_size=5, unique=True))
+def test_sequences_only_add_runs(cs: list[Card]) -> None:
+    hand, up = tuple(cs[:-1]), cs[-1]
+    plain = bh.count_hand(hand, up)
+    seq = bh.count_hand(hand, up, sequences=True)
+    runs = [it for it in seq.items if it.reason.endswith("for a run")]
+    assert seq.total == plain.total + sum(it.points for it in runs)
+    for it in runs:
+        ranks = sorted(int(c.rank) for c in it.cards)
+        assert ranks == list(range(ranks[0], ranks[0] + len(ranks))) and len(ranks) >= 3
+
+
+# ---------------------------------------------------------------- random games
+
+
+def all_cards_in(state: State) -> list[Card]:
+    out: list[Card] = [*state.hands[0], *state.hands[1], *state.discards[0], *state.discards[1]]
+    out += [*state.bhargage, *state.deck, *(c for _, c in state.pile)]
+    if state.up is not None:
+        out.append(state.up)
+    return out
+
+
+def hidden_from(state: State, seat: int) -> set[Card]:
+    other = 1 - seat
+    return {*state.hands[other], *state.discards[other], *state.bhargage, *state.deck}
+
+
+def cards_in_view(v: bh.SeatView) -> set[Card]:
+    seen: set[Card] = {*v.hand, *v.discard, *(c for _, c in v.pile)}
+    if v.up is not None:
+        seen.add(v.up)
+    for a in v.legal:
+        if isinstance(a, Discard):
+            seen.update(a.cards)
+        elif isinstance(a, Play):
+            seen.add(a.card)
+    return seen
+
+
+def random_action(state: State, rng: random.Random, resign_rate: float) -> Action:
+    if rng.random() < resign_rate:
+        return Resign(rng.randrange(2), rng.choice(["resign", "forfeit"]))
+    seats = list(bh.waiting_for(state))
+    if state.phase is Phase.DISCARD:
+        # A seat that already discarded may change its mind while the other still thinks.
+        seats += [s for s in (0, 1) if state.discards[s]]
+    seat = rng.choice(seats)
+    return rng.choice(bh.legal_actions(state, seat))
+
+
+def play_random_game(
+    seed: int, options: Options, rng: random.Random, *, deep: bool, resign_rate: float = 0.0
+) -> tuple[State, list[str]]:
+    state, _ = bh.start(seed, 2, options)
+    texts: list[str] = []
+    while not bh.is_over(state):
+        cs = all_cards_in(state)
+        assert len(cs) == 45 and set(cs) == ALL, "every card is somewhere exactly once"
+        action = random_action(state, rng, resign_rate)
+        text = bh.action_text(action)
+        assert bh.parse_action(text) == action
+        before = state.scores
+        state, events = bh.apply(state, action)
+        texts.append(text)
+        assert state.scores[0] >= before[0] and state.scores[1] >= before[1]
+        assert events, "every action is announced"
+        if deep:
+            for seat in (0, 1):
+                v = bh.view(state, seat)
+                assert not cards_in_view(v) & hidden_from(state, seat)
+                assert len(v.hand) == len(state.hands[seat])
+                assert v.opponent_hand_size == len(state.hands[1 - seat])
+                assert v.legal == tuple(bh.legal_actions(state, seat))
+            if state.phase is Phase.PLAY:
+                assert 0 <= state.count <= 23
+                assert state.count == sum(c.value for _, c in state.pile)
+    return state, texts
+
+
+def check_finished(state: State) -> None:
+    result = bh.final_result(state)
+    assert len(result.winners) == 1
+    winner = result.winners[0]
+    assert result.muggins == (result.how == "muggins")
+    if result.how in ("target", "muggins"):
+        assert result.scores[winner] >= state.options.target
+        assert result.scores[1 - winner] < state.options.target
+    elif result.how == "game":
+        assert max(result.scores) < state.options.target
+    else:
+        assert result.how in ("resign", "forfeit")
+    assert bh.waiting_for(state) == ()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(min_value=0, max_value=2**40),
+    choice_seed=st.integers(min_value=0, max_value=2**32),
+    target=st.sampled_from([61, 121]),
+    sequences=st.booleans(),
+    resign=st.sampled_from([0.0, 0.0, 0.01]),
+)
+def test_random_games_keep_the_invariants_and_replay(
+    seed: int, choice_seed: int, target: int, sequences: bool, resign: float
+) -> None:
+    options = Options(target=target, sequences=sequences)
+    state, texts = play_random_game(seed, options, random.Random(choice_seed), deep=True, resign_rate=resign)
+    check_finished(state)
+    assert bh.replay(seed, 2, options, texts) == state
+
+
+def test_thousands_of_seeded_games_end_properly() -> None:
+    hows: Counter[str] = Counter()
+    for i in range(2000):
+        options = Options(sequences=i % 4 == 0)
+        state, _ = play_random_game(i, options, random.Random(-i), deep=False)
+        check_finished(state)
+        hows[state.how] += 1
+    # Random play reaches the target through the play, the show and shortage claims.
+    assert hows["target"] > 0 and hows["muggins"] > 0
+    assert set(hows) <= {"target", "muggins", "game"}
