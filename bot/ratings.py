@@ -32,7 +32,7 @@ OS_SIGMA: float = float(_MODEL.sigma)
 
 def elo_expected(ra: float, rb: float) -> float:
     """Probability-like expectation that A beats B."""
-    return 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** ((rb - ra) / 400.0)))
 
 
 def elo_update(ra: float, rb: float, score_a: float, k: float = ELO_K) -> tuple[float, float]:

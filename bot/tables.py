@@ -167,6 +167,9 @@ class TableService:
         if record is None:
             raise TableError("I can't find that game.")
         table = self._rebuild(record)
+        existing = self._by_id.get(game_id)  # another caller may have loaded it while we awaited
+        if existing is not None:
+            return existing
         if table.status == "active":
             self._register(table)
         return table
@@ -347,8 +350,33 @@ class TableService:
         )
 
     async def abandon(self, game_id: int) -> Table:
-        """Cancel a table: no results, no rating changes; the channel is free again."""
-        table = await self.get(game_id)
+        """Cancel a table: no results, no rating changes; the channel is free again.
+
+        Works even for a game whose rules module can no longer rebuild it (so a broken game never blocks
+        its channel); then the returned Table has ``state=None``.
+        """
+        try:
+            table = await self.get(game_id)
+        except TableError:
+            record = await self.store.load_game(game_id)
+            if record is None or record.status != "active":
+                raise
+            await self.store.abandon_game(game_id, self.clock())
+            return Table(
+                id=record.id,
+                game=record.game,
+                module=None,
+                guild_id=record.guild_id,
+                channel_id=record.channel_id,
+                seed=record.seed,
+                options=record.options,
+                seats=tuple(Seat(s.user_id, s.name) for s in record.seats),
+                state=None,
+                seq=len(record.actions),
+                created_at=record.created_at,
+                last_action_at=record.actions[-1].at if record.actions else record.created_at,
+                status="abandoned",
+            )
         async with table.lock:
             if table.status != "active":
                 raise TableClosed()

@@ -349,3 +349,22 @@ def test_game_registry_is_lazy_and_skips_missing_modules() -> None:
     assert list(games) == ["race"] and len(games) == 1
     with pytest.raises(KeyError):
         games["ghost"]
+
+
+async def test_a_game_that_cannot_be_rebuilt_does_not_block_its_channel(store: Store) -> None:
+    gid = await store.create_game("vanished", GUILD, 10, 1, [(ANN, "Ann"), (BOB, "Bob")], {}, 0.0)
+    svc = service(store)
+    assert await svc.restore() == 0  # logged and skipped, not fatal
+    with pytest.raises(TableError, match="already a game"):
+        await new_race(svc)
+    gone = await svc.abandon(gid)
+    assert gone.status == "abandoned" and gone.state is None
+    await new_race(svc)
+
+
+async def test_concurrent_loads_share_one_table(store: Store) -> None:
+    svc = service(store)
+    table = await new_race(svc)
+    fresh = service(store)  # no restore: tables are loaded on demand
+    a, b = await asyncio.gather(fresh.get(table.id), fresh.get(table.id))
+    assert a is b and fresh.table_for_channel(10) is a
