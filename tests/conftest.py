@@ -1,0 +1,134 @@
+"""Shared fixtures: a fake Discord, settings on a temporary database, a bot starter, and a guard that fails
+any test during which something logged at ERROR (discord.py only logs exceptions from commands and views)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import yarl
+
+from bot.app import TavernBot, create_bot
+from bot.settings import Settings
+from tests.fakediscord import FAKE_TOKEN, FakeDiscord
+
+StartBot = Callable[..., Awaitable[TavernBot]]
+
+
+class ErrorLogGuard(logging.Handler):
+    """Collects ERROR records from every logger; the test fails at teardown unless they were taken."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def take(self, contains: str | None = None) -> list[logging.LogRecord]:
+        """Remove and return the records (whose text contains ``contains``): for tests expecting errors."""
+        taken = [r for r in self.records if contains is None or contains in self.render(r)]
+        self.records = [r for r in self.records if r not in taken]
+        return taken
+
+    @staticmethod
+    def render(record: logging.LogRecord) -> str:
+        text = f"{record.levelname} {record.name}: {record.getMessage()}"
+        if record.exc_info and record.exc_info[0] is not None:
+            text += "\n" + logging.Formatter().formatException(record.exc_info)
+        elif record.exc_text:
+            text += "\n" + record.exc_text
+        return text
+
+    def check(self) -> None:
+        if self.records:
+            rendered = "\n\n".join(self.render(r) for r in self.records)
+            self.records = []
+            pytest.fail(f"something logged at ERROR during the test:\n{rendered}", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def error_logs() -> Iterator[ErrorLogGuard]:
+    """Autouse guard; request it by name to ``take()`` errors a test provokes on purpose."""
+    guard = ErrorLogGuard()
+    root = logging.getLogger()
+    root.addHandler(guard)
+    try:
+        yield guard
+    finally:
+        root.removeHandler(guard)
+    guard.check()
+
+
+@pytest.fixture
+async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    """A running fake Discord with the discord.py client pointed at it."""
+    fake = FakeDiscord()
+    await fake.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+    fake.check_healthy()
+
+
+def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
+    """Settings for tests: the fake's token and a database in ``tmp_path``."""
+    values: dict[str, Any] = {
+        "token": FAKE_TOKEN,
+        "db_path": tmp_path / "tavern.sqlite3",
+        "log_level": "DEBUG",
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """Default settings on a temporary database; vary with ``dataclasses.replace(settings, ...)``."""
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+async def start_bot(fake_discord: FakeDiscord, settings: Settings) -> AsyncIterator[StartBot]:
+    """``bot = await start_bot(settings=None, *, setup=None, extensions=None)`` starts a TavernBot on the fake
+    and returns it once ready. ``setup(bot)`` runs before start (add test-only commands there, so they are
+    synced). Call several times in sequence for restart tests (``await bot.close()`` in between)."""
+    running: list[tuple[TavernBot, asyncio.Task[None]]] = []
+
+    async def start(
+        custom: Settings | None = None,
+        *,
+        setup: Callable[[TavernBot], object] | None = None,
+        extensions: list[str] | None = None,
+        timeout: float = 5.0,
+    ) -> TavernBot:
+        bot = create_bot(custom or settings, guild_ready_timeout=0.01, extensions=extensions)
+        if setup is not None:
+            result = setup(bot)
+            if asyncio.iscoroutine(result):
+                await result
+        task = asyncio.create_task(bot.start(bot.settings.token), name="test-bot")
+        running.append((bot, task))
+        ready = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if task in done:
+                task.result()  # re-raise why the bot stopped
+            raise AssertionError(f"the bot was not ready within {timeout}s")
+        return bot
+
+    yield start
+    for bot, task in reversed(running):
+        await bot.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(task, 5)

@@ -1,0 +1,35 @@
+"""A fake Discord for end-to-end tests of the real bot through the unmodified discord.py client."""
+
+from .model import (
+    ALL_PERMISSIONS,
+    EPHEMERAL,
+    Button,
+    FakeChannel,
+    FakeGuild,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    InteractionResult,
+    Rejection,
+    Select,
+    SelectOption,
+)
+from .server import FAKE_TOKEN, DiscordError, FakeDiscord
+
+__all__ = [
+    "ALL_PERMISSIONS",
+    "EPHEMERAL",
+    "FAKE_TOKEN",
+    "Button",
+    "DiscordError",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeInteraction",
+    "FakeMessage",
+    "FakeUser",
+    "InteractionResult",
+    "Rejection",
+    "Select",
+    "SelectOption",
+]

@@ -1,0 +1,584 @@
+"""What the fake Discord knows: users, guilds, channels, and every message and interaction the bot touched.
+
+Everything here is plain data plus small find helpers, so assertions read like what a player would see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+
+DISCORD_EPOCH_MS = 1420070400000
+EPHEMERAL = 64
+LOADING = 128
+COMPONENTS_V2 = 1 << 15
+
+ALL_PERMISSIONS = discord.Permissions.all().value
+VIEW_CHANNEL = discord.Permissions(view_channel=True).value
+SEND_MESSAGES = discord.Permissions(send_messages=True).value
+ADMINISTRATOR = discord.Permissions(administrator=True).value
+
+
+class Snowflakes:
+    """Monotonic ids whose embedded timestamp is real, so ``created_at`` makes sense in the bot."""
+
+    def __init__(self) -> None:
+        self._last = 0
+
+    def next(self) -> int:
+        now = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        self._last = max(self._last + 1, now)
+        return self._last
+
+
+def iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, tz=UTC).isoformat()
+
+
+@dataclass(eq=False)
+class FakeUser:
+    id: int
+    name: str
+    bot: bool = False
+    dms_closed: bool = False
+    global_name: str | None = None
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.global_name or self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+    def __repr__(self) -> str:
+        return f"<FakeUser {self.name} {self.id}>"
+
+
+@dataclass(eq=False)
+class FakeChannel:
+    id: int
+    name: str
+    guild: FakeGuild | None = None
+    recipient: FakeUser | None = None  # DM channels only
+    bot_permissions: int = ALL_PERMISSIONS
+    bot_user_id: int = 0
+
+    @property
+    def is_dm(self) -> bool:
+        return self.guild is None
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def can_post(self) -> bool:
+        need = VIEW_CHANNEL | SEND_MESSAGES
+        return self.bot_permissions & ADMINISTRATOR != 0 or self.bot_permissions & need == need
+
+    def payload(self) -> dict[str, Any]:
+        if self.guild is None:
+            assert self.recipient is not None
+            return {
+                "id": str(self.id),
+                "type": 1,
+                "recipients": [self.recipient.payload()],
+                "last_message_id": None,
+            }
+        overwrites = []
+        if self.bot_permissions != ALL_PERMISSIONS:
+            deny = ALL_PERMISSIONS & ~self.bot_permissions & ~ADMINISTRATOR
+            overwrites.append({"id": str(self.bot_user_id), "type": 1, "allow": "0", "deny": str(deny)})
+        return {
+            "id": str(self.id),
+            "type": 0,
+            "guild_id": str(self.guild.id),
+            "name": self.name,
+            "position": 0,
+            "permission_overwrites": overwrites,
+            "topic": None,
+            "nsfw": False,
+            "parent_id": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+        }
+
+    def __repr__(self) -> str:
+        return f"<FakeChannel {'DM ' + self.recipient.name if self.recipient else '#' + self.name} {self.id}>"
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    id: int
+    name: str
+    owner_id: int
+    channels: list[FakeChannel] = field(default_factory=list)
+    members: list[FakeUser] = field(default_factory=list)
+
+    def member_payload(self, user: FakeUser, *, with_user: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "roles": [],
+            "joined_at": iso(time.time()),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "nick": None,
+            "avatar": None,
+            "pending": False,
+        }
+        if with_user:
+            data["user"] = user.payload()
+        return data
+
+    def payload(self) -> dict[str, Any]:
+        everyone = {
+            "id": str(self.id),
+            "name": "@everyone",
+            "permissions": str(ALL_PERMISSIONS & ~ADMINISTRATOR),
+            "position": 0,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "owner_id": str(self.owner_id),
+            "roles": [everyone],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "channels": [c.payload() for c in self.channels],
+            "members": [self.member_payload(u) for u in self.members],
+            "member_count": len(self.members),
+            "presences": [],
+            "voice_states": [],
+            "threads": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "large": False,
+            "unavailable": False,
+            "premium_tier": 0,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "system_channel_flags": 0,
+            "preferred_locale": "en-US",
+            "description": None,
+            "joined_at": iso(time.time()),
+        }
+
+    def __repr__(self) -> str:
+        return f"<FakeGuild {self.name} {self.id}>"
+
+
+# ---------------------------------------------------------------------------------------------- components
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str | None
+    custom_id: str | None
+    style: int
+    disabled: bool
+    emoji: str | None
+    url: str | None
+    raw: dict[str, Any] = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class SelectOption:
+    label: str
+    value: str
+    description: str | None
+    default: bool
+
+
+@dataclass(frozen=True)
+class Select:
+    custom_id: str
+    type: int  # 3 string, 5 user, 6 role, 7 mentionable, 8 channel
+    options: tuple[SelectOption, ...]
+    min_values: int
+    max_values: int
+    placeholder: str | None
+    disabled: bool
+    raw: dict[str, Any] = field(repr=False, compare=False)
+
+    def values(self) -> list[str]:
+        return [o.value for o in self.options]
+
+
+def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component in a tree: action rows, and components v2 containers/sections/labels."""
+    for comp in components:
+        yield comp
+        for key in ("components", "items"):
+            children = comp.get(key)
+            if isinstance(children, list):
+                yield from walk_components([c for c in children if isinstance(c, dict)])
+        for key in ("component", "accessory"):
+            child = comp.get(key)
+            if isinstance(child, dict):
+                yield from walk_components([child])
+
+
+def _emoji_text(raw: dict[str, Any] | None) -> str | None:
+    if not raw:
+        return None
+    return raw.get("name") or None
+
+
+def parse_buttons(components: list[dict[str, Any]]) -> list[Button]:
+    return [
+        Button(
+            label=c.get("label"),
+            custom_id=c.get("custom_id"),
+            style=int(c.get("style", 1)),
+            disabled=bool(c.get("disabled", False)),
+            emoji=_emoji_text(c.get("emoji")),
+            url=c.get("url"),
+            raw=c,
+        )
+        for c in walk_components(components)
+        if c.get("type") == 2
+    ]
+
+
+def parse_selects(components: list[dict[str, Any]]) -> list[Select]:
+    return [
+        Select(
+            custom_id=c["custom_id"],
+            type=int(c["type"]),
+            options=tuple(
+                SelectOption(o["label"], o["value"], o.get("description"), bool(o.get("default", False)))
+                for o in c.get("options", [])
+            ),
+            min_values=int(c.get("min_values", 1)),
+            max_values=int(c.get("max_values", 1)),
+            placeholder=c.get("placeholder"),
+            disabled=bool(c.get("disabled", False)),
+            raw=c,
+        )
+        for c in walk_components(components)
+        if c.get("type") in (3, 5, 6, 7, 8)
+    ]
+
+
+def embed_text(embed: dict[str, Any]) -> list[str]:
+    parts: list[str] = []
+    if (author := embed.get("author")) and author.get("name"):
+        parts.append(author["name"])
+    for key in ("title", "description"):
+        if embed.get(key):
+            parts.append(str(embed[key]))
+    for f in embed.get("fields", []):
+        parts.append(str(f.get("name", "")))
+        parts.append(str(f.get("value", "")))
+    if (footer := embed.get("footer")) and footer.get("text"):
+        parts.append(footer["text"])
+    return parts
+
+
+def components_text(components: list[dict[str, Any]]) -> list[str]:
+    """Text display contents (components v2), which are message text in all but name."""
+    return [
+        str(c["content"]) for c in walk_components(components) if c.get("type") == 10 and c.get("content")
+    ]
+
+
+# ------------------------------------------------------------------------------------------------ messages
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A message as it was before one edit."""
+
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    flags: int
+    at: float
+
+
+@dataclass(eq=False)
+class FakeMessage:
+    """One message the bot posted: in a channel, as an interaction response, or as a followup."""
+
+    id: int
+    channel: FakeChannel
+    author: FakeUser
+    source: str  # "channel" | "response" | "followup"
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    flags: int = 0
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict, repr=False)
+    interaction: FakeInteraction | None = field(default=None, repr=False)
+    reference_id: int | None = None
+    edits: list[Snapshot] = field(default_factory=list, repr=False)
+    deleted: bool = False
+    created: float = field(default_factory=time.time)
+    edited: float | None = None
+
+    @property
+    def channel_id(self) -> int:
+        return self.channel.id
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """A deferred response that has not been filled in yet ("Bot is thinking...")."""
+        return bool(self.flags & LOADING)
+
+    @property
+    def viewer(self) -> FakeUser | None:
+        """Who can see an ephemeral message (the user of the interaction it answered)."""
+        if self.ephemeral and self.interaction is not None:
+            return self.interaction.user
+        return None
+
+    def buttons(self) -> list[Button]:
+        return parse_buttons(self.components)
+
+    def button(self, label: str | None = None, *, custom_id: str | None = None) -> Button:
+        """The one button with that label (or custom_id); fails listing what is there."""
+        found = [
+            b
+            for b in self.buttons()
+            if (label is None or b.label == label) and (custom_id is None or b.custom_id == custom_id)
+        ]
+        if len(found) != 1:
+            have = [(b.label, b.custom_id) for b in self.buttons()]
+            raise AssertionError(
+                f"expected one button label={label!r} custom_id={custom_id!r} on message {self.id}, "
+                f"found {len(found)}; buttons are {have}"
+            )
+        return found[0]
+
+    def selects(self) -> list[Select]:
+        return parse_selects(self.components)
+
+    def select(self, custom_id: str | None = None) -> Select:
+        found = [s for s in self.selects() if custom_id is None or s.custom_id == custom_id]
+        if len(found) != 1:
+            raise AssertionError(
+                f"expected one select custom_id={custom_id!r} on message {self.id}, found "
+                f"{[s.custom_id for s in self.selects()]}"
+            )
+        return found[0]
+
+    def text(self) -> str:
+        """Content, embed author/title/description/fields/footer and text displays, one per line."""
+        parts = [self.content] if self.content else []
+        for e in self.embeds:
+            parts.extend(embed_text(e))
+        parts.extend(components_text(self.components))
+        return "\n".join(parts)
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            self.content, list(self.embeds), list(self.components), self.flags, self.edited or self.created
+        )
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel.id),
+            "author": self.author.payload(),
+            "content": self.content,
+            "timestamp": iso(self.created),
+            "edited_timestamp": iso(self.edited) if self.edited else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": self.attachments,
+            "embeds": self.embeds,
+            "pinned": False,
+            "type": 0,
+            "flags": self.flags,
+            "components": self.components,
+        }
+        if self.channel.guild is not None:
+            data["guild_id"] = str(self.channel.guild.id)
+        if self.interaction is not None:
+            data["type"] = 20 if self.interaction.type == 2 else 0
+            data["webhook_id"] = str(self.author.id)
+            data["application_id"] = str(self.author.id)
+            data["interaction_metadata"] = {
+                "id": str(self.interaction.id),
+                "type": self.interaction.type,
+                "user": self.interaction.user.payload(),
+                "authorizing_integration_owners": {},
+            }
+        if self.reference_id is not None:
+            data["message_reference"] = {
+                "message_id": str(self.reference_id),
+                "channel_id": str(self.channel.id),
+            }
+            data["type"] = 19
+        return data
+
+    def __repr__(self) -> str:
+        flags = " ephemeral" if self.ephemeral else ""
+        gone = " deleted" if self.deleted else ""
+        return f"<FakeMessage {self.id} {self.source}{flags}{gone} in {self.channel!r}: {self.text()[:60]!r}>"
+
+
+# -------------------------------------------------------------------------------------------- interactions
+
+_kinds = {2: "command", 3: "component", 4: "autocomplete", 5: "modal submit"}
+
+
+@dataclass(eq=False)
+class FakeInteraction:
+    """An interaction the fake sent, and everything the bot answered to it."""
+
+    id: int
+    token: str
+    type: int  # 2 command, 3 component, 4 autocomplete, 5 modal submit
+    user: FakeUser
+    channel: FakeChannel
+    data: dict[str, Any]
+    description: str
+    message: FakeMessage | None = None  # the message a component/modal was on
+    created: float = field(default_factory=time.monotonic)
+    callback_type: int | None = None
+    callback_data: dict[str, Any] = field(default_factory=dict)
+    response: FakeMessage | None = None  # the original response message (callback 4 or 5)
+    followups: list[FakeMessage] = field(default_factory=list)
+    expired: bool = False
+    answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+
+    @property
+    def kind(self) -> str:
+        return _kinds.get(self.type, str(self.type))
+
+
+_ids = itertools.count(1)
+
+
+@dataclass
+class Rejection:
+    """A request the fake refused the way Discord would (403 closed DMs, 404 unknown webhook...)."""
+
+    method: str
+    path: str
+    status: int
+    code: int
+    message: str
+
+
+class InteractionResult:
+    """What the bot did with one interaction: its callback, its reply and any followups.
+
+    ``message`` is the reply a user sees: the response message (callback 4/5), else the message a component
+    was on if the bot updated it (callback 7, or 6 followed by an edit), else the first followup.
+    """
+
+    def __init__(self, interaction: FakeInteraction) -> None:
+        self.interaction = interaction
+
+    # --- raw parts
+    @property
+    def type(self) -> int | None:
+        """Callback type: 4 message, 5 deferred message, 6 deferred update, 7 update, 8 choices, 9 modal."""
+        return self.interaction.callback_type
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.interaction.callback_data
+
+    @property
+    def followups(self) -> list[FakeMessage]:
+        return list(self.interaction.followups)
+
+    @property
+    def modal(self) -> dict[str, Any] | None:
+        return self.interaction.callback_data if self.type == 9 else None
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        """Autocomplete choices (callback 8)."""
+        return list(self.interaction.callback_data.get("choices", [])) if self.type == 8 else []
+
+    @property
+    def deferred(self) -> bool:
+        return self.type in (5, 6)
+
+    @property
+    def messages(self) -> list[FakeMessage]:
+        out: list[FakeMessage] = []
+        if self.interaction.response is not None:
+            out.append(self.interaction.response)
+        elif self.type in (6, 7) and self.interaction.message is not None and self.interaction.message.edits:
+            out.append(self.interaction.message)
+        out.extend(self.interaction.followups)
+        return out
+
+    @property
+    def message(self) -> FakeMessage:
+        msgs = self.messages
+        if not msgs:
+            raise AssertionError(
+                f"the bot answered {self.interaction.description} with callback type {self.type} "
+                "but no message"
+            )
+        return msgs[0]
+
+    # --- convenient views of the reply
+    @property
+    def ephemeral(self) -> bool:
+        return self.message.ephemeral
+
+    @property
+    def content(self) -> str:
+        return self.message.content
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return self.message.embeds
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return self.message.components
+
+    def buttons(self) -> list[Button]:
+        return self.message.buttons()
+
+    def button(self, label: str | None = None, *, custom_id: str | None = None) -> Button:
+        return self.message.button(label, custom_id=custom_id)
+
+    def selects(self) -> list[Select]:
+        return self.message.selects()
+
+    def text(self) -> str:
+        """Text of every message this interaction produced (reply and followups)."""
+        return "\n".join(m.text() for m in self.messages)
+
+    def __repr__(self) -> str:
+        return f"<InteractionResult {self.interaction.description} callback={self.type} {self.messages!r}>"

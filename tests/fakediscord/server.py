@@ -1,0 +1,1012 @@
+"""A fake Discord (REST + gateway) on 127.0.0.1 that the unmodified discord.py client talks to.
+
+Tests act as users (``slash``, ``click``, ``select``, ``submit_modal``) and read what the bot sent
+(``channel_messages``, ``dms``, the returned :class:`InteractionResult`). Discord's refusals that matter to
+the bot are modelled: closed DMs (50007), missing permissions (50013), expired interaction tokens
+(10015 Unknown Webhook), double acknowledgement (40060), late callbacks (10062).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+import traceback
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from .model import (
+    ALL_PERMISSIONS,
+    EPHEMERAL,
+    LOADING,
+    FakeChannel,
+    FakeGuild,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    InteractionResult,
+    Rejection,
+    Snowflakes,
+)
+
+log = logging.getLogger("fakediscord")
+
+FAKE_TOKEN = "fake.bot.token-" + "x" * 40
+API = "/api/v10"
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class DiscordError(Exception):
+    """Raised inside a route to answer with Discord's JSON error shape."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # discord.py only decodes content-type exactly "application/json" (no charset).
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+def _no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+class _Conn:
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.seq = 0
+        self.identified = False
+
+    async def send(self, op: int, d: Any, t: str | None = None) -> None:
+        payload: dict[str, Any] = {"op": op, "d": d, "s": None, "t": t}
+        if op == 0:
+            self.seq += 1
+            payload["s"] = self.seq
+        await self.ws.send_str(json.dumps(payload))
+
+
+class FakeDiscord:
+    """One application, its bot user, a default guild with a ``#tavern`` channel, and whatever tests add."""
+
+    reply_timeout = 5.0  # seconds the bot has to acknowledge an interaction before a drive call fails
+    quiet = 0.02  # settle(): how long the bot must be silent
+    callback_deadline = 3.0  # Discord rejects callbacks later than this (10062 Unknown interaction)
+
+    def __init__(self) -> None:
+        self.ids = Snowflakes()
+        self.token = FAKE_TOKEN
+        self.users: dict[int, FakeUser] = {}
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages: dict[int, FakeMessage] = {}
+        self.interactions: list[FakeInteraction] = []
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.requests: list[tuple[str, str, int]] = []
+        self.rejected: list[Rejection] = []
+        self.errors: list[str] = []  # bugs in the fake itself
+        self.unhandled: list[str] = []  # routes the bot used that the fake does not model
+        self.identify_count = 0
+        self._dms: dict[int, FakeChannel] = {}
+        self._conns: list[_Conn] = []
+        self._inflight = 0
+        self._last_activity = time.monotonic()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+        self.bot_user = FakeUser(self.ids.next(), "Decktet Tavern", bot=True)
+        self.users[self.bot_user.id] = self.bot_user
+        self.app_id = self.bot_user.id
+        self.owner = self.add_user("owner")
+        self.guild = self.add_guild("Test Tavern")
+        self.channel = self.add_channel("tavern")
+
+    # ------------------------------------------------------------------------------------------ model
+
+    def add_user(self, name: str, *, bot: bool = False, dms_closed: bool = False) -> FakeUser:
+        """A user, member of every existing guild."""
+        user = FakeUser(self.ids.next(), name, bot=bot, dms_closed=dms_closed)
+        self.users[user.id] = user
+        for guild in self.guilds.values():
+            guild.members.append(user)
+        return user
+
+    def add_guild(self, name: str) -> FakeGuild:
+        """A guild with the bot and every known human user as members (visible to bots started later)."""
+        guild = FakeGuild(self.ids.next(), name, owner_id=getattr(self, "owner", self.bot_user).id)
+        guild.members.extend(self.users.values())
+        self.guilds[guild.id] = guild
+        return guild
+
+    def add_channel(
+        self, name: str, guild: FakeGuild | None = None, *, bot_permissions: int = ALL_PERMISSIONS
+    ) -> FakeChannel:
+        guild = guild or self.guild
+        channel = FakeChannel(
+            self.ids.next(), name, guild=guild, bot_permissions=bot_permissions, bot_user_id=self.bot_user.id
+        )
+        guild.channels.append(channel)
+        self.channels[channel.id] = channel
+        return channel
+
+    async def set_bot_permissions(self, channel: FakeChannel, permissions: int) -> None:
+        """Change what the bot may do in ``channel`` (an int or ``discord.Permissions(...).value``)."""
+        channel.bot_permissions = int(permissions)
+        conn = self._active()
+        if conn is not None:
+            await conn.send(0, channel.payload(), "CHANNEL_UPDATE")
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The DM channel between the bot and ``user`` (created on first use, as Discord does)."""
+        if user.id not in self._dms:
+            channel = FakeChannel(
+                self.ids.next(), f"dm-{user.name}", recipient=user, bot_user_id=self.bot_user.id
+            )
+            self._dms[user.id] = channel
+            self.channels[channel.id] = channel
+        return self._dms[user.id]
+
+    def expire_tokens(self) -> None:
+        """Every interaction token issued so far dies, as after Discord's 15 minutes."""
+        for it in self.interactions:
+            it.expired = True
+
+    # ------------------------------------------------------------------------------------------- read
+
+    def channel_messages(self, channel: FakeChannel, *, include_ephemeral: bool = False) -> list[FakeMessage]:
+        """Live (not deleted) bot messages in a channel, oldest first; ephemerals only on request."""
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel is channel and not m.deleted and (include_ephemeral or not m.ephemeral)
+        ]
+
+    def last_message(self, channel: FakeChannel) -> FakeMessage:
+        msgs = self.channel_messages(channel)
+        if not msgs:
+            raise AssertionError(f"the bot has posted nothing in {channel!r}")
+        return msgs[-1]
+
+    def dms(self, user: FakeUser) -> list[FakeMessage]:
+        """Live messages the bot sent to ``user`` in DMs (empty if it never opened the DM)."""
+        channel = self._dms.get(user.id)
+        return [] if channel is None else self.channel_messages(channel)
+
+    def ephemerals(self, user: FakeUser) -> list[FakeMessage]:
+        """Live ephemeral messages only ``user`` can see, oldest first."""
+        return [m for m in self.messages.values() if m.ephemeral and not m.deleted and m.viewer is user]
+
+    def rejections(self, code: int | None = None) -> list[Rejection]:
+        return [r for r in self.rejected if code is None or r.code == code]
+
+    def commands(self, guild: FakeGuild | None = None) -> list[dict[str, Any]]:
+        """The synced command payloads (global, or one guild's)."""
+        return list(self.global_commands if guild is None else self.guild_commands.get(guild.id, []))
+
+    # ---------------------------------------------------------------------------------------- lifecycle
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}{API}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway/"
+
+    async def start(self) -> None:
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway/", self._gateway)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", API + "/{tail:.*}", self._dispatch_rest)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        for conn in list(self._conns):
+            await conn.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def check_healthy(self) -> None:
+        """Fail if the fake itself broke or the bot used a route the fake does not model."""
+        problems = []
+        if self.errors:
+            problems.append("fake Discord handler errors:\n" + "\n".join(self.errors))
+        if self.unhandled:
+            problems.append("bot used routes the fake does not model: " + ", ".join(self.unhandled))
+        if problems:
+            raise AssertionError("\n".join(problems))
+
+    # ------------------------------------------------------------------------------------------- drive
+
+    async def slash(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        *,
+        options: dict[str, Any] | None = None,
+        expect_reply: bool = True,
+        force: bool = False,
+        **kwargs: Any,
+    ) -> InteractionResult:
+        """Run ``/command`` ("group sub" path) as ``user`` in ``channel`` (a DM channel works too).
+
+        Option values: str, int, float, bool, FakeUser (USER/MENTIONABLE), FakeChannel (CHANNEL).
+        ``force`` sends it even where Discord would not offer the command (a guild-only command in DMs).
+        """
+        values = {**(options or {}), **kwargs}
+        data = self._command_data(user, channel, command, values, force=force)
+        return await self._interact(2, user, channel, data, f"/{command}", expect_reply=expect_reply)
+
+    async def autocomplete(
+        self, user: FakeUser, channel: FakeChannel, command: str, focused: str, **values: Any
+    ) -> InteractionResult:
+        """Ask for autocomplete choices while ``focused`` is being typed; read ``result.choices``."""
+        data = self._command_data(user, channel, command, values, force=True, focused=focused)
+        return await self._interact(4, user, channel, data, f"/{command} autocomplete {focused}")
+
+    async def click(
+        self, user: FakeUser, message: FakeMessage, target: str, *, expect_reply: bool = True
+    ) -> InteractionResult:
+        """Click the button whose custom_id or label is ``target`` on ``message`` as ``user``."""
+        self._check_can_use(user, message)
+        buttons = message.buttons()
+        found = [b for b in buttons if b.custom_id == target] or [b for b in buttons if b.label == target]
+        if len(found) != 1:
+            have = [(b.label, b.custom_id) for b in buttons]
+            raise AssertionError(f"{len(found)} buttons match {target!r} on {message!r}; buttons: {have}")
+        button = found[0]
+        if button.url is not None or button.custom_id is None:
+            raise AssertionError(f"button {target!r} is a link button; clicking it does not reach the bot")
+        if button.disabled:
+            raise AssertionError(f"button {target!r} on {message!r} is disabled; a user cannot click it")
+        data = {"custom_id": button.custom_id, "component_type": 2}
+        return await self._interact(
+            3, user, message.channel, data, f"click {target!r}", message=message, expect_reply=expect_reply
+        )
+
+    async def select(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str,
+        values: list[Any],
+        *,
+        expect_reply: bool = True,
+    ) -> InteractionResult:
+        """Choose ``values`` in select ``custom_id`` (option values, or FakeUsers for a user select)."""
+        self._check_can_use(user, message)
+        sel = message.select(custom_id)
+        if sel.disabled:
+            raise AssertionError(f"select {custom_id!r} is disabled")
+        if not sel.min_values <= len(values) <= sel.max_values:
+            raise AssertionError(
+                f"select {custom_id!r} takes {sel.min_values}..{sel.max_values} values, got {len(values)}"
+            )
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": sel.type}
+        if sel.type == 3:
+            allowed = sel.values()
+            bad = [v for v in values if v not in allowed]
+            if bad:
+                raise AssertionError(f"select {custom_id!r} has no options {bad}; options are {allowed}")
+            data["values"] = list(values)
+        else:
+            data["values"] = [str(v.id if isinstance(v, FakeUser | FakeChannel) else v) for v in values]
+            users = [v for v in values if isinstance(v, FakeUser)]
+            if users:
+                data["resolved"] = self._resolved_users(users, message.channel)
+        return await self._interact(
+            3,
+            user,
+            message.channel,
+            data,
+            f"select {custom_id!r}",
+            message=message,
+            expect_reply=expect_reply,
+        )
+
+    async def submit_modal(
+        self, user: FakeUser, opened: InteractionResult, values: dict[str, str], *, expect_reply: bool = True
+    ) -> InteractionResult:
+        """Fill and submit the modal opened in ``opened``; keys are text input custom_ids or labels."""
+        modal = opened.modal
+        if modal is None:
+            raise AssertionError(f"{opened!r} did not open a modal")
+        remaining = dict(values)
+
+        def fill(comp: dict[str, Any], label: str | None = None) -> dict[str, Any]:
+            cid = comp["custom_id"]
+            label = label or comp.get("label")
+            if cid in remaining:
+                value = remaining.pop(cid)
+            elif label is not None and label in remaining:
+                value = remaining.pop(label)
+            else:
+                value = comp.get("value") or ""
+            if comp.get("required", True) and not value:
+                raise AssertionError(f"modal field {label or cid!r} is required")
+            if len(value) > int(comp.get("max_length", 4000)) or len(value) < int(comp.get("min_length", 0)):
+                raise AssertionError(f"modal field {label or cid!r} length out of bounds: {value!r}")
+            return {"type": comp["type"], "custom_id": cid, "value": value}
+
+        submitted: list[dict[str, Any]] = []
+        for top in modal.get("components", []):
+            if top.get("type") == 1:
+                submitted.append({"type": 1, "components": [fill(c) for c in top.get("components", [])]})
+            elif top.get("type") == 18:
+                submitted.append({"type": 18, "component": fill(top["component"], top.get("label"))})
+        if remaining:
+            raise AssertionError(f"modal {modal.get('title')!r} has no fields {sorted(remaining)}")
+        data = {"custom_id": modal["custom_id"], "components": submitted}
+        src = opened.interaction
+        return await self._interact(
+            5,
+            user,
+            src.channel,
+            data,
+            f"modal {modal['custom_id']!r}",
+            message=src.message,
+            expect_reply=expect_reply,
+        )
+
+    async def settle(self, quiet: float | None = None, timeout: float = 5.0) -> None:
+        """Wait until the bot has sent nothing for ``quiet`` seconds."""
+        quiet = self.quiet if quiet is None else quiet
+        deadline = time.monotonic() + timeout
+        while True:
+            now = time.monotonic()
+            idle = now - self._last_activity
+            if self._inflight == 0 and idle >= quiet:
+                return
+            if now > deadline:
+                raise AssertionError(f"the bot did not go quiet within {timeout}s")
+            await asyncio.sleep(max(quiet - idle, 0.002))
+
+    # ------------------------------------------------------------------------------- drive internals
+
+    def _check_can_use(self, user: FakeUser, message: FakeMessage) -> None:
+        if message.deleted:
+            raise AssertionError(f"{message!r} was deleted; nobody can click it")
+        if message.ephemeral and message.viewer is not None and message.viewer is not user:
+            raise AssertionError(f"{message!r} is ephemeral to {message.viewer!r}; {user!r} cannot see it")
+        if message.channel.is_dm and message.channel.recipient is not user:
+            raise AssertionError(f"{message!r} is in someone else's DMs; {user!r} cannot see it")
+
+    def _find_command(self, channel: FakeChannel, name: str) -> tuple[dict[str, Any], bool]:
+        if channel.guild is not None:
+            for cmd in self.guild_commands.get(channel.guild.id, []):
+                if cmd["name"] == name and cmd.get("type", 1) == 1:
+                    return cmd, True
+        for cmd in self.global_commands:
+            if cmd["name"] == name and cmd.get("type", 1) == 1:
+                return cmd, False
+        known = sorted(
+            {c["name"] for c in self.global_commands}
+            | {c["name"] for cs in self.guild_commands.values() for c in cs}
+        )
+        raise AssertionError(f"no synced slash command /{name} visible in {channel!r}; synced: {known}")
+
+    def _command_data(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        path: str,
+        values: dict[str, Any],
+        *,
+        force: bool,
+        focused: str | None = None,
+    ) -> dict[str, Any]:
+        words = path.strip().lstrip("/").split()
+        cmd, is_guild = self._find_command(channel, words[0])
+        if channel.is_dm and not force:
+            contexts = cmd.get("contexts")
+            if cmd.get("dm_permission") is False or (contexts is not None and 1 not in contexts):
+                raise AssertionError(
+                    f"/{path} is not offered in DMs (guild only); pass force=True to send it anyway"
+                )
+        node: dict[str, Any] = cmd
+        chain: list[dict[str, Any]] = []
+        for word in words[1:]:
+            subs = [o for o in node.get("options", []) if o.get("type") in (1, 2)]
+            match = [o for o in subs if o["name"] == word]
+            if not match:
+                raise AssertionError(f"/{path}: no subcommand {word!r}; have {[o['name'] for o in subs]}")
+            node = match[0]
+            chain.append(node)
+        if any(o.get("type") in (1, 2) for o in node.get("options", [])):
+            subs = [o["name"] for o in node["options"]]
+            raise AssertionError(f"/{path} is a group; pick one of {subs}")
+
+        specs = {o["name"]: o for o in node.get("options", [])}
+        unknown = sorted(set(values) - set(specs))
+        if unknown:
+            raise AssertionError(f"/{path} has no options {unknown}; options are {sorted(specs)}")
+        missing = [n for n, o in specs.items() if o.get("required") and n not in values and n != focused]
+        if missing and focused is None:
+            raise AssertionError(f"/{path} needs options {missing}")
+        resolved: dict[str, Any] = {}
+        leaf_opts: list[dict[str, Any]] = []
+        for name, value in values.items():
+            spec = specs[name]
+            otype = int(spec["type"])
+            opt: dict[str, Any] = {
+                "name": name,
+                "type": otype,
+                "value": self._option_value(path, spec, value),
+            }
+            if name == focused:
+                opt["focused"] = True
+                opt["value"] = str(value)
+            if otype in (6, 9) and isinstance(value, FakeUser):
+                for key, entries in self._resolved_users([value], channel).items():
+                    resolved.setdefault(key, {}).update(entries)
+            if otype == 7 and isinstance(value, FakeChannel):
+                resolved.setdefault("channels", {})[str(value.id)] = {
+                    **value.payload(),
+                    "permissions": str(ALL_PERMISSIONS),
+                }
+            leaf_opts.append(opt)
+
+        options = leaf_opts
+        for sub in reversed(chain):
+            options = [{"name": sub["name"], "type": sub["type"], "options": options}]
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": options}
+        if resolved:
+            data["resolved"] = resolved
+        if is_guild and channel.guild is not None:
+            data["guild_id"] = str(channel.guild.id)
+        return data
+
+    @staticmethod
+    def _option_value(path: str, spec: dict[str, Any], value: Any) -> Any:
+        otype, name = int(spec["type"]), spec["name"]
+        checks: dict[int, tuple[type | tuple[type, ...], Callable[[Any], Any]]] = {
+            3: (str, str),
+            4: (int, int),
+            5: (bool, bool),
+            10: ((int, float), float),
+        }
+        if otype in checks:
+            kinds, conv = checks[otype]
+            if not isinstance(value, kinds) or (otype in (4, 10) and isinstance(value, bool)):
+                raise AssertionError(f"/{path} option {name!r} wants {conv.__name__}, got {value!r}")
+            result = conv(value)
+            choices = spec.get("choices")
+            if choices and result not in [c["value"] for c in choices]:
+                raise AssertionError(
+                    f"/{path} option {name!r}: {value!r} is not one of the choices {choices}"
+                )
+            if otype in (4, 10):
+                if "min_value" in spec and result < spec["min_value"]:
+                    raise AssertionError(f"/{path} option {name!r}: {value!r} < min {spec['min_value']}")
+                if "max_value" in spec and result > spec["max_value"]:
+                    raise AssertionError(f"/{path} option {name!r}: {value!r} > max {spec['max_value']}")
+            return result
+        if otype in (6, 9):
+            if not isinstance(value, FakeUser):
+                raise AssertionError(f"/{path} option {name!r} wants a FakeUser, got {value!r}")
+            return str(value.id)
+        if otype == 7:
+            if not isinstance(value, FakeChannel):
+                raise AssertionError(f"/{path} option {name!r} wants a FakeChannel, got {value!r}")
+            return str(value.id)
+        return str(value)
+
+    def _resolved_users(self, users: list[FakeUser], channel: FakeChannel) -> dict[str, Any]:
+        resolved: dict[str, Any] = {"users": {str(u.id): u.payload() for u in users}}
+        guild = channel.guild
+        if guild is not None:
+            members = {
+                str(u.id): {**guild.member_payload(u, with_user=False), "permissions": str(ALL_PERMISSIONS)}
+                for u in users
+                if u in guild.members
+            }
+            if members:
+                resolved["members"] = members
+        return resolved
+
+    def _interaction_payload(self, it: FakeInteraction) -> dict[str, Any]:
+        channel = it.channel
+        payload: dict[str, Any] = {
+            "id": str(it.id),
+            "application_id": str(self.app_id),
+            "type": it.type,
+            "token": it.token,
+            "version": 1,
+            "attachment_size_limit": 10 * 1024 * 1024,
+            "data": it.data,
+            "channel_id": str(channel.id),
+            "channel": channel.payload(),
+            "app_permissions": str(channel.bot_permissions),
+            "locale": "en-US",
+            "entitlements": [],
+        }
+        if channel.guild is not None:
+            payload["guild_id"] = str(channel.guild.id)
+            payload["guild"] = {"id": str(channel.guild.id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = "en-US"
+            payload["member"] = {**channel.guild.member_payload(it.user), "permissions": str(ALL_PERMISSIONS)}
+            payload["context"] = 0
+            payload["authorizing_integration_owners"] = {"0": str(channel.guild.id)}
+        else:
+            payload["user"] = it.user.payload()
+            payload["context"] = 1
+            payload["authorizing_integration_owners"] = {"0": "0"}
+        if it.message is not None:
+            payload["message"] = it.message.payload()
+        return payload
+
+    async def _interact(
+        self,
+        itype: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        description: str,
+        *,
+        message: FakeMessage | None = None,
+        expect_reply: bool = True,
+    ) -> InteractionResult:
+        conn = self._active()
+        if conn is None:
+            raise AssertionError("no bot is connected to the fake Discord")
+        iid = self.ids.next()
+        it = FakeInteraction(
+            id=iid,
+            token=f"itok-{iid}-{secrets.token_hex(8)}",
+            type=itype,
+            user=user,
+            channel=channel,
+            data=data,
+            description=f"{description} by {user.name} in {channel!r}",
+            message=message,
+        )
+        self.interactions.append(it)
+        self._touch()
+        await conn.send(0, self._interaction_payload(it), "INTERACTION_CREATE")
+        if expect_reply:
+            try:
+                await asyncio.wait_for(it.answered.wait(), self.reply_timeout)
+            except TimeoutError:
+                raise AssertionError(
+                    f"the bot did not answer {it.description} within {self.reply_timeout}s "
+                    "(check the error-log guard output for an exception)"
+                ) from None
+        await self.settle()
+        return InteractionResult(it)
+
+    # --------------------------------------------------------------------------------------- gateway
+
+    def _active(self) -> _Conn | None:
+        for conn in reversed(self._conns):
+            if conn.identified and not conn.ws.closed:
+                return conn
+        return None
+
+    def _touch(self) -> None:
+        self._last_activity = time.monotonic()
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        conn = _Conn(ws)
+        self._conns.append(conn)
+        try:
+            await conn.send(10, {"heartbeat_interval": 41250})
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                op = frame.get("op")
+                if op == 1:
+                    await conn.send(11, None)
+                elif op == 2:
+                    await self._identify(conn, frame["d"])
+                elif op == 6:  # resume: not modelled, make the client identify afresh
+                    await conn.send(9, False)
+        except Exception:
+            self.errors.append(traceback.format_exc())
+        finally:
+            self._conns.remove(conn)
+        return ws
+
+    async def _identify(self, conn: _Conn, d: dict[str, Any]) -> None:
+        token = str(d.get("token", "")).removeprefix("Bot ")
+        if token != self.token:
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        self.identify_count += 1
+        conn.identified = True
+        ready = {
+            "v": 10,
+            "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds.values()],
+            "session_id": f"session-{self.identify_count}",
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.app_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "shard": [0, 1],
+        }
+        await conn.send(0, ready, "READY")
+        for guild in self.guilds.values():
+            await conn.send(0, guild.payload(), "GUILD_CREATE")
+
+    # ------------------------------------------------------------------------------------------ REST
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path.startswith("/gateway"):
+            return await handler(request)
+        self._inflight += 1
+        self._touch()
+        try:
+            try:
+                response = await handler(request)
+            except DiscordError as err:
+                self.rejected.append(
+                    Rejection(request.method, request.path, err.status, err.code, err.message)
+                )
+                response = _json({"code": err.code, "message": err.message}, err.status)
+            except Exception:
+                self.errors.append(f"{request.method} {request.path}\n{traceback.format_exc()}")
+                # 400, not 500: discord.py retries 5xx with sleeps, which would only slow the failure down.
+                response = _json({"code": 0, "message": "fake Discord crashed; see fake.errors"}, 400)
+            self.requests.append((request.method, request.path, response.status))
+            return response
+        finally:
+            self._inflight -= 1
+            self._touch()
+
+    async def _dispatch_rest(self, request: web.Request) -> web.StreamResponse:
+        parts = request.match_info["tail"].strip("/").split("/")
+        method = request.method
+        p = parts
+        n = len(p)
+        # Interaction endpoints authenticate with the interaction token, not the bot token.
+        if p[0] == "interactions" and n == 4 and p[3] == "callback" and method == "POST":
+            return await self._callback(request, int(p[1]), p[2])
+        if p[0] == "webhooks" and n >= 3:
+            return await self._webhook(request, p[2], p[3:])
+        if request.headers.get("Authorization") != f"Bot {self.token}":
+            raise DiscordError(401, 0, "401: Unauthorized")
+        if p == ["users", "@me"] and method == "GET":
+            return _json(self.bot_user.payload())
+        if p == ["oauth2", "applications", "@me"] and method == "GET":
+            return _json(self._application())
+        if p[0] == "applications" and p[-1] == "commands":
+            guild_id = int(p[3]) if n == 5 and p[2] == "guilds" else None
+            return await self._commands(request, guild_id)
+        if p == ["users", "@me", "channels"] and method == "POST":
+            body = await request.json()
+            user = self._user(int(body["recipient_id"]))
+            return _json(self.dm_channel(user).payload())
+        if p[0] == "users" and n == 2 and method == "GET":
+            return _json(self._user(int(p[1])).payload())
+        if p[0] == "guilds" and n >= 2:
+            return self._guild_route(method, p)
+        if p[0] == "channels" and n >= 2:
+            return await self._channel_route(request, p)
+        self.unhandled.append(f"{method} {request.path}")
+        raise DiscordError(404, 0, f"fake Discord does not model {method} {request.path}")
+
+    def _application(self) -> dict[str, Any]:
+        return {
+            "id": str(self.app_id),
+            "name": self.bot_user.name,
+            "description": "",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.owner.payload(),
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "team": None,
+        }
+
+    def _user(self, user_id: int) -> FakeUser:
+        user = self.users.get(user_id)
+        if user is None:
+            raise DiscordError(404, 10013, "Unknown User")
+        return user
+
+    def _channel(self, channel_id: int) -> FakeChannel:
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            raise DiscordError(404, 10003, "Unknown Channel")
+        return channel
+
+    async def _commands(self, request: web.Request, guild_id: int | None) -> web.Response:
+        if guild_id is not None and guild_id not in self.guilds:
+            raise DiscordError(403, 50001, "Missing Access")
+        if request.method == "PUT":
+            body = await request.json()
+            stored = []
+            old = {c["name"]: c["id"] for c in self.commands(self.guilds.get(guild_id or 0))}
+            for cmd in body:
+                stored.append(
+                    {
+                        **cmd,
+                        "id": old.get(cmd["name"], str(self.ids.next())),
+                        "application_id": str(self.app_id),
+                        "version": str(self.ids.next()),
+                        "type": cmd.get("type", 1),
+                        **({"guild_id": str(guild_id)} if guild_id else {}),
+                    }
+                )
+            if guild_id is None:
+                self.global_commands = stored
+            else:
+                self.guild_commands[guild_id] = stored
+            return _json(stored)
+        if request.method == "GET":
+            return _json(self.global_commands if guild_id is None else self.guild_commands.get(guild_id, []))
+        self.unhandled.append(f"{request.method} {request.path}")
+        raise DiscordError(404, 0, "fake Discord models only bulk command sync")
+
+    def _guild_route(self, method: str, p: list[str]) -> web.Response:
+        guild = self.guilds.get(int(p[1]))
+        if guild is None:
+            raise DiscordError(404, 10004, "Unknown Guild")
+        if len(p) == 2 and method == "GET":
+            return _json(guild.payload())
+        if len(p) == 3 and p[2] == "channels" and method == "GET":
+            return _json([c.payload() for c in guild.channels])
+        if len(p) == 4 and p[2] == "members" and method == "GET":
+            user = self._user(int(p[3]))
+            if user not in guild.members:
+                raise DiscordError(404, 10007, "Unknown Member")
+            return _json(guild.member_payload(user))
+        self.unhandled.append(f"{method} /guilds/{'/'.join(p[1:])}")
+        raise DiscordError(404, 0, "fake Discord does not model this guild route")
+
+    async def _channel_route(self, request: web.Request, p: list[str]) -> web.StreamResponse:
+        method = request.method
+        channel = self._channel(int(p[1]))
+        n = len(p)
+        if n == 2 and method == "GET":
+            return _json(channel.payload())
+        if n == 3 and p[2] == "typing" and method == "POST":
+            return _no_content()
+        if n == 3 and p[2] == "messages" and method == "POST":
+            self._check_post(channel)
+            body, files = await self._read_body(request)
+            msg = self._new_message(channel, "channel", body, files)
+            return _json(msg.payload())
+        if n == 3 and p[2] == "messages" and method == "GET":
+            limit = int(request.query.get("limit", "50"))
+            msgs = [m for m in self.channel_messages(channel)][::-1][:limit]
+            return _json([m.payload() for m in msgs])
+        if n >= 4 and p[2] == "messages":
+            msg = self.messages.get(int(p[3]))
+            if msg is None or msg.channel is not channel or msg.deleted or msg.ephemeral:
+                raise DiscordError(404, 10008, "Unknown Message")
+            if n == 4 and method == "GET":
+                return _json(msg.payload())
+            if n == 4 and method == "PATCH":
+                body, files = await self._read_body(request)
+                self._edit(msg, body, files)
+                return _json(msg.payload())
+            if n == 4 and method == "DELETE":
+                msg.deleted = True
+                return _no_content()
+            if n >= 6 and p[4] == "reactions" and method in ("PUT", "DELETE"):
+                return _no_content()
+        self.unhandled.append(f"{method} {request.path}")
+        raise DiscordError(404, 0, "fake Discord does not model this channel route")
+
+    def _check_post(self, channel: FakeChannel) -> None:
+        if channel.is_dm:
+            assert channel.recipient is not None
+            if channel.recipient.dms_closed or channel.recipient.bot:
+                raise DiscordError(403, 50007, "Cannot send messages to this user")
+        elif not channel.can_post():
+            raise DiscordError(403, 50013, "Missing Permissions")
+
+    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
+        files: dict[str, bytes] = {}
+        if request.content_type.startswith("multipart/"):
+            body: dict[str, Any] = {}
+            reader = await request.multipart()
+            while (part := await reader.next()) is not None:
+                if part.name == "payload_json":  # type: ignore[union-attr]
+                    body = json.loads(await part.text())  # type: ignore[union-attr]
+                else:
+                    files[part.filename or part.name or "file"] = bytes(await part.read())  # type: ignore[union-attr]
+            return body, files
+        if not request.can_read_body:
+            return {}, files
+        return await request.json(), files
+
+    def _attachments(self, files: dict[str, bytes]) -> list[dict[str, Any]]:
+        out = []
+        for name, blob in files.items():
+            aid = self.ids.next()
+            out.append(
+                {
+                    "id": str(aid),
+                    "filename": name,
+                    "size": len(blob),
+                    "url": f"http://127.0.0.1:{self.port}/attachments/{aid}/{name}",
+                    "proxy_url": f"http://127.0.0.1:{self.port}/attachments/{aid}/{name}",
+                }
+            )
+        return out
+
+    def _new_message(
+        self,
+        channel: FakeChannel,
+        source: str,
+        body: dict[str, Any],
+        files: dict[str, bytes],
+        interaction: FakeInteraction | None = None,
+        *,
+        loading: bool = False,
+    ) -> FakeMessage:
+        content = str(body.get("content") or "")
+        embeds = list(body.get("embeds") or [])
+        components = list(body.get("components") or [])
+        if not loading and not (content or embeds or components or files or body.get("sticker_ids")):
+            raise DiscordError(400, 50006, "Cannot send an empty message")
+        if len(content) > 2000:
+            raise DiscordError(400, 50035, "Invalid Form Body: content must be 2000 or fewer in length.")
+        flags = int(body.get("flags") or 0)
+        if loading:
+            flags |= LOADING
+        ref = body.get("message_reference") or {}
+        msg = FakeMessage(
+            id=self.ids.next(),
+            channel=channel,
+            author=self.bot_user,
+            source=source,
+            content=content,
+            embeds=embeds,
+            components=components,
+            flags=flags,
+            attachments=self._attachments(files),
+            files=dict(files),
+            interaction=interaction,
+            reference_id=int(ref["message_id"]) if ref.get("message_id") else None,
+        )
+        self.messages[msg.id] = msg
+        return msg
+
+    def _edit(self, msg: FakeMessage, body: dict[str, Any], files: dict[str, bytes]) -> None:
+        msg.edits.append(msg.snapshot())
+        msg.edited = time.time()
+        if "content" in body:
+            msg.content = str(body["content"] or "")
+        if "embeds" in body:
+            msg.embeds = list(body["embeds"] or [])
+        if "components" in body:
+            msg.components = list(body["components"] or [])
+        if "flags" in body and body["flags"] is not None:
+            msg.flags = (msg.flags & EPHEMERAL) | int(body["flags"])
+        if "attachments" in body:
+            keep = {str(a.get("id")) for a in body["attachments"] or []}
+            msg.attachments = [a for a in msg.attachments if a["id"] in keep]
+        if files:
+            msg.attachments += self._attachments(files)
+            msg.files.update(files)
+        msg.flags &= ~LOADING
+
+    # ------------------------------------------------------------------------------ interaction REST
+
+    def _interaction(self, iid: int, token: str) -> FakeInteraction:
+        for it in reversed(self.interactions):
+            if it.id == iid and it.token == token:
+                return it
+        raise DiscordError(404, 10062, "Unknown interaction")
+
+    def _by_token(self, token: str) -> FakeInteraction:
+        for it in reversed(self.interactions):
+            if it.token == token:
+                if it.expired:
+                    break
+                return it
+        raise DiscordError(404, 10015, "Unknown Webhook")
+
+    async def _callback(self, request: web.Request, iid: int, token: str) -> web.Response:
+        it = self._interaction(iid, token)
+        if it.expired or time.monotonic() - it.created > self.callback_deadline:
+            raise DiscordError(404, 10062, "Unknown interaction")
+        if it.callback_type is not None:
+            raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
+        body, files = await self._read_body(request)
+        ctype = int(body.get("type", 0))
+        data = body.get("data") or {}
+        allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}[it.type]
+        if it.type == 5 and it.message is None:
+            allowed = {4, 5}
+        if ctype not in allowed:
+            raise DiscordError(
+                400, 50035, f"Invalid Form Body: callback type {ctype} not valid for a {it.kind}"
+            )
+        msg: FakeMessage | None = None
+        if ctype == 4:
+            msg = self._new_message(it.channel, "response", data, files, it)
+            it.response = msg
+        elif ctype == 5:
+            msg = self._new_message(
+                it.channel, "response", {"flags": data.get("flags", 0)}, {}, it, loading=True
+            )
+            it.response = msg
+        elif ctype == 7:
+            assert it.message is not None
+            self._edit(it.message, data, files)
+            msg = it.message
+        it.callback_type, it.callback_data = ctype, data
+        it.answered.set()
+        reply: dict[str, Any] = {
+            "interaction": {
+                "id": str(it.id),
+                "type": it.type,
+                "activity_instance_id": None,
+                "response_message_id": str(msg.id) if msg else None,
+                "response_message_loading": ctype == 5,
+                "response_message_ephemeral": bool(msg and msg.ephemeral),
+            },
+            "resource": {"type": ctype, **({"message": msg.payload()} if msg else {})},
+        }
+        return _json(reply)
+
+    async def _webhook(self, request: web.Request, token: str, rest: list[str]) -> web.StreamResponse:
+        it = self._by_token(token)
+        method = request.method
+        if not rest and method == "POST":
+            if it.callback_type is None:
+                raise DiscordError(404, 10015, "Unknown Webhook")
+            body, files = await self._read_body(request)
+            msg = self._new_message(it.channel, "followup", body, files, it)
+            it.followups.append(msg)
+            if request.query.get("wait") in ("1", "true", "True"):
+                return _json(msg.payload())
+            return _no_content()
+        if len(rest) == 2 and rest[0] == "messages":
+            msg = self._webhook_message(it, rest[1])
+            if method == "GET":
+                return _json(msg.payload())
+            if method == "PATCH":
+                body, files = await self._read_body(request)
+                self._edit(msg, body, files)
+                return _json(msg.payload())
+            if method == "DELETE":
+                msg.deleted = True
+                return _no_content()
+        self.unhandled.append(f"{method} {request.path}")
+        raise DiscordError(404, 0, "fake Discord does not model this webhook route")
+
+    def _webhook_message(self, it: FakeInteraction, mid: str) -> FakeMessage:
+        if mid == "@original":
+            if it.response is not None:
+                msg = it.response
+            elif it.callback_type in (6, 7) and it.message is not None:
+                msg = it.message
+            else:
+                raise DiscordError(404, 10008, "Unknown Message")
+        else:
+            found = [m for m in it.followups if m.id == int(mid)]
+            if not found and it.response is not None and it.response.id == int(mid):
+                found = [it.response]
+            if not found:
+                raise DiscordError(404, 10008, "Unknown Message")
+            msg = found[0]
+        if msg.deleted:
+            raise DiscordError(404, 10008, "Unknown Message")
+        return msg
