@@ -3,26 +3,15 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.errors import TavernTree
 from bot.settings import Settings
-
-try:  # the service layer is written alongside; the bot runs (without games) until it exists
-    from bot.store import Store
-except ImportError:  # pragma: no cover - only while bot/store.py is missing
-    Store = None  # type: ignore[assignment,misc]
-try:
-    from bot.tables import TableService
-except ImportError:  # pragma: no cover - only while bot/tables.py is missing
-    TableService = None  # type: ignore[assignment,misc]
-
-if TYPE_CHECKING:
-    from bot.store import Store as StoreT
-    from bot.tables import TableService as TableServiceT
+from bot.store import Store
+from bot.tables import TableService
 
 log = logging.getLogger("tavern.app")
 
@@ -40,8 +29,8 @@ def intents() -> discord.Intents:
 class TavernBot(commands.Bot):
     """The Decktet Tavern bot. ``store`` and ``tables`` exist once ``setup_hook`` has run."""
 
-    store: StoreT
-    tables: TableServiceT
+    store: Store
+    tables: TableService
 
     def __init__(
         self,
@@ -65,14 +54,11 @@ class TavernBot(commands.Bot):
         self._store_open = False
 
     async def setup_hook(self) -> None:
-        if Store is not None:
-            self.store = await Store.open(self.settings.db_path)
-            self._store_open = True
-            if TableService is not None:
-                self.tables = TableService(self.store)
-                await self.tables.restore()
-        else:
-            log.warning("bot.store is not available: starting without storage or games")
+        self.store = await Store.open(self.settings.db_path)
+        self._store_open = True
+        self.tables = TableService(self.store)
+        restored = await self.tables.restore()
+        log.info("Database %s open, %d table(s) restored", self.settings.db_path, restored)
         for name in self.initial_extensions:
             await self.load_extension(name)
         await self.sync_commands()
