@@ -153,6 +153,8 @@ def test_discards_are_simultaneous_secret_and_replaceable_until_both_are_in():
     assert ev[-1] == BhargageMade(state.dealer, 4)
     assert state.phase is Phase.CUT
     assert set(state.bhargage) == set(second.cards) | set(other.cards)
+    # Each seat is still shown its own discard, never the other's.
+    assert bh.view(state, 0).discard == second.cards and bh.view(state, 1).discard == other.cards
     assert bh.legal_actions(state, state.dealer) == []
     assert bh.legal_actions(state, state.non_dealer) == [Cut(state.non_dealer)]
     with pytest.raises(IllegalAction, match="time to cut"):
@@ -488,6 +490,7 @@ def test_view_hides_the_other_hand_and_the_bhargage():
     assert v.hand == cards("forest, discovery, soldier")
     assert v.opponent_hand_size == 3 and v.bhargage_size == 4
     assert v.to_move == 1 and v.legal == tuple(bh.legal_actions(state, 1))
+    assert v.discard == state.bhargage[:2]  # the non-dealer's own two, laid first
     text = repr(v)
-    for hidden in (*state.hands[0], *state.bhargage):
+    for hidden in (*state.hands[0], *state.bhargage[2:], *state.deck):
         assert repr(hidden) not in text

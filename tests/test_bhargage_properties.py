@@ -107,7 +107,8 @@ def all_cards_in(state: State) -> list[Card]:
 
 def hidden_from(state: State, seat: int) -> set[Card]:
     other = 1 - seat
-    return {*state.hands[other], *state.discards[other], *state.bhargage, *state.deck}
+    theirs = state.bhargage[:2] if other == state.non_dealer else state.bhargage[2:]
+    return {*state.hands[other], *state.discards[other], *theirs, *state.deck}
 
 
 def cards_in_view(v: bh.SeatView) -> set[Card]:
@@ -156,6 +157,8 @@ def play_random_game(
                 assert len(v.hand) == len(state.hands[seat])
                 assert v.opponent_hand_size == len(state.hands[1 - seat])
                 assert v.legal == tuple(bh.legal_actions(state, seat))
+                if state.phase in (Phase.CUT, Phase.PLAY):
+                    assert len(v.discard) == 2 and set(v.discard) <= set(state.bhargage)
             if state.phase is Phase.PLAY:
                 assert 0 <= state.count <= 23
                 assert state.count == sum(c.value for _, c in state.pile)

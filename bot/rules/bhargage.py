@@ -274,7 +274,8 @@ class State:
 
     Card accounting: ``hands`` (cards still held) + ``discards`` (pending, before both are in) +
     ``bhargage`` + ``up`` + ``pile`` + ``deck`` are always the 45 cards.
-    ``kept`` remembers the 3 kept cards for the show.
+    ``kept`` remembers the 3 kept cards for the show; ``bhargage`` is the non-dealer's two discards, then
+    the dealer's two (so each seat can still be shown its own).
     """
 
     seed: int
@@ -530,6 +531,12 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     return []
 
 
+def _own_discard(state: State, seat: int) -> tuple[Card, ...]:
+    if state.discards[seat] or len(state.bhargage) != 2 * 2:
+        return state.discards[seat]
+    return state.bhargage[2:] if seat == state.dealer else state.bhargage[:2]
+
+
 def view(state: State, seat: int) -> SeatView:
     if seat not in (0, 1):
         raise IllegalAction("There is no such seat at this table.")
@@ -543,7 +550,7 @@ def view(state: State, seat: int) -> SeatView:
         target=state.options.target,
         sequences=state.options.sequences,
         hand=tuple(sorted(state.hands[seat], key=sort_key)),
-        discard=state.discards[seat],
+        discard=_own_discard(state, seat),
         opponent_hand_size=len(state.hands[1 - seat]),
         discarded=(bool(state.discards[0]), bool(state.discards[1])),
         bhargage_size=len(state.bhargage) + len(state.discards[0]) + len(state.discards[1]),
