@@ -1,0 +1,455 @@
+"""The fake Discord harness, exercised through the real bot and a few test-only commands."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.app import TavernBot
+from bot.errors import APOLOGY, SERVER_ONLY, TavernView, UserFacingError, handles_errors
+from bot.rules.errors import IllegalAction
+from tests.conftest import ErrorLogGuard, StartBot
+from tests.fakediscord import FakeDiscord
+
+# ------------------------------------------------------------------------------------ test-only commands
+
+
+class Counter(TavernView):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.count = 0
+
+    @discord.ui.button(label="Add", custom_id="counter:add")
+    async def add(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        self.count += 1
+        await interaction.response.edit_message(content=f"count {self.count}", view=self)
+
+    @discord.ui.button(label="Refuse", custom_id="counter:refuse")
+    async def refuse(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        raise UserFacingError("You may not refuse.")
+
+    @discord.ui.button(label="Off", custom_id="counter:off", disabled=True)
+    async def off(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        raise AssertionError("a disabled button was clicked")
+
+
+class Pick(discord.ui.View):
+    @discord.ui.select(
+        custom_id="pick",
+        min_values=1,
+        max_values=2,
+        options=[discord.SelectOption(label=x.title(), value=x) for x in ("moons", "suns", "waves")],
+    )
+    async def pick(self, interaction: discord.Interaction[Any], select: discord.ui.Select[Any]) -> None:
+        await interaction.response.send_message("picked " + "+".join(select.values), ephemeral=True)
+
+    @discord.ui.button(label="Name", custom_id="pick:name")
+    async def name(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await interaction.response.send_modal(NameModal())
+
+
+class NameModal(discord.ui.Modal, title="Your name"):
+    name: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Name", custom_id="name", max_length=20)
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(f"hello {self.name.value}", ephemeral=True)
+
+
+class Broken(discord.ui.View):
+    """A plain view (no TavernView): its exception is only logged by discord.py."""
+
+    @discord.ui.button(label="Break", custom_id="broken:break")
+    async def brk(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        raise RuntimeError("view exploded")
+
+
+class Seat(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"seat:(?P<n>\d+)"):
+    """A persistent button that survives restarts: the state lives in the custom_id."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Seat {n}", custom_id=f"seat:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Seat:
+        return cls(int(match["n"]))
+
+    @handles_errors
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.n == 0:
+            raise IllegalAction("Seat 0 is the dealer's.")
+        await interaction.response.send_message(f"sat at {self.n}", ephemeral=True)
+
+
+KINDS = ("user", "rules", "bug", "late")
+
+
+def add_test_commands(bot: TavernBot) -> None:
+    """A ``/t`` group of commands that exercise the harness; added before start so it is synced."""
+    group = app_commands.Group(name="t", description="test commands")
+    saved: dict[str, discord.Interaction[Any]] = {}
+
+    @group.command(name="dm", description="DM someone")
+    async def dm(interaction: discord.Interaction[Any], who: discord.User, text: str = "hi") -> None:
+        try:
+            await who.send(text)
+        except discord.Forbidden as err:
+            await interaction.response.send_message(f"forbidden {err.code}", ephemeral=True)
+            return
+        await interaction.response.send_message("sent", ephemeral=True)
+
+    @group.command(name="post", description="post in the channel")
+    async def post(interaction: discord.Interaction[Any]) -> None:
+        can = interaction.app_permissions.send_messages
+        assert interaction.channel is not None
+        try:
+            await interaction.channel.send("posted")  # type: ignore[union-attr]
+        except discord.Forbidden as err:
+            await interaction.response.send_message(f"forbidden {err.code} can={can}", ephemeral=True)
+            return
+        await interaction.response.send_message(f"ok can={can}", ephemeral=True)
+
+    @group.command(name="counter", description="a counter with buttons")
+    async def counter(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("count 0", view=Counter())
+
+    @group.command(name="pick", description="a select and a modal")
+    async def pick(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("pick suits", view=Pick())
+
+    @group.command(name="slow", description="defer, then follow up")
+    async def slow(interaction: discord.Interaction[Any], secret: bool = False) -> None:
+        await interaction.response.defer(ephemeral=secret, thinking=True)
+        await interaction.followup.send("done thinking", ephemeral=secret)
+        await interaction.followup.send("and more", ephemeral=secret)
+
+    @group.command(name="args", description="echo typed options")
+    @app_commands.choices(suit=[app_commands.Choice(name=s, value=s) for s in ("moons", "suns")])
+    async def args(
+        interaction: discord.Interaction[Any],
+        n: app_commands.Range[int, 1, 9],
+        flag: bool,
+        suit: str,
+        who: discord.Member | None = None,
+    ) -> None:
+        name = who.display_name if who else "-"
+        await interaction.response.send_message(f"n={n} flag={flag} suit={suit} who={name}")
+
+    @group.command(name="remember", description="an ephemeral reply to edit later")
+    async def remember(interaction: discord.Interaction[Any]) -> None:
+        saved["it"] = interaction
+        await interaction.response.send_message("first words", ephemeral=True)
+
+    @group.command(name="editold", description="try to edit the remembered reply")
+    async def editold(interaction: discord.Interaction[Any]) -> None:
+        try:
+            await saved["it"].edit_original_response(content="second words")
+        except discord.NotFound as err:
+            await interaction.response.send_message(f"gone {err.code}", ephemeral=True)
+            return
+        await interaction.response.send_message("edited", ephemeral=True)
+
+    @group.command(name="fail", description="raise something")
+    @app_commands.choices(
+        kind=[app_commands.Choice(name=k, value=k) for k in ("user", "rules", "bug", "late")]
+    )
+    async def fail(interaction: discord.Interaction[Any], kind: str) -> None:
+        if kind == "user":
+            raise UserFacingError("This channel already has a table.")
+        if kind == "rules":
+            raise IllegalAction("You cannot play the Excuse now.")
+        if kind == "late":
+            await interaction.response.defer(ephemeral=True)
+            raise UserFacingError("Refused after thinking.")
+        raise RuntimeError("boom")
+
+    @group.command(name="broken", description="a plain view that raises")
+    async def broken(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("careful", view=Broken())
+
+    @group.command(name="seats", description="persistent dynamic buttons")
+    async def seats(interaction: discord.Interaction[Any]) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(Seat(0))
+        view.add_item(Seat(1))
+        await interaction.response.send_message("choose a seat", view=view)
+
+    def in_guild(interaction: discord.Interaction[Any]) -> bool:
+        if interaction.guild is None:
+            raise app_commands.NoPrivateMessage()
+        return True
+
+    @group.command(name="guildcheck", description="checked in code, not by Discord")
+    @app_commands.check(in_guild)
+    async def guildcheck(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("in a guild", ephemeral=True)
+
+    @app_commands.command(name="tguild", description="guild only, enforced by Discord (top level only)")
+    @app_commands.guild_only()
+    async def tguild(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("in a guild", ephemeral=True)
+
+    bot.tree.add_command(tguild)
+
+    @group.command(name="silent", description="never answers")
+    async def silent(interaction: discord.Interaction[Any]) -> None:
+        return None
+
+    bot.tree.add_command(group)
+    bot.add_dynamic_items(Seat)
+
+
+# ------------------------------------------------------------------------------------------------ tests
+
+
+async def test_ping_round_trip(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    bot = await start_bot()
+    alice = fake_discord.add_user("alice")
+    result = await fake_discord.slash(alice, fake_discord.channel, "tavern ping")
+    assert result.type == 4
+    assert result.ephemeral
+    assert result.content.startswith("Pong!")
+    assert result.message.viewer is alice
+    assert fake_discord.channel_messages(fake_discord.channel) == []  # ephemeral: not in the channel
+    assert fake_discord.ephemerals(alice) == [result.message]
+    assert bot.user is not None and bot.user.id == fake_discord.bot_user.id
+    assert [c["name"] for c in fake_discord.commands()] == ["tavern"]
+
+
+async def test_help_lists_every_command(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    await start_bot(setup=add_test_commands)
+    result = await fake_discord.slash(fake_discord.owner, fake_discord.channel, "tavern help")
+    text = result.text()
+    assert result.ephemeral and "Decktet Tavern" in text
+    for line in ("/tavern ping", "/tavern help", "/t counter", "/t dm"):
+        assert line in text
+
+
+async def test_slash_in_dm(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    await start_bot(setup=add_test_commands)
+    bob = fake_discord.add_user("bob")
+    dm = fake_discord.dm_channel(bob)
+    result = await fake_discord.slash(bob, dm, "tavern ping")
+    assert "Pong!" in result.content and result.message.channel is dm
+
+    with pytest.raises(AssertionError, match="not offered in DMs"):
+        await fake_discord.slash(bob, dm, "tguild")
+    forced = await fake_discord.slash(bob, dm, "tguild", force=True)
+    assert forced.content == "in a guild"  # discord.py trusts Discord to enforce it
+    checked = await fake_discord.slash(bob, dm, "t guildcheck")
+    assert checked.ephemeral and checked.content == SERVER_ONLY
+    in_guild = await fake_discord.slash(bob, fake_discord.channel, "t guildcheck")
+    assert in_guild.content == "in a guild"
+
+
+async def test_options_are_typed_and_validated(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    await start_bot(setup=add_test_commands)
+    alice, bob = fake_discord.add_user("alice"), fake_discord.add_user("bob")
+    result = await fake_discord.slash(
+        alice, fake_discord.channel, "t args", n=3, flag=True, suit="suns", who=bob
+    )
+    assert result.content == "n=3 flag=True suit=suns who=bob"
+    assert not result.ephemeral
+    assert fake_discord.channel_messages(fake_discord.channel) == [result.message]
+
+    bad: list[dict[str, Any]] = [
+        {"n": 10, "flag": True, "suit": "suns"},  # above max
+        {"n": 1, "flag": True, "suit": "knots"},  # not a choice
+        {"n": "1", "flag": True, "suit": "suns"},  # wrong type
+        {"n": 1, "suit": "suns"},  # required missing
+        {"n": 1, "flag": True, "suit": "suns", "colour": "red"},  # unknown option
+    ]
+    for options in bad:
+        with pytest.raises(AssertionError):
+            await fake_discord.slash(alice, fake_discord.channel, "t args", options=options)
+    with pytest.raises(AssertionError, match="no subcommand"):
+        await fake_discord.slash(alice, fake_discord.channel, "t nope")
+    with pytest.raises(AssertionError, match="no synced slash command"):
+        await fake_discord.slash(alice, fake_discord.channel, "nope")
+
+
+async def test_dm_to_closed_user_is_forbidden_50007(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    await start_bot(setup=add_test_commands)
+    alice = fake_discord.add_user("alice")
+    open_ = fake_discord.add_user("open")
+    closed = fake_discord.add_user("closed", dms_closed=True)
+
+    ok = await fake_discord.slash(alice, fake_discord.channel, "t dm", who=open_, text="your hand")
+    assert ok.content == "sent"
+    assert [m.content for m in fake_discord.dms(open_)] == ["your hand"]
+
+    refused = await fake_discord.slash(alice, fake_discord.channel, "t dm", who=closed)
+    assert refused.content == "forbidden 50007"
+    assert fake_discord.dms(closed) == []
+    assert [r.status for r in fake_discord.rejections(50007)] == [403]
+
+
+async def test_missing_permissions_50013(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    await start_bot(setup=add_test_commands)
+    alice = fake_discord.add_user("alice")
+    quiet = fake_discord.add_channel("quiet")
+    await fake_discord.set_bot_permissions(quiet, discord.Permissions(view_channel=True).value)
+
+    refused = await fake_discord.slash(alice, quiet, "t post")
+    assert refused.content == "forbidden 50013 can=False"
+    assert fake_discord.channel_messages(quiet) == []
+
+    ok = await fake_discord.slash(alice, fake_discord.channel, "t post")
+    assert ok.content == "ok can=True"
+    assert [m.content for m in fake_discord.channel_messages(fake_discord.channel)] == ["posted"]
+
+
+async def test_buttons_edit_history_and_disabled(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    await start_bot(setup=add_test_commands)
+    alice = fake_discord.add_user("alice")
+    posted = await fake_discord.slash(alice, fake_discord.channel, "t counter")
+    msg = posted.message
+    assert [b.label for b in msg.buttons()] == ["Add", "Refuse", "Off"]
+    assert msg.button("Off").disabled
+
+    first = await fake_discord.click(alice, msg, "Add")
+    assert first.type == 7 and first.message is msg
+    second = await fake_discord.click(alice, msg, "counter:add")  # custom_id works too
+    assert second.content == "count 2"
+    assert [s.content for s in msg.edits] == ["count 0", "count 1"]
+    assert fake_discord.channel_messages(fake_discord.channel) == [msg]
+
+    refused = await fake_discord.click(alice, msg, "Refuse")
+    assert refused.ephemeral and refused.content == "You may not refuse."
+    with pytest.raises(AssertionError, match="disabled"):
+        await fake_discord.click(alice, msg, "Off")
+    with pytest.raises(AssertionError, match="0 buttons match"):
+        await fake_discord.click(alice, msg, "Missing")
+
+
+async def test_ephemeral_messages_belong_to_their_user(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    await start_bot(setup=add_test_commands)
+    alice, bob = fake_discord.add_user("alice"), fake_discord.add_user("bob")
+    pick = await fake_discord.slash(alice, fake_discord.channel, "t pick")
+    chosen = await fake_discord.select(bob, pick.message, "pick", ["moons", "waves"])
+    assert chosen.content == "picked moons+waves" and chosen.message.viewer is bob
+    with pytest.raises(AssertionError, match="ephemeral"):
+        await fake_discord.click(alice, chosen.message, "anything")
+    with pytest.raises(AssertionError, match="no options"):
+        await fake_discord.select(bob, pick.message, "pick", ["knots"])
+    with pytest.raises(AssertionError, match=r"takes 1\.\.2"):
+        await fake_discord.select(bob, pick.message, "pick", ["moons", "suns", "waves"])
+
+
+async def test_modal_round_trip(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    await start_bot(setup=add_test_commands)
+    alice = fake_discord.add_user("alice")
+    pick = await fake_discord.slash(alice, fake_discord.channel, "t pick")
+    opened = await fake_discord.click(alice, pick.message, "Name")
+    assert opened.type == 9 and opened.modal is not None and opened.modal["title"] == "Your name"
+    with pytest.raises(AssertionError, match="required"):
+        await fake_discord.submit_modal(alice, opened, {})
+    submitted = await fake_discord.submit_modal(alice, opened, {"Name": "Ada"})
+    assert submitted.content == "hello Ada" and submitted.ephemeral
+
+
+async def test_defer_then_followups(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    await start_bot(setup=add_test_commands)
+    alice = fake_discord.add_user("alice")
+    public = await fake_discord.slash(alice, fake_discord.channel, "t slow")
+    assert public.type == 5 and public.deferred
+    assert [m.content for m in public.messages] == ["", "done thinking", "and more"]
+    assert public.message.loading  # never edited: Discord would still show "thinking..."
+    assert "done thinking\nand more" in public.text()
+    secret = await fake_discord.slash(alice, fake_discord.channel, "t slow", secret=True)
+    assert all(m.ephemeral for m in secret.messages)
+
+
+async def test_expired_tokens_refuse_old_edits(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    await start_bot(setup=add_test_commands)
+    alice = fake_discord.add_user("alice")
+    first = await fake_discord.slash(alice, fake_discord.channel, "t remember")
+    edited = await fake_discord.slash(alice, fake_discord.channel, "t editold")
+    assert edited.content == "edited" and first.content == "second words"
+
+    await fake_discord.slash(alice, fake_discord.channel, "t remember")
+    fake_discord.expire_tokens()
+    refused = await fake_discord.slash(alice, fake_discord.channel, "t editold")
+    assert refused.content == "gone 10015"
+    assert fake_discord.rejections(10015)
+
+
+async def test_error_handler_replies(
+    fake_discord: FakeDiscord, start_bot: StartBot, error_logs: ErrorLogGuard
+) -> None:
+    await start_bot(setup=add_test_commands)
+    alice = fake_discord.add_user("alice")
+    channel = fake_discord.channel
+
+    user = await fake_discord.slash(alice, channel, "t fail", kind="user")
+    assert user.ephemeral and user.content == "This channel already has a table."
+    rules = await fake_discord.slash(alice, channel, "t fail", kind="rules")
+    assert rules.ephemeral and rules.content == "You cannot play the Excuse now."
+    late = await fake_discord.slash(alice, channel, "t fail", kind="late")
+    assert late.type == 5 and [m.content for m in late.followups] == ["Refused after thinking."]
+    assert late.followups[0].ephemeral
+    assert error_logs.records == []
+
+    bug = await fake_discord.slash(alice, channel, "t fail", kind="bug")
+    assert bug.ephemeral and bug.content == APOLOGY
+    logged = error_logs.take()
+    assert len(logged) == 1
+    assert "/t fail" in logged[0].getMessage() and str(alice.id) in logged[0].getMessage()
+    assert "boom" in ErrorLogGuard.render(logged[0])
+
+
+async def test_dynamic_items_survive_a_restart(
+    fake_discord: FakeDiscord, start_bot: StartBot, error_logs: ErrorLogGuard
+) -> None:
+    first = await start_bot(setup=add_test_commands)
+    alice = fake_discord.add_user("alice")
+    msg = (await fake_discord.slash(alice, fake_discord.channel, "t seats")).message
+    assert (await fake_discord.click(alice, msg, "Seat 1")).content == "sat at 1"
+    await first.close()
+    assert first.is_closed()
+
+    second = await start_bot(setup=add_test_commands)
+    assert second is not first and fake_discord.identify_count == 2
+    again = await fake_discord.click(alice, msg, "seat:1")
+    assert again.content == "sat at 1"
+    refused = await fake_discord.click(alice, msg, "Seat 0")
+    assert refused.ephemeral and refused.content == "Seat 0 is the dealer's."
+    assert error_logs.records == []
+
+
+async def test_guard_sees_exceptions_discord_only_logs(
+    fake_discord: FakeDiscord, start_bot: StartBot, error_logs: ErrorLogGuard
+) -> None:
+    await start_bot(setup=add_test_commands)
+    alice = fake_discord.add_user("alice")
+    msg = (await fake_discord.slash(alice, fake_discord.channel, "t broken")).message
+    await fake_discord.click(alice, msg, "Break", expect_reply=False)
+    logged = error_logs.take()
+    assert len(logged) == 1 and "Ignoring exception in view" in logged[0].getMessage()
+    assert "view exploded" in ErrorLogGuard.render(logged[0])
+
+    error_logs.emit(logged[0])
+    with pytest.raises(pytest.fail.Exception, match="logged at ERROR"):
+        error_logs.check()
+    assert error_logs.records == []
+
+
+async def test_interaction_without_answer_fails_clearly(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    bot = await start_bot(setup=add_test_commands)
+    fake_discord.reply_timeout = 0.2
+    alice = fake_discord.add_user("alice")
+    with pytest.raises(AssertionError, match="did not answer /t silent by alice"):
+        await fake_discord.slash(alice, fake_discord.channel, "t silent")
+    await bot.close()
+    with pytest.raises(AssertionError, match="no bot is connected"):
+        await fake_discord.slash(alice, fake_discord.channel, "tavern ping")
