@@ -1,0 +1,281 @@
+"""Settings, start-up and shutdown, token redaction and the bot factory."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import logging
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot import __main__ as main_mod
+from bot.app import EXTENSIONS, TavernBot, create_bot
+from bot.logging_setup import REDACTED, install_redaction, setup_logging, uninstall_redaction
+from bot.settings import (
+    MissingTokenError,
+    Settings,
+    SettingsError,
+    load_settings,
+    settings_from_env,
+)
+from tests.conftest import StartBot
+from tests.fakediscord import FAKE_TOKEN, FakeDiscord
+
+REPO = Path(__file__).resolve().parents[1]
+
+# ---------------------------------------------------------------------------------------------- settings
+
+
+def test_defaults_and_db_folder(tmp_path: Path) -> None:
+    db = tmp_path / "deep" / "er" / "t.sqlite3"
+    s = settings_from_env({"DISCORD_TOKEN": "abc", "TAVERN_DB_PATH": str(db)})
+    assert s.token == "abc" and s.db_path == db and db.parent.is_dir()
+    assert (s.log_level, s.dev_guild_id) == ("INFO", None)
+    assert (s.challenge_minutes, s.lobby_minutes, s.nudge_minutes, s.claim_minutes) == (10, 15, 10, 60)
+    assert s.challenge_timeout == timedelta(minutes=10) and s.nudge_after == timedelta(minutes=10)
+    assert "abc" not in repr(s)
+
+
+def test_values_parse(tmp_path: Path) -> None:
+    s = settings_from_env(
+        {
+            "DISCORD_TOKEN": " tok ",
+            "TAVERN_DB_PATH": str(tmp_path / "x.db"),
+            "TAVERN_LOG_LEVEL": "debug",
+            "TAVERN_DEV_GUILD_ID": "123456789012345678",
+            "TAVERN_CHALLENGE_MINUTES": "2.5",
+            "TAVERN_LOBBY_MINUTES": "30",
+            "TAVERN_NUDGE_MINUTES": "0",
+            "TAVERN_CLAIM_MINUTES": "0",
+        }
+    )
+    assert s.token == "tok" and s.log_level == "DEBUG" and s.dev_guild_id == 123456789012345678
+    assert s.challenge_minutes == 2.5 and s.lobby_minutes == 30
+    assert s.nudge_after is None and s.claim_after is None
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "words"),
+    [
+        ("TAVERN_NUDGE_MINUTES", "soon", "number of minutes"),
+        ("TAVERN_NUDGE_MINUTES", "-1", "0 or more"),
+        ("TAVERN_CLAIM_MINUTES", "nan", "finite"),
+        ("TAVERN_CHALLENGE_MINUTES", "0", "more than 0"),
+        ("TAVERN_LOBBY_MINUTES", "0", "more than 0"),
+        ("TAVERN_LOG_LEVEL", "LOUD", "one of DEBUG"),
+        ("TAVERN_DEV_GUILD_ID", "my-server", "server id"),
+        ("DISCORD_TOKEN", "two words", "spaces"),
+    ],
+)
+def test_bad_values_name_the_variable(tmp_path: Path, name: str, value: str, words: str) -> None:
+    env = {"DISCORD_TOKEN": "tok", "TAVERN_DB_PATH": str(tmp_path / "t.db"), name: value}
+    with pytest.raises(SettingsError, match=words) as info:
+        settings_from_env(env)
+    assert name in str(info.value) or name == "DISCORD_TOKEN"
+
+
+def test_db_path_that_is_a_folder(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="is a folder"):
+        settings_from_env({"DISCORD_TOKEN": "tok", "TAVERN_DB_PATH": str(tmp_path)})
+
+
+def test_missing_token_explains_how_to_get_one() -> None:
+    with pytest.raises(MissingTokenError) as info:
+        settings_from_env({"DISCORD_TOKEN": "  "})
+    text = str(info.value)
+    assert "Developer Portal" in text and "Reset Token" in text and ".env" in text
+
+
+def test_dotenv_does_not_override_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".env").write_text(
+        "DISCORD_TOKEN=from-file\nTAVERN_LOBBY_MINUTES=7\nTAVERN_NUDGE_MINUTES=3\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    for var in ("DISCORD_TOKEN", "TAVERN_LOBBY_MINUTES", "TAVERN_NUDGE_MINUTES", "TAVERN_DB_PATH"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("TAVERN_NUDGE_MINUTES", "4")
+    try:
+        s = load_settings()
+    finally:  # load_dotenv wrote into os.environ; monkeypatch only undoes what it set itself
+        for var in ("DISCORD_TOKEN", "TAVERN_LOBBY_MINUTES"):
+            os.environ.pop(var, None)
+    assert (s.token, s.lobby_minutes, s.nudge_minutes) == ("from-file", 7, 4)
+    assert s.db_path == Path("data/tavern.sqlite3") and (tmp_path / "data").is_dir()
+
+
+# ------------------------------------------------------------------------------------------ python -m bot
+
+
+def _run_module(cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {"PATH": os.environ.get("PATH", "/usr/bin"), "PYTHONPATH": str(REPO), **env}
+    return subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=cwd, env=clean, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_main_without_token_exits_2(tmp_path: Path) -> None:
+    proc = _run_module(tmp_path)
+    assert proc.returncode == 2
+    assert "DISCORD_TOKEN is not set" in proc.stderr and "Reset Token" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_main_with_bad_setting_exits_2(tmp_path: Path) -> None:
+    proc = _run_module(tmp_path, DISCORD_TOKEN="tok", TAVERN_LOBBY_MINUTES="-5")
+    assert proc.returncode == 2
+    assert "Configuration error: TAVERN_LOBBY_MINUTES" in proc.stderr and "Traceback" not in proc.stderr
+
+
+async def test_invalid_token_is_a_clear_message(
+    fake_discord: FakeDiscord, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wrong = dataclasses.replace(settings, token="not-the-token")
+    code = await main_mod.run(wrong)
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "rejected the bot token" in err and "Reset Token" in err
+    assert fake_discord.rejections() and fake_discord.rejections()[0].status == 401
+
+
+async def _until_ready(bot: TavernBot, timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not bot.is_ready():
+        assert loop.time() < deadline, "bot not ready"
+        await asyncio.sleep(0.005)
+
+
+async def test_sigterm_closes_bot_and_store(fake_discord: FakeDiscord, settings: Settings) -> None:
+    bot = create_bot(settings, guild_ready_timeout=0.01)
+    runner = asyncio.create_task(main_mod.run(settings, bot=bot))
+    await _until_ready(bot)
+    os.kill(os.getpid(), signal.SIGTERM)
+    assert await asyncio.wait_for(runner, 5) == 0
+    assert bot.is_closed()
+    with pytest.raises(ValueError):
+        await bot.store.db.execute("SELECT 1")
+    # The handlers were removed again: the default SIGTERM disposition is back.
+    assert signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None)
+
+
+async def test_sigint_too(fake_discord: FakeDiscord, settings: Settings) -> None:
+    bot = create_bot(settings, guild_ready_timeout=0.01)
+    runner = asyncio.create_task(main_mod.run(settings, bot=bot))
+    await _until_ready(bot)
+    os.kill(os.getpid(), signal.SIGINT)
+    assert await asyncio.wait_for(runner, 5) == 0
+    assert bot.is_closed()
+
+
+# -------------------------------------------------------------------------------------------- redaction
+
+
+@pytest.fixture
+def captured() -> Iterator[io.StringIO]:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(name)s %(message)s"))
+    logger = logging.getLogger("tavern.test-redaction")
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        yield stream
+    finally:
+        logger.removeHandler(handler)
+        uninstall_redaction()
+
+
+def test_token_is_redacted_from_messages_args_and_tracebacks(captured: io.StringIO) -> None:
+    secret = "MTIz.secret-token.XYZ"
+    logger = logging.getLogger("tavern.test-redaction")
+    logger.info("before install %s", secret)
+    assert secret in captured.getvalue()  # proves the capture would show a leak
+
+    install_redaction([secret])
+    logger.info("token is %s", secret)
+    logger.warning(f"inline {secret} in the message")
+    try:
+        raise RuntimeError(f"failed with {secret}")
+    except RuntimeError:
+        logger.debug("with traceback", exc_info=True)
+    after = captured.getvalue().split("before install")[1].split("\n", 1)[1]
+    assert secret not in after
+    assert after.count(REDACTED) == 3
+    assert "RuntimeError: failed with [REDACTED]" in after
+
+
+def test_setup_logging_writes_redacted_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    root = logging.getLogger()
+    level = root.level
+    handler = setup_logging("INFO", secrets=["hunter2-token"])
+    try:
+        logging.getLogger("discord.client").info("logging in with hunter2-token")
+        logging.getLogger("tavern").debug("below the level")
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+        uninstall_redaction()
+    err = capsys.readouterr().err
+    assert "logging in with [REDACTED]" in err and "hunter2" not in err and "below the level" not in err
+
+
+async def test_running_bot_never_logs_its_token(
+    fake_discord: FakeDiscord, start_bot: StartBot, captured: io.StringIO
+) -> None:
+    root = logging.getLogger()
+    handler = logging.StreamHandler(captured)
+    handler.setFormatter(logging.Formatter("%(name)s %(message)s"))
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    install_redaction([FAKE_TOKEN])
+    try:
+        bot = await start_bot()
+        logging.getLogger("tavern.app").debug("settings token %s", bot.settings.token)
+        await fake_discord.slash(fake_discord.owner, fake_discord.channel, "tavern ping")
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    text = captured.getvalue()
+    assert "discord.gateway" in text and "settings token [REDACTED]" in text
+    assert FAKE_TOKEN not in text
+
+
+# ----------------------------------------------------------------------------------------------- factory
+
+
+def test_factory_builds_without_connecting(settings: Settings) -> None:
+    bot = create_bot(settings)
+    assert isinstance(bot, TavernBot) and bot.settings is settings
+    assert bot.intents.guilds and not bot.intents.members and not bot.intents.message_content
+    assert not bot.intents.presences and not bot.intents.guild_messages
+    assert bot.initial_extensions == EXTENSIONS and EXTENSIONS[0] == "cogs.general"
+    assert not bot.is_ready() and bot.user is None
+
+
+async def test_setup_hook_opens_store_and_tables(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    bot = await start_bot()
+    assert bot.store.path == bot.settings.db_path and bot.settings.db_path.exists()
+    assert bot.tables.store is bot.store and bot.tables.active_tables() == []
+    assert "General" in bot.cogs
+    await bot.close()
+    await bot.close()  # idempotent
+    with pytest.raises(ValueError):
+        await bot.store.db.execute("SELECT 1")
+
+
+async def test_dev_guild_sync(fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings) -> None:
+    dev = dataclasses.replace(settings, dev_guild_id=fake_discord.guild.id)
+    await start_bot(dev)
+    assert [c["name"] for c in fake_discord.commands(fake_discord.guild)] == ["tavern"]
+    assert fake_discord.commands() == []  # nothing global while developing
+    result = await fake_discord.slash(fake_discord.owner, fake_discord.channel, "tavern ping")
+    assert "Pong!" in result.content
