@@ -22,6 +22,9 @@ from bot.store import ChannelBusy, Finish, GameRecord, Store
 log = logging.getLogger(__name__)
 
 
+Guard = Callable[["Table", int], None]
+
+
 class TableError(UserFacingError):
     """A table-level refusal; ``str(err)`` is a sentence a player can read (shown by bot.errors)."""
 
@@ -287,11 +290,20 @@ class TableService:
         return table, list(events)
 
     async def act(
-        self, game_id: int, user_id: int, action: Any, *, expected_seq: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        action: Any,
+        *,
+        expected_seq: int | None = None,
+        guard: Guard | None = None,
     ) -> ActResult:
         """Apply a player's action. ``action`` is an engine Action or its text *without* the seat prefix.
 
         ``expected_seq`` is the table's ``seq`` when the button was drawn; a mismatch raises ``StaleAction``.
+        ``guard(table, seat)`` runs under the lock before anything is applied and raises to refuse: for
+        buttons whose freshness is not the global ``seq`` (both players discard at once, so each seat's
+        discard button must stay valid while the other seat acts, yet a double click must apply once).
         RulesError from the engine passes through unchanged.
         """
         table = await self.get(game_id)
@@ -299,6 +311,8 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise NotSeated()
+            if guard is not None and table.status == "active":
+                guard(table, seat)
             return await self._apply_locked(table, seat, action, expected_seq)
 
     async def act_as_seat(

@@ -1,0 +1,229 @@
+"""Components that survive restarts, shared by every game cog.
+
+Every button and select the bot sends carries its own address in the custom id:
+``tv:<scope>:<key>:<token>:<verb>[:<arg>]`` where scope ``g`` means a game table (key = game id) and ``l`` a
+lobby or challenge (key = lobby id). One :class:`TavernItem` (a ``DynamicItem``) catches them all, loads the
+table or lobby from the service (so a click on a message sent before a restart still works) and hands the
+click to the handler the game cog registered for that game or lobby kind. ``token`` is how the cog tells a
+fresh button from a stale one (usually the table's action count when the button was drawn).
+
+Nothing here knows any game's rules.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import UserFacingError, reply_error
+from bot.store import Lobby
+from bot.tables import Table, TableError
+
+if TYPE_CHECKING:
+    from bot.app import TavernBot
+
+log = logging.getLogger("tavern.ui")
+
+TEMPLATE = r"tv:(?P<scope>[gl]):(?P<key>[0-9]+):(?P<token>[0-9a-z\-]*):(?P<verb>[a-z_]+)(?::(?P<arg>[^:]*))?"
+_COMPILED = re.compile(TEMPLATE)
+NO_LONGER = "This button is no longer in use."
+
+
+@dataclass(frozen=True)
+class Click:
+    """A parsed component interaction: what the custom id says, plus the values chosen in a select."""
+
+    scope: str
+    key: int
+    token: str
+    verb: str
+    arg: str
+    values: tuple[str, ...] = ()
+
+
+TableHandler = Callable[[discord.Interaction[Any], Click, Table], Awaitable[None]]
+LobbyHandler = Callable[[discord.Interaction[Any], Click, Lobby], Awaitable[None]]
+
+
+@dataclass
+class Handlers:
+    """What the game cogs registered: per game name for tables, per lobby kind for lobbies."""
+
+    tables: dict[str, TableHandler] = field(default_factory=dict)
+    lobbies: dict[str, LobbyHandler] = field(default_factory=dict)
+
+
+def handlers(bot: discord.Client) -> Handlers:
+    found = getattr(bot, "component_handlers", None)
+    if found is None:
+        found = Handlers()
+        bot.component_handlers = found  # type: ignore[attr-defined]
+        bot.add_dynamic_items(TavernItem)
+    return found
+
+
+def custom_id(scope: str, key: int, verb: str, *, token: str | int = "", arg: str = "") -> str:
+    text = f"tv:{scope}:{key}:{token}:{verb}" + (f":{arg}" if arg else "")
+    if len(text) > 100 or not _COMPILED.fullmatch(text):
+        raise ValueError(f"bad custom id {text!r}")
+    return text
+
+
+def button(
+    label: str,
+    scope: str,
+    key: int,
+    verb: str,
+    *,
+    token: str | int = "",
+    arg: str = "",
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+    disabled: bool = False,
+    row: int | None = None,
+) -> TavernItem:
+    item: discord.ui.Button[Any] = discord.ui.Button(
+        label=label[:80],
+        style=style,
+        emoji=emoji,
+        disabled=disabled,
+        row=row,
+        custom_id=custom_id(scope, key, verb, token=token, arg=arg),
+    )
+    return TavernItem(item)
+
+
+def select(
+    placeholder: str,
+    scope: str,
+    key: int,
+    verb: str,
+    options: Sequence[discord.SelectOption],
+    *,
+    token: str | int = "",
+    arg: str = "",
+    min_values: int = 1,
+    max_values: int = 1,
+    disabled: bool = False,
+    row: int | None = None,
+) -> TavernItem:
+    item: discord.ui.Select[Any] = discord.ui.Select(
+        placeholder=placeholder[:150],
+        options=list(options)[:25],
+        min_values=min_values,
+        max_values=max_values,
+        disabled=disabled,
+        row=row,
+        custom_id=custom_id(scope, key, verb, token=token, arg=arg),
+    )
+    return TavernItem(item)
+
+
+def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view for components that all carry their own address (so nothing is kept in memory)."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+class TavernItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
+    """The one dynamic item: every ``tv:`` button or select lands here, before or after a restart."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TavernItem:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await dispatch(interaction, self.custom_id, _values(self.item))
+        except Exception as err:  # every click gets an answer, even a broken one
+            await reply_error(interaction, err)
+
+
+def _values(item: discord.ui.Item[Any]) -> tuple[str, ...]:
+    if isinstance(item, discord.ui.Select):
+        return tuple(str(v) for v in item.values)
+    return ()
+
+
+async def dispatch(interaction: discord.Interaction[Any], cid: str, values: tuple[str, ...]) -> None:
+    match = _COMPILED.fullmatch(cid)
+    if match is None:
+        raise UserFacingError(NO_LONGER)
+    click = Click(
+        scope=match["scope"],
+        key=int(match["key"]),
+        token=match["token"],
+        verb=match["verb"],
+        arg=match["arg"] or "",
+        values=values,
+    )
+    bot: TavernBot = interaction.client  # type: ignore[assignment]
+    registry = handlers(bot)
+    if click.scope == "g":
+        try:
+            table = await bot.tables.get(click.key)
+        except TableError as err:
+            raise UserFacingError("That game no longer exists.") from err
+        table_handler = registry.tables.get(table.game)
+        if table_handler is None:
+            raise UserFacingError(NO_LONGER)
+        await table_handler(interaction, click, table)
+        return
+    lobby = await bot.store.get_lobby(click.key)
+    lobby_handler = registry.lobbies.get(lobby.kind) if lobby is not None else None
+    if lobby is None or lobby_handler is None:
+        raise UserFacingError(NO_LONGER)
+    await lobby_handler(interaction, click, lobby)
+
+
+@dataclass
+class Panel:
+    """A message to send privately: to a DM, or as a fresh ephemeral reply when DMs are closed."""
+
+    content: str = ""
+    embeds: list[discord.Embed] = field(default_factory=list)
+    items: list[discord.ui.Item[Any]] = field(default_factory=list)
+
+    def view(self) -> discord.ui.View | None:
+        return view_of(*self.items) if self.items else None
+
+    def kwargs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"content": self.content or None, "embeds": self.embeds}
+        view = self.view()
+        if view is not None:
+            out["view"] = view
+        return out
+
+
+async def send_dm(bot: discord.Client, user_id: int, panel: Panel) -> discord.Message | None:
+    """DM a panel; ``None`` when the user's DMs are closed to the bot (Discord error 50007 / 403)."""
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        return await user.send(**panel.kwargs())
+    except discord.Forbidden as err:
+        log.info("DMs closed for user %s (code %s)", user_id, err.code)
+        return None
+
+
+async def send_ephemeral_panel(interaction: discord.Interaction[Any], panel: Panel) -> None:
+    """Always a *fresh* ephemeral message: old ephemerals can't be edited after their token expires."""
+    kwargs = panel.kwargs()
+    kwargs.setdefault("view", discord.utils.MISSING)
+    if kwargs["content"] is None:
+        kwargs["content"] = discord.utils.MISSING
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(ephemeral=True, **kwargs)
