@@ -117,7 +117,7 @@ def play(
     assert D.replay(seed, players, options, texts) == state
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10**9),
     players=st.integers(2, 6),

@@ -85,6 +85,7 @@ __all__ = [
     "apply",
     "bindable_melds",
     "card_points",
+    "classify",
     "final_result",
     "find_melds",
     "is_bharg_set",
