@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -59,10 +59,11 @@ def user_message(error: BaseException) -> str | None:
 
 def _context(interaction: discord.Interaction[Any]) -> str:
     what: str
+    data = cast(dict[str, Any], interaction.data or {})
     if interaction.command is not None:
         what = f"/{interaction.command.qualified_name}"
-    elif isinstance(interaction.data, dict) and "custom_id" in interaction.data:
-        what = f"component {interaction.data['custom_id']!r}"
+    elif "custom_id" in data:
+        what = f"component {data['custom_id']!r}"
     else:
         what = f"interaction type {interaction.type.name}"
     return (
@@ -131,5 +132,7 @@ class TavernView(discord.ui.View):
 class TavernModal(discord.ui.Modal):
     """Base modal with the same error handling as :class:`TavernView`."""
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+    async def on_error(  # type: ignore[override]  # discord.py's Modal narrows BaseView's signature
+        self, interaction: discord.Interaction[Any], error: Exception
+    ) -> None:
         await reply_error(interaction, error)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -24,7 +24,7 @@ def command_lines(tree: app_commands.CommandTree[discord.Client]) -> list[str]:
     """One line per invocable slash command, so new game cogs show up in help without edits here."""
     lines: list[str] = []
 
-    def walk(cmd: app_commands.Command[..., object] | app_commands.Group) -> None:
+    def walk(cmd: app_commands.Command[Any, ..., Any] | app_commands.Group) -> None:
         if isinstance(cmd, app_commands.Group):
             for child in cmd.commands:
                 walk(child)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -94,6 +95,7 @@ def add_test_commands(bot: TavernBot) -> None:
     """A ``/t`` group of commands that exercise the harness; added before start so it is synced."""
     group = app_commands.Group(name="t", description="test commands")
     saved: dict[str, discord.Interaction[Any]] = {}
+    background: set[asyncio.Task[None]] = set()
 
     @group.command(name="dm", description="DM someone")
     async def dm(interaction: discord.Interaction[Any], who: discord.User, text: str = "hi") -> None:
@@ -196,6 +198,18 @@ def add_test_commands(bot: TavernBot) -> None:
         await interaction.response.send_message("in a guild", ephemeral=True)
 
     bot.tree.add_command(tguild)
+
+    @group.command(name="later", description="post in the channel a little later")
+    async def later(interaction: discord.Interaction[Any]) -> None:
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)
+
+        async def post() -> None:
+            await asyncio.sleep(0.1)
+            await channel.send("your turn, a while later")
+
+        background.add(asyncio.create_task(post()))
+        await interaction.response.send_message("ok", ephemeral=True)
 
     @group.command(name="silent", description="never answers")
     async def silent(interaction: discord.Interaction[Any]) -> None:
@@ -453,3 +467,18 @@ async def test_interaction_without_answer_fails_clearly(
     await bot.close()
     with pytest.raises(AssertionError, match="no bot is connected"):
         await fake_discord.slash(alice, fake_discord.channel, "tavern ping")
+
+
+async def test_wait_for_timer_driven_messages(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    await start_bot(setup=add_test_commands)
+    alice = fake_discord.add_user("alice")
+    await fake_discord.slash(alice, fake_discord.channel, "t later")
+    assert fake_discord.channel_messages(fake_discord.channel) == []
+    msgs = await fake_discord.wait_for(lambda: fake_discord.channel_messages(fake_discord.channel))
+    assert [m.content for m in msgs] == ["your turn, a while later"]
+    with pytest.raises(AssertionError, match="waiting for a second post"):
+        await fake_discord.wait_for(
+            lambda: len(fake_discord.channel_messages(fake_discord.channel)) > 1,
+            timeout=0.05,
+            what="a second post",
+        )

@@ -15,7 +15,7 @@ import secrets
 import time
 import traceback
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
 
@@ -38,6 +38,7 @@ log = logging.getLogger("fakediscord")
 FAKE_TOKEN = "fake.bot.token-" + "x" * 40
 API = "/api/v10"
 
+T = TypeVar("T")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -364,6 +365,16 @@ class FakeDiscord:
             message=src.message,
             expect_reply=expect_reply,
         )
+
+    async def wait_for(self, check: Callable[[], T], *, timeout: float = 5.0, what: str = "") -> T:
+        """Poll ``check()`` until it returns something truthy (e.g. a timer-driven message) and return it."""
+        deadline = time.monotonic() + timeout
+        while not (result := check()):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out after {timeout}s waiting for {what or check}")
+            await asyncio.sleep(0.005)
+        await self.settle()
+        return result
 
     async def settle(self, quiet: float | None = None, timeout: float = 5.0) -> None:
         """Wait until the bot has sent nothing for ``quiet`` seconds."""
