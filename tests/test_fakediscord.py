@@ -211,6 +211,14 @@ def add_test_commands(bot: TavernBot) -> None:
         background.add(asyncio.create_task(post()))
         await interaction.response.send_message("ok", ephemeral=True)
 
+    @group.command(name="cleanup", description="post, then delete")
+    async def cleanup(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("short-lived reply", view=Counter())
+        assert interaction.channel is not None
+        note = await interaction.channel.send("short-lived note")  # type: ignore[union-attr]
+        await note.delete()
+        await interaction.delete_original_response()
+
     @group.command(name="silent", description="never answers")
     async def silent(interaction: discord.Interaction[Any]) -> None:
         return None
@@ -482,3 +490,15 @@ async def test_wait_for_timer_driven_messages(fake_discord: FakeDiscord, start_b
             timeout=0.05,
             what="a second post",
         )
+
+
+async def test_deletes_are_recorded(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    await start_bot(setup=add_test_commands)
+    alice = fake_discord.add_user("alice")
+    result = await fake_discord.slash(alice, fake_discord.channel, "t cleanup")
+    assert result.message.deleted and result.content == "short-lived reply"
+    assert fake_discord.channel_messages(fake_discord.channel) == []
+    gone = [m for m in fake_discord.messages.values() if m.deleted]
+    assert sorted(m.content for m in gone) == ["short-lived note", "short-lived reply"]
+    with pytest.raises(AssertionError, match="deleted"):
+        await fake_discord.click(alice, result.message, "Add")
