@@ -8,6 +8,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 
 from bot.app import TavernBot, create_bot
@@ -21,6 +22,7 @@ BAD_TOKEN = (
     "Reset it in the Discord Developer Portal (Applications -> your application -> Bot -> Reset Token)\n"
     "and put the new one in .env as DISCORD_TOKEN=..."
 )
+NO_NETWORK = "Could not reach Discord: check this machine's internet connection and try again"
 INTENTS_HELP = (
     "Discord refused a privileged intent. This bot needs none; if you changed the intents, undo that or "
     "enable them in the Developer Portal (Applications -> Bot -> Privileged Gateway Intents)."
@@ -51,6 +53,9 @@ async def run(settings: Settings, *, bot: TavernBot | None = None, stop: asyncio
             return 1
         except discord.PrivilegedIntentsRequired:
             print(INTENTS_HELP, file=sys.stderr)
+            return 1
+        except (aiohttp.ClientConnectionError, OSError) as err:
+            print(f"{NO_NETWORK} ({err.__class__.__name__}: {err})", file=sys.stderr)
             return 1
         except Exception:
             log.exception("The bot stopped because of an error")

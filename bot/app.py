@@ -19,6 +19,11 @@ log = logging.getLogger("tavern.app")
 EXTENSIONS: list[str] = ["cogs.general"]
 
 
+# The bot never joins voice: don't warn at every start that voice libraries are missing.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
 def intents() -> discord.Intents:
     """Guilds only: slash commands and components need no privileged (or message) intents."""
     result = discord.Intents.none()
