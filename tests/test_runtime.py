@@ -145,6 +145,23 @@ async def test_invalid_token_is_a_clear_message(
     assert fake_discord.rejections() and fake_discord.rejections()[0].status == 401
 
 
+async def test_unreachable_discord_is_a_clear_message(
+    settings: Settings, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    import discord
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    code = await main_mod.run(settings)
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "Could not reach Discord" in err and "Traceback" not in err
+
+
 async def _until_ready(bot: TavernBot, timeout: float = 5.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
