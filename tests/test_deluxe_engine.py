@@ -456,3 +456,29 @@ def test_random_seeded_replay_reproduces_state():
         texts.append(D.action_text(action))
         state, _ = D.apply(state, action)
     assert D.replay("r", 4, D.Options(fast_start=1), texts) == state
+
+
+def test_hand_scores_list_each_scored_hand_per_seat_and_skip_hands_after_leaving():
+    rng = random.Random(7)
+    state, _ = D.start("hands", 3, D.Options(target=150))
+    rows_seen: list[tuple[D.ScoreRow, ...]] = []
+    left_at_hand = None
+    while not D.is_over(state):
+        seat = state.turn
+        if state.hand_no == 2 and left_at_hand is None and state.phase == D.Phase.DRAW:
+            other = (seat + 1) % 3
+            state, events = D.apply(state, D.Leave(other))
+            left_at_hand = state.hand_no
+        else:
+            melds = D.bindable_melds(state, seat)
+            action = D.Bind(seat, melds[0].cards) if melds else rng.choice(D.legal_actions(state, seat))
+            state, events = D.apply(state, action)
+        rows_seen += [e.rows for e in events if isinstance(e, D.HandScored)]
+    scores = D.hand_scores(state)
+    assert len(rows_seen) >= 3 and left_at_hand == 2
+    leaver = next(s for s in range(3) if state.left[s])
+    for s in range(3):
+        expected = [rows[s].hand_score for i, rows in enumerate(rows_seen) if s != leaver or i < 2]
+        assert list(scores[s]) == expected
+    assert len(scores[leaver]) == 2 < len(scores[(leaver + 1) % 3])
+    assert [sum(scores[s]) for s in range(3)] == list(state.totals)

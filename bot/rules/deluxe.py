@@ -88,6 +88,7 @@ __all__ = [
     "classify",
     "final_result",
     "find_melds",
+    "hand_scores",
     "is_bharg_set",
     "is_complete_straight",
     "is_over",
@@ -370,6 +371,8 @@ class State:
     last_rows: tuple[ScoreRow, ...] = ()
     winners: tuple[int, ...] = ()
     how: str = ""
+    # Per scored hand, each seat's hand score, or None for a seat that was not dealt in (it had left).
+    history: tuple[tuple[int | None, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -518,13 +521,24 @@ def _end_hand(state: State, events: list[Event]) -> State:
     """D9: bound points minus hand points per seat; then a winner, a tie played on, or the next hand."""
     rows: list[ScoreRow] = []
     totals = list(state.totals)
+    played: list[int | None] = []
     for s in range(state.players):
         bound = sum(card_points(c) for m in state.bound[s] for c in m.cards)
         penalty = sum(card_points(c) for c in state.hands[s])
         totals[s] += bound - penalty
         rows.append(ScoreRow(s, bound, penalty, bound - penalty, totals[s]))
+        # A seat that left before this deal holds nothing: its row is not a hand it played.
+        dealt_in = not state.left[s] or bool(state.hands[s]) or bool(state.bound[s])
+        played.append(bound - penalty if dealt_in else None)
     events.append(HandScored(state.hand_no, tuple(rows)))
-    state = replace(state, totals=tuple(totals), last_rows=tuple(rows), phase=Phase.OVER, final_binders=())
+    state = replace(
+        state,
+        totals=tuple(totals),
+        last_rows=tuple(rows),
+        phase=Phase.OVER,
+        final_binders=(),
+        history=(*state.history, tuple(played)),
+    )
     active = _active(state)
     if any(totals[s] >= state.options.target for s in active):
         top = max(totals[s] for s in active)
@@ -608,6 +622,11 @@ def final_result(state: State) -> Result:
     if not is_over(state):
         raise IllegalAction("The game is not over yet.")
     return Result(state.totals, state.winners, False, state.how)
+
+
+def hand_scores(state: State) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the scores of the hands it played (scored hands only): the "average hand score" stat."""
+    return tuple(tuple(v for h in state.history if (v := h[s]) is not None) for s in range(state.players))
 
 
 def _must_discard_ace(state: State, hand: Sequence[Card]) -> bool:
