@@ -467,6 +467,9 @@ class FakeInteraction:
     description: str
     message: FakeMessage | None = None  # the message a component/modal was on
     created: float = field(default_factory=time.monotonic)
+    # time.perf_counter() stamps for latency figures: INTERACTION_CREATE written, callback POST arrived.
+    sent_at: float | None = None
+    callback_at: float | None = None
     callback_type: int | None = None
     callback_data: dict[str, Any] = field(default_factory=dict)
     response: FakeMessage | None = None  # the original response message (callback 4 or 5)

@@ -90,6 +90,7 @@ class FakeDiscord:
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
         self.interactions: list[FakeInteraction] = []
+        self.listeners: list[Callable[[FakeMessage], object]] = []  # called on every message post/edit/delete
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.requests: list[tuple[str, str, int]] = []
@@ -98,6 +99,8 @@ class FakeDiscord:
         self.unhandled: list[str] = []  # routes the bot used that the fake does not model
         self.identify_count = 0
         self._dms: dict[int, FakeChannel] = {}
+        self._by_tok: dict[str, FakeInteraction] = {}  # O(1) lookups, so long runs do not slow down
+        self._in_channel: dict[int, list[FakeMessage]] = {}
         self._conns: list[_Conn] = []
         self._inflight = 0
         self._last_activity = time.monotonic()
@@ -167,8 +170,8 @@ class FakeDiscord:
         """Live (not deleted) bot messages in a channel, oldest first; ephemerals only on request."""
         return [
             m
-            for m in self.messages.values()
-            if m.channel is channel and not m.deleted and (include_ephemeral or not m.ephemeral)
+            for m in self._in_channel.get(channel.id, ())
+            if not m.deleted and (include_ephemeral or not m.ephemeral)
         ]
 
     def last_message(self, channel: FakeChannel) -> FakeMessage:
@@ -244,16 +247,20 @@ class FakeDiscord:
         options: dict[str, Any] | None = None,
         expect_reply: bool = True,
         force: bool = False,
+        settle: bool = True,
         **kwargs: Any,
     ) -> InteractionResult:
         """Run ``/command`` ("group sub" path) as ``user`` in ``channel`` (a DM channel works too).
 
         Option values: str, int, float, bool, FakeUser (USER/MENTIONABLE), FakeChannel (CHANNEL).
         ``force`` sends it even where Discord would not offer the command (a guild-only command in DMs).
+        ``settle=False`` returns as soon as the bot acknowledged (for load: the bot is never quiet then).
         """
         values = {**(options or {}), **kwargs}
         data = self._command_data(user, channel, command, values, force=force)
-        return await self._interact(2, user, channel, data, f"/{command}", expect_reply=expect_reply)
+        return await self._interact(
+            2, user, channel, data, f"/{command}", expect_reply=expect_reply, settle=settle
+        )
 
     async def autocomplete(
         self, user: FakeUser, channel: FakeChannel, command: str, focused: str, **values: Any
@@ -263,7 +270,13 @@ class FakeDiscord:
         return await self._interact(4, user, channel, data, f"/{command} autocomplete {focused}")
 
     async def click(
-        self, user: FakeUser, message: FakeMessage, target: str, *, expect_reply: bool = True
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        target: str,
+        *,
+        expect_reply: bool = True,
+        settle: bool = True,
     ) -> InteractionResult:
         """Click the button whose custom_id or label is ``target`` on ``message`` as ``user``."""
         self._check_can_use(user, message)
@@ -279,7 +292,14 @@ class FakeDiscord:
             raise AssertionError(f"button {target!r} on {message!r} is disabled; a user cannot click it")
         data = {"custom_id": button.custom_id, "component_type": 2}
         return await self._interact(
-            3, user, message.channel, data, f"click {target!r}", message=message, expect_reply=expect_reply
+            3,
+            user,
+            message.channel,
+            data,
+            f"click {target!r}",
+            message=message,
+            expect_reply=expect_reply,
+            settle=settle,
         )
 
     async def select(
@@ -290,6 +310,7 @@ class FakeDiscord:
         values: list[Any],
         *,
         expect_reply: bool = True,
+        settle: bool = True,
     ) -> InteractionResult:
         """Choose ``values`` in select ``custom_id`` (option values, or FakeUsers for a user select)."""
         self._check_can_use(user, message)
@@ -320,10 +341,17 @@ class FakeDiscord:
             f"select {custom_id!r}",
             message=message,
             expect_reply=expect_reply,
+            settle=settle,
         )
 
     async def submit_modal(
-        self, user: FakeUser, opened: InteractionResult, values: dict[str, str], *, expect_reply: bool = True
+        self,
+        user: FakeUser,
+        opened: InteractionResult,
+        values: dict[str, str],
+        *,
+        expect_reply: bool = True,
+        settle: bool = True,
     ) -> InteractionResult:
         """Fill and submit the modal opened in ``opened``; keys are text input custom_ids or labels."""
         modal = opened.modal
@@ -364,6 +392,7 @@ class FakeDiscord:
             f"modal {modal['custom_id']!r}",
             message=src.message,
             expect_reply=expect_reply,
+            settle=settle,
         )
 
     async def wait_for(self, check: Callable[[], T], *, timeout: float = 5.0, what: str = "") -> T:
@@ -573,6 +602,7 @@ class FakeDiscord:
         *,
         message: FakeMessage | None = None,
         expect_reply: bool = True,
+        settle: bool = True,
     ) -> InteractionResult:
         conn = self._active()
         if conn is None:
@@ -589,8 +619,11 @@ class FakeDiscord:
             message=message,
         )
         self.interactions.append(it)
+        self._by_tok[it.token] = it
         self._touch()
-        await conn.send(0, self._interaction_payload(it), "INTERACTION_CREATE")
+        payload = self._interaction_payload(it)
+        it.sent_at = time.perf_counter()
+        await conn.send(0, payload, "INTERACTION_CREATE")
         if expect_reply:
             try:
                 await asyncio.wait_for(it.answered.wait(), self.reply_timeout)
@@ -599,7 +632,8 @@ class FakeDiscord:
                     f"the bot did not answer {it.description} within {self.reply_timeout}s "
                     "(check the error-log guard output for an exception)"
                 ) from None
-        await self.settle()
+        if settle:
+            await self.settle()
         return InteractionResult(it)
 
     # --------------------------------------------------------------------------------------- gateway
@@ -816,6 +850,7 @@ class FakeDiscord:
                 return _json(msg.payload())
             if n == 4 and method == "DELETE":
                 msg.deleted = True
+                self._notify(msg)
                 return _no_content()
             if n >= 6 and p[4] == "reactions" and method in ("PUT", "DELETE"):
                 return _no_content()
@@ -896,7 +931,13 @@ class FakeDiscord:
             reference_id=int(ref["message_id"]) if ref.get("message_id") else None,
         )
         self.messages[msg.id] = msg
+        self._in_channel.setdefault(channel.id, []).append(msg)
+        self._notify(msg)
         return msg
+
+    def _notify(self, msg: FakeMessage) -> None:
+        for listener in self.listeners:
+            listener(msg)
 
     def _edit(self, msg: FakeMessage, body: dict[str, Any], files: dict[str, bytes]) -> None:
         msg.edits.append(msg.snapshot())
@@ -916,24 +957,24 @@ class FakeDiscord:
             msg.attachments += self._attachments(files)
             msg.files.update(files)
         msg.flags &= ~LOADING
+        self._notify(msg)
 
     # ------------------------------------------------------------------------------ interaction REST
 
     def _interaction(self, iid: int, token: str) -> FakeInteraction:
-        for it in reversed(self.interactions):
-            if it.id == iid and it.token == token:
-                return it
-        raise DiscordError(404, 10062, "Unknown interaction")
+        it = self._by_tok.get(token)
+        if it is None or it.id != iid:
+            raise DiscordError(404, 10062, "Unknown interaction")
+        return it
 
     def _by_token(self, token: str) -> FakeInteraction:
-        for it in reversed(self.interactions):
-            if it.token == token:
-                if it.expired:
-                    break
-                return it
-        raise DiscordError(404, 10015, "Unknown Webhook")
+        it = self._by_tok.get(token)
+        if it is None or it.expired:
+            raise DiscordError(404, 10015, "Unknown Webhook")
+        return it
 
     async def _callback(self, request: web.Request, iid: int, token: str) -> web.Response:
+        arrived = time.perf_counter()
         it = self._interaction(iid, token)
         if it.expired or time.monotonic() - it.created > self.callback_deadline:
             raise DiscordError(404, 10062, "Unknown interaction")
@@ -963,6 +1004,7 @@ class FakeDiscord:
             self._edit(it.message, data, files)
             msg = it.message
         it.callback_type, it.callback_data = ctype, data
+        it.callback_at = arrived
         it.answered.set()
         reply: dict[str, Any] = {
             "interaction": {
@@ -999,6 +1041,7 @@ class FakeDiscord:
                 return _json(msg.payload())
             if method == "DELETE":
                 msg.deleted = True
+                self._notify(msg)
                 return _no_content()
         self.unhandled.append(f"{method} {request.path}")
         raise DiscordError(404, 0, "fake Discord does not model this webhook route")
