@@ -1,0 +1,46 @@
+"""A cribbage-style board as plain text, for any game whose score runs from a start number to a target."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+TRACK = "─"
+FRONT = "●"
+BACK = "○"
+MARK = "┼"
+
+
+@dataclass(frozen=True)
+class Lane:
+    """One player's row: the front peg (the score) and the back peg (the score before the last peg)."""
+
+    name: str
+    front: int
+    back: int | None = None
+
+
+def _column(score: int, start: int, target: int, width: int) -> int:
+    """Where a score sits on a lane of ``width`` holes: ``start`` at 0, ``target`` at the last hole."""
+    span = max(target - start, 1)
+    clamped = min(max(score, start), target)
+    return round((clamped - start) * (width - 1) / span)
+
+
+def draw_board(lanes: Sequence[Lane], start: int, target: int, *, width: int = 31) -> str:
+    """One line per lane, ``start`` on the left and ``target`` on the right, quarter marks between.
+
+    The front peg wins a shared hole; the back peg shows how far the last score moved (as on a real board).
+    """
+    name_w = max((len(lane.name) for lane in lanes), default=0)
+    name_w = min(name_w, 16)
+    marks = {_column(start + (target - start) * q // 4, start, target, width) for q in (1, 2, 3)}
+    head = f"{'':<{name_w}} {start:<{width // 2}}{target:>{width - width // 2}}"
+    lines = [head]
+    for lane in lanes:
+        cells = [MARK if i in marks else TRACK for i in range(width)]
+        if lane.back is not None and lane.back != lane.front:
+            cells[_column(lane.back, start, target, width)] = BACK
+        cells[_column(lane.front, start, target, width)] = FRONT
+        lines.append(f"{lane.name[:name_w]:<{name_w}} {''.join(cells)} {lane.front}")
+    return "\n".join(lines)

@@ -1,0 +1,80 @@
+"""``/leaderboard`` and ``/stats``: per server, for every game the store records (Bhargage, Deluxe)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.store import GameStats, LeaderRow
+
+if TYPE_CHECKING:
+    from bot.app import TavernBot
+
+GAME_NAMES = {"bhargage": "Bhargage", "deluxe": "Bharg Deluxe"}
+
+
+def leaderboard_text(game: str, rows: list[LeaderRow]) -> str:
+    title = f"**{GAME_NAMES.get(game, game)} leaderboard**"
+    if not rows:
+        return f"{title}\nNo finished games in this server yet."
+    head = f"{'#':>2} {'player':<16} {'W':>3} {'L':>3} {'win%':>5} {'mug':>3} {'rating':>6}"
+    lines = [head]
+    for i, r in enumerate(rows, 1):
+        lines.append(
+            f"{i:>2} {r.name[:16]:<16} {r.wins:>3} {r.losses:>3} {r.win_pct:>5.0f} {r.muggins_wins:>3} "
+            f"{r.rating:>6}"
+        )
+    return f"{title}\n```\n" + "\n".join(lines) + "\n```\nmug = muggins wins (won on a shortage claim)"
+
+
+def stats_lines(name: str, stats: dict[str, GameStats]) -> str:
+    if not stats:
+        return f"{name} has not finished a game in this server yet."
+    out = [f"**{name}**"]
+    for game, s in stats.items():
+        pct = 100.0 * s.wins / s.games if s.games else 0.0
+        out.append(
+            f"__{GAME_NAMES.get(game, game)}__: {s.games} games · {s.wins} wins · {s.losses} losses · "
+            f"{pct:.0f}% · {s.muggins_wins} muggins wins · rating {s.rating}"
+        )
+        if s.hand_score_avg is not None and game == "deluxe":
+            out.append(f"average hand score {s.hand_score_avg:.1f}")
+        if s.recent:
+            recent = ", ".join(
+                ("won" if h.won else "lost") + (" (muggins)" if h.muggins else "") + f" {h.score}"
+                for h in s.recent
+            )
+            out.append(f"last games: {recent}")
+    return "\n".join(out)
+
+
+class Stats(commands.Cog):
+    """Leaderboards and player records; generic over the games the store knows."""
+
+    def __init__(self, bot: TavernBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="leaderboard", description="This server's best players")
+    @app_commands.describe(game="Which game (Bhargage by default)")
+    @app_commands.choices(game=[app_commands.Choice(name=v, value=k) for k, v in GAME_NAMES.items()])
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction[Any], game: str = "bhargage") -> None:
+        assert interaction.guild_id is not None
+        rows = await self.bot.store.leaderboard(interaction.guild_id, game)
+        await interaction.response.send_message(leaderboard_text(game, rows))
+
+    @app_commands.command(name="stats", description="A player's record in this server")
+    @app_commands.describe(user="Whose record (yours by default)")
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        assert interaction.guild_id is not None
+        who = user or interaction.user
+        found = await self.bot.store.stats(interaction.guild_id, who.id)
+        await interaction.response.send_message(stats_lines(who.display_name, found), ephemeral=True)
+
+
+async def setup(bot: TavernBot) -> None:
+    await bot.add_cog(Stats(bot))
