@@ -470,6 +470,7 @@ class FakeInteraction:
     # time.perf_counter() stamps for latency figures: INTERACTION_CREATE written, callback POST arrived.
     sent_at: float | None = None
     callback_at: float | None = None
+    replied_at: float | None = None  # the latest followup or edit through the interaction's webhook
     callback_type: int | None = None
     callback_data: dict[str, Any] = field(default_factory=dict)
     response: FakeMessage | None = None  # the original response message (callback 4 or 5)

@@ -1022,6 +1022,8 @@ class FakeDiscord:
     async def _webhook(self, request: web.Request, token: str, rest: list[str]) -> web.StreamResponse:
         it = self._by_token(token)
         method = request.method
+        if method in ("POST", "PATCH"):
+            it.replied_at = time.perf_counter()
         if not rest and method == "POST":
             if it.callback_type is None:
                 raise DiscordError(404, 10015, "Unknown Webhook")
