@@ -1,0 +1,309 @@
+"""Bharg Deluxe as text: the hand, the table, what happened in a turn, the score sheet and the rules help.
+
+Pure functions over the engine's ``View``, events and melds, so the Discord cog only decides *where* text
+goes. Player names come in as a tuple indexed by seat. Markdown is Discord's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import groupby
+
+from bot.rules import deluxe as D
+from bot.rules.decktet import Card, Rank, Suit, sort_key
+from bot.rules.deluxe_melds import card_points
+
+FAST_START_NAMES: dict[int, str] = {
+    0: "No fast start",
+    1: "Fast start 1: an Ace drawn onto an empty Ace Pile goes there, draw again",
+    2: "Fast start 2: discard an Ace while the Ace Pile is empty",
+    3: "Fast start 3: a die picks the first straight suit",
+}
+
+MELD_EMOJI = {D.BHARG_SET: "🔷", D.COMPLETE: "📏", D.PARTIAL: "➕"}
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def card_text(c: Card) -> str:
+    """Name with suits: "the Forest 🌙🍃", "Ace of Moons 🌙"."""
+    return f"{c.title} {c.suit_emoji}"
+
+
+def cards_text(cs: Sequence[Card]) -> str:
+    return ", ".join(card_text(c) for c in cs) if cs else "—"
+
+
+def points(cs: Sequence[Card]) -> int:
+    return sum(card_points(c) for c in cs)
+
+
+def suit_text(suit: Suit | None) -> str:
+    return f"{suit.value} {suit.emoji}" if suit is not None else "none"
+
+
+def rank_name(rank: Rank) -> str:
+    return "Ace" if rank == Rank.ACE else rank.label
+
+
+def hand_groups(hand: Sequence[Card]) -> list[tuple[Rank, list[Card]]]:
+    """The hand sorted and grouped by rank, low to high (the order the card menus use too)."""
+    ordered = sorted(hand, key=sort_key)
+    return [(rank, list(cs)) for rank, cs in groupby(ordered, key=lambda c: c.rank)]
+
+
+def hand_text(hand: Sequence[Card]) -> str:
+    """One line per rank with each card's suits and the points a card of that rank is worth (D2)."""
+    if not hand:
+        return "*(no cards)*"
+    lines = []
+    for rank, cs in hand_groups(hand):
+        names = []
+        for _, same in groupby(cs, key=lambda c: c.index):
+            group = list(same)
+            names.append(card_text(group[0]) + (f" ×{len(group)}" if len(group) > 1 else ""))
+        pts = card_points(cs[0])
+        lines.append(f"**{rank_name(rank)}** ({plural(pts, 'pt')} each): " + ", ".join(names))
+    lines.append(f"*{plural(len(hand), 'card')}, {plural(points(hand), 'point')} if left in hand.*")
+    return "\n".join(lines)
+
+
+def option_text(options: D.Options) -> str:
+    parts = [f"target {options.target}"]
+    if options.pawns:
+        parts.append("Pawns")
+    if options.courts:
+        parts.append("Courts")
+    if options.fast_start:
+        parts.append(f"fast start {options.fast_start}")
+    return ", ".join(parts)
+
+
+def straight_line(v: D.View) -> str:
+    if v.ace_pile_top is not None:
+        return f"Straight suit: **{suit_text(v.straight_suit)}** (Ace Pile: {v.ace_pile_top.title})"
+    if v.straight_suit is not None:
+        return f"Straight suit: **{suit_text(v.straight_suit)}** (the die's; the Ace Pile is empty)"
+    return "Straight suit: **none** — the Ace Pile is empty, so no straights can be bound yet"
+
+
+def queue_text(queue: Sequence[Card]) -> str:
+    """The Discard Queue top first, numbered as "take n" counts it."""
+    if not queue:
+        return "*(empty)*"
+    top_first = list(reversed(queue))
+    return " · ".join(f"{i}. {card_text(c)}" for i, c in enumerate(top_first, 1))
+
+
+def take_preview(queue: Sequence[Card], n: int) -> list[Card]:
+    """The cards "take n" takes: the top n of the queue, top first (D4)."""
+    return list(reversed(queue))[:n]
+
+
+def meld_text(meld: D.Meld, names: Sequence[str], *, binder: int | None = None) -> str:
+    """A meld and, for a partial straight, the table cards it builds on (they stay where they are, D6)."""
+    text = f"{MELD_EMOJI.get(meld.kind, '')} {meld.kind}: {cards_text(meld.cards)}".strip()
+    if meld.kind == D.PARTIAL and meld.used:
+        uses = []
+        for owner, cs in meld.used:
+            who = "your" if owner == binder else f"{names[owner]}'s"
+            uses.append(f"{who} {cards_text(cs)}")
+        text += " — with " + "; ".join(uses)
+    return f"{text} (+{points(meld.cards)})"
+
+
+def seat_line(v: D.View, seat: int, names: Sequence[str]) -> str:
+    marker = "▶️ " if v.phase != D.Phase.OVER and v.turn == seat else ""
+    status = " *(left)*" if v.left[seat] else ""
+    return (
+        f"{marker}**{names[seat]}**{status} — {v.scores[seat]} pts · "
+        f"{plural(v.hand_sizes[seat], 'card')} in hand"
+    )
+
+
+def table_text(v: D.View, names: Sequence[str]) -> str:
+    """The channel's table message: the public state of the game."""
+    lines = [
+        f"**Hand {v.hand_no}** · target {v.target}",
+        straight_line(v),
+        f"Deck: {plural(v.deck_count, 'card')} · Discard Queue ({len(v.queue)}, top first): "
+        + queue_text(v.queue),
+        "",
+    ]
+    for seat in range(len(names)):
+        lines.append(seat_line(v, seat, names))
+        bound = v.bound[seat]
+        if bound:
+            for m in bound:
+                lines.append(f"  {meld_text(m, names, binder=seat)}")
+            lines.append(f"  bound this hand: +{points([c for m in bound for c in m.cards])}")
+    if v.phase == D.Phase.OVER:
+        if v.winners:
+            lines += ["", "🏆 " + " and ".join(names[w] for w in v.winners) + " won."]
+    elif v.phase == D.Phase.FINAL_BIND:
+        lines += ["", f"Final bind: **{names[v.turn]}** may bind once more before the hand is scored."]
+    else:
+        doing = "to draw" if v.phase == D.Phase.DRAW else "to bind and discard"
+        lines += ["", f"Waiting for **{names[v.turn]}** {doing}."]
+    return "\n".join(lines)
+
+
+def event_lines(events: Sequence[D.Event], names: Sequence[str]) -> list[str]:
+    """What everyone may know about these events (a card drawn from the deck stays secret)."""
+    out: list[str] = []
+    for e in events:
+        match e:
+            case D.HandStarted(hand_no, first, _, queue, suit):
+                first_card = queue[-1].title if queue else "nothing"
+                out.append(
+                    f"🃏 **Hand {hand_no}** is dealt, 10 cards each; **{names[first]}** goes first. "
+                    f"The Discard Queue starts with {first_card}; straight suit: {suit_text(suit)}."
+                )
+            case D.AceTurned(c):
+                out.append(f"{c.title} was turned onto the Ace Pile.")
+            case D.DieRolled(face, suit):
+                out.append(f"🎲 The die shows {face}: the straight suit is {suit_text(suit)}.")
+            case D.CardDrawn(seat):
+                out.append(f"{names[seat]} drew from the deck.")
+            case D.AceDrawnToPile(seat, c):
+                out.append(f"{names[seat]} drew {c.title}: it goes onto the empty Ace Pile; they draw again.")
+            case D.QueueTaken(seat, cs):
+                out.append(f"{names[seat]} took {len(cs)} from the Discard Queue: {cards_text(cs)}.")
+            case D.MeldBound(seat, kind, cs, used):
+                out.append(f"{names[seat]} bound a " + meld_text(D.Meld(kind, cs, used), names, binder=seat))
+            case D.CardDiscarded(seat, c, to):
+                if to == "ace pile":
+                    out.append(
+                        f"{names[seat]} discarded {card_text(c)} onto the Ace Pile: "
+                        f"the straight suit is now {suit_text(c.suits[0])}."
+                    )
+                else:
+                    out.append(f"{names[seat]} discarded {card_text(c)}.")
+            case D.DeckReshuffled(n):
+                out.append(f"The deck ran out: the Discard Queue but its top card ({n}) became the new deck.")
+            case D.DeckRanOut(_):
+                out.append("Nothing is left to draw: the hand ends.")
+            case D.PlayerWentOut(seat):
+                out.append(f"**{names[seat]}** has no cards left: the hand ends.")
+            case D.FinalBindOffered(seat):
+                out.append(f"{names[seat]} may still bind from their hand before scoring.")
+            case D.TiePlayedOn(seats, total):
+                tied = " and ".join(names[s] for s in seats)
+                out.append(f"{tied} are tied at {total}: another hand is played.")
+            case D.SeatLeft(seat):
+                out.append(f"🚪 {names[seat]} left the game.")
+            case D.GameWon(winners, _):
+                if winners:
+                    out.append("🏆 " + " and ".join(f"**{names[w]}**" for w in winners) + " won the game!")
+                else:
+                    out.append("The game ended with no winner.")
+            case _:
+                pass  # TurnStarted, HandScored: shown as the ping and the score sheet
+    return out
+
+
+def score_table(hand_no: int, rows: Sequence[D.ScoreRow], names: Sequence[str], left: Sequence[bool]) -> str:
+    """The sheet after a hand: bound points, the hand penalty, the hand's score and the running total."""
+    width = max(6, *(len(n) for n in names))
+    head = f"{'Player':<{width}}  Bound  Hand  Score  Total"
+    lines = [f"**Hand {hand_no} scored**", "```", head, "-" * len(head)]
+    for r in rows:
+        name = names[r.seat] + ("*" if left[r.seat] else "")
+        lines.append(
+            f"{name:<{width}}  {r.bound_points:>5}  {-r.hand_penalty:>4}  {r.hand_score:>+5}  {r.total:>5}"
+        )
+    lines.append("```")
+    if any(left):
+        lines.append("\\* left the game")
+    return "\n".join(lines)
+
+
+def final_text(result: D.Result, names: Sequence[str]) -> str:
+    order = sorted(range(len(names)), key=lambda s: (-result.scores[s], s))
+    lines = ["**Game over** — " + (result.how or "finished") + "."]
+    for place, s in enumerate(order, 1):
+        crown = " 🏆" if s in result.winners else ""
+        lines.append(f"{place}. {names[s]} — {result.scores[s]}{crown}")
+    return "\n".join(lines)
+
+
+def lobby_text(host: str, members: Sequence[str], options: D.Options, status: str = "open") -> str:
+    lines = [
+        f"**Bharg Deluxe** table by {host} — {option_text(options)}",
+        FAST_START_NAMES[options.fast_start] + ".",
+        f"Players ({len(members)}/6): " + (", ".join(members) if members else "—"),
+    ]
+    if status == "open":
+        lines.append("Press **Join** to sit down; the host starts with 2 to 6 players.")
+    else:
+        lines.append(
+            {
+                "started": "The game has started.",
+                "expired": "This table closed: it was not started in time.",
+                "cancelled": "The host cancelled this table.",
+            }.get(status, status)
+        )
+    return "\n".join(lines)
+
+
+def selection_text(meld: D.Meld | None, reason: str | None, names: Sequence[str], seat: int) -> str:
+    """What the selected cards would bind as, or why they can't."""
+    if meld is not None:
+        return "These make a " + meld_text(meld, names, binder=seat) + "."
+    return reason or ""
+
+
+RULES = """
+**Bharg Deluxe** (Cristyn Magnus), 2–6 players, two Decktets (72 cards; Pawns and/or Courts optional).
+
+**Cards are worth** their number of suits: Ace and Crown 1, 2–9 two, Pawn and Court 3.
+
+**Setup:** 10 cards each. Aces turned from the deck go to the **Ace Pile**; the first other card starts
+the **Discard Queue**. The first player is random; each later hand starts with the next player.
+
+**Your turn:** draw → bind → discard.
+
+• *Draw* the top card of the deck, **or** the top *n* cards of the Discard Queue (top down, no skipping).
+
+• *Bind* any number of melds:
+
+  – **bharg set**: 3+ cards whose suits are each of the six exactly once;
+
+  – **complete straight**: 3+ cards of consecutive ranks, all in the **straight suit** (the suit of the
+top Ace on the Ace Pile; ranks Ace, 2–9, [Pawn, Court,] Crown, no wrapping);
+
+  – **partial straight**: 1 or 2 cards that complete a straight with cards already bound by anyone.
+It may use cards of bharg sets and partial straights, but a complete straight only whole. The table
+cards stay put; yours score for you.
+
+  With an empty Ace Pile no straight can be bound. Bound cards stay bound when the Ace Pile changes.
+
+• *Discard* one card: an Ace goes onto the Ace Pile (changing the straight suit), anything else onto
+the Discard Queue.
+
+**End of a hand:** when a player has no cards. If the hand's first player goes out on their very first
+turn, each other player may bind once more, in seat order, then press Done (binding your last card ends
+your window too). Drawing from an empty deck shuffles the Discard Queue but its top card into a new
+deck; if that leaves nothing to draw, the hand ends. You may still take from the queue instead.
+
+**Scoring:** points of the cards you bound minus those left in your hand (can be negative). After a
+hand in which someone reached the target, the highest total wins; a tie at the top plays another hand.
+
+**Fast starts** (one at most): 1 — an Ace drawn while the Ace Pile is empty goes there at once and you
+draw again; 2 — while the Ace Pile is empty you must discard an Ace if you hold one; 3 — a die picks the
+first straight suit, until a real Ace is on the Ace Pile.
+
+**Leaving:** `/deluxe leave` — your hand is still scored when the hand ends, then you get no more hands
+and can't win. The game goes on while two players remain; if only one is left, they win at once (the
+unfinished hand is not scored).
+
+**Commands:** `/deluxe create`, `/deluxe hand` (your cards and controls), `/deluxe table`,
+`/deluxe leave`, `/deluxe rules`.
+"""
+
+
+def rules_text() -> str:
+    """The help text: paragraphs are separated by blank lines in the source, one line each on Discord."""
+    return "\n".join(p.replace("\n", " ") for p in RULES.strip().split("\n\n"))
