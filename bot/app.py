@@ -16,7 +16,7 @@ from bot.tables import TableService
 log = logging.getLogger("tavern.app")
 
 # Extensions loaded at start-up, in order. Game cogs append themselves here.
-EXTENSIONS: list[str] = ["cogs.general", "cogs.bhargage", "cogs.stats"]
+EXTENSIONS: list[str] = ["cogs.general", "cogs.bhargage", "cogs.stats", "cogs.deluxe"]
 
 
 # The bot never joins voice: don't warn at every start that voice libraries are missing.
