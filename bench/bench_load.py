@@ -1,0 +1,630 @@
+"""Load benchmark: many concurrent tables played through the fake Discord by simulated users.
+
+Run: ``.venv/bin/python bench/bench_load.py [--tables 200] [--deluxe-tables N] [--seconds S]``.
+Targets on a 2-core machine: 200 concurrent tables, p99 < 100 ms, bot cost per interaction ≤ 3× a no-op.
+
+The real bot (discord.py client, cogs, table service, SQLite on disk in a temporary folder) runs against the
+fake Discord of ``tests/fakediscord`` on 127.0.0.1, in the same process and event loop as the fake and the
+simulated users. That loop is shared, so every figure includes the harness's own work; a test-only no-op slash
+command, sent at the same rate as the game interactions and interleaved with them over the whole run, shows
+that share: the ratio of the game figures to the no-op figures is the bot's own cost.
+
+Latency is measured by the fake: from writing INTERACTION_CREATE on the gateway to the arrival of the
+interaction's callback POST ("callback"), and to the interaction's last followup/edit ("done", which for a
+deferred click includes the move's database commit).
+
+Simulated users decide only from what the bot sent them: the enabled buttons and selects on their latest DM
+and on the latest channel message that mentions them first; choices are random among those offered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import random
+import re
+import resource
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import discord
+import yarl
+
+from bot.app import TavernBot, create_bot
+from bot.settings import Settings
+from tests.fakediscord import FAKE_TOKEN, FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from tests.fakediscord.model import FakeInteraction
+
+log = logging.getLogger("bench")
+NOOP_COMMAND = "bench_noop"
+# Verbs a simulated player never uses: they end or refuse games, or only matter with closed DMs.
+AVOID_VERBS = {"decline", "resign", "claim", "show", "leave", "cancel", "abandon"}
+_MENTION = re.compile(r"<@!?(\d+)>")
+_CID = re.compile(r"tv:[gl]:\d+:[^:]*:(?P<verb>[a-z_]+)")
+
+
+# ------------------------------------------------------------------------------------------ measurements
+
+
+@dataclass
+class Series:
+    """Latencies (ms) of one kind of interaction, computed once the run is over (replies come late)."""
+
+    interactions: list[FakeInteraction] = field(default_factory=list)
+    callback: list[float] = field(default_factory=list)
+    done: list[float] = field(default_factory=list)
+    refused: int = 0  # answered with an ephemeral message where the game expected none (an error reply)
+    ephemeral_ok: bool = False
+
+    def add(self, it: FakeInteraction) -> None:
+        self.interactions.append(it)
+
+    def finish(self, fake: FakeDiscord) -> None:
+        for it in self.interactions:
+            if it.sent_at is None or it.callback_at is None:
+                continue
+            self.callback.append((it.callback_at - it.sent_at) * 1000)
+            end = max(it.callback_at, it.replied_at or 0.0)
+            self.done.append((end - it.sent_at) * 1000)
+            if not self.ephemeral_ok and any(m.ephemeral for m in InteractionResult(it).messages):
+                self.refused += 1
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile; NaN for no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+@dataclass
+class BenchResult:
+    tables: dict[str, int]
+    think: float
+    duration: float
+    cpu_seconds: float
+    series: dict[str, Series]
+    games_finished: dict[str, int]
+    actions: dict[str, int]
+    errors: list[str]
+    stuck: int
+    unanswered: int
+
+    @property
+    def game_kinds(self) -> list[str]:
+        return [k for k in self.series if k != "noop"]
+
+    def count(self, kind: str | None = None) -> int:
+        kinds = self.game_kinds if kind is None else [kind]
+        return sum(len(self.series[k].callback) for k in kinds)
+
+    def merged(self, attr: str) -> list[float]:
+        return [v for k in self.game_kinds for v in getattr(self.series[k], attr)]
+
+    def report(self) -> str:
+        noop = self.series.get("noop", Series())
+        games = self.count()
+        total = games + len(noop.callback)
+        lines = [
+            "Decktet Tavern load benchmark — bot, fake Discord and simulated users share one process and "
+            "event loop;",
+            "the no-op slash command (same rate, interleaved) shows the harness's own share.",
+            f"tables: {', '.join(f'{n} {k}' for k, n in self.tables.items())}   think time: mean "
+            f"{self.think:g} s per move (exponential; 0 = flat out)",
+            f"duration: {self.duration:.1f} s   CPU: {self.cpu_seconds:.1f} s "
+            f"({100 * self.cpu_seconds / max(self.duration, 1e-9):.0f}% of one core)",
+            f"interactions: {total} total = {games} game + {len(noop.callback)} no-op   "
+            f"game interactions/s: {games / self.duration:.1f}   all interactions/s: "
+            f"{total / self.duration:.1f}",
+        ]
+
+        def row(name: str, values: list[float]) -> str:
+            return (
+                f"  {name:<22} p50 {percentile(values, 50):7.2f}   p99 {percentile(values, 99):7.2f}   "
+                f"max {max(values, default=float('nan')):7.2f}   (n={len(values)})"
+            )
+
+        lines.append("latency ms, INTERACTION_CREATE → callback POST:")
+        for kind in self.game_kinds:
+            lines.append(row(kind, self.series[kind].callback))
+        if len(self.game_kinds) > 1:
+            lines.append(row("all games", self.merged("callback")))
+        lines.append(row("no-op", noop.callback))
+        lines.append("latency ms, INTERACTION_CREATE → last reply (callback, or the deferred edit/followup):")
+        for kind in self.game_kinds:
+            lines.append(row(kind, self.series[kind].done))
+        if len(self.game_kinds) > 1:
+            lines.append(row("all games", self.merged("done")))
+        lines.append(row("no-op", noop.done))
+
+        def ratio(a: list[float], b: list[float], q: float) -> str:
+            pa, pb = percentile(a, q), percentile(b, q)
+            return f"{pa / pb:.2f}×" if pb > 0 else "n/a"
+
+        lines.append("bot / no-op ratio:")
+        for kind in [*self.game_kinds, *(["all games"] if len(self.game_kinds) > 1 else [])]:
+            cb = self.merged("callback") if kind == "all games" else self.series[kind].callback
+            dn = self.merged("done") if kind == "all games" else self.series[kind].done
+            lines.append(
+                f"  {kind:<22} callback: medians {ratio(cb, noop.callback, 50)}, p99s "
+                f"{ratio(cb, noop.callback, 99)}   last reply: medians {ratio(dn, noop.done, 50)}, p99s "
+                f"{ratio(dn, noop.done, 99)}"
+            )
+        lines.append(
+            "games finished: "
+            + ", ".join(f"{k} {self.games_finished.get(k, 0)}" for k in self.tables)
+            + "   actions committed: "
+            + ", ".join(f"{k} {self.actions.get(k, 0)}" for k in self.tables)
+        )
+        refused = {k: s.refused for k, s in self.series.items() if s.refused}
+        lines.append(
+            f"refusals (ephemeral error replies): {refused or 0}   unanswered: {self.unanswered}   "
+            f"stuck tables: {self.stuck}   ERROR logs: {len(self.errors)}"
+        )
+        lines.extend(f"  ! {e.splitlines()[0][:160]}" for e in self.errors[:5])
+        return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------ the harness
+
+
+class ErrorCollector(logging.Handler):
+    """Collects ERROR records (discord.py only logs exceptions raised in commands and views)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(f"{record.name}: {record.getMessage()}")
+
+
+class Watch:
+    """Wakes a table's driver when the bot posts, edits or deletes a message in one of its channels."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.events: dict[int, asyncio.Event] = {}
+        fake.listeners.append(self._changed)
+
+    def register(self, channel_ids: list[int]) -> asyncio.Event:
+        event = asyncio.Event()
+        for cid in channel_ids:
+            self.events[cid] = event
+        return event
+
+    def _changed(self, msg: FakeMessage) -> None:
+        event = self.events.get(msg.channel.id)
+        if event is not None:
+            event.set()
+
+
+@dataclass
+class Harness:
+    fake: FakeDiscord
+    bot: TavernBot
+    rng: random.Random
+    deadline: float
+    max_interactions: int | None
+    noop_ratio: float
+    think: float
+    noop_channel: FakeChannel
+    noop_users: list[FakeUser]
+    watch: Watch
+    series: dict[str, Series] = field(default_factory=dict)
+    sent: int = 0
+    unanswered: int = 0
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    noop_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    _noop_credit: float = 0.0
+
+    async def pause(self) -> None:
+        """A user's think time before the next move: exponential around ``think`` seconds (0: none)."""
+        if self.think > 0:
+            await asyncio.sleep(self.rng.expovariate(1 / self.think))
+
+    def running(self) -> bool:
+        if self.stop.is_set():
+            return False
+        if time.perf_counter() >= self.deadline or (
+            self.max_interactions is not None and self.sent >= self.max_interactions
+        ):
+            self.stop.set()
+            return False
+        return True
+
+    async def interact(
+        self, kind: str, send: Callable[[], Any], *, ephemeral_ok: bool = False
+    ) -> FakeInteraction | None:
+        """Send one game interaction, matched by no-op interactions at ``noop_ratio``; record its latency."""
+        self.sent += 1
+        self._noop_credit += self.noop_ratio
+        while self._noop_credit >= 1:
+            self._noop_credit -= 1
+            task = asyncio.create_task(self._noop())
+            self.noop_tasks.add(task)
+            task.add_done_callback(self.noop_tasks.discard)
+        try:
+            result = await send()
+        except AssertionError as err:  # the bot did not answer in time
+            self.unanswered += 1
+            log.warning("%s", err)
+            return None
+        it: FakeInteraction = result.interaction
+        self.series.setdefault(kind, Series(ephemeral_ok=ephemeral_ok)).add(it)
+        return it
+
+    async def _noop(self) -> None:
+        user = self.rng.choice(self.noop_users)
+        try:
+            result = await self.fake.slash(user, self.noop_channel, NOOP_COMMAND, settle=False)
+        except AssertionError:
+            self.unanswered += 1
+            return
+        self.series.setdefault("noop", Series(ephemeral_ok=True)).add(result.interaction)
+
+
+def _verb(custom_id: str | None) -> str:
+    m = _CID.match(custom_id or "")
+    return m["verb"] if m else ""
+
+
+@dataclass
+class Choice:
+    """One thing a user can do on one message version."""
+
+    user: FakeUser
+    message: FakeMessage
+    kind: str  # "button" | "select"
+    target: str
+    values: list[str] = field(default_factory=list)
+
+    @property
+    def version(self) -> tuple[int, int]:
+        return (self.message.id, len(self.message.edits))
+
+
+class TableDriver:
+    """The players of one table in one channel, one interaction in flight at a time."""
+
+    game = "?"
+    stall_after = 10.0  # seconds without anything to do before the table counts as stuck
+    window = 6  # how many of the latest messages per channel a user looks at
+
+    def __init__(self, h: Harness, channel: FakeChannel, users: list[FakeUser]) -> None:
+        self.h = h
+        self.channel = channel
+        self.users = users
+        self.dm_channels = [h.fake.dm_channel(u) for u in users]
+        self.changed = h.watch.register([channel.id, *(c.id for c in self.dm_channels)])
+        self.acted: set[tuple[int, int]] = set()  # message versions already acted on
+        self.stuck = False
+
+    async def open(self) -> None:
+        """The first interaction: a slash command that opens the game."""
+        raise NotImplementedError
+
+    async def run(self) -> None:
+        await asyncio.sleep(self.h.rng.uniform(0, self.h.think))  # stagger the openings
+        await self.open()
+        idle_since = time.perf_counter()
+        while self.h.running():
+            choice = self.pick()
+            if choice is None:
+                self.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), 1.0)
+                if time.perf_counter() - idle_since > self.stall_after and not self.stuck:
+                    self.stuck = True
+                    log.warning("%s table in %r has nothing to do", self.game, self.channel)
+                continue
+            idle_since = time.perf_counter()
+            self.stuck = False
+            await self.h.pause()
+            if choice.version in self.acted or choice.message.deleted:
+                continue  # the bot moved on while the user was thinking
+            self.acted.add(choice.version)
+            await self.act(choice)
+
+    async def act(self, c: Choice) -> None:
+        fake = self.h.fake
+        if c.kind == "select":
+            await self.h.interact(
+                self.game, lambda: fake.select(c.user, c.message, c.target, c.values, settle=False)
+            )
+        else:
+            await self.h.interact(self.game, lambda: fake.click(c.user, c.message, c.target, settle=False))
+
+    # ------------------------------------------------------------------ deciding from what the bot sent
+
+    def _latest_live(self, messages: list[FakeMessage]) -> FakeMessage | None:
+        for msg in reversed(messages[-self.window :]):
+            if any(not b.disabled and b.custom_id for b in msg.buttons()) or any(
+                not s.disabled for s in msg.selects()
+            ):
+                return msg
+        return None
+
+    def pick(self) -> Choice | None:
+        fake = self.h.fake
+        options: list[Choice] = []
+        for user, dm in zip(self.users, self.dm_channels, strict=True):
+            msg = self._latest_live(fake.channel_messages(dm))
+            if msg is not None:
+                options.extend(self.choices(user, msg))
+        msg = self._latest_live(fake.channel_messages(self.channel))
+        if msg is not None:
+            ids = [int(x) for x in _MENTION.findall(msg.content)]
+            mentioned = [u for uid in ids for u in self.users if u.id == uid]
+            options.extend(self.choices(mentioned[0] if mentioned else self.users[0], msg))
+        options = [o for o in options if o.version not in self.acted]
+        return self.h.rng.choice(options) if options else None
+
+    def choices(self, user: FakeUser, msg: FakeMessage) -> list[Choice]:
+        """What ``user`` may do on ``msg``: a confirm if offered, else any enabled button or select."""
+        buttons = [
+            b
+            for b in msg.buttons()
+            if b.custom_id and not b.disabled and _verb(b.custom_id) not in AVOID_VERBS
+        ]
+        confirms = [b for b in buttons if _verb(b.custom_id) in ("discard", "confirm")]
+        if confirms:
+            return [Choice(user, msg, "button", b.custom_id or "") for b in confirms]
+        out = [Choice(user, msg, "button", b.custom_id or "") for b in buttons]
+        for sel in msg.selects():
+            if sel.disabled or sel.type != 3 or _verb(sel.custom_id) in AVOID_VERBS:
+                continue
+            n = self.h.rng.randint(sel.min_values, max(sel.min_values, min(sel.max_values, len(sel.options))))
+            out.append(Choice(user, msg, "select", sel.custom_id, self.h.rng.sample(sel.values(), n)))
+        return out
+
+
+class PingTable(TableDriver):
+    """Two users taking turns at ``/tavern ping``: the harness with the bot's cheapest real command."""
+
+    game = "ping"
+
+    async def open(self) -> None:
+        pass
+
+    async def run(self) -> None:
+        turn = 0
+        await asyncio.sleep(self.h.rng.uniform(0, self.h.think))
+        while self.h.running():
+            await self.h.pause()
+            user = self.users[turn % 2]
+            turn += 1
+            await self.h.interact(
+                self.game,
+                lambda u=user: self.h.fake.slash(u, self.channel, "tavern ping", settle=False),
+                ephemeral_ok=True,
+            )
+
+
+class BhargageTable(TableDriver):
+    game = "bhargage"
+
+    def __init__(self, h: Harness, channel: FakeChannel, users: list[FakeUser], target: int) -> None:
+        super().__init__(h, channel, users)
+        self.target = target
+
+    async def open(self) -> None:
+        host, other = self.users
+        await self.h.interact(
+            self.game,
+            lambda: self.h.fake.slash(
+                host, self.channel, "bhargage challenge", opponent=other, target=self.target, settle=False
+            ),
+        )
+
+
+# ------------------------------------------------------------------------------------------ the run
+
+
+@dataclass
+class Config:
+    tables: int = 200
+    deluxe_tables: int = 0
+    ping_tables: int = 0
+    seconds: float = 30.0
+    max_interactions: int | None = None
+    noop_ratio: float = 1.0
+    think: float = 2.0
+    target: int = 121
+    seed: int = 1
+    db_dir: Path | None = None
+
+
+@contextlib.contextmanager
+def _pointed_at(fake: FakeDiscord) -> Iterator[None]:
+    """Point the unmodified discord.py client at the fake (what the test fixture does with monkeypatch)."""
+    old_base, old_gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = fake.api_base  # type: ignore[misc]
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE = old_base  # type: ignore[misc]
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+
+def _add_noop(bot: TavernBot) -> None:
+    @bot.tree.command(name=NOOP_COMMAND, description="Benchmark no-op: answers at once")
+    async def noop(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("ok", ephemeral=True)
+
+
+def _db_figures(path: Path) -> tuple[dict[str, int], dict[str, int]]:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        finished = dict(db.execute("SELECT game, COUNT(*) FROM games WHERE status='finished' GROUP BY game"))
+        actions = dict(
+            db.execute(
+                "SELECT g.game, COUNT(*) FROM actions a JOIN games g ON g.id = a.game_id GROUP BY g.game"
+            )
+        )
+    return finished, actions
+
+
+async def run_bench(config: Config) -> BenchResult:
+    """Start fake and bot, play for ``config.seconds`` (or ``max_interactions``), stop, return figures."""
+    errors = ErrorCollector()
+    logging.getLogger().addHandler(errors)
+    with contextlib.ExitStack() as stack:
+        db_dir = config.db_dir or Path(
+            stack.enter_context(tempfile.TemporaryDirectory(prefix="tavern-bench-"))
+        )
+        settings = Settings(
+            token=FAKE_TOKEN,
+            db_path=db_dir / "tavern.sqlite3",
+            log_level="WARNING",
+            nudge_minutes=0,
+            claim_minutes=0,
+        )
+        fake = FakeDiscord()
+        fake.reply_timeout = 10.0
+        rng = random.Random(config.seed)
+        kinds: list[tuple[str, int]] = [
+            ("bhargage", config.tables),
+            ("deluxe", config.deluxe_tables),
+            ("ping", config.ping_tables),
+        ]
+        seating: list[tuple[str, FakeChannel, list[FakeUser]]] = []
+        for kind, n in kinds:
+            for i in range(n):
+                channel = fake.add_channel(f"{kind}-{i}")
+                size = 2
+                users = [fake.add_user(f"{kind}{i}-{s}") for s in range(size)]
+                seating.append((kind, channel, users))
+        noop_channel = fake.add_channel("bench-noop")
+        noop_users = [fake.add_user(f"noop-{i}") for i in range(8)]
+        await fake.start()
+        try:
+            with _pointed_at(fake):
+                bot = create_bot(settings, guild_ready_timeout=0.01)
+                _add_noop(bot)
+                bot_task = asyncio.create_task(bot.start(settings.token), name="bench-bot")
+                try:
+                    await asyncio.wait_for(bot.wait_until_ready(), 30)
+                    result = await _play(config, fake, bot, rng, seating, noop_channel, noop_users)
+                finally:
+                    with contextlib.suppress(AssertionError):
+                        await fake.settle(quiet=0.2, timeout=10)
+                    await bot.close()
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(bot_task, 10)
+        finally:
+            await fake.stop()
+            logging.getLogger().removeHandler(errors)
+        for series in result.series.values():
+            series.finish(fake)
+        result.games_finished, result.actions = _db_figures(settings.db_path)
+        result.errors = errors.records + fake.errors + [f"unmodelled route {u}" for u in fake.unhandled]
+        return result
+
+
+async def _play(
+    config: Config,
+    fake: FakeDiscord,
+    bot: TavernBot,
+    rng: random.Random,
+    seating: list[tuple[str, FakeChannel, list[FakeUser]]],
+    noop_channel: FakeChannel,
+    noop_users: list[FakeUser],
+) -> BenchResult:
+    start = time.perf_counter()
+    h = Harness(
+        fake=fake,
+        bot=bot,
+        rng=rng,
+        deadline=start + config.seconds,
+        max_interactions=config.max_interactions,
+        noop_ratio=config.noop_ratio,
+        think=config.think,
+        noop_channel=noop_channel,
+        noop_users=noop_users,
+        watch=Watch(fake),
+    )
+    drivers: list[TableDriver] = []
+    for kind, channel, users in seating:
+        if kind == "bhargage":
+            drivers.append(BhargageTable(h, channel, users, config.target))
+        elif kind == "ping":
+            drivers.append(PingTable(h, channel, users))
+        else:
+            raise NotImplementedError(f"no driver for {kind} tables yet")
+    cpu0 = _cpu()
+    tasks = [asyncio.create_task(d.run()) for d in drivers]
+    await asyncio.gather(*tasks)
+    if h.noop_tasks:
+        await asyncio.gather(*h.noop_tasks)
+    duration = time.perf_counter() - start
+    cpu = _cpu() - cpu0
+    counts: dict[str, int] = {}
+    for kind, _, _ in seating:
+        counts[kind] = counts.get(kind, 0) + 1
+    series = {k: h.series.get(k, Series()) for k in counts}
+    series["noop"] = h.series.get("noop", Series())
+    return BenchResult(
+        tables=counts,
+        think=config.think,
+        duration=duration,
+        cpu_seconds=cpu,
+        series=series,
+        games_finished={},
+        actions={},
+        errors=[],
+        stuck=sum(d.stuck for d in drivers),
+        unanswered=h.unanswered,
+    )
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--tables", type=int, default=200, help="concurrent Bhargage tables")
+    parser.add_argument("--deluxe-tables", type=int, default=0, help="concurrent Bharg Deluxe tables")
+    parser.add_argument("--ping-tables", type=int, default=0, help="tables whose users only /tavern ping")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long to play")
+    parser.add_argument("--max-interactions", type=int, default=None, help="stop after this many game clicks")
+    parser.add_argument(
+        "--noop-ratio", type=float, default=1.0, help="no-op interactions per game interaction"
+    )
+    parser.add_argument(
+        "--think", type=float, default=2.0, help="mean seconds a user thinks before each move (0: flat out)"
+    )
+    parser.add_argument("--target", type=int, default=121, help="Bhargage target (21..221)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    config = Config(
+        tables=args.tables,
+        deluxe_tables=args.deluxe_tables,
+        ping_tables=args.ping_tables,
+        seconds=args.seconds,
+        max_interactions=args.max_interactions,
+        noop_ratio=args.noop_ratio,
+        think=args.think,
+        target=args.target,
+        seed=args.seed,
+    )
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    result = asyncio.run(run_bench(config))
+    print(result.report())
+
+
+if __name__ == "__main__":
+    main()
