@@ -371,8 +371,7 @@ class Bhargage(commands.Cog):
         names = table.names
         meta = await self.bot.store.set_meta(table.id, backs={})
         head = f"**Bhargage** — {names[0]} vs {names[1]} ({_options_text(table.options.to_dict())})"
-        texts = render.messages(events, names)
-        texts[0] = f"{head}\n{texts[0]}"
+        texts = render.chunk([head, *render.event_lines(events, names)])
         await self._post_all(table, texts, meta, events)
         board = await self._send(table.channel_id, self._board(table, meta))
         if board is not None:
@@ -385,7 +384,11 @@ class Bhargage(commands.Cog):
         ping, items = self._ping(table, events, meta)
         if table.is_over():
             items = [ui.button("Rematch", "g", table.id, "rematch", style=discord.ButtonStyle.primary)]
-            texts = [*texts, self._board(table, meta)]
+            final = self._board(table, meta)
+            if texts and len(texts[-1]) + len(final) < render.MESSAGE_LIMIT:
+                texts = [*texts[:-1], f"{texts[-1]}\n{final}"]
+            else:
+                texts = [*texts, final]
         elif ping:
             texts = [*texts[:-1], f"{texts[-1]}\n{ping}"] if texts else [ping]
         for i, text in enumerate(texts):

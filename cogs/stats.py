@@ -67,11 +67,11 @@ class Stats(commands.Cog):
         await interaction.response.send_message(leaderboard_text(game, rows))
 
     @app_commands.command(name="stats", description="A player's record in this server")
-    @app_commands.describe(user="Whose record (yours by default)")
+    @app_commands.describe(player="Whose record (yours by default)")
     @app_commands.guild_only()
-    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+    async def stats(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
-        who = user or interaction.user
+        who = player or interaction.user
         found = await self.bot.store.stats(interaction.guild_id, who.id)
         await interaction.response.send_message(stats_lines(who.display_name, found), ephemeral=True)
 

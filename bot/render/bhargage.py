@@ -110,8 +110,11 @@ def messages(events: Sequence[bh.Event], names: Sequence[str]) -> list[str]:
     Each message stays under Discord's limit; a long show is split between lines, never inside one.
     """
     blocks: list[list[bh.Event]] = [[]]
+    previous: bh.Event | None = None
     for ev in events:
-        starts_show = isinstance(ev, bh.HandCounted) and ev.kind == "hand" and blocks[-1]
+        in_show = isinstance(previous, bh.HandCounted | bh.ShortageClaimed)
+        starts_show = isinstance(ev, bh.HandCounted) and not in_show and blocks[-1]
+        previous = ev
         if starts_show or (isinstance(ev, bh.HandDealt) and blocks[-1]):
             blocks.append([])
         blocks[-1].append(ev)

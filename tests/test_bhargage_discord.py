@@ -1,0 +1,537 @@
+"""Bhargage through the real bot and the fake Discord, driven only the way players would: slash commands,
+selects and buttons, reading what the channel, the DMs and the ephemerals show."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from typing import Any
+
+import discord
+import pytest
+
+from bot.app import TavernBot
+from bot.errors import SERVER_ONLY
+from bot.rules import bhargage as bh
+from bot.rules.decktet import card, cards
+from bot.settings import Settings
+from cogs.bhargage import Bhargage
+from tests.conftest import StartBot
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+
+BOARD_HEAD = "**Bhargage** ("
+SEED = 9  # a target-31 game of 3 hands with "go", shortage claims and "1 for last" (found offline)
+
+
+@pytest.fixture
+def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables get a known seed so the short game reliably shows the calls the tests look for."""
+    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
+
+
+# ------------------------------------------------------------------------------------------- driving
+
+
+def cog(bot: TavernBot) -> Bhargage:
+    found = bot.get_cog("Bhargage")
+    # load_extension imports the module afresh for each bot, so compare by name, not class identity
+    assert found is not None and type(found).__name__ == Bhargage.__name__
+    return found  # type: ignore[return-value]
+
+
+def board(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
+    """The newest board message (the one the bot keeps current)."""
+    boards = [m for m in fake.channel_messages(channel) if m.content.startswith(BOARD_HEAD)]
+    assert boards, "no board in the channel"
+    return boards[-1]
+
+
+def waiting_line(fake: FakeDiscord, channel: FakeChannel) -> str:
+    lines = [
+        ln for ln in board(fake, channel).content.splitlines() if ln.startswith(("Waiting", "Game over"))
+    ]
+    assert lines, board(fake, channel).content
+    return lines[-1]
+
+
+def enabled(msg: FakeMessage) -> bool:
+    return any(not b.disabled for b in msg.buttons()) or any(not s.disabled for s in msg.selects())
+
+
+async def panel_for(
+    fake: FakeDiscord, channel: FakeChannel, user: FakeUser, closed: set[FakeUser]
+) -> FakeMessage | None:
+    """The user's current controls: the newest live DM panel, or a fresh "Show my hand" ephemeral."""
+    if user in closed:
+        shows = [
+            m
+            for m in fake.channel_messages(channel)
+            if any(
+                b.custom_id and ":show:" in b.custom_id and user.name in (b.label or "") for b in m.buttons()
+            )
+        ]
+        assert shows, f"no Show my hand button for {user.name}"
+        button = next(
+            b
+            for b in shows[-1].buttons()
+            if b.custom_id and ":show:" in b.custom_id and user.name in (b.label or "")
+        )
+        assert button.custom_id is not None
+        result = await fake.click(user, shows[-1], button.custom_id)
+        assert result.ephemeral and result.message.viewer is user
+        return result.message
+    live = [m for m in fake.dms(user) if enabled(m)]
+    return live[-1] if live else None
+
+
+async def act_with_panel(fake: FakeDiscord, user: FakeUser, panel: FakeMessage) -> str:
+    """Discard the first two offered cards, or play the first card that may be played."""
+    picks = [s for s in panel.selects() if ":pick" in s.custom_id]
+    if picks:
+        chosen = await fake.select(user, panel, picks[0].custom_id, picks[0].values()[:2])
+        assert "Confirm" in [b.label for b in chosen.message.buttons()]
+        await fake.click(user, chosen.message, "Confirm")
+        return "discard"
+    plays = [b for b in panel.buttons() if b.custom_id and ":play:" in b.custom_id and not b.disabled]
+    assert plays, f"nothing to do on {panel!r}"
+    assert plays[0].custom_id is not None
+    await fake.click(user, panel, plays[0].custom_id)
+    return "play"
+
+
+async def step(
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    users: list[FakeUser],
+    closed: set[FakeUser] | None = None,
+) -> str | None:
+    """One move by whoever the board says the table waits for; None when the game is over."""
+    line = waiting_line(fake, channel)
+    if line.startswith("Game over"):
+        return None
+    body = line.removeprefix("Waiting for ")
+    user = min((u for u in users if u.name in body), key=lambda u: body.index(u.name))
+    if "to cut" in line:
+        cuts = [
+            m
+            for m in fake.channel_messages(channel)
+            if any(b.custom_id and ":cut" in b.custom_id and not b.disabled for b in m.buttons())
+        ]
+        assert cuts and user.mention in cuts[-1].content
+        await fake.click(user, cuts[-1], "Cut")
+        return "cut"
+    panel = await panel_for(fake, channel, user, closed or set())
+    assert panel is not None, f"{user.name} has no controls; board says {line!r}"
+    return await act_with_panel(fake, user, panel)
+
+
+async def play_out(
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    users: list[FakeUser],
+    closed: set[FakeUser] | None = None,
+    limit: int = 200,
+) -> int:
+    moves = 0
+    while await step(fake, channel, users, closed) is not None:
+        moves += 1
+        assert moves < limit, "the game did not end"
+    return moves
+
+
+async def challenge(
+    fake: FakeDiscord, a: FakeUser, b: FakeUser, channel: FakeChannel | None = None, target: int = 31
+) -> FakeMessage:
+    channel = channel or fake.channel
+    posted = await fake.slash(a, channel, "bhargage challenge", opponent=b, target=target)
+    assert not posted.ephemeral and b.mention in posted.content and "Bhargage" in posted.content
+    accepted = await fake.click(b, posted.message, "Accept")
+    assert "accepted" in accepted.message.content and accepted.message.buttons() == []
+    return posted.message
+
+
+def channel_text(fake: FakeDiscord, channel: FakeChannel) -> str:
+    return "\n".join(m.content for m in fake.channel_messages(channel))
+
+
+# ------------------------------------------------------------------------------------------- 1. a game
+
+
+async def test_whole_game_from_challenge_to_leaderboard(
+    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None and table.seed == SEED and table.names == ("alice", "bob")
+    opening = fake.channel_messages(fake.channel)[1].content
+    assert "Cut for the deal: alice cuts" in opening and "deals first" in opening
+    assert alice.mention in opening and bob.mention in opening
+    first_board = board(fake, fake.channel)
+    assert "alice" in first_board.content and "31" in first_board.content and "●" in first_board.content
+    for user in (alice, bob):
+        dm = fake.dms(user)[-1]
+        assert "Choose exactly 2 cards" in dm.content
+        assert len(dm.select().options) == 5 and dm.select().min_values == dm.select().max_values == 2
+
+    moves = await play_out(fake, fake.channel, [alice, bob])
+    assert moves > 10
+    state = table.state
+    assert bh.is_over(state) and table.status == "finished"
+    text = channel_text(fake, fake.channel)
+    # The engine's events, replayed, all appear in the channel in the seed's words.
+    record = await bot.store.load_game(table.id)
+    assert record is not None
+    events: list[Any] = []
+    st, evs = bh.start(record.seed, 2, bh.Options.from_dict(record.options))
+    events += evs
+    for act in record.actions:
+        st, evs = bh.apply(st, bh.parse_action(act.text))
+        events += evs
+    for ev in events:
+        if isinstance(ev, bh.PointsScored):
+            assert f"**{ev.reason}** — {table.names[ev.seat]} ({ev.total_after})" in text
+        if isinstance(ev, bh.WentGo):
+            assert f"{table.names[ev.seat]}: **go**" in text
+        if isinstance(ev, bh.ShortageClaimed) and ev.points:
+            assert f"**Shortage: {ev.points}** — {table.names[ev.claimant]} ({ev.total_after})" in text
+        if isinstance(ev, bh.UpCardTurned):
+            assert f"the up-card is **{ev.card.label}**" in text
+    assert any(isinstance(e, bh.WentGo) for e in events) and "1 for last" in text and " for " in text
+    # The show: itemised in order, non-dealer's hand first.
+    shows = [m.content for m in fake.channel_messages(fake.channel) if m.content.startswith("**The show**")]
+    assert shows
+    first = shows[0]
+    counted = [e for e in events if isinstance(e, bh.HandCounted)][:3]
+    positions = [first.index(f"__{table.names[e.seat]}'s {e.kind}__") for e in counted]
+    assert positions == sorted(positions)
+    assert "Shortage: 0" not in text
+    winner = table.names[state.winner]
+    last = fake.last_message(fake.channel)
+    assert f"🏆 **{winner} wins**" in last.content and "Rematch" in [b.label for b in last.buttons()]
+    assert "Game over" in board(fake, fake.channel).content
+    # The play: the mover's DM had playable and (sometimes) greyed-out cards with the count.
+    assert any("Count: **" in m.content or "You played" in m.content for m in fake.dms(alice))
+    # Turn pings are new messages that mention the mover.
+    assert sum("your turn — count" in m.content for m in fake.channel_messages(fake.channel)) >= 4
+
+    board_edits = len(board(fake, fake.channel).edits)
+    assert board_edits >= moves // 2  # one board, kept current by edits
+
+    lb = await fake.slash(alice, fake.channel, "leaderboard")
+    assert winner in lb.content and "100" in lb.content and "Bhargage leaderboard" in lb.content
+    stats = await fake.slash(bob, fake.channel, "stats", player=alice)
+    assert stats.ephemeral and "Bhargage" in stats.content and "1 games" in stats.content
+
+    # Rematch: either player; a new challenge to the other with the same options.
+    rematch = await fake.click(bob, last, "Rematch")
+    assert not rematch.ephemeral and alice.mention in rematch.content and "to 31" in rematch.content
+    declined = await fake.click(alice, rematch.message, "Decline")
+    assert "declined" in declined.message.content
+
+
+async def test_resign_with_an_ephemeral_confirm(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    """Resign via the ephemeral confirm: the channel says so, the loser gets a loss."""
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    ask = await fake.slash(bob, fake.channel, "bhargage resign")
+    assert ask.ephemeral and "alice" in ask.content
+    done = await fake.click(bob, ask.message, "Resign")
+    assert done.message.content == "You resigned."
+    last = fake.last_message(fake.channel)
+    assert "bob resigned." in last.content and "🏆 **alice wins**" in last.content
+    assert bot.tables.table_for_channel(fake.channel.id) is None
+    rating = await bot.store.rating_of(fake.guild.id, "bhargage", bob.id)
+    assert rating is not None and rating["losses"] == 1
+
+
+# ------------------------------------------------------------------------------------------- 2. restart
+
+
+async def test_restart_mid_hand_then_finish_with_old_buttons(
+    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
+) -> None:
+    fake = fake_discord
+    first = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    for _ in range(6):  # both discards, the cut and a few cards
+        assert await step(fake, fake.channel, [alice, bob]) is not None
+    old_board = board(fake, fake.channel)
+    live_before = {m.id for u in (alice, bob) for m in fake.dms(u) if enabled(m)}
+    assert live_before
+    await first.close()
+
+    second = await start_bot()
+    table = second.tables.table_for_channel(fake.channel.id)
+    assert table is not None and table.seq == 6
+    # The first move after the restart uses a panel sent before it.
+    line = waiting_line(fake, fake.channel)
+    mover = alice if "alice" in line else bob
+    panel = [m for m in fake.dms(mover) if enabled(m)][-1]
+    assert panel.id in live_before
+    await act_with_panel(fake, mover, panel)
+    assert table.seq == 7
+    await play_out(fake, fake.channel, [alice, bob])
+    assert table.status == "finished"
+    assert board(fake, fake.channel) is old_board  # still the same board message, edited
+    assert cog(second).idle_loop.is_running()
+
+
+# ------------------------------------------------------------------------------------------- 3. closed DMs
+
+
+async def test_closed_dms_play_through_show_my_hand(
+    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    alice, carol = fake.add_user("alice"), fake.add_user("carol", dms_closed=True)
+    await challenge(fake, alice, carol)
+    notices = [m for m in fake.channel_messages(fake.channel) if "DMs are closed" in m.content]
+    assert len(notices) == 1 and carol.mention in notices[0].content
+    assert "Show my hand" in (notices[0].buttons()[0].label or "")
+    # Someone else can't use carol's hand.
+    refused = await fake.click(fake.add_user("dave"), notices[0], notices[0].buttons()[0].custom_id or "")
+    assert refused.ephemeral and refused.content == "You are not playing at this table."
+
+    await play_out(fake, fake.channel, [alice, carol], closed={carol})
+    table = await bot.tables.get(1)
+    assert table.status == "finished"
+    assert len([m for m in fake.channel_messages(fake.channel) if "DMs are closed" in m.content]) == 1
+    assert fake.dms(carol) == [] and len(fake.ephemerals(carol)) > 5
+    # The turn pings for carol carry her Show my hand button.
+    pings = [m for m in fake.channel_messages(fake.channel) if f"{carol.mention}, your turn" in m.content]
+    assert pings and all(any("carol" in (b.label or "") for b in m.buttons()) for m in pings)
+
+
+# ------------------------------------------------------------------------------------------- 4. bad input
+
+
+async def test_wrong_user_stale_double_click_and_not_your_turn(
+    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob, eve = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("eve")
+    await challenge(fake, alice, bob)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+
+    outsider = await fake.slash(eve, fake.channel, "bhargage hand")
+    assert outsider.ephemeral and outsider.content == "You are not playing at this table."
+
+    # alice keeps an ephemeral panel of hand 1's discard, then discards from her DM.
+    old = await fake.slash(alice, fake.channel, "bhargage hand")
+    assert old.ephemeral and old.message.selects()
+    await act_with_panel(fake, alice, [m for m in fake.dms(alice) if enabled(m)][-1])
+    # bob confirms twice at once: applied once, the other click is stale.
+    panel = [m for m in fake.dms(bob) if enabled(m)][-1]
+    pick = panel.selects()[0]
+    chosen = await fake.select(bob, panel, pick.custom_id, pick.values()[:2])
+    confirm = chosen.message.button("Confirm").custom_id or ""
+    both = await asyncio.gather(
+        fake.click(bob, chosen.message, confirm), fake.click(bob, chosen.message, confirm)
+    )
+    assert table.seq == 2
+    texts = [r.text() for r in both]
+    assert sum("That button is from an earlier turn." in t for t in texts) == 1
+    # The old hand-1 select no longer works.
+    old_pick = old.message.selects()[0]
+    stale = await fake.select(alice, old.message, old_pick.custom_id, old_pick.values()[:2])
+    assert stale.ephemeral and stale.content == "That button is from an earlier turn."
+
+    # The cut: the dealer may not, an outsider may not.
+    cut_msg = [m for m in fake.channel_messages(fake.channel) if any(b.label == "Cut" for b in m.buttons())][
+        -1
+    ]
+    cutter = alice if alice.mention in cut_msg.content else bob
+    dealer = bob if cutter is alice else alice
+    wrong = await fake.click(dealer, cut_msg, "Cut")
+    assert wrong.text().startswith("It's not your turn") and table.seq == 2
+    nobody = await fake.click(eve, cut_msg, "Cut")
+    assert "not playing at this table" in nobody.text()
+    await fake.click(cutter, cut_msg, "Cut")
+    assert table.seq == 3 and cut_msg.buttons() == []
+
+    # The leader keeps an ephemeral panel, plays from the DM, then clicks the old ephemeral button.
+    leader = cutter
+    eph = await fake.slash(leader, fake.channel, "bhargage hand")
+    dm_panel = [m for m in fake.dms(leader) if enabled(m)][-1]
+    play = next(b for b in dm_panel.buttons() if not b.disabled).custom_id or ""
+    both = await asyncio.gather(fake.click(leader, dm_panel, play), fake.click(leader, dm_panel, play))
+    assert table.seq == 4
+    assert sorted("That button is from an earlier turn." in r.text() for r in both) == [False, True]
+    assert dm_panel.content.startswith("You played")
+    old_play = next(b for b in eph.message.buttons() if not b.disabled).custom_id or ""
+    late = await fake.click(leader, eph.message, old_play)
+    assert late.text() == "That button is from an earlier turn." and table.seq == 4
+    # Not your turn: whoever the board is not waiting for gets a panel without play buttons.
+    line = waiting_line(fake, fake.channel)
+    idle = next(u for u in (alice, bob) if u.name not in line)
+    mine = await fake.slash(idle, fake.channel, "bhargage hand")
+    assert "Waiting for" in mine.content and mine.message.buttons() == []
+
+
+async def test_count_calculator_rules_and_dm_commands(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    await start_bot()
+    alice = fake.add_user("alice")
+    result = await fake.slash(
+        alice, fake.channel, "bhargage count", cards="forest, sailor, ace of moons", up="bard"
+    )
+    text = result.content
+    assert result.ephemeral
+    expected = bh.count_hand(cards("forest, sailor, ace of moons"), card("bard"))
+    assert f"**Total: {expected.total}**" in text
+    for item in expected.items:
+        assert f"• {item.reason} — {' + '.join(c.title for c in item.cards)}" in text
+    assert "Chief's Friend — the Sailor" in text and "Shortage:" in text
+
+    typo = await fake.slash(alice, fake.channel, "bhargage count", cards="forrest, sailor, pact", up="bard")
+    assert typo.ephemeral and "no card called “forrest”" in typo.content and "the Forest" in typo.content
+    short = await fake.slash(alice, fake.channel, "bhargage count", cards="forest, sailor", up="bard")
+    assert "Give 3 cards" in short.content
+    four = await fake.slash(
+        alice, fake.channel, "bhargage count", cards="forest, sailor, pact, mill", up="bard", bhargage=True
+    )
+    assert "**Bhargage**" in four.content and "Chief's Friend" not in four.content
+
+    rules = await fake.slash(alice, fake.channel, "bhargage rules")
+    assert rules.ephemeral
+    body = rules.text()
+    for words in ("23", "2 for the Chief", "6 for bharg", "1 for last", "Muggins!", "Shortage", "121", "go"):
+        assert words in body
+
+    dm = fake.dm_channel(alice)
+    in_dm = await fake.slash(alice, dm, "bhargage hand")
+    assert in_dm.content == SERVER_ONLY
+    assert (await fake.slash(alice, dm, "bhargage challenge", opponent=fake.owner)).content == SERVER_ONLY
+    with pytest.raises(AssertionError, match="not offered in DMs"):
+        await fake.slash(alice, dm, "leaderboard")
+    counted = await fake.slash(alice, dm, "bhargage count", cards="forest, sailor, pact", up="bard")
+    assert "Total" in counted.content  # the calculator works anywhere
+
+
+async def test_challenge_refusals(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    await start_bot()
+    alice, bob, carl, dora = (fake.add_user(n) for n in ("alice", "bob", "carl", "dora"))
+    robot = fake.add_user("robot", bot=True)
+    me = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=alice)
+    assert me.ephemeral and "yourself" in me.content
+    bot_ = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=robot)
+    assert bot_.ephemeral and "Bots" in bot_.content
+    quiet = fake.add_channel("quiet", bot_permissions=discord.Permissions(view_channel=True).value)
+    perm = await fake.slash(alice, quiet, "bhargage challenge", opponent=bob)
+    assert perm.ephemeral and "send messages" in perm.content and fake.channel_messages(quiet) == []
+
+    pending = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
+    busy = await fake.slash(carl, fake.channel, "bhargage challenge", opponent=dora)
+    assert busy.ephemeral and "open challenge" in busy.content
+    wrong = await fake.click(carl, pending.message, "Accept")
+    assert wrong.ephemeral and "only they can answer" in wrong.content
+    await fake.click(bob, pending.message, "Accept")
+    taken = await fake.slash(carl, fake.channel, "bhargage challenge", opponent=dora)
+    assert taken.ephemeral and "already has a game" in taken.content
+    other = fake.add_channel("other")
+    seated = await fake.slash(carl, other, "bhargage challenge", opponent=bob)
+    assert seated.ephemeral and "bob is already playing" in seated.content
+    again = await fake.click(bob, pending.message, "Accept") if pending.message.buttons() else None
+    assert again is None  # the accepted challenge lost its buttons
+
+
+async def test_challenge_expiry_and_decline(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    c = cog(bot)
+    first = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
+    c.clock = lambda: time.time() + 11 * 60
+    late = await fake.click(bob, first.message, "Accept")
+    assert "This challenge has expired." in late.text() and first.message.buttons() == []
+    assert bot.tables.table_for_channel(fake.channel.id) is None
+
+    second = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
+    c.clock = lambda: time.time() + 22 * 60
+    await c.tick()
+    await fake.settle()
+    assert "expired" in second.message.content and second.message.buttons() == []
+    lobby = await bot.store.open_lobbies(channel_id=fake.channel.id)
+    assert lobby == []
+
+    third = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
+    declined = await fake.click(bob, third.message, "Decline")
+    assert "bob declined" in declined.message.content and third.message.buttons() == []
+    assert bot.tables.table_for_channel(fake.channel.id) is None
+
+
+async def test_idle_nudge_once_then_claim(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    bot = await start_bot(dataclasses.replace(settings, nudge_minutes=1, claim_minutes=3))
+    alice, bob, eve = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("eve")
+    await challenge(fake, alice, bob)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    c = cog(bot)
+    c.clock = lambda: time.time() + 90
+    await c.tick()
+    await c.tick()
+    await fake.settle()
+    nudges = [m for m in fake.channel_messages(fake.channel) if "waiting for you" in m.content]
+    assert len(nudges) == 1 and alice.mention in nudges[0].content and bob.mention in nudges[0].content
+
+    await act_with_panel(fake, alice, [m for m in fake.dms(alice) if enabled(m)][-1])
+    c.clock = lambda: time.time() + 30
+    early = [m for m in fake.channel_messages(fake.channel) if "Claim the game" in str(m.buttons())]
+    assert early == []
+    c.clock = lambda: time.time() + 4 * 60
+    await c.tick()
+    await fake.settle()
+    claims = [
+        m
+        for m in fake.channel_messages(fake.channel)
+        if any(b.label == "Claim the game" for b in m.buttons())
+    ]
+    assert (
+        len(claims) == 1 and alice.mention in claims[0].content and "bob has not moved" in claims[0].content
+    )
+    own = await fake.click(bob, claims[0], "Claim the game")
+    assert own.ephemeral and "waiting for you" in own.content
+    stranger = await fake.click(eve, claims[0], "Claim the game")
+    assert stranger.content == "You are not playing at this table."
+    c.clock = time.time  # the clock is re-checked at the click
+    notyet = await fake.click(alice, claims[0], "Claim the game")
+    assert "Not yet" in notyet.text()
+    c.clock = lambda: time.time() + 4 * 60
+    won = await fake.click(alice, claims[0], "Claim the game")
+    assert "claimed the game" in won.message.content
+    assert table.status == "finished" and table.state.how == "forfeit"
+    assert "bob forfeited" in channel_text(fake, fake.channel)
+
+
+# ----------------------------------------------------------------------------------- 5. expired tokens
+
+
+async def test_game_proceeds_after_tokens_expire(
+    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    alice, carol = fake.add_user("alice"), fake.add_user("carol", dms_closed=True)
+    await challenge(fake, alice, carol)
+    for _ in range(3):
+        await step(fake, fake.channel, [alice, carol], {carol})
+        fake.expire_tokens()
+    await play_out(fake, fake.channel, [alice, carol], {carol})
+    table = await bot.tables.get(1)
+    assert table.status == "finished"
+    assert not fake.rejections(10015) and not fake.rejections(10062)
