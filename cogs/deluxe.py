@@ -133,7 +133,7 @@ class Deluxe(commands.Cog):
         table = self._table_here(channel_id)
         await interaction.response.send_message(**V.board_kwargs(table))
         message = await interaction.original_response()
-        await self.bot.store.set_meta(table.id, board=message.id)
+        await self.bot.store.set_meta(table.id, board_id=message.id)
 
     @deluxe.command(name="leave", description="Leave the Bharg Deluxe game in this channel")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -250,7 +250,7 @@ class Deluxe(commands.Cog):
         async with self._lock(table.id):
             channel = await self._channel(table)
             board = await channel.send(**V.board_kwargs(table))
-            await self.bot.store.set_meta(table.id, board=board.id, log=[])
+            await self.bot.store.set_meta(table.id, board_id=board.id, log=[])
             await self._announce(table, events, deal_dms=True)
 
     async def _expire_due(self) -> None:
@@ -375,6 +375,9 @@ class Deluxe(commands.Cog):
             raise UserFacingError("They have moved since: nothing to claim.")
         if idle == seat:
             raise UserFacingError("You can't remove yourself this way; use /deluxe leave.")
+        claim = self.bot.settings.claim_after
+        if claim is None or time.time() - table.last_action_at < claim.total_seconds():
+            raise UserFacingError("Not yet: they have not been idle long enough to be removed.")
         async with self._lock(table.id):
             result = await self.bot.tables.act_as_seat(table.id, idle, D.Leave(idle), expected_seq=token)
             await interaction.response.edit_message(
@@ -412,7 +415,7 @@ class Deluxe(commands.Cog):
 
     async def _update_board(self, table: Table, channel: discord.TextChannel | discord.Thread) -> None:
         meta = await self.bot.store.get_meta(table.id)
-        board_id = meta.get("board")
+        board_id = meta.get("board_id")
         if board_id is not None:
             try:
                 await channel.get_partial_message(board_id).edit(**V.board_kwargs(table))
@@ -420,7 +423,7 @@ class Deluxe(commands.Cog):
             except discord.NotFound:
                 pass
         message = await channel.send(**V.board_kwargs(table))
-        await self.bot.store.set_meta(table.id, board=message.id)
+        await self.bot.store.set_meta(table.id, board_id=message.id)
 
     async def _announce(
         self, table: Table, events: Sequence[D.Event], *, flush: bool = False, deal_dms: bool = False
@@ -526,7 +529,7 @@ class Deluxe(commands.Cog):
                 if (
                     claim is not None
                     and idle_for >= claim.total_seconds()
-                    and meta.get("claimed") != table.seq
+                    and meta.get("claim_offered") != table.seq
                 ):
                     name = table.names[seat]
                     view = ui.view_of(
@@ -546,7 +549,7 @@ class Deluxe(commands.Cog):
                         "they leave the game (their hand is still scored) and play goes on.",
                         view=view,
                     )
-                    await self.bot.store.set_meta(table.id, claimed=table.seq, nudged=table.seq)
+                    await self.bot.store.set_meta(table.id, claim_offered=table.seq, nudged=table.seq)
                 elif (
                     nudge is not None
                     and idle_for >= nudge.total_seconds()

@@ -1,20 +1,16 @@
-"""Bharg Deluxe through the real discord.py client against the fake Discord: lobby to result by clicks only."""
+"""Bharg Deluxe through the real discord.py client and the fake Discord: lobby to result by clicks."""
 
 from __future__ import annotations
 
-import dataclasses
-import time
 from typing import Any
-
-import pytest
 
 from bot.app import TavernBot
 from bot.rules import deluxe as D
 from bot.settings import Settings
 from tests.conftest import StartBot
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
-EXTENSIONS = ["cogs.general", "cogs.deluxe"]
+EXTENSIONS = ["cogs.general", "cogs.stats", "cogs.deluxe"]
 
 
 async def boot(start_bot: StartBot, settings: Settings | None = None, seed: int | None = 5) -> TavernBot:
@@ -41,7 +37,11 @@ async def open_table(
 
 
 def pings(fake: FakeDiscord, channel: FakeChannel | None = None) -> list[FakeMessage]:
-    return [m for m in fake.channel_messages(channel or fake.channel) if "your turn" in m.content or "bind once more" in m.content]
+    return [
+        m
+        for m in fake.channel_messages(channel or fake.channel)
+        if "your turn" in m.content or "bind once more" in m.content
+    ]
 
 
 def live_panel(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
@@ -92,6 +92,20 @@ async def play_turn(fake: FakeDiscord, user: FakeUser, panel: FakeMessage) -> di
         return did
 
 
+def first_content(m: FakeMessage) -> str:
+    return m.edits[0].content if m.edits else m.content
+
+
+async def play_until_over(fake: FakeDiscord, users: list[FakeUser], limit: int = 400) -> dict[str, int]:
+    turns: dict[str, int] = {u.name: 0 for u in users}
+    while not any("Rematch" in labels(m) for m in fake.channel_messages(fake.channel)):
+        user = to_move(fake, users)
+        await play_turn(fake, user, live_panel(fake, user))
+        turns[user.name] += 1
+        assert sum(turns.values()) < limit
+    return turns
+
+
 async def test_whole_three_player_game_by_clicks(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
     fake = fake_discord
     bot = await boot(start_bot)
@@ -99,15 +113,49 @@ async def test_whole_three_player_game_by_clicks(fake_discord: FakeDiscord, star
     await open_table(fake, users, target=30)
     table = bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.game == "deluxe"
-    board_id = (await bot.store.get_meta(table.id))["board"]
-    turns = 0
-    while not any("Rematch" in labels(m) for m in fake.channel_messages(fake.channel)):
-        user = to_move(fake, users)
-        panel = live_panel(fake, user)
-        await play_turn(fake, user, panel)
-        turns += 1
-        assert turns < 400
+    game_id = table.id
+    board_id = (await bot.store.get_meta(game_id))["board_id"]
+    board = fake.messages[board_id]
+    assert "Straight suit" in board.text() and "Discard Queue" in board.text() and "Deck:" in board.text()
+    assert all(u.name in board.text() for u in users)
+
+    turns = await play_until_over(fake, users)
+
+    state: D.State = (await bot.tables.get(game_id)).state
+    assert D.is_over(state) and len(state.history) >= 1
     msgs = fake.channel_messages(fake.channel)
-    final = [m for m in msgs if "Rematch" in labels(m)][0]
-    assert "Game over" in final.content
-    print(turns, time.time())
+    # one ping per turn, carrying the public events of the turn before
+    assert len(pings(fake)) == sum(turns.values())
+    assert any("drew from the deck" in m.content and "discarded" in m.content for m in pings(fake))
+    # a score sheet per hand
+    sheets = [m for m in msgs if "scored**" in m.content]
+    assert len(sheets) == len(state.history)
+    assert "Bound  Hand  Score  Total" in sheets[0].content
+    # every turn started with a new DM to its player
+    for u in users:
+        fresh = [m for m in fake.dms(u) if first_content(m).startswith("**Your turn")]
+        assert len(fresh) == turns[u.name]
+    # the winner, the kept table message, the store
+    final = next(m for m in msgs if "Rematch" in labels(m))
+    record = await bot.store.load_game(game_id)
+    assert record is not None and record.status == "finished" and record.result is not None
+    winner = users[record.result["winners"][0]]
+    assert f"{winner.name} — {max(state.totals)} 🏆" in final.content and "Game over" in final.content
+    assert "won" in board.text() and board.buttons() == []
+    assert all(h is not None for h in record.result["hand_score_avg"])
+
+    board_cmd = await fake.slash(users[0], fake.channel, "leaderboard", game="deluxe")
+    assert "Bharg Deluxe leaderboard" in board_cmd.content
+    assert all(u.name in board_cmd.content for u in users)
+    mine = await fake.slash(winner, fake.channel, "stats")
+    assert "Bharg Deluxe" in mine.content and "average hand score" in mine.content
+
+    # rematch: a new lobby with everyone seated, hosted by whoever pressed it
+    rematch = await fake.click(users[1], final, "Rematch")
+    lobby = rematch.message
+    assert not rematch.ephemeral and "Players (3/6)" in lobby.content and "table by bob" in lobby.content
+    again = await fake.click(users[2], final, "Rematch")
+    assert again.ephemeral and "already an open table" in again.content
+    started = await fake.click(users[1], lobby, "Start")
+    assert "has started" in started.message.content
+    assert bot.tables.table_for_channel(fake.channel.id) is not None
