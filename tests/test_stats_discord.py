@@ -1,0 +1,56 @@
+"""``/leaderboard`` and ``/stats`` through the real bot, over results the store recorded for both games."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.store import Finish
+from tests.conftest import StartBot
+from tests.fakediscord import FakeDiscord
+
+
+async def test_leaderboard_and_stats_for_both_games(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    ann, ben, cat = fake.add_user("ann"), fake.add_user("ben"), fake.add_user("cat")
+    empty = await fake.slash(ann, fake.channel, "leaderboard")
+    assert "No finished games" in empty.content
+
+    store, guild = bot.store, fake.guild.id
+    other = fake.add_channel("other")
+    g1 = await store.create_game("bhargage", guild, 1, 1, [(ann.id, "ann"), (ben.id, "ben")], {}, 1.0)
+    await store.append_action(g1, 1, 1, "1 resign", 2.0, finish=Finish((121, 90), (0,), True, "muggins", 2.0))
+    g2 = await store.create_game("bhargage", guild, 2, 1, [(ann.id, "ann"), (ben.id, "ben")], {}, 3.0)
+    await store.append_action(g2, 1, 0, "0 resign", 4.0, finish=Finish((60, 121), (1,), False, "target", 4.0))
+    g3 = await store.create_game("bhargage", guild, 3, 1, [(ann.id, "ann"), (cat.id, "cat")], {}, 5.0)
+    await store.append_action(g3, 1, 1, "1 resign", 6.0, finish=Finish((121, 50), (0,), False, "resign", 6.0))
+    g4 = await store.create_game(
+        "deluxe", guild, 4, 1, [(ann.id, "ann"), (ben.id, "ben"), (cat.id, "cat")], {}, 7.0
+    )
+    await store.append_action(
+        g4, 1, 0, "x", 8.0, finish=Finish((104, 80, 12), (0,), False, "target", 8.0, (11.5, 8.0, 1.0))
+    )
+
+    board = await fake.slash(ben, other, "leaderboard")
+    assert not board.ephemeral and "Bhargage leaderboard" in board.content
+    rows = [ln for ln in board.content.splitlines() if ln[:2].strip().isdigit()]
+    assert [r.split()[1] for r in rows] == ["ann", "ben", "cat"]  # ordered by Elo rating
+    ann_row = rows[0].split()
+    assert ann_row[2:6] == ["2", "1", "67", "1"]  # wins, losses, win %, muggins wins
+    assert int(ann_row[6]) > 1500
+
+    deluxe = await fake.slash(ben, other, "leaderboard", game="deluxe")
+    assert "Bharg Deluxe leaderboard" in deluxe.content and "cat" in deluxe.content
+
+    mine = await fake.slash(ann, fake.channel, "stats")
+    assert mine.ephemeral
+    assert "__Bhargage__: 3 games · 2 wins · 1 losses · 67% · 1 muggins wins" in mine.content
+    assert "__Bharg Deluxe__: 1 games · 1 wins" in mine.content and "average hand score 11.5" in mine.content
+    assert "last games: won 121, lost 60, won (muggins) 121" in mine.content
+    theirs = await fake.slash(ann, fake.channel, "stats", player=cat)
+    assert theirs.content.startswith("**cat**") and "0 wins · 1 losses" in theirs.content
+    nobody = await fake.slash(ann, fake.channel, "stats", player=fake.add_user("dan"))
+    assert "has not finished a game" in nobody.content
+
+    with pytest.raises(AssertionError, match="not offered in DMs"):
+        await fake.slash(ann, fake.dm_channel(ann), "stats")
