@@ -240,6 +240,13 @@ async def test_resign_with_an_ephemeral_confirm(fake_discord: FakeDiscord, start
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     await challenge(fake, alice, bob)
+    old_board = board(fake, fake.channel)
+    reposted = await fake.slash(alice, fake.channel, "bhargage board")
+    assert reposted.ephemeral and "keep that one up to date" in reposted.text()
+    new_board = board(fake, fake.channel)
+    assert new_board is not old_board and new_board.content == old_board.content
+    outsider = await fake.slash(fake.add_user("eve"), fake.channel, "bhargage resign")
+    assert outsider.content == "You are not playing at this table."
     ask = await fake.slash(bob, fake.channel, "bhargage resign")
     assert ask.ephemeral and "alice" in ask.content
     done = await fake.click(bob, ask.message, "Resign")
@@ -247,6 +254,7 @@ async def test_resign_with_an_ephemeral_confirm(fake_discord: FakeDiscord, start
     last = fake.last_message(fake.channel)
     assert "bob resigned." in last.content and "🏆 **alice wins**" in last.content
     assert bot.tables.table_for_channel(fake.channel.id) is None
+    assert "Game over: alice won." in new_board.content and "Game over" not in old_board.content
     rating = await bot.store.rating_of(fake.guild.id, "bhargage", bob.id)
     assert rating is not None and rating["losses"] == 1
 
