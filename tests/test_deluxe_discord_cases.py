@@ -1,0 +1,292 @@
+"""Bharg Deluxe on the fake Discord: long hands, restarts, leaving, idle players, closed DMs and bad input."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from typing import Any
+
+from bot.errors import SERVER_ONLY
+from bot.rules import deluxe as D
+from bot.settings import Settings
+from tests.conftest import StartBot
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.test_deluxe_discord import boot, labels, live_panel, open_table, pings, play_turn, to_move
+
+
+async def the_table(bot: Any, fake: FakeDiscord) -> Any:
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    return table
+
+
+async def discard_last(fake: FakeDiscord, user: FakeUser, panel: FakeMessage) -> None:
+    """Draw from the deck, then discard the highest card (so the Discard Queue grows)."""
+    if "Draw from deck" in labels(panel):
+        panel = (await fake.click(user, panel, "Draw from deck")).message
+    last = panel.selects()[-1]
+    panel = (await fake.select(user, panel, last.custom_id, [last.options[-1].value])).message
+    button = next(b for b in panel.buttons() if b.label and b.label.startswith("Discard "))
+    await fake.click(user, panel, button.label or "")
+
+
+async def test_a_hand_of_more_than_25_cards_keeps_every_card_reachable(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot, seed=11)
+    users = [fake.add_user("ann"), fake.add_user("bob")]
+    await open_table(fake, users)
+    table = await the_table(bot, fake)
+    while True:
+        user = to_move(fake, users)
+        panel = live_panel(fake, user)
+        offered = sum(len(s.options) for s in panel.selects() if ":take:" in s.custom_id)
+        if offered >= 22:
+            break
+        await discard_last(fake, user, panel)
+    # take the whole Discard Queue: the hand grows past one menu's 25 options
+    takes = [s for s in panel.selects() if ":take:" in s.custom_id]
+    biggest = takes[-1].options[-1]
+    assert biggest.label.startswith(f"Take {offered}:")
+    seat = table.seat_of(user.id)
+    queue_top_first = list(reversed(table.state.queue))
+    assert biggest.description is not None and queue_top_first[0].title in biggest.description
+    panel = (await fake.select(user, panel, takes[-1].custom_id, [biggest.value])).message
+    hand = D.view(table.state, seat).hand
+    assert len(hand) > 25
+    card_menus = [s for s in panel.selects() if ":pick:" in s.custom_id]
+    assert len(card_menus) == (len(hand) + 24) // 25 >= 2
+    values = [o.value for s in card_menus for o in s.options]
+    assert sorted(int(v) for v in values) == list(range(len(hand)))
+    assert [o.label for s in card_menus for o in s.options] == [f"{c.title} {c.suit_emoji}" for c in hand]
+    assert f"{len(hand)} cards" in panel.text()
+    # picks in different menus accumulate (the selection travels in the custom ids)
+    first, second = card_menus[0], card_menus[1]
+    panel = (await fake.select(user, panel, first.custom_id, [first.options[0].value])).message
+    second = [s for s in panel.selects() if ":pick:" in s.custom_id][1]
+    panel = (await fake.select(user, panel, second.custom_id, [second.options[-1].value])).message
+    picked_line = next(line for line in panel.text().splitlines() if line.startswith("**Picked:**"))
+    assert hand[0].title in picked_line and hand[-1].title in picked_line
+    menus = [s for s in panel.selects() if ":pick:" in s.custom_id]
+    assert [o.value for o in menus[0].options if o.default] == ["0"]
+    assert [o.value for o in menus[1].options if o.default] == [str(len(hand) - 1)]
+    assert all(len(s.custom_id) <= 100 for s in panel.selects())
+    # discard the very last card, reachable only in the second menu
+    panel = (await fake.select(user, panel, menus[0].custom_id, [])).message
+    button = next(b for b in panel.buttons() if b.label and b.label.startswith("Discard "))
+    assert button.label == f"Discard {hand[-1].title}"
+    seq = table.seq
+    await fake.click(user, panel, button.label)
+    assert table.seq == seq + 1 and len(table.state.hands[seat]) == len(hand) - 1
+
+
+async def test_restart_mid_turn_and_old_buttons_still_work(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot, seed=3)
+    users = [fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cat")]
+    await open_table(fake, users)
+    table = await the_table(bot, fake)
+    user = to_move(fake, users)
+    panel = (await fake.click(user, live_panel(fake, user), "Draw from deck")).message
+    first = panel.selects()[0]
+    panel = (await fake.select(user, panel, first.custom_id, [first.options[0].value])).message
+    seq, board_id = table.seq, (await bot.store.get_meta(table.id))["board_id"]
+    await bot.close()
+
+    bot2 = await boot(start_bot, seed=3)
+    again = await the_table(bot2, fake)
+    assert again is not table and again.seq == seq
+    n_pings = len(pings(fake))
+    button = next(b for b in panel.buttons() if b.label and b.label.startswith("Discard "))
+    done = await fake.click(user, panel, button.label or "")
+    assert not done.ephemeral and done.message is panel and "Done" in panel.content
+    assert again.seq == seq + 1 and len(pings(fake)) == n_pings + 1
+    nxt = to_move(fake, users)
+    assert nxt is not user and "discarded" in pings(fake)[-1].content
+    assert (await bot2.store.get_meta(again.id))["board_id"] == board_id
+    assert fake.messages[board_id].edits  # the same table message, kept current
+    await play_turn(fake, nxt, live_panel(fake, nxt))
+    assert again.seq > seq + 1
+
+
+async def leave(fake: FakeDiscord, user: FakeUser) -> None:
+    asked = await fake.slash(user, fake.channel, "deluxe leave")
+    assert asked.ephemeral and "Leave this game?" in asked.content
+    done = await fake.click(user, asked.message, "Leave the game")
+    assert done.content == "You left the game."
+
+
+async def test_leaving_three_to_two_then_two_to_one(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot, seed=8)
+    users = [fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cat")]
+    await open_table(fake, users)
+    table = await the_table(bot, fake)
+    mover = to_move(fake, users)
+    await leave(fake, mover)
+    assert table.state.left[table.seat_of(mover.id)] and not D.is_over(table.state)
+    assert "left the game" in pings(fake)[-1].content
+    rest = [u for u in users if u is not mover]
+    for _ in range(4):  # the leaver is skipped from now on
+        nxt = to_move(fake, users)
+        assert nxt in rest
+        await play_turn(fake, nxt, live_panel(fake, nxt))
+    again = await fake.slash(mover, fake.channel, "deluxe leave")
+    assert again.ephemeral and "already left" in again.content
+    quitter = next(u for u in rest if u is not to_move(fake, users))
+    await leave(fake, quitter)
+    winner = next(u for u in rest if u is not quitter)
+    final = fake.channel_messages(fake.channel)[-1]
+    assert "Rematch" in labels(final) and f"**{winner.name}** won the game" in final.content
+    record = await bot.store.load_game(table.id)
+    assert record is not None and record.status == "finished" and record.result is not None
+    assert record.result["winners"] == [table.seat_of(winner.id)]
+    assert bot.tables.table_for_channel(fake.channel.id) is None
+
+
+async def test_bad_input_is_refused_and_changes_nothing(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot, seed=2)
+    ann, bob, cat, eve = (fake.add_user(n) for n in ("ann", "bob", "cat", "eve"))
+    created = await fake.slash(ann, fake.channel, "deluxe create", target=50, fast_start=0)
+    lobby = created.message
+    assert "target 50" in lobby.content
+    busy = await fake.slash(bob, fake.channel, "deluxe create")
+    assert busy.ephemeral and "already an open table" in busy.content
+    assert (await fake.click(ann, lobby, "Join")).content == "You are already at this table."
+    assert (await fake.click(ann, lobby, "Leave")).content.startswith("You are the host")
+    assert (await fake.click(bob, lobby, "Leave")).content == "You are not at this table."
+    assert (await fake.click(ann, lobby, "Start")).content.startswith("Bharg Deluxe needs at least 2")
+    await fake.click(bob, lobby, "Join")
+    assert (await fake.click(bob, lobby, "Start")).content == "Only the host can start this table."
+    assert (await fake.click(bob, lobby, "Cancel")).content == "Only the host can cancel this table."
+    extra = [fake.add_user(f"p{i}") for i in range(4)]
+    for u in extra:
+        await fake.click(u, lobby, "Join")
+    full = await fake.click(cat, lobby, "Join")
+    assert full.ephemeral and full.content == "This table is full (6 players)."
+    assert "Players (6/6)" in lobby.content
+    for u in extra:
+        await fake.click(u, lobby, "Leave")
+    await fake.click(cat, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    table = await the_table(bot, fake)
+    seq = table.seq
+
+    in_dm = await fake.slash(ann, fake.dm_channel(ann), "deluxe hand", force=True)
+    assert in_dm.content == SERVER_ONLY
+    busy = await fake.slash(eve, fake.channel, "deluxe create")
+    assert "already a game in this channel" in busy.content
+    ping = pings(fake)[-1]
+    outsider = await fake.click(eve, ping, "Show my hand")
+    assert outsider.ephemeral and outsider.content == "You are not playing at this table."
+    assert (
+        await fake.slash(eve, fake.channel, "deluxe hand")
+    ).content == "You are not playing at this table."
+
+    users = [ann, bob, cat]
+    mover = to_move(fake, users)
+    waiter = next(u for u in users if u is not mover)
+    shown = await fake.slash(waiter, fake.channel, "deluxe hand")
+    assert shown.ephemeral and shown.message.buttons() == [] and "Waiting for" in shown.content
+    # a fresh ephemeral panel and the DM panel: both offer the draw; a double click applies once
+    eph = (await fake.slash(mover, fake.channel, "deluxe hand")).message
+    dm = live_panel(fake, mover)
+    first, second = await asyncio.gather(
+        fake.click(mover, dm, "Draw from deck"), fake.click(mover, eph, "Draw from deck")
+    )
+    refused = [r for r in (first, second) if r.type == 4]
+    assert len(refused) == 1 and refused[0].content == "That button is from an earlier turn."
+    assert table.seq == seq + 1
+    old = refused[0].interaction.message
+    assert old is not None and "Draw from deck" in labels(old)
+    stale = await fake.click(mover, old, "Draw from deck")
+    assert stale.content == "That button is from an earlier turn." and table.seq == seq + 1
+    panel = next(r.message for r in (first, second) if r.type == 7)
+    assert "Suggest melds" in labels(panel)
+
+    # binding what makes no meld: the panel says why and the Bind button stays off
+    state: D.State = table.state
+    seat = table.seat_of(mover.id)
+    hand = D.view(state, seat).hand
+    menu = panel.selects()[0]
+    one = await fake.select(mover, panel, menu.custom_id, [menu.options[0].value])
+    bind = one.message.button("Bind picked cards")
+    assert not state.ace_pile and D.straight_suit(state) is None  # seed 2: no Ace turned up
+    assert bind.disabled and "Straights need an Ace on the Ace Pile." in one.message.text()
+    # three cards that make nothing: the engine's reason is shown
+    trio = next(
+        (i, j, k)
+        for i in range(len(hand))
+        for j in range(i + 1, len(hand))
+        for k in range(j + 1, len(hand))
+        if not D.is_bharg_set([hand[i], hand[j], hand[k]])
+    )
+    menu = one.message.selects()[0]
+    three = await fake.select(mover, one.message, menu.custom_id, [str(i) for i in trio])
+    assert three.message.button("Bind picked cards").disabled
+    assert "Those cards make no meld" in three.message.text() and "no bharg set" in three.message.text()
+    assert table.seq == seq + 1 and len(table.state.hands[seat]) == 11
+
+
+async def test_lobby_expires_and_channel_shared_with_bhargage(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot, dataclasses.replace(settings, lobby_minutes=0.004))
+    ann = fake.add_user("ann")
+    lobby = (await fake.slash(ann, fake.channel, "deluxe create")).message
+    await fake.wait_for(lambda: "not started in time" in lobby.content, what="the lobby to expire")
+    assert lobby.buttons() == []
+    other = fake.add_channel("cribbage")
+    await bot.store.create_lobby("challenge", fake.guild.id, other.id, ann.id, created_at=time.time())
+    refused = await fake.slash(ann, other, "deluxe create")
+    assert refused.ephemeral and "already an open table or challenge" in refused.content
+
+
+async def test_closed_dms_play_from_show_my_hand_and_idle_players(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    quick = dataclasses.replace(settings, nudge_minutes=0.004, claim_minutes=0.012)
+    bot = await boot(start_bot, quick, seed=4)
+    ann, bob = fake.add_user("ann", dms_closed=True), fake.add_user("bob", dms_closed=True)
+    cat = fake.add_user("cat")
+    users = [ann, bob, cat]
+    await open_table(fake, users)
+    table = await the_table(bot, fake)
+    mover = to_move(fake, users)
+    if mover is cat:  # let cat play one turn by DM so that a closed-DM player is to move
+        await play_turn(fake, cat, live_panel(fake, cat))
+        mover = to_move(fake, users)
+    ping = pings(fake)[-1]
+    assert "Your DMs are closed" in ping.content and fake.dms(mover) == []
+    panel = (await fake.click(mover, ping, "Show my hand")).message
+    assert panel.ephemeral and "Draw from deck" in labels(panel)
+    await play_turn(fake, mover, panel)
+    assert table.seq >= 2 and to_move(fake, users) is not mover
+
+    idle = to_move(fake, users)
+    nudge = await fake.wait_for(
+        lambda: [m for m in fake.channel_messages(fake.channel) if "waiting for you" in m.content],
+        what="a nudge",
+    )
+    assert idle.mention in nudge[0].content
+    offer = await fake.wait_for(
+        lambda: [m for m in fake.channel_messages(fake.channel) if "has not moved" in m.content],
+        what="the offer to remove the idle player",
+    )
+    remove = offer[0].buttons()[0]
+    assert remove.label == f"Remove {idle.name}"
+    own = await fake.click(idle, offer[0], remove.label)
+    assert own.ephemeral and "can't remove yourself" in own.content
+    other = next(u for u in users if u is not idle)
+    await fake.click(other, offer[0], remove.label)
+    assert table.state.left[table.seat_of(idle.id)] and not D.is_over(table.state)
+    assert to_move(fake, users) is not idle
