@@ -324,11 +324,12 @@ def test_six_aces_is_game():
         (0, "12 for four"),
         (1, "20 for five"),
         (0, "Game!"),
+        (0, "6 for bharg"),  # six Aces carry the six suits: every combination is scored, then Game!
     ]
     assert events[-1] == GameWon(0, "game", state.scores)
     result = bh.final_result(state)
     assert result.winners == (0,) and result.how == "game" and not result.muggins
-    assert state.scores == (10 + 2 + 12, 10 + 6 + 20)
+    assert state.scores == (10 + 2 + 12 + 6, 10 + 6 + 20)
 
 
 def test_bharg_extended_by_the_excuse_in_the_play():

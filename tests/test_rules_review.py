@@ -596,3 +596,27 @@ def test_r4_to_r11_whole_games_agree_with_a_literal_reading():
         assert (result.winners, result.how, result.muggins) == ((won[0],), won[1], won[1] == "muggins")
         hows[won[1]] += 1
     assert hows["target"] and hows["muggins"]
+
+
+def test_r8_r11_a_winning_card_scores_all_its_combinations_before_the_game_ends():
+    """ "All combinations are scored": the card that crosses the target still pegs its other calls."""
+    from bot.rules import bhargage as bh
+    from bot.rules.decktet import card
+
+    state = _bh_play_state_for_winning_card()
+    state, events = bh.apply(state, bh.Play(1, card("ace of suns")))
+    reasons = [e.reason for e in events if isinstance(e, bh.PointsScored)]
+    assert reasons == ["11 for 2", "2 for a pair"]
+    assert state.scores[1] == 119 + 2 + 2
+    assert isinstance(events[-1], bh.GameWon) and events[-1].how == "target"
+
+
+def _bh_play_state_for_winning_card():
+    from bot.rules import bhargage as bh
+    from bot.rules.decktet import card
+    from tests.test_bhargage_engine import play_state
+
+    state = play_state("pact, ace of suns, sea", "ace of moons, end, calamity", "author", scores=(10, 119))
+    state, _ = bh.apply(state, bh.Play(1, card("pact")))
+    state, _ = bh.apply(state, bh.Play(0, card("ace of moons")))
+    return state

@@ -656,16 +656,18 @@ def _play(w: _Work, a: Play, ev: list[Event]) -> None:
     w.pile = (*w.pile, (seat, a.card))
     w.count += card_value(a.card)
     ev.append(CardPlayed(seat, a.card, w.count))
+    # Every combination the card makes is scored ("All combinations are scored"), then R11 decides.
+    won = game = False
     for item in peg_points([c for _, c in w.pile], sequences=w.options.sequences):
         if item.reason == GAME:  # R8: the sixth Ace wins at once
+            game = True
             ev.append(PointsScored(seat, 0, GAME, item.cards, w.scores[seat]))
-            w.win(seat, "game", ev)
-            return
-        won = w.score(seat, item.points)
+            continue
+        won = w.score(seat, item.points) or won
         ev.append(PointsScored(seat, item.points, item.reason, item.cards, w.scores[seat]))
-        if won:
-            w.win(seat, "target", ev)
-            return
+    if game or won:
+        w.win(seat, "game" if game else "target", ev)
+        return
     _next_mover(w, seat, ev)
 
 
