@@ -326,8 +326,7 @@ class Bhargage(commands.Cog):
         if board_id:
             try:
                 channel = await self._channel(table.channel_id)
-                assert isinstance(channel, discord.TextChannel | discord.Thread | discord.DMChannel)
-                await channel.get_partial_message(int(board_id)).edit(content=text)
+                await channel.get_partial_message(int(board_id)).edit(content=text)  # type: ignore[attr-defined]
                 return
             except discord.NotFound:
                 pass  # deleted: post a new one below
@@ -699,8 +698,7 @@ class Bhargage(commands.Cog):
             if lobby.message_id is not None:
                 try:
                     channel = await self._channel(lobby.channel_id)
-                    assert isinstance(channel, discord.TextChannel | discord.Thread)
-                    await channel.get_partial_message(lobby.message_id).edit(
+                    await channel.get_partial_message(lobby.message_id).edit(  # type: ignore[attr-defined]
                         content=_expired_text(lobby), view=None
                     )
                 except discord.HTTPException as err:
