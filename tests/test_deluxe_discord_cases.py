@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+from dataclasses import replace
 from typing import Any
 
 from bot.errors import SERVER_ONLY
@@ -290,3 +291,44 @@ async def test_closed_dms_play_from_show_my_hand_and_idle_players(
     await fake.click(other, offer[0], remove.label)
     assert table.state.left[table.seat_of(idle.id)] and not D.is_over(table.state)
     assert to_move(fake, users) is not idle
+
+
+async def test_final_bind_window_panel_offers_bind_and_done_only_to_its_player() -> None:
+    from bot.tables import Seat, Table
+    from cogs import deluxe_views as V
+
+    state, _ = D.start(5, 3, D.Options())
+    state = replace(state, phase=D.Phase.FINAL_BIND, turn=1, final_binders=(2,))
+    seats = (Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cat"))
+    table = Table(1, "deluxe", D, 1, 1, 5, state.options, seats, state, 7, 0.0, 0.0)
+    panel = V.turn_panel(table, 1)
+    assert panel.content.startswith("**Final bind**")
+    names = [getattr(i.item, "label", None) for i in panel.items]
+    assert (
+        "Done" in names
+        and "Bind picked cards" in names
+        and not any(n and n.startswith("Discard") for n in names)
+    )
+    assert all(":7:" in i.custom_id for i in panel.items)  # type: ignore[attr-defined]
+    waiting = V.turn_panel(table, 2)
+    assert waiting.items == [] and waiting.content == "Waiting for Bob."
+
+
+async def test_table_and_rules_commands(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot)
+    users = [fake.add_user("ann"), fake.add_user("bob")]
+    rules = await fake.slash(users[0], fake.channel, "deluxe rules")
+    assert rules.ephemeral and "partial straight" in rules.text()
+    nothing = await fake.slash(users[0], fake.channel, "deluxe table")
+    assert nothing.ephemeral and "no Bharg Deluxe game" in nothing.content
+    await open_table(fake, users)
+    table = await the_table(bot, fake)
+    old = (await bot.store.get_meta(table.id))["board_id"]
+    old_edits = len(fake.messages[old].edits)
+    posted = await fake.slash(users[1], fake.channel, "deluxe table")
+    assert not posted.ephemeral and "Straight suit" in posted.text()
+    assert (await bot.store.get_meta(table.id))["board_id"] == posted.message.id != old
+    mover = to_move(fake, users)
+    await play_turn(fake, mover, live_panel(fake, mover))
+    assert posted.message.edits and len(fake.messages[old].edits) == old_edits  # only the new one is kept
