@@ -65,19 +65,45 @@ class Series:
     done: list[float] = field(default_factory=list)
     refused: int = 0  # answered with an ephemeral message where the game expected none (an error reply)
     ephemeral_ok: bool = False
+    by_label: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict)  # (callback, done)
+    timeline: list[tuple[float, float, float]] = field(default_factory=list)  # (sent at, callback, done)
 
     def add(self, it: FakeInteraction) -> None:
         self.interactions.append(it)
+
+    def windows(self, start: float, width: float, attr: int) -> list[float]:
+        """p99 of ``attr`` (1 callback, 2 done) per ``width``-second window from ``start``."""
+        buckets: dict[int, list[float]] = {}
+        for t in self.timeline:
+            buckets.setdefault(int((t[0] - start) // width), []).append(t[attr])
+        return [percentile(buckets.get(i, []), 99) for i in range(max(buckets, default=-1) + 1)]
 
     def finish(self, fake: FakeDiscord) -> None:
         for it in self.interactions:
             if it.sent_at is None or it.callback_at is None:
                 continue
-            self.callback.append((it.callback_at - it.sent_at) * 1000)
-            end = max(it.callback_at, it.replied_at or 0.0)
-            self.done.append((end - it.sent_at) * 1000)
+            callback = (it.callback_at - it.sent_at) * 1000
+            done = (max(it.callback_at, it.replied_at or 0.0) - it.sent_at) * 1000
+            self.callback.append(callback)
+            self.done.append(done)
+            self.timeline.append((it.sent_at, callback, done))
+            cb, dn = self.by_label.setdefault(_label(it), ([], []))
+            cb.append(callback)
+            dn.append(done)
             if not self.ephemeral_ok and any(m.ephemeral for m in InteractionResult(it).messages):
                 self.refused += 1
+
+
+def _label(it: FakeInteraction) -> str:
+    """What an interaction was, for the per-kind breakdown: a component's verb or a command's path."""
+    if it.type == 2:
+        words = [str(it.data.get("name"))]
+        options = it.data.get("options") or []
+        while options and options[0].get("type") in (1, 2):
+            words.append(str(options[0]["name"]))
+            options = options[0].get("options") or []
+        return "/" + " ".join(words)
+    return _verb(it.data.get("custom_id")) or str(it.data.get("custom_id"))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -93,6 +119,7 @@ def percentile(values: list[float], q: float) -> float:
 class BenchResult:
     tables: dict[str, int]
     think: float
+    started: float
     duration: float
     cpu_seconds: float
     series: dict[str, Series]
@@ -153,6 +180,23 @@ class BenchResult:
             pa, pb = percentile(a, q), percentile(b, q)
             return f"{pa / pb:.2f}×" if pb > 0 else "n/a"
 
+        lines.append("per interaction kind, ms (callback p50/p99 | last reply p50/p99):")
+        for kind in self.game_kinds:
+            for label, (cb, dn) in sorted(self.series[kind].by_label.items()):
+                lines.append(
+                    f"  {kind + ' ' + label:<30} n={len(cb):<6} {percentile(cb, 50):7.2f} "
+                    f"{percentile(cb, 99):7.2f} | {percentile(dn, 50):7.2f} {percentile(dn, 99):7.2f}"
+                )
+        width = 5.0 if self.duration >= 10 else 1.0
+        merged = Series(timeline=[t for k in self.game_kinds for t in self.series[k].timeline])
+
+        def fmt(values: list[float]) -> str:
+            return " ".join(f"{v:.0f}" for v in values)
+
+        lines.append(f"p99 ms per {width:g} s window, from the start:")
+        lines.append(f"  games callback:    {fmt(merged.windows(self.started, width, 1))}")
+        lines.append(f"  games last reply:  {fmt(merged.windows(self.started, width, 2))}")
+        lines.append(f"  no-op callback:    {fmt(noop.windows(self.started, width, 1))}")
         lines.append("bot / no-op ratio:")
         for kind in [*self.game_kinds, *(["all games"] if len(self.game_kinds) > 1 else [])]:
             cb = self.merged("callback") if kind == "all games" else self.series[kind].callback
@@ -230,9 +274,11 @@ class Harness:
     _noop_credit: float = 0.0
 
     async def pause(self) -> None:
-        """A user's think time before the next move: exponential around ``think`` seconds (0: none)."""
+        """A user's think time before the next move: exponential around ``think`` seconds, capped at 4×."""
         if self.think > 0:
-            await asyncio.sleep(self.rng.expovariate(1 / self.think))
+            delay = min(self.rng.expovariate(1 / self.think), 4 * self.think)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stop.wait(), delay)
 
     def running(self) -> bool:
         if self.stop.is_set():
@@ -332,10 +378,13 @@ class TableDriver:
             idle_since = time.perf_counter()
             self.stuck = False
             await self.h.pause()
+            if not self.h.running():
+                break
             if choice.version in self.acted or choice.message.deleted:
                 continue  # the bot moved on while the user was thinking
             self.acted.add(choice.version)
             await self.act(choice)
+            idle_since = time.perf_counter()
 
     async def act(self, c: Choice) -> None:
         fake = self.h.fake
@@ -403,6 +452,8 @@ class PingTable(TableDriver):
         await asyncio.sleep(self.h.rng.uniform(0, self.h.think))
         while self.h.running():
             await self.h.pause()
+            if not self.h.running():
+                break
             user = self.users[turn % 2]
             turn += 1
             await self.h.interact(
@@ -578,6 +629,7 @@ async def _play(
     return BenchResult(
         tables=counts,
         think=config.think,
+        started=start,
         duration=duration,
         cpu_seconds=cpu,
         series=series,
