@@ -37,6 +37,16 @@ def command_lines(tree: app_commands.CommandTree[discord.Client]) -> list[str]:
     return sorted(lines)
 
 
+def command_fields(lines: list[str], limit: int = 1024) -> list[tuple[str, str]]:
+    """Spread the lines over as many embed fields as needed (Discord caps a field at 1024 characters)."""
+    fields: list[list[str]] = [[]]
+    for line in lines:
+        if fields[-1] and len("\n".join([*fields[-1], line])) > limit:
+            fields.append([])
+        fields[-1].append(line[:limit])
+    return [("Commands" if i == 0 else "More commands", "\n".join(f) or "—") for i, f in enumerate(fields)]
+
+
 class General(commands.Cog):
     """Bot-wide commands that belong to no game."""
 
@@ -48,8 +58,8 @@ class General(commands.Cog):
     @tavern.command(name="help", description="What this bot does and its commands")
     async def help(self, interaction: discord.Interaction[TavernBot]) -> None:
         embed = discord.Embed(title="Decktet Tavern", description=ABOUT, colour=discord.Colour.dark_gold())
-        lines = command_lines(self.bot.tree)
-        embed.add_field(name="Commands", value="\n".join(lines)[:1024] or "—", inline=False)
+        for name, value in command_fields(command_lines(self.bot.tree)):
+            embed.add_field(name=name, value=value, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @tavern.command(name="ping", description="Check that the bot is awake")
