@@ -169,7 +169,7 @@ async def dispatch(interaction: discord.Interaction[Any], cid: str, values: tupl
         arg=match["arg"] or "",
         values=values,
     )
-    bot: TavernBot = interaction.client  # type: ignore[assignment]
+    bot: TavernBot = interaction.client
     registry = handlers(bot)
     if click.scope == "g":
         try:
