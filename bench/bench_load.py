@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import re
 import resource
@@ -111,7 +112,7 @@ def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    rank = max(1, min(len(ordered), math.ceil(q / 100 * len(ordered))))
     return ordered[rank - 1]
 
 
