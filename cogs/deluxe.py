@@ -361,7 +361,10 @@ class Deluxe(commands.Cog):
             if by_other:
                 await interaction.response.edit_message(content="You left the game.", view=None)
             elif not D.is_over(table.state) and table.state.turn == seat:
-                await interaction.response.edit_message(**V.turn_panel(table, seat).kwargs())
+                note = ""
+                if any(isinstance(e, D.CardDrawn) for e in result.events):
+                    note = f"You drew **{R.card_text(table.state.hands[seat][-1])}**."  # D4: drawn last
+                await interaction.response.edit_message(**V.turn_panel(table, seat, note=note).kwargs())
             else:
                 await interaction.response.edit_message(**V.closed_panel(table, seat, lines).kwargs())
             await self._announce(table, result.events, flush=by_other)

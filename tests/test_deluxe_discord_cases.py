@@ -93,6 +93,8 @@ async def test_restart_mid_turn_and_old_buttons_still_work(
     table = await the_table(bot, fake)
     user = to_move(fake, users)
     panel = (await fake.click(user, live_panel(fake, user), "Draw from deck")).message
+    drawn = table.state.hands[table.seat_of(user.id)][-1]
+    assert f"You drew **{drawn.title}" in panel.text()
     first = panel.selects()[0]
     panel = (await fake.select(user, panel, first.custom_id, [first.options[0].value])).message
     seq, board_id = table.seq, (await bot.store.get_meta(table.id))["board_id"]

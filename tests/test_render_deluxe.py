@@ -34,10 +34,11 @@ def test_queue_is_listed_top_first_as_take_n_counts() -> None:
 def test_partial_straight_names_the_table_cards_and_their_owners() -> None:
     meld = D.Meld(D.PARTIAL, cards("journey"), ((1, cards("author")), (0, cards("ace of moons"))))
     text = R.meld_text(meld, NAMES, binder=0)
-    assert (
-        text
-        == "➕ partial straight: the Journey 🌙🌊 — with Bob's the Author 🌙🪢; your Ace of Moons 🌙 (+2)"
+    assert text == (
+        "➕ partial straight: the Journey 🌙🌊 — with the Author 🌙🪢 (Bob's); Ace of Moons 🌙 (yours) (+2)"
     )
+    public = R.event_lines([D.MeldBound(0, D.PARTIAL, meld.cards, meld.used)], NAMES)[0]
+    assert public.startswith("Ann bound a ➕ partial straight") and "Ace of Moons 🌙 (their own)" in public
     bharg = D.Meld(D.BHARG_SET, cards("sea, end, author, penitent"))
     assert R.meld_text(bharg, NAMES).endswith("(+6)") and "bharg set" in R.meld_text(bharg, NAMES)
 

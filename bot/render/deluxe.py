@@ -102,14 +102,16 @@ def take_preview(queue: Sequence[Card], n: int) -> list[Card]:
     return list(reversed(queue))[:n]
 
 
-def meld_text(meld: D.Meld, names: Sequence[str], *, binder: int | None = None) -> str:
-    """A meld and, for a partial straight, the table cards it builds on (they stay where they are, D6)."""
+def meld_text(meld: D.Meld, names: Sequence[str], *, binder: int | None = None, own: str = "yours") -> str:
+    """A meld and, for a partial straight, the table cards it builds on (they stay where they are, D6).
+
+    ``own`` names the binder's own table cards: "yours" in a private panel, "their own" in the channel."""
     text = f"{MELD_EMOJI.get(meld.kind, '')} {meld.kind}: {cards_text(meld.cards)}".strip()
     if meld.kind == D.PARTIAL and meld.used:
         uses = []
         for owner, cs in meld.used:
-            who = "your" if owner == binder else f"{names[owner]}'s"
-            uses.append(f"{who} {cards_text(cs)}")
+            who = own if owner == binder else f"{names[owner]}'s"
+            uses.append(f"{cards_text(cs)} ({who})")
         text += " — with " + "; ".join(uses)
     return f"{text} (+{points(meld.cards)})"
 
@@ -137,7 +139,7 @@ def table_text(v: D.View, names: Sequence[str]) -> str:
         bound = v.bound[seat]
         if bound:
             for m in bound:
-                lines.append(f"  {meld_text(m, names, binder=seat)}")
+                lines.append(f"  {meld_text(m, names, binder=seat, own='their own')}")
             lines.append(f"  bound this hand: +{points([c for m in bound for c in m.cards])}")
     if v.phase == D.Phase.OVER:
         if v.winners:
@@ -172,7 +174,8 @@ def event_lines(events: Sequence[D.Event], names: Sequence[str]) -> list[str]:
             case D.QueueTaken(seat, cs):
                 out.append(f"{names[seat]} took {len(cs)} from the Discard Queue: {cards_text(cs)}.")
             case D.MeldBound(seat, kind, cs, used):
-                out.append(f"{names[seat]} bound a " + meld_text(D.Meld(kind, cs, used), names, binder=seat))
+                meld = D.Meld(kind, cs, used)
+                out.append(f"{names[seat]} bound a " + meld_text(meld, names, binder=seat, own="their own"))
             case D.CardDiscarded(seat, c, to):
                 if to == "ace pile":
                     out.append(
