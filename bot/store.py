@@ -201,6 +201,7 @@ class LeaderRow:
     win_pct: float  # 0–100
     muggins_wins: int
     rating: int
+    hand_score_avg: float | None = None  # games that score by hands (Deluxe)
 
 
 @dataclass(frozen=True)
@@ -588,8 +589,10 @@ class Store:
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderRow]:
         rows = await self._all(
-            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND games > 0 "
-            "ORDER BY rating DESC, wins DESC, games DESC, user_id LIMIT ?",
+            "SELECT r.*, (SELECT AVG(x.hand_score_avg) FROM results x WHERE x.guild_id = r.guild_id "
+            "AND x.game = r.game AND x.user_id = r.user_id AND x.hand_score_avg IS NOT NULL) AS hand_avg "
+            "FROM ratings r WHERE r.guild_id = ? AND r.game = ? AND r.games > 0 "
+            "ORDER BY r.rating DESC, r.wins DESC, r.games DESC, r.user_id LIMIT ?",
             (guild_id, game, limit),
         )
         return [
@@ -602,6 +605,7 @@ class Store:
                 win_pct=100.0 * r["wins"] / r["games"],
                 muggins_wins=r["muggins_wins"],
                 rating=round(r["rating"]),
+                hand_score_avg=r["hand_avg"],
             )
             for r in rows
         ]

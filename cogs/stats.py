@@ -17,17 +17,28 @@ GAME_NAMES = {"bhargage": "Bhargage", "deluxe": "Bharg Deluxe"}
 
 
 def leaderboard_text(game: str, rows: list[LeaderRow]) -> str:
+    """Bhargage shows muggins wins (they count double for stakes); Deluxe shows the average hand score."""
     title = f"**{GAME_NAMES.get(game, game)} leaderboard**"
     if not rows:
         return f"{title}\nNo finished games in this server yet."
-    head = f"{'#':>2} {'player':<16} {'W':>3} {'L':>3} {'win%':>5} {'mug':>3} {'rating':>6}"
+    by_hands = game == "deluxe"
+    extra = "avg" if by_hands else "mug"
+    head = f"{'#':>2} {'player':<16} {'W':>3} {'L':>3} {'win%':>5} {extra:>5} {'rating':>6}"
     lines = [head]
     for i, r in enumerate(rows, 1):
+        if by_hands:
+            value = "—" if r.hand_score_avg is None else f"{r.hand_score_avg:.1f}"
+        else:
+            value = str(r.muggins_wins)
         lines.append(
-            f"{i:>2} {r.name[:16]:<16} {r.wins:>3} {r.losses:>3} {r.win_pct:>5.0f} {r.muggins_wins:>3} "
-            f"{r.rating:>6}"
+            f"{i:>2} {r.name[:16]:<16} {r.wins:>3} {r.losses:>3} {r.win_pct:>5.0f} {value:>5} {r.rating:>6}"
         )
-    return f"{title}\n```\n" + "\n".join(lines) + "\n```\nmug = muggins wins (won on a shortage claim)"
+    legend = (
+        "avg = average hand score; rating = openskill (Plackett–Luce), shown as 60 × (μ − 3σ)"
+        if by_hands
+        else "mug = muggins wins (won on a shortage claim); rating = Elo"
+    )
+    return f"{title}\n```\n" + "\n".join(lines) + f"\n```\n{legend}"
 
 
 def stats_lines(name: str, stats: dict[str, GameStats]) -> str:

@@ -41,6 +41,10 @@ async def test_leaderboard_and_stats_for_both_games(fake_discord: FakeDiscord, s
 
     deluxe = await fake.slash(ben, other, "leaderboard", game="deluxe")
     assert "Bharg Deluxe leaderboard" in deluxe.content and "cat" in deluxe.content
+    drows = {ln.split()[1]: ln.split() for ln in deluxe.content.splitlines() if ln[:2].strip().isdigit()}
+    assert drows["ann"][2:6] == ["1", "0", "100", "11.5"]  # wins, losses, win %, average hand score
+    assert drows["cat"][5] == "1.0" and "average hand score" in deluxe.content
+    assert "muggins" not in deluxe.content
 
     mine = await fake.slash(ann, fake.channel, "stats")
     assert mine.ephemeral
