@@ -31,6 +31,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,7 +50,7 @@ from tests.fakediscord.model import FakeInteraction
 log = logging.getLogger("bench")
 NOOP_COMMAND = "bench_noop"
 # Verbs a simulated player never uses: they end or refuse games, or only matter with closed DMs.
-AVOID_VERBS = {"decline", "resign", "claim", "show", "leave", "cancel", "abandon"}
+AVOID_VERBS = {"decline", "resign", "claim", "show", "hand", "leave", "cancel", "abandon"}
 _MENTION = re.compile(r"<@!?(\d+)>")
 _CID = re.compile(r"tv:[gl]:\d+:[^:]*:(?P<verb>[a-z_]+)")
 
@@ -66,6 +67,7 @@ class Series:
     done: list[float] = field(default_factory=list)
     refused: int = 0  # answered with an ephemeral message where the game expected none (an error reply)
     ephemeral_ok: bool = False
+    refusals: Counter[str] = field(default_factory=Counter)
     by_label: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict)  # (callback, done)
     timeline: list[tuple[float, float, float]] = field(default_factory=list)  # (sent at, callback, done)
 
@@ -91,8 +93,10 @@ class Series:
             cb, dn = self.by_label.setdefault(_label(it), ([], []))
             cb.append(callback)
             dn.append(done)
-            if not self.ephemeral_ok and any(m.ephemeral for m in InteractionResult(it).messages):
+            replies = [m for m in InteractionResult(it).messages if m.ephemeral]
+            if not self.ephemeral_ok and replies:
                 self.refused += 1
+                self.refusals[f"{_label(it)}: {replies[0].text()[:70]}"] += 1
 
 
 def _label(it: FakeInteraction) -> str:
@@ -218,6 +222,9 @@ class BenchResult:
             f"refusals (ephemeral error replies): {refused or 0}   unanswered: {self.unanswered}   "
             f"stuck tables: {self.stuck}   ERROR logs: {len(self.errors)}"
         )
+        for kind in self.game_kinds:
+            for text, n in self.series[kind].refusals.most_common(3):
+                lines.append(f"  refused {n}× {kind} {text!r}")
         lines.extend(f"  ! {e.splitlines()[0][:160]}" for e in self.errors[:5])
         return "\n".join(lines)
 
@@ -329,7 +336,7 @@ def _verb(custom_id: str | None) -> str:
 
 @dataclass
 class Choice:
-    """One thing a user can do on one message version."""
+    """One thing a user can do on one version of one message."""
 
     user: FakeUser
     message: FakeMessage
@@ -338,8 +345,15 @@ class Choice:
     values: list[str] = field(default_factory=list)
 
     @property
-    def version(self) -> tuple[int, int]:
-        return (self.message.id, len(self.message.edits))
+    def key(self) -> tuple[int, int, str, tuple[str, ...]]:
+        """The same click on the same message version is made once (a refused one is not repeated)."""
+        return (self.message.id, len(self.message.edits), self.target, tuple(self.values))
+
+
+def _live(msg: FakeMessage) -> bool:
+    return any(
+        not b.disabled and b.custom_id and _verb(b.custom_id) not in AVOID_VERBS for b in msg.buttons()
+    ) or any(not s.disabled and _verb(s.custom_id) not in AVOID_VERBS for s in msg.selects())
 
 
 class TableDriver:
@@ -355,7 +369,7 @@ class TableDriver:
         self.users = users
         self.dm_channels = [h.fake.dm_channel(u) for u in users]
         self.changed = h.watch.register([channel.id, *(c.id for c in self.dm_channels)])
-        self.acted: set[tuple[int, int]] = set()  # message versions already acted on
+        self.acted: set[tuple[int, int, str, tuple[str, ...]]] = set()
         self.stuck = False
 
     async def open(self) -> None:
@@ -369,40 +383,47 @@ class TableDriver:
         while self.h.running():
             choice = self.pick()
             if choice is None:
-                self.changed.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.changed.wait(), 1.0)
+                await self._wait_change(1.0)
                 if time.perf_counter() - idle_since > self.stall_after and not self.stuck:
                     self.stuck = True
                     log.warning("%s table in %r has nothing to do", self.game, self.channel)
                 continue
-            idle_since = time.perf_counter()
             self.stuck = False
             await self.h.pause()
             if not self.h.running():
                 break
-            if choice.version in self.acted or choice.message.deleted:
+            if choice.key in self.acted or choice.message.deleted:
                 continue  # the bot moved on while the user was thinking
-            self.acted.add(choice.version)
-            await self.act(choice)
+            self.acted.add(choice.key)
+            it = await self.act(choice)
+            if it is not None:
+                await self._until_replied(it)
             idle_since = time.perf_counter()
 
-    async def act(self, c: Choice) -> None:
+    async def _wait_change(self, timeout: float) -> None:
+        self.changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.changed.wait(), timeout)
+
+    async def _until_replied(self, it: FakeInteraction, timeout: float = 5.0) -> None:
+        """A deferred click is only over when its edit or followup lands: until then its buttons look live."""
+        deadline = time.perf_counter() + timeout
+        while it.callback_type in (5, 6) and it.replied_at is None and time.perf_counter() < deadline:
+            await self._wait_change(0.5)
+
+    async def act(self, c: Choice) -> FakeInteraction | None:
         fake = self.h.fake
         if c.kind == "select":
-            await self.h.interact(
+            return await self.h.interact(
                 self.game, lambda: fake.select(c.user, c.message, c.target, c.values, settle=False)
             )
-        else:
-            await self.h.interact(self.game, lambda: fake.click(c.user, c.message, c.target, settle=False))
+        return await self.h.interact(self.game, lambda: fake.click(c.user, c.message, c.target, settle=False))
 
     # ------------------------------------------------------------------ deciding from what the bot sent
 
     def _latest_live(self, messages: list[FakeMessage]) -> FakeMessage | None:
         for msg in reversed(messages[-self.window :]):
-            if any(not b.disabled and b.custom_id for b in msg.buttons()) or any(
-                not s.disabled for s in msg.selects()
-            ):
+            if _live(msg):
                 return msg
         return None
 
@@ -415,23 +436,32 @@ class TableDriver:
                 options.extend(self.choices(user, msg))
         msg = self._latest_live(fake.channel_messages(self.channel))
         if msg is not None:
-            ids = [int(x) for x in _MENTION.findall(msg.content)]
-            mentioned = [u for uid in ids for u in self.users if u.id == uid]
-            options.extend(self.choices(mentioned[0] if mentioned else self.users[0], msg))
-        options = [o for o in options if o.version not in self.acted]
+            options.extend(self.channel_choices(msg))
+        options = [o for o in options if o.key not in self.acted]
         return self.h.rng.choice(options) if options else None
+
+    def channel_choices(self, msg: FakeMessage) -> list[Choice]:
+        """A channel message is for the user it mentions first (the challenged, the one to cut...)."""
+        ids = [int(x) for x in _MENTION.findall(msg.content)]
+        mentioned = [u for uid in ids for u in self.users if u.id == uid]
+        return self.choices(mentioned[0] if mentioned else self.users[0], msg)
+
+    def buttons(self, msg: FakeMessage) -> dict[str, list[str]]:
+        """Enabled buttons a player would use, custom ids by verb."""
+        out: dict[str, list[str]] = {}
+        for b in msg.buttons():
+            verb = _verb(b.custom_id)
+            if b.custom_id and not b.disabled and verb not in AVOID_VERBS:
+                out.setdefault(verb, []).append(b.custom_id)
+        return out
 
     def choices(self, user: FakeUser, msg: FakeMessage) -> list[Choice]:
         """What ``user`` may do on ``msg``: a confirm if offered, else any enabled button or select."""
-        buttons = [
-            b
-            for b in msg.buttons()
-            if b.custom_id and not b.disabled and _verb(b.custom_id) not in AVOID_VERBS
-        ]
-        confirms = [b for b in buttons if _verb(b.custom_id) in ("discard", "confirm")]
+        buttons = self.buttons(msg)
+        confirms = buttons.get("discard", []) + buttons.get("confirm", [])
         if confirms:
-            return [Choice(user, msg, "button", b.custom_id or "") for b in confirms]
-        out = [Choice(user, msg, "button", b.custom_id or "") for b in buttons]
+            return [Choice(user, msg, "button", cid) for cid in confirms]
+        out = [Choice(user, msg, "button", cid) for cids in buttons.values() for cid in cids]
         for sel in msg.selects():
             if sel.disabled or sel.type != 3 or _verb(sel.custom_id) in AVOID_VERBS:
                 continue
@@ -465,6 +495,8 @@ class PingTable(TableDriver):
 
 
 class BhargageTable(TableDriver):
+    """Two players: challenge, accept, select+confirm discards, cut, plays; rematch at the end."""
+
     game = "bhargage"
 
     def __init__(self, h: Harness, channel: FakeChannel, users: list[FakeUser], target: int) -> None:
@@ -481,6 +513,81 @@ class BhargageTable(TableDriver):
         )
 
 
+class DeluxeTable(TableDriver):
+    """2–6 players: create, join, start; each turn draw (or take), maybe suggestions and bind, discard."""
+
+    game = "deluxe"
+
+    def __init__(self, h: Harness, channel: FakeChannel, users: list[FakeUser], target: int) -> None:
+        super().__init__(h, channel, users)
+        self.target = target
+        self.suggested: set[str] = set()  # turns (panel tokens) on which the player already asked
+
+    async def open(self) -> None:
+        await self.h.interact(
+            self.game,
+            lambda: self.h.fake.slash(
+                self.users[0], self.channel, "deluxe create", target=self.target, settle=False
+            ),
+        )
+
+    def channel_choices(self, msg: FakeMessage) -> list[Choice]:
+        buttons = self.buttons(msg)
+        if "rematch" in buttons:
+            return [Choice(self.users[0], msg, "button", buttons["rematch"][0])]
+        if "join" not in buttons and "start" not in buttons:
+            return []
+        # The lobby says who hosts and who sits: the others join, then the host starts.
+        host = re.search(r"table by (.+?) —", msg.content)
+        seated = re.search(r"Players \(\d+/\d+\): (.*)", msg.content)
+        names = set(seated[1].split(", ")) if seated else set()
+        missing = [u for u in self.users if u.name not in names]
+        if missing and "join" in buttons:
+            return [Choice(u, msg, "button", buttons["join"][0]) for u in missing]
+        hosts = [u for u in self.users if host is not None and u.name == host[1]]
+        if hosts and "start" in buttons:
+            return [Choice(hosts[0], msg, "button", buttons["start"][0])]
+        return []
+
+    def choices(self, user: FakeUser, msg: FakeMessage) -> list[Choice]:
+        rng = self.h.rng
+        if msg.content.startswith("Done"):
+            # A finished turn's panel says so; it still shows its old controls (the cog edits it without
+            # view=None), but a player reading it would not press them.
+            return []
+        buttons = self.buttons(msg)
+        selects = [s for s in msg.selects() if not s.disabled and s.type == 3]
+        if "draw" in buttons:
+            takes = [s for s in selects if _verb(s.custom_id) == "take"]
+            if takes and rng.random() < 0.2:
+                return [Choice(user, msg, "select", takes[0].custom_id, ["1"])]
+            return [Choice(user, msg, "button", buttons["draw"][0])]
+        if buttons.get("bind"):  # picked cards that bind, or a suggestion's "Bind n"
+            return [Choice(user, msg, "button", cid) for cid in buttons["bind"]]
+        if buttons.get("disc"):
+            return [Choice(user, msg, "button", buttons["disc"][0])]
+        token = next((_token(c) for cids in buttons.values() for c in cids), "")
+        if "sug" in buttons and token not in self.suggested and rng.random() < 0.5:
+            self.suggested.add(token)
+            return [Choice(user, msg, "button", buttons["sug"][0])]
+        picks = [s for s in selects if _verb(s.custom_id) == "pick"]
+        if "done" in buttons and (token in self.suggested or not picks):
+            return [Choice(user, msg, "button", buttons["done"][0])]
+        if picks:
+            sel = rng.choice(picks)
+            if "clr" in buttons and any(o.default for s in picks for o in s.options):
+                return [Choice(user, msg, "button", buttons["clr"][0])]
+            return [Choice(user, msg, "select", sel.custom_id, [rng.choice(sel.values())])]
+        if "clr" in buttons:  # suggestions with nothing to bind: back to the cards
+            return [Choice(user, msg, "button", buttons["clr"][0])]
+        return []
+
+
+def _token(custom_id: str) -> str:
+    parts = custom_id.split(":")
+    return parts[3] if len(parts) > 3 else ""
+
+
 # ------------------------------------------------------------------------------------------ the run
 
 
@@ -494,6 +601,8 @@ class Config:
     noop_ratio: float = 1.0
     think: float = 2.0
     target: int = 121
+    deluxe_players: int = 3
+    deluxe_target: int = 100
     seed: int = 1
     db_dir: Path | None = None
 
@@ -555,7 +664,7 @@ async def run_bench(config: Config) -> BenchResult:
         for kind, n in kinds:
             for i in range(n):
                 channel = fake.add_channel(f"{kind}-{i}")
-                size = 2
+                size = config.deluxe_players if kind == "deluxe" else 2
                 users = [fake.add_user(f"{kind}{i}-{s}") for s in range(size)]
                 seating.append((kind, channel, users))
         noop_channel = fake.add_channel("bench-noop")
@@ -611,10 +720,10 @@ async def _play(
     for kind, channel, users in seating:
         if kind == "bhargage":
             drivers.append(BhargageTable(h, channel, users, config.target))
-        elif kind == "ping":
-            drivers.append(PingTable(h, channel, users))
+        elif kind == "deluxe":
+            drivers.append(DeluxeTable(h, channel, users, config.deluxe_target))
         else:
-            raise NotImplementedError(f"no driver for {kind} tables yet")
+            drivers.append(PingTable(h, channel, users))
     cpu0 = _cpu()
     tasks = [asyncio.create_task(d.run()) for d in drivers]
     await asyncio.gather(*tasks)
@@ -661,6 +770,8 @@ def main(argv: list[str] | None = None) -> None:
         "--think", type=float, default=2.0, help="mean seconds a user thinks before each move (0: flat out)"
     )
     parser.add_argument("--target", type=int, default=121, help="Bhargage target (21..221)")
+    parser.add_argument("--deluxe-players", type=int, default=3, help="players per Deluxe table (2..6)")
+    parser.add_argument("--deluxe-target", type=int, default=100, help="Bharg Deluxe target score")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     config = Config(
@@ -672,6 +783,8 @@ def main(argv: list[str] | None = None) -> None:
         noop_ratio=args.noop_ratio,
         think=args.think,
         target=args.target,
+        deluxe_players=args.deluxe_players,
+        deluxe_target=args.deluxe_target,
         seed=args.seed,
     )
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")

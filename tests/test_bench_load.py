@@ -47,6 +47,21 @@ async def test_bhargage_tables_play_and_are_measured(bench: ModuleType, tmp_path
         assert words in text
 
 
+async def test_deluxe_tables_play_and_are_measured(bench: ModuleType, tmp_path: Path) -> None:
+    config = bench.Config(
+        tables=0, deluxe_tables=2, seconds=3.0, think=0.0, deluxe_target=10, db_dir=tmp_path
+    )
+    result = await bench.run_bench(config)
+
+    game = result.series["deluxe"]
+    assert len(game.callback) >= 20, result.report()
+    assert len(result.series["noop"].callback) == len(game.callback)
+    assert {"/deluxe create", "join", "start", "draw", "pick", "disc"} <= set(game.by_label), result.report()
+    assert result.actions.get("deluxe", 0) >= 10
+    assert result.errors == [] and result.unanswered == 0 and result.stuck == 0, result.report()
+    assert "deluxe" in result.report()
+
+
 async def test_max_interactions_bounds_the_run(bench: ModuleType, tmp_path: Path) -> None:
     config = bench.Config(
         tables=0, ping_tables=2, seconds=30.0, think=0.0, max_interactions=25, db_dir=tmp_path
