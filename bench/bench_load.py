@@ -133,6 +133,7 @@ class BenchResult:
     errors: list[str]
     stuck: int
     unanswered: int
+    rest_requests: int = 0  # REST requests the bot made during the run (callbacks included)
 
     @property
     def game_kinds(self) -> list[str]:
@@ -168,6 +169,12 @@ class BenchResult:
                 f"max {max(values, default=float('nan')):7.2f}   (n={len(values)})"
             )
 
+        if games:
+            per = (self.rest_requests - len(noop.callback)) / games
+            lines.append(
+                f"bot REST requests per game interaction: {per:.1f} (a no-op makes 1); max RSS "
+                f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+            )
         lines.append("latency ms, INTERACTION_CREATE → callback POST:")
         for kind in self.game_kinds:
             lines.append(row(kind, self.series[kind].callback))
@@ -725,6 +732,7 @@ async def _play(
         else:
             drivers.append(PingTable(h, channel, users))
     cpu0 = _cpu()
+    requests0 = len(fake.requests)
     tasks = [asyncio.create_task(d.run()) for d in drivers]
     await asyncio.gather(*tasks)
     if h.noop_tasks:
@@ -748,6 +756,7 @@ async def _play(
         errors=[],
         stuck=sum(d.stuck for d in drivers),
         unanswered=h.unanswered,
+        rest_requests=len(fake.requests) - requests0,
     )
 
 
