@@ -354,19 +354,25 @@ class Deluxe(commands.Cog):
         *,
         by_other: bool = False,
     ) -> None:
-        """Apply one move, answer the clicker, then tell the channel and the next player."""
+        """Apply one move, update the clicked panel, then tell the channel and the next player.
+
+        The click is acknowledged first (a deferred update), so Discord hears back at once even while the
+        previous move is still being announced; the panel is then edited through the interaction's token.
+        """
+        if not interaction.response.is_done():
+            await interaction.response.defer()
         async with self._lock(table.id):
             result = await self.bot.tables.act(table.id, interaction.user.id, action, expected_seq=token)
             lines = R.event_lines(result.events, table.names)
             if by_other:
-                await interaction.response.edit_message(content="You left the game.", view=None)
+                await interaction.edit_original_response(content="You left the game.", embeds=[], view=None)
             elif not D.is_over(table.state) and table.state.turn == seat:
                 note = ""
                 if any(isinstance(e, D.CardDrawn) for e in result.events):
                     note = f"You drew **{R.card_text(table.state.hands[seat][-1])}**."  # D4: drawn last
-                await interaction.response.edit_message(**V.turn_panel(table, seat, note=note).kwargs())
+                await interaction.edit_original_response(**V.turn_panel(table, seat, note=note).kwargs())
             else:
-                await interaction.response.edit_message(**V.closed_panel(table, seat, lines).kwargs())
+                await interaction.edit_original_response(**V.closed_panel(table, seat, lines).kwargs())
             await self._announce(table, result.events, flush=by_other)
 
     async def _claim(

@@ -200,11 +200,8 @@ class Panel:
         return view_of(*self.items) if self.items else None
 
     def kwargs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"content": self.content or None, "embeds": self.embeds}
-        view = self.view()
-        if view is not None:
-            out["view"] = view
-        return out
+        """Send/edit arguments; ``view=None`` when there are no controls, so an edit removes the old ones."""
+        return {"content": self.content or None, "embeds": self.embeds, "view": self.view()}
 
 
 async def send_dm(bot: discord.Client, user_id: int, panel: Panel) -> discord.Message | None:
@@ -220,9 +217,9 @@ async def send_dm(bot: discord.Client, user_id: int, panel: Panel) -> discord.Me
 async def send_ephemeral_panel(interaction: discord.Interaction[Any], panel: Panel) -> None:
     """Always a *fresh* ephemeral message: old ephemerals can't be edited after their token expires."""
     kwargs = panel.kwargs()
-    kwargs.setdefault("view", discord.utils.MISSING)
-    if kwargs["content"] is None:
-        kwargs["content"] = discord.utils.MISSING
+    for key in ("content", "view"):  # a new message takes MISSING, not None, for "no such part"
+        if kwargs[key] is None:
+            kwargs[key] = discord.utils.MISSING
     if interaction.response.is_done():
         await interaction.followup.send(ephemeral=True, **kwargs)
     else:

@@ -29,7 +29,9 @@ async def discard_last(fake: FakeDiscord, user: FakeUser, panel: FakeMessage) ->
     last = panel.selects()[-1]
     panel = (await fake.select(user, panel, last.custom_id, [last.options[-1].value])).message
     button = next(b for b in panel.buttons() if b.label and b.label.startswith("Discard "))
-    await fake.click(user, panel, button.label or "")
+    done = (await fake.click(user, panel, button.label or "")).message
+    assert done is panel and "Done" in done.text()
+    assert done.components == []  # the turn is over: no old controls stay on the panel
 
 
 async def test_a_hand_of_more_than_25_cards_keeps_every_card_reachable(
@@ -204,14 +206,19 @@ async def test_bad_input_is_refused_and_changes_nothing(
     first, second = await asyncio.gather(
         fake.click(mover, dm, "Draw from deck"), fake.click(mover, eph, "Draw from deck")
     )
-    refused = [r for r in (first, second) if r.type == 4]
-    assert len(refused) == 1 and refused[0].content == "That button is from an earlier turn."
+    # both clicks are acknowledged at once (deferred update); the loser hears why in an ephemeral followup
+    assert first.type == second.type == 6
+    stale_text = "That button is from an earlier turn."
+    refused = [r for r in (first, second) if [f.content for f in r.followups] == [stale_text]]
+    assert len(refused) == 1 and refused[0].followups[0].ephemeral
     assert table.seq == seq + 1
     old = refused[0].interaction.message
     assert old is not None and "Draw from deck" in labels(old)
     stale = await fake.click(mover, old, "Draw from deck")
-    assert stale.content == "That button is from an earlier turn." and table.seq == seq + 1
-    panel = next(r.message for r in (first, second) if r.type == 7)
+    assert stale.ephemeral and stale.content == stale_text and table.seq == seq + 1  # refused up front
+    winner = next(r for r in (first, second) if r is not refused[0])
+    panel = winner.interaction.message
+    assert panel is not None and panel.edits  # the winning panel was edited in place
     assert "Suggest melds" in labels(panel)
 
     # binding what makes no meld: the panel says why and the Bind button stays off
