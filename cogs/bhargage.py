@@ -73,7 +73,7 @@ class Bhargage(commands.Cog):
     def __init__(self, bot: TavernBot) -> None:
         self.bot = bot
         self.clock: Callable[[], float] = time.time  # tests replace it to jump time
-        self._lobby_lock = asyncio.Lock()
+        self._channel_locks: dict[int, asyncio.Lock] = {}
         self._tick_lock = asyncio.Lock()
         self._table_locks: dict[int, asyncio.Lock] = {}
 
@@ -85,6 +85,11 @@ class Bhargage(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.idle_loop.cancel()
+
+    def _lobby_lock(self, channel_id: int) -> asyncio.Lock:
+        """Serialises challenges per channel (one open challenge, one table); channels never wait on
+        each other."""
+        return self._channel_locks.setdefault(channel_id, asyncio.Lock())
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         """Serialises a table's whole move (apply, then announce) so messages come out in order."""
@@ -215,7 +220,7 @@ class Bhargage(commands.Cog):
         self._refuse_permissions(interaction)
         self._refuse_start(interaction.guild_id, interaction.channel_id, host, other)
         now = self.clock()
-        async with self._lobby_lock:
+        async with self._lobby_lock(interaction.channel_id):
             if await self._open_challenge(interaction.channel_id, now) is not None:
                 raise UserFacingError("There is already an open challenge or lobby in this channel.")
             expires = now + self.bot.settings.challenge_minutes * 60
@@ -249,24 +254,24 @@ class Bhargage(commands.Cog):
             raise UserFacingError(ui.NO_LONGER)
         if interaction.user.id != lobby.invited_id:
             raise UserFacingError(f"This challenge is for <@{lobby.invited_id}>; only they can answer it.")
-        async with self._lobby_lock:
+        await interaction.response.defer()  # answer Discord at once; the rest edits the challenge message
+        async with self._lobby_lock(lobby.channel_id):
             current = await self.bot.store.get_lobby(lobby.id)
             assert current is not None
             self._refuse_closed_lobby(current)
             if current.expires_at is not None and current.expires_at <= self.clock():
                 await self.bot.store.update_lobby(lobby.id, status="expired")
-                await interaction.response.edit_message(content=_expired_text(current), view=None)
+                await interaction.edit_original_response(content=_expired_text(current), view=None)
                 await interaction.followup.send("This challenge has expired.", ephemeral=True)
                 return
             if click.verb == "decline":
                 await self.bot.store.update_lobby(lobby.id, status="declined")
-                await interaction.response.edit_message(
+                await interaction.edit_original_response(
                     content=f"{interaction.user.display_name} declined the Bhargage challenge from "
                     f"<@{lobby.host_id}>.",
                     view=None,
                 )
                 return
-            await interaction.response.defer()
             host = await self._user(lobby.host_id)
             self._refuse_start(lobby.guild_id, lobby.channel_id, host, interaction.user)
             players = [(host.id, host.display_name), (interaction.user.id, interaction.user.display_name)]
@@ -690,7 +695,7 @@ class Bhargage(commands.Cog):
         for lobby in await self.bot.store.open_lobbies():
             if lobby.kind != KIND or lobby.expires_at is None or lobby.expires_at > now:
                 continue
-            async with self._lobby_lock:
+            async with self._lobby_lock(lobby.channel_id):
                 current = await self.bot.store.get_lobby(lobby.id)
                 if current is None or current.status != "open":
                     continue
