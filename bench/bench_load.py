@@ -209,6 +209,17 @@ class BenchResult:
         lines.append(f"  games callback:    {fmt(merged.windows(self.started, width, 1))}")
         lines.append(f"  games last reply:  {fmt(merged.windows(self.started, width, 2))}")
         lines.append(f"  no-op callback:    {fmt(noop.windows(self.started, width, 1))}")
+        opening = 10.0  # every table opens in the first seconds: report the steady state on its own too
+        if self.duration >= 3 * opening:
+            lines.append(f"steady state (interactions sent {opening:g} s or more after the start), ms:")
+            for name, series in (("all games", merged), ("no-op", noop)):
+                later = [t for t in series.timeline if t[0] - self.started >= opening]
+                cb, dn = [t[1] for t in later], [t[2] for t in later]
+                lines.append(
+                    f"  {name:<22} callback p50 {percentile(cb, 50):6.2f} p99 {percentile(cb, 99):6.2f}   "
+                    f"last reply p50 {percentile(dn, 50):6.2f} p99 {percentile(dn, 99):6.2f}"
+                    f"   (n={len(later)})"
+                )
         lines.append("bot / no-op ratio:")
         for kind in [*self.game_kinds, *(["all games"] if len(self.game_kinds) > 1 else [])]:
             cb = self.merged("callback") if kind == "all games" else self.series[kind].callback
