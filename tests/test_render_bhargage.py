@@ -175,8 +175,13 @@ def test_rules_help_matches_the_rulings() -> None:
         "1, 3, 6, 10",
         "Muggins!",
         "Sequences",
+        "cut again",  # R4
+        "scores it again",  # R8: a zero-value card onto 11 or 23
+        "twice with the Excuse",  # R9
     ):
         assert words in text, words
+    # R11: a muggins win is *listed* on the leaderboard; it is not counted double there.
+    assert "counts double on the leaderboard" not in text and "muggins wins" in text
 
 
 def test_calculator_text() -> None:

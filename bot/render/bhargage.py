@@ -229,21 +229,23 @@ RULES = """\
 **Ranks** low → high: Excuse, Ace, 2 … 9, Pawn, Court, Crown. **Values** (R2): Ace 1, 2–9 face value, \
 Crown 10, Pawn/Court/Excuse 0.
 **Board** (R3): both pegs start at 10; first to 121 wins (a table may choose a shorter target).
-**Deal** (R4–R5): the lower cut deals first, then the deal alternates. 5 cards each; each player lays \
+**Deal** (R4–R5): the lower cut deals first (equal ranks cut again), then the deal alternates. \
+5 cards each; each player lays \
 exactly 2 away, face down, into the dealer's **bhargage**.
 **Up-card** (R6): the non-dealer cuts; a Personality up-card gives the dealer **2 for the Chief**.
 **The play** (R7–R8): non-dealer leads; one running count that never passes 23 (no reset). You must play \
 if you can (zero-value cards too), else you say **go** and the other plays on alone. After each card its \
-player pegs: **11 for 2**, **23 for 3**; the last 2/3/4/5 cards of one rank: **2 for a pair**, \
+player pegs: **11 for 2**, **23 for 3** \
+(a zero-value card played onto 11 or 23 scores it again); the last 2/3/4/5 cards of one rank: **2 for a pair**, \
 **6 for three**, **12 for four**, **20 for five** (six Aces: **Game!**); the last cards holding each of \
 the six suits exactly once: **6 for bharg**. Whoever plays last pegs **1 for last** (not on 11 or 23).
 **The show** (R9): non-dealer's hand, dealer's hand, then the bhargage (3 kept cards or the 4 discards, \
-plus the up-card): every combination adding to 11 → 2; every pair → 2; every bharg → 6; with a \
-Personality up-card each other Personality in a hand → **1 for the Chief's Friend**.
+plus the up-card): every combination adding to 11 → 2; every pair → 2; every bharg → 6 (twice with the \
+Excuse); with a Personality up-card each other Personality in a hand → **1 for the Chief's Friend**.
 **Shortage** (R10): after each count the opponent scores for the suits missing there: 1, 3, 6, 10 \
 (shown as "Shortage: 3").
 **Winning** (R11): the moment a peg reaches the target the game ends; a win on a shortage claim is \
-**Muggins!** (counts double on the leaderboard).
+**Muggins!** (it counts double when playing for stakes; the leaderboard lists muggins wins).
 **Sequences** (R12, option): runs of 3+ in rank order score their length, in the play and in the show.
 Commands: `/bhargage challenge`, `hand`, `board`, `resign`, `count` (a hand calculator), `rules`."""
 
