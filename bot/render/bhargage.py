@@ -236,9 +236,10 @@ exactly 2 away, face down, into the dealer's **bhargage**.
 **The play** (R7–R8): non-dealer leads; one running count that never passes 23 (no reset). You must play \
 if you can (zero-value cards too), else you say **go** and the other plays on alone. After each card its \
 player pegs: **11 for 2**, **23 for 3** \
-(a zero-value card played onto 11 or 23 scores it again); the last 2/3/4/5 cards of one rank: **2 for a pair**, \
-**6 for three**, **12 for four**, **20 for five** (six Aces: **Game!**); the last cards holding each of \
-the six suits exactly once: **6 for bharg**. Whoever plays last pegs **1 for last** (not on 11 or 23).
+(a zero-value card played onto 11 or 23 scores it again); the last 2/3/4/5 cards of one rank: \
+**2 for a pair**, **6 for three**, **12 for four**, **20 for five** (six Aces: **Game!**); \
+the last cards holding each of the six suits exactly once: **6 for bharg**. \
+Whoever plays last pegs **1 for last** (not on 11 or 23).
 **The show** (R9): non-dealer's hand, dealer's hand, then the bhargage (3 kept cards or the 4 discards, \
 plus the up-card): every combination adding to 11 → 2; every pair → 2; every bharg → 6 (twice with the \
 Excuse); with a Personality up-card each other Personality in a hand → **1 for the Chief's Friend**.

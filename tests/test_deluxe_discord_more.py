@@ -1,0 +1,132 @@
+"""Bharg Deluxe on the fake Discord: the D7 final-bind window, late joins, and lobby races."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.rules import deluxe as D
+from bot.rules.decktet import cards
+from tests.conftest import StartBot
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.test_deluxe_discord import boot, labels, live_panel, open_table, pings, to_move
+
+# Seed 131, three players, default options: the first player (seat 2) draws from the deck and can bind
+# three bharg sets (found offline by searching seeds with the engine), then discards their last card.
+D7_SEED = 131
+D7_MELDS = ("journey, savage, castle", "ace-suns, ace-waves, battle, forest", "cave, pact, merchant")
+
+
+async def pick(fake: FakeDiscord, user: FakeUser, panel: FakeMessage, table: Any, names: str) -> FakeMessage:
+    """Pick exactly these cards in the (single) card menu, by their positions in the sorted hand."""
+    seat = table.seat_of(user.id)
+    hand = list(D.view(table.state, seat).hand)
+    values = []
+    for c in cards(names):
+        i = next(i for i, h in enumerate(hand) if h == c and str(i) not in values)
+        values.append(str(i))
+    menu = next(s for s in panel.selects() if ":pick:" in s.custom_id)
+    return (await fake.select(user, panel, menu.custom_id, values)).message
+
+
+async def test_final_bind_window_after_the_first_player_goes_out_on_the_first_turn(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot, seed=D7_SEED)
+    ann, bob, cat = users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
+    await open_table(fake, users)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None and table.state.first_seat == 2
+    assert to_move(fake, users) is cat
+    panel = (await fake.click(cat, live_panel(fake, cat), "Draw from deck")).message
+    for meld in D7_MELDS:
+        panel = await pick(fake, cat, panel, table, meld)
+        assert "These make a 🔷 bharg set" in panel.text()
+        panel = (await fake.click(cat, panel, "Bind picked cards")).message
+    last = D.view(table.state, 2).hand
+    assert len(last) == 1
+    stale_cat = (await fake.slash(cat, fake.channel, "deluxe hand")).message  # a second panel
+    assert "Suggest melds" in labels(stale_cat)
+    panel = await pick(fake, cat, panel, table, last[0].slug)
+    await fake.click(cat, panel, f"Discard {last[0].title}")
+    assert table.state.phase == D.Phase.FINAL_BIND and table.state.turn == 0
+
+    # the channel: cat went out, ann is pinged to bind once more; the table message says so
+    ping = pings(fake)[-1]
+    assert ann.mention in ping.content and "bind once more before scoring" in ping.content
+    assert "**cat** has no cards left" in ping.content
+    board = fake.messages[(await bot.store.get_meta(table.id))["board_id"]]
+    assert "Final bind: **ann** may bind once more" in board.text()
+    # ann's DM: Bind and Done, no draw and no discard
+    final = live_panel(fake, ann)
+    assert final.content.startswith("**Final bind**")
+    assert "Done" in labels(final) and "Bind picked cards" in labels(final)
+    assert not any(n and n.startswith(("Discard", "Draw")) for n in labels(final))
+
+    # out of turn in the window: bob and cat get no controls, old buttons are refused, nothing changes
+    seq = table.seq
+    for who in (bob, cat):
+        shown = await fake.slash(who, fake.channel, "deluxe hand")
+        assert shown.ephemeral and "Waiting for ann" in shown.content and shown.message.buttons() == []
+    old = await fake.click(cat, stale_cat, "Suggest melds")
+    assert old.ephemeral and "earlier turn" in old.content
+    assert table.seq == seq and table.state.turn == 0
+
+    # ann is done; bob gets his window; when he is done the hand is scored and hand 2 begins with ann
+    second = (await fake.slash(ann, fake.channel, "deluxe hand")).message
+    assert "Done" in labels(second)
+    await fake.click(ann, final, "Done")
+    assert table.state.phase == D.Phase.FINAL_BIND and table.state.turn == 1
+    ping = pings(fake)[-1]
+    assert bob.mention in ping.content and "bind once more" in ping.content
+    late = await fake.click(ann, second, "Done")
+    assert late.ephemeral and "earlier turn" in late.content and table.state.turn == 1
+    await fake.click(bob, live_panel(fake, bob), "Done")
+    sheets = [m for m in fake.channel_messages(fake.channel) if "**Hand 1 scored**" in m.content]
+    assert len(sheets) == 1
+    cat_row = next(line for line in sheets[0].content.splitlines() if line.startswith("cat "))
+    bound = sum(D.card_points(c) for meld in D7_MELDS for c in cards(meld))
+    assert bound == 18 and cat_row.split()[1:4] == ["18", "0", "+18"]  # all bound, none left in hand
+    assert table.state.hand_no == 2 and table.state.first_seat == 0
+    assert to_move(fake, users) is ann and "your turn" in pings(fake)[-1].content
+
+
+async def test_joining_a_started_table_is_refused(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot)
+    ann, bob, eve = (fake.add_user(n) for n in ("ann", "bob", "eve"))
+    lobby = (await fake.slash(ann, fake.channel, "deluxe create")).message
+    await fake.click(bob, lobby, "Join")
+    shown_before = list(lobby.components)  # what a client that has not refreshed still shows
+    await fake.click(ann, lobby, "Start")
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None and len(table.seats) == 2 and lobby.buttons() == []
+    seq = table.seq
+    lobby.components = shown_before
+    late = await fake.click(eve, lobby, "Join")
+    assert [(f.content, f.ephemeral) for f in late.followups] == [("This table has already started.", True)]
+    assert lobby.buttons() == [] and "The game has started." in lobby.content
+    assert table.seq == seq and len(table.seats) == 2 and table.seat_of(eve.id) is None
+    lobby_id = int(late.interaction.data["custom_id"].split(":")[2])
+    stored = await bot.store.get_lobby(lobby_id)
+    assert stored is not None and list(stored.members) == [ann.id, bob.id]
+
+
+async def test_players_joining_at_the_same_moment_all_get_a_seat(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot)
+    host = fake.add_user("host")
+    others = [fake.add_user(f"p{i}") for i in range(5)]
+    lobby = (await fake.slash(host, fake.channel, "deluxe create")).message
+    results = await asyncio.gather(*(fake.click(u, lobby, "Join") for u in others))
+    assert all(not r.ephemeral for r in results)
+    lobby_id = int(lobby.button("Join").custom_id.split(":")[2])
+    stored = await bot.store.get_lobby(lobby_id)
+    assert stored is not None and sorted(stored.members) == sorted([host.id, *(u.id for u in others)])
+    assert "Players (6/6)" in lobby.content
+    late = fake.add_user("late")
+    full = await fake.click(late, lobby, "Join")
+    assert full.ephemeral and full.content == "This table is full (6 players)."
