@@ -543,3 +543,86 @@ async def test_game_proceeds_after_tokens_expire(
     table = await bot.tables.get(1)
     assert table.status == "finished"
     assert not fake.rejections(10015) and not fake.rejections(10062)
+
+
+# ----------------------------------------------------------------------------------- 6. audit cases
+
+MUGGINS_SEED = 6  # with play_out's choices, a target-31 game won on a shortage claim (found offline)
+
+
+async def test_muggins_is_announced_and_counted(
+    fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R11: a win on a shortage claim says "Muggins!" and is a muggins win on the leaderboard."""
+    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: MUGGINS_SEED)
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    await play_out(fake, fake.channel, [alice, bob])
+    assert table.state.how == "muggins"
+    winner = table.names[table.state.winner]
+    last = fake.last_message(fake.channel).content
+    assert "**Muggins!**" in last and f"🏆 **{winner} wins**" in last
+    assert last.index("**Shortage:") < last.index("**Muggins!**")
+    lb = await fake.slash(alice, fake.channel, "leaderboard")
+    row = next(ln.split() for ln in lb.content.splitlines() if winner in ln)
+    assert row[2:4] == ["1", "0"] and row[5] == "1"  # W, L, …, mug
+
+
+async def test_deleted_board_is_posted_again(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    """Someone deletes the board mid-game: the next move posts a new one, which is kept from then on."""
+    fake = fake_discord
+    await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    old = board(fake, fake.channel)
+    old.deleted = True
+    await act_with_panel(fake, alice, [m for m in fake.dms(alice) if enabled(m)][-1])
+    await fake.settle()
+    new = board(fake, fake.channel)
+    assert new is not old and "Waiting for bob" in new.content
+    assert await step(fake, fake.channel, [alice, bob]) == "discard"
+    await fake.settle()
+    assert board(fake, fake.channel) is new and new.edits
+
+
+async def test_dms_closing_mid_game_switch_to_show_my_hand(
+    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
+) -> None:
+    """A player closes their DMs after the deal: told once in the channel, then plays by "Show my hand"."""
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    for _ in range(2):  # both discards: the cut sends the first DM of the play
+        await step(fake, fake.channel, [alice, bob])
+    alice.dms_closed = bob.dms_closed = True
+    await play_out(fake, fake.channel, [alice, bob], closed={alice, bob})
+    table = await bot.tables.get(1)
+    assert table.status == "finished"
+    notices = [m for m in fake.channel_messages(fake.channel) if "DMs are closed" in m.content]
+    assert sorted(u.name for u in (alice, bob) if any(u.mention in m.content for m in notices)) == [
+        "alice",
+        "bob",
+    ]
+    assert len(notices) == 2
+
+
+async def test_challenge_accepted_twice_at_once(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    """Two Accept clicks racing: one table, one opening, the other click is told plainly."""
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    posted = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
+    accept = posted.message.button("Accept").custom_id or ""
+    both = await asyncio.gather(
+        fake.click(bob, posted.message, accept), fake.click(bob, posted.message, accept)
+    )
+    await fake.settle()
+    texts = [r.text() for r in both]
+    assert sum("already accepted" in t for t in texts) == 1
+    assert len(await bot.store.active_games()) == 1
+    assert len([m for m in fake.channel_messages(fake.channel) if m.content.startswith(BOARD_HEAD)]) == 1
