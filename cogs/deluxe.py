@@ -73,6 +73,8 @@ class Deluxe(commands.Cog):
         self.bot = bot
         self.seed_source: Callable[[], int | None] = lambda: None  # tests pin seeds here
         self._locks: dict[int, asyncio.Lock] = {}
+        self._lobby_locks: dict[int, asyncio.Lock] = {}
+        self._channel_locks: dict[int, asyncio.Lock] = {}
         self._loop_task: asyncio.Task[None] | None = None
         registry = ui.handlers(bot)
         registry.tables[GAME] = self.on_table_click
@@ -89,6 +91,14 @@ class Deluxe(commands.Cog):
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def _lobby_lock(self, lobby_id: int) -> asyncio.Lock:
+        """Lobby clicks are read-modify-write of the member list: two Joins at once must both count."""
+        return self._lobby_locks.setdefault(lobby_id, asyncio.Lock())
+
+    def _channel_lock(self, channel_id: int) -> asyncio.Lock:
+        """Checking a channel is free and opening a lobby there happen as one step."""
+        return self._channel_locks.setdefault(channel_id, asyncio.Lock())
 
     # ------------------------------------------------------------------------------------ commands
 
@@ -110,11 +120,12 @@ class Deluxe(commands.Cog):
     ) -> None:
         guild_id, channel_id = _need_guild(interaction)
         options = D.Options(target=target, pawns=pawns, courts=courts, fast_start=fast_start)
-        await self._check_channel_free(channel_id)
         user = interaction.user
-        lobby = await self._open_lobby(
-            guild_id, channel_id, user.id, {str(user.id): user.display_name}, [user.id], options
-        )
+        async with self._channel_lock(channel_id):
+            await self._check_channel_free(channel_id)
+            lobby = await self._open_lobby(
+                guild_id, channel_id, user.id, {str(user.id): user.display_name}, [user.id], options
+            )
         await interaction.response.send_message(**V.lobby_kwargs(lobby, lobby.options["names"]))
         message = await interaction.original_response()
         await self.bot.store.update_lobby(lobby.id, message_id=message.id)
@@ -194,6 +205,21 @@ class Deluxe(commands.Cog):
     async def on_lobby_click(
         self, interaction: discord.Interaction[Any], click: ui.Click, lobby: Lobby
     ) -> None:
+        async with self._lobby_lock(lobby.id):
+            lobby = await self.bot.store.get_lobby(lobby.id) or lobby  # as the previous click left it
+            started = await self._lobby_click(interaction, click, lobby)
+        if started is not None:
+            table, events = started
+            async with self._lock(table.id):
+                channel = await self._channel(table)
+                board = await channel.send(**V.board_kwargs(table))
+                await self.bot.store.set_meta(table.id, board_id=board.id, log=[])
+                await self._announce(table, events, deal_dms=True)
+
+    async def _lobby_click(
+        self, interaction: discord.Interaction[Any], click: ui.Click, lobby: Lobby
+    ) -> tuple[Table, list[D.Event]] | None:
+        """One lobby click under the lobby's lock; a Start returns the new table and its opening events."""
         user = interaction.user
         if lobby.status == "open" and lobby.expires_at is not None and lobby.expires_at <= time.time():
             lobby = await self.bot.store.update_lobby(lobby.id, status="expired")
@@ -204,7 +230,7 @@ class Deluxe(commands.Cog):
             await interaction.followup.send(
                 f"This table {what.get(lobby.status, 'is closed')}.", ephemeral=True
             )
-            return
+            return None
         members = list(lobby.members)
         verb = click.verb
         if verb == "join":
@@ -229,15 +255,15 @@ class Deluxe(commands.Cog):
             if verb == "cancel":
                 lobby = await self.bot.store.update_lobby(lobby.id, status="cancelled")
             else:
-                await self._start(interaction, lobby, names)
-                return
+                return await self._start(interaction, lobby, names)
         else:
             raise UserFacingError(ui.NO_LONGER)
         await interaction.response.edit_message(**V.lobby_kwargs(lobby, names))
+        return None
 
     async def _start(
         self, interaction: discord.Interaction[Any], lobby: Lobby, names: dict[str, str]
-    ) -> None:
+    ) -> tuple[Table, list[D.Event]]:
         if len(lobby.members) < D.MIN_PLAYERS:
             raise UserFacingError("Bharg Deluxe needs at least 2 players: wait for someone to join.")
         players = [(uid, names.get(str(uid), str(uid))) for uid in lobby.members]
@@ -247,11 +273,7 @@ class Deluxe(commands.Cog):
         )
         lobby = await self.bot.store.update_lobby(lobby.id, status="started", game_id=table.id)
         await interaction.response.edit_message(**V.lobby_kwargs(lobby, names))
-        async with self._lock(table.id):
-            channel = await self._channel(table)
-            board = await channel.send(**V.board_kwargs(table))
-            await self.bot.store.set_meta(table.id, board_id=board.id, log=[])
-            await self._announce(table, events, deal_dms=True)
+        return table, list(events)
 
     async def _expire_due(self) -> None:
         now = time.time()
@@ -399,7 +421,6 @@ class Deluxe(commands.Cog):
             raise NotSeated()
         if table.status == "active":
             raise UserFacingError("This game is still being played.")
-        await self._check_channel_free(table.channel_id)
         state: D.State = table.state
         host = interaction.user
         members = [host.id] + [
@@ -407,9 +428,11 @@ class Deluxe(commands.Cog):
         ]
         names = {str(s.user_id): s.name for s in table.seats}
         names[str(host.id)] = host.display_name
-        lobby = await self._open_lobby(
-            table.guild_id, table.channel_id, host.id, names, members, table.options
-        )
+        async with self._channel_lock(table.channel_id):
+            await self._check_channel_free(table.channel_id)
+            lobby = await self._open_lobby(
+                table.guild_id, table.channel_id, host.id, names, members, table.options
+            )
         await interaction.response.send_message(**V.lobby_kwargs(lobby, names))
         message = await interaction.original_response()
         await self.bot.store.update_lobby(lobby.id, message_id=message.id)

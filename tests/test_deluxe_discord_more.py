@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.rules import deluxe as D
@@ -110,3 +111,34 @@ async def test_joining_a_started_table_is_refused(fake_discord: FakeDiscord, sta
     lobby_id = int(late.interaction.data["custom_id"].split(":")[2])
     stored = await bot.store.get_lobby(lobby_id)
     assert stored is not None and list(stored.members) == [ann.id, bob.id]
+
+
+async def test_players_joining_at_the_same_moment_all_get_a_seat(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot)
+    host = fake.add_user("host")
+    others = [fake.add_user(f"p{i}") for i in range(5)]
+    lobby = (await fake.slash(host, fake.channel, "deluxe create")).message
+    results = await asyncio.gather(*(fake.click(u, lobby, "Join") for u in others))
+    assert all(not r.ephemeral for r in results)
+    lobby_id = int(lobby.button("Join").custom_id.split(":")[2])
+    stored = await bot.store.get_lobby(lobby_id)
+    assert stored is not None and sorted(stored.members) == sorted([host.id, *(u.id for u in others)])
+    assert "Players (6/6)" in lobby.content
+    late = fake.add_user("late")
+    full = await fake.click(late, lobby, "Join")
+    assert full.ephemeral and full.content == "This table is full (6 players)."
+
+
+async def test_two_tables_opened_at_the_same_moment_make_one_lobby(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot)
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    results = await asyncio.gather(*(fake.slash(u, fake.channel, "deluxe create") for u in (ann, bob)))
+    refused = [r for r in results if r.ephemeral]
+    assert len(refused) == 1 and "already an open table" in refused[0].content
+    assert len(await bot.store.open_lobbies(channel_id=fake.channel.id)) == 1
