@@ -384,7 +384,8 @@ class Bhargage(commands.Cog):
 
     async def _post_all(
         self, table: Table, texts: list[str], meta: dict[str, Any], events: Sequence[bh.Event]
-    ) -> None:
+    ) -> bool:
+        """Post a move's messages, the ping (or Rematch) on the last; False if that last one didn't go out."""
         ping, items = self._ping(table, events, meta)
         if table.is_over():
             items = [ui.button("Rematch", "g", table.id, "rematch", style=discord.ButtonStyle.primary)]
@@ -395,8 +396,10 @@ class Bhargage(commands.Cog):
                 texts = [*texts, final]
         elif ping:
             texts = [*texts[:-1], f"{texts[-1]}\n{ping}"] if texts else [ping]
+        sent: discord.Message | None = None
         for i, text in enumerate(texts):
-            await self._send(table.channel_id, text, items if i == len(texts) - 1 else ())
+            sent = await self._send(table.channel_id, text, items if i == len(texts) - 1 else ())
+        return sent is not None
 
     async def _publish(self, table: Table, events: Sequence[bh.Event]) -> None:
         """Everything a move makes visible: one message (more only for a long show), board, next hand."""
@@ -412,10 +415,13 @@ class Bhargage(commands.Cog):
         if backs != meta.get("backs"):
             meta = await self.bot.store.set_meta(table.id, backs=backs)
         texts = render.messages(events, table.names)
+        posted = True
         if texts or table.is_over():
-            await self._post_all(table, texts, meta, events)
+            posted = await self._post_all(table, texts, meta, events)
         await self._refresh_board(table, meta)
-        await self._send_panels(table, events, meta)
+        await self._send_panels(table, events, meta, channel_ok=posted)
+        if table.is_over() and not posted:
+            await self._dm_result(table, events, meta)
 
     # ================================================================ private panels
 
@@ -466,8 +472,13 @@ class Bhargage(commands.Cog):
                 )
         return ui.Panel(content=content, items=items)
 
-    async def _send_panels(self, table: Table, events: Sequence[bh.Event], meta: dict[str, Any]) -> None:
-        """DM the hands at a deal, and the player to move whenever a new turn starts in the play."""
+    async def _send_panels(
+        self, table: Table, events: Sequence[bh.Event], meta: dict[str, Any], *, channel_ok: bool = True
+    ) -> None:
+        """DM the hands at a deal, and the player to move whenever a new turn starts in the play.
+
+        The cut is normally a channel button; when the channel refused the post (the bot lost its
+        permission there), the cutter gets it by DM so the table can't get stuck."""
         state: bh.State = table.state
         if table.status != "active":
             return
@@ -478,8 +489,26 @@ class Bhargage(commands.Cog):
             isinstance(e, bh.CardPlayed | bh.UpCardTurned) for e in events
         ):
             seats = (state.to_move,)
+        elif state.phase is bh.Phase.CUT and not channel_ok:
+            seats = (state.non_dealer,)
         for seat in seats:
             await self._dm(table, seat, meta)
+
+    async def _dm_result(self, table: Table, events: Sequence[bh.Event], meta: dict[str, Any]) -> None:
+        """The channel refused the result: tell both players by DM (those whose DMs are open)."""
+        won = [e for e in events if isinstance(e, bh.GameWon)]
+        if not won:
+            return
+        head = f"Your Bhargage game in <#{table.channel_id}> is over."
+        lines = [head, *render.event_lines(won, table.names)]
+        closed = set(meta.get("dm_closed", []))
+        for seat, user_id in enumerate(table.user_ids):
+            if seat in closed:
+                continue
+            try:
+                await ui.send_dm(self.bot, user_id, ui.Panel(content="\n".join(lines)))
+            except discord.HTTPException as err:
+                log.warning("could not DM the result of game %d to seat %d: %s", table.id, seat, err)
 
     async def _dm(self, table: Table, seat: int, meta: dict[str, Any]) -> None:
         closed = list(meta.get("dm_closed", []))

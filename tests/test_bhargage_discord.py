@@ -626,3 +626,35 @@ async def test_challenge_accepted_twice_at_once(fake_discord: FakeDiscord, start
     assert sum("already accepted" in t for t in texts) == 1
     assert len(await bot.store.active_games()) == 1
     assert len([m for m in fake.channel_messages(fake.channel) if m.content.startswith(BOARD_HEAD)]) == 1
+
+
+async def test_bot_loses_channel_permission_mid_game(
+    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
+) -> None:
+    """The bot can no longer post in the channel: the cut comes by DM, the game ends, and both are told."""
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    users = [alice, bob]
+    await challenge(fake, alice, bob)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    await fake.set_bot_permissions(fake.channel, discord.Permissions(view_channel=True).value)
+    posted_before = len(fake.channel_messages(fake.channel))
+    moves = 0
+    while table.status == "active":
+        seat = table.waiting_for()[0]
+        user = users[seat]
+        panel = [m for m in fake.dms(user) if enabled(m)][-1]
+        if table.state.phase is bh.Phase.CUT:
+            assert "Waiting for you to cut" in panel.content
+            await fake.click(user, panel, "Cut")
+        else:
+            await act_with_panel(fake, user, panel)
+        moves += 1
+        assert moves < 200
+    await fake.settle()
+    assert len(fake.channel_messages(fake.channel)) == posted_before  # nothing reached the channel
+    winner = table.names[table.state.winner]
+    for user in users:
+        assert f"🏆 **{winner} wins**" in fake.dms(user)[-1].content
