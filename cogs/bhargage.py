@@ -118,7 +118,10 @@ class Bhargage(commands.Cog):
     @app_commands.check(_in_guild)
     async def hand(self, interaction: Interaction) -> None:
         table, seat = self._my_table(interaction)
-        await ui.send_ephemeral_panel(interaction, self._panel(table, seat))
+        where = self._where(interaction, table)
+        await ui.send_ephemeral_panel(
+            interaction, self._panel(table, seat, f"Your game{where}:" if where else "")
+        )
 
     @group.command(name="board", description="Post the board again (it becomes the one kept up to date)")
     @app_commands.check(_in_guild)
@@ -141,7 +144,9 @@ class Bhargage(commands.Cog):
         other = table.names[1 - seat]
         button = ui.button("Resign", "g", table.id, "resign", style=discord.ButtonStyle.danger)
         await interaction.response.send_message(
-            f"Resign the game against {other}? It counts as a loss.", view=ui.view_of(button), ephemeral=True
+            f"Resign the game against {other}{self._where(interaction, table)}? It counts as a loss.",
+            view=ui.view_of(button),
+            ephemeral=True,
         )
 
     @group.command(name="rules", description="How Bhargage is played here")
@@ -169,13 +174,25 @@ class Bhargage(commands.Cog):
         )
 
     def _my_table(self, interaction: Interaction) -> tuple[Table, int]:
+        """The caller's table here, else their Bhargage table elsewhere in this server: a channel that
+        was deleted or that they (or the bot) can no longer reach must not leave them stuck."""
         table = self.bot.tables.table_for_channel(interaction.channel_id or 0)
+        if table is not None and table.game == GAME:
+            seat = table.seat_of(interaction.user.id)
+            if seat is not None:
+                return table, seat
+        for mine in self.bot.tables.tables_of_user(interaction.guild_id or 0, interaction.user.id):
+            seat = mine.seat_of(interaction.user.id)
+            if mine.game == GAME and seat is not None:
+                return mine, seat
         if table is None or table.game != GAME:
             raise UserFacingError("There is no Bhargage game in this channel.")
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise NotSeated()
-        return table, seat
+        raise NotSeated()
+
+    @staticmethod
+    def _where(interaction: Interaction, table: Table) -> str:
+        """ " in #channel" when the command was used away from the table's channel."""
+        return "" if interaction.channel_id == table.channel_id else f" in <#{table.channel_id}>"
 
     # ================================================================ challenges
 
@@ -192,7 +209,10 @@ class Bhargage(commands.Cog):
             seated = self.bot.tables.tables_of_user(guild_id, user.id)
             if seated:
                 where = f"<#{seated[0].channel_id}>"
-                raise UserFacingError(f"{user.display_name} is already playing in {where}.")
+                hint = ""
+                if user.id == host.id and seated[0].game == GAME:
+                    hint = " Finish it, or end it from any channel with `/bhargage resign`."
+                raise UserFacingError(f"{user.display_name} is already playing in {where}.{hint}")
 
     @staticmethod
     def _refuse_permissions(interaction: Interaction) -> None:

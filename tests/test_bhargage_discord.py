@@ -658,3 +658,29 @@ async def test_bot_loses_channel_permission_mid_game(
     winner = table.names[table.state.winner]
     for user in users:
         assert f"🏆 **{winner} wins**" in fake.dms(user)[-1].content
+
+
+async def test_resign_and_hand_from_another_channel_when_the_table_is_gone(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """The game's channel was deleted: the players are not stuck; /bhargage hand and resign work elsewhere."""
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    del fake.channels[fake.channel.id]  # gone: posts there now answer 404 Unknown Channel
+    other = fake.add_channel("other")
+    blocked = await fake.slash(alice, other, "bhargage challenge", opponent=fake.add_user("carl"))
+    assert blocked.ephemeral and "/bhargage resign" in blocked.content
+    hand = await fake.slash(alice, other, "bhargage hand")
+    assert hand.ephemeral and f"<#{table.channel_id}>" in hand.content and hand.message.selects()
+    ask = await fake.slash(alice, other, "bhargage resign")
+    assert ask.ephemeral and "bob" in ask.content and f"<#{table.channel_id}>" in ask.content
+    await fake.click(alice, ask.message, "Resign")
+    await fake.settle()
+    assert table.status == "finished" and bot.tables.tables_of_user(fake.guild.id, alice.id) == []
+    assert "🏆 **bob wins**" in fake.dms(bob)[-1].content
+    nobody = await fake.slash(fake.add_user("eve"), other, "bhargage resign")
+    assert nobody.content == "There is no Bhargage game in this channel."
