@@ -211,9 +211,8 @@ class Deluxe(commands.Cog):
         if started is not None:
             table, events = started
             async with self._lock(table.id):
-                channel = await self._channel(table)
-                board = await channel.send(**V.board_kwargs(table))
-                await self.bot.store.set_meta(table.id, board_id=board.id, log=[])
+                await self.bot.store.set_meta(table.id, log=[])
+                await self._update_board(table, await self._channel(table))
                 await self._announce(table, events, deal_dms=True)
 
     async def _lobby_click(
@@ -439,22 +438,45 @@ class Deluxe(commands.Cog):
 
     # ------------------------------------------------------------------------------------ announcing
 
-    async def _channel(self, table: Table) -> discord.TextChannel | discord.Thread:
-        channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
-        if not isinstance(channel, discord.TextChannel | discord.Thread):
-            raise UserFacingError("I can't post in this game's channel any more.")
-        return channel
+    async def _channel(self, table: Table) -> discord.TextChannel | discord.Thread | None:
+        """The game's channel, or None when the bot can no longer see it (deleted, access lost)."""
+        try:
+            channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
+        except discord.HTTPException as err:
+            log.warning("Bharg Deluxe table %s: channel %s unreachable (%s)", table.id, table.channel_id, err)
+            return None
+        return channel if isinstance(channel, discord.TextChannel | discord.Thread) else None
 
-    async def _update_board(self, table: Table, channel: discord.TextChannel | discord.Thread) -> None:
+    async def _post(
+        self, table: Table, channel: discord.TextChannel | discord.Thread | None, text: str, **kwargs: Any
+    ) -> discord.Message | None:
+        """Post in the game's channel; None if that failed. The game never waits on the channel: moves are
+        already committed, and the players' DMs must still go out (what was not posted goes with the next
+        message that can be)."""
+        if channel is None:
+            return None
+        try:
+            return await channel.send(text, **kwargs)
+        except discord.HTTPException as err:
+            log.warning("Bharg Deluxe table %s: could not post in the channel (%s)", table.id, err)
+            return None
+
+    async def _update_board(self, table: Table, channel: discord.TextChannel | discord.Thread | None) -> None:
+        if channel is None:
+            return
         meta = await self.bot.store.get_meta(table.id)
         board_id = meta.get("board_id")
-        if board_id is not None:
-            try:
-                await channel.get_partial_message(board_id).edit(**V.board_kwargs(table))
-                return
-            except discord.NotFound:
-                pass
-        message = await channel.send(**V.board_kwargs(table))
+        try:
+            if board_id is not None:
+                try:
+                    await channel.get_partial_message(board_id).edit(**V.board_kwargs(table))
+                    return
+                except discord.NotFound:
+                    pass
+            message = await channel.send(**V.board_kwargs(table))
+        except discord.HTTPException as err:
+            log.warning("Bharg Deluxe table %s: could not update the table message (%s)", table.id, err)
+            return
         await self.bot.store.set_meta(table.id, board_id=message.id)
 
     async def _announce(
@@ -471,15 +493,16 @@ class Deluxe(commands.Cog):
         for e in events:
             if isinstance(e, D.HandScored):
                 sheet = R.score_table(e.hand_no, e.rows, names, state.left)
-                await channel.send(_clip([*pending, "", sheet]))
-                pending = []
+                pending += ["", sheet]
+                if await self._post(table, channel, _clip(pending)):
+                    pending = []
             elif isinstance(e, D.GameWon):
                 pending += R.event_lines([e], names)
                 text = _clip([*pending, "", R.final_text(D.final_result(state), names)])
                 view = ui.view_of(
                     ui.button("Rematch", "g", table.id, "rematch", style=discord.ButtonStyle.primary)
                 )
-                await channel.send(text, view=view)
+                await self._post(table, channel, text, view=view)
                 pending = []
             elif isinstance(e, D.TurnStarted | D.FinalBindOffered):
                 pending += R.event_lines([e], names)
@@ -502,13 +525,13 @@ class Deluxe(commands.Cog):
                 head += " (Your DMs are closed: press **Show my hand** for your cards and controls.)"
             else:
                 head += " Your controls are in your DMs."
-            await channel.send(_clip([*pending, "", head]), view=ui.view_of(V.hand_button(table.id)))
-            pending = []
-        elif flush and pending:
-            await channel.send(_clip(pending))
+            view = ui.view_of(V.hand_button(table.id))
+            if await self._post(table, channel, _clip([*pending, "", head]), view=view):
+                pending = []
+        elif flush and pending and await self._post(table, channel, _clip(pending)):
             pending = []
         await self._update_board(table, channel)
-        await self.bot.store.set_meta(table.id, log=pending)
+        await self.bot.store.set_meta(table.id, log=pending[-60:])
 
     async def _deal_dms(self, table: Table, *, skip: int) -> None:
         """A new hand: every other player gets their cards in DMs (the player to move gets the controls)."""
@@ -576,7 +599,9 @@ class Deluxe(commands.Cog):
                         ),
                         V.hand_button(table.id),
                     )
-                    await channel.send(
+                    await self._post(
+                        table,
+                        channel,
                         f"{mention} has not moved for {minutes} min. Any other player may remove them: "
                         "they leave the game (their hand is still scored) and play goes on.",
                         view=view,
@@ -587,7 +612,9 @@ class Deluxe(commands.Cog):
                     and idle_for >= nudge.total_seconds()
                     and meta.get("nudged") != table.seq
                 ):
-                    await channel.send(
+                    await self._post(
+                        table,
+                        channel,
                         f"{mention}, the table is waiting for you (idle {minutes} min).",
                         view=ui.view_of(V.hand_button(table.id)),
                     )

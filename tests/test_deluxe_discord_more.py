@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
+
 from bot.rules import deluxe as D
 from bot.rules.decktet import cards
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.test_deluxe_discord import boot, labels, live_panel, open_table, pings, to_move
+from tests.test_deluxe_discord import boot, labels, live_panel, open_table, pings, play_turn, to_move
 
 # Seed 131, three players, default options: the first player (seat 2) draws from the deck and can bind
 # three bharg sets (found offline by searching seeds with the engine), then discards their last card.
@@ -142,3 +144,30 @@ async def test_two_tables_opened_at_the_same_moment_make_one_lobby(
     refused = [r for r in results if r.ephemeral]
     assert len(refused) == 1 and "already an open table" in refused[0].content
     assert len(await bot.store.open_lobbies(channel_id=fake.channel.id)) == 1
+
+
+async def test_lost_channel_permission_does_not_stop_the_game(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """The bot can no longer post in the channel: moves still go through and the next player gets their DM."""
+    fake = fake_discord
+    bot = await boot(start_bot, seed=3)
+    users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
+    await open_table(fake, users)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    mover = to_move(fake, users)
+    n_pings = len(pings(fake))
+    await fake.set_bot_permissions(fake.channel, 0)
+    seq = table.seq
+    await play_turn(fake, mover, live_panel(fake, mover))
+    assert table.seq > seq and len(pings(fake)) == n_pings  # nothing could be posted
+    nxt = next(u for u in users if table.seat_of(u.id) == table.state.turn)
+    assert nxt is not mover
+    panel = live_panel(fake, nxt)
+    assert panel.content.startswith("**Your turn")  # the next player still hears of their turn
+    await fake.set_bot_permissions(fake.channel, discord.Permissions.all().value)
+    await play_turn(fake, nxt, panel)
+    # back in the channel: the ping carries what happened while the bot could not post
+    assert len(pings(fake)) == n_pings + 1
+    assert pings(fake)[-1].content.count("discarded") >= 2
