@@ -191,7 +191,7 @@ class Bhargage(commands.Cog):
 
     @staticmethod
     def _where(interaction: Interaction, table: Table) -> str:
-        """ " in #channel" when the command was used away from the table's channel."""
+        """Names the table's channel when a command is used elsewhere, so nobody resigns the wrong game."""
         return "" if interaction.channel_id == table.channel_id else f" in <#{table.channel_id}>"
 
     # ================================================================ challenges
