@@ -310,11 +310,11 @@ def hand_button(gid: int, row: int | None = None) -> discord.ui.Item[Any]:
 
 def board_kwargs(table: Table) -> dict[str, Any]:
     v = D.view(table.state, -1)
-    embed = discord.Embed(
-        title=f"Bharg Deluxe · {R.option_text(table.options)}",
-        description=R.table_text(v, table.names)[:EMBED_LIMIT],
-        colour=COLOUR,
-    )
+    for detail in (2, 1, 0):  # the fullest text that fits one embed
+        text = R.table_text(v, table.names, detail=detail)
+        if len(text) <= EMBED_LIMIT:
+            break
+    embed = _embed(f"Bharg Deluxe · {R.option_text(table.options)}", text)
     view = ui.view_of(hand_button(table.id)) if not D.is_over(table.state) else None
     return {"content": None, "embed": embed, "view": view}
 

@@ -1,4 +1,4 @@
-"""Bharg Deluxe on the fake Discord: the D7 final-bind window, late joins, and lobby races."""
+"""Bharg Deluxe on the fake Discord: the D7 final-bind window, lobby races, a lost channel, a busy table."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.render import deluxe as R
 from bot.rules import deluxe as D
 from bot.rules.decktet import cards
 from tests.conftest import StartBot
@@ -171,3 +172,27 @@ async def test_lost_channel_permission_does_not_stop_the_game(
     # back in the channel: the ping carries what happened while the bot could not post
     assert len(pings(fake)) == n_pings + 1
     assert pings(fake)[-1].content.count("discarded") >= 2
+
+
+def test_a_busy_six_player_table_message_fits_one_embed_and_keeps_every_player() -> None:
+    from dataclasses import replace
+
+    from bot.tables import Seat, Table
+    from cogs import deluxe_views as V
+
+    state, _ = D.start(1, 6, D.Options(pawns=True, courts=True))
+    partial = D.Meld(D.PARTIAL, cards("journey, mill"), ((1, cards("author, sailor")), (2, cards("savage"))))
+    full = D.Meld(D.BHARG_SET, cards("forest, battle, merchant"))
+    busy = tuple((partial, full) * 5 for _ in range(6))  # ten melds each, as late in a long hand
+    queue = tuple(cards("forest, sailor, pact, desert, soldier, merchant") * 6)
+    state = replace(state, bound=busy, queue=queue, turn=5)
+    seats = tuple(Seat(i + 1, f"Player number {i}") for i in range(6))
+    table = Table(1, "deluxe", D, 1, 1, 1, state.options, seats, state, 3, 0.0, 0.0)
+    full_text = R.table_text(D.view(state, -1), table.names)
+    assert len(full_text) > 4096  # too long in full
+    embed = V.board_kwargs(table)["embed"]
+    text = embed.description
+    assert len(text) <= 4096
+    assert all(f"**Player number {i}**" in text for i in range(6))
+    assert text.rstrip().endswith("Waiting for **Player number 5** to draw.")
+    assert "the Journey" in text  # the melds are still named, only shorter

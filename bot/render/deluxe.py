@@ -125,8 +125,12 @@ def seat_line(v: D.View, seat: int, names: Sequence[str]) -> str:
     )
 
 
-def table_text(v: D.View, names: Sequence[str]) -> str:
-    """The channel's table message: the public state of the game."""
+def table_text(v: D.View, names: Sequence[str], *, detail: int = 2) -> str:
+    """The channel's table message: the public state of the game.
+
+    ``detail`` 2 lists every meld in full; 1 puts each player's melds on one line by card name only; 0 gives
+    only their count and points. A busy six-player hand can outgrow an embed (4096 characters) in full, and
+    cutting the text would lose the last players and whose turn it is."""
     lines = [
         f"**Hand {v.hand_no}** · target {v.target}",
         straight_line(v),
@@ -137,10 +141,20 @@ def table_text(v: D.View, names: Sequence[str]) -> str:
     for seat in range(len(names)):
         lines.append(seat_line(v, seat, names))
         bound = v.bound[seat]
-        if bound:
+        if not bound:
+            continue
+        total = points([c for m in bound for c in m.cards])
+        if detail >= 2:
             for m in bound:
                 lines.append(f"  {meld_text(m, names, binder=seat, own='their own')}")
-            lines.append(f"  bound this hand: +{points([c for m in bound for c in m.cards])}")
+            lines.append(f"  bound this hand: +{total}")
+        elif detail == 1:
+            melds = " · ".join(
+                f"{MELD_EMOJI.get(m.kind, '')}" + ", ".join(c.title for c in m.cards) for m in bound
+            )
+            lines.append(f"  {melds} (+{total})")
+        else:
+            lines.append(f"  {plural(len(bound), 'meld')} bound this hand: +{total}")
     if v.phase == D.Phase.OVER:
         if v.winners:
             lines += ["", "🏆 " + " and ".join(names[w] for w in v.winners) + " won."]
