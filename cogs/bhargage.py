@@ -342,8 +342,7 @@ class Bhargage(commands.Cog):
             return None
 
     def _board(self, table: Table, meta: dict[str, Any]) -> str:
-        backs = {int(k): int(v) for k, v in meta.get("backs", {}).items()}
-        return render.board_text(table.state, table.names, backs, game_id=table.id)
+        return render.board_text(table.state, table.names, _backs(meta), game_id=table.id)
 
     async def _refresh_board(self, table: Table, meta: dict[str, Any]) -> None:
         text = self._board(table, meta)
@@ -434,7 +433,9 @@ class Bhargage(commands.Cog):
                 backs[str(ev.claimant)] = ev.total_after - ev.points
         if backs != meta.get("backs"):
             meta = await self.bot.store.set_meta(table.id, backs=backs)
-        texts = render.messages(events, table.names)
+        # The show closes with the pegs (unless the game ended: the final board follows anyway).
+        pegs = "" if table.is_over() else render.pegs_text(table.state, table.names, _backs(meta))
+        texts = render.messages(events, table.names, after_show=pegs)
         posted = True
         if texts or table.is_over():
             posted = await self._post_all(table, texts, meta, events)
@@ -802,6 +803,11 @@ class Bhargage(commands.Cog):
 
 
 # ==================================================================== helpers
+
+
+def _backs(meta: dict[str, Any]) -> dict[int, int]:
+    """The back pegs kept in the table's meta (JSON keys are strings)."""
+    return {int(k): int(v) for k, v in meta.get("backs", {}).items()}
 
 
 def _options_text(options: dict[str, Any]) -> str:

@@ -210,6 +210,10 @@ async def test_whole_game_from_challenge_to_leaderboard(
     positions = [first.index(f"__{table.names[e.seat]}'s {e.kind}__") for e in counted]
     assert positions == sorted(positions)
     assert "Shortage: 0" not in text
+    # Then the board: the pegs close every show (the game's last message has the whole final board).
+    middle = [s for s in shows if "wins**" not in s]
+    assert middle and all(s.endswith("```") and "●" in s for s in middle)
+    assert all("●" in s for s in shows)
     winner = table.names[state.winner]
     last = fake.last_message(fake.channel)
     assert f"🏆 **{winner} wins**" in last.content and "Rematch" in [b.label for b in last.buttons()]

@@ -97,6 +97,12 @@ def test_show_is_itemised_in_order_and_zero_shortage_hidden() -> None:
     assert "**Shortage: 3** — Ann (25)" in show and "Shortage: 0" not in show
     assert "**Shortage: 1** — Ben (31)" in show
     assert msgs[2].startswith("**Hand 2** — Ben deals")
+    # Then the board: the pegs close the show, not the next deal's message.
+    state = bh.start(1, 2, bh.Options(target=61))[0]
+    pegs = render.pegs_text(state, NAMES)
+    assert pegs.startswith("```") and "●" in pegs and "61" in pegs
+    with_pegs = render.messages(events, NAMES, after_show=pegs)
+    assert with_pegs[1] == f"{show}\n{pegs}" and with_pegs[2] == msgs[2]
 
 
 def test_game_end_words() -> None:

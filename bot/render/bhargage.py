@@ -104,9 +104,10 @@ def won_lines(ev: bh.GameWon, names: Sequence[str]) -> list[str]:
     return lines
 
 
-def messages(events: Sequence[bh.Event], names: Sequence[str]) -> list[str]:
+def messages(events: Sequence[bh.Event], names: Sequence[str], *, after_show: str = "") -> list[str]:
     """The channel messages for one action: the play part, then the show (if any), then what follows.
 
+    ``after_show`` (the pegs, see :func:`pegs_text`) closes the show, as the issue's "then the board" asks.
     Each message stays under Discord's limit; a long show is split between lines, never inside one.
     """
     blocks: list[list[bh.Event]] = [[]]
@@ -123,6 +124,8 @@ def messages(events: Sequence[bh.Event], names: Sequence[str]) -> list[str]:
         lines = event_lines(block, names)
         if any(isinstance(e, bh.HandCounted) for e in block):
             lines.insert(0, "**The show**")
+            if after_show:
+                lines.append(after_show)
         out.extend(chunk(lines))
     return out
 
@@ -156,17 +159,22 @@ def waiting_text(state: bh.State, names: Sequence[str]) -> str:
     return f"Game over: {names[state.winner]} won." if state.winner >= 0 else "Game over."
 
 
+def pegs_text(state: bh.State, names: Sequence[str], backs: Mapping[int, int] | None = None) -> str:
+    """Both lanes of the cribbage board, 10 → target, as a code block."""
+    backs = backs or {}
+    lanes = [Lane(names[s], state.scores[s], backs.get(s)) for s in (0, 1)]
+    return f"```\n{draw_board(lanes, bh.START_SCORE, state.options.target)}\n```"
+
+
 def board_text(
     state: bh.State, names: Sequence[str], backs: Mapping[int, int] | None = None, *, game_id: int = 0
 ) -> str:
     """The one board message: both lanes 10 → target, the deal, the up-card, the pile and the count."""
-    backs = backs or {}
-    lanes = [Lane(names[s], state.scores[s], backs.get(s)) for s in (0, 1)]
     opts = f"to {state.options.target}" + (", sequences" if state.options.sequences else "")
     head = f"**Bhargage** ({opts})"
     if state.phase is not bh.Phase.OVER:
         head += f" · hand {state.hand_no} · {names[state.dealer]} deals"
-    lines = [head, "```", draw_board(lanes, bh.START_SCORE, state.options.target), "```"]
+    lines = [head, pegs_text(state, names, backs)]
     if state.phase is not bh.Phase.OVER:
         if state.up is not None:
             lines.append(f"Up-card: {state.up.label}")
