@@ -688,3 +688,37 @@ async def test_resign_and_hand_from_another_channel_when_the_table_is_gone(
     assert "🏆 **bob wins**" in fake.dms(bob)[-1].content
     nobody = await fake.slash(fake.add_user("eve"), other, "bhargage resign")
     assert nobody.content == "There is no Bhargage game in this channel."
+
+
+async def test_untimed_tables_are_never_nudged_or_claimed(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    bot = await start_bot(dataclasses.replace(settings, nudge_minutes=0, claim_minutes=0))
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    before = len(fake.channel_messages(fake.channel))
+    c = cog(bot)
+    c.clock = lambda: time.time() + 30 * 24 * 3600
+    await c.tick()
+    await fake.settle()
+    assert len(fake.channel_messages(fake.channel)) == before
+
+
+async def test_rematch_after_another_table_started_here(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """An old Rematch button, clicked once the channel hosts another game, is refused and changes nothing."""
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob, carl, dora = (fake.add_user(n) for n in ("alice", "bob", "carl", "dora"))
+    await challenge(fake, alice, bob)
+    ask = await fake.slash(bob, fake.channel, "bhargage resign")
+    await fake.click(bob, ask.message, "Resign")
+    result = fake.last_message(fake.channel)
+    await challenge(fake, carl, dora)
+    refused = await fake.click(alice, result, "Rematch")
+    assert refused.ephemeral and "already has a game" in refused.content
+    assert await bot.store.open_lobbies(channel_id=fake.channel.id) == []
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None and table.names == ("carl", "dora")
