@@ -391,6 +391,12 @@ class Deluxe(commands.Cog):
                 note = ""
                 if any(isinstance(e, D.CardDrawn) for e in result.events):
                     note = f"You drew **{R.card_text(table.state.hands[seat][-1])}**."  # D4: drawn last
+                for e in result.events:
+                    if isinstance(e, D.AceDrawnToPile):  # D10 option 1: the turn starts over
+                        note = (
+                            f"You drew **{R.card_text(e.card)}**: it went onto the empty Ace Pile "
+                            "(fast start 1). Your turn starts over: draw or take again."
+                        )
                 await interaction.edit_original_response(**V.turn_panel(table, seat, note=note).kwargs())
             else:
                 await interaction.edit_original_response(**V.closed_panel(table, seat, lines).kwargs())

@@ -196,3 +196,22 @@ def test_a_busy_six_player_table_message_fits_one_embed_and_keeps_every_player()
     assert all(f"**Player number {i}**" in text for i in range(6))
     assert text.rstrip().endswith("Waiting for **Player number 5** to draw.")
     assert "the Journey" in text  # the melds are still named, only shorter
+
+
+async def test_fast_start_1_an_ace_drawn_goes_to_the_pile_and_the_panel_says_so(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot, seed=2)  # fast start 1, seed 2: the first draw is the Ace of Leaves
+    users = [fake.add_user("ann"), fake.add_user("bob")]
+    await open_table(fake, users, fast_start=1)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None and not table.state.ace_pile
+    mover = to_move(fake, users)
+    panel = (await fake.click(mover, live_panel(fake, mover), "Draw from deck")).message
+    assert [c.title for c in table.state.ace_pile] == ["Ace of Leaves"]
+    assert table.state.phase == D.Phase.DRAW and table.state.turn == table.seat_of(mover.id)
+    assert "You drew **Ace of Leaves" in panel.text() and "went onto the empty Ace Pile" in panel.text()
+    assert "Draw from deck" in labels(panel)  # the turn starts over: draw or take again
+    rules = await fake.slash(mover, fake.channel, "deluxe rules")
+    assert "your turn starts over" in rules.text()

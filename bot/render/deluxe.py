@@ -184,7 +184,9 @@ def event_lines(events: Sequence[D.Event], names: Sequence[str]) -> list[str]:
             case D.CardDrawn(seat):
                 out.append(f"{names[seat]} drew from the deck.")
             case D.AceDrawnToPile(seat, c):
-                out.append(f"{names[seat]} drew {c.title}: it goes onto the empty Ace Pile; they draw again.")
+                out.append(
+                    f"{names[seat]} drew {c.title}: it goes onto the empty Ace Pile; their turn starts over."
+                )
             case D.QueueTaken(seat, cs):
                 out.append(f"{names[seat]} took {len(cs)} from the Discard Queue: {cards_text(cs)}.")
             case D.MeldBound(seat, kind, cs, used):
@@ -308,9 +310,9 @@ deck; if that leaves nothing to draw, the hand ends. You may still take from the
 **Scoring:** points of the cards you bound minus those left in your hand (can be negative). After a
 hand in which someone reached the target, the highest total wins; a tie at the top plays another hand.
 
-**Fast starts** (one at most): 1 — an Ace drawn while the Ace Pile is empty goes there at once and you
-draw again; 2 — while the Ace Pile is empty you must discard an Ace if you hold one; 3 — a die picks the
-first straight suit, until a real Ace is on the Ace Pile.
+**Fast starts** (one at most): 1 — an Ace drawn while the Ace Pile is empty goes there at once and your
+turn starts over (draw or take again); 2 — while the Ace Pile is empty you must discard an Ace if you
+hold one; 3 — a die picks the first straight suit, until a real Ace is on the Ace Pile.
 
 **Leaving:** `/deluxe leave` — your hand is still scored when the hand ends, then you get no more hands
 and can't win. The game goes on while two players remain; if only one is left, they win at once (the
