@@ -215,3 +215,23 @@ async def test_fast_start_1_an_ace_drawn_goes_to_the_pile_and_the_panel_says_so(
     assert "Draw from deck" in labels(panel)  # the turn starts over: draw or take again
     rules = await fake.slash(mover, fake.channel, "deluxe rules")
     assert "your turn starts over" in rules.text()
+
+
+async def test_a_deleted_table_message_is_posted_again(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot, seed=3)
+    users = [fake.add_user("ann"), fake.add_user("bob")]
+    await open_table(fake, users)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    old_id = (await bot.store.get_meta(table.id))["board_id"]
+    fake.messages[old_id].deleted = True  # a moderator removed it
+    mover = to_move(fake, users)
+    await play_turn(fake, mover, live_panel(fake, mover))
+    new_id = (await bot.store.get_meta(table.id))["board_id"]
+    assert new_id != old_id and "Straight suit" in fake.messages[new_id].text()
+    nxt = to_move(fake, users)
+    await play_turn(fake, nxt, live_panel(fake, nxt))
+    assert (await bot.store.get_meta(table.id))["board_id"] == new_id and fake.messages[new_id].edits
