@@ -538,8 +538,15 @@ class Bhargage(commands.Cog):
         try:
             sent = await ui.send_dm(self.bot, table.user_ids[seat], self._panel(table, seat))
         except discord.HTTPException as err:
+            # A passing Discord failure: fall back for this move only, and keep trying DMs later.
             log.warning("could not DM seat %d of game %d: %s", seat, table.id, err)
-            sent = None
+            await self._send(
+                table.channel_id,
+                f"{_mention(table.user_ids[seat])}, Discord didn't deliver your hand just now; press "
+                "**Show my hand** to see it — only you will.",
+                [self._show_button(table, seat)],
+            )
+            return
         if sent is not None:
             return
         closed.append(seat)
@@ -547,8 +554,8 @@ class Bhargage(commands.Cog):
         await self._send(
             table.channel_id,
             f"{_mention(table.user_ids[seat])}, I can't send you direct messages (your DMs are closed "
-            "to me), so you'll play from here: press **Show my hand** whenever it's your move — only you "
-            "will see it.",
+            "to me, or we no longer share a server), so you'll play from here: press **Show my hand** "
+            "whenever it's your move — only you will see it.",
             [self._show_button(table, seat)],
         )
 

@@ -722,3 +722,33 @@ async def test_rematch_after_another_table_started_here(
     assert await bot.store.open_lobbies(channel_id=fake.channel.id) == []
     table = bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.names == ("carl", "dora")
+
+
+async def test_a_passing_dm_failure_falls_back_once_and_dms_resume(
+    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
+) -> None:
+    """One failed DM (not a 403) gives a one-off "Show my hand" for that move; later hands come by DM again."""
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    for _ in range(2):  # both discards
+        await step(fake, fake.channel, [alice, bob])
+    table = await bot.tables.get(1)
+    state: bh.State = table.state
+    leader = (alice, bob)[state.non_dealer]  # cuts, then leads: the cut sends their first play panel by DM
+    leader.dm_failures = 1
+    dms_before = len(fake.dms(leader))
+    await step(fake, fake.channel, [alice, bob])  # the cut
+    notice = [m for m in fake.channel_messages(fake.channel) if "didn't deliver your hand" in m.content]
+    assert len(notice) == 1 and leader.mention in notice[0].content
+    assert len(fake.dms(leader)) == dms_before
+    # this move is played from the one-off "Show my hand"; the table does not mark the DMs closed
+    assert state.non_dealer not in (await bot.store.get_meta(table.id)).get("dm_closed", [])
+    button = next(b for b in notice[0].buttons() if b.custom_id and ":show:" in b.custom_id)
+    shown = await fake.click(leader, notice[0], button.custom_id or "")
+    assert shown.ephemeral and any(b.custom_id and ":play:" in b.custom_id for b in shown.message.buttons())
+    assert await act_with_panel(fake, leader, shown.message) == "play"
+    await play_out(fake, fake.channel, [alice, bob], closed=set())
+    assert len(fake.dms(leader)) > dms_before  # later panels came by DM again
+    assert not [m for m in fake.channel_messages(fake.channel) if "DMs are closed" in m.content]

@@ -49,6 +49,7 @@ class FakeUser:
     bot: bool = False
     dms_closed: bool = False
     global_name: str | None = None
+    dm_failures: int = 0  # the next N DMs to this user fail with a non-403 error (a passing Discord fault)
 
     @property
     def mention(self) -> str:

@@ -862,6 +862,10 @@ class FakeDiscord:
             assert channel.recipient is not None
             if channel.recipient.dms_closed or channel.recipient.bot:
                 raise DiscordError(403, 50007, "Cannot send messages to this user")
+            if channel.recipient.dm_failures > 0:
+                channel.recipient.dm_failures -= 1
+                # 400, not 5xx: discord.py retries 5xx with sleeps, which would only slow the test down.
+                raise DiscordError(400, 0, "fake passing failure")
         elif not channel.can_post():
             raise DiscordError(403, 50013, "Missing Permissions")
 
