@@ -727,7 +727,7 @@ async def test_rematch_after_another_table_started_here(
 async def test_a_passing_dm_failure_falls_back_once_and_dms_resume(
     fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
 ) -> None:
-    """One failed DM (not a 403) gives a one-off "Show my hand" for that move; later hands come by DM again."""
+    """A failed DM (not a 403) gives a one-off "Show my hand" for that move; later panels come by DM again."""
     fake = fake_discord
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
