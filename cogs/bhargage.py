@@ -73,7 +73,6 @@ class Bhargage(commands.Cog):
     def __init__(self, bot: TavernBot) -> None:
         self.bot = bot
         self.clock: Callable[[], float] = time.time  # tests replace it to jump time
-        self._channel_locks: dict[int, asyncio.Lock] = {}
         self._tick_lock = asyncio.Lock()
         self._table_locks: dict[int, asyncio.Lock] = {}
 
@@ -89,7 +88,7 @@ class Bhargage(commands.Cog):
     def _lobby_lock(self, channel_id: int) -> asyncio.Lock:
         """Serialises challenges per channel (one open challenge, one table); channels never wait on
         each other."""
-        return self._channel_locks.setdefault(channel_id, asyncio.Lock())
+        return ui.channel_lock(self.bot, channel_id)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         """Serialises a table's whole move (apply, then announce) so messages come out in order."""

@@ -74,7 +74,6 @@ class Deluxe(commands.Cog):
         self.seed_source: Callable[[], int | None] = lambda: None  # tests pin seeds here
         self._locks: dict[int, asyncio.Lock] = {}
         self._lobby_locks: dict[int, asyncio.Lock] = {}
-        self._channel_locks: dict[int, asyncio.Lock] = {}
         self._loop_task: asyncio.Task[None] | None = None
         registry = ui.handlers(bot)
         registry.tables[GAME] = self.on_table_click
@@ -98,7 +97,7 @@ class Deluxe(commands.Cog):
 
     def _channel_lock(self, channel_id: int) -> asyncio.Lock:
         """Checking a channel is free and opening a lobby there happen as one step."""
-        return self._channel_locks.setdefault(channel_id, asyncio.Lock())
+        return ui.channel_lock(self.bot, channel_id)
 
     # ------------------------------------------------------------------------------------ commands
 

@@ -12,6 +12,7 @@ Nothing here knows any game's rules.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
@@ -56,6 +57,7 @@ class Handlers:
 
     tables: dict[str, TableHandler] = field(default_factory=dict)
     lobbies: dict[str, LobbyHandler] = field(default_factory=dict)
+    channel_locks: dict[int, asyncio.Lock] = field(default_factory=dict)
 
 
 def handlers(bot: discord.Client) -> Handlers:
@@ -65,6 +67,12 @@ def handlers(bot: discord.Client) -> Handlers:
         bot.component_handlers = found  # type: ignore[attr-defined]
         bot.add_dynamic_items(TavernItem)
     return found
+
+
+def channel_lock(bot: discord.Client, channel_id: int) -> asyncio.Lock:
+    """One lock per channel shared by every game cog, so opening a challenge, a lobby or a table in a
+    channel happens one at a time whichever game asks (one table or open lobby per channel)."""
+    return handlers(bot).channel_locks.setdefault(channel_id, asyncio.Lock())
 
 
 def custom_id(scope: str, key: int, verb: str, *, token: str | int = "", arg: str = "") -> str:
