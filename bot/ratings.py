@@ -41,12 +41,15 @@ def elo_update(ra: float, rb: float, score_a: float, k: float = ELO_K) -> tuple[
     return ra + delta, rb - delta
 
 
-def ranks_from_result(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
-    """Final rank per seat (1 = best, ties share): winners first, then by score.
+def ranks_from_result(scores: Sequence[int], winners: Sequence[int], left: Sequence[bool] = ()) -> list[int]:
+    """Final rank per seat (1 = best, ties share): winners first, then those who stayed, then those who
+    left the game (by score within each group).
 
-    Winners come first even if a loser has more points (a forfeit can end a game with the leader resigning).
+    Winners come first even if a loser has more points (a forfeit can end a game with the leader resigning);
+    a seat that left ranks below every seat that played on, whatever its score when it left.
     """
-    keys = [(0 if seat in winners else 1, -scores[seat]) for seat in range(len(scores))]
+    gone = list(left) + [False] * (len(scores) - len(left))
+    keys = [(0 if seat in winners else 2 if gone[seat] else 1, -scores[seat]) for seat in range(len(scores))]
     return [1 + sum(1 for other in keys if other < key) for key in keys]
 
 

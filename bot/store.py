@@ -180,6 +180,7 @@ class Finish:
     how: str
     at: float
     hand_score_avg: tuple[float | None, ...] = ()
+    left: tuple[bool, ...] = ()  # seats that left before the end (games that allow leaving)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -188,6 +189,7 @@ class Finish:
             "muggins": self.muggins,
             "how": self.how,
             "hand_score_avg": list(self.hand_score_avg),
+            "left": list(self.left),
         }
 
 
@@ -482,7 +484,7 @@ class Store:
             (f.at, json.dumps(f.to_dict()), game_id),
         )
         game, guild_id, n = g["game"], g["guild_id"], len(seats)
-        ranks = rt.ranks_from_result(f.scores, f.winners)
+        ranks = rt.ranks_from_result(f.scores, f.winners, f.left)
         hands = list(f.hand_score_avg) + [None] * (n - len(f.hand_score_avg))
         await db.executemany(
             "INSERT INTO results (game_id, guild_id, game, user_id, seat, score, rank, won, muggins, how, "

@@ -124,6 +124,7 @@ def _finish_from(result: Any, at: float, module: Any = None, state: Any = None) 
         how=str(result.how),
         at=at,
         hand_score_avg=avgs,
+        left=tuple(bool(x) for x in getattr(result, "left", ())),
     )
 
 

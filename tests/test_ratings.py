@@ -64,3 +64,9 @@ def test_openskill_ranks_order_the_ratings() -> None:
 def test_openskill_display_scale() -> None:
     assert rt.display_openskill(rt.OS_MU, rt.OS_SIGMA) == 0
     assert rt.display_openskill(25.0, 0.0) == 1500
+
+
+def test_seats_that_left_rank_below_everyone_who_played_on() -> None:
+    # seat 1 left with the most points: it still ranks last; seat 0 won, seat 2 stayed
+    assert rt.ranks_from_result((40, 90, 10), (0,), (False, True, False)) == [1, 3, 2]
+    assert rt.ranks_from_result((40, 90, 10), (0,)) == [1, 2, 3]  # nobody left: by score after the winner

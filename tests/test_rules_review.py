@@ -620,3 +620,14 @@ def _bh_play_state_for_winning_card():
     state, _ = bh.apply(state, bh.Play(1, card("pact")))
     state, _ = bh.apply(state, bh.Play(0, card("ace of moons")))
     return state
+
+
+def test_deluxe_result_names_the_seats_that_left():
+    from bot.rules import deluxe as dx
+
+    state, _ = dx.start(4, 3, dx.Options())
+    state, _ = dx.apply(state, dx.Leave(1))
+    assert not dx.is_over(state)
+    state, _ = dx.apply(state, dx.Leave(2))
+    result = dx.final_result(state)
+    assert result.winners == (0,) and result.left == (False, True, True)

@@ -177,6 +177,16 @@ async def test_multiplayer_finish_uses_openskill_and_hand_averages(store: Store)
     assert (await store.stats(GUILD, 3))["raceN"].hand_score_avg is None
 
 
+async def test_a_seat_that_left_ranks_last_in_results_and_ratings(store: Store) -> None:
+    seats = [(1, "A"), (2, "B"), (3, "C")]
+    gid = await store.create_game("raceN", GUILD, 21, 1, seats, {}, 0.0)
+    finish = Finish((50, 90, 20), (0,), False, "target", 1.0, left=(False, True, False))
+    await store.append_action(gid, 1, 0, "0 add 1", 1.0, finish=finish)
+    ranks = {u: (await store.stats(GUILD, u))["raceN"].recent[0].rank for u, _ in seats}
+    assert ranks == {1: 1, 3: 2, 2: 3}
+    assert [r.user_id for r in await store.leaderboard(GUILD, "raceN")] == [1, 3, 2]
+
+
 async def test_meta_merges_and_survives_reopen(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     s = await Store.open(path)

@@ -330,7 +330,7 @@ async def test_real_deluxe_game_persists_replays_and_rates(store: Store) -> None
             await svc.act(table.id, ANN, "leave")
             await svc.act(table.id, BOB, "leave")
     result = dx.final_result(table.state)
-    ranks = rt.ranks_from_result(result.scores, result.winners)
+    ranks = rt.ranks_from_result(result.scores, result.winners, result.left)
     rows = {r.user_id: r for r in await store.leaderboard(GUILD, "deluxe")}
     assert set(rows) == {ANN, BOB, CAT}
     mus = [(await store.rating_of(GUILD, "deluxe", uid))["mu"] for uid, _ in seats]  # type: ignore[index]

@@ -381,6 +381,7 @@ class Result:
     winners: tuple[int, ...]
     muggins: bool = False
     how: str = ""
+    left: tuple[bool, ...] = ()  # seats that left the game: they rank below everyone who played on
 
 
 @dataclass(frozen=True, slots=True)
@@ -621,7 +622,7 @@ def waiting_for(state: State) -> tuple[int, ...]:
 def final_result(state: State) -> Result:
     if not is_over(state):
         raise IllegalAction("The game is not over yet.")
-    return Result(state.totals, state.winners, False, state.how)
+    return Result(state.totals, state.winners, False, state.how, tuple(state.left))
 
 
 def hand_scores(state: State) -> tuple[tuple[int, ...], ...]:
