@@ -16,6 +16,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -74,7 +75,7 @@ class Bhargage(commands.Cog):
         self.bot = bot
         self.clock: Callable[[], float] = time.time  # tests replace it to jump time
         self._tick_lock = asyncio.Lock()
-        self._table_locks: dict[int, asyncio.Lock] = {}
+        self._table_locks = ui.KeyedLocks()
 
     async def cog_load(self) -> None:
         registry = ui.handlers(self.bot)
@@ -85,14 +86,14 @@ class Bhargage(commands.Cog):
     async def cog_unload(self) -> None:
         self.idle_loop.cancel()
 
-    def _lobby_lock(self, channel_id: int) -> asyncio.Lock:
+    def _lobby_lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
         """Serialises challenges per channel (one open challenge, one table); channels never wait on
         each other."""
         return ui.channel_lock(self.bot, channel_id)
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
+    def _lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """Serialises a table's whole move (apply, then announce) so messages come out in order."""
-        return self._table_locks.setdefault(game_id, asyncio.Lock())
+        return self._table_locks(game_id)
 
     # ================================================================ slash commands
 

@@ -25,6 +25,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -72,8 +73,8 @@ class Deluxe(commands.Cog):
     def __init__(self, bot: TavernBot) -> None:
         self.bot = bot
         self.seed_source: Callable[[], int | None] = lambda: None  # tests pin seeds here
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._lobby_locks: dict[int, asyncio.Lock] = {}
+        self._locks = ui.KeyedLocks()
+        self._lobby_locks = ui.KeyedLocks()
         self._loop_task: asyncio.Task[None] | None = None
         registry = ui.handlers(bot)
         registry.tables[GAME] = self.on_table_click
@@ -88,14 +89,14 @@ class Deluxe(commands.Cog):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._loop_task
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    def _lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        return self._locks(game_id)
 
-    def _lobby_lock(self, lobby_id: int) -> asyncio.Lock:
+    def _lobby_lock(self, lobby_id: int) -> AbstractAsyncContextManager[None]:
         """Lobby clicks are read-modify-write of the member list: two Joins at once must both count."""
-        return self._lobby_locks.setdefault(lobby_id, asyncio.Lock())
+        return self._lobby_locks(lobby_id)
 
-    def _channel_lock(self, channel_id: int) -> asyncio.Lock:
+    def _channel_lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
         """Checking a channel is free and opening a lobby there happen as one step."""
         return ui.channel_lock(self.bot, channel_id)
 

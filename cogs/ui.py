@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -51,13 +52,38 @@ TableHandler = Callable[[discord.Interaction[Any], Click, Table], Awaitable[None
 LobbyHandler = Callable[[discord.Interaction[Any], Click, Lobby], Awaitable[None]]
 
 
+class KeyedLocks:
+    """One lock per key (a game, a lobby, a channel), kept only while someone holds or waits for it:
+    a lock per table the bot ever hosted would otherwise stay in memory for good."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def __call__(self, key: int) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
 @dataclass
 class Handlers:
     """What the game cogs registered: per game name for tables, per lobby kind for lobbies."""
 
     tables: dict[str, TableHandler] = field(default_factory=dict)
     lobbies: dict[str, LobbyHandler] = field(default_factory=dict)
-    channel_locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+    channel_locks: KeyedLocks = field(default_factory=KeyedLocks)
 
 
 def handlers(bot: discord.Client) -> Handlers:
@@ -69,10 +95,10 @@ def handlers(bot: discord.Client) -> Handlers:
     return found
 
 
-def channel_lock(bot: discord.Client, channel_id: int) -> asyncio.Lock:
+def channel_lock(bot: discord.Client, channel_id: int) -> AbstractAsyncContextManager[None]:
     """One lock per channel shared by every game cog, so opening a challenge, a lobby or a table in a
     channel happens one at a time whichever game asks (one table or open lobby per channel)."""
-    return handlers(bot).channel_locks.setdefault(channel_id, asyncio.Lock())
+    return handlers(bot).channel_locks(channel_id)
 
 
 def custom_id(scope: str, key: int, verb: str, *, token: str | int = "", arg: str = "") -> str:
