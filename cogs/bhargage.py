@@ -524,22 +524,16 @@ class Bhargage(commands.Cog):
         lines = [head, *render.event_lines(won, table.names)]
         closed = set(meta.get("dm_closed", []))
         for seat, user_id in enumerate(table.user_ids):
-            if seat in closed:
-                continue
-            try:
-                await ui.send_dm(self.bot, user_id, ui.Panel(content="\n".join(lines)))
-            except discord.HTTPException as err:
-                log.warning("could not DM the result of game %d to seat %d: %s", table.id, seat, err)
+            if seat not in closed:
+                await ui.deliver_dm(self.bot, user_id, ui.Panel(content="\n".join(lines)))
 
     async def _dm(self, table: Table, seat: int, meta: dict[str, Any]) -> None:
         closed = list(meta.get("dm_closed", []))
         if seat in closed:
             return
-        try:
-            sent = await ui.send_dm(self.bot, table.user_ids[seat], self._panel(table, seat))
-        except discord.HTTPException as err:
+        delivery = await ui.deliver_dm(self.bot, table.user_ids[seat], self._panel(table, seat))
+        if delivery == "failed":
             # A passing Discord failure: fall back for this move only, and keep trying DMs later.
-            log.warning("could not DM seat %d of game %d: %s", seat, table.id, err)
             await self._send(
                 table.channel_id,
                 f"{_mention(table.user_ids[seat])}, Discord didn't deliver your hand just now; press "
@@ -547,7 +541,7 @@ class Bhargage(commands.Cog):
                 [self._show_button(table, seat)],
             )
             return
-        if sent is not None:
+        if delivery == "sent":
             return
         closed.append(seat)
         meta.update(await self.bot.store.set_meta(table.id, dm_closed=closed))

@@ -523,12 +523,17 @@ class Deluxe(commands.Cog):
             final = isinstance(turn_event, D.FinalBindOffered)
             if dealt:
                 await self._deal_dms(table, skip=seat)
-            sent = await ui.send_dm(self.bot, table.seats[seat].user_id, V.turn_panel(table, seat))
+            delivery = await ui.deliver_dm(self.bot, table.seats[seat].user_id, V.turn_panel(table, seat))
             head = f"<@{table.seats[seat].user_id}>, " + (
                 "you may bind once more before scoring." if final else "your turn!"
             )
-            if sent is None:
+            if delivery == "closed":
                 head += " (Your DMs are closed: press **Show my hand** for your cards and controls.)"
+            elif delivery == "failed":
+                head += (
+                    " (Discord didn't deliver your DM just now: press **Show my hand** for your cards "
+                    "and controls.)"
+                )
             else:
                 head += " Your controls are in your DMs."
             view = ui.view_of(V.hand_button(table.id))
@@ -545,7 +550,7 @@ class Deluxe(commands.Cog):
         for seat, s in enumerate(table.seats):
             if seat == skip or state.left[seat]:
                 continue
-            await ui.send_dm(
+            await ui.deliver_dm(
                 self.bot, s.user_id, V.turn_panel(table, seat, note=f"New hand {state.hand_no}.")
             )
 

@@ -18,7 +18,7 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -246,6 +246,17 @@ async def send_dm(bot: discord.Client, user_id: int, panel: Panel) -> discord.Me
     except discord.Forbidden as err:
         log.info("DMs closed for user %s (code %s)", user_id, err.code)
         return None
+
+
+async def deliver_dm(bot: discord.Client, user_id: int, panel: Panel) -> Literal["sent", "closed", "failed"]:
+    """DM a panel without raising: "closed" when the user's DMs are closed to the bot (403), "failed" (logged)
+    for any other Discord error, a passing fault that should not stop the rest of a move's announcements."""
+    try:
+        sent = await send_dm(bot, user_id, panel)
+    except discord.HTTPException as err:
+        log.warning("could not DM user %s: %s", user_id, err)
+        return "failed"
+    return "closed" if sent is None else "sent"
 
 
 async def send_ephemeral_panel(interaction: discord.Interaction[Any], panel: Panel) -> None:

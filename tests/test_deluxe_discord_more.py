@@ -235,3 +235,25 @@ async def test_a_deleted_table_message_is_posted_again(
     nxt = to_move(fake, users)
     await play_turn(fake, nxt, live_panel(fake, nxt))
     assert (await bot.store.get_meta(table.id))["board_id"] == new_id and fake.messages[new_id].edits
+
+
+async def test_a_passing_dm_failure_still_pings_and_updates_the_table(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """A DM that fails for a reason other than closed DMs must not cut the move's announcements short."""
+    fake = fake_discord
+    bot = await boot(start_bot, seed=3)
+    users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
+    await open_table(fake, users)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    mover = to_move(fake, users)
+    nxt = next(u for u in users if table.seat_of(u.id) == (table.state.turn + 1) % 3)
+    nxt.dm_failures = 1
+    n_pings, n_dms = len(pings(fake)), len(fake.dms(nxt))
+    await play_turn(fake, mover, live_panel(fake, mover))
+    assert table.state.turn == table.seat_of(nxt.id)
+    assert len(pings(fake)) == n_pings + 1 and to_move(fake, users) is nxt
+    assert "didn't deliver your DM" in pings(fake)[-1].content and len(fake.dms(nxt)) == n_dms
+    panel = (await fake.click(nxt, pings(fake)[-1], "Show my hand")).message
+    assert panel.ephemeral and "Draw from deck" in labels(panel)
