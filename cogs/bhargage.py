@@ -261,13 +261,9 @@ class Bhargage(commands.Cog):
             f"{other.mention}, {host.mention} challenges you to **Bhargage** ({_options_text(options)}).\n"
             f"The challenge expires <t:{int(expires)}:R>."
         )
-        try:
-            response = await interaction.response.send_message(text, view=ui.view_of(accept, decline))
-        except BaseException:
-            await self.bot.store.update_lobby(lobby.id, status="cancelled")
-            raise
-        if response.message_id is not None:
-            await self.bot.store.update_lobby(lobby.id, message_id=response.message_id)
+        await ui.answer_with_lobby(
+            interaction, self.bot.store, lobby.id, content=text, view=ui.view_of(accept, decline)
+        )
 
     async def on_lobby_click(self, interaction: Interaction, click: ui.Click, lobby: Lobby) -> None:
         if click.verb not in ("accept", "decline"):

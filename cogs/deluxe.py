@@ -126,9 +126,9 @@ class Deluxe(commands.Cog):
             lobby = await self._open_lobby(
                 guild_id, channel_id, user.id, {str(user.id): user.display_name}, [user.id], options
             )
-        await interaction.response.send_message(**V.lobby_kwargs(lobby, lobby.options["names"]))
-        message = await interaction.original_response()
-        await self.bot.store.update_lobby(lobby.id, message_id=message.id)
+        await ui.answer_with_lobby(
+            interaction, self.bot.store, lobby.id, **V.lobby_kwargs(lobby, lobby.options["names"])
+        )
 
     @deluxe.command(name="hand", description="Your Bharg Deluxe hand and controls, privately")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
@@ -142,9 +142,9 @@ class Deluxe(commands.Cog):
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         _, channel_id = _need_guild(interaction)
         table = self._table_here(channel_id)
-        await interaction.response.send_message(**V.board_kwargs(table))
-        message = await interaction.original_response()
-        await self.bot.store.set_meta(table.id, board_id=message.id)
+        response = await interaction.response.send_message(**V.board_kwargs(table))
+        if response.message_id is not None:
+            await self.bot.store.set_meta(table.id, board_id=response.message_id)
 
     @deluxe.command(name="leave", description="Leave the Bharg Deluxe game in this channel")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -438,9 +438,7 @@ class Deluxe(commands.Cog):
             lobby = await self._open_lobby(
                 table.guild_id, table.channel_id, host.id, names, members, table.options
             )
-        await interaction.response.send_message(**V.lobby_kwargs(lobby, names))
-        message = await interaction.original_response()
-        await self.bot.store.update_lobby(lobby.id, message_id=message.id)
+        await ui.answer_with_lobby(interaction, self.bot.store, lobby.id, **V.lobby_kwargs(lobby, names))
 
     # ------------------------------------------------------------------------------------ announcing
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from bot.errors import UserFacingError, reply_error
-from bot.store import Lobby
+from bot.store import Lobby, Store
 from bot.tables import Table, TableError
 
 if TYPE_CHECKING:
@@ -220,6 +220,21 @@ async def dispatch(interaction: discord.Interaction[Any], cid: str, values: tupl
     if lobby is None or lobby_handler is None:
         raise UserFacingError(NO_LONGER)
     await lobby_handler(interaction, click, lobby)
+
+
+async def answer_with_lobby(
+    interaction: discord.Interaction[Any], store: Store, lobby_id: int, **kwargs: Any
+) -> None:
+    """Answer ``interaction`` with a new lobby's message and remember the message's id. A lobby whose
+    message never went out is cancelled: nobody could join it, yet it would hold the channel until it
+    expired."""
+    try:
+        response = await interaction.response.send_message(**kwargs)
+    except BaseException:
+        await store.update_lobby(lobby_id, status="cancelled")
+        raise
+    if response.message_id is not None:
+        await store.update_lobby(lobby_id, message_id=response.message_id)
 
 
 @dataclass
