@@ -760,8 +760,9 @@ class Bhargage(commands.Cog):
         settings = self.bot.settings
         idle = now - table.last_action_at
         waiting = table.waiting_for()
-        if not waiting:
-            return
+        due = [m * 60 for m in (settings.nudge_minutes, settings.claim_minutes) if m]
+        if not waiting or not due or idle < min(due):
+            return  # nothing to say yet: spare the database a read per table every pass
         meta = await self.bot.store.get_meta(table.id)
         closed = set(meta.get("dm_closed", []))
         if settings.nudge_minutes and idle >= settings.nudge_minutes * 60 and meta.get("nudged") != table.seq:

@@ -574,16 +574,17 @@ class Deluxe(commands.Cog):
     async def _check_idle(self) -> None:
         nudge = self.bot.settings.nudge_after
         claim = self.bot.settings.claim_after
-        if nudge is None and claim is None:
+        due = [t.total_seconds() for t in (nudge, claim) if t is not None]
+        if not due:
             return
         now = time.time()
         for table in self.bot.tables.active_tables():
             if table.game != GAME or table.status != "active":
                 continue
             waiting = table.waiting_for()
-            if not waiting:
-                continue
             idle_for = now - table.last_action_at
+            if not waiting or idle_for < min(due):
+                continue  # nothing to say yet: no lock, no database read, no channel lookup
             seat = waiting[0]
             async with self._lock(table.id):
                 meta = await self.bot.store.get_meta(table.id)
