@@ -414,9 +414,10 @@ class Deluxe(commands.Cog):
         claim = self.bot.settings.claim_after
         if claim is None or time.time() - table.last_action_at < claim.total_seconds():
             raise UserFacingError("Not yet: they have not been idle long enough to be removed.")
+        await interaction.response.defer()  # answer Discord now: the table may be busy announcing a move
         async with self._lock(table.id):
             result = await self.bot.tables.act_as_seat(table.id, idle, D.Leave(idle), expected_seq=token)
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 content=f"{table.names[idle]} was removed for being idle (by {table.names[seat]}).", view=None
             )
             await self._announce(table, result.events, flush=True)
