@@ -390,7 +390,8 @@ class Deluxe(commands.Cog):
             elif not D.is_over(table.state) and table.state.turn == seat:
                 note = ""
                 if any(isinstance(e, D.CardDrawn) for e in result.events):
-                    note = f"You drew **{R.card_text(table.state.hands[seat][-1])}**."  # D4: drawn last
+                    drawn = D.view(table.state, seat).drawn
+                    note = f"You drew **{R.card_text(drawn)}**." if drawn is not None else ""
                 for e in result.events:
                     if isinstance(e, D.AceDrawnToPile):  # D10 option 1: the turn starts over
                         note = (

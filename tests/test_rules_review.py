@@ -631,3 +631,21 @@ def test_deluxe_result_names_the_seats_that_left():
     state, _ = dx.apply(state, dx.Leave(2))
     result = dx.final_result(state)
     assert result.winners == (0,) and result.left == (False, True, True)
+
+
+def test_deluxe_view_shows_the_drawn_card_only_to_its_drawer_during_its_turn():
+    from bot.rules import deluxe as dx
+
+    state, _ = dx.start(7, 3, dx.Options())
+    seat = state.turn
+    top = state.deck[-1]
+    state, _ = dx.apply(state, dx.Draw(seat))
+    assert dx.view(state, seat).drawn == top
+    assert all(dx.view(state, other).drawn is None for other in range(3) if other != seat)
+    card = dx.view(state, seat).hand[0]
+    state, _ = dx.apply(state, dx.Discard(seat, card))
+    assert all(dx.view(state, s).drawn is None for s in range(3))
+    nxt = state.turn
+    if state.queue:
+        state, _ = dx.apply(state, dx.TakeQueue(nxt, 1))
+        assert dx.view(state, nxt).drawn is None  # taken from the queue: public, not a secret draw

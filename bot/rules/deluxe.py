@@ -373,6 +373,7 @@ class State:
     how: str = ""
     # Per scored hand, each seat's hand score, or None for a seat that was not dealt in (it had left).
     history: tuple[tuple[int | None, ...], ...] = ()
+    drawn: Card | None = None  # the card the seat to move drew from the deck this turn (secret to it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,6 +407,7 @@ class View:
     target: int
     last_rows: tuple[ScoreRow, ...] = field(default=())
     winners: tuple[int, ...] = field(default=())
+    drawn: Card | None = None  # this seat's draw from the deck this turn, while it binds and discards
 
 
 # --- helpers ----------------------------------------------------------------------------------------------
@@ -732,7 +734,9 @@ def _draw(state: State, seat: int, events: list[Event]) -> State:
         events.append(AceDrawnToPile(seat, top))
         return _check_drawable(replace(state, ace_pile=(top,)), events)
     events.append(CardDrawn(seat))
-    return replace(state, hands=_set(state.hands, seat, (*state.hands[seat], top)), phase=Phase.BIND)
+    return replace(
+        state, hands=_set(state.hands, seat, (*state.hands[seat], top)), phase=Phase.BIND, drawn=top
+    )
 
 
 def _take(state: State, seat: int, n: int, events: list[Event]) -> State:
@@ -753,6 +757,7 @@ def _take(state: State, seat: int, n: int, events: list[Event]) -> State:
         queue=state.queue[:-n],
         hands=_set(state.hands, seat, (*state.hands[seat], *taken)),
         phase=Phase.BIND,
+        drawn=None,
     )
 
 
@@ -895,4 +900,5 @@ def view(state: State, seat: int) -> View:
         target=state.options.target,
         last_rows=state.last_rows,
         winners=state.winners,
+        drawn=state.drawn if seat == state.turn and state.phase == Phase.BIND else None,
     )
