@@ -37,6 +37,9 @@ log = logging.getLogger("fakediscord")
 
 FAKE_TOKEN = "fake.bot.token-" + "x" * 40
 API = "/api/v10"
+# Names discord.py gives the tasks that run the bot's event, command and component handlers. settle() waits
+# for them too: a handler busy between two requests (a database commit, a slow CPU) is not a quiet bot.
+HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
 
 T = TypeVar("T")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -406,17 +409,26 @@ class FakeDiscord:
         return result
 
     async def settle(self, quiet: float | None = None, timeout: float = 5.0) -> None:
-        """Wait until the bot has sent nothing for ``quiet`` seconds."""
+        """Wait until no handler of the bot is running and it has sent nothing for ``quiet`` seconds."""
         quiet = self.quiet if quiet is None else quiet
         deadline = time.monotonic() + timeout
         while True:
             now = time.monotonic()
             idle = now - self._last_activity
-            if self._inflight == 0 and idle >= quiet:
+            if self._inflight == 0 and idle >= quiet and not self._handlers_running():
                 return
             if now > deadline:
                 raise AssertionError(f"the bot did not go quiet within {timeout}s")
             await asyncio.sleep(max(quiet - idle, 0.002))
+
+    @staticmethod
+    def _handlers_running() -> bool:
+        """Whether a handler task of the bot (same event loop) is still at work."""
+        me = asyncio.current_task()
+        return any(
+            t is not me and not t.done() and t.get_name().startswith(HANDLER_TASKS)
+            for t in asyncio.all_tasks()
+        )
 
     # ------------------------------------------------------------------------------- drive internals
 
