@@ -264,8 +264,9 @@ async def test_closed_dms_play_from_show_my_hand_and_idle_players(
     fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
 ) -> None:
     fake = fake_discord
-    quick = dataclasses.replace(settings, nudge_minutes=0.004, claim_minutes=0.012)
-    bot = await boot(start_bot, quick, seed=4)
+    timed = dataclasses.replace(settings, nudge_minutes=1, claim_minutes=3)
+    bot = await boot(start_bot, timed, seed=4)
+    cog: Any = bot.get_cog("Deluxe")
     ann, bob = fake.add_user("ann", dms_closed=True), fake.add_user("bob", dms_closed=True)
     cat = fake.add_user("cat")
     users = [ann, bob, cat]
@@ -283,15 +284,24 @@ async def test_closed_dms_play_from_show_my_hand_and_idle_players(
     assert table.seq >= 2 and to_move(fake, users) is not mover
 
     idle = to_move(fake, users)
-    nudge = await fake.wait_for(
-        lambda: [m for m in fake.channel_messages(fake.channel) if "waiting for you" in m.content],
-        what="a nudge",
-    )
-    assert idle.mention in nudge[0].content
-    offer = await fake.wait_for(
-        lambda: [m for m in fake.channel_messages(fake.channel) if "has not moved" in m.content],
-        what="the offer to remove the idle player",
-    )
+
+    async def idle_pass(minutes: float) -> tuple[list[FakeMessage], list[FakeMessage]]:
+        """Backdate the last move and run the timer pass now (no waiting on wall-clock timers)."""
+        table.last_action_at = time.time() - minutes * 60
+        await cog._check_idle()
+        await fake.settle()
+        msgs = fake.channel_messages(fake.channel)
+        return [m for m in msgs if "waiting for you" in m.content], [
+            m for m in msgs if "has not moved" in m.content
+        ]
+
+    assert await idle_pass(0.5) == ([], [])
+    nudge, offer = await idle_pass(1.5)
+    assert len(nudge) == 1 and idle.mention in nudge[0].content and offer == []
+    assert await idle_pass(2.5) == (nudge, [])  # nudged once per turn
+    nudge, offer = await idle_pass(3.5)
+    assert len(nudge) == 1 and len(offer) == 1 and idle.mention in offer[0].content
+    assert await idle_pass(4) == (nudge, offer)  # offered once per turn
     remove = offer[0].buttons()[0]
     assert remove.label == f"Remove {idle.name}"
     own = await fake.click(idle, offer[0], remove.label)
