@@ -502,7 +502,10 @@ async def test_idle_nudge_once_then_claim(
     assert len(nudges) == 1 and alice.mention in nudges[0].content and bob.mention in nudges[0].content
 
     await act_with_panel(fake, alice, [m for m in fake.dms(alice) if enabled(m)][-1])
-    c.clock = lambda: time.time() + 30
+    c.clock = lambda: time.time() + 30  # bob's turn, 30 s in: neither a nudge nor a claim yet
+    await c.tick()
+    await fake.settle()
+    assert [m for m in fake.channel_messages(fake.channel) if "waiting for you" in m.content] == nudges
     early = [m for m in fake.channel_messages(fake.channel) if "Claim the game" in str(m.buttons())]
     assert early == []
     c.clock = lambda: time.time() + 4 * 60
