@@ -1,5 +1,6 @@
 """The Bhargage state machine (R4–R11): built states and seed searches, never a guessed random outcome."""
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -112,6 +113,22 @@ def test_cut_for_first_deal_lower_rank_deals_and_ties_cut_again():
 def test_start_is_deterministic_and_seeds_differ():
     assert bh.start(42)[0] == bh.start(42)[0]
     assert bh.start(42)[0].hands != bh.start(43)[0].hands
+
+
+def test_r3_pegs_start_at_ten_and_every_point_announced_moves_them():
+    """R3: both start at 10 and play to 121, so a whole game's announcements add up to score minus 10."""
+    assert Options().target == 121
+    rng = random.Random(11)
+    state, events = bh.start(11)
+    assert state.scores == (10, 10)
+    while not bh.is_over(state):
+        state, ev = bh.apply(state, rng.choice(bh.legal_actions(state, bh.waiting_for(state)[0])))
+        events += ev
+    assert bh.final_result(state).how == "target"
+    for seat in (0, 1):
+        pegged = sum(e.points for e in events if isinstance(e, PointsScored) and e.seat == seat)
+        assert state.scores[seat] == 10 + pegged + _show_points(events, seat)
+    assert max(state.scores) >= 121 > min(state.scores)
 
 
 def test_only_two_players_and_options_are_validated():
