@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from bot.rules import deluxe as D
-from bot.rules.decktet import Rank, Suit, card, cards, deluxe_deck
+from bot.rules.decktet import Card, Rank, Suit, card, cards, deluxe_deck
 from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn
 
 
@@ -21,8 +21,9 @@ def kinds(events: list[D.Event]) -> list[str]:
     return [type(e).__name__ for e in events]
 
 
-def zones(state: D.State) -> Counter:
-    c = Counter(state.deck) + Counter(state.queue) + Counter(state.ace_pile)
+def zones(state: D.State) -> Counter[Card]:
+    """Every card of the game, wherever it is (deck, queue, Ace Pile, hands, bound melds)."""
+    c: Counter[Card] = Counter(state.deck) + Counter(state.queue) + Counter(state.ace_pile)
     for h in state.hands:
         c += Counter(h)
     for melds in state.bound:

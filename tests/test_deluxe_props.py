@@ -13,19 +13,10 @@ from hypothesis import strategies as st
 
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, deluxe_deck
+from tests.test_deluxe_engine import zones
 
 MAX_STEPS_PER_HAND = 5_000
 MAX_HANDS = 300
-
-
-def zones(state: D.State) -> Counter[Card]:
-    c: Counter[Card] = Counter(state.deck) + Counter(state.queue) + Counter(state.ace_pile)
-    for h in state.hands:
-        c += Counter(h)
-    for melds in state.bound:
-        for m in melds:
-            c += Counter(m.cards)
-    return c
 
 
 def check_meld(before: D.State, event: D.MeldBound) -> None:
