@@ -1,6 +1,5 @@
 """Properties of Bhargage over many seeded random games, and the scoring against a plain reference count."""
 
-import itertools
 import random
 from collections import Counter
 
@@ -10,57 +9,25 @@ from hypothesis import strategies as st
 from bot.rules import bhargage as bh
 from bot.rules.bhargage import Action, Discard, Options, Phase, Play, Resign, State
 from bot.rules.decktet import ALL_CARDS, ALL_SUITS, Card
+from tests.test_rules_review import peg_reference, shortage_reference, show_reference
 
 ALL = frozenset(ALL_CARDS)
 
 
-# ---------------------------------------------------------------- a plain reference for the show and the play
-
-
-def reference_count(hand: tuple[Card, ...], up: Card, bhargage: bool) -> int:
-    """R9 read literally: every combination of the 4 or 5 cards, one rule at a time."""
-    allc = (*hand, up)
-    total = 0
-    for k in range(2, len(allc) + 1):
-        for combo in itertools.combinations(allc, k):
-            if sum(c.value for c in combo) == 11:
-                total += 2
-            suits = [s for c in combo for s in c.suits]
-            if len(suits) == 6 and set(suits) == ALL_SUITS:
-                total += 6
-            if k == 2 and combo[0].rank == combo[1].rank:
-                total += 2
-    if up.personality and not bhargage:
-        total += sum(c.personality for c in hand)
-    return total
-
-
-def reference_peg(pile: list[Card]) -> int:
-    """R8 read literally for the last card (sets, bharg, 11/23), without the sixth-Ace win."""
-    total = {11: 2, 23: 3}.get(sum(c.value for c in pile), 0)
-    n = 1
-    while n < len(pile) and pile[-1 - n].rank == pile[-1].rank:
-        n += 1
-    total += n * (n - 1) if n >= 2 else 0
-    for k in range(1, len(pile) + 1):
-        suits = [s for c in pile[-k:] for s in c.suits]
-        if len(suits) == 6 and set(suits) == ALL_SUITS:
-            total += 6
-            break
-    return total
+# ---------------------------------------------------------------- the scoring against the literal reading
 
 
 card_st = st.sampled_from(ALL_CARDS)
 
 
-@given(st.lists(card_st, min_size=5, max_size=5, unique=True), st.booleans())
-def test_count_hand_matches_the_reference(five: list[Card], as_bhargage: bool) -> None:
+@given(st.lists(card_st, min_size=5, max_size=5, unique=True), st.booleans(), st.booleans())
+def test_count_hand_matches_the_reference(five: list[Card], as_bhargage: bool, sequences: bool) -> None:
     if as_bhargage:
         hand, up = tuple(five[:4]), five[4]
     else:
         hand, up = tuple(five[:3]), five[3]
-    got = bh.count_hand(hand, up, bhargage=as_bhargage)
-    assert got.total == reference_count(hand, up, as_bhargage)
+    got = bh.count_hand(hand, up, bhargage=as_bhargage, sequences=sequences)
+    assert got.total == show_reference(hand, up, as_bhargage, sequences)
     assert got.total == sum(it.points for it in got.items)
     for it in got.items:
         assert set(it.cards) <= {*hand, up}
@@ -68,18 +35,17 @@ def test_count_hand_matches_the_reference(five: list[Card], as_bhargage: bool) -
 
 @given(st.lists(card_st, min_size=4, max_size=5, unique=True))
 def test_shortage_counts_missing_suits(cs: list[Card]) -> None:
-    missing = len(ALL_SUITS - {s for c in cs for s in c.suits})
-    assert bh.shortage(cs) == missing * (missing + 1) // 2
-    assert missing <= 4
+    assert bh.shortage(cs) == shortage_reference(tuple(cs))
+    assert len(ALL_SUITS - {s for c in cs for s in c.suits}) <= 4
 
 
-@given(st.lists(card_st, min_size=1, max_size=8, unique=True))
-def test_peg_points_match_the_reference(pile: list[Card]) -> None:
-    items = bh.peg_points(pile)
-    if any(it.reason == "Game!" for it in items):
-        assert len(pile) >= 6 and all(c.value == 1 for c in pile[-6:])
-        return
-    assert sum(it.points for it in items) == reference_peg(pile)
+@given(st.lists(card_st, min_size=1, max_size=8, unique=True), st.booleans())
+def test_peg_points_match_the_reference(pile: list[Card], sequences: bool) -> None:
+    items = bh.peg_points(pile, sequences=sequences)
+    expected = peg_reference(pile, sequences)
+    assert any(it.reason == "Game!" for it in items) == (expected is None)
+    if expected is not None:
+        assert sum(it.points for it in items) == expected
 
 
 @given(st.lists(card_st, min_size=3, max_size=5, unique=True))

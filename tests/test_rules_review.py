@@ -23,47 +23,14 @@ from bot.rules.decktet import (
     Card,
     Rank,
     Suit,
-    bhargage_deck,
     card,
     cards,
 )
 from bot.rules.deluxe_melds import Meld, bharg_sets, find_partial, positions
 from bot.rules.errors import GameOver, IllegalAction
+from tests.test_bhargage_engine import play_state
 
 # ---------------------------------------------------------------- Bhargage helpers
-
-
-def play_state(
-    nd: str,
-    d: str,
-    up: str,
-    *,
-    dealer: int = 0,
-    scores: tuple[int, int] = (10, 10),
-    options: Options | None = None,
-) -> bh.State:
-    """The start of the play with these kept hands; the other cards are spread over the bhargage and deck."""
-    base, _ = bh.start(7, 2, options)
-    nd_cards, d_cards, up_card = cards(nd), cards(d), card(up)
-    rest = [c for c in bhargage_deck() if c not in {*nd_cards, *d_cards, up_card}]
-    hands: list[tuple[Card, ...]] = [(), ()]
-    hands[1 - dealer], hands[dealer] = nd_cards, d_cards
-    return replace(
-        base,
-        dealer=dealer,
-        phase=Phase.PLAY,
-        scores=scores,
-        hands=(hands[0], hands[1]),
-        kept=(hands[0], hands[1]),
-        discards=((), ()),
-        bhargage=tuple(rest[:4]),
-        deck=tuple(rest[4:]),
-        up=up_card,
-        pile=(),
-        count=0,
-        to_move=1 - dealer,
-        gone=(False, False),
-    )
 
 
 def plays(state: bh.State, *moves: tuple[int, str]) -> tuple[bh.State, list[bh.Event]]:
@@ -459,7 +426,7 @@ def test_d6_partial_straight_search_agrees_with_a_literal_reading():
     assert found > 100  # the sample really exercises bindable partial straights
 
 
-def _peg_reference(pile: list[Card], sequences: bool) -> int | None:
+def peg_reference(pile: list[Card], sequences: bool) -> int | None:
     """R8/R12 for the card just played; None for the sixth Ace ("Game!")."""
     total = {11: 2, 23: 3}.get(sum(c.value for c in pile), 0)
     n = 1
@@ -483,7 +450,7 @@ def _peg_reference(pile: list[Card], sequences: bool) -> int | None:
     return total
 
 
-def _show_reference(hand: tuple[Card, ...], up: Card, bhargage: bool, sequences: bool) -> int:
+def show_reference(hand: tuple[Card, ...], up: Card, bhargage: bool, sequences: bool) -> int:
     """R9/R12 over every combination of the 4 or 5 cards."""
     allc = (*hand, up)
     total = 0
@@ -502,7 +469,7 @@ def _show_reference(hand: tuple[Card, ...], up: Card, bhargage: bool, sequences:
     return total + best * runs
 
 
-def _shortage_reference(cs: tuple[Card, ...]) -> int:
+def shortage_reference(cs: tuple[Card, ...]) -> int:
     n = 6 - len({s for c in cs for s in c.suits})
     return n * (n + 1) // 2
 
@@ -549,7 +516,7 @@ def test_r4_to_r11_whole_games_agree_with_a_literal_reading():
                 hands[turn].remove(c)
                 pile.append(c)
                 count += c.value
-                points = _peg_reference(pile, opts.sequences)
+                points = peg_reference(pile, opts.sequences)
                 if points is None:
                     won, in_play = (turn, "game"), True
                     break
@@ -576,11 +543,11 @@ def test_r4_to_r11_whole_games_agree_with_a_literal_reading():
                 (dealer, bhargage, True),
             )
             for owner, cs, is_bh in counts:
-                sc[owner] += _show_reference(cs, up, is_bh, opts.sequences)
+                sc[owner] += show_reference(cs, up, is_bh, opts.sequences)
                 if sc[owner] >= opts.target:
                     won = (owner, "target")
                     break
-                sc[1 - owner] += _shortage_reference((*cs, up))
+                sc[1 - owner] += shortage_reference((*cs, up))
                 if sc[1 - owner] >= opts.target:
                     won = (1 - owner, "muggins")
                     break
@@ -614,7 +581,6 @@ def test_r8_r11_a_winning_card_scores_all_its_combinations_before_the_game_ends(
 def _bh_play_state_for_winning_card():
     from bot.rules import bhargage as bh
     from bot.rules.decktet import card
-    from tests.test_bhargage_engine import play_state
 
     state = play_state("pact, ace of suns, sea", "ace of moons, end, calamity", "author", scores=(10, 119))
     state, _ = bh.apply(state, bh.Play(1, card("pact")))
