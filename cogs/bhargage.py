@@ -341,21 +341,15 @@ class Bhargage(commands.Cog):
         return render.board_text(table.state, table.names, _backs(meta), game_id=table.id)
 
     async def _refresh_board(self, table: Table, meta: dict[str, Any]) -> None:
-        text = self._board(table, meta)
+        try:
+            channel = await self._channel(table.channel_id)
+        except discord.HTTPException as err:
+            log.warning("could not reach the channel of game %d: %s", table.id, err)
+            return
         board_id = meta.get("board_id")
-        if board_id:
-            try:
-                channel = await self._channel(table.channel_id)
-                await channel.get_partial_message(int(board_id)).edit(content=text)  # type: ignore[attr-defined]
-                return
-            except discord.NotFound:
-                pass  # deleted: post a new one below
-            except discord.HTTPException as err:
-                log.warning("could not edit the board of game %d: %s", table.id, err)
-                return
-        msg = await self._send(table.channel_id, text)
-        if msg is not None:
-            await self.bot.store.set_meta(table.id, board_id=msg.id)
+        await ui.refresh_kept_message(
+            self.bot, table.id, channel, int(board_id) if board_id else None, content=self._board(table, meta)
+        )
 
     def _show_button(self, table: Table, seat: int) -> discord.ui.Item[Any]:
         return ui.button(f"Show my hand ({table.names[seat]})"[:80], "g", table.id, "show", arg=str(seat))

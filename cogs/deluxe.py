@@ -471,19 +471,9 @@ class Deluxe(commands.Cog):
         if channel is None:
             return
         meta = await self.bot.store.get_meta(table.id)
-        board_id = meta.get("board_id")
-        try:
-            if board_id is not None:
-                try:
-                    await channel.get_partial_message(board_id).edit(**V.board_kwargs(table))
-                    return
-                except discord.NotFound:
-                    pass
-            message = await channel.send(**V.board_kwargs(table))
-        except discord.HTTPException as err:
-            log.warning("Bharg Deluxe table %s: could not update the table message (%s)", table.id, err)
-            return
-        await self.bot.store.set_meta(table.id, board_id=message.id)
+        await ui.refresh_kept_message(
+            self.bot, table.id, channel, meta.get("board_id"), **V.board_kwargs(table)
+        )
 
     async def _announce(
         self, table: Table, events: Sequence[D.Event], *, flush: bool = False, deal_dms: bool = False

@@ -274,6 +274,25 @@ async def deliver_dm(bot: discord.Client, user_id: int, panel: Panel) -> Literal
     return "closed" if sent is None else "sent"
 
 
+async def refresh_kept_message(
+    bot: TavernBot, game_id: int, channel: Any, board_id: int | None, **kwargs: Any
+) -> None:
+    """Edit the one message a table keeps current (its id in the table's meta as ``board_id``); post it
+    again if it was deleted. Best effort: a refusal is logged and the game goes on."""
+    try:
+        if board_id is not None:
+            try:
+                await channel.get_partial_message(int(board_id)).edit(**kwargs)
+                return
+            except discord.NotFound:
+                pass  # deleted: post a new one, which becomes the kept one
+        message = await channel.send(**kwargs)
+    except discord.HTTPException as err:
+        log.warning("game %d: could not update the table message (%s)", game_id, err)
+        return
+    await bot.store.set_meta(game_id, board_id=message.id)
+
+
 async def send_ephemeral_panel(interaction: discord.Interaction[Any], panel: Panel) -> None:
     """Always a *fresh* ephemeral message: old ephemerals can't be edited after their token expires."""
     kwargs = panel.kwargs()
