@@ -279,7 +279,13 @@ class Deluxe(commands.Cog):
         for lobby in await self.bot.store.open_lobbies():
             if lobby.kind != GAME or lobby.expires_at is None or lobby.expires_at > now:
                 continue
-            lobby = await self.bot.store.update_lobby(lobby.id, status="expired")
+            # Under the lobby's lock (taken after the channel's, never before): a Start clicked at the
+            # same moment either wins and the lobby is no longer open here, or finds it expired.
+            async with self._lobby_lock(lobby.id):
+                current = await self.bot.store.get_lobby(lobby.id)
+                if current is None or current.status != "open":
+                    continue
+                lobby = await self.bot.store.update_lobby(lobby.id, status="expired")
             if lobby.message_id is not None:
                 channel = self.bot.get_channel(lobby.channel_id)
                 if isinstance(channel, discord.TextChannel | discord.Thread):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import discord
@@ -257,3 +258,33 @@ async def test_a_passing_dm_failure_still_pings_and_updates_the_table(
     assert "didn't deliver your DM" in pings(fake)[-1].content and len(fake.dms(nxt)) == n_dms
     panel = (await fake.click(nxt, pings(fake)[-1], "Show my hand")).message
     assert panel.ephemeral and "Draw from deck" in labels(panel)
+
+
+async def test_a_lobby_started_as_it_expires_is_not_marked_expired(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Expiry pass and Start click at the same moment: the Start wins, the lobby never says it closed."""
+    fake = fake_discord
+    bot = await boot(start_bot)
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    lobby = (await fake.slash(ann, fake.channel, "deluxe create")).message
+    await fake.click(bob, lobby, "Join")
+    (stored,) = await bot.store.open_lobbies(channel_id=fake.channel.id)
+    real_create = bot.tables.create
+
+    async def slow_create(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.2)  # the Start is still being handled when the lobby's time runs out
+        return await real_create(*args, **kwargs)
+
+    bot.tables.create = slow_create  # type: ignore[method-assign]
+    await bot.store.update_lobby(stored.id, expires_at=time.time() + 0.1)
+    start = asyncio.create_task(fake.click(ann, lobby, "Start"))
+    await asyncio.sleep(0.15)  # past the expiry, while Start is mid-way
+    cog: Any = bot.get_cog("Deluxe")
+    await cog._expire_due()
+    await start
+    await fake.settle()
+    assert bot.tables.table_for_channel(fake.channel.id) is not None
+    assert (await bot.store.get_lobby(stored.id)).status == "started"  # type: ignore[union-attr]
+    shown = [lobby.content, *(e.content for e in lobby.edits)]
+    assert not any("not started in time" in text for text in shown), shown
