@@ -177,9 +177,11 @@ class Deluxe(commands.Cog):
             raise UserFacingError(
                 "There is already a game in this channel. Finish it or use another channel."
             )
-        await self._expire_due()
-        if await self.bot.store.open_lobbies(channel_id=channel_id):
-            raise UserFacingError("There is already an open table or challenge in this channel.")
+        await self._expire_due(channel_id)
+        now = time.time()
+        for lobby in await self.bot.store.open_lobbies(channel_id=channel_id):
+            if lobby.expires_at is None or lobby.expires_at > now:  # (another game's may be overdue)
+                raise UserFacingError("There is already an open table or challenge in this channel.")
 
     async def _open_lobby(
         self,
@@ -274,9 +276,10 @@ class Deluxe(commands.Cog):
         await interaction.response.edit_message(**V.lobby_kwargs(lobby, names))
         return table, list(events)
 
-    async def _expire_due(self) -> None:
+    async def _expire_due(self, channel_id: int | None = None) -> None:
+        """Close overdue Deluxe lobbies: every channel's (the timer) or one channel's (before opening)."""
         now = time.time()
-        for lobby in await self.bot.store.open_lobbies():
+        for lobby in await self.bot.store.open_lobbies(channel_id=channel_id):
             if lobby.kind != GAME or lobby.expires_at is None or lobby.expires_at > now:
                 continue
             # Under the lobby's lock (taken after the channel's, never before): a Start clicked at the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
@@ -37,3 +38,19 @@ async def test_a_challenge_and_a_lobby_asked_at_the_same_moment(
         else:
             await fake.click(cat, lobby.message, "Cancel")
         assert await bot.store.open_lobbies(channel_id=fake.channel.id) == []
+
+
+async def test_an_overdue_challenge_does_not_block_a_new_lobby(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """A challenge past its time, not yet closed by the timer, no longer holds the channel."""
+    fake = fake_discord
+    bot = await start_bot()
+    ann, ben, cat = fake.add_user("ann"), fake.add_user("ben"), fake.add_user("cat")
+    await fake.slash(ann, fake.channel, "bhargage challenge", opponent=ben)
+    (challenge,) = await bot.store.open_lobbies(channel_id=fake.channel.id)
+    busy = await fake.slash(cat, fake.channel, "deluxe create")
+    assert busy.ephemeral and "already" in busy.content
+    await bot.store.update_lobby(challenge.id, expires_at=time.time() - 1)
+    opened = await fake.slash(cat, fake.channel, "deluxe create")
+    assert not opened.ephemeral and "Join" in [b.label for b in opened.message.buttons()]
