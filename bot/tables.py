@@ -128,6 +128,25 @@ def _finish_from(result: Any, at: float, module: Any = None, state: Any = None) 
     )
 
 
+def _table_from(record: GameRecord, *, module: Any, options: Any, state: Any, status: str) -> Table:
+    """A Table for a stored game: its seats, times and action count come from the record."""
+    return Table(
+        id=record.id,
+        game=record.game,
+        module=module,
+        guild_id=record.guild_id,
+        channel_id=record.channel_id,
+        seed=record.seed,
+        options=options,
+        seats=tuple(Seat(s.user_id, s.name) for s in record.seats),
+        state=state,
+        seq=len(record.actions),
+        created_at=record.created_at,
+        last_action_at=record.actions[-1].at if record.actions else record.created_at,
+        status=status,
+    )
+
+
 class TableService:
     """Creates, restores and drives tables. The cogs call this, never the store's game methods directly."""
 
@@ -196,24 +215,8 @@ class TableService:
     def _rebuild(self, record: GameRecord) -> Table:
         module = self._module(record.game)
         options = module.Options.from_dict(record.options)
-        texts = [a.text for a in record.actions]
-        state = module.replay(record.seed, record.players, options, texts)
-        last = record.actions[-1].at if record.actions else record.created_at
-        return Table(
-            id=record.id,
-            game=record.game,
-            module=module,
-            guild_id=record.guild_id,
-            channel_id=record.channel_id,
-            seed=record.seed,
-            options=options,
-            seats=tuple(Seat(s.user_id, s.name) for s in record.seats),
-            state=state,
-            seq=len(texts),
-            created_at=record.created_at,
-            last_action_at=last,
-            status=record.status,
-        )
+        state = module.replay(record.seed, record.players, options, [a.text for a in record.actions])
+        return _table_from(record, module=module, options=options, state=state, status=record.status)
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -377,21 +380,7 @@ class TableService:
             if record is None or record.status != "active":
                 raise
             await self.store.abandon_game(game_id, self.clock())
-            return Table(
-                id=record.id,
-                game=record.game,
-                module=None,
-                guild_id=record.guild_id,
-                channel_id=record.channel_id,
-                seed=record.seed,
-                options=record.options,
-                seats=tuple(Seat(s.user_id, s.name) for s in record.seats),
-                state=None,
-                seq=len(record.actions),
-                created_at=record.created_at,
-                last_action_at=record.actions[-1].at if record.actions else record.created_at,
-                status="abandoned",
-            )
+            return _table_from(record, module=None, options=record.options, state=None, status="abandoned")
         async with table.lock:
             if table.status != "active":
                 raise TableClosed()
