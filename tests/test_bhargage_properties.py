@@ -1,5 +1,6 @@
 """Properties of Bhargage over many seeded random games, and the scoring against a plain reference count."""
 
+import copy
 import random
 from collections import Counter
 
@@ -7,9 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.rules import bhargage as bh
-from bot.rules.bhargage import Action, Discard, Options, Phase, Play, Resign, State
+from bot.rules.bhargage import Action, Cut, Discard, Options, Phase, Play, Resign, State
 from bot.rules.decktet import ALL_CARDS, ALL_SUITS, Card
-from tests.test_rules_review import peg_reference, shortage_reference, show_reference
+from bot.rules.errors import GameOver, IllegalAction, NotYourTurn
+from tests.test_rules_review import check_agrees, peg_reference, shortage_reference, show_reference
 
 ALL = frozenset(ALL_CARDS)
 
@@ -173,3 +175,100 @@ def test_thousands_of_seeded_games_end_properly() -> None:
     # Random play reaches the target through the play, the show and shortage claims.
     assert hows["target"] > 0 and hows["muggins"] > 0
     assert set(hows) <= {"target", "muggins", "game"}
+
+
+# ---------------------------------------------------------------- check() and can()
+
+
+def odd_actions(state: State, rng: random.Random) -> list[tuple[Action, bool]]:
+    """Actions to try on a state, each with whether it is certainly illegal.
+
+    Wrong seats, cards not held, plays past 23, discards of 1 or 3 cards, a cut by the dealer, a bad resign.
+    """
+    out: list[tuple[Action, bool]] = [
+        (Play(2, ALL_CARDS[0]), True),
+        (Cut(-1), True),
+        (Resign(0, "quit"), True),  # type: ignore[arg-type]
+    ]
+    for seat in (0, 1):
+        held = (*state.hands[seat], *state.discards[seat])
+        stranger = rng.choice([c for c in ALL_CARDS if c not in held])
+        out += [(Play(seat, stranger), True), (Cut(seat), False), (Discard(seat, (stranger, stranger)), True)]
+        out += [(Play(seat, c), False) for c in state.hands[seat]]
+        if held:
+            out += [
+                (Discard(seat, (held[0],)), True),  # type: ignore[arg-type]
+                (Discard(seat, (held[0], stranger)), True),
+                (Discard(seat, (held[0], held[0])), True),
+            ]
+        if len(held) >= 3:
+            out.append((Discard(seat, held[:3]), True))  # type: ignore[arg-type]
+    return out
+
+
+def test_check_agrees_with_apply_on_every_state_of_random_games() -> None:
+    """Legal actions pass ``check``; odd ones raise what ``apply`` raises; ``check`` changes nothing."""
+    seen: Counter[str] = Counter()
+    for i in range(80):
+        rng = random.Random(f"check:{i}")
+        state, _ = bh.start(i, 2, Options(target=61 if i % 2 else 121, sequences=i % 3 == 0))
+        while True:
+            snapshot = copy.deepcopy(state)
+            for seat in (0, 1):
+                for action in bh.legal_actions(state, seat):
+                    assert bh.check(state, action) is None and bh.can(state, action)
+            over = bh.is_over(state)
+            for action, sure in odd_actions(state, rng):
+                err = check_agrees(bh, state, action)
+                if sure or over:
+                    assert err is not None, action
+                if over:
+                    assert isinstance(err, GameOver)
+                if err is not None:
+                    seen[f"{type(err).__name__}: {err}"] += 1
+            assert state == snapshot
+            if over:
+                assert not bh.can(state, Resign(0)) and not bh.can(state, Resign(1))
+                break
+            state, _ = bh.apply(state, random_action(state, rng, 0.002))
+    assert seen[f"{NotYourTurn.__name__}: It is not your turn."]
+    assert seen[f"{GameOver.__name__}: The game is over."]
+    for message in (
+        "That card would take the count past 23.",
+        "You don't hold that card.",
+        "Discard exactly two different cards.",
+        "There is no such seat at this table.",
+        "You can only resign or forfeit.",
+        "You can't do that now: it is time to cut for the up-card.",
+    ):
+        assert seen[f"{IllegalAction.__name__}: {message}"], message
+
+
+# ---------------------------------------------------------------- back pegs
+
+
+def test_back_pegs_follow_each_seats_latest_scoring_and_survive_replay() -> None:
+    """``backs[seat]`` is the score before that seat's latest scoring of 1+ points, None before any."""
+    for i in range(150):
+        rng = random.Random(f"backs:{i}")
+        options = Options(target=61 if i % 2 else 121, sequences=i % 3 == 0)
+        state, _ = bh.start(i, 2, options)
+        expected: list[int | None] = [None, None]
+        texts: list[str] = []
+        assert state.backs == (None, None)
+        while not bh.is_over(state):
+            action = random_action(state, rng, 0.001)
+            texts.append(bh.action_text(action))
+            state, events = bh.apply(state, action)
+            for e in events:
+                if isinstance(e, bh.PointsScored) and e.points > 0:
+                    expected[e.seat] = e.total_after - e.points
+                elif isinstance(e, bh.HandCounted) and e.total > 0:
+                    expected[e.seat] = e.total_after - e.total
+                elif isinstance(e, bh.ShortageClaimed) and e.points > 0:
+                    expected[e.claimant] = e.total_after - e.points
+            assert state.backs == tuple(expected)
+            for seat in (0, 1):
+                back = state.backs[seat]
+                assert back is None or bh.START_SCORE <= back < state.scores[seat]
+        assert bh.replay(i, 2, options, texts).backs == state.backs

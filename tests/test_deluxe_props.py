@@ -5,6 +5,7 @@ round-trips; per game: hands end, the game ends with a winner by the rules, and 
 The step caps live in this driver only; the engine has none, and the tests assert they are never hit.
 """
 
+import copy
 import random
 from collections import Counter
 
@@ -13,7 +14,9 @@ from hypothesis import strategies as st
 
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, deluxe_deck
+from bot.rules.errors import GameOver, IllegalAction, NotYourTurn
 from tests.test_deluxe_engine import zones
+from tests.test_rules_review import check_agrees
 
 MAX_STEPS_PER_HAND = 5_000
 MAX_HANDS = 300
@@ -53,6 +56,24 @@ def check_meld(before: D.State, event: D.MeldBound) -> None:
     assert D.is_complete_straight((*event.cards, *used), suit, pawns=opts.pawns, courts=opts.courts)
 
 
+def random_action(
+    state: D.State, rng: random.Random, bind_rate: float, leave_rate: float
+) -> tuple[D.Action, D.Meld | None]:
+    """A random legal action for the seat to move (or a random Leave), and the meld when it binds one."""
+    seat = D.waiting_for(state)[0]
+    if leave_rate and rng.random() < leave_rate:
+        return D.Leave(rng.choice([s for s in range(state.players) if not state.left[s]])), None
+    melds = D.bindable_melds(state, seat)
+    if melds and rng.random() < bind_rate:
+        meld = rng.choice(melds)
+        return D.Bind(seat, meld.cards), meld
+    acts = D.legal_actions(state, seat)
+    assert acts, "the seat to move always has a legal action"
+    if state.phase == D.Phase.DRAW and len(acts) > 1 and rng.random() < 0.4:
+        return rng.choice(acts[1:5]), None
+    return (acts[0] if state.phase == D.Phase.DRAW else rng.choice(acts)), None
+
+
 def play(
     seed: int, players: int, options: D.Options, bind_rate: float = 0.85, leave_rate: float = 0.0
 ) -> None:
@@ -64,23 +85,7 @@ def play(
     while not D.is_over(state):
         assert state.hand_no <= MAX_HANDS, "driver cap on hands hit"
         assert steps_this_hand < MAX_STEPS_PER_HAND, "driver cap on steps in a hand hit"
-        seat = D.waiting_for(state)[0]
-        action: D.Action
-        meld: D.Meld | None = None
-        if leave_rate and rng.random() < leave_rate:
-            action = D.Leave(rng.choice([s for s in range(players) if not state.left[s]]))
-        else:
-            melds = D.bindable_melds(state, seat)
-            if melds and rng.random() < bind_rate:
-                meld = rng.choice(melds)
-                action = D.Bind(seat, meld.cards)
-            else:
-                acts = D.legal_actions(state, seat)
-                assert acts, "the seat to move always has a legal action"
-                if state.phase == D.Phase.DRAW and len(acts) > 1 and rng.random() < 0.4:
-                    action = rng.choice(acts[1:5])
-                else:
-                    action = acts[0] if state.phase == D.Phase.DRAW else rng.choice(acts)
+        action, meld = random_action(state, rng, bind_rate, leave_rate)
         text = D.action_text(action)
         assert D.parse_action(text) == action
         texts.append(text)
@@ -127,3 +132,94 @@ def test_random_games_plain_loop_with_leavers_and_timid_binders():
         players = 2 + i % 5
         options = D.Options(target=50, fast_start=i % 4, pawns=i % 3 == 0, courts=i % 2 == 0)
         play(i, players, options, bind_rate=0.6 if i % 2 else 0.95, leave_rate=0.004 if i % 3 == 0 else 0.0)
+
+
+# --- check() and can() --------------------------------------------------------------------------------------
+
+
+def odd_actions(state: D.State, rng: random.Random) -> list[tuple[D.Action, bool]]:
+    """Actions to try on a state, each with whether it is certainly illegal.
+
+    Other seats, a seat that does not exist, cards not held, binds of random cards (mostly no meld), drawing
+    or taking after the draw, taking 0 or too many, Done outside a final bind, every discard from the hand.
+    """
+    n = state.players
+    turn = state.turn
+    hand = state.hands[turn]
+    full = deluxe_deck(pawns=state.options.pawns, courts=state.options.courts)
+    stranger = rng.choice([c for c in full if c not in hand])
+    out: list[tuple[D.Action, bool]] = [
+        (D.Draw(n), True),
+        (D.Leave(-1), True),
+        (D.Draw(turn), False),
+        (D.TakeQueue(turn, 0), True),
+        (D.TakeQueue(turn, len(state.queue) + 1), True),
+        (D.Done(turn), False),
+        (D.Discard(turn, stranger), True),
+        (D.Bind(turn, ()), True),
+        (D.Bind(turn, (stranger,)), True),
+    ]
+    out += [(D.Discard(turn, c), False) for c in dict.fromkeys(hand)]
+    out += [(D.Draw(s), True) for s in range(n) if s != turn]
+    out += [(D.Discard(s, state.hands[s][0]), True) for s in range(n) if s != turn and state.hands[s]]
+    if hand:
+        once = [c for c, k in Counter(hand).items() if k == 1]
+        if once:
+            out.append((D.Bind(turn, (once[0], once[0])), True))
+        for _ in range(3):
+            out.append((D.Bind(turn, tuple(rng.sample(hand, rng.randint(1, min(4, len(hand)))))), False))
+    return out
+
+
+def test_check_agrees_with_apply_on_every_state_of_random_games() -> None:
+    """Legal actions and bindable melds pass ``check``; odd ones raise what ``apply`` raises; the state is
+    never changed by ``check``."""
+    seen: Counter[str] = Counter()
+    for i in range(10):
+        players = 2 + i % 5
+        options = D.Options(target=30, fast_start=i % 4, pawns=i % 3 == 0, courts=i % 2 == 0)
+        rng = random.Random(f"check:{i}")
+        state, _ = D.start(i, players, options)
+        while True:
+            snapshot = copy.deepcopy(state)
+            over = D.is_over(state)
+            for seat in range(players):
+                legal = [
+                    *D.legal_actions(state, seat),
+                    *(D.Bind(seat, m.cards) for m in D.bindable_melds(state, seat)),
+                ]
+                if not over and not state.left[seat]:
+                    legal.append(D.Leave(seat))
+                for action in legal:
+                    assert D.check(state, action) is None and D.can(state, action)
+                if state.left[seat]:
+                    err = check_agrees(D, state, D.Leave(seat))
+                    assert err is not None
+                    seen[f"{type(err).__name__}: {err}"] += 1
+            for action, sure in odd_actions(state, rng):
+                err = check_agrees(D, state, action)
+                if sure or over:
+                    assert err is not None, action
+                if over:
+                    assert isinstance(err, GameOver)
+                if err is not None:
+                    seen[f"{type(err).__name__}: {err}"] += 1
+            assert state == snapshot
+            if over:
+                break
+            state, _ = D.apply(state, random_action(state, rng, 0.8, 0.002 if i % 3 == 0 else 0.0)[0])
+    messages = "\n".join(seen)
+    assert f"{NotYourTurn.__name__}: It's not your turn." in seen
+    assert f"{GameOver.__name__}: The game is over." in seen
+    for part in (
+        "You can't draw now. You have already drawn this turn",
+        "You can't discard now. You have to draw first",
+        "“Done” only ends a final bind",
+        "Take at least one card",
+        "Those cards make no meld",
+        "copies of",
+        "You don't hold",
+        "There is no such seat at this table.",
+        f"{IllegalAction.__name__}: The Discard Queue holds only",
+    ):
+        assert part in messages, part

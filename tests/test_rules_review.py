@@ -8,6 +8,8 @@ import itertools
 import random
 from collections import Counter
 from dataclasses import replace
+from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -27,8 +29,39 @@ from bot.rules.decktet import (
     cards,
 )
 from bot.rules.deluxe_melds import Meld, bharg_sets, find_partial, positions
-from bot.rules.errors import GameOver, IllegalAction
+from bot.rules.errors import GameOver, IllegalAction, RulesError
 from tests.test_bhargage_engine import play_state
+
+# ---------------------------------------------------------------- check() against apply(), both games
+
+
+def reads_as_sentence(message: str) -> bool:
+    """A message shown to a player as it is: a capital (or an opening quote) first, a full stop last."""
+    return (message[0].isupper() or message[0] == "“") and message.endswith((".", "?")) and "{" not in message
+
+
+def check_agrees(game: ModuleType, state: Any, action: Any) -> RulesError | None:
+    """``check`` raises exactly what ``apply`` raises (same type, same message) and ``can`` agrees.
+
+    Returns apply's error (None when the action is legal); every error must read as a sentence.
+    """
+    try:
+        game.apply(state, action)
+        applied = None
+    except RulesError as err:
+        applied = err
+    try:
+        assert game.check(state, action) is None
+        checked = None
+    except RulesError as err:
+        checked = err
+    assert type(checked) is type(applied), (action, checked, applied)
+    assert str(checked) == str(applied)
+    assert game.can(state, action) is (applied is None)
+    if applied is not None:
+        assert reads_as_sentence(str(applied)), str(applied)
+    return applied
+
 
 # ---------------------------------------------------------------- Bhargage helpers
 

@@ -9,6 +9,10 @@ Every game module (``bhargage``, ``deluxe``) exposes the same shape, which the s
 - ``start(seed, players, options) -> (State, list[Event])`` — a new game, with the opening events.
 - ``legal_actions(state, seat) -> list[Action]`` — what that seat may do now (empty when not its move).
 - ``apply(state, action) -> (State, list[Event])`` — raises a ``RulesError`` subclass with a readable reason.
+- ``check(state, action) -> None`` — raises exactly the ``RulesError`` (type and message) that ``apply`` would
+  raise, without changing anything; ``apply`` validates through the same code, so the two never disagree.
+  Cheap enough to run on every click before the move is applied.
+- ``can(state, action) -> bool`` — whether ``apply`` would accept the action (``check`` without the reason).
 - ``parse_action(text) -> Action`` and ``action_text(action) -> str`` — the log's text form; they round-trip.
 - ``waiting_for(state) -> tuple[int, ...]`` — seats whose move the table is waiting for.
 - ``is_over(state) -> bool`` and ``final_result(state) -> Result`` (scores, winners, muggins, how it ended).

@@ -58,6 +58,8 @@ __all__ = [
     "WentGo",
     "action_text",
     "apply",
+    "can",
+    "check",
     "count_hand",
     "final_result",
     "is_over",
@@ -298,6 +300,8 @@ class State:
     how: str = ""
     muggins: bool = False
     first_dealer: int = 0
+    # Each seat's back peg: its score before its most recent scoring of 1 or more points (None until then).
+    backs: tuple[int | None, int | None] = (None, None)
 
     @property
     def non_dealer(self) -> int:
@@ -344,6 +348,7 @@ class _Work:
     """A mutable copy of ``State`` for one ``apply``: one freeze at the end instead of many replaces."""
 
     __slots__ = (
+        "backs",
         "bhargage",
         "count",
         "dealer",
@@ -373,6 +378,7 @@ class _Work:
         self.dealer = s.dealer
         self.phase = s.phase
         self.scores = list(s.scores)
+        self.backs = list(s.backs)
         self.hands = list(s.hands)
         self.discards = list(s.discards)
         self.kept = s.kept
@@ -410,10 +416,16 @@ class _Work:
             how=self.how,
             muggins=self.muggins,
             first_dealer=self.first_dealer,
+            backs=(self.backs[0], self.backs[1]),
         )
 
     def score(self, seat: int, points: int) -> bool:
-        """Add points; True when that reaches the target (R11: the game ends at that moment)."""
+        """Add points; True when that reaches the target (R11: the game ends at that moment).
+
+        A scoring of 1 or more moves the back peg to the score before it; 0 points move no peg.
+        """
+        if points > 0:
+            self.backs[seat] = self.scores[seat]
         self.scores[seat] += points
         return self.scores[seat] >= self.options.target
 
@@ -567,45 +579,84 @@ def view(state: State, seat: int) -> SeatView:
 # ---------------------------------------------------------------- apply
 
 
-def apply(state: State, action: Action) -> tuple[State, list[Event]]:
-    """Apply one action; raises a ``RulesError`` with a sentence for the player when it is not allowed."""
+def check(state: State, action: Action) -> None:
+    """Raise the ``RulesError`` that ``apply`` would raise for this action; return None when it would succeed.
+
+    This is the only validation: ``apply`` calls it first, so the two never disagree. It never changes the
+    state and only looks at a few small tuples, so it is cheap enough to run on every click.
+    """
     if state.phase is Phase.OVER:
         raise GameOver("The game is over.")
     seat = action.seat
     if seat not in (0, 1):
         raise IllegalAction("There is no such seat at this table.")
+    if isinstance(action, Resign):
+        if action.how not in ("resign", "forfeit"):
+            raise IllegalAction("You can only resign or forfeit.")
+    elif isinstance(action, Discard):
+        if state.phase is not Phase.DISCARD:
+            raise _phase_error(state.phase)
+        if len(action.cards) != 2 or action.cards[0] == action.cards[1]:
+            raise IllegalAction("Discard exactly two different cards.")
+        dealt = (*state.hands[seat], *state.discards[seat])
+        if any(c not in dealt for c in action.cards):
+            raise IllegalAction("You don't hold that card.")
+    elif isinstance(action, Cut):
+        if state.phase is not Phase.CUT:
+            raise _phase_error(state.phase)
+        if seat != state.non_dealer:
+            raise NotYourTurn("It is not your turn.")
+    elif isinstance(action, Play):
+        if state.phase is not Phase.PLAY:
+            raise _phase_error(state.phase)
+        if seat != state.to_move:
+            raise NotYourTurn("It is not your turn.")
+        if action.card not in state.hands[seat]:
+            raise IllegalAction("You don't hold that card.")
+        if state.count + card_value(action.card) > LIMIT:
+            raise IllegalAction("That card would take the count past 23.")
+    else:  # pragma: no cover - the Action union is closed
+        raise IllegalAction("That is not a Bhargage action.")
+
+
+def can(state: State, action: Action) -> bool:
+    """Whether ``apply`` would accept this action (``check`` without the reason)."""
+    try:
+        check(state, action)
+    except RulesError:
+        return False
+    return True
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    """Apply one action; raises a ``RulesError`` with a sentence for the player when it is not allowed."""
+    check(state, action)
     ev: list[Event] = []
     w = _Work(state)
     if isinstance(action, Resign):
-        if action.how not in ("resign", "forfeit"):
-            raise IllegalAction("A seat can only resign or forfeit.")
-        w.win(1 - seat, action.how, ev)
+        w.win(1 - action.seat, action.how, ev)
     elif isinstance(action, Discard):
         _discard(w, action, ev)
     elif isinstance(action, Cut):
         _cut(w, action, ev)
-    elif isinstance(action, Play):
+    else:
         _play(w, action, ev)
-    else:  # pragma: no cover - the Action union is closed
-        raise IllegalAction("That is not a Bhargage action.")
     return w.freeze(), ev
 
 
-def _phase_error(w: _Work) -> IllegalAction:
-    what = {Phase.DISCARD: "discard", Phase.CUT: "cut for the up-card", Phase.PLAY: "play a card"}
-    return IllegalAction(f"Not now: it is time to {what[w.phase]}.")
+_PHASE_TASK = {Phase.DISCARD: "discard", Phase.CUT: "cut for the up-card", Phase.PLAY: "play a card"}
+
+
+def _phase_error(phase: Phase) -> IllegalAction:
+    return IllegalAction(f"You can't do that now: it is time to {_PHASE_TASK[phase]}.")
+
+
+# The effects below run only after ``check`` accepted the action.
 
 
 def _discard(w: _Work, a: Discard, ev: list[Event]) -> None:
-    if w.phase is not Phase.DISCARD:
-        raise _phase_error(w)
     seat = a.seat
-    if len(a.cards) != 2 or a.cards[0] == a.cards[1]:
-        raise IllegalAction("Discard exactly two different cards.")
     dealt = (*w.hands[seat], *w.discards[seat])
-    for c in a.cards:
-        if c not in dealt:
-            raise IllegalAction("You don't hold that card.")
     replaced = bool(w.discards[seat])
     w.discards[seat] = tuple(a.cards)
     w.hands[seat] = tuple(c for c in sorted(dealt, key=sort_key) if c not in a.cards)
@@ -619,10 +670,6 @@ def _discard(w: _Work, a: Discard, ev: list[Event]) -> None:
 
 
 def _cut(w: _Work, a: Cut, ev: list[Event]) -> None:
-    if w.phase is not Phase.CUT:
-        raise _phase_error(w)
-    if a.seat != 1 - w.dealer:
-        raise NotYourTurn("It is not your turn.")
     up = w.deck[0]
     w.up = up
     w.deck = w.deck[1:]
@@ -642,17 +689,8 @@ def _cut(w: _Work, a: Cut, ev: list[Event]) -> None:
 
 
 def _play(w: _Work, a: Play, ev: list[Event]) -> None:
-    if w.phase is not Phase.PLAY:
-        raise _phase_error(w)
     seat = a.seat
-    if seat != w.to_move:
-        raise NotYourTurn("It is not your turn.")
-    hand = w.hands[seat]
-    if a.card not in hand:
-        raise IllegalAction("You don't hold that card.")
-    if w.count + card_value(a.card) > LIMIT:
-        raise IllegalAction("That card would take the count past 23.")
-    w.hands[seat] = tuple(c for c in hand if c != a.card)
+    w.hands[seat] = tuple(c for c in w.hands[seat] if c != a.card)
     w.pile = (*w.pile, (seat, a.card))
     w.count += card_value(a.card)
     ev.append(CardPlayed(seat, a.card, w.count))
@@ -782,8 +820,3 @@ def replay(seed: int, players: int, options: Options | None, texts: Sequence[str
     for text in texts:
         state, _ = apply(state, parse_action(text))
     return state
-
-
-def hand_score(cards: Sequence[Card], up: Card, *, bhargage: bool = False, sequences: bool = False) -> int:
-    """Just the total of ``count_hand``; handy for hints and bots."""
-    return count_hand(cards, up, bhargage=bhargage, sequences=sequences).total

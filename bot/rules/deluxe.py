@@ -41,6 +41,7 @@ from bot.rules.deluxe_melds import (
     is_complete_straight,
     refusal,
     straight_order,
+    word_list,
 )
 from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError
 
@@ -84,7 +85,9 @@ __all__ = [
     "action_text",
     "apply",
     "bindable_melds",
+    "can",
     "card_points",
+    "check",
     "classify",
     "final_result",
     "find_melds",
@@ -679,33 +682,70 @@ def classify(state: State, seat: int, cs: Sequence[Card]) -> Meld:
     raise IllegalAction(refusal(cs, _table(state, seat), suit, pawns=opts.pawns, courts=opts.courts))
 
 
-def apply(state: State, action: Action) -> tuple[State, list[Event]]:
-    """One action; raises a RulesError subclass with a sentence for the player when it isn't allowed."""
+def check(state: State, action: Action) -> None:
+    """Raise the ``RulesError`` that ``apply`` would raise for this action; return None when it would succeed.
+
+    ``apply`` validates through the same code (``_validate``), so the two never disagree. It never changes the
+    state; the only work beyond a few comparisons is classifying the cards of a Bind.
+    """
+    _validate(state, action)
+
+
+def can(state: State, action: Action) -> bool:
+    """Whether ``apply`` would accept this action (``check`` without the reason)."""
+    try:
+        _validate(state, action)
+    except RulesError:
+        return False
+    return True
+
+
+def _validate(state: State, action: Action) -> Meld | None:
+    """The rules check for one action; for a Bind, the meld it makes (so ``apply`` doesn't classify twice)."""
     if is_over(state):
         raise GameOver("The game is over.")
     seat = action.seat
     if not 0 <= seat < state.players:
-        raise IllegalAction(f"There is no seat {seat} at this table.")
+        raise IllegalAction("There is no such seat at this table.")
     if state.left[seat]:
         raise IllegalAction("You have left this game.")
+    if isinstance(action, Leave):
+        return None
+    if seat != state.turn:
+        raise NotYourTurn("It's not your turn.")
+    if isinstance(action, Draw):
+        _need_phase(state, Phase.DRAW, "draw")
+    elif isinstance(action, TakeQueue):
+        _check_take(state, action.n)
+    elif isinstance(action, Bind):
+        return _check_bind(state, seat, action.cards)
+    elif isinstance(action, Discard):
+        _check_discard(state, seat, action.card)
+    elif isinstance(action, Done):
+        if state.phase != Phase.FINAL_BIND:
+            raise IllegalAction("“Done” only ends a final bind; on your turn you finish by discarding.")
+    else:
+        raise IllegalAction("That is not a Bharg Deluxe action.")
+    return None
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    """One action; raises a RulesError subclass with a sentence for the player when it isn't allowed."""
+    meld = _validate(state, action)
+    seat = action.seat
     events: list[Event] = []
     if isinstance(action, Leave):
         return _leave(state, seat, events), events
-    if seat != state.turn:
-        raise NotYourTurn("It's not your turn.")
     if isinstance(action, Draw):
         return _draw(state, seat, events), events
     if isinstance(action, TakeQueue):
         return _take(state, seat, action.n, events), events
     if isinstance(action, Bind):
-        return _bind(state, seat, action.cards, events), events
+        assert meld is not None
+        return _bind(state, seat, meld, events), events
     if isinstance(action, Discard):
         return _discard(state, seat, action.card, events), events
-    if isinstance(action, Done):
-        if state.phase != Phase.FINAL_BIND:
-            raise IllegalAction("“Done” only ends a final bind; on your turn you finish by discarding.")
-        return _next_final_binder(state, events), events
-    raise IllegalAction("Unknown action.")
+    return _next_final_binder(state, events), events  # Done
 
 
 def _need_phase(state: State, phase: Phase, what: str) -> None:
@@ -718,8 +758,48 @@ def _need_phase(state: State, phase: Phase, what: str) -> None:
         raise IllegalAction(f"You can't {what} now. {hints.get(state.phase, '')}".strip())
 
 
+def _check_take(state: State, n: int) -> None:
+    _need_phase(state, Phase.DRAW, "take from the Discard Queue")
+    if n < 1:
+        raise IllegalAction("Take at least one card from the Discard Queue.")
+    if n > len(state.queue):
+        held = len(state.queue)
+        raise IllegalAction(
+            f"The Discard Queue holds only {held} card{'s' if held != 1 else ''}."
+            if held
+            else "The Discard Queue is empty."
+        )
+
+
+def _check_bind(state: State, seat: int, cs: tuple[Card, ...]) -> Meld:
+    if state.phase not in (Phase.BIND, Phase.FINAL_BIND):
+        _need_phase(state, Phase.BIND, "bind")
+    if not cs:
+        raise IllegalAction("Name the cards to bind.")
+    have = Counter(state.hands[seat])
+    missing = [
+        c.title if have[c] == 0 else f"{k} copies of {c.title}" for c, k in Counter(cs).items() if have[c] < k
+    ]
+    if missing:
+        raise IllegalAction(f"You don't hold {word_list(missing, 'or')}.")
+    return classify(state, seat, cs)
+
+
+def _check_discard(state: State, seat: int, c: Card) -> None:
+    _need_phase(state, Phase.BIND, "discard")
+    hand = state.hands[seat]
+    if c not in hand:
+        raise IllegalAction(f"You don't hold {c.title}.")
+    if c.rank != Rank.ACE and _must_discard_ace(state, hand):
+        raise IllegalAction(
+            "The Ace Pile is empty and you hold an Ace: you must discard an Ace (fast start 2)."
+        )
+
+
+# The effects below run only after ``_validate`` accepted the action.
+
+
 def _draw(state: State, seat: int, events: list[Event]) -> State:
-    _need_phase(state, Phase.DRAW, "draw")
     if not state.deck:
         if len(state.queue) < 2:  # D8: reshuffling would leave nothing to draw
             events.append(DeckRanOut(seat))
@@ -740,16 +820,6 @@ def _draw(state: State, seat: int, events: list[Event]) -> State:
 
 
 def _take(state: State, seat: int, n: int, events: list[Event]) -> State:
-    _need_phase(state, Phase.DRAW, "take from the Discard Queue")
-    if n < 1:
-        raise IllegalAction("Take at least one card from the Discard Queue.")
-    if n > len(state.queue):
-        held = len(state.queue)
-        raise IllegalAction(
-            f"The Discard Queue holds only {held} card{'s' if held != 1 else ''}."
-            if held
-            else "The Discard Queue is empty."
-        )
     taken = tuple(reversed(state.queue[-n:]))
     events.append(QueueTaken(seat, taken))
     return replace(
@@ -761,21 +831,9 @@ def _take(state: State, seat: int, n: int, events: list[Event]) -> State:
     )
 
 
-def _bind(state: State, seat: int, cs: tuple[Card, ...], events: list[Event]) -> State:
-    if state.phase not in (Phase.BIND, Phase.FINAL_BIND):
-        _need_phase(state, Phase.BIND, "bind")
-    if not cs:
-        raise IllegalAction("Name the cards to bind.")
-    rest = _remove(state.hands[seat], cs)
-    if rest is None:
-        have = Counter(state.hands[seat])
-        missing = [
-            c.title if have[c] == 0 else f"{k} copies of {c.title}"
-            for c, k in Counter(cs).items()
-            if have[c] < k
-        ]
-        raise IllegalAction(f"You don't hold {', '.join(missing)}.")
-    meld = classify(state, seat, cs)
+def _bind(state: State, seat: int, meld: Meld, events: list[Event]) -> State:
+    rest = _remove(state.hands[seat], meld.cards)
+    assert rest is not None
     events.append(MeldBound(seat, meld.kind, meld.cards, meld.used))
     state = replace(
         state,
@@ -790,15 +848,8 @@ def _bind(state: State, seat: int, cs: tuple[Card, ...], events: list[Event]) ->
 
 
 def _discard(state: State, seat: int, c: Card, events: list[Event]) -> State:
-    _need_phase(state, Phase.BIND, "discard")
-    hand = state.hands[seat]
-    rest = _remove(hand, (c,))
-    if rest is None:
-        raise IllegalAction(f"You don't hold {c.title}.")
-    if c.rank != Rank.ACE and _must_discard_ace(state, hand):
-        raise IllegalAction(
-            "The Ace Pile is empty and you hold an Ace: you must discard an Ace (fast start 2)."
-        )
+    rest = _remove(state.hands[seat], (c,))
+    assert rest is not None
     if c.rank == Rank.ACE:
         state = replace(state, ace_pile=(*state.ace_pile, c))
         events.append(CardDiscarded(seat, c, "ace pile"))

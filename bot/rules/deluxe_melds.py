@@ -255,6 +255,11 @@ def _ranks_text(cs: Iterable[Card], pos: dict[Rank, int]) -> str:
     return "–".join(c.rank.label for c in sorted(cs, key=lambda c: pos.get(c.rank, 99)))
 
 
+def word_list(words: Sequence[str], last: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c`` (or ``or``): a list as a player reads it in a sentence."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
 def _bharg_reason(cards: Sequence[Card]) -> str:
     counts = {s: 0 for s in Suit}
     for c in cards:
@@ -263,18 +268,18 @@ def _bharg_reason(cards: Sequence[Card]) -> str:
     twice = [s.value for s in Suit if counts[s] > 1]
     missing = [s.value for s in Suit if counts[s] == 0]
     if twice:
-        return f"{' and '.join(twice)} appear{'s' if len(twice) == 1 else ''} more than once, so no bharg set"
-    return f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing, so no bharg set"
+        return f"{word_list(twice)} appear{'s' if len(twice) == 1 else ''} more than once, so no bharg set"
+    return f"{word_list(missing)} {'is' if len(missing) == 1 else 'are'} missing, so no bharg set"
 
 
 def _straight_reason(cards: Sequence[Card], suit: Suit, pos: dict[Rank, int]) -> str:
     lacking = [c.title for c in cards if suit not in c.suits]
     if lacking:
         verb = "has" if len(lacking) == 1 else "have"
-        return f"{', '.join(lacking)} {verb} no {suit.value}, the straight suit"
+        return f"{word_list(lacking)} {verb} no {suit.value}, the straight suit"
     off = [c.title for c in cards if c.rank not in pos]
     if off:
-        return f"{', '.join(off)} {'has' if len(off) == 1 else 'have'} no straight rank in this game"
+        return f"{word_list(off)} {'has' if len(off) == 1 else 'have'} no straight rank in this game"
     ranks = [pos[c.rank] for c in cards]
     if len(set(ranks)) != len(ranks):
         return "two cards share a rank, and a straight has one card per rank"
