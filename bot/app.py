@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot.clock import Clock
+from bot.controller import TableController
+from bot.delivery import TavernItem
 from bot.errors import TavernTree
+from bot.games import GAMES, GameAdapter
+from bot.lobbies import LobbyService
+from bot.locks import KeyedLocks
+from bot.records import Records
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import SQLiteStore, Store
 from bot.tables import TableService
 
 log = logging.getLogger("tavern.app")
@@ -32,10 +40,13 @@ def intents() -> discord.Intents:
 
 
 class TavernBot(commands.Bot):
-    """The Decktet Tavern bot. ``store`` and ``tables`` exist once ``setup_hook`` has run."""
+    """The Decktet Tavern bot. The services exist once ``setup_hook`` has run; ``clock`` from the start."""
 
     store: Store
     tables: TableService
+    lobbies: LobbyService
+    controller: TableController
+    records: Records
 
     def __init__(
         self,
@@ -43,6 +54,7 @@ class TavernBot(commands.Bot):
         *,
         extensions: list[str] | None = None,
         guild_ready_timeout: float = 2.0,
+        games: Mapping[str, GameAdapter] | None = None,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -55,17 +67,26 @@ class TavernBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        self.clock = Clock()
+        self.games: Mapping[str, GameAdapter] = GAMES if games is None else games
         self.initial_extensions = list(EXTENSIONS if extensions is None else extensions)
         self._store_open = False
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.db_path)
+        self.store = await SQLiteStore.open(self.settings.db_path)
         self._store_open = True
-        self.tables = TableService(self.store)
+        self.tables = TableService(self.store, clock=self.clock, games=self.games)
+        self.lobbies = LobbyService(
+            self.store, self.tables, self.settings, clock=self.clock, locks=KeyedLocks()
+        )
+        self.records = Records(self.store)
+        self.controller = TableController(self)
         restored = await self.tables.restore()
         log.info("Database %s open, %d table(s) restored", self.settings.db_path, restored)
+        self.add_dynamic_items(TavernItem)
         for name in self.initial_extensions:
             await self.load_extension(name)
+        self.controller.start_timer()
         await self.sync_commands()
 
     async def sync_commands(self) -> list[discord.app_commands.AppCommand]:
@@ -86,6 +107,8 @@ class TavernBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            if hasattr(self, "controller"):
+                await self.controller.stop_timer()
             await super().close()
         finally:
             if self._store_open:

@@ -2,17 +2,15 @@
 
 Expected refusals (a rules violation, a service saying "no") become a short ephemeral reply with the
 error's own sentence. Anything else is a bug: it is logged once, with context, and the user gets an apology.
-Slash commands reach this through :class:`TavernTree`; views, modals and dynamic items through
-:class:`TavernView` / :class:`TavernModal` or the :func:`handles_errors` decorator, because discord.py only
-logs exceptions raised there.
+Slash commands reach this through :class:`TavernTree`; every component press through
+``bot.delivery.TavernItem``, which calls :func:`reply_error` itself (discord.py only logs exceptions raised in
+component callbacks).
 """
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -23,9 +21,6 @@ log = logging.getLogger("tavern.errors")
 
 SERVER_ONLY = "This command only works in a server channel."
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 class UserFacingError(Exception):
@@ -93,46 +88,10 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
     await send_ephemeral(interaction, text)
 
 
-def handles_errors(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R | None]]:
-    """Route exceptions from an interaction callback (DynamicItem.callback, button callbacks...) to
-    :func:`reply_error`. The interaction is found among the positional arguments."""
-
-    @functools.wraps(func)
-    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | None:
-        try:
-            return await func(*args, **kwargs)
-        except Exception as err:
-            interaction = next((a for a in args if isinstance(a, discord.Interaction)), None)
-            if interaction is None:
-                raise
-            await reply_error(interaction, err)
-            return None
-
-    return wrapper
-
-
 class TavernTree(app_commands.CommandTree[Any]):
     """Command tree whose errors go through :func:`reply_error`."""
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        await reply_error(interaction, error)
-
-
-class TavernView(discord.ui.View):
-    """Base view for the cogs: errors in item callbacks become replies instead of log noise."""
-
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any]
-    ) -> None:
-        await reply_error(interaction, error)
-
-
-class TavernModal(discord.ui.Modal):
-    """Base modal with the same error handling as :class:`TavernView`."""
-
-    async def on_error(  # type: ignore[override]  # discord.py's Modal narrows BaseView's signature
-        self, interaction: discord.Interaction[Any], error: Exception
     ) -> None:
         await reply_error(interaction, error)

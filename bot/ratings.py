@@ -1,4 +1,5 @@
-"""Rating maths, kept pure so it can be tested without a database; ``Store`` calls these when a game ends.
+"""The rating policy as pure functions: the store reads the current ratings, calls :func:`rate_game` when a
+game ends, and persists what it returns.
 
 - **Bhargage (2 players): Elo**, K = 32, everyone starts at 1500. A muggins win counts as an ordinary win
   for rating: the rules treat it as a stake multiplier, not as a stronger result, and the leaderboard shows
@@ -12,7 +13,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from openskill.models import PlackettLuce
@@ -65,3 +67,36 @@ def openskill_update(
 def display_openskill(mu: float, sigma: float) -> int:
     """The number shown on the board for an openskill rating (see module docstring)."""
     return round(OS_SCALE * (mu - 3.0 * sigma))
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating in one game and server: ``rating`` is what the board shows; openskill also keeps
+    ``mu`` and ``sigma``."""
+
+    rating: float
+    mu: float | None = None
+    sigma: float | None = None
+
+
+def system_for(game: str, systems: Mapping[str, RatingSystem] = DEFAULT_SYSTEMS) -> RatingSystem:
+    """The rating system of a game: listed ones as listed, any other game openskill."""
+    return systems.get(game, "openskill")
+
+
+def rate_game(
+    system: RatingSystem, current: Sequence[Rating | None], ranks: Sequence[int], winners: Sequence[int]
+) -> list[Rating]:
+    """New ratings per seat after a finished game. ``None`` is a newcomer. Elo rates two players only;
+    a table of any other size is rated with openskill on the final ranks."""
+    if system == "elo" and len(current) == 2:
+        ra, rb = ((r.rating if r is not None else ELO_START) for r in current)
+        a, b = (seat in winners for seat in (0, 1))
+        score_a = 1.0 if a and not b else 0.0 if b and not a else 0.5
+        new_a, new_b = elo_update(ra, rb, score_a)
+        return [Rating(new_a), Rating(new_b)]
+    pairs = [
+        (r.mu, r.sigma) if r is not None and r.mu is not None and r.sigma is not None else (OS_MU, OS_SIGMA)
+        for r in current
+    ]
+    return [Rating(float(display_openskill(mu, sg)), mu, sg) for mu, sg in openskill_update(pairs, ranks)]

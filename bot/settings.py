@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
 
 from dotenv import load_dotenv
@@ -47,26 +46,6 @@ class Settings:
     lobby_minutes: float = 15
     nudge_minutes: float = 10
     claim_minutes: float = 60
-
-    @property
-    def challenge_timeout(self) -> timedelta:
-        """How long an unanswered challenge stays open."""
-        return timedelta(minutes=self.challenge_minutes)
-
-    @property
-    def lobby_timeout(self) -> timedelta:
-        """How long a lobby waits to fill before it closes."""
-        return timedelta(minutes=self.lobby_minutes)
-
-    @property
-    def nudge_after(self) -> timedelta | None:
-        """Idle time before the player to move is pinged; ``None`` when untimed."""
-        return timedelta(minutes=self.nudge_minutes) if self.nudge_minutes > 0 else None
-
-    @property
-    def claim_after(self) -> timedelta | None:
-        """Idle time after which the opponent may claim the game; ``None`` when untimed."""
-        return timedelta(minutes=self.claim_minutes) if self.claim_minutes > 0 else None
 
 
 def _minutes(env: Mapping[str, str], name: str, default: float, *, allow_zero: bool) -> float:

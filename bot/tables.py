@@ -1,9 +1,9 @@
 """Live tables: the in-memory game states, one per channel, kept in step with the store's action logs.
 
-A game is fully determined by (seed, players, options, action log), so the store keeps only those and a
-restart rebuilds every active table with the rules module's ``replay``. Each table has its own lock:
-actions on one table are applied one at a time, and an action is committed to the store before its events
-are returned, so nothing the bot announces can be lost.
+A game is fully determined by (seed, players, options, action log), so the store keeps only those plus a
+small typed :class:`TableMeta`, and a restart rebuilds every active table by replaying its log. A move runs
+under the table's lock (``locked``); it is committed to the store, with the meta it changes, in one
+transaction before its events are returned, so nothing the bot announces can be lost.
 """
 
 from __future__ import annotations
@@ -11,18 +11,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserFacingError
+from bot.locks import KeyedLocks
 from bot.store import ChannelBusy, Finish, GameRecord, Store
+
+if TYPE_CHECKING:
+    from bot.games import GameAdapter
 
 log = logging.getLogger(__name__)
 
-
-Guard = Callable[["Table", int], None]
+PENDING_LIMIT = 400  # events kept for a channel that refuses posts (the oldest go first)
 
 
 class TableError(UserFacingError):
@@ -50,13 +53,51 @@ class Seat:
     name: str
 
 
+@dataclass(frozen=True)
+class TableMeta:
+    """What the bot remembers about a table besides the game itself; never rendered text.
+
+    ``announced`` is the action count up to which the channel has been told what happened (-1: not even
+    the opening; events after it are re-derived from the log); ``nudged`` / ``claim_offered`` hold the
+    action count at which the idle nudge / claim offer was made, so each comes once per turn.
+    """
+
+    board_id: int | None = None
+    dm_closed: frozenset[int] = frozenset()
+    nudged: int = -1
+    claim_offered: int = -1
+    announced: int = -1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "board_id": self.board_id,
+            "dm_closed": sorted(self.dm_closed),
+            "nudged": self.nudged,
+            "claim_offered": self.claim_offered,
+            "announced": self.announced,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, seq: int = 0) -> TableMeta:
+        """Reads today's meta and the untyped meta of older versions (missing ``announced``: all told)."""
+        board = data.get("board_id")
+        return cls(
+            board_id=int(board) if board is not None else None,
+            dm_closed=frozenset(int(s) for s in data.get("dm_closed", ())),
+            nudged=int(data.get("nudged", -1)),
+            claim_offered=int(data.get("claim_offered", -1)),
+            announced=int(data.get("announced", seq)),
+        )
+
+
 @dataclass(eq=False)
 class Table:
-    """One game in play. ``seq`` counts the actions applied since ``start``."""
+    """One game in play. ``seq`` counts the actions applied since ``start``; ``pending`` holds the events
+    after ``meta.announced`` that the channel has not been shown yet."""
 
     id: int
     game: str
-    module: Any
+    adapter: GameAdapter
     guild_id: int
     channel_id: int
     seed: int
@@ -66,8 +107,14 @@ class Table:
     seq: int
     created_at: float
     last_action_at: float
+    meta: TableMeta = field(default_factory=TableMeta)
+    pending: list[Any] = field(default_factory=list)
     status: str = "active"
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    @property
+    def module(self) -> Any:
+        """The rules engine."""
+        return self.adapter.rules
 
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):
@@ -103,11 +150,6 @@ class ActResult:
     result: Any = None  # the engine's Result when this action ended the game
 
 
-def _players_arg(seats: Sequence[Any]) -> int:
-    """What ``start``/``replay`` receive as ``players``: the number of seats."""
-    return len(seats)
-
-
 def _finish_from(result: Any, at: float, module: Any = None, state: Any = None) -> Finish:
     """Flatten the engine's Result. Per-hand scores (for the "average hand score" stat) come from
     ``Result.hand_scores`` or, failing that, an optional ``module.hand_scores(state)``; both are per seat."""
@@ -128,34 +170,15 @@ def _finish_from(result: Any, at: float, module: Any = None, state: Any = None) 
     )
 
 
-def _table_from(record: GameRecord, *, module: Any, options: Any, state: Any, status: str) -> Table:
-    """A Table for a stored game: its seats, times and action count come from the record."""
-    return Table(
-        id=record.id,
-        game=record.game,
-        module=module,
-        guild_id=record.guild_id,
-        channel_id=record.channel_id,
-        seed=record.seed,
-        options=options,
-        seats=tuple(Seat(s.user_id, s.name) for s in record.seats),
-        state=state,
-        seq=len(record.actions),
-        created_at=record.created_at,
-        last_action_at=record.actions[-1].at if record.actions else record.created_at,
-        status=status,
-    )
-
-
 class TableService:
-    """Creates, restores and drives tables. The cogs call this, never the store's game methods directly."""
+    """Creates, restores and drives tables. Nothing else calls the store's game methods."""
 
     def __init__(
         self,
         store: Store,
         *,
-        clock: Callable[[], float] = time.time,
-        games: Mapping[str, Any] | None = None,
+        clock: Callable[[], float],
+        games: Mapping[str, GameAdapter] | None = None,
     ) -> None:
         if games is None:
             from bot.games import GAMES
@@ -167,6 +190,7 @@ class TableService:
         self._by_id: dict[int, Table] = {}
         self._by_channel: dict[int, Table] = {}
         self._create_lock = asyncio.Lock()
+        self._locks = KeyedLocks()
 
     # ---------------------------------------------------------------- lookup
 
@@ -197,7 +221,7 @@ class TableService:
             self._register(table)
         return table
 
-    def _module(self, game: str) -> Any:
+    def adapter(self, game: str) -> GameAdapter:
         try:
             return self.games[game]
         except KeyError:
@@ -213,10 +237,34 @@ class TableService:
             del self._by_channel[table.channel_id]
 
     def _rebuild(self, record: GameRecord) -> Table:
-        module = self._module(record.game)
+        """Replay the log; the events after what the channel was told are kept to be told next."""
+        adapter = self.adapter(record.game)
+        module = adapter.rules
         options = module.Options.from_dict(record.options)
-        state = module.replay(record.seed, record.players, options, [a.text for a in record.actions])
-        return _table_from(record, module=module, options=options, state=state, status=record.status)
+        meta = TableMeta.from_dict(record.meta, seq=len(record.actions))
+        state, events = module.start(record.seed, record.players, options)
+        pending: list[Any] = list(events) if meta.announced < 0 else []
+        for action in record.actions:
+            state, events = module.apply(state, module.parse_action(action.text))
+            if action.seq > meta.announced:
+                pending.extend(events)
+        return Table(
+            id=record.id,
+            game=record.game,
+            adapter=adapter,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            seed=record.seed,
+            options=options,
+            seats=tuple(Seat(s.user_id, s.name) for s in record.seats),
+            state=state,
+            seq=len(record.actions),
+            created_at=record.created_at,
+            last_action_at=record.actions[-1].at if record.actions else record.created_at,
+            meta=meta,
+            pending=pending[-PENDING_LIMIT:],
+            status=record.status,
+        )
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -249,8 +297,11 @@ class TableService:
         options: Any = None,
         seed: int | None = None,
     ) -> tuple[Table, list[Any]]:
-        """Open a table in a channel. ``options`` is the module's Options, a dict, or None for defaults."""
-        module = self._module(game)
+        """Open a table in a channel. ``options`` is the module's Options, a dict, or None for defaults.
+
+        The opening events are returned and also kept in ``table.pending`` until they are announced."""
+        adapter = self.adapter(game)
+        module = adapter.rules
         if options is None:
             options = module.Options()
         elif isinstance(options, Mapping):
@@ -266,7 +317,7 @@ class TableService:
                     "There is already a game at this table. Finish it or start one in another channel."
                 )
             # Start first: a rules refusal (e.g. wrong player count) must not leave a row behind.
-            state, events = module.start(seed, _players_arg(players), options)
+            state, events = module.start(seed, len(players), options)
             now = self.clock()
             try:
                 game_id = await self.store.create_game(
@@ -279,7 +330,7 @@ class TableService:
             table = Table(
                 id=game_id,
                 game=game,
-                module=module,
+                adapter=adapter,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 seed=seed,
@@ -289,9 +340,16 @@ class TableService:
                 seq=0,
                 created_at=now,
                 last_action_at=now,
+                pending=list(events),
             )
             self._register(table)
         return table, list(events)
+
+    @asynccontextmanager
+    async def locked(self, game_id: int) -> AsyncIterator[Table]:
+        """Hold the table's lock: one move at a time, from its check to its last announcement."""
+        async with self._locks(game_id):
+            yield await self.get(game_id)
 
     async def act(
         self,
@@ -300,38 +358,40 @@ class TableService:
         action: Any,
         *,
         expected_seq: int | None = None,
-        guard: Guard | None = None,
+        guard: Callable[[Table, int], None] | None = None,
     ) -> ActResult:
-        """Apply a player's action. ``action`` is an engine Action or its text *without* the seat prefix.
-
-        ``expected_seq`` is the table's ``seq`` when the button was drawn; a mismatch raises ``StaleAction``.
-        ``guard(table, seat)`` runs under the lock before anything is applied and raises to refuse: for
-        buttons whose freshness is not the global ``seq`` (both players discard at once, so each seat's
-        discard button must stay valid while the other seat acts, yet a double click must apply once).
-        RulesError from the engine passes through unchanged.
-        """
-        table = await self.get(game_id)
-        async with table.lock:
+        """Take the table's lock and apply a seated player's action (see :meth:`apply_locked`)."""
+        async with self.locked(game_id) as table:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise NotSeated()
             if guard is not None and table.status == "active":
                 guard(table, seat)
-            return await self._apply_locked(table, seat, action, expected_seq)
+            return await self.apply_locked(table, seat, action, expected_seq=expected_seq)
 
     async def act_as_seat(
         self, game_id: int, seat: int, action: Any, *, expected_seq: int | None = None
     ) -> ActResult:
         """Apply an action for a seat on the system's behalf (timeouts, forfeits)."""
-        table = await self.get(game_id)
-        async with table.lock:
+        async with self.locked(game_id) as table:
             if not 0 <= seat < len(table.seats):
                 raise TableError("There is no such seat at this table.")
-            return await self._apply_locked(table, seat, action, expected_seq)
+            return await self.apply_locked(table, seat, action, expected_seq=expected_seq)
 
-    async def _apply_locked(
-        self, table: Table, seat: int, action: Any, expected_seq: int | None
+    async def apply_locked(
+        self,
+        table: Table,
+        seat: int,
+        action: Any,
+        *,
+        expected_seq: int | None = None,
+        meta_after: Callable[[Sequence[Any], int], TableMeta] | None = None,
     ) -> ActResult:
+        """Check and apply ``action`` (an engine Action, or its text without the seat prefix) for ``seat``;
+        the caller holds the table's lock. ``expected_seq`` is the table's ``seq`` when the button was drawn
+        (a mismatch raises ``StaleAction``). ``meta_after(events, seq)``, if given, says what the table's
+        meta becomes with this move; it is stored in the same transaction as the action. A RulesError from
+        the engine passes through unchanged, and nothing changes."""
         if table.status != "active":
             raise TableClosed()
         if expected_seq is not None and expected_seq != table.seq:
@@ -339,8 +399,7 @@ class TableService:
         module = table.module
         if isinstance(action, str):
             action = module.parse_action(f"{seat} {action.strip()}")
-        action_seat = getattr(action, "seat", seat)
-        if action_seat != seat:
+        if getattr(action, "seat", seat) != seat:
             raise TableError("That move belongs to another player.")
         new_state, events = module.apply(table.state, action)
         text = module.action_text(action)
@@ -348,10 +407,14 @@ class TableService:
         now = self.clock()
         result = module.final_result(new_state) if module.is_over(new_state) else None
         finish = _finish_from(result, now, module, new_state) if result is not None else None
+        new_meta = meta_after(events, seq) if meta_after is not None else table.meta
 
         async def commit() -> None:
-            await self.store.append_action(table.id, seq, seat, text, now, finish=finish)
-            table.state, table.seq, table.last_action_at = new_state, seq, now
+            await self.store.append_action(
+                table.id, seq, seat, text, now, finish=finish, meta=new_meta.to_dict()
+            )
+            table.state, table.seq, table.last_action_at, table.meta = new_state, seq, now, new_meta
+            table.pending = [*table.pending, *events][-PENDING_LIMIT:]
             if finish is not None:
                 table.status = "finished"
                 self._unregister(table)
@@ -367,24 +430,9 @@ class TableService:
             table=table, events=list(events), seq=seq, finished=finish is not None, result=result
         )
 
-    async def abandon(self, game_id: int) -> Table:
-        """Cancel a table: no results, no rating changes; the channel is free again.
-
-        Works even for a game whose rules module can no longer rebuild it (so a broken game never blocks
-        its channel); then the returned Table has ``state=None``.
-        """
-        try:
-            table = await self.get(game_id)
-        except TableError:
-            record = await self.store.load_game(game_id)
-            if record is None or record.status != "active":
-                raise
-            await self.store.abandon_game(game_id, self.clock())
-            return _table_from(record, module=None, options=record.options, state=None, status="abandoned")
-        async with table.lock:
-            if table.status != "active":
-                raise TableClosed()
-            await self.store.abandon_game(game_id, self.clock())
-            table.status = "abandoned"
-            self._unregister(table)
-        return table
+    async def save_meta(self, table: Table, **changes: Any) -> None:
+        """Change the table's meta outside a move (a board message posted, DMs found closed, a nudge)."""
+        new = replace(table.meta, **changes)
+        if new != table.meta:
+            await self.store.set_meta(table.id, new.to_dict())
+            table.meta = new

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.store import GameStats, LeaderRow
+from bot.records import GameStats, LeaderRow
 
 if TYPE_CHECKING:
     from bot.app import TavernBot
@@ -74,7 +74,7 @@ class Stats(commands.Cog):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction[Any], game: str = "bhargage") -> None:
         assert interaction.guild_id is not None
-        rows = await self.bot.store.leaderboard(interaction.guild_id, game)
+        rows = await self.bot.records.leaderboard(interaction.guild_id, game)
         await interaction.response.send_message(leaderboard_text(game, rows))
 
     @app_commands.command(name="stats", description="A player's record in this server")
@@ -83,7 +83,7 @@ class Stats(commands.Cog):
     async def stats(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
         assert interaction.guild_id is not None
         who = player or interaction.user
-        found = await self.bot.store.stats(interaction.guild_id, who.id)
+        found = await self.bot.records.stats(interaction.guild_id, who.id)
         await interaction.response.send_message(stats_lines(who.display_name, found), ephemeral=True)
 
 

@@ -8,6 +8,7 @@ which gives the tests a way to exercise that flag. ``"{seat} resign"`` ends the 
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -173,3 +174,82 @@ def replay(seed: int, players: int, options: Options, texts: Sequence[str]) -> S
     for text in texts:
         state, _ = apply(state, parse_action(text))
     return state
+
+
+# ------------------------------------------------------------------------------------------- its adapter
+# Everything the shared table code needs to host "Race" on Discord: no change to bot/ or cogs/ for it.
+
+from bot.errors import UserFacingError  # noqa: E402
+from bot.games import Announcement, Click, GameAdapter, Move  # noqa: E402
+from bot.panel import Button, Panel  # noqa: E402
+
+
+class RaceAdapter(GameAdapter):
+    name = "race"
+    title = "Race"
+    rules = sys.modules[__name__]
+    command = "/race"
+    min_players = 2
+    max_players = 4
+    challenge = False
+
+    def options_text(self, options: Any) -> str:
+        return f"to {options.target}"
+
+    def lobby_panel(self, lobby: Any) -> Panel:
+        names = ", ".join(lobby.names.get(m, str(m)) for m in lobby.members)
+        text = f"**Race** {self.options_text(self.options(lobby.options))}: {names} ({lobby.status})"
+        if lobby.status != "open":
+            return Panel(content=text)
+        return Panel(content=text, controls=(Button("Join", "join"), Button("Start", "start")))
+
+    def board(self, table: Any) -> Panel:
+        totals = ", ".join(f"{n} {t}" for n, t in zip(table.names, table.state.totals, strict=True))
+        return Panel(content=f"**Race board** {totals}. {self.waiting_text(table)}")
+
+    def seat_panel(self, table: Any, seat: int, note: str = "") -> Panel:
+        state: State = table.state
+        mine = f"Race: you have {state.totals[seat]}."
+        if state.over or state.turn != seat:
+            return Panel(content=mine).with_note(note)
+        token = self.token(table, seat)
+        adds = tuple(Button(f"Add {n}", "add", token=token, arg=str(n)) for n in (1, 2, 3))
+        return Panel(content=mine, controls=adds).with_note(note)
+
+    def click(self, table: Any, seat: int, click: Click) -> Move | Panel:
+        if click.verb != "add" or click.arg not in ("1", "2", "3"):
+            raise UserFacingError("That button is out of date.")
+        return Move(Add(seat, int(click.arg)), click.token, done=lambda t, e: Panel(content="Added."))
+
+    def announce(self, table: Any, events: Sequence[Any]) -> Announcement:
+        lines = [f"{table.names[e.seat]} adds {e.amount} → {e.total}" for e in events if isinstance(e, Added)]
+        out = Announcement(messages=["\n".join(lines)] if lines else [])
+        if not table.is_over():
+            out.ping_seats = (table.state.turn,)
+            out.ping = f"<@{table.user_ids[table.state.turn]}>, your race turn."
+        return out
+
+    def deal(self, table: Any, events: Sequence[Any]) -> dict[int, str]:
+        return {} if table.is_over() else {table.state.turn: ""}
+
+    def waiting_text(self, table: Any) -> str:
+        state: State = table.state
+        return "Race over." if state.over else f"Waiting for {table.names[state.turn]}."
+
+    def resign_action(self, table: Any, seat: int) -> Any:
+        return Resign(seat)
+
+    def resign_question(self, table: Any, seat: int) -> str:
+        return "Give up the race?"
+
+    def claim_action(self, table: Any, seat: int) -> Any:
+        return Resign(seat)
+
+    def claim_offer(self, table: Any, idle: int, minutes: int) -> tuple[str, str]:
+        return f"{table.names[idle]} is idle ({minutes} min): claim the race?", "Claim the race"
+
+    def claimed_text(self, table: Any, idle: int, by: str) -> str:
+        return f"{by} claimed the race from {table.names[idle]}."
+
+
+ADAPTER = RaceAdapter()

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import time
 from typing import Any
 
 import discord
 import pytest
 
-from bot.app import TavernBot
 from bot.errors import SERVER_ONLY
 from bot.rules import bhargage as bh
 from bot.rules.decktet import card, cards
 from bot.settings import Settings
-from cogs.bhargage import Bhargage
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
@@ -31,13 +28,6 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # ------------------------------------------------------------------------------------------- driving
-
-
-def cog(bot: TavernBot) -> Bhargage:
-    found = bot.get_cog("Bhargage")
-    # load_extension imports the module afresh for each bot, so compare by name, not class identity
-    assert found is not None and type(found).__name__ == Bhargage.__name__
-    return found  # type: ignore[return-value]
 
 
 def board(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
@@ -68,14 +58,14 @@ async def panel_for(
             m
             for m in fake.channel_messages(channel)
             if any(
-                b.custom_id and ":show:" in b.custom_id and user.name in (b.label or "") for b in m.buttons()
+                b.custom_id and ":hand:" in b.custom_id and user.name in (b.label or "") for b in m.buttons()
             )
         ]
         assert shows, f"no Show my hand button for {user.name}"
         button = next(
             b
             for b in shows[-1].buttons()
-            if b.custom_id and ":show:" in b.custom_id and user.name in (b.label or "")
+            if b.custom_id and ":hand:" in b.custom_id and user.name in (b.label or "")
         )
         assert button.custom_id is not None
         result = await fake.click(user, shows[-1], button.custom_id)
@@ -246,9 +236,10 @@ async def test_resign_with_an_ephemeral_confirm(fake_discord: FakeDiscord, start
     await challenge(fake, alice, bob)
     old_board = board(fake, fake.channel)
     reposted = await fake.slash(alice, fake.channel, "bhargage board")
-    assert reposted.ephemeral and "keep that one up to date" in reposted.text()
+    assert not reposted.ephemeral  # the answer is the new board, the one kept up to date from now on
     new_board = board(fake, fake.channel)
-    assert new_board is not old_board and new_board.content == old_board.content
+    assert new_board is reposted.message and new_board is not old_board
+    assert new_board.content == old_board.content
     outsider = await fake.slash(fake.add_user("eve"), fake.channel, "bhargage resign")
     assert outsider.content == "You are not playing at this table."
     ask = await fake.slash(bob, fake.channel, "bhargage resign")
@@ -293,7 +284,8 @@ async def test_restart_mid_hand_then_finish_with_old_buttons(
     await play_out(fake, fake.channel, [alice, bob])
     assert table.status == "finished"
     assert board(fake, fake.channel) is old_board  # still the same board message, edited
-    assert cog(second).idle_loop.is_running()
+    timer = second.controller._timer
+    assert timer is not None and not timer.done()  # the one timer runs after a restart too
 
 
 # ------------------------------------------------------------------------------------------- 3. closed DMs
@@ -366,7 +358,7 @@ async def test_wrong_user_stale_double_click_and_not_your_turn(
     cutter = alice if alice.mention in cut_msg.content else bob
     dealer = bob if cutter is alice else alice
     wrong = await fake.click(dealer, cut_msg, "Cut")
-    assert wrong.text().startswith("It's not your turn") and table.seq == 2
+    assert "not your turn" in wrong.text() and table.seq == 2
     nobody = await fake.click(eve, cut_msg, "Cut")
     assert "not playing at this table" in nobody.text()
     await fake.click(cutter, cut_msg, "Cut")
@@ -446,12 +438,12 @@ async def test_challenge_refusals(fake_discord: FakeDiscord, start_bot: StartBot
 
     pending = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
     busy = await fake.slash(carl, fake.channel, "bhargage challenge", opponent=dora)
-    assert busy.ephemeral and "open challenge" in busy.content
+    assert busy.ephemeral and "open table or challenge" in busy.content
     wrong = await fake.click(carl, pending.message, "Accept")
     assert wrong.ephemeral and "only they can answer" in wrong.content
     await fake.click(bob, pending.message, "Accept")
     taken = await fake.slash(carl, fake.channel, "bhargage challenge", opponent=dora)
-    assert taken.ephemeral and "already has a game" in taken.content
+    assert taken.ephemeral and "already a game in this channel" in taken.content
     other = fake.add_channel("other")
     seated = await fake.slash(carl, other, "bhargage challenge", opponent=bob)
     assert seated.ephemeral and "bob is already playing" in seated.content
@@ -463,16 +455,15 @@ async def test_challenge_expiry_and_decline(fake_discord: FakeDiscord, start_bot
     fake = fake_discord
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    c = cog(bot)
     first = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
-    c.clock = lambda: time.time() + 11 * 60
+    bot.clock.advance(11 * 60)
     late = await fake.click(bob, first.message, "Accept")
     assert "This challenge has expired." in late.text() and first.message.buttons() == []
     assert bot.tables.table_for_channel(fake.channel.id) is None
 
     second = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
-    c.clock = lambda: time.time() + 22 * 60
-    await c.tick()
+    bot.clock.advance(11 * 60)
+    await bot.controller.run_timers()
     await fake.settle()
     assert "expired" in second.message.content and second.message.buttons() == []
     lobby = await bot.store.open_lobbies(channel_id=fake.channel.id)
@@ -493,23 +484,22 @@ async def test_idle_nudge_once_then_claim(
     await challenge(fake, alice, bob)
     table = bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
-    c = cog(bot)
-    c.clock = lambda: time.time() + 90
-    await c.tick()
-    await c.tick()
+    bot.clock.advance(90)
+    await bot.controller.run_timers()
+    await bot.controller.run_timers()
     await fake.settle()
     nudges = [m for m in fake.channel_messages(fake.channel) if "waiting for you" in m.content]
     assert len(nudges) == 1 and alice.mention in nudges[0].content and bob.mention in nudges[0].content
 
     await act_with_panel(fake, alice, [m for m in fake.dms(alice) if enabled(m)][-1])
-    c.clock = lambda: time.time() + 30  # bob's turn, 30 s in: neither a nudge nor a claim yet
-    await c.tick()
+    bot.clock.advance(30)  # bob's turn, 30 s in: neither a nudge nor a claim yet
+    await bot.controller.run_timers()
     await fake.settle()
     assert [m for m in fake.channel_messages(fake.channel) if "waiting for you" in m.content] == nudges
     early = [m for m in fake.channel_messages(fake.channel) if "Claim the game" in str(m.buttons())]
     assert early == []
-    c.clock = lambda: time.time() + 4 * 60
-    await c.tick()
+    bot.clock.advance(4 * 60 - 30)
+    await bot.controller.run_timers()
     await fake.settle()
     claims = [
         m
@@ -523,10 +513,10 @@ async def test_idle_nudge_once_then_claim(
     assert own.ephemeral and "waiting for you" in own.content
     stranger = await fake.click(eve, claims[0], "Claim the game")
     assert stranger.content == "You are not playing at this table."
-    c.clock = time.time  # the clock is re-checked at the click
+    bot.clock.advance(-4 * 60)  # the clock is re-checked at the click
     notyet = await fake.click(alice, claims[0], "Claim the game")
     assert "Not yet" in notyet.text()
-    c.clock = lambda: time.time() + 4 * 60
+    bot.clock.advance(4 * 60)
     won = await fake.click(alice, claims[0], "Claim the game")
     assert "claimed the game" in won.message.content
     assert table.status == "finished" and table.state.how == "forfeit"
@@ -701,9 +691,8 @@ async def test_untimed_tables_are_never_nudged_or_claimed(
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     await challenge(fake, alice, bob)
     before = len(fake.channel_messages(fake.channel))
-    c = cog(bot)
-    c.clock = lambda: time.time() + 30 * 24 * 3600
-    await c.tick()
+    bot.clock.advance(30 * 24 * 3600)
+    await bot.controller.run_timers()
     await fake.settle()
     assert len(fake.channel_messages(fake.channel)) == before
 
@@ -721,7 +710,7 @@ async def test_rematch_after_another_table_started_here(
     result = fake.last_message(fake.channel)
     await challenge(fake, carl, dora)
     refused = await fake.click(alice, result, "Rematch")
-    assert refused.ephemeral and "already has a game" in refused.content
+    assert refused.ephemeral and "already a game in this channel" in refused.content
     assert await bot.store.open_lobbies(channel_id=fake.channel.id) == []
     table = bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.names == ("carl", "dora")
@@ -747,8 +736,8 @@ async def test_a_passing_dm_failure_falls_back_once_and_dms_resume(
     assert len(notice) == 1 and leader.mention in notice[0].content
     assert len(fake.dms(leader)) == dms_before
     # this move is played from the one-off "Show my hand"; the table does not mark the DMs closed
-    assert state.non_dealer not in (await bot.store.get_meta(table.id)).get("dm_closed", [])
-    button = next(b for b in notice[0].buttons() if b.custom_id and ":show:" in b.custom_id)
+    assert state.non_dealer not in table.meta.dm_closed
+    button = next(b for b in notice[0].buttons() if b.custom_id and ":hand:" in b.custom_id)
     shown = await fake.click(leader, notice[0], button.custom_id or "")
     assert shown.ephemeral and any(b.custom_id and ":play:" in b.custom_id for b in shown.message.buttons())
     assert await act_with_panel(fake, leader, shown.message) == "play"

@@ -28,12 +28,12 @@ async def test_a_challenge_and_a_lobby_asked_at_the_same_moment(
             fake.slash(cat, fake.channel, "deluxe create"),
         )
         opened = await bot.store.open_lobbies(channel_id=fake.channel.id)
-        assert len(opened) == 1, [lob.kind for lob in opened]
+        assert len(opened) == 1, [lob.game for lob in opened]
         refused = [r for r in (challenge, lobby) if r.ephemeral]
         assert len(refused) == 1 and "already" in refused[0].content
         kept = opened[0]
         # clear the channel for the next round: the host cancels / the challenge is declined
-        if kept.kind == "challenge":
+        if kept.game == "bhargage":
             await fake.click(ben, challenge.message, "Decline")
         else:
             await fake.click(cat, lobby.message, "Cancel")

@@ -19,21 +19,21 @@ from pathlib import Path
 import pytest
 
 from bot.rules import bhargage as bh
-from bot.store import Store
+from bot.store import SQLiteStore as Store
 from bot.tables import TableService
 
 REPO = Path(__file__).resolve().parents[1]
 
 CHILD = textwrap.dedent(
     """
-    import asyncio, random, sys
+    import asyncio, random, sys, time
     from bot.rules import bhargage as bh
-    from bot.store import Store
+    from bot.store import SQLiteStore as Store
     from bot.tables import TableService
 
     async def main(path):
         store = await Store.open(path)
-        tables = TableService(store)
+        tables = TableService(store, clock=time.time)
         table, _ = await tables.create("bhargage", 1, 2, [(10, "ann"), (20, "ben")], {"target": 221}, seed=5)
         print("game", table.id, flush=True)
         rng = random.Random(1)
@@ -76,7 +76,7 @@ async def test_sigkill_loses_no_acknowledged_move(tmp_path: Path, kill_after: in
 
     store = await Store.open(db)
     try:
-        tables = TableService(store)
+        tables = TableService(store, clock=time.time)
         assert await tables.restore() == 1
         table = await tables.get(game_id)
         assert table.seq >= acked  # every acknowledged move survived (later ones may too)

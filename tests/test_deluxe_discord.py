@@ -15,8 +15,7 @@ EXTENSIONS = ["cogs.general", "cogs.stats", "cogs.deluxe"]
 
 async def boot(start_bot: StartBot, settings: Settings | None = None, seed: int | None = 5) -> TavernBot:
     bot = await start_bot(settings, extensions=EXTENSIONS)
-    cog: Any = bot.get_cog("Deluxe")
-    cog.seed_source = lambda: seed
+    bot.lobbies.seed_source = lambda: seed
     return bot
 
 
@@ -114,7 +113,7 @@ async def test_whole_three_player_game_by_clicks(fake_discord: FakeDiscord, star
     table = bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.game == "deluxe"
     game_id = table.id
-    board_id = (await bot.store.get_meta(game_id))["board_id"]
+    board_id = table.meta.board_id
     board = fake.messages[board_id]
     assert "Straight suit" in board.text() and "Discard Queue" in board.text() and "Deck:" in board.text()
     assert all(u.name in board.text() for u in users)

@@ -99,7 +99,7 @@ async def test_restart_mid_turn_and_old_buttons_still_work(
     assert f"You drew **{drawn.title}" in panel.text()
     first = panel.selects()[0]
     panel = (await fake.select(user, panel, first.custom_id, [first.options[0].value])).message
-    seq, board_id = table.seq, (await bot.store.get_meta(table.id))["board_id"]
+    seq, board_id = table.seq, table.meta.board_id
     await bot.close()
 
     bot2 = await boot(start_bot, seed=3)
@@ -112,7 +112,7 @@ async def test_restart_mid_turn_and_old_buttons_still_work(
     assert again.seq == seq + 1 and len(pings(fake)) == n_pings + 1
     nxt = to_move(fake, users)
     assert nxt is not user and "discarded" in pings(fake)[-1].content
-    assert (await bot2.store.get_meta(again.id))["board_id"] == board_id
+    assert again.meta.board_id == board_id
     assert fake.messages[board_id].edits  # the same table message, kept current
     await play_turn(fake, nxt, live_panel(fake, nxt))
     assert again.seq > seq + 1
@@ -255,7 +255,7 @@ async def test_lobby_expires_and_channel_shared_with_bhargage(
     await fake.wait_for(lambda: "not started in time" in lobby.content, what="the lobby to expire")
     assert lobby.buttons() == []
     other = fake.add_channel("cribbage")
-    await bot.store.create_lobby("challenge", fake.guild.id, other.id, ann.id, created_at=time.time())
+    await bot.store.create_lobby("bhargage", fake.guild.id, other.id, ann.id, created_at=time.time())
     refused = await fake.slash(ann, other, "deluxe create")
     assert refused.ephemeral and "already an open table or challenge" in refused.content
 
@@ -266,7 +266,6 @@ async def test_closed_dms_play_from_show_my_hand_and_idle_players(
     fake = fake_discord
     timed = dataclasses.replace(settings, nudge_minutes=1, claim_minutes=3)
     bot = await boot(start_bot, timed, seed=4)
-    cog: Any = bot.get_cog("Deluxe")
     ann, bob = fake.add_user("ann", dms_closed=True), fake.add_user("bob", dms_closed=True)
     cat = fake.add_user("cat")
     users = [ann, bob, cat]
@@ -276,8 +275,10 @@ async def test_closed_dms_play_from_show_my_hand_and_idle_players(
     if mover is cat:  # let cat play one turn by DM so that a closed-DM player is to move
         await play_turn(fake, cat, live_panel(fake, cat))
         mover = to_move(fake, users)
+    notices = [m for m in fake.channel_messages(fake.channel) if "DMs are closed" in m.content]
+    assert [m for m in notices if mover.mention in m.content] and fake.dms(mover) == []
+    assert len(notices) == 2  # ann and bob are each told once
     ping = pings(fake)[-1]
-    assert "Your DMs are closed" in ping.content and fake.dms(mover) == []
     panel = (await fake.click(mover, ping, "Show my hand")).message
     assert panel.ephemeral and "Draw from deck" in labels(panel)
     await play_turn(fake, mover, panel)
@@ -286,9 +287,9 @@ async def test_closed_dms_play_from_show_my_hand_and_idle_players(
     idle = to_move(fake, users)
 
     async def idle_pass(minutes: float) -> tuple[list[FakeMessage], list[FakeMessage]]:
-        """Backdate the last move and run the timer pass now (no waiting on wall-clock timers)."""
-        table.last_action_at = time.time() - minutes * 60
-        await cog._check_idle()
+        """Set the clock this long after the last move and run the timer pass now (no waiting)."""
+        bot.clock.advance(table.last_action_at + minutes * 60 - bot.clock())
+        await bot.controller.run_timers()
         await fake.settle()
         msgs = fake.channel_messages(fake.channel)
         return [m for m in msgs if "waiting for you" in m.content], [
@@ -305,7 +306,7 @@ async def test_closed_dms_play_from_show_my_hand_and_idle_players(
     remove = offer[0].buttons()[0]
     assert remove.label == f"Remove {idle.name}"
     own = await fake.click(idle, offer[0], remove.label)
-    assert own.ephemeral and "can't remove yourself" in own.content
+    assert own.ephemeral and "waiting for you" in own.content
     other = next(u for u in users if u is not idle)
     await fake.click(other, offer[0], remove.label)
     assert table.state.left[table.seat_of(idle.id)] and not D.is_over(table.state)
@@ -313,24 +314,24 @@ async def test_closed_dms_play_from_show_my_hand_and_idle_players(
 
 
 async def test_final_bind_window_panel_offers_bind_and_done_only_to_its_player() -> None:
+    from bot.games import deluxe as V
     from bot.tables import Seat, Table
-    from cogs import deluxe_views as V
 
     state, _ = D.start(5, 3, D.Options())
     state = replace(state, phase=D.Phase.FINAL_BIND, turn=1, final_binders=(2,))
     seats = (Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cat"))
-    table = Table(1, "deluxe", D, 1, 1, 5, state.options, seats, state, 7, 0.0, 0.0)
+    table = Table(1, "deluxe", V.ADAPTER, 1, 1, 5, state.options, seats, state, 7, 0.0, 0.0)
     panel = V.turn_panel(table, 1)
     assert panel.content.startswith("**Final bind**")
-    names = [getattr(i.item, "label", None) for i in panel.items]
+    names = [getattr(i, "label", None) for i in panel.controls]
     assert (
         "Done" in names
         and "Bind picked cards" in names
         and not any(n and n.startswith("Discard") for n in names)
     )
-    assert all(":7:" in i.custom_id for i in panel.items)  # type: ignore[attr-defined]
+    assert all(i.token == "7" for i in panel.controls)
     waiting = V.turn_panel(table, 2)
-    assert waiting.items == [] and waiting.content == "Waiting for Bob."
+    assert waiting.controls == () and waiting.content == "Waiting for Bob."
 
 
 async def test_table_and_rules_commands(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
@@ -343,11 +344,11 @@ async def test_table_and_rules_commands(fake_discord: FakeDiscord, start_bot: St
     assert nothing.ephemeral and "no Bharg Deluxe game" in nothing.content
     await open_table(fake, users)
     table = await the_table(bot, fake)
-    old = (await bot.store.get_meta(table.id))["board_id"]
+    old = table.meta.board_id
     old_edits = len(fake.messages[old].edits)
     posted = await fake.slash(users[1], fake.channel, "deluxe table")
     assert not posted.ephemeral and "Straight suit" in posted.text()
-    assert (await bot.store.get_meta(table.id))["board_id"] == posted.message.id != old
+    assert table.meta.board_id == posted.message.id != old
     mover = to_move(fake, users)
     await play_turn(fake, mover, live_panel(fake, mover))
     assert posted.message.edits and len(fake.messages[old].edits) == old_edits  # only the new one is kept

@@ -60,7 +60,7 @@ async def test_final_bind_window_after_the_first_player_goes_out_on_the_first_tu
     ping = pings(fake)[-1]
     assert ann.mention in ping.content and "bind once more before scoring" in ping.content
     assert "**cat** has no cards left" in ping.content
-    board = fake.messages[(await bot.store.get_meta(table.id))["board_id"]]
+    board = fake.messages[table.meta.board_id]
     assert "Final bind: **ann** may bind once more" in board.text()
     # ann's DM: Bind and Done, no draw and no discard
     final = live_panel(fake, ann)
@@ -178,8 +178,8 @@ async def test_lost_channel_permission_does_not_stop_the_game(
 def test_a_busy_six_player_table_message_fits_one_embed_and_keeps_every_player() -> None:
     from dataclasses import replace
 
+    from bot.games import deluxe as V
     from bot.tables import Seat, Table
-    from cogs import deluxe_views as V
 
     state, _ = D.start(1, 6, D.Options(pawns=True, courts=True))
     partial = D.Meld(D.PARTIAL, cards("journey, mill"), ((1, cards("author, sailor")), (2, cards("savage"))))
@@ -188,10 +188,11 @@ def test_a_busy_six_player_table_message_fits_one_embed_and_keeps_every_player()
     queue = tuple(cards("forest, sailor, pact, desert, soldier, merchant") * 6)
     state = replace(state, bound=busy, queue=queue, turn=5)
     seats = tuple(Seat(i + 1, f"Player number {i}") for i in range(6))
-    table = Table(1, "deluxe", D, 1, 1, 1, state.options, seats, state, 3, 0.0, 0.0)
+    table = Table(1, "deluxe", V.ADAPTER, 1, 1, 1, state.options, seats, state, 3, 0.0, 0.0)
     full_text = R.table_text(D.view(state, -1), table.names)
     assert len(full_text) > 4096  # too long in full
-    embed = V.board_kwargs(table)["embed"]
+    embed = V.ADAPTER.board(table).embed
+    assert embed is not None
     text = embed.description
     assert len(text) <= 4096
     assert all(f"**Player number {i}**" in text for i in range(6))
@@ -227,15 +228,15 @@ async def test_a_deleted_table_message_is_posted_again(
     await open_table(fake, users)
     table = bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
-    old_id = (await bot.store.get_meta(table.id))["board_id"]
+    old_id = table.meta.board_id
     fake.messages[old_id].deleted = True  # a moderator removed it
     mover = to_move(fake, users)
     await play_turn(fake, mover, live_panel(fake, mover))
-    new_id = (await bot.store.get_meta(table.id))["board_id"]
+    new_id = table.meta.board_id
     assert new_id != old_id and "Straight suit" in fake.messages[new_id].text()
     nxt = to_move(fake, users)
     await play_turn(fake, nxt, live_panel(fake, nxt))
-    assert (await bot.store.get_meta(table.id))["board_id"] == new_id and fake.messages[new_id].edits
+    assert table.meta.board_id == new_id and fake.messages[new_id].edits
 
 
 async def test_a_passing_dm_failure_still_pings_and_updates_the_table(
@@ -255,7 +256,9 @@ async def test_a_passing_dm_failure_still_pings_and_updates_the_table(
     await play_turn(fake, mover, live_panel(fake, mover))
     assert table.state.turn == table.seat_of(nxt.id)
     assert len(pings(fake)) == n_pings + 1 and to_move(fake, users) is nxt
-    assert "didn't deliver your DM" in pings(fake)[-1].content and len(fake.dms(nxt)) == n_dms
+    notice = fake.last_message(fake.channel)
+    assert "didn't deliver your hand" in notice.content and nxt.mention in notice.content
+    assert len(fake.dms(nxt)) == n_dms
     panel = (await fake.click(nxt, pings(fake)[-1], "Show my hand")).message
     assert panel.ephemeral and "Draw from deck" in labels(panel)
 
@@ -280,8 +283,7 @@ async def test_a_lobby_started_as_it_expires_is_not_marked_expired(
     await bot.store.update_lobby(stored.id, expires_at=time.time() + 0.1)
     start = asyncio.create_task(fake.click(ann, lobby, "Start"))
     await asyncio.sleep(0.15)  # past the expiry, while Start is mid-way
-    cog: Any = bot.get_cog("Deluxe")
-    await cog._expire_due()
+    await bot.controller.run_timers()
     await start
     await fake.settle()
     assert bot.tables.table_for_channel(fake.channel.id) is not None

@@ -3,20 +3,50 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
 
 import discord
 import pytest
 from discord import app_commands
 
 from bot.app import TavernBot
-from bot.errors import APOLOGY, SERVER_ONLY, TavernView, UserFacingError, handles_errors
+from bot.errors import APOLOGY, SERVER_ONLY, UserFacingError, reply_error
 from bot.rules.errors import IllegalAction
 from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FakeDiscord
 
 # ------------------------------------------------------------------------------------ test-only commands
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class TavernView(discord.ui.View):
+    """A view whose callback errors become replies through the bot's one error path."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any]
+    ) -> None:
+        await reply_error(interaction, error)
+
+
+def handles_errors(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R | None]]:
+    """Routes a dynamic item's callback errors to reply_error (the interaction is the first argument after
+    self)."""
+
+    @functools.wraps(func)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | None:
+        try:
+            return await func(*args, **kwargs)
+        except Exception as err:
+            interaction = next(a for a in args if isinstance(a, discord.Interaction))
+            await reply_error(interaction, err)
+            return None
+
+    return wrapper
 
 
 class Counter(TavernView):

@@ -1,14 +1,17 @@
-"""The SQLite store on real files: migrations, durability settings, game logs, finishing, queries, lobbies."""
+"""The SQLite store on real files: migrations, durability settings, game logs, meta, finishing, queries,
+lobbies."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from bot import ratings as rt
-from bot.store import LATEST_VERSION, MIGRATIONS, ChannelBusy, Finish, Store
+from bot.store import LATEST_VERSION, MIGRATIONS, ChannelBusy, Finish
+from bot.store import SQLiteStore as Store
 
 GUILD = 1
 
@@ -56,7 +59,7 @@ async def test_old_database_is_migrated_and_keeps_its_data(tmp_path: Path) -> No
         assert record is not None
         assert [a.text for a in record.actions] == ["0 add 2"]
         assert record.options == {"target": 5}
-        await new.set_meta(gid, board=5)  # a table from migration 3 works
+        await new.set_meta(gid, {"board": 5})  # a table from migration 3 works
         assert await new.get_meta(gid) == {"board": 5}
     finally:
         await new.close()
@@ -71,7 +74,7 @@ async def test_a_failing_migration_rolls_back(tmp_path: Path, monkeypatch: pytes
     s = await Store.open(path, migrate_to=1)
     await s.close()
     bad = [*MIGRATIONS[:1], (2, "CREATE TABLE half (x INTEGER); CREATE TABLE oops (;")]
-    monkeypatch.setattr("bot.store.MIGRATIONS", bad)
+    monkeypatch.setattr("bot.store.schema.MIGRATIONS", bad)
     with pytest.raises(sqlite3.OperationalError):
         await Store.open(path, migrate_to=2)
     with sqlite3.connect(path) as raw:
@@ -84,9 +87,8 @@ async def test_one_active_game_per_channel(store: Store) -> None:
     gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     with pytest.raises(ChannelBusy):
         await store.create_game("raceN", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-    assert await store.abandon_game(gid, 1.0)
-    assert not await store.abandon_game(gid, 1.0)
-    await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    await store.append_action(gid, 1, 0, "0 add 3", 1.0, finish=Finish((3, 0), (0,), False, "target", 1.0))
+    await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)  # the channel is free again
     assert len(await store.active_games()) == 1
 
 
@@ -187,38 +189,105 @@ async def test_a_seat_that_left_ranks_last_in_results_and_ratings(store: Store) 
     assert [r.user_id for r in await store.leaderboard(GUILD, "raceN")] == [1, 3, 2]
 
 
-async def test_meta_merges_and_survives_reopen(tmp_path: Path) -> None:
+async def test_meta_is_replaced_with_its_move_and_survives_reopen(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     s = await Store.open(path)
     gid = await s.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     assert await s.get_meta(gid) == {}
-    await s.set_meta(gid, board_message_id=123, dms={"0": [5, 6]})
-    await s.set_meta(gid, nudged=True, board_message_id=124)
-    await s.set_meta(gid, nudged=None)
+    await s.set_meta(gid, {"board_id": 123, "dm_closed": [1]})
+    await s.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"board_id": 124, "announced": 1})
+    # A move that fails (a duplicate seq) leaves the meta as it was: one transaction.
+    with pytest.raises(sqlite3.IntegrityError):
+        await s.append_action(gid, 1, 0, "0 add 2", 2.0, meta={"board_id": 999})
     await s.close()
     s = await Store.open(path)
     try:
-        assert await s.get_meta(gid) == {"board_message_id": 124, "dms": {"0": [5, 6]}}
+        assert await s.get_meta(gid) == {"board_id": 124, "announced": 1}
+        record = await s.load_game(gid)
+        assert record is not None and record.meta == {"board_id": 124, "announced": 1}
+        assert [a.text for a in record.actions] == ["0 add 1"]
+        (active,) = await s.active_games()
+        assert active.meta == record.meta
     finally:
         await s.close()
 
 
 async def test_lobbies(store: Store) -> None:
     lobby = await store.create_lobby(
-        "challenge", GUILD, 10, 100, invited_id=200, options={"target": 61}, created_at=1.0, expires_at=11.0
+        "bhargage", GUILD, 10, 100, invited_id=200, options={"target": 61}, created_at=1.0, expires_at=11.0
     )
     assert lobby.status == "open" and lobby.options == {"target": 61} and lobby.members == ()
-    other = await store.create_lobby("deluxe", GUILD, 11, 100, members=[100], created_at=1.0, expires_at=50.0)
-    lobby = await store.update_lobby(lobby.id, message_id=77, members=[100, 200])
-    assert lobby.message_id == 77 and lobby.members == (100, 200)
+    other = await store.create_lobby(
+        "deluxe", GUILD, 11, 100, members=[100], names={100: "ann"}, created_at=1.0, expires_at=50.0
+    )
+    assert other.names == {100: "ann"}
+    lobby = await store.update_lobby(lobby.id, message_id=77, members=[100, 200], names={200: "bob"})
+    assert lobby.message_id == 77 and lobby.members == (100, 200) and lobby.names == {200: "bob"}
     assert [x.id for x in await store.open_lobbies(channel_id=10)] == [lobby.id]
-    expired = await store.expire_lobbies(20.0)
-    assert [x.id for x in expired] == [lobby.id] and expired[0].status == "expired"
+    expired = await store.update_lobby(lobby.id, status="expired")
+    assert expired.status == "expired"
     assert [x.id for x in await store.open_lobbies()] == [other.id]
     gid = await store.create_game("race", GUILD, 11, 1, [(100, "a"), (200, "b")], {}, 0.0)
     done = await store.update_lobby(other.id, status="started", game_id=gid)
     assert done.status == "started" and done.game_id == gid
+    new_game = await store.create_lobby("race", GUILD, 12, 100, created_at=1.0)  # any game now
+    assert new_game.game == "race"
     with pytest.raises(TypeError):
         await store.update_lobby(other.id, host_id=5)
     with pytest.raises(sqlite3.IntegrityError):
         await store.update_lobby(other.id, status="bogus")
+
+
+async def test_version_3_lobbies_are_migrated_without_loss(tmp_path: Path) -> None:
+    """A database written by the schema of version 3 (lobby kinds in a CHECK, Deluxe names inside the
+    options) opens at the latest version with every row kept, in the new shape."""
+    path = tmp_path / "v3.db"
+    old = await Store.open(path, migrate_to=3)
+    gid = await old.create_game("deluxe", GUILD, 11, 9, [(100, "ann"), (200, "bob")], {"target": 50}, 1.0)
+    await old.close()
+    with sqlite3.connect(path) as raw:
+        raw.execute(
+            "INSERT INTO lobbies (kind, guild_id, channel_id, host_id, invited_id, options, members, "
+            "message_id, created_at, expires_at, status) "
+            "VALUES ('challenge', 1, 10, 100, 200, ?, '[100]', 55, 1.0, 601.0, 'open')",
+            (json.dumps({"target": 61, "sequences": True}),),
+        )
+        deluxe_options = {"game": {"target": 50, "pawns": True}, "names": {"100": "ann", "200": "bob"}}
+        raw.execute(
+            "INSERT INTO lobbies (kind, guild_id, channel_id, host_id, options, members, created_at, "
+            "expires_at, status, game_id) VALUES ('deluxe', 1, 11, 100, ?, '[100, 200]', 2.0, 900.0, "
+            "'started', ?)",
+            (json.dumps(deluxe_options), gid),
+        )
+        meta = json.dumps({"board_id": 7})
+        raw.execute("INSERT INTO table_meta (game_id, data) VALUES (?, ?)", (gid, meta))
+        with pytest.raises(sqlite3.IntegrityError):  # version 3 knew only two kinds of lobby
+            raw.execute(
+                "INSERT INTO lobbies (kind, guild_id, channel_id, host_id, options, members, created_at) "
+                "VALUES ('race', 1, 12, 100, '{}', '[]', 3.0)"
+            )
+    new = await Store.open(path)
+    try:
+        assert await new.schema_version() == LATEST_VERSION
+        challenge, table = await new.get_lobby(1), await new.get_lobby(2)
+        assert challenge is not None and table is not None
+        assert (challenge.game, challenge.options, challenge.names) == (
+            "bhargage",
+            {"target": 61, "sequences": True},
+            {},
+        )
+        assert (challenge.invited_id, challenge.members, challenge.message_id) == (200, (100,), 55)
+        assert (challenge.created_at, challenge.expires_at, challenge.status) == (1.0, 601.0, "open")
+        assert (table.game, table.options, table.names) == (
+            "deluxe",
+            {"target": 50, "pawns": True},
+            {100: "ann", 200: "bob"},
+        )
+        assert (table.status, table.game_id, table.members) == ("started", gid, (100, 200))
+        assert [x.id for x in await new.open_lobbies(channel_id=10)] == [1]
+        record = await new.load_game(gid)
+        assert record is not None and record.meta == {"board_id": 7} and record.options == {"target": 50}
+        race = await new.create_lobby("race", GUILD, 12, 100, created_at=3.0)
+        assert race.id == 3 and race.game == "race"
+    finally:
+        await new.close()

@@ -1,4 +1,4 @@
-"""``cogs.ui`` helpers shared by the game cogs: keyed locks and posting a lobby's message."""
+"""Shared plumbing: keyed locks, strict custom ids, and a lobby whose message never went out."""
 
 from __future__ import annotations
 
@@ -10,8 +10,16 @@ from typing import Any
 import discord
 import pytest
 
-from bot.store import Store
-from cogs.ui import KeyedLocks, answer_with_lobby
+from bot.clock import Clock
+from bot.controller import TableController
+from bot.delivery import custom_id, parse
+from bot.errors import UserFacingError
+from bot.games import GAMES
+from bot.lobbies import LobbyService
+from bot.locks import KeyedLocks
+from bot.store import SQLiteStore
+from bot.tables import TableService
+from tests.conftest import make_settings
 
 
 async def test_same_key_waits_other_keys_do_not() -> None:
@@ -51,6 +59,30 @@ async def test_a_failing_holder_frees_its_key() -> None:
         assert len(locks) == 1
 
 
+def test_custom_ids_round_trip_and_forgeries_are_refused() -> None:
+    cid = custom_id("g", 12, "play", token="7", arg="31")
+    click = parse(cid, ("1",))
+    assert (click.scope, click.key, click.token, click.verb, click.arg, click.values) == (
+        "g",
+        12,
+        "7",
+        "play",
+        "31",
+        ("1",),
+    )
+    for forged in (
+        "tv:g:1²:7:play",
+        "tv:x:1:7:play",
+        "tv:g:" + "9" * 21 + ":7:play",
+        "tv:g:1:7:PLAY",
+        "nope",
+    ):
+        with pytest.raises(UserFacingError, match="out of date"):
+            parse(forged)
+    with pytest.raises(ValueError):
+        custom_id("g", 1, "play", arg="x" * 100)
+
+
 class _Response:
     def __init__(self, fail: bool) -> None:
         self.fail = fail
@@ -63,18 +95,29 @@ class _Response:
 
 @pytest.mark.parametrize("fail", [False, True])
 async def test_a_lobby_whose_message_failed_is_cancelled(tmp_path: Path, fail: bool) -> None:
-    store = await Store.open(tmp_path / "t.sqlite3")
+    store = await SQLiteStore.open(tmp_path / "t.sqlite3")
     try:
-        lobby = await store.create_lobby("deluxe", 1, 2, 3, created_at=0.0)
-        interaction: Any = SimpleNamespace(response=_Response(fail))
+        clock = Clock()
+        tables = TableService(store, clock=clock, games=GAMES)
+        settings = make_settings(tmp_path)
+        lobbies = LobbyService(store, tables, settings, clock=clock, locks=KeyedLocks())
+        bot: Any = SimpleNamespace(tables=tables, lobbies=lobbies, clock=clock, settings=settings)
+        controller = TableController(bot)
+        user = SimpleNamespace(id=3, display_name="ann", bot=False)
+        interaction: Any = SimpleNamespace(
+            guild_id=1,
+            channel_id=2,
+            user=user,
+            app_permissions=discord.Permissions.all(),
+            response=_Response(fail),
+        )
         if fail:
             with pytest.raises(discord.HTTPException):
-                await answer_with_lobby(interaction, store, lobby.id, content="hi")
+                await controller.open_lobby(interaction, "deluxe", {})
         else:
-            await answer_with_lobby(interaction, store, lobby.id, content="hi")
-        after = await store.get_lobby(lobby.id)
-        assert after is not None
-        assert (after.status, after.message_id) == (("cancelled", None) if fail else ("open", 4242))
+            await controller.open_lobby(interaction, "deluxe", {})
+        (lobby,) = [x for x in [await store.get_lobby(1)] if x is not None]
+        assert (lobby.status, lobby.message_id) == (("cancelled", None) if fail else ("open", 4242))
         assert [x.id for x in await store.open_lobbies(channel_id=2)] == ([] if fail else [lobby.id])
     finally:
         await store.close()

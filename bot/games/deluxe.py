@@ -1,7 +1,7 @@
-"""Bharg Deluxe panels: the private turn panel (DM or ephemeral), the lobby, and the channel's messages.
+"""Bharg Deluxe's adapter: an open lobby of 2–6, the private turn panel, the table message, the score sheets.
 
-Every component is a ``cogs.ui`` item addressed ``tv:g:<game>:<seq>:<verb>[:<arg>]``: the token is the table's
-action count when the panel was drawn, so a panel goes stale as soon as anything is played. Cards are named
+Every control carries the table's action count when the panel was drawn, so a panel goes stale as soon as
+anything is played. Cards are named
 by their position in the sorted hand (the engine's ``view`` order), and a selection of cards travels in the
 custom id as a base-36 bitmask of positions: no panel state lives in memory, and old panels survive a restart.
 """
@@ -11,22 +11,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import discord
-
+from bot.errors import UserFacingError
+from bot.games import Announcement, Click, GameAdapter, Move, clip
+from bot.panel import Button, Control, Embed, Option, Panel, Select
 from bot.render import deluxe as R
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card
-from bot.rules.errors import IllegalAction, RulesError
+from bot.rules.errors import IllegalAction, NotYourTurn, RulesError
 from bot.store import Lobby
-from bot.tables import Table
-from cogs import ui
+from bot.tables import StaleAction, Table
 
 CHUNK = 25  # options per select (Discord's limit)
 MAX_SELECTS = 4  # four select rows plus one row of buttons
 SUGGESTIONS_SHOWN = 10
 SUGGEST_BUTTONS = 5
 EMBED_LIMIT = 4000
-COLOUR = discord.Colour.dark_teal()
+COLOUR = 0x11806A
+NO_LONGER = "That button is out of date."
 
 
 # ------------------------------------------------------------------------------------------- selections
@@ -95,10 +96,10 @@ def judge(state: D.State, seat: int, cards: Sequence[Card]) -> tuple[D.Meld | No
 # ------------------------------------------------------------------------------------------- the panel
 
 
-def _embed(title: str, text: str) -> discord.Embed:
+def _embed(title: str, text: str) -> Embed:
     if len(text) > EMBED_LIMIT:
         text = text[: EMBED_LIMIT - 1] + "…"
-    return discord.Embed(title=title, description=text, colour=COLOUR)
+    return Embed(title=title, description=text, colour=COLOUR)
 
 
 def _public_summary(v: D.View, table: Table) -> str:
@@ -111,15 +112,15 @@ def _public_summary(v: D.View, table: Table) -> str:
     )
 
 
-def turn_panel(table: Table, seat: int, *, mask: int = 0, suggest: bool = False, note: str = "") -> ui.Panel:
+def turn_panel(table: Table, seat: int, *, mask: int = 0, suggest: bool = False, note: str = "") -> Panel:
     """The seat's private panel: its hand and, when it is their move, the controls for that step."""
     state: D.State = table.state
     v = D.view(state, seat)
     hand = v.hand
-    gid, seq = table.id, table.seq
+    seq = str(table.seq)
     my_move = not D.is_over(state) and v.turn == seat and not v.left[seat]
     lines = [_public_summary(v, table), "", "**Your hand**", R.hand_text(hand)]
-    items: list[discord.ui.Item[Any]] = []
+    items: list[Control] = []
     title = f"Bharg Deluxe · hand {v.hand_no}"
     if D.is_over(state):
         header = "The game is over."
@@ -129,7 +130,7 @@ def turn_panel(table: Table, seat: int, *, mask: int = 0, suggest: bool = False,
         header = f"Waiting for {table.names[v.turn]}."
     elif v.phase == D.Phase.DRAW:
         header = "**Your turn: draw** — the top of the deck, or the top cards of the Discard Queue."
-        items += _draw_items(gid, seq, v.queue)
+        items += _draw_items(seq, v.queue)
     else:
         final = v.phase == D.Phase.FINAL_BIND
         header = (
@@ -147,16 +148,14 @@ def turn_panel(table: Table, seat: int, *, mask: int = 0, suggest: bool = False,
             if picked:
                 lines += ["", "**Picked:** " + R.cards_text(picked)]
                 lines.append(R.selection_text(meld, reason, table.names, seat))
-            items += _card_items(gid, seq, hand, mask, meld is not None, picked, final)
+            items += _card_items(seq, hand, mask, meld is not None, picked, final)
     if note:
         lines.insert(0, note)
-    return ui.Panel(content=header, embeds=[_embed(title, "\n".join(lines))], items=items)
+    return Panel(content=header, embed=_embed(title, "\n".join(lines)), controls=tuple(items))
 
 
-def _draw_items(gid: int, seq: int, queue: Sequence[Card]) -> list[discord.ui.Item[Any]]:
-    items: list[discord.ui.Item[Any]] = [
-        ui.button("Draw from deck", "g", gid, "draw", token=seq, style=discord.ButtonStyle.primary, row=0)
-    ]
+def _draw_items(seq: str, queue: Sequence[Card]) -> list[Control]:
+    items: list[Control] = [Button("Draw from deck", "draw", token=seq, style="primary", row=0)]
     top_first = list(reversed(queue))
     for k in range(min(MAX_SELECTS, (len(queue) + CHUNK - 1) // CHUNK)):
         options = []
@@ -164,7 +163,7 @@ def _draw_items(gid: int, seq: int, queue: Sequence[Card]) -> list[discord.ui.It
             taken = top_first[:n]
             label = f"Take {n}: " + ("" if n == 1 else "… + ") + taken[-1].title
             options.append(
-                discord.SelectOption(
+                Option(
                     label=label[:100],
                     value=str(n),
                     description=(R.plural(R.points(taken), "pt") + ": " + ", ".join(c.title for c in taken))[
@@ -174,26 +173,25 @@ def _draw_items(gid: int, seq: int, queue: Sequence[Card]) -> list[discord.ui.It
             )
         first, last = k * CHUNK + 1, k * CHUNK + len(options)
         placeholder = "Take from the Discard Queue…" if k == 0 else f"Take {first}–{last} from the queue…"
-        items.append(ui.select(placeholder, "g", gid, "take", options, token=seq, arg=str(k), row=k + 1))
+        items.append(Select(placeholder, "take", tuple(options), token=seq, arg=str(k), row=k + 1))
     return items
 
 
 def _card_items(
-    gid: int,
-    seq: int,
+    seq: str,
     hand: Sequence[Card],
     mask: int,
     can_bind: bool,
     picked: Sequence[Card],
     final: bool,
-) -> list[discord.ui.Item[Any]]:
-    items: list[discord.ui.Item[Any]] = []
+) -> list[Control]:
+    items: list[Control] = []
     m = mask_text(mask)
     chunks = min(MAX_SELECTS, (len(hand) + CHUNK - 1) // CHUNK)
     for k in range(chunks):
         part = list(enumerate(hand))[k * CHUNK : (k + 1) * CHUNK]
         options = [
-            discord.SelectOption(
+            Option(
                 label=f"{c.title} {c.suit_emoji}"[:100],
                 value=str(i),
                 description=f"{c.rank.label if c.rank.label.isdigit() else R.rank_name(c.rank)} · "
@@ -210,12 +208,10 @@ def _card_items(
             f"({R.rank_name(lo.rank)}–{R.rank_name(hi.rank)})…"
         )
         items.append(
-            ui.select(
+            Select(
                 placeholder,
-                "g",
-                gid,
                 "pick",
-                options,
+                tuple(options),
                 token=seq,
                 arg=f"{k}.{m}",
                 min_values=0,
@@ -225,48 +221,42 @@ def _card_items(
         )
     row = chunks
     items.append(
-        ui.button(
+        Button(
             "Bind picked cards",
-            "g",
-            gid,
             "bind",
             token=seq,
             arg=m,
-            style=discord.ButtonStyle.success,
+            style="success",
             disabled=not can_bind,
             row=row,
         )
     )
     if final:
-        items.append(
-            ui.button("Done", "g", gid, "done", token=seq, style=discord.ButtonStyle.primary, row=row)
-        )
+        items.append(Button("Done", "done", token=seq, style="primary", row=row))
     else:
         one = len(picked) == 1
         label = f"Discard {picked[0].title}" if one else "Discard (pick 1 card)"
         items.append(
-            ui.button(
+            Button(
                 label,
-                "g",
-                gid,
                 "disc",
                 token=seq,
                 arg=m,
-                style=discord.ButtonStyle.danger,
+                style="danger",
                 disabled=not one,
                 row=row,
             )
         )
-    items.append(ui.button("Suggest melds", "g", gid, "sug", token=seq, row=row))
+    items.append(Button("Suggest melds", "sug", token=seq, row=row))
     if mask:
-        items.append(ui.button("Clear", "g", gid, "clr", token=seq, row=row))
+        items.append(Button("Clear", "clr", token=seq, row=row))
     return items
 
 
-def _suggestions(table: Table, seat: int, hand: Sequence[Card]) -> tuple[str, list[discord.ui.Item[Any]]]:
+def _suggestions(table: Table, seat: int, hand: Sequence[Card]) -> tuple[str, list[Control]]:
     melds = D.bindable_melds(table.state, seat)
-    gid, seq = table.id, table.seq
-    items: list[discord.ui.Item[Any]] = []
+    seq = str(table.seq)
+    items: list[Control] = []
     if not melds:
         text = "**Suggestions:** nothing in your hand binds right now."
     else:
@@ -277,60 +267,254 @@ def _suggestions(table: Table, seat: int, hand: Sequence[Card]) -> tuple[str, li
         for i, m in enumerate(melds[:SUGGEST_BUTTONS], 1):
             arg = mask_text(mask_of(hand, m.cards))
             items.append(
-                ui.button(
+                Button(
                     f"Bind {i}",
-                    "g",
-                    gid,
                     "bind",
                     token=seq,
                     arg=arg,
-                    style=discord.ButtonStyle.success,
+                    style="success",
                     row=0,
                 )
             )
-    items.append(ui.button("Back to my cards", "g", gid, "clr", token=seq, row=1))
+    items.append(Button("Back to my cards", "clr", token=seq, row=1))
     return text, items
 
 
-def closed_panel(table: Table, seat: int, lines: Sequence[str]) -> ui.Panel:
+def closed_panel(table: Table, seat: int, lines: Sequence[str]) -> Panel:
     """What a panel turns into once the player's move is over: what they did and their hand, no controls."""
     v = D.view(table.state, seat)
     body = "\n".join([*lines, "", "**Your hand**", R.hand_text(v.hand)]).strip()
-    return ui.Panel(
-        content="Done — you'll get a new message on your next turn.", embeds=[_embed("Bharg Deluxe", body)]
+    return Panel(
+        content="Done — you'll get a new message on your next turn.", embed=_embed("Bharg Deluxe", body)
     )
 
 
-# ------------------------------------------------------------------------------------------- channel
+def _mask_arg(text: str) -> int:
+    """A selection as controls carry it: base-36 digits only, at most 20 of them (no hand has 100 cards)."""
+    if len(text) > 20 or not all(ch in "0123456789abcdefghijklmnopqrstuvwxyz" for ch in text):
+        raise UserFacingError(NO_LONGER)
+    return parse_mask(text)
 
 
-def hand_button(gid: int, row: int | None = None) -> discord.ui.Item[Any]:
-    return ui.button("Show my hand", "g", gid, "hand", emoji="🃏", row=row)
+def _small_int(text: str, limit: int) -> int:
+    if not text.isascii() or not text.isdigit() or len(text) > 3 or int(text) >= limit:
+        raise UserFacingError(NO_LONGER)
+    return int(text)
 
 
-def board_kwargs(table: Table) -> dict[str, Any]:
-    v = D.view(table.state, -1)
-    for detail in (2, 1, 0):  # the fullest text that fits one embed
-        text = R.table_text(v, table.names, detail=detail)
-        if len(text) <= EMBED_LIMIT:
-            break
-    embed = _embed(f"Bharg Deluxe · {R.option_text(table.options)}", text)
-    view = ui.view_of(hand_button(table.id)) if not D.is_over(table.state) else None
-    return {"content": None, "embed": embed, "view": view}
+class Deluxe(GameAdapter):
+    name = "deluxe"
+    title = "Bharg Deluxe"
+    rules = D
+    command = "/deluxe"
+    min_players = D.MIN_PLAYERS
+    max_players = D.MAX_PLAYERS
+    challenge = False
+    resign_label = "Leave the game"
+    resign_done = "You left the game."
+    board_command = "table"
+    resign_command = "leave"
+    colour = COLOUR
+
+    def rules_text(self) -> str:
+        return R.rules_text()
+
+    def options_text(self, options: Any) -> str:
+        return R.option_text(options)
+
+    def lobby_panel(self, lobby: Lobby) -> Panel:
+        options = self.options(lobby.options)
+        names = lobby.names
+        host = names.get(lobby.host_id, "someone")
+        members = [names.get(m, str(m)) for m in lobby.members]
+        text = R.lobby_text(host, members, options, lobby.status)
+        if lobby.status != "open":
+            return Panel(content=text)
+        return Panel(
+            content=text,
+            controls=(
+                Button("Join", "join", style="success"),
+                Button("Leave", "leave"),
+                Button("Start", "start", style="primary"),
+                Button("Cancel", "cancel", style="danger"),
+            ),
+        )
+
+    # ---------------------------------------------------------------- the table
+
+    def board(self, table: Table) -> Panel:
+        v = D.view(table.state, -1)
+        for detail in (2, 1, 0):  # the fullest text that fits one embed
+            text = R.table_text(v, table.names, detail=detail)
+            if len(text) <= EMBED_LIMIT:
+                break
+        embed = _embed(f"Bharg Deluxe · {R.option_text(table.options)}", text)
+        controls = () if D.is_over(table.state) else (self.hand_button(),)
+        return Panel(embed=embed, controls=controls)
+
+    def seat_panel(self, table: Table, seat: int, note: str = "") -> Panel:
+        return turn_panel(table, seat, note=note)
+
+    def click(self, table: Table, seat: int, click: Click) -> Move | Panel:
+        state: D.State = table.state
+        if click.token != str(table.seq):
+            raise StaleAction()
+        if state.turn != seat or state.left[seat]:
+            raise NotYourTurn("It's not your turn.")
+        hand = D.view(state, seat).hand
+        verb = click.verb
+        if verb == "pick":
+            chunk, dot, old = click.arg.partition(".")
+            if not dot:
+                raise UserFacingError(NO_LONGER)
+            k = _small_int(chunk, MAX_SELECTS)
+            mask = _mask_arg(old)
+            for i in range(k * CHUNK, (k + 1) * CHUNK):
+                mask &= ~(1 << i)
+            for value in click.values:
+                i = _small_int(value, len(hand))
+                if not k * CHUNK <= i < (k + 1) * CHUNK:
+                    raise UserFacingError(NO_LONGER)
+                mask |= 1 << i
+            return turn_panel(table, seat, mask=mask)
+        if verb == "clr":
+            return turn_panel(table, seat)
+        if verb == "sug":
+            return turn_panel(table, seat, suggest=True)
+        if verb == "draw":
+            return Move(D.Draw(seat), click.token, done=self._after(seat))
+        if verb == "take":
+            if len(click.values) != 1:
+                raise UserFacingError(NO_LONGER)
+            n = _small_int(click.values[0], len(state.queue) + 1)
+            return Move(D.TakeQueue(seat, n), click.token, done=self._after(seat))
+        if verb == "bind":
+            cards = chosen(hand, _mask_arg(click.arg))
+            return Move(D.Bind(seat, tuple(cards)), click.token, done=self._after(seat))
+        if verb == "disc":
+            cards = chosen(hand, _mask_arg(click.arg))
+            if len(cards) != 1:
+                raise UserFacingError("Pick exactly one card to discard.")
+            return Move(D.Discard(seat, cards[0]), click.token, done=self._after(seat))
+        if verb == "done":
+            return Move(D.Done(seat), click.token, done=self._after(seat))
+        raise UserFacingError(NO_LONGER)
+
+    @staticmethod
+    def _after(seat: int) -> Any:
+        """The clicked panel after a move: the rest of the turn, or what happened once it is over."""
+
+        def done(table: Table, events: Sequence[Any]) -> Panel:
+            state: D.State = table.state
+            if D.is_over(state) or state.turn != seat:
+                return closed_panel(table, seat, R.event_lines(events, table.names))
+            note = ""
+            if any(isinstance(e, D.CardDrawn) for e in events):
+                drawn = D.view(state, seat).drawn
+                note = f"You drew **{R.card_text(drawn)}**." if drawn is not None else ""
+            for e in events:
+                if isinstance(e, D.AceDrawnToPile):  # D10 option 1: the turn starts over
+                    note = (
+                        f"You drew **{R.card_text(e.card)}**: it went onto the empty Ace Pile "
+                        "(fast start 1). Your turn starts over: draw or take again."
+                    )
+            return turn_panel(table, seat, note=note)
+
+        return done
+
+    # ---------------------------------------------------------------- telling the table
+
+    def hold(self, table: Table, events: Sequence[Any]) -> bool:
+        """A turn is told in one message, when it passes (or a hand or the game ends, or someone leaves)."""
+        ends = D.TurnStarted | D.FinalBindOffered | D.HandScored | D.GameWon | D.SeatLeft
+        return not any(isinstance(e, ends) for e in events)
+
+    def announce(self, table: Table, events: Sequence[Any]) -> Announcement:
+        names = table.names
+        state: D.State = table.state
+        out = Announcement()
+        lines: list[str] = []
+        turn: D.TurnStarted | D.FinalBindOffered | None = None
+        for e in events:
+            if isinstance(e, D.HandScored):
+                lines += ["", R.score_table(e.hand_no, e.rows, names, state.left)]
+                out.messages.append(clip(lines, self.message_limit))
+                lines = []
+            elif isinstance(e, D.GameWon):
+                lines += R.event_lines([e], names)
+                final = R.final_text(D.final_result(state), names)
+                out.messages.append(clip([*lines, "", final], self.message_limit))
+                lines = []
+            else:
+                lines += R.event_lines([e], names)
+                if isinstance(e, D.TurnStarted | D.FinalBindOffered):
+                    turn = e
+        waiting = table.waiting_for()
+        if turn is not None and waiting and waiting[0] == turn.seat:
+            final_bind = isinstance(turn, D.FinalBindOffered)
+            out.ping = f"<@{table.user_ids[turn.seat]}>, " + (
+                "you may bind once more before scoring." if final_bind else "your turn!"
+            )
+            out.ping_seats = (turn.seat,)
+            out.controls.append(self.hand_button())
+            lines.append("")
+        if any(line for line in lines):
+            out.messages.append(clip(lines, self.message_limit - len(out.ping) - 1))
+        return out
+
+    def deal(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
+        """At a new hand everyone gets their cards; whenever a turn starts, the player to move."""
+        state: D.State = table.state
+        waiting = table.waiting_for()
+        turns = [e for e in events if isinstance(e, D.TurnStarted | D.FinalBindOffered)]
+        if not turns or not waiting or waiting[0] != turns[-1].seat:
+            return {}
+        out: dict[int, str] = {}
+        if any(isinstance(e, D.HandStarted) for e in events):
+            out = {s: f"New hand {state.hand_no}." for s in range(len(table.seats)) if not state.left[s]}
+        out[waiting[0]] = ""
+        return out
+
+    def result_lines(self, table: Table, events: Sequence[Any]) -> list[str]:
+        return R.event_lines([e for e in events if isinstance(e, D.GameWon)], table.names)
+
+    def waiting_text(self, table: Table) -> str:
+        state: D.State = table.state
+        if D.is_over(state):
+            return "The game is over."
+        doing = {D.Phase.DRAW: "to draw", D.Phase.FINAL_BIND: "to bind once more"}.get(
+            state.phase, "to bind and discard"
+        )
+        return f"Waiting for {table.names[state.turn]} {doing}."
+
+    # ---------------------------------------------------------------- leaving and idle seats
+
+    def resign_action(self, table: Table, seat: int) -> Any:
+        if table.state.left[seat]:
+            raise UserFacingError("You have already left this game.")
+        return D.Leave(seat)
+
+    def resign_question(self, table: Table, seat: int) -> str:
+        return (
+            "Leave this game? Your hand is still scored at the end of this hand, then you get no more hands. "
+            "The game goes on while two players remain."
+        )
+
+    def claim_action(self, table: Table, seat: int) -> Any:
+        return D.Leave(seat)
+
+    def claim_offer(self, table: Table, idle: int, minutes: int) -> tuple[str, str]:
+        text = (
+            f"<@{table.user_ids[idle]}> has not moved for {minutes} min. Any other player may remove them: "
+            "they leave the game (their hand is still scored) and play goes on."
+        )
+        return text, f"Remove {table.names[idle]}"
+
+    def claimed_text(self, table: Table, idle: int, by: str) -> str:
+        return f"{table.names[idle]} was removed for being idle (by {by})."
+
+    def rematch_seats(self, table: Table) -> list[int]:
+        return [s for s in range(len(table.seats)) if not table.state.left[s]]
 
 
-def lobby_kwargs(lobby: Lobby, names: dict[str, str]) -> dict[str, Any]:
-    options = D.Options.from_dict(lobby.options.get("game", {}))
-    host = names.get(str(lobby.host_id), "someone")
-    members = [names.get(str(m), str(m)) for m in lobby.members]
-    text = R.lobby_text(host, members, options, lobby.status)
-    if lobby.status != "open":
-        return {"content": text, "view": None}
-    lid = lobby.id
-    view = ui.view_of(
-        ui.button("Join", "l", lid, "join", style=discord.ButtonStyle.success),
-        ui.button("Leave", "l", lid, "leave"),
-        ui.button("Start", "l", lid, "start", style=discord.ButtonStyle.primary),
-        ui.button("Cancel", "l", lid, "cancel", style=discord.ButtonStyle.danger),
-    )
-    return {"content": text, "view": view}
+ADAPTER = Deluxe()

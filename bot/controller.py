@@ -1,0 +1,468 @@
+"""The table controller: one path for every click and command of every game, and the one timer.
+
+A move goes act → lock → check → apply → persist → render → deliver: the click is acknowledged at once, the
+table's lock is taken, the control's freshness token and the engine's rules are checked, the action and the
+meta it changes are committed in one transaction, and only then is anything announced — the clicked panel
+through the interaction, the channel (one message, the ping on it, the board kept current) and the private
+panels by DM, falling back to "Show my hand" where DMs are closed. What each game shows comes from its
+adapter (:mod:`bot.games`); nothing here knows a game's rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import delivery
+from bot.errors import UserFacingError
+from bot.games import Announcement, Click, Move
+from bot.lobbies import Player
+from bot.panel import Button, Control, Panel
+from bot.tables import NotSeated, StaleAction, Table, TableClosed, TableError
+
+if TYPE_CHECKING:
+    from bot.app import TavernBot
+    from bot.store import Lobby
+
+log = logging.getLogger("tavern.controller")
+
+Interaction = discord.Interaction[Any]
+NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
+
+
+def _mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def player(user: discord.abc.User) -> Player:
+    return Player(user.id, user.display_name, user.bot)
+
+
+class TableController:
+    def __init__(self, bot: TavernBot) -> None:
+        self.bot = bot
+        self.tables = bot.tables
+        self.lobbies = bot.lobbies
+        self.clock = bot.clock
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_lock = asyncio.Lock()
+
+    @property
+    def settings(self) -> Any:
+        return self.bot.settings
+
+    # ================================================================ commands
+
+    def refuse_permissions(self, interaction: Interaction) -> None:
+        perms = interaction.app_permissions
+        missing = [p for p in NEEDED_PERMISSIONS if not getattr(perms, p)]
+        if missing:
+            words = ", ".join(p.replace("_", " ") for p in missing)
+            raise UserFacingError(f"I can't host a game here: I need the {words} permission in this channel.")
+
+    async def open_lobby(
+        self,
+        interaction: Interaction,
+        game: str,
+        options: dict[str, Any],
+        *,
+        invited: discord.abc.User | None = None,
+        members: Sequence[Player] = (),
+    ) -> None:
+        """``/<game> challenge`` or ``/<game> create``, and Rematch: the lobby is the interaction's answer."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise UserFacingError("This command only works in a server channel.")
+        self.refuse_permissions(interaction)
+        adapter = self.tables.adapter(game)
+        lobby = await self.lobbies.open(
+            adapter,
+            interaction.guild_id,
+            interaction.channel_id,
+            player(interaction.user),
+            invited=player(invited) if invited is not None else None,
+            members=members,
+            options=options,
+        )
+        try:
+            response = await interaction.response.send_message(
+                **delivery.kwargs(adapter.lobby_panel(lobby), "l", lobby.id, new=True)
+            )
+        except BaseException:
+            await self.lobbies.posted(lobby.id, None)
+            raise
+        await self.lobbies.posted(lobby.id, response.message_id)
+
+    def my_table(self, interaction: Interaction, game: str) -> tuple[Table, int]:
+        """The caller's table of this game here, else elsewhere in this server: a channel that was deleted
+        or that they (or the bot) can no longer reach must not leave them stuck."""
+        here = self.tables.table_for_channel(interaction.channel_id or 0)
+        if here is not None and here.game == game:
+            seat = here.seat_of(interaction.user.id)
+            if seat is not None:
+                return here, seat
+        for mine in self.tables.tables_of_user(interaction.guild_id or 0, interaction.user.id):
+            seat = mine.seat_of(interaction.user.id)
+            if mine.game == game and seat is not None:
+                return mine, seat
+        if here is None or here.game != game:
+            raise UserFacingError(f"There is no {self.tables.adapter(game).title} game in this channel.")
+        raise NotSeated()
+
+    @staticmethod
+    def where(interaction: Interaction, table: Table) -> str:
+        """Names the table's channel when a command is used elsewhere, so nobody resigns the wrong game."""
+        return "" if interaction.channel_id == table.channel_id else f" in <#{table.channel_id}>"
+
+    async def show_hand(self, interaction: Interaction, game: str) -> None:
+        table, seat = self.my_table(interaction, game)
+        where = self.where(interaction, table)
+        panel = table.adapter.seat_panel(table, seat, f"Your game{where}:" if where else "")
+        await delivery.send_ephemeral(interaction, panel, table.id)
+
+    async def ask_resign(self, interaction: Interaction, game: str) -> None:
+        table, seat = self.my_table(interaction, game)
+        adapter = table.adapter
+        adapter.resign_action(table, seat)  # refuses at once if the seat can't resign (already left)
+        question = adapter.resign_question(table, seat)
+        where = self.where(interaction, table)
+        panel = Panel(
+            content=f"{question}{f' (Your game{where}.)' if where else ''}",
+            controls=(Button(adapter.resign_label, "resign", style="danger"),),
+        )
+        await delivery.send_ephemeral(interaction, panel, table.id)
+
+    async def repost_board(self, interaction: Interaction, game: str) -> None:
+        """The board again, as this command's answer; that message is the one kept current from now on."""
+        table = self.tables.table_for_channel(interaction.channel_id or 0)
+        if table is None or table.game != game:
+            raise UserFacingError(f"There is no {self.tables.adapter(game).title} game in this channel.")
+        response = await interaction.response.send_message(
+            **delivery.kwargs(table.adapter.board(table), "g", table.id, new=True)
+        )
+        if response.message_id is not None:
+            async with self.tables.locked(table.id):
+                await self.tables.save_meta(table, board_id=response.message_id)
+
+    # ================================================================ clicks
+
+    async def on_click(self, interaction: Interaction, click: Click) -> None:
+        if click.scope == "l":
+            await self._lobby_click(interaction, click)
+            return
+        try:
+            table = await self.tables.get(click.key)
+        except TableError as err:
+            raise UserFacingError("That game no longer exists.") from err
+        if click.verb == "rematch":
+            await self._rematch(interaction, table)
+            return
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotSeated()
+        if table.status != "active":
+            raise TableClosed()
+        adapter = table.adapter
+        if click.verb == "hand":
+            await delivery.send_ephemeral(interaction, adapter.seat_panel(table, seat), table.id)
+        elif click.verb == "resign":
+            move = Move(adapter.resign_action(table, seat), "", done=lambda t, e: Panel(adapter.resign_done))
+            await self._move(interaction, table, seat, move, fresh=False)
+        elif click.verb == "claim":
+            await self._claim(interaction, table, seat, click)
+        else:
+            outcome = adapter.click(table, seat, click)
+            if isinstance(outcome, Panel):
+                await interaction.response.edit_message(**delivery.kwargs(outcome, "g", table.id))
+            else:
+                await self._move(interaction, table, seat, outcome)
+
+    async def _move(
+        self, interaction: Interaction, table: Table, seat: int, move: Move, *, fresh: bool = True
+    ) -> None:
+        """Acknowledge at once (the table may still be announcing the previous move), then play the move
+        under the table's lock and answer through the interaction."""
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        async with self.tables.locked(table.id) as table:
+            if fresh and move.token != table.adapter.token(table, seat):
+                raise StaleAction()
+            told = table.meta.announced
+            events = await self._apply(table, seat, move.action)
+            done = move.done(table, events) if move.done is not None else None
+            if done is None:
+                await interaction.edit_original_response(view=None)
+            else:
+                await interaction.edit_original_response(**delivery.kwargs(done, "g", table.id))
+            await self.publish(table, events, told_before=told)
+
+    async def _apply(
+        self, table: Table, seat: int, action: Any, *, expected_seq: int | None = None
+    ) -> list[Any]:
+        """Apply under the held lock; the move's meta (what the channel will have been told) is committed
+        with it."""
+        adapter = table.adapter
+
+        def meta_after(events: Sequence[Any], seq: int) -> Any:
+            told = table.meta.announced if adapter.hold(table, events) else seq
+            return replace(table.meta, announced=told)
+
+        result = await self.tables.apply_locked(
+            table, seat, action, expected_seq=expected_seq, meta_after=meta_after
+        )
+        return result.events
+
+    async def _claim(self, interaction: Interaction, table: Table, seat: int, click: Click) -> None:
+        if not click.arg.isascii() or not click.arg.isdigit() or len(click.arg) > 2:
+            raise UserFacingError(delivery.NO_LONGER)
+        idle = int(click.arg)
+        if idle == seat:
+            raise UserFacingError(
+                "You can't claim against yourself: the table is waiting for you — make your move!"
+            )
+        if click.token != str(table.seq) or table.waiting_for() != (idle,):
+            raise UserFacingError("The game has moved on since; there is nothing to claim.")
+        claim = self.settings.claim_minutes * 60
+        if not claim or self.clock() - table.last_action_at < claim:
+            raise UserFacingError("Not yet: the table has not been idle long enough to claim.")
+        await interaction.response.defer()
+        async with self.tables.locked(table.id) as table:
+            action = table.adapter.claim_action(table, idle)
+            told = table.meta.announced
+            events = await self._apply(table, idle, action, expected_seq=int(click.token))
+            text = table.adapter.claimed_text(table, idle, interaction.user.display_name)
+            await interaction.edit_original_response(content=text, view=None)
+            await self.publish(table, events, told_before=told)
+
+    async def _rematch(self, interaction: Interaction, table: Table) -> None:
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotSeated()
+        if table.status == "active":
+            raise UserFacingError("This game is still going.")
+        adapter = table.adapter
+        seats = [s for s in adapter.rematch_seats(table) if s != seat]
+        options = table.options.to_dict()
+        if adapter.challenge:
+            other = table.user_ids[seats[0]] if seats else table.user_ids[1 - seat]
+            user = self.bot.get_user(other) or await self.bot.fetch_user(other)
+            await self.open_lobby(interaction, adapter.name, options, invited=user)
+        else:
+            members = [Player(table.user_ids[s], table.names[s]) for s in seats]
+            await self.open_lobby(interaction, adapter.name, options, members=members)
+
+    async def _lobby_click(self, interaction: Interaction, click: Click) -> None:
+        """A refusal is the click's own (ephemeral) answer; anything else updates the lobby message through
+        the interaction."""
+        outcome = await self.lobbies.click(click.key, player(interaction.user), click.verb)
+        adapter = self.tables.adapter(outcome.lobby.game)
+        panel = adapter.lobby_panel(outcome.lobby)
+        await interaction.response.edit_message(**delivery.kwargs(panel, "l", outcome.lobby.id))
+        if outcome.notice:
+            await interaction.followup.send(outcome.notice, ephemeral=True)
+        if outcome.started is not None:
+            table, _ = outcome.started
+            async with self.tables.locked(table.id) as table:
+                await self.publish(table, table.pending, told_before=table.meta.announced)
+
+    # ================================================================ telling everyone
+
+    async def publish(self, table: Table, events: Sequence[Any], *, told_before: int) -> None:
+        """Everything a move (or the opening) makes visible; the caller holds the table's lock. The move is
+        already committed: a Discord failure here is logged and never undoes it. ``told_before`` is what
+        the channel had been told before these events (``meta.announced``): if the channel refuses this
+        post, the untold events wait for the next one, across a restart too."""
+        adapter = table.adapter
+        changes: dict[str, Any] = {}
+        posted = True
+        ann = Announcement()
+        if table.is_over() or not adapter.hold(table, events):
+            ann = adapter.announce(table, table.pending)
+            posted = await self._tell_channel(table, ann)
+            if posted:
+                table.pending = []
+            changes["announced"] = table.seq if posted else told_before
+        board_id = await self._refresh_board(table)
+        if board_id is not None:
+            changes["board_id"] = board_id
+        dealt = adapter.deal(table, events)
+        for seat, note in dealt.items():
+            await self._dm(table, seat, adapter.seat_panel(table, seat, note))
+        if not posted:
+            # The channel refused: whoever was called there gets their panel by DM (a cut, say), and at the
+            # end everyone is told the result by DM.
+            for seat in ann.ping_seats:
+                if seat not in dealt:
+                    await self._dm(table, seat, adapter.seat_panel(table, seat))
+            if table.is_over():
+                head = f"Your {adapter.title} game in <#{table.channel_id}> is over."
+                result = Panel(content="\n".join([head, *adapter.result_lines(table, events)]))
+                for seat in range(len(table.seats)):
+                    await self._dm(table, seat, result, notice=False)
+        await self.tables.save_meta(table, **changes)
+
+    def _show_button(self, table: Table, seat: int) -> Button:
+        return table.adapter.hand_button(f"Show my hand ({table.names[seat]})", arg=str(seat))
+
+    async def _tell_channel(self, table: Table, ann: Announcement) -> bool:
+        """Post the announcement (the ping on the last message); False if that last one didn't go out."""
+        texts = list(ann.messages)
+        controls: list[Control] = list(ann.controls)
+        if table.is_over():
+            controls = [Button("Rematch", "rematch", style="primary")]
+        elif ann.ping:
+            texts = [*texts[:-1], f"{texts[-1]}\n{ann.ping}"] if texts else [ann.ping]
+            if not any(c.verb == "hand" for c in controls):
+                controls += [self._show_button(table, s) for s in ann.ping_seats if s in table.meta.dm_closed]
+        if not texts:
+            return True
+        sent: discord.Message | None = None
+        for i, text in enumerate(texts):
+            panel = Panel(content=text, controls=tuple(controls) if i == len(texts) - 1 else ())
+            sent = await self._post(table, panel)
+        return sent is not None
+
+    async def _channel(self, table: Table) -> discord.abc.Messageable | None:
+        try:
+            channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
+        except discord.HTTPException as err:
+            log.warning("game %d: channel %s unreachable (%s)", table.id, table.channel_id, err)
+            return None
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def _post(self, table: Table, panel: Panel) -> discord.Message | None:
+        """Post in the table's channel; None (logged) if Discord refuses: one lost post never stops a game."""
+        channel = await self._channel(table)
+        if channel is None:
+            return None
+        try:
+            return await channel.send(**delivery.kwargs(panel, "g", table.id, new=True))
+        except discord.HTTPException as err:
+            log.warning("game %d: could not post in channel %s (%s)", table.id, table.channel_id, err)
+            return None
+
+    async def _refresh_board(self, table: Table) -> int | None:
+        """Edit the board message; post it again if it was deleted (or never went out). Returns the id of a
+        newly posted board."""
+        board = table.adapter.board(table)
+        if table.meta.board_id is not None:
+            channel = await self._channel(table)
+            if channel is None:
+                return None
+            try:
+                await channel.get_partial_message(table.meta.board_id).edit(  # type: ignore[attr-defined]
+                    **delivery.kwargs(board, "g", table.id)
+                )
+                return None
+            except discord.NotFound:
+                pass  # deleted: post a new one, which becomes the kept one
+            except discord.HTTPException as err:
+                log.warning("game %d: could not update the board (%s)", table.id, err)
+                return None
+        sent = await self._post(table, board)
+        return sent.id if sent is not None else None
+
+    async def _dm(self, table: Table, seat: int, panel: Panel, *, notice: bool = True) -> None:
+        """DM a seat; where DMs are closed (or a DM failed just now), the channel says how to play instead."""
+        if seat in table.meta.dm_closed:
+            return
+        result = await delivery.send_dm(self.bot, table.user_ids[seat], panel, table.id)
+        if result == "sent" or not notice:
+            return
+        mention = _mention(table.user_ids[seat])
+        if result == "failed":
+            # A passing Discord failure: fall back for this move only, and keep trying DMs later.
+            text = (
+                f"{mention}, Discord didn't deliver your hand just now; press **Show my hand** to see it — "
+                "only you will."
+            )
+        else:
+            await self.tables.save_meta(table, dm_closed=table.meta.dm_closed | {seat})
+            text = (
+                f"{mention}, I can't send you direct messages (your DMs are closed to me, or we no longer "
+                "share a server), so you'll play from here: press **Show my hand** whenever it's your move "
+                "— only you will see it."
+            )
+        await self._post(table, Panel(content=text, controls=(self._show_button(table, seat),)))
+
+    # ================================================================ the timer
+
+    def start_timer(self) -> None:
+        if self._timer is None:
+            self._timer = asyncio.create_task(self._timer_loop(), name="tavern-timers")
+
+    async def stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer
+            self._timer = None
+
+    def _tick(self) -> float:
+        s = self.settings
+        spans = [
+            m * 60 for m in (s.challenge_minutes, s.lobby_minutes, s.nudge_minutes, s.claim_minutes) if m > 0
+        ]
+        return max(0.05, min(30.0, min(spans) / 4)) if spans else 30.0
+
+    async def _timer_loop(self) -> None:
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                await self.run_timers()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the timer pass failed")
+            await asyncio.sleep(self._tick())
+
+    async def run_timers(self) -> None:
+        """One pass: close overdue lobbies, nudge the player to move once per turn, offer claims."""
+        async with self._timer_lock:
+            for lobby in await self.lobbies.expire_due():
+                await self._edit_lobby_message(lobby)
+            for table in self.tables.active_tables():
+                await self._check_idle(table)
+
+    async def _edit_lobby_message(self, lobby: Lobby) -> None:
+        if lobby.message_id is None:
+            return
+        panel = self.tables.adapter(lobby.game).lobby_panel(lobby)
+        try:
+            channel = self.bot.get_channel(lobby.channel_id) or await self.bot.fetch_channel(lobby.channel_id)
+            message = channel.get_partial_message(lobby.message_id)  # type: ignore[union-attr]
+            await message.edit(**delivery.kwargs(panel, "l", lobby.id))
+        except (discord.HTTPException, AttributeError) as err:
+            log.warning("could not mark lobby %d %s: %s", lobby.id, lobby.status, err)
+
+    async def _check_idle(self, table: Table) -> None:
+        settings = self.settings
+        nudge, claim = settings.nudge_minutes * 60, settings.claim_minutes * 60
+        due = [t for t in (nudge, claim) if t]
+        idle_for = self.clock() - table.last_action_at
+        waiting = table.waiting_for()
+        if table.status != "active" or not waiting or not due or idle_for < min(due):
+            return  # nothing to say yet: no lock, no database read, no channel lookup
+        async with self.tables.locked(table.id) as table:
+            if table.status != "active" or table.waiting_for() != waiting:
+                return
+            adapter = table.adapter
+            minutes = int(idle_for // 60)
+            if claim and idle_for >= claim and len(waiting) == 1 and table.meta.claim_offered != table.seq:
+                text, label = adapter.claim_offer(table, waiting[0], minutes)
+                claim_button = Button(
+                    label, "claim", token=str(table.seq), arg=str(waiting[0]), style="danger"
+                )
+                await self._post(table, Panel(content=text, controls=(claim_button, adapter.hand_button())))
+                await self.tables.save_meta(table, claim_offered=table.seq, nudged=table.seq)
+            elif nudge and idle_for >= nudge and table.meta.nudged != table.seq:
+                who = " ".join(_mention(table.user_ids[s]) for s in waiting)
+                what = adapter.waiting_text(table)
+                text = f"{who} — the table is waiting for you (idle {minutes} min). {what}"
+                await self._post(table, Panel(content=text, controls=(adapter.hand_button(),)))
+                await self.tables.save_meta(table, nudged=table.seq)

@@ -1,0 +1,217 @@
+"""Game adapters: the one small object per game that the shared table code drives.
+
+An adapter names its rules engine and says, for that game only: its options and how they read, how its lobby
+works (a two-player challenge, or an open lobby of ``min_players``–``max_players``), what the board, a seat's
+private panel and a move's announcement look like (as :mod:`bot.panel` values built from events and seat
+views), and what a click on one of its own controls means. Everything else — locks, the store, delivery to
+the channel and to DMs, closed-DMs fallback, timers, resign, claims and rematch — is shared code
+(:mod:`bot.controller`, :mod:`bot.lobbies`, :mod:`bot.tables`). Adapters hold no state and import no Discord.
+
+The registry imports adapters lazily, so one missing or broken game does not stop the bot.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from bot.panel import Button, Control, Panel
+
+if TYPE_CHECKING:
+    from bot.store import Lobby
+    from bot.tables import Table
+
+
+@dataclass(frozen=True)
+class Click:
+    """A parsed component interaction: what the custom id says, plus the values chosen in a select."""
+
+    scope: str
+    key: int
+    token: str
+    verb: str
+    arg: str
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Move:
+    """A click that asks for an engine action. ``token`` must still be the seat's freshness token when the
+    table's lock is held (else the button is stale); ``done`` is what the clicked panel turns into."""
+
+    action: Any
+    token: str
+    done: Callable[[Table, Sequence[Any]], Panel | None] | None = None
+
+
+@dataclass
+class Announcement:
+    """What the channel is told about some events: messages in order (each fits one Discord message), then
+    the ``ping`` line calling ``ping_seats`` (appended to the last message), with ``controls`` on it."""
+
+    messages: list[str] = field(default_factory=list)
+    ping: str = ""
+    ping_seats: tuple[int, ...] = ()
+    controls: list[Control] = field(default_factory=list)
+
+
+def clip(lines: Sequence[str], limit: int) -> str:
+    """Join lines, dropping the oldest when the message would be too long for Discord."""
+    out = list(lines)
+    while out and len("\n".join(out)) > limit:
+        out.pop(0)
+    return "\n".join(out)
+
+
+class GameAdapter:
+    """The base every game's adapter extends; the defaults fit a turn-based game with one freshness token
+    (the table's action count)."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rules: Any  # the rules engine module
+    command: ClassVar[str]  # the slash command group, for help texts ("/bhargage")
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    challenge: ClassVar[bool] = True  # a two-player challenge (Accept/Decline), else an open lobby
+    exclusive: ClassVar[bool] = False  # a player sits at one table of this game per server
+    resign_label: ClassVar[str] = "Resign"
+    resign_done: ClassVar[str] = "You resigned."
+    board_command: ClassVar[str] = "board"  # what the game's table commands are called
+    resign_command: ClassVar[str] = "resign"
+    colour: ClassVar[int] = 0xC27C0E
+    message_limit: ClassVar[int] = 1900
+
+    # ---------------------------------------------------------------- options and lobby
+
+    def options(self, raw: Mapping[str, Any]) -> Any:
+        return self.rules.Options.from_dict(dict(raw))
+
+    def options_text(self, options: Any) -> str:
+        raise NotImplementedError
+
+    def rules_text(self) -> str:
+        """The rules as the bot plays them, for players."""
+        raise NotImplementedError
+
+    def lobby_panel(self, lobby: Lobby) -> Panel:
+        """The challenge or lobby message for its current status (controls only while it is open)."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- the table
+
+    def token(self, table: Table, seat: int) -> str:
+        """What the seat's controls carry to prove they are current."""
+        return str(table.seq)
+
+    def board(self, table: Table) -> Panel:
+        """The one channel message kept current for the table."""
+        raise NotImplementedError
+
+    def seat_panel(self, table: Table, seat: int, note: str = "") -> Panel:
+        """The seat's private panel: its hand and what it may do now."""
+        raise NotImplementedError
+
+    def click(self, table: Table, seat: int, click: Click) -> Move | Panel:
+        """One of the game's own controls: a move to make, or the clicked panel redrawn (a selection)."""
+        raise NotImplementedError
+
+    def hold(self, table: Table, events: Sequence[Any]) -> bool:
+        """True to tell the channel later (the move's events wait for the end of the turn)."""
+        return False
+
+    def announce(self, table: Table, events: Sequence[Any]) -> Announcement:
+        """What the channel is told about ``events`` (everything since it was last told)."""
+        raise NotImplementedError
+
+    def deal(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
+        """Seats that get a fresh private panel after this move's events, with a note for each."""
+        raise NotImplementedError
+
+    def result_lines(self, table: Table, events: Sequence[Any]) -> list[str]:
+        """The end of the game in a few lines, for players told by DM when the channel refused it."""
+        return []
+
+    def waiting_text(self, table: Table) -> str:
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- leaving and idle seats
+
+    def resign_action(self, table: Table, seat: int) -> Any:
+        raise NotImplementedError
+
+    def resign_question(self, table: Table, seat: int) -> str:
+        raise NotImplementedError
+
+    def claim_action(self, table: Table, seat: int) -> Any:
+        """What happens to a seat the others claim against after it idled too long."""
+        raise NotImplementedError
+
+    def claim_offer(self, table: Table, idle: int, minutes: int) -> tuple[str, str]:
+        """(message, button label) offering the claim."""
+        raise NotImplementedError
+
+    def claimed_text(self, table: Table, idle: int, by: str) -> str:
+        raise NotImplementedError
+
+    def rematch_seats(self, table: Table) -> list[int]:
+        """Seats invited back (a challenge invites the other seat of these)."""
+        return list(range(len(table.seats)))
+
+    # ---------------------------------------------------------------- shared helpers
+
+    @staticmethod
+    def hand_button(label: str = "Show my hand", arg: str = "") -> Button:
+        return Button(label[:80], "hand", arg=arg, emoji="🃏")
+
+
+ADAPTER_PATHS: dict[str, str] = {"bhargage": "bot.games.bhargage", "deluxe": "bot.games.deluxe"}
+
+
+class LazyGames(Mapping[str, GameAdapter]):
+    """``GAMES["bhargage"]`` imports ``bot.games.bhargage`` on first use and returns its ``ADAPTER``;
+    a missing module is a KeyError."""
+
+    def __init__(self, paths: Mapping[str, str]) -> None:
+        self._paths = dict(paths)
+        self._loaded: dict[str, GameAdapter] = {}
+
+    def __getitem__(self, name: str) -> GameAdapter:
+        if name in self._loaded:
+            return self._loaded[name]
+        path = self._paths[name]
+        try:
+            module = importlib.import_module(path)
+        except ModuleNotFoundError as err:
+            if err.name != path:
+                raise
+            raise KeyError(name) from err
+        adapter: GameAdapter = module.ADAPTER
+        self._loaded[name] = adapter
+        return adapter
+
+    def __iter__(self) -> Iterator[str]:
+        """Only the games whose module imports."""
+        for name in self._paths:
+            try:
+                self[name]
+            except KeyError:
+                continue
+            yield name
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str) or name not in self._paths:
+            return False
+        try:
+            self[name]
+        except KeyError:
+            return False
+        return True
+
+
+GAMES: Mapping[str, GameAdapter] = LazyGames(ADAPTER_PATHS)

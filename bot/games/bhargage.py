@@ -1,0 +1,290 @@
+"""Bhargage's adapter: a two-player challenge; hands and discards in private panels, the cut in the channel.
+
+Freshness: play and cut controls carry the table's action count; discard controls carry
+"<hand>-<0|1 already discarded>" because both players discard at once (a double click applies once, and
+one player's discard does not make the other's menu stale).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.errors import UserFacingError
+from bot.games import Announcement, Click, GameAdapter, Move
+from bot.panel import Button, Option, Panel, Select
+from bot.render import bhargage as render
+from bot.rules import bhargage as bh
+from bot.rules.bhargage_scoring import missing_suits, shortage_for
+from bot.rules.decktet import ALL_CARDS, Card, card, cards
+from bot.store import Lobby
+from bot.tables import StaleAction, Table
+
+NO_LONGER = "That button is out of date."
+
+
+def _mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def card_at(arg: str) -> Card:
+    """A card by its index in the deck, as controls carry it; anything else is a stale or forged id."""
+    if not arg.isascii() or not arg.isdigit() or len(arg) > 2 or int(arg) >= len(ALL_CARDS):
+        raise UserFacingError(NO_LONGER)
+    return ALL_CARDS[int(arg)]
+
+
+def _backs(state: bh.State) -> dict[int, int]:
+    return {seat: back for seat, back in enumerate(state.backs) if back is not None}
+
+
+class Bhargage(GameAdapter):
+    name = "bhargage"
+    title = "Bhargage"
+    rules = bh
+    command = "/bhargage"
+    exclusive = True
+
+    def rules_text(self) -> str:
+        return render.rules_text()
+
+    def options_text(self, options: Any) -> str:
+        text = f"to {options.target}"
+        if options.sequences:
+            text += ", with sequences"
+        return text
+
+    # ---------------------------------------------------------------- the challenge
+
+    def lobby_panel(self, lobby: Lobby) -> Panel:
+        options = self.options(lobby.options)
+        host, invited = lobby.host_id, lobby.invited_id or 0
+        names = lobby.names
+        if lobby.status == "open":
+            text = (
+                f"{_mention(invited)}, {_mention(host)} challenges you to **Bhargage** "
+                f"({self.options_text(options)}).\n"
+                f"The challenge expires <t:{int(lobby.expires_at or 0)}:R>."
+            )
+            return Panel(
+                content=text,
+                controls=(
+                    Button("Accept", "accept", style="success"),
+                    Button("Decline", "decline", style="danger"),
+                ),
+            )
+        if lobby.status == "started":
+            text = (
+                f"{names.get(invited, 'Your opponent')} accepted {names.get(host, 'the')}'s challenge: "
+                f"**Bhargage** ({self.options_text(options)}) is on!"
+            )
+        elif lobby.status == "declined":
+            text = (
+                f"{names.get(invited, 'The player')} declined the Bhargage challenge from {_mention(host)}."
+            )
+        elif lobby.status == "cancelled":
+            text = f"The Bhargage challenge from {_mention(host)} was withdrawn."
+        else:
+            text = f"The Bhargage challenge from {_mention(host)} to {_mention(invited)} expired unanswered."
+        return Panel(content=text)
+
+    # ---------------------------------------------------------------- the table
+
+    def token(self, table: Table, seat: int) -> str:
+        state: bh.State = table.state
+        if state.phase is bh.Phase.DISCARD:
+            return f"{state.hand_no}-{int(bool(state.discards[seat]))}"
+        return str(table.seq)
+
+    def board(self, table: Table) -> Panel:
+        return Panel(
+            content=render.board_text(table.state, table.names, _backs(table.state), game_id=table.id)
+        )
+
+    def seat_panel(self, table: Table, seat: int, note: str = "") -> Panel:
+        return self._panel(table, seat, note)
+
+    def _panel(
+        self, table: Table, seat: int, note: str = "", chosen: tuple[Card, Card] | None = None
+    ) -> Panel:
+        """The seat's hand with whatever it may do now; ``chosen`` = two picked discards awaiting Confirm."""
+        state: bh.State = table.state
+        view = bh.view(state, seat)
+        panel = Panel(content=render.hand_text(view, table.names)).with_note(note)
+        if table.status != "active":
+            return panel
+        token = self.token(table, seat)
+        controls: list[Button | Select] = []
+        if state.phase is bh.Phase.DISCARD:
+            dealt = sorted((*view.hand, *view.discard), key=lambda c: (int(c.rank), c.index))
+            picked = {c.index for c in chosen or ()}
+            options = tuple(
+                Option(label=c.label[:100], value=str(c.index), default=c.index in picked) for c in dealt
+            )
+            placeholder = "Change your 2 discards" if view.discarded[seat] else "Choose 2 cards to lay away"
+            controls.append(Select(placeholder, "pick", options, token=token, min_values=2, max_values=2))
+            if chosen is not None:
+                arg = f"{chosen[0].index}-{chosen[1].index}"
+                controls.append(Button("Confirm", "discard", token=token, arg=arg, style="success"))
+        elif state.phase is bh.Phase.CUT and seat == state.non_dealer:
+            controls.append(Button("Cut", "cut", token=token, style="primary"))
+        elif state.phase is bh.Phase.PLAY and state.to_move == seat:
+            legal = {a.card for a in view.legal if isinstance(a, bh.Play)}
+            for c in view.hand:
+                controls.append(
+                    Button(
+                        c.label,
+                        "play",
+                        token=token,
+                        arg=str(c.index),
+                        style="primary",
+                        disabled=c not in legal,
+                    )
+                )
+        return Panel(content=panel.content, controls=tuple(controls))
+
+    def click(self, table: Table, seat: int, click: Click) -> Move | Panel:
+        state: bh.State = table.state
+        if click.verb == "pick":
+            if click.token != self.token(table, seat) or state.phase is not bh.Phase.DISCARD:
+                raise StaleAction()
+            if len(click.values) != 2:
+                raise UserFacingError("Choose exactly two of your cards.")
+            a, b = (card_at(v) for v in click.values)
+            bh.check(state, bh.Discard(seat, (a, b)))
+            note = f"Lay away **{a.title}** and **{b.title}**? Press Confirm (or choose again)."
+            return self._panel(table, seat, note, chosen=(a, b))
+        if click.verb == "discard":
+            parts = click.arg.split("-")
+            if len(parts) != 2:
+                raise UserFacingError(NO_LONGER)
+            a, b = (card_at(x) for x in parts)
+            return Move(bh.Discard(seat, (a, b)), click.token, done=self._discarded(seat, a, b))
+        if click.verb == "cut":
+            return Move(bh.Cut(seat), click.token)
+        if click.verb == "play":
+            c = card_at(click.arg)
+            return Move(
+                bh.Play(seat, c), click.token, done=lambda t, ev: Panel(content=f"You played **{c.title}**.")
+            )
+        raise UserFacingError(NO_LONGER)
+
+    @staticmethod
+    def _discarded(seat: int, a: Card, b: Card) -> Any:
+        def done(table: Table, events: Sequence[Any]) -> Panel:
+            after = (
+                "Both discards are in."
+                if table.state.phase is not bh.Phase.DISCARD
+                else f"Waiting for {table.names[1 - seat]}."
+            )
+            return Panel(content=f"You laid away **{a.title}** and **{b.title}**. {after}")
+
+        return done
+
+    # ---------------------------------------------------------------- telling the table
+
+    def announce(self, table: Table, events: Sequence[Any]) -> Announcement:
+        state: bh.State = table.state
+        names = table.names
+        over = table.is_over()
+        # The show closes with the pegs (unless the game ended: the final board follows anyway).
+        pegs = "" if over else render.pegs_text(state, names, _backs(state))
+        if any(isinstance(e, bh.DealerCut) for e in events):
+            head = f"**Bhargage** — {names[0]} vs {names[1]} ({self.options_text(table.options)})"
+            opening = [e for e in events if isinstance(e, bh.DealerCut | bh.HandDealt)]
+            rest = [e for e in events if not isinstance(e, bh.DealerCut | bh.HandDealt)]
+            texts = render.chunk([head, *render.event_lines(opening, names)])
+            texts += render.messages(rest, names, after_show=pegs)
+        else:
+            texts = render.messages(events, names, after_show=pegs)
+        out = Announcement(messages=texts)
+        if over:
+            final = self.board(table).content
+            if texts and len(texts[-1]) + len(final) < render.MESSAGE_LIMIT:
+                out.messages = [*texts[:-1], f"{texts[-1]}\n{final}"]
+            else:
+                out.messages = [*texts, final]
+            return out
+        if state.phase is bh.Phase.DISCARD and any(isinstance(e, bh.HandDealt) for e in events):
+            out.ping_seats = (0, 1)
+            out.ping = (
+                f"{_mention(table.user_ids[0])} {_mention(table.user_ids[1])}: lay 2 cards away — "
+                "your hand is in your DMs."
+            )
+        elif state.phase is bh.Phase.CUT:
+            out.ping_seats = (state.non_dealer,)
+            out.ping = f"{_mention(table.user_ids[state.non_dealer])}, cut for the up-card."
+            out.controls.append(Button("Cut", "cut", token=str(table.seq), style="primary"))
+        elif state.phase is bh.Phase.PLAY:
+            out.ping_seats = (state.to_move,)
+            out.ping = f"{_mention(table.user_ids[state.to_move])}, your turn — count **{state.count}**."
+        return out
+
+    def deal(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
+        """The hands at a deal, and the player to move whenever a new turn starts in the play."""
+        state: bh.State = table.state
+        if state.phase is bh.Phase.DISCARD and any(isinstance(e, bh.HandDealt) for e in events):
+            return {0: "", 1: ""}
+        if state.phase is bh.Phase.PLAY and any(
+            isinstance(e, bh.CardPlayed | bh.UpCardTurned) for e in events
+        ):
+            return {state.to_move: ""}
+        return {}
+
+    def result_lines(self, table: Table, events: Sequence[Any]) -> list[str]:
+        return render.event_lines([e for e in events if isinstance(e, bh.GameWon)], table.names)
+
+    def waiting_text(self, table: Table) -> str:
+        return render.waiting_text(table.state, table.names)
+
+    # ---------------------------------------------------------------- resigning and idle seats
+
+    def resign_action(self, table: Table, seat: int) -> Any:
+        return bh.Resign(seat)
+
+    def resign_question(self, table: Table, seat: int) -> str:
+        return f"Resign the game against {table.names[1 - seat]}? It counts as a loss."
+
+    def claim_action(self, table: Table, seat: int) -> Any:
+        return bh.parse_action(f"{seat} forfeit")
+
+    def claim_offer(self, table: Table, idle: int, minutes: int) -> tuple[str, str]:
+        text = (
+            f"{_mention(table.user_ids[1 - idle])}, {table.names[idle]} has not moved for {minutes} minutes. "
+            "You may claim the game (it counts as their forfeit)."
+        )
+        return text, "Claim the game"
+
+    def claimed_text(self, table: Table, idle: int, by: str) -> str:
+        return f"{by} claimed the game: {table.names[idle]} forfeits."
+
+
+ADAPTER = Bhargage()
+
+
+def count_answer(cards_text: str, up_text: str, *, bhargage: bool, sequences: bool) -> str:
+    """``/bhargage count``: the itemised show count of 3 cards (or a 4-card bhargage) and the up-card."""
+    kept = cards(cards_text)
+    up = card(up_text)
+    need = 4 if bhargage else 3
+    if len(kept) != need:
+        kind = "a bhargage" if bhargage else "a hand"
+        raise UserFacingError(
+            f"Give {need} cards for {kind} (you gave {len(kept)}), separated by commas, plus the up-card."
+        )
+    everything = (*kept, up)
+    if len(set(everything)) != len(everything):
+        raise UserFacingError(
+            "Each card is in the deck once: list different cards (and a different up-card)."
+        )
+    hc = bh.count_hand(kept, up, bhargage=bhargage, sequences=sequences)
+    missing = missing_suits(everything)
+    return render.count_text(
+        kept,
+        up,
+        hc,
+        bhargage=bhargage,
+        sequences=sequences,
+        missing=missing,
+        shortage_points=shortage_for(len(missing)),
+    )

@@ -1,0 +1,244 @@
+"""Lobbies: two-player challenges and open lobbies of 2–6, for every game; the only code that asks the store
+about lobbies.
+
+One table or open lobby per channel (of any game): opening runs under the channel's lock. A click on a lobby
+runs under that lobby's lock, so simultaneous Joins all count and a Start and an expiry never both win.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.errors import UserFacingError
+from bot.games import GameAdapter
+from bot.locks import KeyedLocks
+from bot.settings import Settings
+from bot.store import Lobby, Store
+from bot.tables import Table, TableService
+
+log = logging.getLogger(__name__)
+
+CLOSED_WORDS = {
+    True: {
+        "expired": "This challenge has expired.",
+        "declined": "This challenge was declined.",
+        "started": "This challenge was already accepted.",
+        "cancelled": "This challenge was withdrawn.",
+    },
+    False: {
+        "expired": "This table has expired.",
+        "declined": "This table was cancelled.",
+        "started": "This table has already started.",
+        "cancelled": "This table was cancelled.",
+    },
+}
+BUSY_TABLE = "There is already a game in this channel: finish it, or play in another channel."
+BUSY_LOBBY = "There is already an open table or challenge in this channel."
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    name: str
+    bot: bool = False
+
+
+@dataclass
+class LobbyOutcome:
+    """What a lobby click did: the lobby as it now is; ``notice`` is an extra private line for the clicker
+    (the lobby had closed); ``started`` the new table and its opening events."""
+
+    lobby: Lobby
+    notice: str = ""
+    started: tuple[Table, list[Any]] | None = None
+
+
+class LobbyService:
+    def __init__(
+        self,
+        store: Store,
+        tables: TableService,
+        settings: Settings,
+        *,
+        clock: Callable[[], float],
+        locks: KeyedLocks,
+    ) -> None:
+        self.store = store
+        self.tables = tables
+        self.settings = settings
+        self.clock = clock
+        self.locks = locks
+        self.seed_source: Callable[[], int | None] = lambda: None  # tests pin seeds here
+
+    def adapter(self, lobby: Lobby) -> GameAdapter:
+        return self.tables.adapter(lobby.game)
+
+    def _minutes(self, adapter: GameAdapter) -> float:
+        return self.settings.challenge_minutes if adapter.challenge else self.settings.lobby_minutes
+
+    # ---------------------------------------------------------------- opening
+
+    def _refuse_seated(
+        self, adapter: GameAdapter, guild_id: int, players: Sequence[Player], host: int
+    ) -> None:
+        """A game whose players sit at one table at a time (per server) refuses anyone seated elsewhere."""
+        if not adapter.exclusive:
+            return
+        for player in players:
+            seated = self.tables.tables_of_user(guild_id, player.id)
+            if seated:
+                hint = ""
+                if player.id == host and seated[0].game == adapter.name:
+                    hint = f" Finish it, or end it from any channel with `{adapter.command} resign`."
+                raise UserFacingError(f"{player.name} is already playing in <#{seated[0].channel_id}>.{hint}")
+
+    async def open(
+        self,
+        adapter: GameAdapter,
+        guild_id: int,
+        channel_id: int,
+        host: Player,
+        *,
+        invited: Player | None = None,
+        members: Sequence[Player] = (),
+        options: Mapping[str, Any] | None = None,
+    ) -> Lobby:
+        """Open a challenge (``invited``) or a lobby (the host and ``members`` seated) in a free channel."""
+        if adapter.challenge:
+            if invited is None:
+                raise UserFacingError("Name the player you want to challenge.")
+            if invited.id == host.id:
+                raise UserFacingError("You can't challenge yourself — pick another player.")
+            if invited.bot:
+                raise UserFacingError(f"Bots don't play {adapter.title} here; challenge a person.")
+        seated = [host, *([invited] if invited else []), *(m for m in members if m.id != host.id)]
+        if len(seated) > adapter.max_players:
+            raise UserFacingError(f"{adapter.title} seats at most {adapter.max_players} players.")
+        opts = adapter.options(options or {})  # the engine checks every option, whatever the client sent
+        now = self.clock()
+        async with self.locks(("channel", channel_id)):
+            if self.tables.table_for_channel(channel_id) is not None:
+                raise UserFacingError(BUSY_TABLE)
+            self._refuse_seated(adapter, guild_id, [host, *([invited] if invited else [])], host.id)
+            for lobby in await self.store.open_lobbies(channel_id=channel_id):
+                if lobby.expires_at is None or lobby.expires_at > now:  # an overdue one is the timer's
+                    raise UserFacingError(BUSY_LOBBY)
+            everyone = [host, *(m for m in members if m.id != host.id)]
+            return await self.store.create_lobby(
+                adapter.name,
+                guild_id,
+                channel_id,
+                host.id,
+                created_at=now,
+                expires_at=now + self._minutes(adapter) * 60,
+                invited_id=invited.id if invited else None,
+                options=opts.to_dict(),
+                names={p.id: p.name for p in [*everyone, *([invited] if invited else [])]},
+                members=[p.id for p in everyone],
+            )
+
+    async def posted(self, lobby_id: int, message_id: int | None) -> None:
+        """The lobby's message went out (its id, to edit it later) — or did not (None): then nobody could
+        join it, so it is cancelled rather than left holding the channel until it expires."""
+        if message_id is None:
+            await self.store.update_lobby(lobby_id, status="cancelled")
+        else:
+            await self.store.update_lobby(lobby_id, message_id=message_id)
+
+    # ---------------------------------------------------------------- clicks
+
+    async def click(self, lobby_id: int, user: Player, verb: str) -> LobbyOutcome:
+        async with self.locks(("lobby", lobby_id)):
+            lobby = await self.store.get_lobby(lobby_id)
+            if lobby is None:
+                raise UserFacingError("That lobby no longer exists.")
+            adapter = self.adapter(lobby)
+            if adapter.challenge and verb in ("accept", "decline") and user.id != lobby.invited_id:
+                raise UserFacingError(
+                    f"This challenge is for <@{lobby.invited_id}>; only they can answer it."
+                )
+            if lobby.status == "open" and lobby.expires_at is not None and lobby.expires_at <= self.clock():
+                lobby = await self.store.update_lobby(lobby.id, status="expired")
+            if lobby.status != "open":
+                return LobbyOutcome(lobby, notice=CLOSED_WORDS[adapter.challenge].get(lobby.status, ""))
+            if adapter.challenge:
+                return await self._answer(adapter, lobby, user, verb)
+            return await self._lobby_click(adapter, lobby, user, verb)
+
+    async def _answer(self, adapter: GameAdapter, lobby: Lobby, user: Player, verb: str) -> LobbyOutcome:
+        if verb == "decline":
+            return LobbyOutcome(await self.store.update_lobby(lobby.id, status="declined"))
+        if verb != "accept":
+            raise UserFacingError("That button is out of date.")
+        host = Player(lobby.host_id, lobby.names.get(lobby.host_id, str(lobby.host_id)))
+        names = {**lobby.names, user.id: user.name}
+        lobby = await self.store.update_lobby(lobby.id, names=names)
+        return await self._start(adapter, lobby, [host, user])
+
+    async def _lobby_click(self, adapter: GameAdapter, lobby: Lobby, user: Player, verb: str) -> LobbyOutcome:
+        members = list(lobby.members)
+        if verb == "join":
+            if user.id in members:
+                raise UserFacingError("You are already at this table.")
+            if len(members) >= adapter.max_players:
+                raise UserFacingError(f"This table is full ({adapter.max_players} players).")
+            members.append(user.id)
+            names = {**lobby.names, user.id: user.name}
+            return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members, names=names))
+        if verb == "leave":
+            if user.id not in members:
+                raise UserFacingError("You are not at this table.")
+            if user.id == lobby.host_id:
+                raise UserFacingError("You are the host: press Cancel to close the table.")
+            members.remove(user.id)
+            return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members))
+        if verb in ("start", "cancel"):
+            if user.id != lobby.host_id:
+                raise UserFacingError(f"Only the host can {verb} this table.")
+            if verb == "cancel":
+                return LobbyOutcome(await self.store.update_lobby(lobby.id, status="cancelled"))
+            if len(members) < adapter.min_players:
+                raise UserFacingError(
+                    f"{adapter.title} needs at least {adapter.min_players} players: wait for someone to join."
+                )
+            players = [Player(uid, lobby.names.get(uid, str(uid))) for uid in members]
+            return await self._start(adapter, lobby, players)
+        raise UserFacingError("That button is out of date.")
+
+    async def _start(self, adapter: GameAdapter, lobby: Lobby, players: Sequence[Player]) -> LobbyOutcome:
+        self._refuse_seated(adapter, lobby.guild_id, players, lobby.host_id)
+        table, events = await self.tables.create(
+            adapter.name,
+            lobby.guild_id,
+            lobby.channel_id,
+            [(p.id, p.name) for p in players],
+            dict(lobby.options),
+            seed=self.seed_source(),
+        )
+        lobby = await self.store.update_lobby(lobby.id, status="started", game_id=table.id)
+        return LobbyOutcome(lobby, started=(table, events))
+
+    # ---------------------------------------------------------------- expiry
+
+    async def expire_due(self) -> list[Lobby]:
+        """Close every overdue open lobby; returns them, so their messages can say so."""
+        now = self.clock()
+        expired: list[Lobby] = []
+        for lobby in await self.store.open_lobbies():
+            if lobby.expires_at is None or lobby.expires_at > now:
+                continue
+            async with self.locks(("lobby", lobby.id)):
+                current = await self.store.get_lobby(lobby.id)
+                if current is None or current.status != "open":
+                    continue  # a Start (or an answer) at the same moment won
+                expired.append(await self.store.update_lobby(lobby.id, status="expired"))
+        return expired
+
+    async def get(self, lobby_id: int) -> Lobby | None:
+        return await self.store.get_lobby(lobby_id)
+
+    async def open_in(self, channel_id: int) -> list[Lobby]:
+        return await self.store.open_lobbies(channel_id=channel_id)

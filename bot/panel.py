@@ -1,0 +1,79 @@
+"""What a message shows, without Discord: text, an optional embed, and controls.
+
+Game adapters describe panels with these plain values; ``bot.delivery`` turns them into Discord messages.
+A control names only its verb, freshness token and argument: the delivery layer adds the address of the
+table or lobby it belongs to (``tv:<scope>:<key>:<token>:<verb>[:<arg>]``), so a game never builds custom ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+Style = Literal["primary", "secondary", "success", "danger"]
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    verb: str
+    token: str = ""
+    arg: str = ""
+    style: Style = "secondary"
+    emoji: str | None = None
+    disabled: bool = False
+    row: int | None = None
+
+
+@dataclass(frozen=True)
+class Option:
+    label: str
+    value: str
+    description: str | None = None
+    default: bool = False
+
+
+@dataclass(frozen=True)
+class Select:
+    placeholder: str
+    verb: str
+    options: tuple[Option, ...]
+    token: str = ""
+    arg: str = ""
+    min_values: int = 1
+    max_values: int = 1
+    disabled: bool = False
+    row: int | None = None
+
+    @property
+    def values(self) -> frozenset[str]:
+        """The values this menu offers: a client may only send these back."""
+        return frozenset(o.value for o in self.options)
+
+
+Control = Button | Select
+
+
+@dataclass(frozen=True)
+class Embed:
+    description: str
+    title: str | None = None
+    colour: int = 0x1F8B4C
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A message: ``content`` and/or ``embed``, plus ``controls`` (none = a message with no live controls)."""
+
+    content: str = ""
+    embed: Embed | None = None
+    controls: tuple[Control, ...] = field(default=())
+
+    def with_note(self, note: str) -> Panel:
+        """The same panel with a line put first (what just happened, where the game is)."""
+        if not note:
+            return self
+        return replace(self, content=f"{note}\n{self.content}" if self.content else note)
+
+    def without_controls(self) -> Panel:
+        return replace(self, controls=())

@@ -1,0 +1,138 @@
+"""The plain values the store reads and writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.ratings import Rating
+
+__all__ = [
+    "ActionRecord",
+    "ChannelBusy",
+    "Finish",
+    "GameRecord",
+    "GameStats",
+    "HistoryRow",
+    "LeaderRow",
+    "Lobby",
+    "Rating",
+    "SeatRecord",
+]
+
+
+class ChannelBusy(Exception):
+    """The channel already has an active game."""
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: int
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    seq: int
+    seat: int | None
+    text: str
+    at: float
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    seed: int
+    players: int
+    options: dict[str, Any]
+    status: str
+    created_at: float
+    finished_at: float | None
+    result: dict[str, Any] | None
+    seats: tuple[SeatRecord, ...]
+    actions: tuple[ActionRecord, ...]
+    meta: dict[str, Any] = field(default_factory=dict)  # the table's meta (owned by bot.tables)
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What the store needs to close a game: the engine's Result flattened, plus the time."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    muggins: bool
+    how: str
+    at: float
+    hand_score_avg: tuple[float | None, ...] = ()
+    left: tuple[bool, ...] = ()  # seats that left before the end (games that allow leaving)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "muggins": self.muggins,
+            "how": self.how,
+            "hand_score_avg": list(self.hand_score_avg),
+            "left": list(self.left),
+        }
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    losses: int
+    win_pct: float  # 0–100
+    muggins_wins: int
+    rating: int
+    hand_score_avg: float | None = None  # games that score by hands (Deluxe)
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    game_id: int
+    game: str
+    finished_at: float
+    seat: int
+    score: int
+    rank: int
+    players: int
+    won: bool
+    muggins: bool
+    how: str
+
+
+@dataclass(frozen=True)
+class GameStats:
+    game: str
+    games: int
+    wins: int
+    losses: int
+    muggins_wins: int
+    rating: int
+    hand_score_avg: float | None
+    recent: tuple[HistoryRow, ...]
+
+
+@dataclass(frozen=True)
+class Lobby:
+    id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    invited_id: int | None
+    options: dict[str, Any]  # the game's options
+    names: dict[int, str]  # display names of the members (and of the one invited)
+    members: tuple[int, ...]
+    message_id: int | None
+    created_at: float
+    expires_at: float | None
+    status: str
+    game_id: int | None

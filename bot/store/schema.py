@@ -1,0 +1,174 @@
+"""The schema: numbered migrations, applied in order, each in its own transaction and recorded in
+``schema_version``. Never edit a migration that has shipped: add a new one."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import aiosqlite
+
+log = logging.getLogger("bot.store")
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (
+        1,
+        """
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game TEXT NOT NULL,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            seed INTEGER NOT NULL,
+            players INTEGER NOT NULL,
+            options TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'finished', 'abandoned')),
+            created_at REAL NOT NULL,
+            finished_at REAL,
+            result TEXT
+        );
+        CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id) WHERE status = 'active';
+        CREATE INDEX games_status ON games(status);
+        CREATE TABLE seats (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE INDEX seats_user ON seats(user_id);
+        CREATE TABLE actions (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER,
+            text TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID;
+        """,
+    ),
+    (
+        2,
+        """
+        CREATE TABLE results (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            guild_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            score INTEGER NOT NULL,
+            rank INTEGER NOT NULL,
+            won INTEGER NOT NULL,
+            muggins INTEGER NOT NULL,
+            how TEXT NOT NULL,
+            hand_score_avg REAL,
+            players INTEGER NOT NULL,
+            finished_at REAL NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE INDEX results_user ON results(guild_id, user_id, game, finished_at);
+        CREATE TABLE ratings (
+            guild_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            rating REAL NOT NULL,
+            mu REAL,
+            sigma REAL,
+            games INTEGER NOT NULL DEFAULT 0,
+            wins INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            muggins_wins INTEGER NOT NULL DEFAULT 0,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (guild_id, game, user_id)
+        );
+        """,
+    ),
+    (
+        3,
+        """
+        CREATE TABLE lobbies (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL CHECK (kind IN ('challenge', 'deluxe')),
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            host_id INTEGER NOT NULL,
+            invited_id INTEGER,
+            options TEXT NOT NULL,
+            members TEXT NOT NULL,
+            message_id INTEGER,
+            created_at REAL NOT NULL,
+            expires_at REAL,
+            status TEXT NOT NULL DEFAULT 'open'
+                CHECK (status IN ('open', 'started', 'declined', 'expired', 'cancelled')),
+            game_id INTEGER REFERENCES games(id)
+        );
+        CREATE INDEX lobbies_open ON lobbies(status, channel_id);
+        CREATE TABLE table_meta (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id),
+            data TEXT NOT NULL
+        );
+        """,
+    ),
+    (
+        4,
+        # Games are pluggable: the lobbies table no longer lists game names. A challenge was a Bhargage
+        # lobby; a Deluxe lobby kept its options and member names in one JSON object, now two columns.
+        """
+        CREATE TABLE lobbies_v4 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game TEXT NOT NULL,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            host_id INTEGER NOT NULL,
+            invited_id INTEGER,
+            options TEXT NOT NULL,
+            names TEXT NOT NULL DEFAULT '{}',
+            members TEXT NOT NULL,
+            message_id INTEGER,
+            created_at REAL NOT NULL,
+            expires_at REAL,
+            status TEXT NOT NULL DEFAULT 'open'
+                CHECK (status IN ('open', 'started', 'declined', 'expired', 'cancelled')),
+            game_id INTEGER REFERENCES games(id)
+        );
+        INSERT INTO lobbies_v4 (id, game, guild_id, channel_id, host_id, invited_id, options, names, members,
+                                message_id, created_at, expires_at, status, game_id)
+        SELECT id,
+               CASE kind WHEN 'challenge' THEN 'bhargage' ELSE kind END,
+               guild_id, channel_id, host_id, invited_id,
+               CASE kind WHEN 'deluxe' THEN COALESCE(json_extract(options, '$.game'), '{}') ELSE options END,
+               CASE kind WHEN 'deluxe' THEN COALESCE(json_extract(options, '$.names'), '{}') ELSE '{}' END,
+               members, message_id, created_at, expires_at, status, game_id
+        FROM lobbies;
+        DROP TABLE lobbies;
+        ALTER TABLE lobbies_v4 RENAME TO lobbies;
+        CREATE INDEX lobbies_open ON lobbies(status, channel_id);
+        """,
+    ),
+]
+
+LATEST_VERSION = MIGRATIONS[-1][0]
+
+
+async def migrate(db: aiosqlite.Connection, path: Path, target: int) -> None:
+    """Bring the database to ``target`` (the caller holds the connection's lock)."""
+    await db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version "
+        "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT (datetime('now')))"
+    )
+    cur = await db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+    row = await cur.fetchone()
+    current = int(row[0]) if row else 0
+    for version, sql in MIGRATIONS:
+        if current < version <= target:
+            script = (
+                f"BEGIN IMMEDIATE;\n{sql}\nINSERT INTO schema_version(version) VALUES ({version});\nCOMMIT;"
+            )
+            try:
+                await db.executescript(script)
+            except BaseException:
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                raise
+            log.info("database %s migrated to version %d", path, version)

@@ -1,0 +1,119 @@
+"""A game plugs in with an adapter alone: "Race" (tests/fakegame.py) plays through the real controller, lobby
+service, delivery and timer, against the fake Discord, with nothing added to bot/ or cogs/ for it."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.app import TavernBot
+from bot.games import GAMES
+from bot.settings import Settings
+from tests import fakegame
+from tests.conftest import StartBot
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+
+
+def plug_in_race(bot: TavernBot) -> None:
+    """What a new game brings: its adapter in the registry and one command that opens its lobby."""
+    bot.games = {**{name: GAMES[name] for name in GAMES}, "race": fakegame.ADAPTER}
+
+    @app_commands.command(name="race", description="Open a race")
+    async def race(interaction: discord.Interaction[Any], target: int = 6) -> None:
+        await bot.controller.open_lobby(interaction, "race", {"target": target})
+
+    bot.tree.add_command(race)
+
+
+def live_panel(fake: FakeDiscord, user: FakeUser) -> FakeMessage | None:
+    for m in reversed(fake.dms(user)):
+        if any(not b.disabled for b in m.buttons()):
+            return m
+    return None
+
+
+async def test_a_race_from_lobby_to_rematch(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    bot = await start_bot(setup=plug_in_race)
+    ann, bob, cat = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cat")
+    opened = await fake.slash(ann, fake.channel, "race", target=6)
+    lobby = opened.message
+    assert "**Race** to 6" in lobby.content and [b.label for b in lobby.buttons()] == ["Join", "Start"]
+    await fake.click(bob, lobby, "Join")
+    await fake.click(cat, lobby, "Join")
+    started = await fake.click(ann, lobby, "Start")
+    assert "started" in started.message.content and lobby.buttons() == []
+    await fake.settle()
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None and table.game == "race" and table.names == ("ann", "bob", "cat")
+    boards = [m for m in fake.channel_messages(fake.channel) if m.content.startswith("**Race board**")]
+    assert len(boards) == 1
+
+    users = [ann, bob, cat]
+    moves = 0
+    while table.status == "active":
+        mover = users[table.waiting_for()[0]]
+        panel = live_panel(fake, mover)
+        assert panel is not None, f"{mover.name} has no live panel"
+        done = await fake.click(mover, panel, "Add 3")
+        assert done.message.content == "Added." and done.message.buttons() == []
+        await fake.settle()
+        moves += 1
+        assert moves < 10
+    assert table.state.over and boards[0].edits
+    assert "Race over." in boards[0].content
+    last = fake.last_message(fake.channel)
+    assert "adds 3" in last.content and [b.label for b in last.buttons()] == ["Rematch"]
+    record = await bot.store.load_game(table.id)
+    assert record is not None and record.status == "finished" and len(record.actions) == moves
+
+    again = await fake.click(bob, last, "Rematch")
+    assert not again.ephemeral and "**Race** to 6" in again.content
+    assert all(name in again.content for name in ("ann", "bob", "cat"))
+
+
+async def test_a_race_is_nudged_then_claimed_on_the_shared_timer(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    timed = dataclasses.replace(settings, nudge_minutes=1, claim_minutes=3)
+    bot = await start_bot(timed, setup=plug_in_race)
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    lobby = (await fake.slash(ann, fake.channel, "race")).message
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    await fake.settle()
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    idle, other = ([ann, bob][s] for s in (table.waiting_for()[0], 1 - table.waiting_for()[0]))
+
+    bot.clock.advance(30)
+    await bot.controller.run_timers()
+    await fake.settle()
+    assert not [m for m in fake.channel_messages(fake.channel) if "waiting for you" in m.content]
+    bot.clock.advance(60)
+    await bot.controller.run_timers()
+    await bot.controller.run_timers()
+    await fake.settle()
+    nudges = [m for m in fake.channel_messages(fake.channel) if "waiting for you" in m.content]
+    assert len(nudges) == 1 and idle.mention in nudges[0].content
+
+    bot.clock.advance(3 * 60)
+    await bot.controller.run_timers()
+    await fake.settle()
+    (offer,) = [m for m in fake.channel_messages(fake.channel) if "claim the race" in m.content]
+    refused = await fake.click(idle, offer, "Claim the race")
+    assert refused.ephemeral and "waiting for you" in refused.content
+    claimed = await fake.click(other, offer, "Claim the race")
+    assert f"{other.name} claimed the race" in claimed.message.content
+    assert table.status == "finished" and table.state.winners == (table.seat_of(other.id),)
+
+    # Lobby expiry runs on the same timer and clock.
+    lobby = (await fake.slash(ann, fake.channel, "race")).message
+    bot.clock.advance(bot.settings.lobby_minutes * 60 + 1)
+    await bot.controller.run_timers()
+    await fake.settle()
+    assert "(expired)" in lobby.content and lobby.buttons() == []
