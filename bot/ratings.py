@@ -1,5 +1,4 @@
-"""The rating policy as pure functions: the store reads the current ratings, calls :func:`rate_game` when a
-game ends, and persists what it returns.
+"""Rating maths, kept pure so it can be tested without a database; ``Store`` calls these when a game ends.
 
 - **Bhargage (2 players): Elo**, K = 32, everyone starts at 1500. A muggins win counts as an ordinary win
   for rating: the rules treat it as a stake multiplier, not as a stronger result, and the leaderboard shows
@@ -30,6 +29,15 @@ DEFAULT_SYSTEMS: dict[str, RatingSystem] = {"bhargage": "elo", "deluxe": "opensk
 _MODEL = PlackettLuce()
 OS_MU: float = float(_MODEL.mu)
 OS_SIGMA: float = float(_MODEL.sigma)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One player's rating in one game: the number shown, and openskill's mu/sigma (None under Elo)."""
+
+    rating: float
+    mu: float | None = None
+    sigma: float | None = None
 
 
 def elo_expected(ra: float, rb: float) -> float:
@@ -69,34 +77,35 @@ def display_openskill(mu: float, sigma: float) -> int:
     return round(OS_SCALE * (mu - 3.0 * sigma))
 
 
-@dataclass(frozen=True)
-class Rating:
-    """A player's rating in one game and server: ``rating`` is what the board shows; openskill also keeps
-    ``mu`` and ``sigma``."""
-
-    rating: float
-    mu: float | None = None
-    sigma: float | None = None
-
-
 def system_for(game: str, systems: Mapping[str, RatingSystem] = DEFAULT_SYSTEMS) -> RatingSystem:
-    """The rating system of a game: listed ones as listed, any other game openskill."""
+    """The rating system configured for ``game``; a game nobody configured is rated with openskill."""
     return systems.get(game, "openskill")
 
 
 def rate_game(
     system: RatingSystem, current: Sequence[Rating | None], ranks: Sequence[int], winners: Sequence[int]
 ) -> list[Rating]:
-    """New ratings per seat after a finished game. ``None`` is a newcomer. Elo rates two players only;
-    a table of any other size is rated with openskill on the final ranks."""
+    """New rating per seat after a finished game.
+
+    ``current`` holds each seat's rating before the game (``None`` for a newcomer), ``ranks`` the final rank
+    per seat (see ``ranks_from_result``) and ``winners`` the winning seats. Elo applies only to exactly two
+    players (any other count falls back to openskill): A scores 1 if only A won, 0 if only B won, else 0.5,
+    and a newcomer starts at ``ELO_START``. Openskill rates by ``ranks``, starting newcomers (and players
+    with no ``mu``/``sigma`` yet) at ``OS_MU``/``OS_SIGMA``, and shows ``display_openskill(mu, sigma)``.
+    """
     if system == "elo" and len(current) == 2:
-        ra, rb = ((r.rating if r is not None else ELO_START) for r in current)
-        a, b = (seat in winners for seat in (0, 1))
+        ra, rb = (r.rating if r is not None else ELO_START for r in current)
+        a, b = (seat in winners for seat in range(2))
         score_a = 1.0 if a and not b else 0.0 if b and not a else 0.5
         new_a, new_b = elo_update(ra, rb, score_a)
         return [Rating(new_a), Rating(new_b)]
     pairs = [
-        (r.mu, r.sigma) if r is not None and r.mu is not None and r.sigma is not None else (OS_MU, OS_SIGMA)
+        (
+            r.mu if r is not None and r.mu is not None else OS_MU,
+            r.sigma if r is not None and r.sigma is not None else OS_SIGMA,
+        )
         for r in current
     ]
-    return [Rating(float(display_openskill(mu, sg)), mu, sg) for mu, sg in openskill_update(pairs, ranks)]
+    return [
+        Rating(float(display_openskill(mu, sigma)), mu, sigma) for mu, sigma in openskill_update(pairs, ranks)
+    ]

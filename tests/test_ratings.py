@@ -70,3 +70,58 @@ def test_seats_that_left_rank_below_everyone_who_played_on() -> None:
     # seat 1 left with the most points: it still ranks last; seat 0 won, seat 2 stayed
     assert rt.ranks_from_result((40, 90, 10), (0,), (False, True, False)) == [1, 3, 2]
     assert rt.ranks_from_result((40, 90, 10), (0,)) == [1, 2, 3]  # nobody left: by score after the winner
+
+
+def test_system_for_defaults_and_unknown_games() -> None:
+    assert rt.system_for("bhargage") == "elo"
+    assert rt.system_for("deluxe") == "openskill"
+    assert rt.system_for("race") == "openskill"  # nobody configured it
+    assert rt.system_for("race", {"race": "elo"}) == "elo"
+
+
+def test_rate_game_newcomers_start_at_the_defaults() -> None:
+    # Elo: two newcomers are two players at ELO_START.
+    assert rt.rate_game("elo", [None, None], [1, 2], [0]) == rt.rate_game(
+        "elo", [rt.Rating(rt.ELO_START), rt.Rating(rt.ELO_START)], [1, 2], [0]
+    )
+    assert rt.rate_game("elo", [None, None], [1, 2], [0]) == [rt.Rating(1516.0), rt.Rating(1484.0)]
+    # Openskill: a newcomer, and an Elo row without mu/sigma, start at OS_MU/OS_SIGMA.
+    start = rt.Rating(0.0, rt.OS_MU, rt.OS_SIGMA)
+    fresh = rt.rate_game("openskill", [None, rt.Rating(1500.0), None], [2, 1, 3], [1])
+    assert fresh == rt.rate_game("openskill", [start, start, start], [2, 1, 3], [1])
+    expected = rt.openskill_update([(rt.OS_MU, rt.OS_SIGMA)] * 3, [2, 1, 3])
+    assert [(r.mu, r.sigma) for r in fresh] == expected
+    assert [r.rating for r in fresh] == [float(rt.display_openskill(mu, s)) for mu, s in expected]
+
+
+@given(elo, elo, st.sampled_from([(0,), (1,), (0, 1), ()]))
+def test_rate_game_two_player_elo_conserves(ra: float, rb: float, winners: tuple[int, ...]) -> None:
+    new = rt.rate_game("elo", [rt.Rating(ra), rt.Rating(rb)], [1, 2], winners)
+    assert all(r.mu is None and r.sigma is None for r in new)
+    assert math.isclose(new[0].rating + new[1].rating, ra + rb, abs_tol=1e-9)
+    score_a = {(0,): 1.0, (1,): 0.0}.get(winners, 0.5)
+    assert (new[0].rating, new[1].rating) == rt.elo_update(ra, rb, score_a)
+
+
+def test_rate_game_elo_needs_exactly_two_players() -> None:
+    three = rt.rate_game("elo", [None, None, None], [1, 2, 3], [0])
+    assert three == rt.rate_game("openskill", [None, None, None], [1, 2, 3], [0])
+    assert all(r.mu is not None for r in three)
+
+
+def test_rate_game_three_player_openskill_follows_ranks() -> None:
+    current = [rt.Rating(100.0, 26.0, 7.0), None, rt.Rating(300.0, 24.0, 6.0)]
+    new = rt.rate_game("openskill", current, [3, 1, 2], [1])
+    assert [(r.mu, r.sigma) for r in new] == rt.openskill_update(
+        [(26.0, 7.0), (rt.OS_MU, rt.OS_SIGMA), (24.0, 6.0)], [3, 1, 2]
+    )
+    mus = [r.mu for r in new]
+    assert mus[1] is not None and mus[2] is not None and mus[0] is not None
+    assert mus[1] > rt.OS_MU and mus[0] < 26.0  # the winner climbs, the last one drops
+    ranked = rt.rate_game("openskill", [None, None, None], [3, 1, 2], [1])
+    shown = [r.rating for r in ranked]
+    assert shown[1] > shown[2] > shown[0]
+    assert [r.rating for r in ranked] == [
+        float(rt.display_openskill(mu, s))
+        for mu, s in rt.openskill_update([(rt.OS_MU, rt.OS_SIGMA)] * 3, [3, 1, 2])
+    ]

@@ -1,24 +1,25 @@
-"""The SQLite store on real files: migrations, durability settings, game logs, meta, finishing, queries,
-lobbies."""
+"""The SQLite store on real files: migrations, durability settings, game logs, finishing, queries, lobbies."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot import ratings as rt
-from bot.store import LATEST_VERSION, MIGRATIONS, ChannelBusy, Finish
-from bot.store import SQLiteStore as Store
+from bot.store import LATEST_VERSION, MIGRATIONS, ChannelBusy, Finish, SQLiteStore, open_store
 
 GUILD = 1
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> Store:
-    s = await Store.open(tmp_path / "sub" / "tavern.db", rating_systems={"race": "elo", "raceN": "openskill"})
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(
+        tmp_path / "sub" / "tavern.db", rating_systems={"race": "elo", "raceN": "openskill"}
+    )
     yield s
     await s.close()
 
@@ -31,7 +32,7 @@ def test_migrations_are_numbered_in_order() -> None:
 
 async def test_open_creates_folder_wal_and_full_sync(tmp_path: Path) -> None:
     path = tmp_path / "a" / "b" / "t.db"
-    s = await Store.open(path)
+    s = await SQLiteStore.open(path)
     try:
         assert path.exists()
         assert (await s.pragma("journal_mode")).lower() == "wal"
@@ -43,7 +44,7 @@ async def test_open_creates_folder_wal_and_full_sync(tmp_path: Path) -> None:
 
 async def test_old_database_is_migrated_and_keeps_its_data(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    old = await Store.open(path, migrate_to=1)
+    old = await SQLiteStore.open(path, migrate_to=1)
     assert await old.schema_version() == 1
     gid = await old.create_game("race", GUILD, 10, 42, [(100, "Ann"), (200, "Bob")], {"target": 5}, 1.0)
     await old.append_action(gid, 1, 0, "0 add 2", 2.0)
@@ -52,7 +53,7 @@ async def test_old_database_is_migrated_and_keeps_its_data(tmp_path: Path) -> No
         tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "games" in tables and "ratings" not in tables and "lobbies" not in tables
 
-    new = await Store.open(path)
+    new = await SQLiteStore.open(path)
     try:
         assert await new.schema_version() == LATEST_VERSION
         record = await new.load_game(gid)
@@ -71,28 +72,31 @@ async def test_old_database_is_migrated_and_keeps_its_data(tmp_path: Path) -> No
 
 async def test_a_failing_migration_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "bad.db"
-    s = await Store.open(path, migrate_to=1)
+    s = await SQLiteStore.open(path, migrate_to=1)
     await s.close()
     bad = [*MIGRATIONS[:1], (2, "CREATE TABLE half (x INTEGER); CREATE TABLE oops (;")]
     monkeypatch.setattr("bot.store.schema.MIGRATIONS", bad)
     with pytest.raises(sqlite3.OperationalError):
-        await Store.open(path, migrate_to=2)
+        await SQLiteStore.open(path, migrate_to=2)
     with sqlite3.connect(path) as raw:
         tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert "half" not in tables
         assert raw.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 1
 
 
-async def test_one_active_game_per_channel(store: Store) -> None:
+async def test_one_active_game_per_channel(store: SQLiteStore) -> None:
     gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     with pytest.raises(ChannelBusy):
         await store.create_game("raceN", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-    await store.append_action(gid, 1, 0, "0 add 3", 1.0, finish=Finish((3, 0), (0,), False, "target", 1.0))
-    await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)  # the channel is free again
-    assert len(await store.active_games()) == 1
+    with pytest.raises(ChannelBusy):  # the refused game left nothing behind
+        await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    assert [g.id for g in await store.active_games()] == [gid]
+    await store.finish_game(gid, Finish((1, 0), (0,), False, "target", 1.0))  # a finished game frees it
+    again = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 2.0)
+    assert [g.id for g in await store.active_games()] == [again]
 
 
-async def test_actions_are_committed_and_visible_to_another_connection(store: Store) -> None:
+async def test_actions_are_committed_and_visible_to_another_connection(store: SQLiteStore) -> None:
     gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     await store.append_action(gid, 1, 0, "0 add 1", 1.0)
     await store.append_action(gid, 2, 1, "1 add 3", 2.0)
@@ -107,7 +111,7 @@ async def test_actions_are_committed_and_visible_to_another_connection(store: St
 
 
 async def _play_two(
-    store: Store, channel: int, winner: int, *, muggins: bool = False, at: float = 5.0
+    store: SQLiteStore, channel: int, winner: int, *, muggins: bool = False, at: float = 5.0
 ) -> int:
     gid = await store.create_game("race", GUILD, channel, 1, [(100, "Ann"), (200, "Bob")], {}, at - 1)
     scores = (10, 7) if winner == 0 else (7, 10)
@@ -117,7 +121,7 @@ async def _play_two(
     return gid
 
 
-async def test_finishing_writes_game_results_and_elo_in_one_transaction(store: Store) -> None:
+async def test_finishing_writes_game_results_and_elo_in_one_transaction(store: SQLiteStore) -> None:
     gid = await _play_two(store, 10, 0, muggins=True)
     record = await store.load_game(gid)
     assert record is not None and record.status == "finished" and record.finished_at == 5.0
@@ -135,7 +139,7 @@ async def test_finishing_writes_game_results_and_elo_in_one_transaction(store: S
     assert (await store.rating_of(GUILD, "race", 100))["games"] == 1  # type: ignore[index]
 
 
-async def test_leaderboard_and_stats_numbers(store: Store) -> None:
+async def test_leaderboard_and_stats_numbers(store: SQLiteStore) -> None:
     await _play_two(store, 10, 0, muggins=True, at=5)
     await _play_two(store, 10, 0, at=6)
     await _play_two(store, 10, 1, at=7)
@@ -162,7 +166,7 @@ async def test_leaderboard_and_stats_numbers(store: Store) -> None:
     assert await store.stats(GUILD, 999) == {}
 
 
-async def test_multiplayer_finish_uses_openskill_and_hand_averages(store: Store) -> None:
+async def test_multiplayer_finish_uses_openskill_and_hand_averages(store: SQLiteStore) -> None:
     seats = [(1, "A"), (2, "B"), (3, "C")]
     gid = await store.create_game("raceN", GUILD, 20, 1, seats, {}, 0.0)
     await store.append_action(
@@ -179,7 +183,7 @@ async def test_multiplayer_finish_uses_openskill_and_hand_averages(store: Store)
     assert (await store.stats(GUILD, 3))["raceN"].hand_score_avg is None
 
 
-async def test_a_seat_that_left_ranks_last_in_results_and_ratings(store: Store) -> None:
+async def test_a_seat_that_left_ranks_last_in_results_and_ratings(store: SQLiteStore) -> None:
     seats = [(1, "A"), (2, "B"), (3, "C")]
     gid = await store.create_game("raceN", GUILD, 21, 1, seats, {}, 0.0)
     finish = Finish((50, 90, 20), (0,), False, "target", 1.0, left=(False, True, False))
@@ -189,105 +193,205 @@ async def test_a_seat_that_left_ranks_last_in_results_and_ratings(store: Store) 
     assert [r.user_id for r in await store.leaderboard(GUILD, "raceN")] == [1, 3, 2]
 
 
-async def test_meta_is_replaced_with_its_move_and_survives_reopen(tmp_path: Path) -> None:
+async def test_meta_is_replaced_whole_and_survives_reopen(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    s = await Store.open(path)
+    s = await SQLiteStore.open(path)
     gid = await s.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     assert await s.get_meta(gid) == {}
-    await s.set_meta(gid, {"board_id": 123, "dm_closed": [1]})
-    await s.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"board_id": 124, "announced": 1})
-    # A move that fails (a duplicate seq) leaves the meta as it was: one transaction.
-    with pytest.raises(sqlite3.IntegrityError):
-        await s.append_action(gid, 1, 0, "0 add 2", 2.0, meta={"board_id": 999})
+    await s.set_meta(gid, {"board_message_id": 123, "dms": {"0": [5, 6]}, "nudged": True})
+    await s.set_meta(gid, {"board_message_id": 124, "dms": {"0": [5, 6]}})  # replaces: "nudged" is gone
+    got = await s.get_meta(gid)
+    got["board_message_id"] = 0  # a fresh dict: changing it changes nothing stored
     await s.close()
-    s = await Store.open(path)
+    s = await SQLiteStore.open(path)
     try:
-        assert await s.get_meta(gid) == {"board_id": 124, "announced": 1}
+        assert await s.get_meta(gid) == {"board_message_id": 124, "dms": {"0": [5, 6]}}
         record = await s.load_game(gid)
-        assert record is not None and record.meta == {"board_id": 124, "announced": 1}
-        assert [a.text for a in record.actions] == ["0 add 1"]
-        (active,) = await s.active_games()
-        assert active.meta == record.meta
+        assert record is not None and record.meta == {"board_message_id": 124, "dms": {"0": [5, 6]}}
+        await s.set_meta(gid, {})
+        assert await s.get_meta(gid) == {}
     finally:
         await s.close()
 
 
-async def test_lobbies(store: Store) -> None:
+async def test_append_action_with_meta_writes_both_in_one_transaction(store: SQLiteStore) -> None:
+    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    await store.set_meta(gid, {"board": 1, "nudged": 0})
+    statements: list[str] = []
+    await store.db.set_trace_callback(statements.append)
+    await store.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"board": 2})
+    await store.db.set_trace_callback(None)
+    writes = [s.split()[0].upper() for s in statements]
+    assert writes[0] == "BEGIN" and writes[-1] == "COMMIT"
+    assert writes.count("BEGIN") == 1 and writes.count("COMMIT") == 1
+    assert any("INTO actions" in s for s in statements) and any("INTO table_meta" in s for s in statements)
+    with sqlite3.connect(store.path) as other:  # both are committed, and the meta was replaced whole
+        assert other.execute("SELECT text FROM actions WHERE game_id = ?", (gid,)).fetchall() == [
+            ("0 add 1",)
+        ]
+        (data,) = other.execute("SELECT data FROM table_meta WHERE game_id = ?", (gid,)).fetchone()
+    assert json.loads(data) == {"board": 2}
+    record = await store.load_game(gid)
+    assert record is not None and record.meta == {"board": 2} and [a.seq for a in record.actions] == [1]
+
+
+async def test_a_failing_append_does_not_change_the_meta(store: SQLiteStore) -> None:
+    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    await store.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"board": 1})
+    with pytest.raises(sqlite3.IntegrityError):  # duplicate seq
+        await store.append_action(gid, 1, 1, "1 add 1", 2.0, meta={"board": 2})
+    assert await store.get_meta(gid) == {"board": 1}
+    assert [a.text for a in await store.actions(gid)] == ["0 add 1"]
+    await store.finish_game(gid, Finish((1, 0), (0,), False, "target", 2.0))
+    with pytest.raises(ValueError):  # finishing a game that is not active: the action and meta roll back too
+        await store.append_action(
+            gid, 2, 1, "1 add 1", 3.0, finish=Finish((1, 1), (1,), False, "x", 3.0), meta={"board": 3}
+        )
+    assert await store.get_meta(gid) == {"board": 1}
+    assert [a.seq for a in await store.actions(gid)] == [1]
+    # With a finish, the meta is written in the transaction that closes the game.
+    other = await store.create_game("race", GUILD, 11, 1, [(100, "Ann"), (200, "Bob")], {}, 4.0)
+    await store.append_action(
+        other, 1, 0, "0 add 3", 5.0, finish=Finish((10, 7), (0,), False, "target", 5.0), meta={"done": True}
+    )
+    record = await store.load_game(other)
+    assert record is not None and record.status == "finished" and record.meta == {"done": True}
+
+
+async def test_lobbies(store: SQLiteStore) -> None:
     lobby = await store.create_lobby(
         "bhargage", GUILD, 10, 100, invited_id=200, options={"target": 61}, created_at=1.0, expires_at=11.0
     )
     assert lobby.status == "open" and lobby.options == {"target": 61} and lobby.members == ()
+    assert lobby.game == "bhargage" and lobby.names == {} and lobby.invited_id == 200
     other = await store.create_lobby(
-        "deluxe", GUILD, 11, 100, members=[100], names={100: "ann"}, created_at=1.0, expires_at=50.0
+        "deluxe", GUILD, 11, 100, members=[100], names={100: "Ann"}, created_at=1.0, expires_at=50.0
     )
-    assert other.names == {100: "ann"}
-    lobby = await store.update_lobby(lobby.id, message_id=77, members=[100, 200], names={200: "bob"})
-    assert lobby.message_id == 77 and lobby.members == (100, 200) and lobby.names == {200: "bob"}
+    assert other.names == {100: "Ann"} and other.options == {} and other.members == (100,)
+    lobby = await store.update_lobby(lobby.id, message_id=77, members=[100, 200])
+    assert lobby.message_id == 77 and lobby.members == (100, 200)
     assert [x.id for x in await store.open_lobbies(channel_id=10)] == [lobby.id]
     expired = await store.update_lobby(lobby.id, status="expired")
-    assert expired.status == "expired"
+    assert expired.id == lobby.id and expired.status == "expired"
+    assert await store.get_lobby(lobby.id) == expired
     assert [x.id for x in await store.open_lobbies()] == [other.id]
+    other = await store.update_lobby(
+        other.id, members=[100, 300], names={100: "Ann", 300: "Cy"}, options={"fast_start": 2}
+    )
+    assert other.members == (100, 300) and other.names == {100: "Ann", 300: "Cy"}
+    assert other.options == {"fast_start": 2}
+    assert await store.get_lobby(other.id) == other
+    assert await store.get_lobby(other.id + 100) is None
+    with pytest.raises(KeyError):
+        await store.update_lobby(other.id + 100, status="cancelled")
     gid = await store.create_game("race", GUILD, 11, 1, [(100, "a"), (200, "b")], {}, 0.0)
     done = await store.update_lobby(other.id, status="started", game_id=gid)
     assert done.status == "started" and done.game_id == gid
-    new_game = await store.create_lobby("race", GUILD, 12, 100, created_at=1.0)  # any game now
-    assert new_game.game == "race"
     with pytest.raises(TypeError):
         await store.update_lobby(other.id, host_id=5)
     with pytest.raises(sqlite3.IntegrityError):
         await store.update_lobby(other.id, status="bogus")
 
 
-async def test_version_3_lobbies_are_migrated_without_loss(tmp_path: Path) -> None:
-    """A database written by the schema of version 3 (lobby kinds in a CHECK, Deluxe names inside the
-    options) opens at the latest version with every row kept, in the new shape."""
+async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everything(tmp_path: Path) -> None:
     path = tmp_path / "v3.db"
-    old = await Store.open(path, migrate_to=3)
-    gid = await old.create_game("deluxe", GUILD, 11, 9, [(100, "ann"), (200, "bob")], {"target": 50}, 1.0)
+    old = await SQLiteStore.open(path, migrate_to=3)
+    assert await old.schema_version() == 3
+    active = await old.create_game("deluxe", GUILD, 30, 7, [(1, "A"), (2, "B"), (3, "C")], {"fast": 1}, 1.0)
+    await old.append_action(active, 1, 0, "0 draw", 2.0)
+    await old.append_action(active, 2, 1, "1 draw", 3.0)
+    await old.db.execute(
+        "INSERT INTO table_meta (game_id, data) VALUES (?, ?)",
+        (active, json.dumps({"board_id": 9, "log": []})),
+    )
+    done = await old.create_game("bhargage", GUILD, 31, 8, [(100, "Ann"), (200, "Bob")], {"target": 61}, 4.0)
+    await old.append_action(done, 1, 0, "0 play", 5.0, finish=Finish((61, 40), (0,), True, "target", 5.0))
+    lobby_sql = (
+        "INSERT INTO lobbies (kind, guild_id, channel_id, host_id, invited_id, options, members, message_id, "
+        "created_at, expires_at, status, game_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+    # A challenge (options are Bhargage's own), an open Deluxe lobby with names, a started Deluxe lobby.
+    deluxe_options = {"game": {"fast_start": 2, "target": 500}, "names": {"1": "A", "2": "B"}}
+    started_options = {"game": {}, "names": {}}
+    rows = [
+        ("challenge", GUILD, 31, 100, 200, json.dumps({"target": 61}), "[]", 55, 1.0, 11.0, "open", None),
+        ("deluxe", GUILD, 30, 1, None, json.dumps(deluxe_options), "[1, 2]", 56, 2.0, 600.0, "open", None),
+        ("deluxe", GUILD, 30, 1, None, json.dumps(started_options), "[1]", None, 0.5, 9.0, "started", active),
+        ("challenge", GUILD, 32, 1, 2, "{}", "[]", None, 3.0, 4.0, "declined", None),
+    ]
+    await old.db.executemany(lobby_sql, rows)
+    await old.db.execute("DELETE FROM lobbies WHERE id = 4")  # its id must never be handed out again
     await old.close()
-    with sqlite3.connect(path) as raw:
-        raw.execute(
-            "INSERT INTO lobbies (kind, guild_id, channel_id, host_id, invited_id, options, members, "
-            "message_id, created_at, expires_at, status) "
-            "VALUES ('challenge', 1, 10, 100, 200, ?, '[100]', 55, 1.0, 601.0, 'open')",
-            (json.dumps({"target": 61, "sequences": True}),),
-        )
-        deluxe_options = {"game": {"target": 50, "pawns": True}, "names": {"100": "ann", "200": "bob"}}
-        raw.execute(
-            "INSERT INTO lobbies (kind, guild_id, channel_id, host_id, options, members, created_at, "
-            "expires_at, status, game_id) VALUES ('deluxe', 1, 11, 100, ?, '[100, 200]', 2.0, 900.0, "
-            "'started', ?)",
-            (json.dumps(deluxe_options), gid),
-        )
-        meta = json.dumps({"board_id": 7})
-        raw.execute("INSERT INTO table_meta (game_id, data) VALUES (?, ?)", (gid, meta))
-        with pytest.raises(sqlite3.IntegrityError):  # version 3 knew only two kinds of lobby
-            raw.execute(
-                "INSERT INTO lobbies (kind, guild_id, channel_id, host_id, options, members, created_at) "
-                "VALUES ('race', 1, 12, 100, '{}', '[]', 3.0)"
-            )
-    new = await Store.open(path)
+
+    new = await open_store(path)
     try:
-        assert await new.schema_version() == LATEST_VERSION
-        challenge, table = await new.get_lobby(1), await new.get_lobby(2)
-        assert challenge is not None and table is not None
-        assert (challenge.game, challenge.options, challenge.names) == (
-            "bhargage",
-            {"target": 61, "sequences": True},
-            {},
+        assert await new.schema_version() == LATEST_VERSION == 4
+        challenge, deluxe, started = [await new.get_lobby(i) for i in (1, 2, 3)]
+        assert challenge is not None and deluxe is not None and started is not None
+        assert (challenge.game, challenge.options, challenge.names) == ("bhargage", {"target": 61}, {})
+        assert (challenge.guild_id, challenge.channel_id, challenge.host_id, challenge.invited_id) == (
+            GUILD,
+            31,
+            100,
+            200,
         )
-        assert (challenge.invited_id, challenge.members, challenge.message_id) == (200, (100,), 55)
-        assert (challenge.created_at, challenge.expires_at, challenge.status) == (1.0, 601.0, "open")
-        assert (table.game, table.options, table.names) == (
-            "deluxe",
-            {"target": 50, "pawns": True},
-            {100: "ann", 200: "bob"},
+        assert (challenge.members, challenge.message_id, challenge.created_at, challenge.expires_at) == (
+            (),
+            55,
+            1.0,
+            11.0,
         )
-        assert (table.status, table.game_id, table.members) == ("started", gid, (100, 200))
-        assert [x.id for x in await new.open_lobbies(channel_id=10)] == [1]
-        record = await new.load_game(gid)
-        assert record is not None and record.meta == {"board_id": 7} and record.options == {"target": 50}
-        race = await new.create_lobby("race", GUILD, 12, 100, created_at=3.0)
-        assert race.id == 3 and race.game == "race"
+        assert (challenge.status, challenge.game_id) == ("open", None)
+        assert deluxe.game == "deluxe" and deluxe.options == {"fast_start": 2, "target": 500}
+        assert deluxe.names == {1: "A", 2: "B"} and deluxe.members == (1, 2) and deluxe.message_id == 56
+        assert (deluxe.invited_id, deluxe.created_at, deluxe.expires_at, deluxe.status) == (
+            None,
+            2.0,
+            600.0,
+            "open",
+        )
+        assert (started.game, started.options, started.names, started.members) == ("deluxe", {}, {}, (1,))
+        assert (started.status, started.game_id, started.message_id) == ("started", active, None)
+        assert await new.get_lobby(4) is None
+        assert [x.id for x in await new.open_lobbies()] == [1, 2]
+        assert [x.id for x in await new.open_lobbies(channel_id=30)] == [2]
+
+        # Games, action logs, table meta, results and ratings are untouched.
+        [record] = await new.active_games()
+        assert record.id == active and record.game == "deluxe" and record.options == {"fast": 1}
+        assert [(a.seq, a.seat, a.text, a.at) for a in record.actions] == [
+            (1, 0, "0 draw", 2.0),
+            (2, 1, "1 draw", 3.0),
+        ]
+        assert [(s.seat, s.user_id, s.name) for s in record.seats] == [(0, 1, "A"), (1, 2, "B"), (2, 3, "C")]
+        assert record.meta == {"board_id": 9, "log": []} == await new.get_meta(active)
+        finished = await new.load_game(done)
+        assert finished is not None and finished.status == "finished" and finished.meta == {}
+        assert (
+            finished.result is not None and finished.result["winners"] == [0] and finished.result["muggins"]
+        )
+        ann = await new.rating_of(GUILD, "bhargage", 100)
+        assert ann is not None and (ann["rating"], ann["games"], ann["wins"], ann["muggins_wins"]) == (
+            1516.0,
+            1,
+            1,
+            1,
+        )
+        assert [r.user_id for r in await new.leaderboard(GUILD, "bhargage")] == [100, 200]
+        assert (await new.stats(GUILD, 200))["bhargage"].recent[0].score == 40
+
+        # Any game name can have a lobby now, and a new lobby never reuses an id.
+        race = await new.create_lobby("race", GUILD, 40, 7, names={7: "Gil"}, members=[7], created_at=10.0)
+        assert race.id == 5 and race.game == "race" and race.names == {7: "Gil"} and race.status == "open"
+        assert [x.id for x in await new.open_lobbies()] == [1, 2, 5]
+        with pytest.raises(sqlite3.IntegrityError):  # the status check survived the rebuild
+            await new.update_lobby(race.id, status="bogus")
     finally:
         await new.close()
+    with sqlite3.connect(path) as raw:
+        columns = [r[1] for r in raw.execute("PRAGMA table_info(lobbies)")]
+        assert "kind" not in columns and {"game", "names"} <= set(columns)
+        indexes = {r[1] for r in raw.execute("PRAGMA index_list(lobbies)")}
+        assert "lobbies_open" in indexes
+        assert raw.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)

@@ -1,6 +1,15 @@
-"""The store: one interface (``Store``) and its SQLite backend (``SQLiteStore``), split by concern —
-``schema`` (numbered migrations), ``games`` (games, action logs, table meta), ``lobbies``, ``stats``
-(results, ratings, leaderboards). Only the services use it; no cog does."""
+"""The one place that talks to the database: games, their action logs, results, ratings, lobbies and
+per-table UI data.
+
+``Store`` (``interface.py``) is what the rest of the bot uses; ``SQLiteStore`` (``sqlite.py``, built from the
+``games``, ``lobbies`` and ``stats`` mixins) implements it on one SQLite file whose schema is ``schema.py``.
+The rating policy is pure functions in ``bot.ratings``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
 
 from bot.store.interface import Store
 from bot.store.records import (
@@ -17,8 +26,6 @@ from bot.store.records import (
 )
 from bot.store.schema import LATEST_VERSION, MIGRATIONS
 from bot.store.sqlite import SQLiteStore
-
-open_store = SQLiteStore.open
 
 __all__ = [
     "LATEST_VERSION",
@@ -37,3 +44,8 @@ __all__ = [
     "Store",
     "open_store",
 ]
+
+
+async def open_store(path: str | Path, **kw: Any) -> SQLiteStore:
+    """Open the SQLite store at ``path``: the same as ``SQLiteStore.open(path, **kw)``."""
+    return await SQLiteStore.open(path, **kw)

@@ -1,18 +1,22 @@
-"""Games, their action logs and their table meta."""
+"""Games: creating them, their action logs, closing them, reading them back, and per-table UI data."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.store.base import SQLiteBase
+import aiosqlite
+
+from bot import ratings as rt
+from bot.store import stats
+from bot.store._base import Params, SQLiteBase
 from bot.store.records import ActionRecord, ChannelBusy, Finish, GameRecord, SeatRecord
-from bot.store.stats import StatsPart
 
 
-class GamesPart(StatsPart, SQLiteBase):
+class GamesMixin(SQLiteBase):
     async def create_game(
         self,
         game: str,
@@ -54,20 +58,22 @@ class GamesPart(StatsPart, SQLiteBase):
         finish: Finish | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> None:
-        """Commit one accepted action; in the same transaction ``meta`` (if given) replaces the table's meta
-        and ``finish`` (if given) closes the game with its results and ratings.
+        """Commit one accepted action in one transaction; with ``finish`` it also closes the game, and with
+        ``meta`` it also replaces the table's UI data.
 
-        ``seq`` is 1 for the first action. A duplicate (game_id, seq) raises ``sqlite3.IntegrityError``.
+        ``seq`` is 1 for the first action. A duplicate (game_id, seq) raises ``sqlite3.IntegrityError``; a
+        ``finish`` for a game that is not active raises ``ValueError``. Either way nothing is written.
         """
+        data = None if meta is None else json.dumps(dict(meta))
         async with self._tx() as db:
             await db.execute(
                 "INSERT INTO actions (game_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, seq, seat, text, at),
             )
-            if meta is not None:
-                await self._write_meta(db, game_id, meta)
             if finish is not None:
                 await self._finish_in_tx(db, game_id, finish)
+            if data is not None:
+                await _write_meta(db, game_id, data)
 
     async def finish_game(self, game_id: int, finish: Finish) -> None:
         """Close a game whose last action is already logged (used when a restore finds a finished state)."""
@@ -75,67 +81,107 @@ class GamesPart(StatsPart, SQLiteBase):
             await self._finish_in_tx(db, game_id, finish)
 
     async def load_game(self, game_id: int) -> GameRecord | None:
-        rows = await self._all(
-            "SELECT g.*, m.data AS meta FROM games g LEFT JOIN table_meta m ON m.game_id = g.id "
-            "WHERE g.id = ?",
-            (game_id,),
-        )
-        if not rows:
-            return None
-        return (await self._records(rows))[0]
+        """The game with its seats, actions and meta, whatever its status; ``None`` if there is none."""
+        records = await self._records("g.id = ?", (game_id,))
+        return records[0] if records else None
 
     async def active_games(self) -> list[GameRecord]:
-        rows = await self._all(
-            "SELECT g.*, m.data AS meta FROM games g LEFT JOIN table_meta m ON m.game_id = g.id "
-            "WHERE g.status = 'active' ORDER BY g.id"
-        )
-        return await self._records(rows)
+        """Every active game, by id, with its seats, actions and meta."""
+        return await self._records("g.status = 'active'")
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
+        """The game's action log, by seq."""
         rows = await self._all(
             "SELECT seq, seat, text, at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         )
-        return [ActionRecord(r["seq"], r["seat"], r["text"], r["at"]) for r in rows]
-
-    async def _records(self, rows: Iterable[sqlite3.Row]) -> list[GameRecord]:
-        out = []
-        for r in rows:
-            seats = await self._all(
-                "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (r["id"],)
-            )
-            out.append(
-                GameRecord(
-                    id=r["id"],
-                    game=r["game"],
-                    guild_id=r["guild_id"],
-                    channel_id=r["channel_id"],
-                    seed=r["seed"],
-                    players=r["players"],
-                    options=json.loads(r["options"]),
-                    status=r["status"],
-                    created_at=r["created_at"],
-                    finished_at=r["finished_at"],
-                    result=json.loads(r["result"]) if r["result"] else None,
-                    seats=tuple(SeatRecord(s["seat"], s["user_id"], s["name"]) for s in seats),
-                    actions=tuple(await self.actions(r["id"])),
-                    meta=json.loads(r["meta"]) if r["meta"] else {},
-                )
-            )
-        return out
+        return [_action(r) for r in rows]
 
     async def get_meta(self, game_id: int) -> dict[str, Any]:
+        """The table's UI data; ``{}`` if none was ever set."""
         row = await self._one("SELECT data FROM table_meta WHERE game_id = ?", (game_id,))
         return dict(json.loads(row["data"])) if row else {}
 
     async def set_meta(self, game_id: int, data: Mapping[str, Any]) -> None:
-        """Replace the table's meta (a change that belongs to no move: a message posted, DMs found closed)."""
+        """Replace the table's UI data with ``data`` (a JSON-able mapping)."""
+        text = json.dumps(dict(data))
         async with self._tx() as db:
-            await self._write_meta(db, game_id, data)
+            await _write_meta(db, game_id, text)
 
-    @staticmethod
-    async def _write_meta(db: Any, game_id: int, data: Mapping[str, Any]) -> None:
+    async def _records(self, where: str, params: Params = ()) -> list[GameRecord]:
+        """Games matching ``where`` (alias ``g``) with their seats, actions and meta: four queries in all."""
+        async with self._read() as db:
+            games = await _fetch(db, f"SELECT g.* FROM games g WHERE {where} ORDER BY g.id", params)
+            if not games:
+                return []
+            seats = await _fetch(
+                db,
+                "SELECT s.game_id, s.seat, s.user_id, s.name FROM seats s JOIN games g ON g.id = s.game_id "
+                f"WHERE {where} ORDER BY s.game_id, s.seat",
+                params,
+            )
+            actions = await _fetch(
+                db,
+                "SELECT a.game_id, a.seq, a.seat, a.text, a.at FROM actions a "
+                f"JOIN games g ON g.id = a.game_id WHERE {where} ORDER BY a.game_id, a.seq",
+                params,
+            )
+            metas = await _fetch(
+                db,
+                f"SELECT m.game_id, m.data FROM table_meta m JOIN games g ON g.id = m.game_id WHERE {where}",
+                params,
+            )
+        seats_of: dict[int, list[SeatRecord]] = defaultdict(list)
+        for s in seats:
+            seats_of[s["game_id"]].append(SeatRecord(s["seat"], s["user_id"], s["name"]))
+        actions_of: dict[int, list[ActionRecord]] = defaultdict(list)
+        for a in actions:
+            actions_of[a["game_id"]].append(_action(a))
+        meta_of = {m["game_id"]: dict(json.loads(m["data"])) for m in metas}
+        return [
+            GameRecord(
+                id=r["id"],
+                game=r["game"],
+                guild_id=r["guild_id"],
+                channel_id=r["channel_id"],
+                seed=r["seed"],
+                players=r["players"],
+                options=json.loads(r["options"]),
+                status=r["status"],
+                created_at=r["created_at"],
+                finished_at=r["finished_at"],
+                result=json.loads(r["result"]) if r["result"] else None,
+                seats=tuple(seats_of[r["id"]]),
+                actions=tuple(actions_of[r["id"]]),
+                meta=meta_of.get(r["id"], {}),
+            )
+            for r in games
+        ]
+
+    async def _finish_in_tx(self, db: aiosqlite.Connection, game_id: int, f: Finish) -> None:
+        cur = await db.execute("SELECT game, guild_id, status FROM games WHERE id = ?", (game_id,))
+        g = await cur.fetchone()
+        if g is None or g["status"] != "active":
+            raise ValueError(f"game {game_id} is not active")
         await db.execute(
-            "INSERT INTO table_meta (game_id, data) VALUES (?, ?) "
-            "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data",
-            (game_id, json.dumps(dict(data))),
+            "UPDATE games SET status = 'finished', finished_at = ?, result = ? WHERE id = ?",
+            (f.at, json.dumps(f.to_dict()), game_id),
         )
+        system = rt.system_for(g["game"], self.rating_systems)
+        await stats.record_finish(db, game_id, g["game"], g["guild_id"], f, system)
+
+
+async def _fetch(db: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    cur = await db.execute(sql, params)
+    return list(await cur.fetchall())
+
+
+async def _write_meta(db: aiosqlite.Connection, game_id: int, data: str) -> None:
+    await db.execute(
+        "INSERT INTO table_meta (game_id, data) VALUES (?, ?) "
+        "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data",
+        (game_id, data),
+    )
+
+
+def _action(r: sqlite3.Row) -> ActionRecord:
+    return ActionRecord(r["seq"], r["seat"], r["text"], r["at"])

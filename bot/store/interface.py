@@ -1,31 +1,41 @@
-"""The store's interface: what the services may ask of any backend (SQLite today; another later).
+"""``Store``: what the bot needs from its database, so the bot never learns which backend it talks to.
 
-Every method is a coroutine. A backend keeps these promises:
-- ``create_game`` inserts the game and its seats in one transaction and raises ``ChannelBusy`` when the
-  channel already has an active game.
-- ``append_action`` is one transaction: the action (a duplicate ``(game_id, seq)`` is rejected, never applied
-  twice), the table's meta when given (replacing it), and when ``finish`` is given the game closed with its
-  results and ratings. If any part fails, nothing of it is stored.
-- Reads never see half a transaction.
+``SQLiteStore`` implements it; a second backend (PostgreSQL) must honour every contract stated here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Protocol
 
 from bot.store.records import ActionRecord, Finish, GameRecord, GameStats, LeaderRow, Lobby
 
+# What ``update_lobby`` may set; a lobby's status is one of LOBBY_STATUSES (anything else is refused).
+LOBBY_FIELDS = frozenset(
+    {"status", "members", "names", "message_id", "options", "invited_id", "expires_at", "game_id"}
+)
+LOBBY_STATUSES = ("open", "started", "declined", "expired", "cancelled")
+
 
 class Store(Protocol):
-    path: Path
+    """Async storage of games, action logs, table meta, lobbies, results and ratings.
+
+    Rules for every method: each write is one transaction (every later read sees all of it or, when it
+    raises, none of it); a read never sees half a transaction, and a method that returns several rows reads
+    them from one consistent snapshot; records are the immutable values of ``records.py``, and the dicts in
+    them are fresh copies. Times are Unix seconds; JSON-able mappings come back as plain dicts. Ids are
+    never reused. Finishing a game (``append_action(finish=...)`` or ``finish_game``) closes it, writes one
+    results row per seat and updates each seat's rating with ``bot.ratings.rate_game`` (the system from
+    ``bot.ratings.system_for``) and the games/wins/losses/muggins_wins counters, all in that transaction.
+    """
 
     async def close(self) -> None:
-        """Release the backend; closing twice is harmless."""
+        """Release the connection(s); closing twice is harmless, and nothing else may be called afterwards."""
+        ...
 
     async def schema_version(self) -> int:
-        """The newest migration applied."""
+        """The highest schema migration applied to the database (``LATEST_VERSION`` once open)."""
+        ...
 
     # ---------------------------------------------------------------- games
 
@@ -39,7 +49,8 @@ class Store(Protocol):
         options: Mapping[str, Any],
         created_at: float,
     ) -> int:
-        """A new active game and its seats; its id."""
+        """Insert an active game and its seats, return its new id; ``ChannelBusy`` if the channel has one."""
+        ...
 
     async def append_action(
         self,
@@ -52,36 +63,32 @@ class Store(Protocol):
         finish: Finish | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> None:
-        """One accepted action, with the meta and the finish it brings, in one transaction."""
+        """One transaction: log it (duplicate (game_id, seq) rejected), close per finish, replace meta."""
+        ...
 
     async def finish_game(self, game_id: int, finish: Finish) -> None:
-        """Close a game whose last action is already logged (results and ratings in one transaction)."""
+        """Close an active game (results, ratings) without logging an action; ``ValueError`` if not active."""
+        ...
 
     async def load_game(self, game_id: int) -> GameRecord | None:
-        """A game with its seats, actions and meta; None if unknown."""
+        """The game in any status with seats, actions by seq and meta (``{}`` if none); None if unknown."""
+        ...
 
     async def active_games(self) -> list[GameRecord]:
-        """Every active game, oldest first."""
+        """Every active game by id, each as ``load_game`` gives it, without one query per game."""
+        ...
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
-        """A game's action log in order."""
+        """The game's committed action log by seq (empty for an unknown game)."""
+        ...
 
     async def get_meta(self, game_id: int) -> dict[str, Any]:
-        """The table's meta ({} if none)."""
+        """The game's table meta as last replaced, ``{}`` if never set."""
+        ...
 
     async def set_meta(self, game_id: int, data: Mapping[str, Any]) -> None:
-        """Replace the table's meta outside a move."""
-
-    # ---------------------------------------------------------------- finished games
-
-    async def rating_of(self, guild_id: int, game: str, user_id: int) -> dict[str, Any] | None:
-        """A player's rating row in one game and server."""
-
-    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderRow]:
-        """The server's best players of a game."""
-
-    async def stats(self, guild_id: int, user_id: int, *, recent: int = 5) -> dict[str, GameStats]:
-        """A player's record per game in a server."""
+        """Replace the game's whole table meta with ``data`` (keys are not merged with the old ones)."""
+        ...
 
     # ---------------------------------------------------------------- lobbies
 
@@ -100,13 +107,31 @@ class Store(Protocol):
         members: Sequence[int] = (),
         message_id: int | None = None,
     ) -> Lobby:
-        """A new open lobby."""
+        """Insert an open lobby for any game name (none is refused) and return it as stored."""
+        ...
 
     async def get_lobby(self, lobby_id: int) -> Lobby | None:
-        """A lobby; None if unknown."""
+        """The lobby in any status; ``None`` if the id is unknown."""
+        ...
 
     async def update_lobby(self, lobby_id: int, **fields: Any) -> Lobby:
-        """Change some of a lobby's fields; the lobby as it now is."""
+        """Set any of ``LOBBY_FIELDS`` (else TypeError; KeyError if no lobby) and return it as stored."""
+        ...
 
     async def open_lobbies(self, *, channel_id: int | None = None) -> list[Lobby]:
-        """Open lobbies, everywhere or in one channel."""
+        """Lobbies whose status is 'open', by id: all of them, or those of one channel."""
+        ...
+
+    # ---------------------------------------------------------------- results and ratings
+
+    async def rating_of(self, guild_id: int, game: str, user_id: int) -> dict[str, Any] | None:
+        """The player's ratings row for this guild and game as a dict; ``None`` before a finished game."""
+        ...
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderRow]:
+        """Up to ``limit`` players with a finished game: rating, wins, games desc, then user id."""
+        ...
+
+    async def stats(self, guild_id: int, user_id: int, *, recent: int = 5) -> dict[str, GameStats]:
+        """Per game the user finished in this guild: totals, rating, hand average, newest results."""
+        ...

@@ -1,4 +1,4 @@
-"""Lobbies: challenges and open tables waiting to start."""
+"""Lobbies: tables being gathered in a channel before their game exists."""
 
 from __future__ import annotations
 
@@ -7,15 +7,14 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.store.base import SQLiteBase
+import aiosqlite
+
+from bot.store._base import SQLiteBase
+from bot.store.interface import LOBBY_FIELDS
 from bot.store.records import Lobby
 
-_LOBBY_FIELDS = frozenset(
-    {"status", "members", "names", "message_id", "options", "invited_id", "expires_at", "game_id"}
-)
 
-
-class LobbiesPart(SQLiteBase):
+class LobbiesMixin(SQLiteBase):
     async def create_lobby(
         self,
         game: str,
@@ -31,6 +30,7 @@ class LobbiesPart(SQLiteBase):
         members: Sequence[int] = (),
         message_id: int | None = None,
     ) -> Lobby:
+        """Insert an open lobby and return it as stored."""
         async with self._tx() as db:
             cur = await db.execute(
                 "INSERT INTO lobbies (game, guild_id, channel_id, host_id, invited_id, options, names, "
@@ -41,41 +41,41 @@ class LobbiesPart(SQLiteBase):
                     channel_id,
                     host_id,
                     invited_id,
-                    json.dumps(dict(options or {})),
+                    _options_json(options or {}),
                     _names_json(names or {}),
-                    json.dumps(list(members)),
+                    _members_json(members),
                     message_id,
                     created_at,
                     expires_at,
                 ),
             )
-            lobby_id = cur.lastrowid
-        lobby = await self.get_lobby(int(lobby_id or 0))
+            assert cur.lastrowid is not None
+            lobby = await _select(db, cur.lastrowid)
         assert lobby is not None
         return lobby
 
     async def get_lobby(self, lobby_id: int) -> Lobby | None:
+        """The lobby, whatever its status; ``None`` if there is no such lobby."""
         row = await self._one("SELECT * FROM lobbies WHERE id = ?", (lobby_id,))
         return _lobby(row) if row else None
 
     async def update_lobby(self, lobby_id: int, **fields: Any) -> Lobby:
         """Set any of status, members, names, message_id, options, invited_id, expires_at, game_id."""
-        bad = set(fields) - _LOBBY_FIELDS
+        bad = set(fields) - LOBBY_FIELDS
         if bad:
             raise TypeError(f"unknown lobby fields: {sorted(bad)}")
-        if fields:
-            encode = {"members": lambda v: json.dumps(list(v)), "options": lambda v: json.dumps(dict(v))}
-            encode["names"] = _names_json
-            values = [encode[k](v) if k in encode else v for k, v in fields.items()]
-            sets = ", ".join(f"{k} = ?" for k in fields)
-            async with self._tx() as db:
+        values = [_encode(k, v) for k, v in fields.items()]
+        async with self._tx() as db:
+            if fields:
+                sets = ", ".join(f"{k} = ?" for k in fields)
                 await db.execute(f"UPDATE lobbies SET {sets} WHERE id = ?", (*values, lobby_id))
-        lobby = await self.get_lobby(lobby_id)
+            lobby = await _select(db, lobby_id)
         if lobby is None:
             raise KeyError(lobby_id)
         return lobby
 
     async def open_lobbies(self, *, channel_id: int | None = None) -> list[Lobby]:
+        """Open lobbies by id, in every channel or in one."""
         if channel_id is None:
             rows = await self._all("SELECT * FROM lobbies WHERE status = 'open' ORDER BY id")
         else:
@@ -85,8 +85,32 @@ class LobbiesPart(SQLiteBase):
         return [_lobby(r) for r in rows]
 
 
+def _encode(name: str, value: Any) -> Any:
+    if name == "members":
+        return _members_json(value)
+    if name == "names":
+        return _names_json(value)
+    if name == "options":
+        return _options_json(value)
+    return value
+
+
+def _options_json(options: Mapping[str, Any]) -> str:
+    return json.dumps(dict(options))
+
+
 def _names_json(names: Mapping[int, str]) -> str:
-    return json.dumps({str(k): v for k, v in names.items()})
+    return json.dumps({str(int(uid)): name for uid, name in names.items()})
+
+
+def _members_json(members: Sequence[int]) -> str:
+    return json.dumps(list(members))
+
+
+async def _select(db: aiosqlite.Connection, lobby_id: int) -> Lobby | None:
+    cur = await db.execute("SELECT * FROM lobbies WHERE id = ?", (lobby_id,))
+    row = await cur.fetchone()
+    return _lobby(row) if row else None
 
 
 def _lobby(r: sqlite3.Row) -> Lobby:
@@ -98,7 +122,7 @@ def _lobby(r: sqlite3.Row) -> Lobby:
         host_id=r["host_id"],
         invited_id=r["invited_id"],
         options=json.loads(r["options"]),
-        names={int(k): str(v) for k, v in json.loads(r["names"]).items()},
+        names={int(uid): name for uid, name in json.loads(r["names"]).items()},
         members=tuple(json.loads(r["members"])),
         message_id=r["message_id"],
         created_at=r["created_at"],

@@ -1,4 +1,4 @@
-"""The plain values the store reads and writes."""
+"""The immutable values the store hands out and takes in. No SQL here: any backend builds the same records."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class GameRecord:
     result: dict[str, Any] | None
     seats: tuple[SeatRecord, ...]
     actions: tuple[ActionRecord, ...]
-    meta: dict[str, Any] = field(default_factory=dict)  # the table's meta (owned by bot.tables)
+    meta: dict[str, Any] = field(default_factory=dict)  # the table's UI data (see Store.set_meta); {} if none
 
 
 @dataclass(frozen=True)
@@ -122,17 +122,19 @@ class GameStats:
 
 @dataclass(frozen=True)
 class Lobby:
+    """A table being gathered in a channel, before its game exists."""
+
     id: int
     game: str
     guild_id: int
     channel_id: int
     host_id: int
     invited_id: int | None
-    options: dict[str, Any]  # the game's options
-    names: dict[int, str]  # display names of the members (and of the one invited)
+    options: dict[str, Any]  # the game's options only
+    names: dict[int, str]  # display names of members, by user id
     members: tuple[int, ...]
     message_id: int | None
     created_at: float
     expires_at: float | None
-    status: str
+    status: str  # open, started, declined, expired or cancelled
     game_id: int | None

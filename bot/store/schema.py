@@ -1,15 +1,15 @@
-"""The schema: numbered migrations, applied in order, each in its own transaction and recorded in
-``schema_version``. Never edit a migration that has shipped: add a new one."""
+"""The SQLite schema as numbered migrations, and the function that applies them."""
 
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import aiosqlite
 
-log = logging.getLogger("bot.store")
+log = logging.getLogger(__name__)
 
+# Numbered migrations, applied in order, each in its own transaction and recorded in schema_version.
+# Never edit a migration that has shipped: add a new one.
 MIGRATIONS: list[tuple[int, str]] = [
     (
         1,
@@ -112,10 +112,12 @@ MIGRATIONS: list[tuple[int, str]] = [
     ),
     (
         4,
-        # Games are pluggable: the lobbies table no longer lists game names. A challenge was a Bhargage
-        # lobby; a Deluxe lobby kept its options and member names in one JSON object, now two columns.
+        # Lobbies name their game instead of a fixed 'kind' (games are pluggable), and keep the members'
+        # display names in their own column: a 'challenge' was a Bhargage lobby whose options were the game's
+        # options; a 'deluxe' lobby kept {"game": options, "names": names} in its options. SQLite cannot drop
+        # a CHECK, so the table is rebuilt (ids, and the AUTOINCREMENT counter, are kept).
         """
-        CREATE TABLE lobbies_v4 (
+        CREATE TABLE lobbies_new (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             game TEXT NOT NULL,
             guild_id INTEGER NOT NULL,
@@ -132,17 +134,20 @@ MIGRATIONS: list[tuple[int, str]] = [
                 CHECK (status IN ('open', 'started', 'declined', 'expired', 'cancelled')),
             game_id INTEGER REFERENCES games(id)
         );
-        INSERT INTO lobbies_v4 (id, game, guild_id, channel_id, host_id, invited_id, options, names, members,
-                                message_id, created_at, expires_at, status, game_id)
+        INSERT INTO lobbies_new (id, game, guild_id, channel_id, host_id, invited_id, options, names, members,
+                                 message_id, created_at, expires_at, status, game_id)
         SELECT id,
                CASE kind WHEN 'challenge' THEN 'bhargage' ELSE kind END,
                guild_id, channel_id, host_id, invited_id,
-               CASE kind WHEN 'deluxe' THEN COALESCE(json_extract(options, '$.game'), '{}') ELSE options END,
-               CASE kind WHEN 'deluxe' THEN COALESCE(json_extract(options, '$.names'), '{}') ELSE '{}' END,
+               CASE kind WHEN 'deluxe' THEN coalesce(json_extract(options, '$.game'), '{}') ELSE options END,
+               CASE kind WHEN 'deluxe' THEN coalesce(json_extract(options, '$.names'), '{}') ELSE '{}' END,
                members, message_id, created_at, expires_at, status, game_id
-        FROM lobbies;
+        FROM lobbies ORDER BY id;
+        DELETE FROM sqlite_sequence WHERE name = 'lobbies_new';
+        INSERT INTO sqlite_sequence (name, seq)
+            SELECT 'lobbies_new', seq FROM sqlite_sequence WHERE name = 'lobbies';
         DROP TABLE lobbies;
-        ALTER TABLE lobbies_v4 RENAME TO lobbies;
+        ALTER TABLE lobbies_new RENAME TO lobbies;
         CREATE INDEX lobbies_open ON lobbies(status, channel_id);
         """,
     ),
@@ -151,8 +156,11 @@ MIGRATIONS: list[tuple[int, str]] = [
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 
-async def migrate(db: aiosqlite.Connection, path: Path, target: int) -> None:
-    """Bring the database to ``target`` (the caller holds the connection's lock)."""
+async def migrate(db: aiosqlite.Connection, target: int, *, name: str = "database") -> None:
+    """Apply every migration above the current version up to ``target``, each in its own transaction.
+
+    The caller must hold the store's lock. A migration that fails is rolled back whole and re-raised.
+    """
     await db.execute(
         "CREATE TABLE IF NOT EXISTS schema_version "
         "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT (datetime('now')))"
@@ -171,4 +179,4 @@ async def migrate(db: aiosqlite.Connection, path: Path, target: int) -> None:
                 if db.in_transaction:
                     await db.execute("ROLLBACK")
                 raise
-            log.info("database %s migrated to version %d", path, version)
+            log.info("%s migrated to version %d", name, version)

@@ -1,31 +1,50 @@
-"""The SQLite backend: one aiosqlite connection with its lock and transactions, one part per concern.
+"""``SQLiteStore``: the ``Store`` on one SQLite file.
 
 Durability: the database runs in WAL mode with ``synchronous=FULL``. In WAL mode ``NORMAL`` never corrupts the
 file, but a commit acknowledged just before a power cut can be rolled back; ``FULL`` fsyncs the log on every
-commit, so an action the bot has announced is on disk.
+commit, so an action the bot has announced is on disk. A move costs one small fsync, which is cheap next to a
+Discord round trip.
 
-All access goes through one connection guarded by an ``asyncio.Lock``: statements of one coroutine's
-transaction can never interleave with another's, and reads never see half a transaction.
+All access goes through one ``aiosqlite`` connection guarded by an ``asyncio.Lock``: statements of one
+coroutine's transaction can never interleave with another's, and reads never see half a transaction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
 from bot import ratings as rt
-from bot.store.base import SQLiteBase
-from bot.store.games import GamesPart
-from bot.store.lobbies import LobbiesPart
-from bot.store.schema import LATEST_VERSION, migrate
-from bot.store.stats import StatsPart
+from bot.store import schema
+from bot.store._base import Params
+from bot.store.games import GamesMixin
+from bot.store.lobbies import LobbiesMixin
+from bot.store.stats import StatsMixin
+
+if TYPE_CHECKING:
+    from bot.store.interface import Store
 
 
-class SQLiteStore(GamesPart, LobbiesPart, StatsPart, SQLiteBase):
-    """The store on one SQLite file. Create with ``await SQLiteStore.open(path)``."""
+@dataclass
+class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin):
+    """Async SQLite store. Create with ``await SQLiteStore.open(path)``."""
+
+    db: aiosqlite.Connection
+    path: Path
+    rating_systems: dict[str, rt.RatingSystem] = field(default_factory=lambda: dict(rt.DEFAULT_SYSTEMS))
+
+    def __post_init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    # ---------------------------------------------------------------- lifecycle
 
     @classmethod
     async def open(
@@ -37,12 +56,13 @@ class SQLiteStore(GamesPart, LobbiesPart, StatsPart, SQLiteBase):
     ) -> SQLiteStore:
         """Open (creating the file and its folder if needed) and migrate to the latest schema.
 
-        ``migrate_to`` stops at an older version; it exists so tests can build an old database.
+        ``rating_systems`` overrides ``bot.ratings.DEFAULT_SYSTEMS`` per game. ``migrate_to`` stops at an
+        older version; it exists so tests can build an old database.
         """
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(str(p), isolation_level=None)
-        db.row_factory = aiosqlite.Row
+        db.row_factory = sqlite3.Row
         try:
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute("PRAGMA synchronous=FULL")
@@ -50,9 +70,10 @@ class SQLiteStore(GamesPart, LobbiesPart, StatsPart, SQLiteBase):
             await db.execute("PRAGMA busy_timeout=5000")
             systems = dict(rt.DEFAULT_SYSTEMS)
             systems.update(rating_systems or {})
-            store = cls(db, p, systems)
+            store = cls(db=db, path=p, rating_systems=systems)
             async with store._lock:
-                await migrate(db, p, LATEST_VERSION if migrate_to is None else migrate_to)
+                target = schema.LATEST_VERSION if migrate_to is None else migrate_to
+                await schema.migrate(db, target, name=f"database {p}")
         except BaseException:
             await db.close()
             raise
@@ -70,9 +91,45 @@ class SQLiteStore(GamesPart, LobbiesPart, StatsPart, SQLiteBase):
         return int(row["v"]) if row else 0
 
     async def pragma(self, name: str) -> Any:
-        """Read a PRAGMA (tests check WAL and synchronous)."""
+        """Read a PRAGMA (tests check WAL and synchronous). SQLite only: not part of ``Store``."""
         row = await self._one(f"PRAGMA {name}")
         return row[0] if row else None
 
+    # ---------------------------------------------------------------- plumbing
 
-__all__ = ["SQLiteStore"]
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self.db.execute("BEGIN")
+            try:
+                yield self.db
+            finally:
+                await self.db.execute("COMMIT")
+
+    async def _all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        async with self._lock:
+            cur = await self.db.execute(sql, params)
+            return list(await cur.fetchall())
+
+    async def _one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        async with self._lock:
+            cur = await self.db.execute(sql, params)
+            row: sqlite3.Row | None = await cur.fetchone()
+            return row
+
+
+if TYPE_CHECKING:
+
+    def _implements_store(s: SQLiteStore) -> Store:
+        return s
