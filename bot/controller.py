@@ -24,6 +24,7 @@ from bot.errors import UserFacingError
 from bot.games import Announcement, Click, Move
 from bot.lobbies import Player
 from bot.panel import Button, Control, Panel
+from bot.settings import Settings
 from bot.tables import NotSeated, StaleAction, Table, TableClosed, TableError
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ class TableController:
         self._timer_lock = asyncio.Lock()
 
     @property
-    def settings(self) -> Any:
+    def settings(self) -> Settings:
         return self.bot.settings
 
     # ================================================================ commands
@@ -258,11 +259,19 @@ class TableController:
 
     async def _lobby_click(self, interaction: Interaction, click: Click) -> None:
         """A refusal is the click's own (ephemeral) answer; anything else updates the lobby message through
-        the interaction."""
-        outcome = await self.lobbies.click(click.key, player(interaction.user), click.verb)
+        the interaction. A click that opens a table is acknowledged first: that takes a moment."""
+        user = player(interaction.user)
+        self.lobbies.refuse(await self.lobbies.get(click.key), user, click.verb)
+        starts = click.verb in self.lobbies.STARTS
+        if starts:
+            await interaction.response.defer()
+        outcome = await self.lobbies.click(click.key, user, click.verb)
         adapter = self.tables.adapter(outcome.lobby.game)
-        panel = adapter.lobby_panel(outcome.lobby)
-        await interaction.response.edit_message(**delivery.kwargs(panel, "l", outcome.lobby.id))
+        answer = delivery.kwargs(adapter.lobby_panel(outcome.lobby), "l", outcome.lobby.id)
+        if starts:
+            await interaction.edit_original_response(**answer)
+        else:
+            await interaction.response.edit_message(**answer)
         if outcome.notice:
             await interaction.followup.send(outcome.notice, ephemeral=True)
         if outcome.started is not None:

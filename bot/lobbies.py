@@ -150,63 +150,70 @@ class LobbyService:
 
     # ---------------------------------------------------------------- clicks
 
+    STARTS: frozenset[str] = frozenset({"accept", "start"})  # the clicks that may open a table
+
+    def refuse(self, lobby: Lobby, user: Player, verb: str) -> None:
+        """Raise the refusal this click gets on this lobby as it stands, if any; pure, so a click can be
+        refused before it is acknowledged (and is checked again under the lobby's lock)."""
+        adapter = self.adapter(lobby)
+        known = ("accept", "decline") if adapter.challenge else ("join", "leave", "start", "cancel")
+        if verb not in known:
+            raise UserFacingError("That button is out of date.")
+        if adapter.challenge and user.id != lobby.invited_id:
+            raise UserFacingError(f"This challenge is for <@{lobby.invited_id}>; only they can answer it.")
+        if lobby.status != "open" or self._overdue(lobby):
+            return  # answered with the lobby as it is, and a word on why it is closed
+        members = lobby.members
+        if verb == "join" and user.id in members:
+            raise UserFacingError("You are already at this table.")
+        if verb == "join" and len(members) >= adapter.max_players:
+            raise UserFacingError(f"This table is full ({adapter.max_players} players).")
+        if verb == "leave" and user.id not in members:
+            raise UserFacingError("You are not at this table.")
+        if verb == "leave" and user.id == lobby.host_id:
+            raise UserFacingError("You are the host: press Cancel to close the table.")
+        if verb in ("start", "cancel") and user.id != lobby.host_id:
+            raise UserFacingError(f"Only the host can {verb} this table.")
+        if verb == "start" and len(members) < adapter.min_players:
+            raise UserFacingError(
+                f"{adapter.title} needs at least {adapter.min_players} players: wait for someone to join."
+            )
+
+    def _overdue(self, lobby: Lobby) -> bool:
+        return lobby.status == "open" and lobby.expires_at is not None and lobby.expires_at <= self.clock()
+
+    async def get(self, lobby_id: int) -> Lobby:
+        lobby = await self.store.get_lobby(lobby_id)
+        if lobby is None:
+            raise UserFacingError("That lobby no longer exists.")
+        return lobby
+
     async def click(self, lobby_id: int, user: Player, verb: str) -> LobbyOutcome:
+        """Join, leave, start, cancel, accept or decline, under the lobby's lock."""
         async with self.locks(("lobby", lobby_id)):
-            lobby = await self.store.get_lobby(lobby_id)
-            if lobby is None:
-                raise UserFacingError("That lobby no longer exists.")
+            lobby = await self.get(lobby_id)
+            self.refuse(lobby, user, verb)
             adapter = self.adapter(lobby)
-            if adapter.challenge and verb in ("accept", "decline") and user.id != lobby.invited_id:
-                raise UserFacingError(
-                    f"This challenge is for <@{lobby.invited_id}>; only they can answer it."
-                )
-            if lobby.status == "open" and lobby.expires_at is not None and lobby.expires_at <= self.clock():
+            if self._overdue(lobby):
                 lobby = await self.store.update_lobby(lobby.id, status="expired")
             if lobby.status != "open":
                 return LobbyOutcome(lobby, notice=CLOSED_WORDS[adapter.challenge].get(lobby.status, ""))
-            if adapter.challenge:
-                return await self._answer(adapter, lobby, user, verb)
-            return await self._lobby_click(adapter, lobby, user, verb)
-
-    async def _answer(self, adapter: GameAdapter, lobby: Lobby, user: Player, verb: str) -> LobbyOutcome:
-        if verb == "decline":
-            return LobbyOutcome(await self.store.update_lobby(lobby.id, status="declined"))
-        if verb != "accept":
-            raise UserFacingError("That button is out of date.")
-        host = Player(lobby.host_id, lobby.names.get(lobby.host_id, str(lobby.host_id)))
-        names = {**lobby.names, user.id: user.name}
-        lobby = await self.store.update_lobby(lobby.id, names=names)
-        return await self._start(adapter, lobby, [host, user])
-
-    async def _lobby_click(self, adapter: GameAdapter, lobby: Lobby, user: Player, verb: str) -> LobbyOutcome:
-        members = list(lobby.members)
-        if verb == "join":
-            if user.id in members:
-                raise UserFacingError("You are already at this table.")
-            if len(members) >= adapter.max_players:
-                raise UserFacingError(f"This table is full ({adapter.max_players} players).")
-            members.append(user.id)
-            names = {**lobby.names, user.id: user.name}
-            return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members, names=names))
-        if verb == "leave":
-            if user.id not in members:
-                raise UserFacingError("You are not at this table.")
-            if user.id == lobby.host_id:
-                raise UserFacingError("You are the host: press Cancel to close the table.")
-            members.remove(user.id)
-            return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members))
-        if verb in ("start", "cancel"):
-            if user.id != lobby.host_id:
-                raise UserFacingError(f"Only the host can {verb} this table.")
-            if verb == "cancel":
-                return LobbyOutcome(await self.store.update_lobby(lobby.id, status="cancelled"))
-            if len(members) < adapter.min_players:
-                raise UserFacingError(
-                    f"{adapter.title} needs at least {adapter.min_players} players: wait for someone to join."
-                )
-            players = [Player(uid, lobby.names.get(uid, str(uid))) for uid in members]
-            return await self._start(adapter, lobby, players)
-        raise UserFacingError("That button is out of date.")
+            if verb == "start" or verb == "accept":
+                names = {**lobby.names, user.id: user.name}
+                if names != lobby.names:
+                    lobby = await self.store.update_lobby(lobby.id, names=names)
+                others = [user.id] if verb == "accept" else [m for m in lobby.members if m != lobby.host_id]
+                seated = [lobby.host_id, *others]
+                players = [Player(uid, names.get(uid, str(uid))) for uid in seated]
+                return await self._start(adapter, lobby, players)
+            if verb == "join":
+                members, names = [*lobby.members, user.id], {**lobby.names, user.id: user.name}
+                return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members, names=names))
+            if verb == "leave":
+                members = [m for m in lobby.members if m != user.id]
+                return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members))
+            status = "declined" if verb == "decline" else "cancelled"
+            return LobbyOutcome(await self.store.update_lobby(lobby.id, status=status))
 
     async def _start(self, adapter: GameAdapter, lobby: Lobby, players: Sequence[Player]) -> LobbyOutcome:
         self._refuse_seated(adapter, lobby.guild_id, players, lobby.host_id)
@@ -236,9 +243,6 @@ class LobbyService:
                     continue  # a Start (or an answer) at the same moment won
                 expired.append(await self.store.update_lobby(lobby.id, status="expired"))
         return expired
-
-    async def get(self, lobby_id: int) -> Lobby | None:
-        return await self.store.get_lobby(lobby_id)
 
     async def open_in(self, channel_id: int) -> list[Lobby]:
         return await self.store.open_lobbies(channel_id=channel_id)
