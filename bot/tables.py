@@ -178,12 +178,8 @@ class TableService:
         store: Store,
         *,
         clock: Callable[[], float],
-        games: Mapping[str, GameAdapter] | None = None,
+        games: Mapping[str, GameAdapter],
     ) -> None:
-        if games is None:
-            from bot.games import GAMES
-
-            games = GAMES
         self.store = store
         self.clock = clock
         self.games = games

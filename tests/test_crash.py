@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.games import GAMES
 from bot.rules import bhargage as bh
 from bot.store import SQLiteStore as Store
 from bot.tables import TableService
@@ -29,11 +30,12 @@ CHILD = textwrap.dedent(
     import asyncio, random, sys, time
     from bot.rules import bhargage as bh
     from bot.store import SQLiteStore as Store
+    from bot.games import GAMES
     from bot.tables import TableService
 
     async def main(path):
         store = await Store.open(path)
-        tables = TableService(store, clock=time.time)
+        tables = TableService(store, clock=time.time, games=GAMES)
         table, _ = await tables.create("bhargage", 1, 2, [(10, "ann"), (20, "ben")], {"target": 221}, seed=5)
         print("game", table.id, flush=True)
         rng = random.Random(1)
@@ -76,7 +78,7 @@ async def test_sigkill_loses_no_acknowledged_move(tmp_path: Path, kill_after: in
 
     store = await Store.open(db)
     try:
-        tables = TableService(store, clock=time.time)
+        tables = TableService(store, clock=time.time, games=GAMES)
         assert await tables.restore() == 1
         table = await tables.get(game_id)
         assert table.seq >= acked  # every acknowledged move survived (later ones may too)
