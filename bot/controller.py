@@ -25,7 +25,7 @@ from bot.games import Announcement, Click, Move
 from bot.lobbies import Player
 from bot.panel import Button, Control, Panel
 from bot.settings import Settings
-from bot.tables import NotSeated, StaleAction, Table, TableClosed, TableError
+from bot.tables import NotSeated, StaleAction, Table, TableClosed, TableError, TableMeta
 
 if TYPE_CHECKING:
     from bot.app import TavernBot
@@ -193,7 +193,7 @@ class TableController:
         async with self.tables.locked(table.id) as table:
             if fresh and move.token != table.adapter.token(table, seat):
                 raise StaleAction()
-            told = table.meta.announced
+            told = table.meta.told(table.seq)
             events = await self._apply(table, seat, move.action)
             done = move.done(table, events) if move.done is not None else None
             if done is None:
@@ -209,9 +209,9 @@ class TableController:
         with it."""
         adapter = table.adapter
 
-        def meta_after(events: Sequence[Any], seq: int) -> Any:
-            told = table.meta.announced if adapter.hold(table, events) else seq
-            return replace(table.meta, announced=told)
+        def meta_after(events: Sequence[Any], seq: int) -> TableMeta:
+            held = adapter.hold(table, events)
+            return replace(table.meta, untold_after=table.meta.told(seq - 1) if held else None)
 
         result = await self.tables.apply_locked(
             table, seat, action, expected_seq=expected_seq, meta_after=meta_after
@@ -234,7 +234,7 @@ class TableController:
         await interaction.response.defer()
         async with self.tables.locked(table.id) as table:
             action = table.adapter.claim_action(table, idle)
-            told = table.meta.announced
+            told = table.meta.told(table.seq)
             events = await self._apply(table, idle, action, expected_seq=int(click.token))
             text = table.adapter.claimed_text(table, idle, interaction.user.display_name)
             await interaction.edit_original_response(content=text, view=None)
@@ -277,25 +277,25 @@ class TableController:
         if outcome.started is not None:
             table, _ = outcome.started
             async with self.tables.locked(table.id) as table:
-                await self.publish(table, table.pending, told_before=table.meta.announced)
+                await self.publish(table, table.pending, told_before=-1)
 
     # ================================================================ telling everyone
 
     async def publish(self, table: Table, events: Sequence[Any], *, told_before: int) -> None:
         """Everything a move (or the opening) makes visible; the caller holds the table's lock. The move is
-        already committed: a Discord failure here is logged and never undoes it. ``told_before`` is what
-        the channel had been told before these events (``meta.announced``): if the channel refuses this
-        post, the untold events wait for the next one, across a restart too."""
+        already committed: a Discord failure here is logged and never undoes it. ``told_before`` is the
+        action count up to which the channel had been told before these events (-1 for the opening): if
+        the channel refuses this post, the untold events wait for the next one, across a restart too."""
         adapter = table.adapter
         changes: dict[str, Any] = {}
         posted = True
         ann = Announcement()
-        if table.is_over() or not adapter.hold(table, events):
+        if not adapter.hold(table, events):
             ann = adapter.announce(table, table.pending)
             posted = await self._tell_channel(table, ann)
             if posted:
                 table.pending = []
-            changes["announced"] = table.seq if posted else told_before
+            changes["untold_after"] = None if posted else told_before
         board_id = await self._refresh_board(table)
         if board_id is not None:
             changes["board_id"] = board_id

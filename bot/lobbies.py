@@ -7,7 +7,6 @@ runs under that lobby's lock, so simultaneous Joins all count and a Start and an
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,8 +17,6 @@ from bot.locks import KeyedLocks
 from bot.settings import Settings
 from bot.store import Lobby, Store
 from bot.tables import Table, TableService
-
-log = logging.getLogger(__name__)
 
 CLOSED_WORDS = {
     True: {

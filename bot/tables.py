@@ -57,16 +57,21 @@ class Seat:
 class TableMeta:
     """What the bot remembers about a table besides the game itself; never rendered text.
 
-    ``announced`` is the action count up to which the channel has been told what happened (-1: not even
-    the opening; events after it are re-derived from the log); ``nudged`` / ``claim_offered`` hold the
-    action count at which the idle nudge / claim offer was made, so each comes once per turn.
+    ``untold_after`` is None while the channel has been told everything in the log; else the action count
+    up to which it has been told (-1: not even the opening), the later events being re-derived from the log.
+    ``nudged`` / ``claim_offered`` hold the action count at which the idle nudge / claim offer was made, so
+    each comes once per turn. In the usual move nothing here changes, so nothing but the action is written.
     """
 
     board_id: int | None = None
     dm_closed: frozenset[int] = frozenset()
     nudged: int = -1
     claim_offered: int = -1
-    announced: int = -1
+    untold_after: int | None = None
+
+    def told(self, seq: int) -> int:
+        """The action count up to which the channel has been told what happened."""
+        return seq if self.untold_after is None else self.untold_after
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -74,26 +79,26 @@ class TableMeta:
             "dm_closed": sorted(self.dm_closed),
             "nudged": self.nudged,
             "claim_offered": self.claim_offered,
-            "announced": self.announced,
+            "untold_after": self.untold_after,
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, seq: int = 0) -> TableMeta:
-        """Reads today's meta and the untyped meta of older versions (missing ``announced``: all told)."""
-        board = data.get("board_id")
+    def from_dict(cls, data: Mapping[str, Any]) -> TableMeta:
+        """Reads today's meta and the untyped meta of older versions (their extra keys are ignored)."""
+        board, untold = data.get("board_id"), data.get("untold_after")
         return cls(
             board_id=int(board) if board is not None else None,
             dm_closed=frozenset(int(s) for s in data.get("dm_closed", ())),
             nudged=int(data.get("nudged", -1)),
             claim_offered=int(data.get("claim_offered", -1)),
-            announced=int(data.get("announced", seq)),
+            untold_after=int(untold) if untold is not None else None,
         )
 
 
 @dataclass(eq=False)
 class Table:
     """One game in play. ``seq`` counts the actions applied since ``start``; ``pending`` holds the events
-    after ``meta.announced`` that the channel has not been shown yet."""
+    the channel has not been shown yet (see ``TableMeta.untold_after``)."""
 
     id: int
     game: str
@@ -237,12 +242,13 @@ class TableService:
         adapter = self.adapter(record.game)
         module = adapter.rules
         options = module.Options.from_dict(record.options)
-        meta = TableMeta.from_dict(record.meta, seq=len(record.actions))
+        meta = TableMeta.from_dict(record.meta)
+        told = meta.told(len(record.actions))
         state, events = module.start(record.seed, record.players, options)
-        pending: list[Any] = list(events) if meta.announced < 0 else []
+        pending: list[Any] = list(events) if told < 0 else []
         for action in record.actions:
             state, events = module.apply(state, module.parse_action(action.text))
-            if action.seq > meta.announced:
+            if action.seq > told:
                 pending.extend(events)
         return Table(
             id=record.id,
@@ -386,8 +392,8 @@ class TableService:
         """Check and apply ``action`` (an engine Action, or its text without the seat prefix) for ``seat``;
         the caller holds the table's lock. ``expected_seq`` is the table's ``seq`` when the button was drawn
         (a mismatch raises ``StaleAction``). ``meta_after(events, seq)``, if given, says what the table's
-        meta becomes with this move; it is stored in the same transaction as the action. A RulesError from
-        the engine passes through unchanged, and nothing changes."""
+        meta becomes with this move; if it changed, it is stored in the same transaction as the action. A
+        RulesError from the engine passes through unchanged, and nothing changes."""
         if table.status != "active":
             raise TableClosed()
         if expected_seq is not None and expected_seq != table.seq:
@@ -406,9 +412,8 @@ class TableService:
         new_meta = meta_after(events, seq) if meta_after is not None else table.meta
 
         async def commit() -> None:
-            await self.store.append_action(
-                table.id, seq, seat, text, now, finish=finish, meta=new_meta.to_dict()
-            )
+            changed = new_meta.to_dict() if new_meta != table.meta else None
+            await self.store.append_action(table.id, seq, seat, text, now, finish=finish, meta=changed)
             table.state, table.seq, table.last_action_at, table.meta = new_state, seq, now, new_meta
             table.pending = [*table.pending, *events][-PENDING_LIMIT:]
             if finish is not None:

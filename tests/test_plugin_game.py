@@ -117,3 +117,43 @@ async def test_a_race_is_nudged_then_claimed_on_the_shared_timer(
     await bot.controller.run_timers()
     await fake.settle()
     assert "(expired)" in lobby.content and lobby.buttons() == []
+
+
+async def test_what_the_channel_missed_is_told_with_the_next_post_even_after_a_restart(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """The channel refuses a post: that move's lines wait (the table's meta says from where), survive a
+    restart (re-derived from the log, not stored as text), and come with the next post that goes out."""
+    fake = fake_discord
+    bot = await start_bot(setup=plug_in_race)
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    lobby = (await fake.slash(ann, fake.channel, "race", target=20)).message
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    await fake.settle()
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    users = {table.seat_of(u.id): u for u in (ann, bob)}
+    first = users[table.waiting_for()[0]]
+    allowed = fake.channel.bot_permissions
+    await fake.set_bot_permissions(fake.channel, discord.Permissions(view_channel=True).value)
+    panel = live_panel(fake, first)
+    assert panel is not None
+    await fake.click(first, panel, "Add 2")
+    await fake.settle()
+    assert not any("adds 2" in m.content for m in fake.channel_messages(fake.channel))
+    assert table.meta.untold_after == 0
+    await bot.close()
+
+    await fake.set_bot_permissions(fake.channel, allowed)
+    again = await start_bot(setup=plug_in_race)
+    restored = again.tables.table_for_channel(fake.channel.id)
+    assert restored is not None and restored.meta.untold_after == 0 and restored.pending
+    second = users[restored.waiting_for()[0]]
+    panel = live_panel(fake, second)
+    assert panel is not None
+    await fake.click(second, panel, "Add 1")
+    await fake.settle()
+    told = fake.last_message(fake.channel).content
+    assert f"{first.name} adds 2 → 2" in told and f"{second.name} adds 1 → 1" in told
+    assert restored.meta.untold_after is None and restored.pending == []

@@ -119,7 +119,8 @@ class GameAdapter:
         raise NotImplementedError
 
     def hold(self, table: Table, events: Sequence[Any]) -> bool:
-        """True to tell the channel later (the move's events wait for the end of the turn)."""
+        """True to tell the channel later (the move's events wait for the end of the turn). Events that end
+        the game are never held."""
         return False
 
     def announce(self, table: Table, events: Sequence[Any]) -> Announcement:
