@@ -16,7 +16,7 @@ from bot.rules import deluxe as D
 from bot.rules.decktet import Card, deluxe_deck
 from bot.rules.errors import GameOver, IllegalAction, NotYourTurn
 from tests.test_deluxe_engine import zones
-from tests.test_rules_review import check_agrees
+from tests.test_rules_review import check_agrees, check_odd_actions
 
 MAX_STEPS_PER_HAND = 5_000
 MAX_HANDS = 300
@@ -196,14 +196,7 @@ def test_check_agrees_with_apply_on_every_state_of_random_games() -> None:
                     err = check_agrees(D, state, D.Leave(seat))
                     assert err is not None
                     seen[f"{type(err).__name__}: {err}"] += 1
-            for action, sure in odd_actions(state, rng):
-                err = check_agrees(D, state, action)
-                if sure or over:
-                    assert err is not None, action
-                if over:
-                    assert isinstance(err, GameOver)
-                if err is not None:
-                    seen[f"{type(err).__name__}: {err}"] += 1
+            check_odd_actions(D, state, odd_actions(state, rng), seen)
             assert state == snapshot
             if over:
                 break

@@ -63,6 +63,20 @@ def check_agrees(game: ModuleType, state: Any, action: Any) -> RulesError | None
     return applied
 
 
+def check_odd_actions(game: ModuleType, state: Any, odd: Any, seen: Counter[str]) -> None:
+    """Every odd action (``(action, sure_to_fail)`` pairs) is refused by ``check`` exactly as by ``apply``;
+    after the end, all of them are refused as GameOver. Counts the refusals seen, by message."""
+    over = game.is_over(state)
+    for action, sure in odd:
+        err = check_agrees(game, state, action)
+        if sure or over:
+            assert err is not None, action
+        if over:
+            assert isinstance(err, GameOver)
+        if err is not None:
+            seen[f"{type(err).__name__}: {err}"] += 1
+
+
 # ---------------------------------------------------------------- Bhargage helpers
 
 
