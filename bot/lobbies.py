@@ -240,6 +240,3 @@ class LobbyService:
                     continue  # a Start (or an answer) at the same moment won
                 expired.append(await self.store.update_lobby(lobby.id, status="expired"))
         return expired
-
-    async def open_in(self, channel_id: int) -> list[Lobby]:
-        return await self.store.open_lobbies(channel_id=channel_id)

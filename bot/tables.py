@@ -360,24 +360,12 @@ class TableService:
         action: Any,
         *,
         expected_seq: int | None = None,
-        guard: Callable[[Table, int], None] | None = None,
     ) -> ActResult:
         """Take the table's lock and apply a seated player's action (see :meth:`apply_locked`)."""
         async with self.locked(game_id) as table:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise NotSeated()
-            if guard is not None and table.status == "active":
-                guard(table, seat)
-            return await self.apply_locked(table, seat, action, expected_seq=expected_seq)
-
-    async def act_as_seat(
-        self, game_id: int, seat: int, action: Any, *, expected_seq: int | None = None
-    ) -> ActResult:
-        """Apply an action for a seat on the system's behalf (timeouts, forfeits)."""
-        async with self.locked(game_id) as table:
-            if not 0 <= seat < len(table.seats):
-                raise TableError("There is no such seat at this table.")
             return await self.apply_locked(table, seat, action, expected_seq=expected_seq)
 
     async def apply_locked(
@@ -389,13 +377,17 @@ class TableService:
         expected_seq: int | None = None,
         meta_after: Callable[[Sequence[Any], int], TableMeta] | None = None,
     ) -> ActResult:
-        """Check and apply ``action`` (an engine Action, or its text without the seat prefix) for ``seat``;
-        the caller holds the table's lock. ``expected_seq`` is the table's ``seq`` when the button was drawn
-        (a mismatch raises ``StaleAction``). ``meta_after(events, seq)``, if given, says what the table's
-        meta becomes with this move; if it changed, it is stored in the same transaction as the action. A
-        RulesError from the engine passes through unchanged, and nothing changes."""
+        """Check and apply ``action`` (an engine Action, or its text without the seat prefix) for ``seat``
+        (a player's move, or the system's for an idle seat); the caller holds the table's lock.
+
+        ``expected_seq`` is the table's ``seq`` when the button was drawn (a mismatch raises
+        ``StaleAction``). ``meta_after(events, seq)``, if given, says what the table's meta becomes with this
+        move; if it changed, it is stored in the same transaction as the action. A RulesError from the engine
+        passes through unchanged, and nothing changes."""
         if table.status != "active":
             raise TableClosed()
+        if not 0 <= seat < len(table.seats):
+            raise TableError("There is no such seat at this table.")
         if expected_seq is not None and expected_seq != table.seq:
             raise StaleAction()
         module = table.module

@@ -6,6 +6,7 @@ import json
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,13 @@ from bot import ratings as rt
 from bot.store import LATEST_VERSION, MIGRATIONS, ChannelBusy, Finish, SQLiteStore, open_store
 
 GUILD = 1
+
+
+async def meta_of(store: SQLiteStore, game_id: int) -> dict[str, Any]:
+    """A game's table meta, as every reader gets it: with the game."""
+    record = await store.load_game(game_id)
+    assert record is not None
+    return record.meta
 
 
 @pytest.fixture
@@ -61,7 +69,7 @@ async def test_old_database_is_migrated_and_keeps_its_data(tmp_path: Path) -> No
         assert [a.text for a in record.actions] == ["0 add 2"]
         assert record.options == {"target": 5}
         await new.set_meta(gid, {"board": 5})  # a table from migration 3 works
-        assert await new.get_meta(gid) == {"board": 5}
+        assert await meta_of(new, gid) == {"board": 5}
     finally:
         await new.close()
     with sqlite3.connect(path) as raw:
@@ -197,19 +205,19 @@ async def test_meta_is_replaced_whole_and_survives_reopen(tmp_path: Path) -> Non
     path = tmp_path / "m.db"
     s = await SQLiteStore.open(path)
     gid = await s.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-    assert await s.get_meta(gid) == {}
+    assert await meta_of(s, gid) == {}
     await s.set_meta(gid, {"board_message_id": 123, "dms": {"0": [5, 6]}, "nudged": True})
     await s.set_meta(gid, {"board_message_id": 124, "dms": {"0": [5, 6]}})  # replaces: "nudged" is gone
-    got = await s.get_meta(gid)
+    got = await meta_of(s, gid)
     got["board_message_id"] = 0  # a fresh dict: changing it changes nothing stored
     await s.close()
     s = await SQLiteStore.open(path)
     try:
-        assert await s.get_meta(gid) == {"board_message_id": 124, "dms": {"0": [5, 6]}}
+        assert await meta_of(s, gid) == {"board_message_id": 124, "dms": {"0": [5, 6]}}
         record = await s.load_game(gid)
         assert record is not None and record.meta == {"board_message_id": 124, "dms": {"0": [5, 6]}}
         await s.set_meta(gid, {})
-        assert await s.get_meta(gid) == {}
+        assert await meta_of(s, gid) == {}
     finally:
         await s.close()
 
@@ -240,14 +248,14 @@ async def test_a_failing_append_does_not_change_the_meta(store: SQLiteStore) -> 
     await store.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"board": 1})
     with pytest.raises(sqlite3.IntegrityError):  # duplicate seq
         await store.append_action(gid, 1, 1, "1 add 1", 2.0, meta={"board": 2})
-    assert await store.get_meta(gid) == {"board": 1}
+    assert await meta_of(store, gid) == {"board": 1}
     assert [a.text for a in await store.actions(gid)] == ["0 add 1"]
     await store.finish_game(gid, Finish((1, 0), (0,), False, "target", 2.0))
     with pytest.raises(ValueError):  # finishing a game that is not active: the action and meta roll back too
         await store.append_action(
             gid, 2, 1, "1 add 1", 3.0, finish=Finish((1, 1), (1,), False, "x", 3.0), meta={"board": 3}
         )
-    assert await store.get_meta(gid) == {"board": 1}
+    assert await meta_of(store, gid) == {"board": 1}
     assert [a.seq for a in await store.actions(gid)] == [1]
     # With a finish, the meta is written in the transaction that closes the game.
     other = await store.create_game("race", GUILD, 11, 1, [(100, "Ann"), (200, "Bob")], {}, 4.0)
@@ -364,7 +372,7 @@ async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everythin
             (2, 1, "1 draw", 3.0),
         ]
         assert [(s.seat, s.user_id, s.name) for s in record.seats] == [(0, 1, "A"), (1, 2, "B"), (2, 3, "C")]
-        assert record.meta == {"board_id": 9, "log": []} == await new.get_meta(active)
+        assert record.meta == {"board_id": 9, "log": []} == await meta_of(new, active)
         finished = await new.load_game(done)
         assert finished is not None and finished.status == "finished" and finished.meta == {}
         assert (

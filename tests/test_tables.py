@@ -215,15 +215,19 @@ async def test_resign_is_a_forfeit(store: Store) -> None:
     assert await store.rating_of(GUILD, "race", ANN) is None
 
 
-async def test_act_as_seat_for_timeouts(store: Store) -> None:
+async def test_the_system_acts_for_a_seat_under_the_lock(store: Store) -> None:
+    """Claims: an action applied for a seat, not by its player (what the controller's claim does)."""
     svc = service(store)
     table = await new_race(svc)
     seat = table.waiting_for()[0]
-    res = await svc.act_as_seat(table.id, seat, "add 2", expected_seq=0)
-    assert res.seq == 1
-    with pytest.raises(TableError, match="no such seat"):
-        await svc.act_as_seat(table.id, 5, "resign")
-    res = await svc.act_as_seat(table.id, 1 - table.waiting_for()[0], "resign")
+    async with svc.locked(table.id) as held:
+        res = await svc.apply_locked(held, seat, "add 2", expected_seq=0)
+        assert res.seq == 1
+        with pytest.raises(TableError, match="no such seat"):
+            await svc.apply_locked(held, 5, "resign")
+        with pytest.raises(TableError, match="no such seat"):
+            await svc.apply_locked(held, -1, "resign")
+        res = await svc.apply_locked(held, 1 - held.waiting_for()[0], "resign")
     assert res.finished
 
 

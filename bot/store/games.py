@@ -96,11 +96,6 @@ class GamesMixin(SQLiteBase):
         )
         return [_action(r) for r in rows]
 
-    async def get_meta(self, game_id: int) -> dict[str, Any]:
-        """The table's UI data; ``{}`` if none was ever set."""
-        row = await self._one("SELECT data FROM table_meta WHERE game_id = ?", (game_id,))
-        return dict(json.loads(row["data"])) if row else {}
-
     async def set_meta(self, game_id: int, data: Mapping[str, Any]) -> None:
         """Replace the table's UI data with ``data`` (a JSON-able mapping)."""
         text = json.dumps(dict(data))

@@ -82,10 +82,6 @@ class Store(Protocol):
         """The game's committed action log by seq (empty for an unknown game)."""
         ...
 
-    async def get_meta(self, game_id: int) -> dict[str, Any]:
-        """The game's table meta as last replaced, ``{}`` if never set."""
-        ...
-
     async def set_meta(self, game_id: int, data: Mapping[str, Any]) -> None:
         """Replace the game's whole table meta with ``data`` (keys are not merged with the old ones)."""
         ...
