@@ -403,3 +403,24 @@ async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everythin
         assert "lobbies_open" in indexes
         assert raw.execute("PRAGMA foreign_key_check").fetchall() == []
         assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+async def test_bot_state_and_guild_settings_survive_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    s = await SQLiteStore.open(path)
+    try:
+        assert await s.get_state("sync") is None and await s.guild_settings(7) == {}
+        await s.set_state("sync", "abc")
+        await s.set_state("sync", "def")
+        await s.set_guild_settings(7, {"nudge_minutes": 5})
+        await s.set_guild_settings(8, {"claim_minutes": 0})
+        await s.set_guild_settings(8, {})
+    finally:
+        await s.close()
+    s = await SQLiteStore.open(path)
+    try:
+        assert await s.get_state("sync") == "def"
+        assert await s.guild_settings(7) == {"nudge_minutes": 5}
+        assert await s.guild_settings(8) == {}
+    finally:
+        await s.close()

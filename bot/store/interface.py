@@ -131,3 +131,21 @@ class Store(Protocol):
     async def stats(self, guild_id: int, user_id: int, *, recent: int = 5) -> dict[str, GameStats]:
         """Per game the user finished in this guild: totals, rating, hand average, newest results."""
         ...
+
+    # ---------------------------------------------------------------- bot state and server settings
+
+    async def get_state(self, key: str) -> str | None:
+        """The bot-wide value stored under ``key`` (e.g. the last command sync's hash); ``None`` if none."""
+        ...
+
+    async def set_state(self, key: str, value: str) -> None:
+        """Store a bot-wide ``value`` under ``key``, replacing what was there."""
+        ...
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """What the server's admins set (JSON-able values by name); ``{}`` when they set nothing."""
+        ...
+
+    async def set_guild_settings(self, guild_id: int, data: Mapping[str, Any]) -> None:
+        """Replace the server's settings with ``data``; an empty mapping clears them."""
+        ...

@@ -151,6 +151,21 @@ MIGRATIONS: list[tuple[int, str]] = [
         CREATE INDEX lobbies_open ON lobbies(status, channel_id);
         """,
     ),
+    (
+        5,
+        # Small bot-wide values (e.g. the hash of the last command sync) and each server's settings, which
+        # override the environment's defaults.
+        """
+        CREATE TABLE bot_state (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        CREATE TABLE guild_settings (
+            guild_id INTEGER PRIMARY KEY,
+            data TEXT NOT NULL
+        );
+        """,
+    ),
 ]
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -24,6 +24,7 @@ import aiosqlite
 from bot import ratings as rt
 from bot.store import schema
 from bot.store._base import Params
+from bot.store.config import ConfigMixin
 from bot.store.games import GamesMixin
 from bot.store.lobbies import LobbiesMixin
 from bot.store.stats import StatsMixin
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin):
+class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
     """Async SQLite store. Create with ``await SQLiteStore.open(path)``."""
 
     db: aiosqlite.Connection

@@ -1,0 +1,45 @@
+"""Small bot-wide values and per-server settings: a key-value table each."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from bot.store._base import SQLiteBase
+
+
+class ConfigMixin(SQLiteBase):
+    async def get_state(self, key: str) -> str | None:
+        """The bot-wide value stored under ``key``; ``None`` if there is none."""
+        row = await self._one("SELECT value FROM bot_state WHERE key = ?", (key,))
+        return str(row["value"]) if row else None
+
+    async def set_state(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key``, replacing what was there."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO bot_state (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """The server's stored settings (only what an admin set); ``{}`` if none."""
+        row = await self._one("SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if row is None:
+            return {}
+        data = json.loads(row["data"])
+        return dict(data) if isinstance(data, dict) else {}
+
+    async def set_guild_settings(self, guild_id: int, data: Mapping[str, Any]) -> None:
+        """Replace the server's stored settings with ``data`` (an empty mapping clears them)."""
+        async with self._tx() as db:
+            if data:
+                await db.execute(
+                    "INSERT INTO guild_settings (guild_id, data) VALUES (?, ?) "
+                    "ON CONFLICT(guild_id) DO UPDATE SET data = excluded.data",
+                    (guild_id, json.dumps(dict(data), sort_keys=True)),
+                )
+            else:
+                await db.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
