@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.clock import Clock
 from bot.controller import TableController
-from bot.delivery import TavernItem
+from bot import delivery
 from bot.errors import TavernTree
 from bot.games import GAMES, GameAdapter
 from bot.lobbies import LobbyService
@@ -83,7 +83,6 @@ class TavernBot(commands.Bot):
         self.controller = TableController(self)
         restored = await self.tables.restore()
         log.info("Database %s open, %d table(s) restored", self.settings.db_path, restored)
-        self.add_dynamic_items(TavernItem)
         for name in self.initial_extensions:
             await self.load_extension(name)
         self.controller.start_timer()
@@ -100,6 +99,22 @@ class TavernBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("Synced %d global commands", len(synced))
         return synced
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every component press goes to ``delivery.on_component``: ours are parsed strictly, and a forged
+        one is refused there rather than left unanswered (unless something else registered to take it)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        cid = data.get("custom_id")
+        if isinstance(cid, str) and not cid.startswith(delivery.ID_PREFIX) and self._handled_elsewhere():
+            return
+        await delivery.on_component(self, interaction)
+
+    def _handled_elsewhere(self) -> bool:
+        """Whether views or dynamic items other than the bot's own were registered (tests add some)."""
+        views = self._connection._view_store
+        return bool(views._views or views._dynamic_items)
 
     async def on_ready(self) -> None:
         assert self.user is not None

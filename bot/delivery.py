@@ -1,9 +1,10 @@
 """Panels to Discord and clicks back: custom ids, the one dynamic item, and best-effort sending.
 
 Every control the bot sends carries its own address: ``tv:<scope>:<key>:<token>:<verb>[:<arg>]`` where scope
-``g`` is a game table (key = game id) and ``l`` a lobby (key = lobby id). One :class:`TavernItem` catches them
-all, before or after a restart, parses them strictly into a :class:`~bot.games.Click` and hands it to the
-table controller. Nothing here knows any game's rules.
+``g`` is a game table (key = game id) and ``l`` a lobby (key = lobby id). :func:`on_component` takes every
+press, before or after a restart, parses it strictly into a :class:`~bot.games.Click` (or refuses it quietly)
+and hands it to the table controller. What is sent is cut to Discord's limits here, so no message is refused
+for its size. Nothing here knows any game's rules.
 """
 
 from __future__ import annotations
@@ -23,13 +24,22 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tavern.delivery")
 
-TEMPLATE = (
-    r"tv:(?P<scope>[gl]):(?P<key>[0-9]{1,20}):(?P<token>[0-9a-z\-]{0,24}):(?P<verb>[a-z_]{1,16})"
-    r"(?::(?P<arg>[0-9a-z.\-]{0,48}))?"
+ID_PREFIX = "tv:"
+_ID = re.compile(
+    r"tv:(?P<scope>[gl]):(?P<key>[1-9][0-9]{0,18}):(?P<token>[0-9a-z\-]{0,24}):(?P<verb>[a-z_]{1,16})"
+    r"(?::(?P<arg>[0-9a-z.\-]{1,48}))?",
+    re.ASCII,
 )
-_COMPILED = re.compile(TEMPLATE)
+_VALUE = re.compile(r"[0-9a-z.\-]{1,100}", re.ASCII)
+MAX_KEY = 2**63 - 1  # ids are SQLite integers
+MAX_VALUES = 25  # Discord's most options in one select
 NO_LONGER = "That button is out of date."
 CONTENT_LIMIT = 2000
+EMBED_TITLE_LIMIT = 256
+EMBED_DESCRIPTION_LIMIT = 4096
+LABEL_LIMIT = 80
+OPTION_TEXT_LIMIT = 100
+PLACEHOLDER_LIMIT = 150
 STYLES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -39,55 +49,73 @@ STYLES = {
 DmResult = Literal["sent", "closed", "failed"]
 
 
+class Refused(UserFacingError):
+    """A component the bot could not have sent, or values it never offered: refused quietly."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(NO_LONGER)
+        self.why = why
+
+
 def custom_id(scope: str, key: int, verb: str, *, token: str = "", arg: str = "") -> str:
     text = f"tv:{scope}:{key}:{token}:{verb}" + (f":{arg}" if arg else "")
-    if len(text) > 100 or not _COMPILED.fullmatch(text):
+    if len(text) > 100 or not _ID.fullmatch(text):
         raise ValueError(f"bad custom id {text!r}")
     return text
 
 
-def parse(cid: str, values: tuple[str, ...] = ()) -> Click:
-    """A custom id the bot could have made, or a quiet refusal (anyone can send any custom id)."""
-    match = _COMPILED.fullmatch(cid) if cid.isascii() else None
-    if match is None:
-        raise UserFacingError(NO_LONGER)
+def parse(cid: object, values: object = ()) -> Click:
+    """A custom id the bot could have made and the values a select of it could hold, or ``Refused``:
+    anyone can send any custom id and any values, so this is total over whatever arrives."""
+    if not isinstance(cid, str) or len(cid) > 100:
+        raise Refused("custom id is not a short string")
+    match = _ID.fullmatch(cid)
+    if match is None or int(match["key"]) > MAX_KEY:
+        raise Refused(f"custom id {cid!r} is not one of ours")
+    if not isinstance(values, list | tuple) or len(values) > MAX_VALUES:
+        raise Refused("select values are not a short list")
+    if not all(isinstance(v, str) and _VALUE.fullmatch(v) for v in values):
+        raise Refused("a select value is not one the bot offers")
+    if len(set(values)) != len(values):
+        raise Refused("a select value is repeated")
     return Click(
         scope=match["scope"],
         key=int(match["key"]),
         token=match["token"],
         verb=match["verb"],
         arg=match["arg"] or "",
-        values=values,
+        values=tuple(values),
     )
 
 
-class TavernItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
-    """The one dynamic item: every ``tv:`` button or select lands here, before or after a restart."""
-
-    def __init__(self, item: discord.ui.Item[Any]) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TavernItem:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = tuple(str(v) for v in self.item.values) if isinstance(self.item, discord.ui.Select) else ()
-        bot: TavernBot = interaction.client
-        try:
-            await bot.controller.on_click(interaction, parse(self.custom_id, values))
-        except Exception as err:  # every click gets an answer, even a broken one
-            await reply_error(interaction, err)
+async def on_component(bot: TavernBot, interaction: discord.Interaction[Any]) -> None:
+    """Every component press, ours or forged, before or after a restart: parsed strictly, then handed to
+    the table controller; whatever goes wrong, the press gets an answer."""
+    data: Any = interaction.data or {}
+    try:
+        click = parse(data.get("custom_id"), data.get("values", ()))
+        await bot.controller.on_click(interaction, click)
+    except Exception as err:
+        await reply_error(interaction, err)
 
 
-def _item(control: Control, scope: str, key: int) -> TavernItem:
+class Controls(discord.ui.View):
+    """The components of one message, as data: never kept in memory (``on_component`` routes every press by
+    its custom id), so a thousand tables' messages cost nothing and a restart loses nothing."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_finished(self) -> bool:
+        return True  # every send and edit path then leaves it out of discord.py's view store
+
+
+def _item(control: Control, scope: str, key: int) -> discord.ui.Item[Any]:
     cid = custom_id(scope, key, control.verb, token=control.token, arg=control.arg)
     item: discord.ui.Item[Any]
     if isinstance(control, Button):
         item = discord.ui.Button(
-            label=control.label[:80],
+            label=control.label[:LABEL_LIMIT],
             style=STYLES[control.style],
             emoji=control.emoji,
             disabled=control.disabled,
@@ -96,37 +124,44 @@ def _item(control: Control, scope: str, key: int) -> TavernItem:
         )
     else:
         item = discord.ui.Select(
-            placeholder=control.placeholder[:150],
+            placeholder=control.placeholder[:PLACEHOLDER_LIMIT],
             options=[
                 discord.SelectOption(
-                    label=o.label[:100],
+                    label=o.label[:OPTION_TEXT_LIMIT],
                     value=o.value,
-                    description=o.description[:100] if o.description else None,
+                    description=o.description[:OPTION_TEXT_LIMIT] if o.description else None,
                     default=o.default,
                 )
-                for o in control.options[:25]
+                for o in control.options[:MAX_VALUES]
             ],
-            min_values=control.min_values,
-            max_values=control.max_values,
+            min_values=min(control.min_values, len(control.options[:MAX_VALUES])),
+            max_values=min(control.max_values, len(control.options[:MAX_VALUES])),
             disabled=control.disabled,
             row=control.row,
             custom_id=cid,
         )
-    return TavernItem(item)
+    return item
 
 
 def view(controls: tuple[Control, ...] | list[Control], scope: str, key: int) -> discord.ui.View | None:
-    """A view of self-addressed items (so nothing is kept in memory), or None for no controls."""
+    """Self-addressed components, or None for no controls. What does not fit Discord's five rows of five is
+    left off (and logged): a message with one control too many is refused whole."""
     if not controls:
         return None
-    result = discord.ui.View(timeout=None)
+    result = Controls()
     for control in controls:
-        result.add_item(_item(control, scope, key))
+        try:
+            result.add_item(_item(control, scope, key))
+        except ValueError as err:
+            log.warning("%s %d: control %r left off (%s)", scope, key, control.verb, err)
     return result
 
 
 def embed(spec: Embed) -> discord.Embed:
-    return discord.Embed(title=spec.title, description=spec.description, colour=spec.colour)
+    title = spec.title[:EMBED_TITLE_LIMIT] if spec.title else None
+    return discord.Embed(
+        title=title, description=spec.description[:EMBED_DESCRIPTION_LIMIT], colour=spec.colour
+    )
 
 
 def kwargs(panel: Panel, scope: str, key: int, *, new: bool = False) -> dict[str, Any]:

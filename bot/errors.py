@@ -3,7 +3,7 @@
 Expected refusals (a rules violation, a service saying "no") become a short ephemeral reply with the
 error's own sentence. Anything else is a bug: it is logged once, with context, and the user gets an apology.
 Slash commands reach this through :class:`TavernTree`; every component press through
-``bot.delivery.TavernItem``, which calls :func:`reply_error` itself (discord.py only logs exceptions raised in
+``bot.delivery.on_component``, which calls :func:`reply_error` itself (discord.py only logs exceptions raised in
 component callbacks).
 """
 
@@ -81,7 +81,9 @@ async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> No
 async def reply_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Turn any exception raised while handling ``interaction`` into the right ephemeral reply."""
     text = user_message(error)
-    if text is None:
+    if text is not None:
+        log.debug("Refused %s: %s", _context(interaction), getattr(error, "why", text))
+    else:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         log.error("Unhandled error in %s", _context(interaction), exc_info=original)
         text = APOLOGY

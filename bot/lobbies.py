@@ -78,19 +78,19 @@ class LobbyService:
 
     # ---------------------------------------------------------------- opening
 
-    def _refuse_seated(
-        self, adapter: GameAdapter, guild_id: int, players: Sequence[Player], host: int
-    ) -> None:
-        """A game whose players sit at one table at a time (per server) refuses anyone seated elsewhere."""
-        if not adapter.exclusive:
-            return
+    def _refuse_seated(self, adapter: GameAdapter, players: Sequence[Player], clicker: int) -> None:
+        """A player takes one seat at a time, anywhere: a quick check before anything is written (the store
+        decides for good, atomically, when the table is created)."""
         for player in players:
-            seated = self.tables.tables_of_user(guild_id, player.id)
-            if seated:
-                hint = ""
-                if player.id == host and seated[0].game == adapter.name:
-                    hint = f" Finish it, or end it from any channel with `{adapter.command} resign`."
-                raise UserFacingError(f"{player.name} is already playing in <#{seated[0].channel_id}>.{hint}")
+            seated = self.tables.seated_at(player.id)
+            if seated is None:
+                continue
+            who = "You are" if player.id == clicker else f"{player.name} is"
+            hint = ""
+            if player.id == clicker:
+                game = seated.adapter
+                hint = f" Finish it first, or leave it from any channel with `{game.command} {game.resign_command}`."
+            raise UserFacingError(f"{who} already playing in <#{seated.channel_id}>.{hint}")
 
     async def open(
         self,
@@ -119,7 +119,7 @@ class LobbyService:
         async with self.locks(("channel", channel_id)):
             if self.tables.table_for_channel(channel_id) is not None:
                 raise UserFacingError(BUSY_TABLE)
-            self._refuse_seated(adapter, guild_id, [host, *([invited] if invited else [])], host.id)
+            self._refuse_seated(adapter, [host, *([invited] if invited else []), *members], host.id)
             for lobby in await self.store.open_lobbies(channel_id=channel_id):
                 if lobby.expires_at is None or lobby.expires_at > now:  # an overdue one is the timer's
                     raise UserFacingError(BUSY_LOBBY)
@@ -202,8 +202,9 @@ class LobbyService:
                 others = [user.id] if verb == "accept" else [m for m in lobby.members if m != lobby.host_id]
                 seated = [lobby.host_id, *others]
                 players = [Player(uid, names.get(uid, str(uid))) for uid in seated]
-                return await self._start(adapter, lobby, players)
+                return await self._start(adapter, lobby, players, user.id)
             if verb == "join":
+                self._refuse_seated(adapter, [user], user.id)
                 members, names = [*lobby.members, user.id], {**lobby.names, user.id: user.name}
                 return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members, names=names))
             if verb == "leave":
@@ -212,8 +213,10 @@ class LobbyService:
             status = "declined" if verb == "decline" else "cancelled"
             return LobbyOutcome(await self.store.update_lobby(lobby.id, status=status))
 
-    async def _start(self, adapter: GameAdapter, lobby: Lobby, players: Sequence[Player]) -> LobbyOutcome:
-        self._refuse_seated(adapter, lobby.guild_id, players, lobby.host_id)
+    async def _start(
+        self, adapter: GameAdapter, lobby: Lobby, players: Sequence[Player], clicker: int
+    ) -> LobbyOutcome:
+        self._refuse_seated(adapter, players, clicker)
         table, events = await self.tables.create(
             adapter.name,
             lobby.guild_id,

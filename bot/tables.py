@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserFacingError
 from bot.locks import KeyedLocks
-from bot.store import ChannelBusy, Finish, GameRecord, Store
+from bot.store import ChannelBusy, Finish, GameRecord, PlayerBusy, Store
 
 if TYPE_CHECKING:
     from bot.games import GameAdapter
@@ -201,6 +201,13 @@ class TableService:
     def active_tables(self) -> list[Table]:
         return list(self._by_channel.values())
 
+    def seated_at(self, user_id: int) -> Table | None:
+        """The active table where the user sits, in any server (a player takes one seat at a time)."""
+        for table in self._by_channel.values():
+            if table.seat_of(user_id) is not None:
+                return table
+        return None
+
     def tables_of_user(self, guild_id: int, user_id: int) -> list[Table]:
         return [
             t for t in self._by_channel.values() if t.guild_id == guild_id and t.seat_of(user_id) is not None
@@ -329,6 +336,9 @@ class TableService:
                 raise TableError(
                     "There is already a game at this table. Finish it or start one in another channel."
                 ) from None
+            except PlayerBusy as busy:
+                name = dict(players).get(busy.user_id, "A player")
+                raise TableError(f"{name} is already playing in <#{busy.channel_id}>.") from None
             table = Table(
                 id=game_id,
                 game=game,

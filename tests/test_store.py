@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot import ratings as rt
-from bot.store import LATEST_VERSION, MIGRATIONS, ChannelBusy, Finish, SQLiteStore, open_store
+from bot.store import LATEST_VERSION, MIGRATIONS, ChannelBusy, Finish, PlayerBusy, SQLiteStore, open_store
 
 GUILD = 1
 
@@ -424,3 +424,14 @@ async def test_bot_state_and_guild_settings_survive_reopen(tmp_path: Path) -> No
         assert await s.guild_settings(8) == {}
     finally:
         await s.close()
+
+
+async def test_one_seat_per_player_across_channels(store: SQLiteStore) -> None:
+    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    with pytest.raises(PlayerBusy) as busy:
+        await store.create_game("race", GUILD + 1, 11, 1, [(3, "c"), (2, "b")], {}, 0.0)
+    assert (busy.value.user_id, busy.value.channel_id) == (2, 10)
+    assert [g.id for g in await store.active_games()] == [gid]  # nothing of the refused game was written
+    await store.finish_game(gid, Finish((1, 0), (0,), False, "target", 1.0))
+    again = await store.create_game("race", GUILD, 11, 1, [(3, "c"), (2, "b")], {}, 2.0)
+    assert [g.id for g in await store.active_games()] == [again]

@@ -20,7 +20,7 @@ from bot.tables import NotSeated, StaleAction, Table, TableClosed, TableError, T
 from tests import fakegame
 
 GUILD = 7
-ANN, BOB, CAT = 100, 200, 300
+ANN, BOB, CAT, DAN, EVE = 100, 200, 300, 400, 500
 
 
 class Clock:
@@ -43,10 +43,14 @@ def service(store: Store) -> TableService:
     return TableService(store, clock=Clock(), games={"race": fakegame.ADAPTER, "raceN": fakegame.ADAPTER})
 
 
-async def new_race(svc: TableService, channel: int = 10, target: int = 10, seed: int = 5) -> Table:
-    table, events = await svc.create(
-        "race", GUILD, channel, [(ANN, "Ann"), (BOB, "Bob")], {"target": target}, seed=seed
-    )
+async def new_race(
+    svc: TableService,
+    channel: int = 10,
+    target: int = 10,
+    seed: int = 5,
+    players: tuple[tuple[int, str], ...] = ((ANN, "Ann"), (BOB, "Bob")),
+) -> Table:
+    table, events = await svc.create("race", GUILD, channel, list(players), {"target": target}, seed=seed)
     assert isinstance(events[0], fakegame.GameStarted)
     return table
 
@@ -96,11 +100,14 @@ async def test_refusals(store: Store) -> None:
     with pytest.raises(TableError, match="can't find"):
         await svc.get(9999)
     assert table.seq == 0 and await store.actions(table.id) == []
-    # Other channels are free; a user's tables are found by guild.
-    other, _ = await svc.create("raceN", GUILD, 11, [(CAT, "Cat"), (ANN, "Ann"), (BOB, "Bob")], None)
-    assert {t.id for t in svc.tables_of_user(GUILD, ANN)} == {table.id, other.id}
+    # A player takes one seat at a time, in any channel; other channels are free for other players.
+    with pytest.raises(TableError, match=r"Ann is already playing in <#10>"):
+        await svc.create("raceN", GUILD + 1, 11, [(CAT, "Cat"), (ANN, "Ann")], None)
+    other, _ = await svc.create("raceN", GUILD, 11, [(CAT, "Cat"), (DAN, "Dan"), (EVE, "Eve")], None)
+    assert [t.id for t in svc.tables_of_user(GUILD, ANN)] == [table.id]
     assert [t.id for t in svc.tables_of_user(GUILD, CAT)] == [other.id]
     assert svc.tables_of_user(GUILD + 1, ANN) == []
+    assert svc.seated_at(CAT) is other and svc.seated_at(ANN) is table
 
 
 async def test_stale_sequence_number(store: Store) -> None:
@@ -128,7 +135,10 @@ async def test_fifty_concurrent_clicks_apply_once(store: Store) -> None:
 
 async def test_concurrent_moves_on_many_tables(store: Store) -> None:
     svc = service(store)
-    tables = [await new_race(svc, channel=100 + i, target=1000, seed=i) for i in range(10)]
+    tables = [
+        await new_race(svc, channel=100 + i, target=1000, seed=i, players=((i, "A"), (100 + i, "B")))
+        for i in range(10)
+    ]
 
     async def play(table: Table) -> None:
         for _ in range(20):
@@ -142,12 +152,12 @@ async def test_concurrent_moves_on_many_tables(store: Store) -> None:
 async def test_restore_by_replay_equals_live_state(store: Store, tmp_path: Path) -> None:
     svc = service(store)
     race = await new_race(svc, target=50)
-    n3, _ = await svc.create("raceN", GUILD, 11, [(CAT, "Cat"), (ANN, "Ann"), (BOB, "Bob")], {"target": 50})
+    n3, _ = await svc.create("raceN", GUILD, 11, [(CAT, "Cat"), (DAN, "Dan"), (EVE, "Eve")], {"target": 50})
     rng = random.Random(3)
     for _ in range(12):
         for t in (race, n3):
             await svc.act(t.id, mover(t), f"add {rng.randint(1, 3)}")
-    done = await new_race(svc, channel=12, target=3)
+    done = await new_race(svc, channel=12, target=3, players=((1, "X"), (2, "Y")))
     await svc.act(done.id, mover(done), "add 3")
     await store.close()
 

@@ -76,7 +76,6 @@ class GameAdapter:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     challenge: ClassVar[bool] = True  # a two-player challenge (Accept/Decline), else an open lobby
-    exclusive: ClassVar[bool] = False  # a player sits at one table of this game per server
     resign_label: ClassVar[str] = "Resign"
     resign_done: ClassVar[str] = "You resigned."
     board_command: ClassVar[str] = "board"  # what the game's table commands are called

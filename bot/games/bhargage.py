@@ -43,7 +43,6 @@ class Bhargage(GameAdapter):
     title = "Bhargage"
     rules = bh
     command = "/bhargage"
-    exclusive = True
 
     def rules_text(self) -> str:
         return render.rules_text()

@@ -21,6 +21,7 @@ from bot.store.records import (
     HistoryRow,
     LeaderRow,
     Lobby,
+    PlayerBusy,
     Rating,
     SeatRecord,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "HistoryRow",
     "LeaderRow",
     "Lobby",
+    "PlayerBusy",
     "Rating",
     "SQLiteStore",
     "SeatRecord",

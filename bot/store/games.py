@@ -13,7 +13,7 @@ import aiosqlite
 from bot import ratings as rt
 from bot.store import stats
 from bot.store._base import Params, SQLiteBase
-from bot.store.records import ActionRecord, ChannelBusy, Finish, GameRecord, SeatRecord
+from bot.store.records import ActionRecord, ChannelBusy, Finish, GameRecord, PlayerBusy, SeatRecord
 
 
 class GamesMixin(SQLiteBase):
@@ -27,9 +27,26 @@ class GamesMixin(SQLiteBase):
         options: Mapping[str, Any],
         created_at: float,
     ) -> int:
-        """Insert an active game and its seats; raises ``ChannelBusy`` if the channel has an active game."""
+        """Insert an active game and its seats; raises ``ChannelBusy`` if the channel has an active game and
+        ``PlayerBusy`` if a player sits at one (checked in the same transaction, so two starts at once
+        cannot both seat a player)."""
         try:
             async with self._tx() as db:
+                cur = await db.execute(
+                    "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+                )
+                if await cur.fetchone() is not None:
+                    raise ChannelBusy(channel_id)
+                user_ids = [uid for uid, _ in seats]
+                marks = ", ".join("?" for _ in user_ids)
+                cur = await db.execute(
+                    "SELECT s.user_id, g.channel_id FROM seats s JOIN games g ON g.id = s.game_id "
+                    f"WHERE g.status = 'active' AND s.user_id IN ({marks}) ORDER BY g.id LIMIT 1",
+                    user_ids,
+                )
+                busy = await cur.fetchone()
+                if busy is not None:
+                    raise PlayerBusy(int(busy["user_id"]), int(busy["channel_id"]))
                 cur = await db.execute(
                     "INSERT INTO games (game, guild_id, channel_id, seed, players, options, created_at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",

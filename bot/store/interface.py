@@ -49,7 +49,8 @@ class Store(Protocol):
         options: Mapping[str, Any],
         created_at: float,
     ) -> int:
-        """Insert an active game and its seats, return its new id; ``ChannelBusy`` if the channel has one."""
+        """Insert an active game and its seats, return its new id; ``ChannelBusy`` if the channel has one,
+        ``PlayerBusy`` if one of the players is seated at an active game, decided atomically with the insert."""
         ...
 
     async def append_action(

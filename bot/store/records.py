@@ -16,6 +16,7 @@ __all__ = [
     "HistoryRow",
     "LeaderRow",
     "Lobby",
+    "PlayerBusy",
     "Rating",
     "SeatRecord",
 ]
@@ -23,6 +24,15 @@ __all__ = [
 
 class ChannelBusy(Exception):
     """The channel already has an active game."""
+
+
+class PlayerBusy(Exception):
+    """A player to be seated already sits at an active game (anywhere: one seat per player)."""
+
+    def __init__(self, user_id: int, channel_id: int) -> None:
+        super().__init__(user_id, channel_id)
+        self.user_id = user_id
+        self.channel_id = channel_id
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ coroutine's transaction can never interleave with another's, and reads never see
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -104,10 +105,14 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
             await self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield self.db
+                await self.db.execute("COMMIT")
             except BaseException:
-                await self.db.execute("ROLLBACK")
+                # A failed COMMIT (disk I/O, full disk) can leave the transaction open: roll it back, or the
+                # next write's COMMIT would carry this one too.
+                if self.db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        await self.db.execute("ROLLBACK")
                 raise
-            await self.db.execute("COMMIT")
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
