@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import delivery
+from bot import delivery, safe
 from bot.errors import UserFacingError
 from bot.games import Announcement, Click, Move
 from bot.lobbies import Player
@@ -42,7 +42,7 @@ def _mention(user_id: int) -> str:
 
 
 def player(user: discord.abc.User) -> Player:
-    return Player(user.id, user.display_name, user.bot)
+    return Player(user.id, safe.name(user.display_name), user.bot)
 
 
 class TableController:
@@ -196,11 +196,19 @@ class TableController:
             told = table.meta.told(table.seq)
             events = await self._apply(table, seat, move.action)
             done = move.done(table, events) if move.done is not None else None
-            if done is None:
-                await interaction.edit_original_response(view=None)
-            else:
-                await interaction.edit_original_response(**delivery.kwargs(done, "g", table.id))
-            await self.publish(table, events, told_before=told)
+            answer = {"view": None} if done is None else delivery.kwargs(done, "g", table.id)
+            await self._saved(interaction, table, events, told, answer)
+
+    async def _saved(
+        self, interaction: Interaction, table: Table, events: Sequence[Any], told: int, answer: dict[str, Any]
+    ) -> None:
+        """The move is committed: answer the click, then tell everyone. A failed answer (Discord refused the
+        edit, the token ran out) is logged and never stops the announcement, the board or the next ping."""
+        try:
+            await interaction.edit_original_response(**answer)
+        except discord.HTTPException as err:
+            log.warning("game %d: move saved, but its reply failed (%s)", table.id, err)
+        await self.publish(table, events, told_before=told)
 
     async def _apply(
         self, table: Table, seat: int, action: Any, *, expected_seq: int | None = None
@@ -236,9 +244,8 @@ class TableController:
             action = table.adapter.claim_action(table, idle)
             told = table.meta.told(table.seq)
             events = await self._apply(table, idle, action, expected_seq=int(click.token))
-            text = table.adapter.claimed_text(table, idle, interaction.user.display_name)
-            await interaction.edit_original_response(content=text, view=None)
-            await self.publish(table, events, told_before=told)
+            text = table.adapter.claimed_text(table, idle, safe.name(interaction.user.display_name))
+            await self._saved(interaction, table, events, told, {"content": text, "view": None})
 
     async def _rematch(self, interaction: Interaction, table: Table) -> None:
         seat = table.seat_of(interaction.user.id)
@@ -268,16 +275,17 @@ class TableController:
         outcome = await self.lobbies.click(click.key, user, click.verb)
         adapter = self.tables.adapter(outcome.lobby.game)
         answer = delivery.kwargs(adapter.lobby_panel(outcome.lobby), "l", outcome.lobby.id)
+        if outcome.started is not None:
+            table, _ = outcome.started
+            async with self.tables.locked(table.id) as table:
+                await self._saved(interaction, table, table.pending, -1, answer)
+            return
         if starts:
             await interaction.edit_original_response(**answer)
         else:
             await interaction.response.edit_message(**answer)
         if outcome.notice:
             await interaction.followup.send(outcome.notice, ephemeral=True)
-        if outcome.started is not None:
-            table, _ = outcome.started
-            async with self.tables.locked(table.id) as table:
-                await self.publish(table, table.pending, told_before=-1)
 
     # ================================================================ telling everyone
 

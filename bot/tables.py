@@ -42,6 +42,18 @@ class StaleAction(TableError):
         super().__init__("That button is from an earlier turn.")
 
 
+class MoveNotSaved(TableError):
+    def __init__(self) -> None:
+        super().__init__(
+            "Your move was not saved (the tavern's database had a problem), so nothing changed: press again."
+        )
+
+
+class TableUnavailable(TableError):
+    def __init__(self) -> None:
+        super().__init__("That game can't be loaded just now; try again in a moment.")
+
+
 class TableClosed(TableError):
     def __init__(self) -> None:
         super().__init__("This game has already ended.")
@@ -218,7 +230,11 @@ class TableService:
         table = self._by_id.get(game_id)
         if table is not None:
             return table
-        record = await self.store.load_game(game_id)
+        try:
+            record = await self.store.load_game(game_id)
+        except Exception as err:
+            log.warning("game %d could not be read (%s)", game_id, err)
+            raise TableUnavailable() from err
         if record is None:
             raise TableError("I can't find that game.")
         table = self._rebuild(record)
@@ -415,7 +431,12 @@ class TableService:
 
         async def commit() -> None:
             changed = new_meta.to_dict() if new_meta != table.meta else None
-            await self.store.append_action(table.id, seq, seat, text, now, finish=finish, meta=changed)
+            try:
+                await self.store.append_action(table.id, seq, seat, text, now, finish=finish, meta=changed)
+            except Exception as err:
+                log.warning("game %d: action %d was not saved (%s)", table.id, seq, err)
+                await self._reload(table)
+                raise MoveNotSaved() from err
             table.state, table.seq, table.last_action_at, table.meta = new_state, seq, now, new_meta
             table.pending = [*table.pending, *events][-PENDING_LIMIT:]
             if finish is not None:
@@ -432,6 +453,18 @@ class TableService:
         return ActResult(
             table=table, events=list(events), seq=seq, finished=finish is not None, result=result
         )
+
+    async def _reload(self, table: Table) -> None:
+        """After a failed write, the live table becomes what the store has (the write rolled back, but
+        nothing is assumed): rebuilt from the log, or dropped until the next ``get`` can read it."""
+        self._unregister(table)
+        try:
+            record = await self.store.load_game(table.id)
+        except Exception as err:
+            log.warning("game %d could not be re-read (%s); it is loaded again when next used", table.id, err)
+            return
+        if record is not None and record.status == "active":
+            self._register(self._rebuild(record))
 
     async def save_meta(self, table: Table, **changes: Any) -> None:
         """Change the table's meta outside a move (a board message posted, DMs found closed, a nudge)."""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.games.bhargage import count_answer
+from bot.games.bhargage import COUNT_CARDS_LIMIT, COUNT_UP_LIMIT, count_answer
 from bot.rules import bhargage as bh
 from cogs.table_commands import GameCog, in_guild
 
@@ -54,7 +54,12 @@ class Bhargage(GameCog):
     @group.command(name="count", description="Count a Bhargage hand or bhargage in the show")
     @app_commands.describe(**COUNT_OPTIONS)
     async def count(
-        self, interaction: Interaction, cards: str, up: str, bhargage: bool = False, sequences: bool = False
+        self,
+        interaction: Interaction,
+        cards: app_commands.Range[str, 1, COUNT_CARDS_LIMIT],
+        up: app_commands.Range[str, 1, COUNT_UP_LIMIT],
+        bhargage: bool = False,
+        sequences: bool = False,
     ) -> None:
         answer = count_answer(cards, up, bhargage=bhargage, sequences=sequences)
         await interaction.response.send_message(answer, ephemeral=True)

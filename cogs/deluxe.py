@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.render import deluxe as R
+from bot.rules import deluxe as D
 from cogs.table_commands import GameCog
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ class Deluxe(GameCog):
     async def create(
         self,
         interaction: discord.Interaction[Any],
-        target: app_commands.Range[int, 10, 1000] = 100,
+        target: app_commands.Range[int, D.MIN_TARGET, D.MAX_TARGET] = 100,
         pawns: bool = False,
         courts: bool = False,
         fast_start: int = 0,

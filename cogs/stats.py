@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import safe
 from bot.records import GameStats, LeaderRow
 
 if TYPE_CHECKING:
@@ -84,7 +85,9 @@ class Stats(commands.Cog):
         assert interaction.guild_id is not None
         who = player or interaction.user
         found = await self.bot.records.stats(interaction.guild_id, who.id)
-        await interaction.response.send_message(stats_lines(who.display_name, found), ephemeral=True)
+        await interaction.response.send_message(
+            stats_lines(safe.name(who.display_name), found), ephemeral=True
+        )
 
 
 async def setup(bot: TavernBot) -> None:

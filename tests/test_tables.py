@@ -316,7 +316,7 @@ async def test_real_deluxe_game_persists_replays_and_rates(store: Store) -> None
     dx = pytest.importorskip("bot.rules.deluxe")
     svc = TableService(store, clock=Clock(), games={"deluxe": GAMES["deluxe"]})
     seats = [(ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat")]
-    table, opening = await svc.create("deluxe", GUILD, 10, seats, {"target": 8}, seed=4)
+    table, opening = await svc.create("deluxe", GUILD, 10, seats, {"target": 10}, seed=4)
     assert opening
     rng = random.Random(2)
     steps = 0

@@ -261,8 +261,19 @@ class Bhargage(GameAdapter):
 ADAPTER = Bhargage()
 
 
+COUNT_CARDS_LIMIT = 200  # four of the longest card names, with room for typos and spaces
+COUNT_UP_LIMIT = 50
+
+
 def count_answer(cards_text: str, up_text: str, *, bhargage: bool, sequences: bool) -> str:
-    """``/bhargage count``: the itemised show count of 3 cards (or a 4-card bhargage) and the up-card."""
+    """``/bhargage count``: the itemised show count of 3 cards (or a 4-card bhargage) and the up-card.
+
+    The lengths are checked here too: a client can send any text, whatever the command declares."""
+    if len(cards_text) > COUNT_CARDS_LIMIT or len(up_text) > COUNT_UP_LIMIT:
+        raise UserFacingError(
+            "That is longer than any hand: name 3 cards (4 for a bhargage) separated by commas, "
+            "and the up-card, e.g. `cards: forest, sailor, ace of moons` `up: bard`."
+        )
     kept = cards(cards_text)
     up = card(up_text)
     need = 4 if bhargage else 3

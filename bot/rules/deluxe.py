@@ -113,6 +113,10 @@ class BadOptions(RulesError, ValueError):
     """Table options that do not describe a playable Bharg Deluxe game."""
 
 
+MIN_TARGET = 10
+MAX_TARGET = 1000
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """Table options: target score (D9), Pawns/Courts (D1), fast start 0 none or 1/2/3 (D10, at most one)."""
@@ -126,10 +130,11 @@ class Options:
         if (
             isinstance(self.target, bool)
             or not isinstance(self.target, int)
-            or not 1 <= self.target <= 10_000
+            or not MIN_TARGET <= self.target <= MAX_TARGET
         ):
             raise BadOptions(
-                "The target score must be a whole number from 1 to 10000 (100 is usual, 50 quick)."
+                f"The target score must be a whole number from {MIN_TARGET} to {MAX_TARGET} "
+                "(100 is usual, 50 quick)."
             )
         for name in ("pawns", "courts"):
             if not isinstance(getattr(self, name), bool):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.safe import plain
+
 
 class RulesError(Exception):
     """An action or input the rules do not allow; ``str(err)`` is a sentence a player can read."""
@@ -29,9 +31,10 @@ class UnknownCard(RulesError):
     def __init__(self, text: str, suggestions: tuple[str, ...]) -> None:
         self.text = text
         self.suggestions = suggestions
+        shown = plain(text)
         if suggestions:
             hint = " or ".join(f"**{s}**" for s in suggestions)
-            message = f"There is no card called “{text}”. Did you mean {hint}?"
+            message = f"There is no card called “{shown}”. Did you mean {hint}?"
         else:
-            message = f"There is no card called “{text}”."
+            message = f"There is no card called “{shown}”."
         super().__init__(message)
