@@ -496,6 +496,8 @@ class Rejection:
     status: int
     code: int
     message: str
+    errors: dict[str, Any] = field(default_factory=dict)  # Discord's nested field errors (code 50035)
+    body: dict[str, Any] | None = None  # the JSON body of a refused message, to see what was sent
 
 
 class InteractionResult:
