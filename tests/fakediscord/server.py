@@ -952,6 +952,7 @@ class FakeDiscord:
             files=dict(files),
             interaction=interaction,
             reference_id=int(ref["message_id"]) if ref.get("message_id") else None,
+            allowed_mentions=body.get("allowed_mentions"),
         )
         self.messages[msg.id] = msg
         self._in_channel.setdefault(channel.id, []).append(msg)
@@ -981,6 +982,8 @@ class FakeDiscord:
             msg.components = list(body["components"] or [])
         if "flags" in body and body["flags"] is not None:
             msg.flags = (msg.flags & EPHEMERAL) | int(body["flags"])
+        if body.get("allowed_mentions") is not None:
+            msg.allowed_mentions = body["allowed_mentions"]
         if "attachments" in body:
             keep = {str(a.get("id")) for a in body["attachments"] or []}
             msg.attachments = [a for a in msg.attachments if a["id"] in keep]
