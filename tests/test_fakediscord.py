@@ -542,3 +542,491 @@ def test_help_fields_split_long_command_lists() -> None:
     fields = command_fields(lines)
     assert len(fields) > 1 and all(len(value) <= 1024 for _, value in fields)
     assert "\n".join(value for _, value in fields).split("\n") == lines
+
+
+# ------------------------------------------------------------------------------- Discord's message limits
+
+
+def _button(cid: str | None = "b", label: str | None = "B", **extra: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": 2, "style": 1, **extra}
+    if cid is not None:
+        data["custom_id"] = cid
+    if label is not None:
+        data["label"] = label
+    return data
+
+
+def _row(*components: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 1, "components": list(components)}
+
+
+def _select(n: int = 3, cid: str | None = "s", **extra: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "type": 3,
+        "options": [{"label": f"o{i}", "value": f"v{i}"} for i in range(n)],
+        **extra,
+    }
+    if cid is not None:
+        data["custom_id"] = cid
+    return data
+
+
+def _option(**extra: Any) -> dict[str, Any]:
+    return _select(1, options=[{"label": "o", "value": "v", **extra}])
+
+
+def _embed(**fields: Any) -> dict[str, Any]:
+    return {"type": "rich", **fields}
+
+
+def _buttons(n: int) -> list[dict[str, Any]]:
+    return [_button(f"b{i}") for i in range(n)]
+
+
+# (at the limit, one past it, where Discord reports the error as discord.py prints it: "In <path>: ...")
+LIMITS: list[Any] = [
+    pytest.param({"content": "x" * 2000}, {"content": "x" * 2001}, "content", id="content 2000"),
+    pytest.param(
+        {"embeds": [_embed(description="d")] * 10},
+        {"embeds": [_embed(description="d")] * 11},
+        "embeds",
+        id="10 embeds",
+    ),
+    pytest.param(
+        {"embeds": [_embed(title="t" * 256)]},
+        {"embeds": [_embed(title="t" * 257)]},
+        "embeds.0.title",
+        id="embed title 256",
+    ),
+    pytest.param(
+        {"embeds": [_embed(description="d" * 4096)]},
+        {"embeds": [_embed(description="d" * 4097)]},
+        "embeds.0.description",
+        id="embed description 4096",
+    ),
+    pytest.param(
+        {"embeds": [_embed(fields=[{"name": "n", "value": "v"}] * 25)]},
+        {"embeds": [_embed(fields=[{"name": "n", "value": "v"}] * 26)]},
+        "embeds.0.fields",
+        id="25 embed fields",
+    ),
+    pytest.param(
+        {"embeds": [_embed(fields=[{"name": "n" * 256, "value": "v"}])]},
+        {"embeds": [_embed(fields=[{"name": "n" * 257, "value": "v"}])]},
+        "embeds.0.fields.0.name",
+        id="field name 256",
+    ),
+    pytest.param(
+        {"embeds": [_embed(fields=[{"name": "n", "value": "v" * 1024}])]},
+        {"embeds": [_embed(fields=[{"name": "n", "value": "v" * 1025}])]},
+        "embeds.0.fields.0.value",
+        id="field value 1024",
+    ),
+    pytest.param(
+        {"embeds": [_embed(footer={"text": "f" * 2048})]},
+        {"embeds": [_embed(footer={"text": "f" * 2049})]},
+        "embeds.0.footer.text",
+        id="footer text 2048",
+    ),
+    pytest.param(
+        {"embeds": [_embed(author={"name": "a" * 256})]},
+        {"embeds": [_embed(author={"name": "a" * 257})]},
+        "embeds.0.author.name",
+        id="author name 256",
+    ),
+    pytest.param(
+        {"embeds": [_embed(title="t" * 200, description="d" * 3800), _embed(description="d" * 2000)]},
+        {"embeds": [_embed(title="t" * 200, description="d" * 3800), _embed(description="d" * 2001)]},
+        "embeds",
+        id="6000 characters over all embeds",
+    ),
+    pytest.param(
+        {"components": [_row(_button(f"b{i}")) for i in range(5)]},
+        {"components": [_row(_button(f"b{i}")) for i in range(6)]},
+        "components",
+        id="5 action rows",
+    ),
+    pytest.param(
+        {"components": [_row(*_buttons(5))]},
+        {"components": [_row(*_buttons(6))]},
+        "components.0.components",
+        id="5 buttons a row",
+    ),
+    pytest.param(
+        {"components": [_row(_select()), _row(_button())]},
+        {"components": [_row(_select(), _button())]},
+        "components.0.components",
+        id="a select is alone in its row",
+    ),
+    pytest.param(
+        {"components": [_row(_button())]},
+        {"components": [_row()]},
+        "components.0.components",
+        id="no empty row",
+    ),
+    pytest.param(
+        {"components": [_row(_button("c" * 100))]},
+        {"components": [_row(_button("c" * 101))]},
+        "components.0.components.0.custom_id",
+        id="button custom_id 100",
+    ),
+    pytest.param(
+        {"components": [_row(_select(cid="c" * 100))]},
+        {"components": [_row(_select(cid="c" * 101))]},
+        "components.0.components.0.custom_id",
+        id="select custom_id 100",
+    ),
+    pytest.param(
+        {"components": [_row(_button("c"))]},
+        {"components": [_row(_button(None))]},
+        "components.0.components.0.custom_id",
+        id="button needs a custom_id",
+    ),
+    pytest.param(
+        {"components": [_row(_select(cid="c"))]},
+        {"components": [_row(_select(cid=None))]},
+        "components.0.components.0.custom_id",
+        id="select needs a custom_id",
+    ),
+    pytest.param(
+        {"components": [_row(_button("a"), _button("b")), _row(_select(cid="c"))]},
+        {"components": [_row(_button("a")), _row(_select(cid="a"))]},
+        "components.1.components.0.custom_id",
+        id="custom_ids unique in the message",
+    ),
+    pytest.param(
+        {"components": [_row(_button(label="l" * 80))]},
+        {"components": [_row(_button(label="l" * 81))]},
+        "components.0.components.0.label",
+        id="button label 80",
+    ),
+    pytest.param(
+        {"components": [_row(_button(label=None, emoji={"name": "🌙"}))]},
+        {"components": [_row(_button(label=None))]},
+        "components.0.components.0",
+        id="button needs a label or an emoji",
+    ),
+    pytest.param(
+        {"components": [_row({"type": 2, "style": 5, "label": "Rules", "url": "https://decktet.com"})]},
+        {"components": [_row({"type": 2, "style": 5, "label": "Rules", "custom_id": "r"})]},
+        "components.0.components.0.url",
+        id="link button needs a url",
+    ),
+    pytest.param(
+        {"components": [_row({"type": 2, "style": 5, "label": "Rules", "url": "https://decktet.com"})]},
+        {
+            "components": [
+                _row({"type": 2, "style": 5, "label": "R", "url": "https://decktet.com", "custom_id": "r"})
+            ]
+        },
+        "components.0.components.0.custom_id",
+        id="link button takes no custom_id",
+    ),
+    pytest.param(
+        {"components": [_row(_select(25))]},
+        {"components": [_row(_select(26))]},
+        "components.0.components.0.options",
+        id="25 select options",
+    ),
+    pytest.param(
+        {"components": [_row(_select(1))]},
+        {"components": [_row(_select(0))]},
+        "components.0.components.0.options",
+        id="at least 1 select option",
+    ),
+    pytest.param(
+        {"components": [_row(_option(label="l" * 100))]},
+        {"components": [_row(_option(label="l" * 101))]},
+        "components.0.components.0.options.0.label",
+        id="option label 100",
+    ),
+    pytest.param(
+        {"components": [_row(_option(value="v" * 100))]},
+        {"components": [_row(_option(value="v" * 101))]},
+        "components.0.components.0.options.0.value",
+        id="option value 100",
+    ),
+    pytest.param(
+        {"components": [_row(_option(description="d" * 100))]},
+        {"components": [_row(_option(description="d" * 101))]},
+        "components.0.components.0.options.0.description",
+        id="option description 100",
+    ),
+    pytest.param(
+        {"components": [_row(_select(placeholder="p" * 150))]},
+        {"components": [_row(_select(placeholder="p" * 151))]},
+        "components.0.components.0.placeholder",
+        id="placeholder 150",
+    ),
+    pytest.param(
+        {"components": [_row(_select(25, min_values=0, max_values=25))]},
+        {"components": [_row(_select(25, min_values=0, max_values=26))]},
+        "components.0.components.0.max_values",
+        id="max_values 25",
+    ),
+    pytest.param(
+        {"components": [_row(_select(25, min_values=25, max_values=25))]},
+        {"components": [_row(_select(25, min_values=26, max_values=25))]},
+        "components.0.components.0.min_values",
+        id="min_values 25",
+    ),
+    pytest.param(
+        {"components": [_row(_select(3, min_values=0, max_values=1))]},
+        {"components": [_row(_select(3, min_values=-1, max_values=1))]},
+        "components.0.components.0.min_values",
+        id="min_values 0",
+    ),
+    pytest.param(
+        {"components": [_row(_select(3, min_values=2, max_values=2))]},
+        {"components": [_row(_select(3, min_values=3, max_values=2))]},
+        "components.0.components.0.min_values",
+        id="min_values at most max_values",
+    ),
+    pytest.param(
+        {"components": [_row(_select(3, max_values=3))]},
+        {"components": [_row(_select(3, max_values=4))]},
+        "components.0.components.0.max_values",
+        id="max_values at most the options",
+    ),
+    pytest.param(
+        {"content": "hi", "allowed_mentions": {"parse": ["users"], "roles": ["1"]}},
+        {"content": "hi", "allowed_mentions": {"parse": ["users"], "users": ["1"]}},
+        "allowed_mentions.parse",
+        id="allowed_mentions parse or list",
+    ),
+]
+
+
+async def _post(bot: TavernBot, channel_id: int, body: dict[str, Any]) -> discord.Message:
+    """POST a raw body through the client's HTTP layer (discord.py itself refuses some, e.g. 11 embeds)."""
+    params = discord.http.MultipartParameters(payload=body, multipart=None, files=None)
+    data = await bot.http.send_message(channel_id, params=params)
+    return discord.Message(state=bot._connection, channel=bot.get_channel(channel_id), data=data)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("at_limit", "over", "path"), LIMITS)
+async def test_message_limits(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    at_limit: dict[str, Any],
+    over: dict[str, Any],
+    path: str,
+) -> None:
+    bot = await start_bot()
+    channel = fake_discord.channel
+    sent = await _post(bot, channel.id, at_limit)
+    assert fake_discord.last_message(channel).id == sent.id
+    assert not fake_discord.rejections()
+
+    with pytest.raises(discord.HTTPException) as refused:
+        await _post(bot, channel.id, over)
+    assert (refused.value.status, refused.value.code) == (400, 50035)
+    assert refused.value.text.startswith("Invalid Form Body\n")
+    assert f"\nIn {path}: " in refused.value.text
+    assert fake_discord.last_message(channel).id == sent.id  # nothing posted
+    [rejection] = fake_discord.rejections(50035)
+    assert rejection.body == over
+
+
+async def test_refusals_have_discords_error_shape(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    bot = await start_bot()
+    with pytest.raises(discord.HTTPException) as refused:
+        await _post(bot, fake_discord.channel.id, {"content": "x" * 2001})
+    assert str(refused.value) == (
+        "400 Bad Request (error code: 50035): Invalid Form Body\nIn content: Must be 2000 or fewer in length."
+    )
+    [rejection] = fake_discord.rejections()
+    assert rejection.errors == {
+        "content": {
+            "_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 2000 or fewer in length."}]
+        }
+    }
+
+    for empty in ({}, {"content": ""}, {"content": None, "embeds": [], "components": []}):
+        with pytest.raises(discord.HTTPException) as refused:
+            await _post(bot, fake_discord.channel.id, empty)
+        assert (refused.value.status, refused.value.code) == (400, 50006)
+        assert refused.value.text == "Cannot send an empty message"
+    # an embed, or components alone, are a message
+    await _post(bot, fake_discord.channel.id, {"embeds": [_embed(title="t")]})
+    await _post(bot, fake_discord.channel.id, {"components": [_row(_button())]})
+    # embed fields may be empty strings, as Discord accepts nowadays; only missing ones are refused
+    await _post(bot, fake_discord.channel.id, {"embeds": [_embed(fields=[{"name": "", "value": ""}])]})
+    with pytest.raises(
+        discord.HTTPException, match=r"In embeds\.0\.fields\.0\.value: This field is required"
+    ):
+        await _post(bot, fake_discord.channel.id, {"embeds": [_embed(fields=[{"name": "n"}])]})
+
+
+TOO_LONG = "x" * 2001
+
+
+def _report(err: discord.HTTPException) -> str:
+    paths = [line[3:].split(":")[0] for line in err.text.splitlines() if line.startswith("In ")]
+    return f"refused {err.status} {err.code} {' '.join(paths)}".strip()
+
+
+class RawView(discord.ui.View):
+    """Sends whatever component payload it is given (discord.py's View would refuse 6 rows itself)."""
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self.raw = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.raw
+
+
+class LongTitle(discord.ui.Modal, title="t" * 46):
+    answer: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Answer", custom_id="answer")
+
+
+class Refuse(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Update", custom_id="refuse:update")
+    async def update(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        try:
+            await interaction.response.edit_message(content=TOO_LONG)
+        except discord.HTTPException as err:
+            await interaction.response.send_message(_report(err), ephemeral=True)
+
+
+PATHS = (
+    "reply",
+    "empty",
+    "rows",
+    "modal",
+    "followup",
+    "edit",
+    "emptyedit",
+    "channel",
+    "channeledit",
+    "dm",
+    "twice",
+    "update",
+)
+
+
+def add_refusing_commands(bot: TavernBot) -> None:
+    """``/r send path`` sends something Discord refuses along one path, then reports the refusal."""
+    group = app_commands.Group(name="r", description="refused bodies")
+
+    @group.command(name="send", description="send a refused body")
+    @app_commands.choices(path=[app_commands.Choice(name=p, value=p) for p in PATHS])
+    async def send(interaction: discord.Interaction[Any], path: str) -> None:
+        response = interaction.response
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)
+        try:
+            if path == "reply":
+                await response.send_message(TOO_LONG)
+            elif path == "empty":
+                await response.send_message()
+            elif path == "rows":
+                await response.send_message("rows", view=RawView([_row(_button(f"b{i}")) for i in range(6)]))
+            elif path == "modal":
+                await response.send_modal(LongTitle())
+            elif path == "followup":
+                await response.defer()
+                await interaction.followup.send(TOO_LONG)
+            elif path == "edit":
+                await response.send_message("first words")
+                await interaction.edit_original_response(content=TOO_LONG)
+            elif path == "emptyedit":
+                await response.defer()
+                await interaction.edit_original_response(content="")
+            elif path == "channel":
+                await channel.send(TOO_LONG)
+            elif path == "channeledit":
+                note = await channel.send("short note")
+                await note.edit(content=TOO_LONG)
+            elif path == "dm":
+                await interaction.user.send(TOO_LONG)
+            elif path == "twice":
+                await response.send_message("first answer")
+                await discord.InteractionResponse(interaction).send_message("second answer")
+            elif path == "update":
+                await response.send_message("update me", view=Refuse())
+                return
+        except discord.HTTPException as err:
+            if response.is_done():
+                await interaction.followup.send(_report(err), ephemeral=True)
+            else:
+                await response.send_message(_report(err), ephemeral=True)
+
+    late: list[str] = []
+
+    @group.command(name="late", description="answer after Discord's deadline")
+    async def late_answer(interaction: discord.Interaction[Any]) -> None:
+        await asyncio.sleep(0.1)
+        try:
+            await interaction.response.send_message("too late")
+        except discord.HTTPException as err:
+            late.append(_report(err))
+
+    @group.command(name="ping", description="mention people")
+    async def ping(interaction: discord.Interaction[Any], first: discord.User, second: discord.User) -> None:
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)
+        text = f"{first.mention} {second.mention} @everyone"
+        await channel.send(text, allowed_mentions=discord.AllowedMentions(users=[first]))
+        await interaction.response.send_message(text)
+
+    bot.tree.add_command(group)
+    bot.late_reports = late  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("path", "report"),
+    [
+        ("reply", "refused 400 50035 data.content"),
+        ("empty", "refused 400 50006"),
+        ("rows", "refused 400 50035 data.components"),
+        ("modal", "refused 400 50035 data.title"),
+        ("followup", "refused 400 50035 content"),
+        ("edit", "refused 400 50035 content"),
+        ("emptyedit", "refused 400 50006"),
+        ("channel", "refused 400 50035 content"),
+        ("channeledit", "refused 400 50035 content"),
+        ("dm", "refused 400 50035 content"),
+        ("twice", "refused 400 40060"),
+    ],
+)
+async def test_every_path_is_checked(
+    fake_discord: FakeDiscord, start_bot: StartBot, path: str, report: str
+) -> None:
+    await start_bot(setup=add_refusing_commands)
+    alice = fake_discord.add_user("alice")
+    result = await fake_discord.slash(alice, fake_discord.channel, "r send", path=path)
+    assert report in result.text().splitlines()
+    assert all(len(m.content) <= 2000 for m in fake_discord.messages.values())
+    assert len(fake_discord.rejections()) == 1
+
+
+async def test_update_and_late_answers_are_refused(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    bot = await start_bot(setup=add_refusing_commands)
+    alice = fake_discord.add_user("alice")
+    posted = await fake_discord.slash(alice, fake_discord.channel, "r send", path="update")
+    clicked = await fake_discord.click(alice, posted.message, "Update")
+    assert clicked.type == 4 and clicked.content == "refused 400 50035 data.content"
+    assert posted.message.content == "update me" and posted.message.edits == []
+
+    fake_discord.callback_deadline = 0.05
+    await fake_discord.slash(alice, fake_discord.channel, "r late", expect_reply=False)
+    reports = await fake_discord.wait_for(lambda: bot.late_reports, what="the late answer")  # type: ignore[attr-defined]
+    assert reports == ["refused 404 10062"]
+
+
+async def test_allowed_mentions_are_recorded(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    await start_bot(setup=add_refusing_commands)
+    alice, bob = fake_discord.add_user("alice"), fake_discord.add_user("bob")
+    result = await fake_discord.slash(alice, fake_discord.channel, "r ping", first=alice, second=bob)
+    [note] = fake_discord.channel_messages(fake_discord.channel)[:1]
+    assert note.allowed_mentions is not None
+    assert [int(u) for u in note.allowed_mentions["users"]] == [alice.id]
+    assert note.pinged_user_ids() == [alice.id] and not note.pings_everyone
+    # the bot's default (users yes, roles and @everyone no) reaches the interaction reply too
+    assert result.message.pinged_user_ids() == [alice.id, bob.id]
+    assert not result.message.pings_everyone

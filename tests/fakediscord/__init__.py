@@ -14,7 +14,8 @@ from .model import (
     Select,
     SelectOption,
 )
-from .server import FAKE_TOKEN, DiscordError, FakeDiscord
+from .server import FAKE_TOKEN, FakeDiscord
+from .validate import DiscordError, validate_message_payload, validate_modal_payload
 
 __all__ = [
     "ALL_PERMISSIONS",
@@ -32,4 +33,6 @@ __all__ = [
     "Rejection",
     "Select",
     "SelectOption",
+    "validate_message_payload",
+    "validate_modal_payload",
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -36,6 +37,10 @@ class Snowflakes:
         now = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
         self._last = max(self._last + 1, now)
         return self._last
+
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
 
 
 def iso(ts: float) -> str:
@@ -337,6 +342,8 @@ class FakeMessage:
     files: dict[str, bytes] = field(default_factory=dict, repr=False)
     interaction: FakeInteraction | None = field(default=None, repr=False)
     reference_id: int | None = None
+    # allowed_mentions as last sent with the message (None: never sent, Discord then parses every mention)
+    allowed_mentions: dict[str, Any] | None = None
     edits: list[Snapshot] = field(default_factory=list, repr=False)
     deleted: bool = False
     created: float = field(default_factory=time.time)
@@ -399,6 +406,32 @@ class FakeMessage:
             parts.extend(embed_text(e))
         parts.extend(components_text(self.components))
         return "\n".join(parts)
+
+    def pinged_user_ids(self) -> list[int]:
+        """Users whose ``<@id>`` mention in the content would ping them, under its allowed_mentions."""
+        mentioned = [int(m) for m in dict.fromkeys(_USER_MENTION.findall(self.content))]
+        allowed = self.allowed_mentions
+        if allowed is None or "users" in (allowed.get("parse") or []):
+            return mentioned
+        listed = {int(u) for u in allowed.get("users") or []}
+        return [u for u in mentioned if u in listed]
+
+    def pinged_role_ids(self) -> list[int]:
+        """Roles whose ``<@&id>`` mention in the content would ping them, under the allowed_mentions."""
+        mentioned = [int(m) for m in dict.fromkeys(_ROLE_MENTION.findall(self.content))]
+        allowed = self.allowed_mentions
+        if allowed is None or "roles" in (allowed.get("parse") or []):
+            return mentioned
+        listed = {int(r) for r in allowed.get("roles") or []}
+        return [r for r in mentioned if r in listed]
+
+    @property
+    def pings_everyone(self) -> bool:
+        """Whether ``@everyone``/``@here`` in the content would ping (needs ``everyone`` in ``parse``)."""
+        if "@everyone" not in self.content and "@here" not in self.content:
+            return False
+        allowed = self.allowed_mentions
+        return allowed is None or "everyone" in (allowed.get("parse") or [])
 
     def snapshot(self) -> Snapshot:
         return Snapshot(
@@ -496,6 +529,8 @@ class Rejection:
     status: int
     code: int
     message: str
+    errors: dict[str, Any] = field(default_factory=dict)  # Discord's nested field errors (code 50035)
+    body: dict[str, Any] | None = None  # the JSON body of a refused message, to see what was sent
 
 
 class InteractionResult:

@@ -3,7 +3,8 @@
 Tests act as users (``slash``, ``click``, ``select``, ``submit_modal``) and read what the bot sent
 (``channel_messages``, ``dms``, the returned :class:`InteractionResult`). Discord's refusals that matter to
 the bot are modelled: closed DMs (50007), missing permissions (50013), expired interaction tokens
-(10015 Unknown Webhook), double acknowledgement (40060), late callbacks (10062).
+(10015 Unknown Webhook), double acknowledgement (40060), late callbacks (10062), and every message body
+Discord would refuse (50035 Invalid Form Body, 50006 empty message; see validate.py).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from .model import (
     Rejection,
     Snowflakes,
 )
+from .validate import DiscordError, validate_message_payload, validate_modal_payload
 
 log = logging.getLogger("fakediscord")
 
@@ -45,12 +47,8 @@ T = TypeVar("T")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-class DiscordError(Exception):
-    """Raised inside a route to answer with Discord's JSON error shape."""
-
-    def __init__(self, status: int, code: int, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+# where _read_body keeps the parsed JSON body, for Rejection.body
+_BODY_KEY = web.RequestKey("fakediscord.body", dict)
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -718,9 +716,17 @@ class FakeDiscord:
                 response = await handler(request)
             except DiscordError as err:
                 self.rejected.append(
-                    Rejection(request.method, request.path, err.status, err.code, err.message)
+                    Rejection(
+                        request.method,
+                        request.path,
+                        err.status,
+                        err.code,
+                        err.message,
+                        errors=err.errors,
+                        body=request.get(_BODY_KEY),
+                    )
                 )
-                response = _json({"code": err.code, "message": err.message}, err.status)
+                response = _json(err.body(), err.status)
             except Exception:
                 self.errors.append(f"{request.method} {request.path}\n{traceback.format_exc()}")
                 # 400, not 500: discord.py retries 5xx with sleeps, which would only slow the failure down.
@@ -891,10 +897,12 @@ class FakeDiscord:
                     body = json.loads(await part.text())  # type: ignore[union-attr]
                 else:
                     files[part.filename or part.name or "file"] = bytes(await part.read())  # type: ignore[union-attr]
-            return body, files
-        if not request.can_read_body:
-            return {}, files
-        return await request.json(), files
+        elif request.can_read_body:
+            body = await request.json()
+        else:
+            body = {}
+        request[_BODY_KEY] = body
+        return body, files
 
     def _attachments(self, files: dict[str, bytes]) -> list[dict[str, Any]]:
         out = []
@@ -920,14 +928,13 @@ class FakeDiscord:
         interaction: FakeInteraction | None = None,
         *,
         loading: bool = False,
+        prefix: tuple[str, ...] = (),
     ) -> FakeMessage:
+        if not loading:
+            validate_message_payload(body, files=len(files), prefix=prefix)
         content = str(body.get("content") or "")
         embeds = list(body.get("embeds") or [])
         components = list(body.get("components") or [])
-        if not loading and not (content or embeds or components or files or body.get("sticker_ids")):
-            raise DiscordError(400, 50006, "Cannot send an empty message")
-        if len(content) > 2000:
-            raise DiscordError(400, 50035, "Invalid Form Body: content must be 2000 or fewer in length.")
         flags = int(body.get("flags") or 0)
         if loading:
             flags |= LOADING
@@ -945,6 +952,7 @@ class FakeDiscord:
             files=dict(files),
             interaction=interaction,
             reference_id=int(ref["message_id"]) if ref.get("message_id") else None,
+            allowed_mentions=body.get("allowed_mentions"),
         )
         self.messages[msg.id] = msg
         self._in_channel.setdefault(channel.id, []).append(msg)
@@ -955,7 +963,15 @@ class FakeDiscord:
         for listener in self.listeners:
             listener(msg)
 
-    def _edit(self, msg: FakeMessage, body: dict[str, Any], files: dict[str, bytes]) -> None:
+    def _edit(
+        self,
+        msg: FakeMessage,
+        body: dict[str, Any],
+        files: dict[str, bytes],
+        *,
+        prefix: tuple[str, ...] = (),
+    ) -> None:
+        validate_message_payload(body, files=len(files), current=msg, prefix=prefix)
         msg.edits.append(msg.snapshot())
         msg.edited = time.time()
         if "content" in body:
@@ -966,6 +982,8 @@ class FakeDiscord:
             msg.components = list(body["components"] or [])
         if "flags" in body and body["flags"] is not None:
             msg.flags = (msg.flags & EPHEMERAL) | int(body["flags"])
+        if body.get("allowed_mentions") is not None:
+            msg.allowed_mentions = body["allowed_mentions"]
         if "attachments" in body:
             keep = {str(a.get("id")) for a in body["attachments"] or []}
             msg.attachments = [a for a in msg.attachments if a["id"] in keep]
@@ -1003,12 +1021,22 @@ class FakeDiscord:
         if it.type == 5 and it.message is None:
             allowed = {4, 5}
         if ctype not in allowed:
+            choices = ", ".join(str(c) for c in sorted(allowed))
             raise DiscordError(
-                400, 50035, f"Invalid Form Body: callback type {ctype} not valid for a {it.kind}"
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "type": {
+                        "_errors": [
+                            {"code": "BASE_TYPE_CHOICES", "message": f"Value must be one of ({choices})."}
+                        ]
+                    }
+                },
             )
         msg: FakeMessage | None = None
         if ctype == 4:
-            msg = self._new_message(it.channel, "response", data, files, it)
+            msg = self._new_message(it.channel, "response", data, files, it, prefix=("data",))
             it.response = msg
         elif ctype == 5:
             msg = self._new_message(
@@ -1017,8 +1045,10 @@ class FakeDiscord:
             it.response = msg
         elif ctype == 7:
             assert it.message is not None
-            self._edit(it.message, data, files)
+            self._edit(it.message, data, files, prefix=("data",))
             msg = it.message
+        elif ctype == 9:
+            validate_modal_payload(data)
         it.callback_type, it.callback_data = ctype, data
         it.callback_at = arrived
         it.answered.set()
