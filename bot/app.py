@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.clock import Clock
 from bot.controller import TableController
 from bot.delivery import TavernItem
+from bot.drain import Drain
 from bot.errors import TavernTree
 from bot.games import GAMES, GameAdapter
 from bot.lobbies import LobbyService
@@ -27,6 +28,9 @@ log = logging.getLogger("tavern.app")
 EXTENSIONS: list[str] = ["cogs.general", "cogs.bhargage", "cogs.stats", "cogs.deluxe"]
 
 
+# How long closing waits for presses in flight; ``docker stop`` kills after 10 s.
+DRAIN_SECONDS = 5.0
+
 # The bot never joins voice: don't warn at every start that voice libraries are missing.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -40,7 +44,8 @@ def intents() -> discord.Intents:
 
 
 class TavernBot(commands.Bot):
-    """The Decktet Tavern bot. The services exist once ``setup_hook`` has run; ``clock`` from the start."""
+    """The Decktet Tavern bot. The services exist once ``setup_hook`` has run; ``clock`` and ``drain`` from
+    the start."""
 
     store: Store
     tables: TableService
@@ -71,6 +76,7 @@ class TavernBot(commands.Bot):
         self.games: Mapping[str, GameAdapter] = GAMES if games is None else games
         self.initial_extensions = list(EXTENSIONS if extensions is None else extensions)
         self._store_open = False
+        self.drain = Drain()
 
     async def setup_hook(self) -> None:
         self.store = await SQLiteStore.open(self.settings.db_path)
@@ -106,7 +112,10 @@ class TavernBot(commands.Bot):
         log.info("Logged in as %s (id %s) in %d servers", self.user, self.user.id, len(self.guilds))
 
     async def close(self) -> None:
+        """Let the presses in flight finish (new ones are refused), then stop the timer, disconnect, and close
+        the database last."""
         try:
+            await self.drain.close(DRAIN_SECONDS)
             if hasattr(self, "controller"):
                 await self.controller.stop_timer()
             await super().close()

@@ -77,7 +77,8 @@ class TavernItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE
         values = tuple(str(v) for v in self.item.values) if isinstance(self.item, discord.ui.Select) else ()
         bot: TavernBot = interaction.client
         try:
-            await bot.controller.on_click(interaction, parse(self.custom_id, values))
+            async with bot.drain.hold():  # a closing bot refuses new presses and waits for these
+                await bot.controller.on_click(interaction, parse(self.custom_id, values))
         except Exception as err:  # every click gets an answer, even a broken one
             await reply_error(interaction, err)
 

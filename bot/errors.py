@@ -91,6 +91,13 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
 class TavernTree(app_commands.CommandTree[Any]):
     """Command tree whose errors go through :func:`reply_error`."""
 
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """A closing bot refuses new commands (``bot.drain``), with the same short answer as a press."""
+        drain = getattr(interaction.client, "drain", None)
+        if drain is not None:
+            drain.refuse_if_closing()
+        return True
+
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
