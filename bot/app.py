@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -28,6 +30,9 @@ log = logging.getLogger("tavern.app")
 EXTENSIONS: list[str] = ["cogs.general", "cogs.bhargage", "cogs.stats", "cogs.deluxe"]
 
 
+# bot_state key of the hash of the command tree last synced (and where to): a restart with the same commands
+# does not sync again (Discord rate-limits syncs, and a global one is slow to show).
+SYNC_STATE_KEY = "command_sync"
 # How long closing waits for presses in flight; ``docker stop`` kills after 10 s.
 DRAIN_SECONDS = 5.0
 
@@ -45,7 +50,7 @@ def intents() -> discord.Intents:
 
 class TavernBot(commands.Bot):
     """The Decktet Tavern bot. The services exist once ``setup_hook`` has run; ``clock`` and ``drain`` from
-    the start."""
+    the start. ``sync_only`` (``python -m bot sync``): set up and force a command sync, no timer."""
 
     store: Store
     tables: TableService
@@ -77,6 +82,7 @@ class TavernBot(commands.Bot):
         self.initial_extensions = list(EXTENSIONS if extensions is None else extensions)
         self._store_open = False
         self.drain = Drain()
+        self.sync_only = False
 
     async def setup_hook(self) -> None:
         self.store = await SQLiteStore.open(self.settings.db_path)
@@ -92,20 +98,39 @@ class TavernBot(commands.Bot):
         self.add_dynamic_items(TavernItem)
         for name in self.initial_extensions:
             await self.load_extension(name)
+        if self.sync_only:
+            await self.sync_commands(force=True)
+            return
         self.controller.start_timer()
         await self.sync_commands()
 
-    async def sync_commands(self) -> list[discord.app_commands.AppCommand]:
-        """Sync to the dev guild (instant) when configured, else globally (can take up to an hour)."""
+    def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
+        """A stable hash of what a sync would send (the commands' JSON, sorted) and where to."""
+        payload = sorted(
+            (command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)),
+            key=lambda c: (int(c.get("type", 1)), str(c["name"])),
+        )
+        target = {"application": self.application_id, "guild": guild.id if guild is not None else None}
+        text = json.dumps({"target": target, "commands": payload}, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def sync_commands(self, *, force: bool = False) -> int | None:
+        """Sync to the dev guild (instant) when configured, else globally (can take up to an hour) — only when
+        the command tree or the target changed since the last sync (or ``force``). Returns how many commands
+        were synced, or None when nothing had changed."""
+        guild: discord.Object | None = None
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("Synced %d commands to dev guild %s", len(synced), guild.id)
-        else:
-            synced = await self.tree.sync()
-            log.info("Synced %d global commands", len(synced))
-        return synced
+        digest = self.command_hash(guild)
+        if not force and await self.store.get_state(SYNC_STATE_KEY) == digest:
+            log.info("Commands unchanged since the last sync (%s): not syncing", digest[:12])
+            return None
+        synced = await self.tree.sync(guild=guild)
+        await self.store.set_state(SYNC_STATE_KEY, digest)
+        where = f"dev guild {guild.id}" if guild is not None else "global"
+        log.info("Synced %d commands (%s, %s)", len(synced), where, digest[:12])
+        return len(synced)
 
     async def on_ready(self) -> None:
         assert self.user is not None

@@ -1,4 +1,5 @@
-"""Stopping and deploying safely: SIGTERM drains the moves in flight."""
+"""Stopping and deploying safely: SIGTERM drains the moves in flight, and commands sync only when they
+changed."""
 
 from __future__ import annotations
 
@@ -214,3 +215,66 @@ async def test_drain_waits_a_bounded_time() -> None:
             pass
     task.cancel()
     assert await Drain().close(0.05) is True
+
+
+# ------------------------------------------------------------------------------------------ command sync
+
+
+async def test_commands_sync_only_when_the_tree_or_target_changes(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    await (await start_bot()).close()
+    assert fake.command_syncs() == 1 and fake.commands()
+    await (await start_bot()).close()
+    assert fake.command_syncs() == 1  # same commands, same target: no sync
+    bot = await start_bot(setup=plug_in_race)
+    assert fake.command_syncs() == 2 and "race" in {c["name"] for c in fake.commands()}
+    await bot.close()
+    bot = await start_bot(setup=plug_in_race)
+    assert fake.command_syncs() == 2
+    assert "Pong!" in (await fake.slash(fake.owner, fake.channel, "tavern ping")).content
+    await bot.close()
+    dev = dataclasses.replace(settings, dev_guild_id=fake.guild.id)
+    bot = await start_bot(dev, setup=plug_in_race)
+    assert fake.command_syncs() == 3 and fake.commands(fake.guild)  # a new target syncs
+    await bot.close()
+
+
+async def test_python_m_bot_sync_forces_a_sync(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    await (await start_bot()).close()
+    assert fake.command_syncs() == 1
+    assert await main_mod.sync(settings) == 0
+    assert fake.command_syncs() == 2  # forced, although nothing changed
+    bot = await start_bot()
+    assert fake.command_syncs() == 2
+    assert "Pong!" in (await fake.slash(fake.owner, fake.channel, "tavern ping")).content
+    await bot.close()
+    assert fake.identify_count == 2  # the sync logged in over REST only: no gateway session
+
+
+async def test_sync_with_a_wrong_token_says_so(
+    fake_discord: FakeDiscord, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert await main_mod.sync(dataclasses.replace(settings, token="wrong")) == 1
+    assert "rejected the bot token" in capsys.readouterr().err
+    assert fake_discord.command_syncs() == 0
+
+
+def test_command_hash_is_stable_and_names_the_target(settings: Settings) -> None:
+    import discord
+
+    one, two = create_bot(settings), create_bot(settings)
+    assert one.command_hash(None) == two.command_hash(None)
+    plug_in_race(two)
+    assert one.command_hash(None) != two.command_hash(None)
+    assert one.command_hash(None) != one.command_hash(discord.Object(id=123))
+
+
+def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main_mod.main(["deploy"])
+    assert info.value.code == 2 and "invalid choice" in capsys.readouterr().err
