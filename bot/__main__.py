@@ -1,7 +1,8 @@
 """``python -m bot``: load settings, run until SIGINT/SIGTERM, exit with a readable message on failure.
 
 ``python -m bot sync`` forces a slash-command sync and exits (a normal start syncs only when the commands
-changed).
+changed); ``python -m bot health`` reads the running bot's heartbeat file and exits 0 if it is healthy (the
+container's HEALTHCHECK).
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ import sys
 import aiohttp
 import discord
 
+from bot import health
 from bot.app import TavernBot, create_bot
 from bot.logging_setup import setup_logging
-from bot.settings import MissingTokenError, Settings, SettingsError, load_settings
+from bot.settings import MissingTokenError, Settings, SettingsError, load_health_path, load_settings
 
 log = logging.getLogger("tavern.main")
 
@@ -89,16 +91,25 @@ def _failed(err: Exception) -> int:
     return 1
 
 
+def check_health() -> int:
+    """``python -m bot health``: one line on stdout; 0 if the heartbeat is fresh and says all is well."""
+    healthy, reason = health.check(load_health_path())
+    print(reason)
+    return 0 if healthy else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Decktet Tavern, a Discord bot.")
     parser.add_argument(
         "command",
         nargs="?",
         default="run",
-        choices=("run", "sync"),
-        help="run the bot (default); force a slash-command sync and exit",
+        choices=("run", "sync", "health"),
+        help="run the bot (default); force a slash-command sync and exit; check the running bot's health",
     )
     command = parser.parse_args(argv).command
+    if command == "health":
+        return check_health()
     try:
         settings = load_settings()
     except MissingTokenError as err:

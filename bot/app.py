@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
 import logging
+import math
+import time
 from collections.abc import Mapping
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot import health
 from bot.clock import Clock
 from bot.controller import TableController
 from bot.delivery import TavernItem
@@ -35,6 +40,8 @@ EXTENSIONS: list[str] = ["cogs.general", "cogs.bhargage", "cogs.stats", "cogs.de
 SYNC_STATE_KEY = "command_sync"
 # How long closing waits for presses in flight; ``docker stop`` kills after 10 s.
 DRAIN_SECONDS = 5.0
+# The heartbeat's database query must answer within this.
+DB_CHECK_SECONDS = 5.0
 
 # The bot never joins voice: don't warn at every start that voice libraries are missing.
 discord.VoiceClient.warn_nacl = False
@@ -50,7 +57,7 @@ def intents() -> discord.Intents:
 
 class TavernBot(commands.Bot):
     """The Decktet Tavern bot. The services exist once ``setup_hook`` has run; ``clock`` and ``drain`` from
-    the start. ``sync_only`` (``python -m bot sync``): set up and force a command sync, no timer."""
+    the start. ``sync_only`` (``python -m bot sync``): set up, force a command sync, no timer or heartbeat."""
 
     store: Store
     tables: TableService
@@ -83,6 +90,8 @@ class TavernBot(commands.Bot):
         self._store_open = False
         self.drain = Drain()
         self.sync_only = False
+        self.heartbeat_seconds = health.HEARTBEAT_SECONDS
+        self._heartbeat: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.store = await SQLiteStore.open(self.settings.db_path)
@@ -102,6 +111,7 @@ class TavernBot(commands.Bot):
             await self.sync_commands(force=True)
             return
         self.controller.start_timer()
+        self._heartbeat = asyncio.create_task(self._heartbeat_loop(), name="tavern-heartbeat")
         await self.sync_commands()
 
     def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
@@ -132,17 +142,60 @@ class TavernBot(commands.Bot):
         log.info("Synced %d commands (%s, %s)", len(synced), where, digest[:12])
         return len(synced)
 
+    # ------------------------------------------------------------------------------------------ health
+
+    def gateway_ok(self) -> bool:
+        """Connected to the gateway right now: ready, not closed, the websocket open, heartbeats answered."""
+        ws = self.ws
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and ws is not None
+            and ws.open
+            and math.isfinite(self.latency)
+        )
+
+    async def health_beat(self) -> health.Beat:
+        """Check the gateway and run a trivial query (a missing bot_state key) against the database."""
+        try:
+            await asyncio.wait_for(self.store.get_state("health_probe"), DB_CHECK_SECONDS)
+            database, detail = True, ""
+        except TimeoutError:
+            database, detail = False, f"no answer within {DB_CHECK_SECONDS:.0f} s"
+        except Exception as err:
+            database, detail = False, f"{err.__class__.__name__}: {err}"
+        return health.Beat(time.time(), self.gateway_ok(), database, detail)
+
+    async def _heartbeat_loop(self) -> None:
+        path = self.settings.heartbeat_path
+        while True:
+            beat = await self.health_beat()
+            try:
+                health.write(path, beat)
+            except OSError as err:
+                log.warning("Could not write the heartbeat file %s: %s", path, err)
+            await asyncio.sleep(self.heartbeat_seconds)
+
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("Logged in as %s (id %s) in %d servers", self.user, self.user.id, len(self.guilds))
 
     async def close(self) -> None:
-        """Let the presses in flight finish (new ones are refused), then stop the timer, disconnect, and close
-        the database last."""
+        """Let the presses in flight finish (new ones are refused), then stop the timer and the heartbeat,
+        disconnect, and close the database last."""
         try:
             await self.drain.close(DRAIN_SECONDS)
             if hasattr(self, "controller"):
                 await self.controller.stop_timer()
+            heartbeat, self._heartbeat = self._heartbeat, None
+            if heartbeat is not None:
+                heartbeat.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await heartbeat
+                with contextlib.suppress(OSError):
+                    health.write(
+                        self.settings.heartbeat_path, health.Beat(time.time(), False, False, "stopped")
+                    )
             await super().close()
         finally:
             if self._store_open:

@@ -1,10 +1,15 @@
-"""Stopping and deploying safely: SIGTERM drains the moves in flight, and commands sync only when they
-changed."""
+"""Stopping and deploying safely: SIGTERM drains the moves in flight, commands sync only when they changed,
+and the heartbeat file behind ``python -m bot health``."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
+import os
+import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -13,10 +18,11 @@ from typing import Any, TypeVar
 import pytest
 
 from bot import __main__ as main_mod
+from bot import health
 from bot.app import TavernBot, create_bot
 from bot.drain import RESTARTING
 from bot.games import GAMES
-from bot.settings import Settings
+from bot.settings import Settings, health_path_from_env, settings_from_env
 from bot.store import SQLiteStore
 from bot.tables import TableService
 from tests import fakegame
@@ -278,3 +284,103 @@ def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit) as info:
         main_mod.main(["deploy"])
     assert info.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------------------ health
+
+
+def beat(
+    path: Path, *, age: float = 1.0, gateway: bool = True, database: bool = True, detail: str = ""
+) -> None:
+    health.write(path, health.Beat(time.time() - age, gateway, database, detail))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "healthy", "words"),
+    [
+        ({}, True, "ok: heartbeat"),
+        ({"age": 61}, False, "last heartbeat 61 s ago"),
+        ({"gateway": False}, False, "not connected to the Discord gateway"),
+        ({"database": False, "detail": "OperationalError: disk I/O error"}, False, "database check failed"),
+    ],
+)
+def test_health_check_reads_the_heartbeat(
+    tmp_path: Path, kwargs: dict[str, Any], healthy: bool, words: str
+) -> None:
+    path = tmp_path / "health.json"
+    beat(path, **kwargs)
+    ok, reason = health.check(path)
+    assert ok is healthy and words in reason and "\n" not in reason
+    if "detail" in kwargs:
+        assert kwargs["detail"] in reason
+
+
+def test_health_check_without_a_readable_file(tmp_path: Path) -> None:
+    ok, reason = health.check(tmp_path / "health.json")
+    assert not ok and "no heartbeat file" in reason
+    (tmp_path / "health.json").write_text("{not json")
+    ok, reason = health.check(tmp_path / "health.json")
+    assert not ok and "unreadable" in reason
+
+
+def test_health_path_setting(tmp_path: Path) -> None:
+    env = {"DISCORD_TOKEN": "tok", "TAVERN_DB_PATH": str(tmp_path / "db" / "t.sqlite3")}
+    assert settings_from_env(env).heartbeat_path == tmp_path / "db" / "health.json"
+    assert health_path_from_env({"TAVERN_DB_PATH": str(tmp_path / "t.db")}) == tmp_path / "health.json"
+    custom = {**env, "TAVERN_HEALTH_PATH": str(tmp_path / "h.json")}
+    assert settings_from_env(custom).heartbeat_path == tmp_path / "h.json"
+    assert health_path_from_env({}) == Path("data/health.json")
+
+
+@pytest.mark.parametrize("fresh", [True, False])
+def test_python_m_bot_health_exit_code(tmp_path: Path, fresh: bool) -> None:
+    """No token needed: the check reads only the file (the container's environment has the path)."""
+    path = tmp_path / "health.json"
+    beat(path, age=1 if fresh else 300)
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin"),
+        "PYTHONPATH": str(REPO),
+        "TAVERN_HEALTH_PATH": str(path),
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "health"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == (0 if fresh else 1)
+    assert len(proc.stdout.strip().splitlines()) == 1 and proc.stderr == ""
+    assert proc.stdout.startswith("ok" if fresh else "unhealthy")
+
+
+async def test_the_running_bot_writes_its_heartbeat(
+    fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fast(bot: TavernBot) -> None:
+        bot.heartbeat_seconds = 0.02
+
+    bot = await start_bot(setup=fast)
+    path = bot.settings.heartbeat_path
+    assert path.parent == bot.settings.db_path.parent
+
+    def reason() -> str:
+        return health.check(path)[1]
+
+    await poll(lambda: reason().startswith("ok"), what="a healthy heartbeat")
+    written = json.loads(path.read_text())
+    assert written["gateway"] is True and written["database"] is True and bot.gateway_ok()
+
+    async def broken(key: str) -> str | None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(bot.store, "get_state", broken)
+    await poll(lambda: "database check failed: OperationalError: disk I/O error" in reason(), what="db down")
+    monkeypatch.undo()
+    await poll(lambda: reason().startswith("ok"), what="healthy again")
+
+    await bot.close()
+    assert not bot.gateway_ok()
+    ok, why = health.check(path)
+    assert not ok and "gateway" in why and "stopped" in why
