@@ -1,5 +1,5 @@
 """Stopping and deploying safely: SIGTERM drains the moves in flight, commands sync only when they changed,
-and the heartbeat file behind ``python -m bot health``."""
+the heartbeat file behind ``python -m bot health``, and the lock file the Docker image installs from."""
 
 from __future__ import annotations
 
@@ -7,15 +7,19 @@ import asyncio
 import dataclasses
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
 import time
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from bot import __main__ as main_mod
 from bot import health
@@ -384,3 +388,28 @@ async def test_the_running_bot_writes_its_heartbeat(
     assert not bot.gateway_ok()
     ok, why = health.check(path)
     assert not ok and "gateway" in why and "stopped" in why
+
+
+# ------------------------------------------------------------------------------------------- lock file
+
+
+def test_the_lock_file_pins_every_runtime_dependency_with_hashes() -> None:
+    """The image installs requirements.lock with --require-hashes, then the bot with --no-deps: a dependency
+    added to pyproject.toml without regenerating the lock would be missing from the image."""
+    declared = [
+        Requirement(r)
+        for r in tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    ]
+    text = (REPO / "requirements.lock").read_text().replace("\\\n", " ")
+    pins: dict[str, str] = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        match = re.fullmatch(r"([A-Za-z0-9._-]+)==(\S+)((?:\s+--hash=sha256:[0-9a-f]{64})+)", line)
+        assert match, f"not a pinned, hashed line: {line[:80]!r}"
+        pins[canonicalize_name(match[1])] = match[2]
+    for req in declared:
+        name = canonicalize_name(req.name)
+        assert name in pins, f"{req.name} is in pyproject.toml but not in requirements.lock: regenerate it"
+        assert req.specifier.contains(pins[name], prereleases=True), f"{name}=={pins[name]} violates {req}"
