@@ -1,7 +1,13 @@
-"""``python -m bot``: load settings, run until SIGINT/SIGTERM, exit with a readable message on failure."""
+"""``python -m bot``: load settings, run until SIGINT/SIGTERM, exit with a readable message on failure.
+
+``python -m bot sync`` forces a slash-command sync and exits (a normal start syncs only when the commands
+changed); ``python -m bot health`` reads the running bot's heartbeat file and exits 0 if it is healthy (the
+container's HEALTHCHECK).
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -11,9 +17,10 @@ import sys
 import aiohttp
 import discord
 
+from bot import health
 from bot.app import TavernBot, create_bot
 from bot.logging_setup import setup_logging
-from bot.settings import MissingTokenError, Settings, SettingsError, load_settings
+from bot.settings import MissingTokenError, Settings, SettingsError, load_health_path, load_settings
 
 log = logging.getLogger("tavern.main")
 
@@ -48,18 +55,8 @@ async def run(settings: Settings, *, bot: TavernBot | None = None, stop: asyncio
             await bot.close()
         try:
             await runner
-        except discord.LoginFailure:
-            print(BAD_TOKEN, file=sys.stderr)
-            return 1
-        except discord.PrivilegedIntentsRequired:
-            print(INTENTS_HELP, file=sys.stderr)
-            return 1
-        except (aiohttp.ClientConnectionError, OSError) as err:
-            print(f"{NO_NETWORK} ({err.__class__.__name__}: {err})", file=sys.stderr)
-            return 1
-        except Exception:
-            log.exception("The bot stopped because of an error")
-            return 1
+        except Exception as err:
+            return _failed(err)
         return 0
     finally:
         stopper.cancel()
@@ -68,7 +65,51 @@ async def run(settings: Settings, *, bot: TavernBot | None = None, stop: asyncio
         await bot.close()
 
 
-def main() -> int:
+async def sync(settings: Settings, *, bot: TavernBot | None = None) -> int:
+    """Log in, sync the slash commands whatever the stored hash says, and close; returns the exit code."""
+    bot = bot or create_bot(settings)
+    bot.sync_only = True
+    try:
+        await bot.login(settings.token)  # runs setup_hook, which syncs
+    except Exception as err:
+        return _failed(err)
+    finally:
+        await bot.close()
+    return 0
+
+
+def _failed(err: Exception) -> int:
+    """Explain why the bot could not run (a sentence for what the operator can fix); the exit code."""
+    if isinstance(err, discord.LoginFailure):
+        print(BAD_TOKEN, file=sys.stderr)
+    elif isinstance(err, discord.PrivilegedIntentsRequired):
+        print(INTENTS_HELP, file=sys.stderr)
+    elif isinstance(err, aiohttp.ClientConnectionError | OSError):
+        print(f"{NO_NETWORK} ({err.__class__.__name__}: {err})", file=sys.stderr)
+    else:
+        log.error("The bot stopped because of an error", exc_info=err)
+    return 1
+
+
+def check_health() -> int:
+    """``python -m bot health``: one line on stdout; 0 if the heartbeat is fresh and says all is well."""
+    healthy, reason = health.check(load_health_path())
+    print(reason)
+    return 0 if healthy else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Decktet Tavern, a Discord bot.")
+    parser.add_argument(
+        "command",
+        nargs="?",
+        default="run",
+        choices=("run", "sync", "health"),
+        help="run the bot (default); force a slash-command sync and exit; check the running bot's health",
+    )
+    command = parser.parse_args(argv).command
+    if command == "health":
+        return check_health()
     try:
         settings = load_settings()
     except MissingTokenError as err:
@@ -79,7 +120,7 @@ def main() -> int:
         return 2
     setup_logging(settings.log_level, secrets=[settings.token])
     try:
-        return asyncio.run(run(settings))
+        return asyncio.run(sync(settings) if command == "sync" else run(settings))
     except KeyboardInterrupt:  # a second Ctrl-C while closing
         return 130
 

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
+import json
 import logging
+import math
+import time
 from collections.abc import Mapping
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot import delivery, health
 from bot.clock import Clock
 from bot.controller import TableController
-from bot import delivery
+from bot.drain import Drain
 from bot.errors import TavernTree
 from bot.games import GAMES, GameAdapter
 from bot.lobbies import LobbyService
@@ -27,6 +34,14 @@ log = logging.getLogger("tavern.app")
 EXTENSIONS: list[str] = ["cogs.general", "cogs.bhargage", "cogs.stats", "cogs.deluxe"]
 
 
+# bot_state key of the hash of the command tree last synced (and where to): a restart with the same commands
+# does not sync again (Discord rate-limits syncs, and a global one is slow to show).
+SYNC_STATE_KEY = "command_sync"
+# How long closing waits for presses in flight; ``docker stop`` kills after 10 s.
+DRAIN_SECONDS = 5.0
+# The heartbeat's database query must answer within this.
+DB_CHECK_SECONDS = 5.0
+
 # The bot never joins voice: don't warn at every start that voice libraries are missing.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -40,7 +55,8 @@ def intents() -> discord.Intents:
 
 
 class TavernBot(commands.Bot):
-    """The Decktet Tavern bot. The services exist once ``setup_hook`` has run; ``clock`` from the start."""
+    """The Decktet Tavern bot. The services exist once ``setup_hook`` has run; ``clock`` and ``drain`` from
+    the start. ``sync_only`` (``python -m bot sync``): set up, force a command sync, no timer or heartbeat."""
 
     store: Store
     tables: TableService
@@ -71,6 +87,10 @@ class TavernBot(commands.Bot):
         self.games: Mapping[str, GameAdapter] = GAMES if games is None else games
         self.initial_extensions = list(EXTENSIONS if extensions is None else extensions)
         self._store_open = False
+        self.drain = Drain()
+        self.sync_only = False
+        self.heartbeat_seconds = health.HEARTBEAT_SECONDS
+        self._heartbeat: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.store = await SQLiteStore.open(self.settings.db_path)
@@ -85,20 +105,74 @@ class TavernBot(commands.Bot):
         log.info("Database %s open, %d table(s) restored", self.settings.db_path, restored)
         for name in self.initial_extensions:
             await self.load_extension(name)
+        if self.sync_only:
+            await self.sync_commands(force=True)
+            return
         self.controller.start_timer()
+        self._heartbeat = asyncio.create_task(self._heartbeat_loop(), name="tavern-heartbeat")
         await self.sync_commands()
 
-    async def sync_commands(self) -> list[discord.app_commands.AppCommand]:
-        """Sync to the dev guild (instant) when configured, else globally (can take up to an hour)."""
+    def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
+        """A stable hash of what a sync would send (the commands' JSON, sorted) and where to."""
+        payload = sorted(
+            (command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)),
+            key=lambda c: (int(c.get("type", 1)), str(c["name"])),
+        )
+        target = {"application": self.application_id, "guild": guild.id if guild is not None else None}
+        text = json.dumps({"target": target, "commands": payload}, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def sync_commands(self, *, force: bool = False) -> int | None:
+        """Sync to the dev guild (instant) when configured, else globally (can take up to an hour) — only when
+        the command tree or the target changed since the last sync (or ``force``). Returns how many commands
+        were synced, or None when nothing had changed."""
+        guild: discord.Object | None = None
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("Synced %d commands to dev guild %s", len(synced), guild.id)
-        else:
-            synced = await self.tree.sync()
-            log.info("Synced %d global commands", len(synced))
-        return synced
+        digest = self.command_hash(guild)
+        if not force and await self.store.get_state(SYNC_STATE_KEY) == digest:
+            log.info("Commands unchanged since the last sync (%s): not syncing", digest[:12])
+            return None
+        synced = await self.tree.sync(guild=guild)
+        await self.store.set_state(SYNC_STATE_KEY, digest)
+        where = f"dev guild {guild.id}" if guild is not None else "global"
+        log.info("Synced %d commands (%s, %s)", len(synced), where, digest[:12])
+        return len(synced)
+
+    # ------------------------------------------------------------------------------------------ health
+
+    def gateway_ok(self) -> bool:
+        """Connected to the gateway right now: ready, not closed, the websocket open, heartbeats answered."""
+        ws = self.ws
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and ws is not None
+            and ws.open
+            and math.isfinite(self.latency)
+        )
+
+    async def health_beat(self) -> health.Beat:
+        """Check the gateway and run a trivial query (a missing bot_state key) against the database."""
+        try:
+            await asyncio.wait_for(self.store.get_state("health_probe"), DB_CHECK_SECONDS)
+            database, detail = True, ""
+        except TimeoutError:
+            database, detail = False, f"no answer within {DB_CHECK_SECONDS:.0f} s"
+        except Exception as err:
+            database, detail = False, f"{err.__class__.__name__}: {err}"
+        return health.Beat(time.time(), self.gateway_ok(), database, detail)
+
+    async def _heartbeat_loop(self) -> None:
+        path = self.settings.heartbeat_path
+        while True:
+            beat = await self.health_beat()
+            try:
+                health.write(path, beat)
+            except OSError as err:
+                log.warning("Could not write the heartbeat file %s: %s", path, err)
+            await asyncio.sleep(self.heartbeat_seconds)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every component press goes to ``delivery.on_component``: ours are parsed strictly, and a forged
@@ -121,9 +195,21 @@ class TavernBot(commands.Bot):
         log.info("Logged in as %s (id %s) in %d servers", self.user, self.user.id, len(self.guilds))
 
     async def close(self) -> None:
+        """Let the presses in flight finish (new ones are refused), then stop the timer and the heartbeat,
+        disconnect, and close the database last."""
         try:
+            await self.drain.close(DRAIN_SECONDS)
             if hasattr(self, "controller"):
                 await self.controller.stop_timer()
+            heartbeat, self._heartbeat = self._heartbeat, None
+            if heartbeat is not None:
+                heartbeat.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await heartbeat
+                with contextlib.suppress(OSError):
+                    health.write(
+                        self.settings.heartbeat_path, health.Beat(time.time(), False, False, "stopped")
+                    )
             await super().close()
         finally:
             if self._store_open:

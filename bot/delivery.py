@@ -94,7 +94,8 @@ async def on_component(bot: TavernBot, interaction: discord.Interaction[Any]) ->
     data: Any = interaction.data or {}
     try:
         click = parse(data.get("custom_id"), data.get("values", ()))
-        await bot.controller.on_click(interaction, click)
+        async with bot.drain.hold():  # a closing bot refuses new presses and waits for these
+            await bot.controller.on_click(interaction, click)
     except Exception as err:
         await reply_error(interaction, err)
 

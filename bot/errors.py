@@ -3,8 +3,7 @@
 Expected refusals (a rules violation, a service saying "no") become a short ephemeral reply with the
 error's own sentence. Anything else is a bug: it is logged once, with context, and the user gets an apology.
 Slash commands reach this through :class:`TavernTree`; every component press through
-``bot.delivery.on_component``, which calls :func:`reply_error` itself (discord.py only logs exceptions raised in
-component callbacks).
+``bot.delivery.on_component``, which calls :func:`reply_error` itself.
 """
 
 from __future__ import annotations
@@ -92,6 +91,13 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
 
 class TavernTree(app_commands.CommandTree[Any]):
     """Command tree whose errors go through :func:`reply_error`."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """A closing bot refuses new commands (``bot.drain``), with the same short answer as a press."""
+        drain = getattr(interaction.client, "drain", None)
+        if drain is not None:
+            drain.refuse_if_closing()
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -89,7 +89,8 @@ class LobbyService:
             hint = ""
             if player.id == clicker:
                 game = seated.adapter
-                hint = f" Finish it first, or leave it from any channel with `{game.command} {game.resign_command}`."
+                leave = f"`{game.command} {game.resign_command}`"
+                hint = f" Finish it first, or leave it from any channel with {leave}."
             raise UserFacingError(f"{who} already playing in <#{seated.channel_id}>.{hint}")
 
     async def open(

@@ -14,6 +14,7 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 DEFAULT_DB_PATH = "data/tavern.sqlite3"
+HEALTH_FILE = "health.json"  # next to the database unless TAVERN_HEALTH_PATH says otherwise
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 TOKEN_HELP = (
@@ -46,6 +47,12 @@ class Settings:
     lobby_minutes: float = 15
     nudge_minutes: float = 10
     claim_minutes: float = 60
+    health_path: Path | None = None  # None: ``health.json`` next to the database
+
+    @property
+    def heartbeat_path(self) -> Path:
+        """The heartbeat file the running bot writes and ``python -m bot health`` reads."""
+        return self.health_path or self.db_path.parent / HEALTH_FILE
 
 
 def _minutes(env: Mapping[str, str], name: str, default: float, *, allow_zero: bool) -> float:
@@ -86,7 +93,7 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
             )
         dev_guild_id = int(raw_guild)
 
-    db_path = Path(env.get("TAVERN_DB_PATH", "").strip() or DEFAULT_DB_PATH).expanduser()
+    db_path = _db_path(env)
     if db_path.exists() and db_path.is_dir():
         raise SettingsError(f"TAVERN_DB_PATH must name a file, but {str(db_path)!r} is a folder.")
     try:
@@ -105,10 +112,27 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         lobby_minutes=_minutes(env, "TAVERN_LOBBY_MINUTES", 15, allow_zero=False),
         nudge_minutes=_minutes(env, "TAVERN_NUDGE_MINUTES", 10, allow_zero=True),
         claim_minutes=_minutes(env, "TAVERN_CLAIM_MINUTES", 60, allow_zero=True),
+        health_path=health_path_from_env(env),
     )
+
+
+def _db_path(env: Mapping[str, str]) -> Path:
+    return Path(env.get("TAVERN_DB_PATH", "").strip() or DEFAULT_DB_PATH).expanduser()
+
+
+def health_path_from_env(env: Mapping[str, str]) -> Path:
+    """The heartbeat file's path without the rest of the settings: the health check needs no token."""
+    raw = env.get("TAVERN_HEALTH_PATH", "").strip()
+    return Path(raw).expanduser() if raw else _db_path(env).parent / HEALTH_FILE
 
 
 def load_settings(dotenv_path: str | Path | None = None) -> Settings:
     """Read ``.env`` (without overriding variables already set) and then the process environment."""
     load_dotenv(dotenv_path=dotenv_path or Path.cwd() / ".env", override=False)
     return settings_from_env(os.environ)
+
+
+def load_health_path(dotenv_path: str | Path | None = None) -> Path:
+    """Like :func:`load_settings`, but only the heartbeat file's path: nothing is validated or created."""
+    load_dotenv(dotenv_path=dotenv_path or Path.cwd() / ".env", override=False)
+    return health_path_from_env(os.environ)

@@ -50,7 +50,7 @@ class Store(Protocol):
         created_at: float,
     ) -> int:
         """Insert an active game and its seats, return its new id; ``ChannelBusy`` if the channel has one,
-        ``PlayerBusy`` if one of the players is seated at an active game, decided atomically with the insert."""
+        ``PlayerBusy`` if a player is seated at an active game: decided atomically with the insert."""
         ...
 
     async def append_action(

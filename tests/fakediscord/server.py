@@ -197,6 +197,10 @@ class FakeDiscord:
         """The synced command payloads (global, or one guild's)."""
         return list(self.global_commands if guild is None else self.guild_commands.get(guild.id, []))
 
+    def command_syncs(self) -> int:
+        """How many bulk command syncs (``PUT .../commands``, global or guild) the bot has sent."""
+        return sum(1 for method, path, _ in self.requests if method == "PUT" and path.endswith("/commands"))
+
     # ---------------------------------------------------------------------------------------- lifecycle
 
     @property

@@ -1,0 +1,78 @@
+"""Draining: a stopping bot lets the presses it accepted finish, and refuses new ones.
+
+``docker stop`` sends SIGTERM and kills the process ten seconds later. Every press is handled inside
+:meth:`Drain.hold` (``delivery.on_component``); once :meth:`Drain.close` starts, a new press or slash
+command gets a short ephemeral refusal, and ``TavernBot.close`` waits (a few seconds at most) for the presses
+already running — a move holding its table's lock among them — to commit and announce before the gateway, the
+HTTP session and the database close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from discord import app_commands
+
+from bot.errors import UserFacingError
+
+log = logging.getLogger("tavern.drain")
+
+RESTARTING = "The tavern is restarting — press again in a minute."
+
+
+class Restarting(UserFacingError, app_commands.CheckFailure):
+    """A press or command that arrived while the bot is closing. A ``CheckFailure`` too, so a command tree's
+    ``interaction_check`` can raise it and it reaches the tree's error handler."""
+
+    def __init__(self) -> None:
+        super().__init__(RESTARTING)
+
+
+class Drain:
+    """Counts the presses being handled; once closing, refuses new ones."""
+
+    def __init__(self) -> None:
+        self.closing = False
+        self._busy = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @property
+    def busy(self) -> int:
+        """How many presses are being handled right now."""
+        return self._busy
+
+    def refuse_if_closing(self) -> None:
+        if self.closing:
+            raise Restarting()
+
+    @asynccontextmanager
+    async def hold(self) -> AsyncIterator[None]:
+        """Handle one press: refused (``Restarting``) once closing has started, else counted until done."""
+        self.refuse_if_closing()
+        self._busy += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if self._busy == 0:
+                self._idle.set()
+
+    async def close(self, timeout: float) -> bool:
+        """Refuse new presses from now on and wait up to ``timeout`` seconds for the running ones; False
+        (logged) if some were still running — their transaction commits whole or not at all either way."""
+        self.closing = True
+        if self._busy:
+            log.info("Closing: waiting for %d press(es) in flight", self._busy)
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            log.warning(
+                "Closing: %d press(es) still running after %.0f s; closing anyway", self._busy, timeout
+            )
+            return False
+        return True

@@ -1,0 +1,415 @@
+"""Stopping and deploying safely: SIGTERM drains the moves in flight, commands sync only when they changed,
+the heartbeat file behind ``python -m bot health``, and the lock file the Docker image installs from."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from bot import __main__ as main_mod
+from bot import health
+from bot.app import TavernBot, create_bot
+from bot.drain import RESTARTING
+from bot.games import GAMES
+from bot.settings import Settings, health_path_from_env, settings_from_env
+from bot.store import SQLiteStore
+from bot.tables import TableService
+from tests import fakegame
+from tests.conftest import StartBot
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.test_plugin_game import live_panel, plug_in_race
+
+REPO = Path(__file__).resolve().parents[1]
+RACE_GAMES = {**GAMES, "race": fakegame.ADAPTER}
+T = TypeVar("T")
+
+
+async def poll(check: Callable[[], T], *, timeout: float = 5.0, what: str = "") -> T:
+    """Poll without waiting for the whole bot to go quiet (it never is during a burst)."""
+    deadline = time.monotonic() + timeout
+    while not (result := check()):
+        assert time.monotonic() < deadline, f"timed out waiting for {what or check}"
+        await asyncio.sleep(0.002)
+    return result
+
+
+# ---------------------------------------------------------------------------------------------- draining
+
+
+@dataclasses.dataclass
+class Tally:
+    """What one game's presses got back: success answers, refusals, and presses the bot never answered."""
+
+    added: int = 0
+    refused: int = 0
+    unanswered: int = 0
+
+
+async def open_race(fake: FakeDiscord, bot: TavernBot, channel: Any, a: FakeUser, b: FakeUser) -> int:
+    lobby = (await fake.slash(a, channel, "race", target=1000)).message
+    await fake.click(b, lobby, "Join")
+    await fake.click(a, lobby, "Start")
+    await fake.settle()
+    table = bot.tables.table_for_channel(channel.id)
+    assert table is not None
+    return table.id
+
+
+async def test_sigterm_mid_burst_finishes_moves_in_flight_and_refuses_new_ones(
+    fake_discord: FakeDiscord, settings: Settings
+) -> None:
+    """Several games are played as fast as the bot answers; the stop event (what SIGTERM sets) comes while one
+    move is inside its write, holding its table's lock. That move completes and is answered; presses after
+    the signal are refused with the restart message; every success answer is in the stored log, nothing is
+    half-applied (every game replays), the store closes, and run() returns 0 well within 10 s."""
+    fake = fake_discord
+    channels = [fake.channel, *(fake.add_channel(f"tavern-{i}") for i in range(3))]
+    players = [(fake.add_user(f"a{i}"), fake.add_user(f"b{i}")) for i in range(len(channels))]
+    bot = create_bot(settings, guild_ready_timeout=0.01)
+    plug_in_race(bot)
+    stop = asyncio.Event()
+    runner = asyncio.create_task(main_mod.run(settings, bot=bot, stop=stop))
+    await poll(bot.is_ready, what="the bot to be ready")
+    games = [await open_race(fake, bot, ch, a, b) for ch, (a, b) in zip(channels, players, strict=True)]
+    users = dict(zip(games, players, strict=True))
+    held, *burst, spare = games
+
+    # The held game's third write waits for the test: a move caught mid-write when the signal comes.
+    entered, release = asyncio.Event(), asyncio.Event()
+    writes = {"n": 0}
+    append = bot.store.append_action
+
+    async def held_append(game_id: int, *args: Any, **kwargs: Any) -> None:
+        if game_id == held:
+            writes["n"] += 1
+            if writes["n"] == 3:
+                entered.set()
+                await release.wait()
+        await append(game_id, *args, **kwargs)
+
+    bot.store.append_action = held_append  # type: ignore[method-assign]
+
+    tallies = {game: Tally() for game in games}
+
+    async def play(game: int, limit: int = 10**6) -> None:
+        """Press "Add 1" for whoever moves, as soon as their panel is there, until refused (or ``limit``)."""
+        table = await bot.tables.get(game)
+        tally = tallies[game]
+        a, b = users[game]
+        while not runner.done() and tally.added < limit:
+            mover = a if table.seat_of(a.id) == table.waiting_for()[0] else b
+            panel = await poll(lambda m=mover: live_panel(fake, m) or runner.done(), what="a live panel")
+            if not isinstance(panel, FakeMessage):
+                return
+            try:
+                pressed = await fake.click(mover, panel, "Add 1", expect_reply=False, settle=False)
+            except (AssertionError, ConnectionError):
+                return  # the bot is gone
+            it = pressed.interaction
+
+            def outcome(p: FakeMessage = panel, i: Any = it) -> str | None:
+                if p.content == "Added.":
+                    return "added"
+                if any(
+                    RESTARTING in m.content for m in [*([i.response] if i.response else []), *i.followups]
+                ):
+                    return "refused"
+                return "unanswered" if runner.done() else None
+
+            result = await poll(outcome, timeout=10, what="the press's answer")
+            if result == "added":
+                tally.added += 1
+            elif result == "refused":
+                tally.refused += 1
+                return
+            else:
+                tally.unanswered += 1
+                return
+
+    # The held game stops after its held move: a press sent while the bot disconnects would only be lost.
+    loops = [asyncio.create_task(play(held, limit=3)), *(asyncio.create_task(play(game)) for game in burst)]
+    await asyncio.wait_for(entered.wait(), 10)
+    answered_before = {game: tallies[game].added for game in games}
+    signalled = time.monotonic()
+    stop.set()
+    await poll(lambda: bot.drain.closing, what="closing to start")
+
+    # A press now is refused at once, through the usual ephemeral reply, while the held move still runs.
+    a, b = users[spare]
+    spare_table = await bot.tables.get(spare)
+    mover = a if spare_table.seat_of(a.id) == spare_table.waiting_for()[0] else b
+    spare_panel = live_panel(fake, mover)
+    assert spare_panel is not None
+    refused = await fake.click(mover, spare_panel, "Add 1", settle=False)
+    assert refused.ephemeral and refused.content == RESTARTING
+    await asyncio.sleep(0.2)
+    assert not runner.done() and bot.drain.busy >= 1  # waiting for the held move
+    release.set()
+
+    assert await asyncio.wait_for(runner, 10) == 0
+    took = time.monotonic() - signalled
+    assert took < 10, f"run() took {took:.1f} s to return after the signal"
+    await asyncio.gather(*loops)
+    assert bot.is_closed()
+    with pytest.raises(ValueError):
+        await bot.store.db.execute("SELECT 1")
+
+    store = await SQLiteStore.open(settings.db_path)
+    try:
+        tables = TableService(store, clock=time.time, games=RACE_GAMES)
+        assert await tables.restore() == len(games)  # every game replays to a valid, live state
+        for game in games:
+            table = await tables.get(game)
+            texts = [a.text for a in await store.actions(game)]
+            assert table.seq == len(texts)
+            assert table.state == fakegame.replay(table.seed, len(table.seats), table.options, texts)
+            tally = tallies[game]
+            # Every move answered with success — before the signal or while draining — is stored, and no
+            # stored move went unanswered.
+            assert answered_before[game] <= tally.added == len(texts), (game, tally, len(texts))
+            assert tally.unanswered == 0, (game, tally)
+        assert tallies[held].added >= 3  # the move caught mid-write finished
+        assert [a.text for a in await store.actions(spare)] == []  # the refused press changed nothing
+    finally:
+        await store.close()
+    assert sum(t.added for t in tallies.values()) > len(burst) * 2
+    assert tallies[held].added == 3 and all(tallies[game].refused == 1 for game in burst)
+
+
+async def test_a_closing_bot_refuses_slash_commands_too(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    bot = await start_bot()
+    bot.drain.closing = True  # what close() sets first
+    result = await fake_discord.slash(fake_discord.owner, fake_discord.channel, "tavern ping")
+    assert result.ephemeral and result.content == RESTARTING
+    bot.drain.closing = False
+    assert (
+        "Pong!" in (await fake_discord.slash(fake_discord.owner, fake_discord.channel, "tavern ping")).content
+    )
+
+
+async def test_drain_waits_a_bounded_time() -> None:
+    from bot.drain import Drain, Restarting
+
+    drain = Drain()
+    entered = asyncio.Event()
+
+    async def stuck() -> None:
+        async with drain.hold():
+            entered.set()
+            await asyncio.sleep(10)
+
+    task = asyncio.create_task(stuck())
+    await entered.wait()
+    started = time.monotonic()
+    assert await drain.close(0.05) is False
+    assert time.monotonic() - started < 1
+    with pytest.raises(Restarting):
+        async with drain.hold():
+            pass
+    task.cancel()
+    assert await Drain().close(0.05) is True
+
+
+# ------------------------------------------------------------------------------------------ command sync
+
+
+async def test_commands_sync_only_when_the_tree_or_target_changes(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    await (await start_bot()).close()
+    assert fake.command_syncs() == 1 and fake.commands()
+    await (await start_bot()).close()
+    assert fake.command_syncs() == 1  # same commands, same target: no sync
+    bot = await start_bot(setup=plug_in_race)
+    assert fake.command_syncs() == 2 and "race" in {c["name"] for c in fake.commands()}
+    await bot.close()
+    bot = await start_bot(setup=plug_in_race)
+    assert fake.command_syncs() == 2
+    assert "Pong!" in (await fake.slash(fake.owner, fake.channel, "tavern ping")).content
+    await bot.close()
+    dev = dataclasses.replace(settings, dev_guild_id=fake.guild.id)
+    bot = await start_bot(dev, setup=plug_in_race)
+    assert fake.command_syncs() == 3 and fake.commands(fake.guild)  # a new target syncs
+    await bot.close()
+
+
+async def test_python_m_bot_sync_forces_a_sync(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    await (await start_bot()).close()
+    assert fake.command_syncs() == 1
+    assert await main_mod.sync(settings) == 0
+    assert fake.command_syncs() == 2  # forced, although nothing changed
+    bot = await start_bot()
+    assert fake.command_syncs() == 2
+    assert "Pong!" in (await fake.slash(fake.owner, fake.channel, "tavern ping")).content
+    await bot.close()
+    assert fake.identify_count == 2  # the sync logged in over REST only: no gateway session
+
+
+async def test_sync_with_a_wrong_token_says_so(
+    fake_discord: FakeDiscord, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert await main_mod.sync(dataclasses.replace(settings, token="wrong")) == 1
+    assert "rejected the bot token" in capsys.readouterr().err
+    assert fake_discord.command_syncs() == 0
+
+
+def test_command_hash_is_stable_and_names_the_target(settings: Settings) -> None:
+    import discord
+
+    one, two = create_bot(settings), create_bot(settings)
+    assert one.command_hash(None) == two.command_hash(None)
+    plug_in_race(two)
+    assert one.command_hash(None) != two.command_hash(None)
+    assert one.command_hash(None) != one.command_hash(discord.Object(id=123))
+
+
+def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main_mod.main(["deploy"])
+    assert info.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------------------ health
+
+
+def beat(
+    path: Path, *, age: float = 1.0, gateway: bool = True, database: bool = True, detail: str = ""
+) -> None:
+    health.write(path, health.Beat(time.time() - age, gateway, database, detail))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "healthy", "words"),
+    [
+        ({}, True, "ok: heartbeat"),
+        ({"age": 61}, False, "last heartbeat 61 s ago"),
+        ({"gateway": False}, False, "not connected to the Discord gateway"),
+        ({"database": False, "detail": "OperationalError: disk I/O error"}, False, "database check failed"),
+    ],
+)
+def test_health_check_reads_the_heartbeat(
+    tmp_path: Path, kwargs: dict[str, Any], healthy: bool, words: str
+) -> None:
+    path = tmp_path / "health.json"
+    beat(path, **kwargs)
+    ok, reason = health.check(path)
+    assert ok is healthy and words in reason and "\n" not in reason
+    if "detail" in kwargs:
+        assert kwargs["detail"] in reason
+
+
+def test_health_check_without_a_readable_file(tmp_path: Path) -> None:
+    ok, reason = health.check(tmp_path / "health.json")
+    assert not ok and "no heartbeat file" in reason
+    (tmp_path / "health.json").write_text("{not json")
+    ok, reason = health.check(tmp_path / "health.json")
+    assert not ok and "unreadable" in reason
+
+
+def test_health_path_setting(tmp_path: Path) -> None:
+    env = {"DISCORD_TOKEN": "tok", "TAVERN_DB_PATH": str(tmp_path / "db" / "t.sqlite3")}
+    assert settings_from_env(env).heartbeat_path == tmp_path / "db" / "health.json"
+    assert health_path_from_env({"TAVERN_DB_PATH": str(tmp_path / "t.db")}) == tmp_path / "health.json"
+    custom = {**env, "TAVERN_HEALTH_PATH": str(tmp_path / "h.json")}
+    assert settings_from_env(custom).heartbeat_path == tmp_path / "h.json"
+    assert health_path_from_env({}) == Path("data/health.json")
+
+
+@pytest.mark.parametrize("fresh", [True, False])
+def test_python_m_bot_health_exit_code(tmp_path: Path, fresh: bool) -> None:
+    """No token needed: the check reads only the file (the container's environment has the path)."""
+    path = tmp_path / "health.json"
+    beat(path, age=1 if fresh else 300)
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin"),
+        "PYTHONPATH": str(REPO),
+        "TAVERN_HEALTH_PATH": str(path),
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "health"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == (0 if fresh else 1)
+    assert len(proc.stdout.strip().splitlines()) == 1 and proc.stderr == ""
+    assert proc.stdout.startswith("ok" if fresh else "unhealthy")
+
+
+async def test_the_running_bot_writes_its_heartbeat(
+    fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fast(bot: TavernBot) -> None:
+        bot.heartbeat_seconds = 0.02
+
+    bot = await start_bot(setup=fast)
+    path = bot.settings.heartbeat_path
+    assert path.parent == bot.settings.db_path.parent
+
+    def reason() -> str:
+        return health.check(path)[1]
+
+    await poll(lambda: reason().startswith("ok"), what="a healthy heartbeat")
+    written = json.loads(path.read_text())
+    assert written["gateway"] is True and written["database"] is True and bot.gateway_ok()
+
+    async def broken(key: str) -> str | None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(bot.store, "get_state", broken)
+    await poll(lambda: "database check failed: OperationalError: disk I/O error" in reason(), what="db down")
+    monkeypatch.undo()
+    await poll(lambda: reason().startswith("ok"), what="healthy again")
+
+    await bot.close()
+    assert not bot.gateway_ok()
+    ok, why = health.check(path)
+    assert not ok and "gateway" in why and "stopped" in why
+
+
+# ------------------------------------------------------------------------------------------- lock file
+
+
+def test_the_lock_file_pins_every_runtime_dependency_with_hashes() -> None:
+    """The image installs requirements.lock with --require-hashes, then the bot with --no-deps: a dependency
+    added to pyproject.toml without regenerating the lock would be missing from the image."""
+    declared = [
+        Requirement(r)
+        for r in tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    ]
+    text = (REPO / "requirements.lock").read_text().replace("\\\n", " ")
+    pins: dict[str, str] = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        match = re.fullmatch(r"([A-Za-z0-9._-]+)==(\S+)((?:\s+--hash=sha256:[0-9a-f]{64})+)", line)
+        assert match, f"not a pinned, hashed line: {line[:80]!r}"
+        pins[canonicalize_name(match[1])] = match[2]
+    for req in declared:
+        name = canonicalize_name(req.name)
+        assert name in pins, f"{req.name} is in pyproject.toml but not in requirements.lock: regenerate it"
+        assert req.specifier.contains(pins[name], prereleases=True), f"{name}=={pins[name]} violates {req}"
