@@ -669,6 +669,7 @@ async def run_bench(config: Config) -> BenchResult:
             log_level="WARNING",
             nudge_minutes=0,
             claim_minutes=0,
+            openings_per_minute=10_000,  # the bench's players rematch at once, again and again
         )
         fake = FakeDiscord()
         fake.reply_timeout = 10.0

@@ -24,6 +24,7 @@ from bot.games import GAMES, GameAdapter
 from bot.lobbies import LobbyService
 from bot.locks import KeyedLocks
 from bot.records import Records
+from bot.server_settings import ServerSettings
 from bot.settings import Settings
 from bot.store import SQLiteStore, Store
 from bot.tables import TableService
@@ -63,6 +64,7 @@ class TavernBot(commands.Bot):
     lobbies: LobbyService
     controller: TableController
     records: Records
+    server_settings: ServerSettings
 
     def __init__(
         self,
@@ -100,6 +102,7 @@ class TavernBot(commands.Bot):
             self.store, self.tables, self.settings, clock=self.clock, locks=KeyedLocks()
         )
         self.records = Records(self.store)
+        self.server_settings = ServerSettings(self.store, self.settings, self.games)
         self.controller = TableController(self)
         restored = await self.tables.restore()
         log.info("Database %s open, %d table(s) restored", self.settings.db_path, restored)

@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import delivery, safe
+from bot.cooldowns import Cooldown
 from bot.errors import UserFacingError
 from bot.games import Announcement, Click, Move
 from bot.lobbies import Player
 from bot.panel import Button, Control, Panel
+from bot.server_settings import describe
 from bot.settings import Settings
 from bot.tables import NotSeated, StaleAction, Table, TableClosed, TableError, TableMeta
 
@@ -35,6 +37,7 @@ log = logging.getLogger("tavern.controller")
 
 Interaction = discord.Interaction[Any]
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
+ADMIN_ONLY = "Only members with the Manage Server or Manage Channels permission can end a game here."
 
 
 def _mention(user_id: int) -> str:
@@ -51,8 +54,12 @@ class TableController:
         self.tables = bot.tables
         self.lobbies = bot.lobbies
         self.clock = bot.clock
+        self.server_settings = bot.server_settings
         self._timer: asyncio.Task[None] | None = None
         self._timer_lock = asyncio.Lock()
+        settings = bot.settings
+        self.openings = Cooldown(settings.openings_per_minute, 60, bot.clock, "open a table")
+        self.calculators = Cooldown(settings.calculations_per_minute, 60, bot.clock, "use the calculator")
 
     @property
     def settings(self) -> Settings:
@@ -80,7 +87,11 @@ class TableController:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserFacingError("This command only works in a server channel.")
         self.refuse_permissions(interaction)
+        self.openings.check(interaction.user.id)
         adapter = self.tables.adapter(game)
+        if adapter.targets is not None and options.get("target") is None:
+            config = await self.server_settings.get(interaction.guild_id)
+            options = {**options, "target": config.targets.get(game, adapter.targets[1])}
         lobby = await self.lobbies.open(
             adapter,
             interaction.guild_id,
@@ -98,6 +109,7 @@ class TableController:
             await self.lobbies.posted(lobby.id, None)
             raise
         await self.lobbies.posted(lobby.id, response.message_id)
+        self.openings.record(interaction.user.id)
 
     def my_table(self, interaction: Interaction, game: str) -> tuple[Table, int]:
         """The caller's table of this game here, else elsewhere in this server: a channel that was deleted
@@ -149,6 +161,65 @@ class TableController:
         if response.message_id is not None:
             async with self.tables.locked(table.id):
                 await self.tables.save_meta(table, board_id=response.message_id)
+
+    async def end_here(self, interaction: Interaction) -> None:
+        """``/tavern end``: an admin closes this channel's game (abandoned: no result, no rating change, the
+        players told) or its open lobby."""
+        perms = interaction.permissions
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise UserFacingError("This command only works in a server channel.")
+        if not (perms.manage_guild or perms.manage_channels):
+            raise UserFacingError(ADMIN_ONLY)
+        admin = safe.name(interaction.user.display_name)
+        reason = f"ended by {admin}"
+        table = self.tables.table_for_channel(interaction.channel_id)
+        if table is not None:
+            async with self.tables.locked(table.id) as table:
+                if table.status == "active":
+                    await interaction.response.defer(ephemeral=True)
+                    await self.tables.abandon(table, reason)
+                    players = " ".join(_mention(u) for u in table.user_ids)
+                    text = (
+                        f"{admin} ended this {table.adapter.title} game. It counts for nobody: no result and "
+                        f"no rating change. {players}"
+                    )
+                    await self._post(table, Panel(content=text))
+                    await interaction.followup.send("The game is ended.", ephemeral=True)
+                    return
+        closed = await self.lobbies.cancel_in(interaction.channel_id)
+        if closed:
+            await interaction.response.send_message("The open table is closed.", ephemeral=True)
+            for lobby in closed:
+                await self._edit_lobby_message(lobby)
+            return
+        if await self.tables.abandon_unplayable(interaction.channel_id, reason):
+            await interaction.response.send_message(
+                "This channel's game could not be restored; it is now closed, and the channel is free.",
+                ephemeral=True,
+            )
+            return
+        raise UserFacingError("There is no game or open table in this channel.")
+
+    async def server_settings_command(
+        self, interaction: Interaction, changes: dict[str, Any], *, reset: bool = False
+    ) -> None:
+        """``/tavern settings``: shown to, and changed by, members with Manage Server only."""
+        if interaction.guild_id is None:
+            raise UserFacingError("This command only works in a server channel.")
+        if not interaction.permissions.manage_guild:
+            raise UserFacingError(
+                "Only members with the Manage Server permission can see or change settings."
+            )
+        service = self.server_settings
+        if reset:
+            config = await service.reset(interaction.guild_id)
+        elif changes:
+            config = await service.change(interaction.guild_id, changes)
+        else:
+            config = await service.get(interaction.guild_id)
+        head = "Settings saved." if reset or changes else "This server's settings:"
+        text = describe(config, service.defaults, self.bot.games)
+        await interaction.response.send_message(f"{head}\n{text}", ephemeral=True)
 
     # ================================================================ clicks
 
@@ -236,7 +307,7 @@ class TableController:
             )
         if click.token != str(table.seq) or table.waiting_for() != (idle,):
             raise UserFacingError("The game has moved on since; there is nothing to claim.")
-        claim = self.settings.claim_minutes * 60
+        claim = (await self.server_settings.get(table.guild_id)).claim_minutes * 60
         if not claim or self.clock() - table.last_action_at < claim:
             raise UserFacingError("Not yet: the table has not been idle long enough to claim.")
         await interaction.response.defer()
@@ -335,7 +406,12 @@ class TableController:
         elif ann.ping:
             texts = [*texts[:-1], f"{texts[-1]}\n{ann.ping}"] if texts else [ann.ping]
             if not any(c.verb == "hand" for c in controls):
-                controls += [self._show_button(table, s) for s in ann.ping_seats if s in table.meta.dm_closed]
+                dms = (await self.server_settings.get(table.guild_id)).dms
+                controls += [
+                    self._show_button(table, s)
+                    for s in ann.ping_seats
+                    if s in table.meta.dm_closed or not dms
+                ]
         if not texts:
             return True
         sent: discord.Message | None = None
@@ -386,8 +462,8 @@ class TableController:
 
     async def _dm(self, table: Table, seat: int, panel: Panel, *, notice: bool = True) -> None:
         """DM a seat; where DMs are closed (or a DM failed just now), the channel says how to play instead."""
-        if seat in table.meta.dm_closed:
-            return
+        if seat in table.meta.dm_closed or not (await self.server_settings.get(table.guild_id)).dms:
+            return  # this server plays from the channel: the ping carries a Show my hand button
         result = await delivery.send_dm(self.bot, table.user_ids[seat], panel, table.id)
         if result == "sent" or not notice:
             return
@@ -458,8 +534,8 @@ class TableController:
             log.warning("could not mark lobby %d %s: %s", lobby.id, lobby.status, err)
 
     async def _check_idle(self, table: Table) -> None:
-        settings = self.settings
-        nudge, claim = settings.nudge_minutes * 60, settings.claim_minutes * 60
+        config = await self.server_settings.get(table.guild_id)
+        nudge, claim = config.nudge_minutes * 60, config.claim_minutes * 60
         due = [t for t in (nudge, claim) if t]
         idle_for = self.clock() - table.last_action_at
         waiting = table.waiting_for()

@@ -229,6 +229,16 @@ class LobbyService:
         lobby = await self.store.update_lobby(lobby.id, status="started", game_id=table.id)
         return LobbyOutcome(lobby, started=(table, events))
 
+    async def cancel_in(self, channel_id: int) -> list[Lobby]:
+        """Close the channel's open lobbies (an admin's ``/tavern end``); returns them as now closed."""
+        closed: list[Lobby] = []
+        for lobby in await self.store.open_lobbies(channel_id=channel_id):
+            async with self.locks(("lobby", lobby.id)):
+                current = await self.store.get_lobby(lobby.id)
+                if current is not None and current.status == "open":
+                    closed.append(await self.store.update_lobby(lobby.id, status="cancelled"))
+        return closed
+
     # ---------------------------------------------------------------- expiry
 
     async def expire_due(self) -> list[Lobby]:

@@ -47,6 +47,8 @@ class Settings:
     lobby_minutes: float = 15
     nudge_minutes: float = 10
     claim_minutes: float = 60
+    openings_per_minute: int = 3  # challenges, lobbies and rematches one member may open
+    calculations_per_minute: int = 10  # calculator uses per member
     health_path: Path | None = None  # None: ``health.json`` next to the database
 
     @property
@@ -69,6 +71,15 @@ def _minutes(env: Mapping[str, str], name: str, default: float, *, allow_zero: b
         need = "0 or more (0 = untimed)" if allow_zero else "more than 0"
         raise SettingsError(f"{name} must be {need}, got {raw!r}.")
     return int(value) if value.is_integer() else value
+
+
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= 10_000:
+        raise SettingsError(f"{name} must be a whole number from 1 to 10000, got {raw!r}.")
+    return int(raw)
 
 
 def settings_from_env(env: Mapping[str, str]) -> Settings:
@@ -112,6 +123,8 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         lobby_minutes=_minutes(env, "TAVERN_LOBBY_MINUTES", 15, allow_zero=False),
         nudge_minutes=_minutes(env, "TAVERN_NUDGE_MINUTES", 10, allow_zero=True),
         claim_minutes=_minutes(env, "TAVERN_CLAIM_MINUTES", 60, allow_zero=True),
+        openings_per_minute=_count(env, "TAVERN_OPENINGS_PER_MINUTE", 3),
+        calculations_per_minute=_count(env, "TAVERN_CALCULATIONS_PER_MINUTE", 10),
         health_path=health_path_from_env(env),
     )
 

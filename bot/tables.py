@@ -454,6 +454,24 @@ class TableService:
             table=table, events=list(events), seq=seq, finished=finish is not None, result=result
         )
 
+    async def abandon(self, table: Table, reason: str) -> None:
+        """Close the game with no result and no rating change (an admin ended it); the caller holds the
+        table's lock."""
+        if table.status != "active":
+            raise TableClosed()
+        await self.store.abandon_game(table.id, self.clock(), reason)
+        table.status = "abandoned"
+        self._unregister(table)
+
+    async def abandon_unplayable(self, channel_id: int, reason: str) -> bool:
+        """Close an active game of this channel that could not be rebuilt at start-up (so it has no live
+        table, yet holds the channel); False if there is none."""
+        for record in await self.store.active_games():
+            if record.channel_id == channel_id and record.id not in self._by_id:
+                await self.store.abandon_game(record.id, self.clock(), reason)
+                return True
+        return False
+
     async def _reload(self, table: Table) -> None:
         """After a failed write, the live table becomes what the store has (the write rolled back, but
         nothing is assumed): rebuilt from the log, or dropped until the next ``get`` can read it."""

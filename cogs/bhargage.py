@@ -37,7 +37,7 @@ class Bhargage(GameCog):
     @group.command(name="challenge", description="Challenge someone to Bhargage in this channel")
     @app_commands.describe(
         opponent="Who you want to play",
-        target="Board number that wins (both start at 10; 121 is the full game)",
+        target="Board number that wins (both start at 10; 121 is the full game; else the server's usual)",
         sequences="Also score runs (the sequences variant)",
     )
     @app_commands.check(in_guild)
@@ -45,7 +45,7 @@ class Bhargage(GameCog):
         self,
         interaction: Interaction,
         opponent: discord.User,
-        target: app_commands.Range[int, bh.MIN_TARGET, bh.MAX_TARGET] = 121,
+        target: app_commands.Range[int, bh.MIN_TARGET, bh.MAX_TARGET] | None = None,
         sequences: bool = False,
     ) -> None:
         options = {"target": target, "sequences": sequences}
@@ -61,6 +61,7 @@ class Bhargage(GameCog):
         bhargage: bool = False,
         sequences: bool = False,
     ) -> None:
+        self.bot.controller.calculators.use(interaction.user.id)
         answer = count_answer(cards, up, bhargage=bhargage, sequences=sequences)
         await interaction.response.send_message(answer, ephemeral=True)
 

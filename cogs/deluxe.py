@@ -30,7 +30,7 @@ class Deluxe(GameCog):
 
     @group.command(name="create", description="Open a Bharg Deluxe table in this channel (2–6 players)")
     @app_commands.describe(
-        target="Score to reach: 100 is the usual game, 50 a quick one",
+        target="Score to reach: 100 is the usual game, 50 a quick one (the server's usual if left out)",
         pawns="Add the Pawns (both copies)",
         courts="Add the Courts (both copies)",
         fast_start="An optional fast start rule",
@@ -39,7 +39,7 @@ class Deluxe(GameCog):
     async def create(
         self,
         interaction: discord.Interaction[Any],
-        target: app_commands.Range[int, D.MIN_TARGET, D.MAX_TARGET] = 100,
+        target: app_commands.Range[int, D.MIN_TARGET, D.MAX_TARGET] | None = None,
         pawns: bool = False,
         courts: bool = False,
         fast_start: int = 0,

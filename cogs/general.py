@@ -9,6 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import UserFacingError
+from bot.server_settings import MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
+
 if TYPE_CHECKING:
     from bot.app import TavernBot
 
@@ -61,6 +64,50 @@ class General(commands.Cog):
         for name, value in command_fields(command_lines(self.bot.tree)):
             embed.add_field(name=name, value=value, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @tavern.command(name="end", description="End the game or open table in this channel (admins)")
+    @app_commands.default_permissions(manage_channels=True)
+    async def end(self, interaction: discord.Interaction[TavernBot]) -> None:
+        await self.bot.controller.end_here(interaction)
+
+    @tavern.command(name="settings", description="Show or change this server's game settings (admins)")
+    @app_commands.describe(
+        nudge_minutes="Remind an idle player after this many minutes (0 = never)",
+        claim_minutes="Let the others claim against an idle player after this many minutes (0 = never)",
+        dms="Send private hands by DM (off: everyone plays with Show my hand in the channel)",
+        game="The game whose usual target to change",
+        target="The usual target for that game (when a player doesn't give one)",
+        reset="Go back to the bot's defaults",
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    async def settings(
+        self,
+        interaction: discord.Interaction[TavernBot],
+        nudge_minutes: app_commands.Range[int, 0, MAX_NUDGE_MINUTES] | None = None,
+        claim_minutes: app_commands.Range[int, 0, MAX_CLAIM_MINUTES] | None = None,
+        dms: bool | None = None,
+        game: str | None = None,
+        target: int | None = None,
+        reset: bool = False,
+    ) -> None:
+        changes: dict[str, Any] = {"nudge_minutes": nudge_minutes, "claim_minutes": claim_minutes, "dms": dms}
+        if (game is None) != (target is None):
+            raise UserFacingError("Give both a game and its target.")
+        if game is not None:
+            changes[f"{game}_target"] = target
+        await self.bot.controller.server_settings_command(
+            interaction, {k: v for k, v in changes.items() if v is not None}, reset=reset
+        )
+
+    @settings.autocomplete("game")
+    async def settings_game(
+        self, interaction: discord.Interaction[TavernBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=g.title, value=name)
+            for name, g in self.bot.games.items()
+            if g.targets is not None and current.lower() in g.title.lower()
+        ][:25]
 
     @tavern.command(name="ping", description="Check that the bot is awake")
     async def ping(self, interaction: discord.Interaction[TavernBot]) -> None:

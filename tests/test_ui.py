@@ -17,6 +17,7 @@ from bot.errors import UserFacingError
 from bot.games import GAMES
 from bot.lobbies import LobbyService
 from bot.locks import KeyedLocks
+from bot.server_settings import ServerSettings
 from bot.store import SQLiteStore
 from bot.tables import TableService
 from tests.conftest import make_settings
@@ -101,7 +102,10 @@ async def test_a_lobby_whose_message_failed_is_cancelled(tmp_path: Path, fail: b
         tables = TableService(store, clock=clock, games=GAMES)
         settings = make_settings(tmp_path)
         lobbies = LobbyService(store, tables, settings, clock=clock, locks=KeyedLocks())
-        bot: Any = SimpleNamespace(tables=tables, lobbies=lobbies, clock=clock, settings=settings)
+        server_settings = ServerSettings(store, settings, GAMES)
+        bot: Any = SimpleNamespace(
+            tables=tables, lobbies=lobbies, clock=clock, settings=settings, server_settings=server_settings
+        )
         controller = TableController(bot)
         user = SimpleNamespace(id=3, display_name="ann", bot=False)
         interaction: Any = SimpleNamespace(

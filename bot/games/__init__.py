@@ -82,6 +82,8 @@ class GameAdapter:
     resign_command: ClassVar[str] = "resign"
     colour: ClassVar[int] = 0xC27C0E
     message_limit: ClassVar[int] = 1900
+    # (lowest, usual, highest) target when the game has a "target" option; a server may change the usual.
+    targets: ClassVar[tuple[int, int, int] | None] = None
 
     # ---------------------------------------------------------------- options and lobby
 

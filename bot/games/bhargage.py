@@ -41,6 +41,7 @@ def _backs(state: bh.State) -> dict[int, int]:
 class Bhargage(GameAdapter):
     name = "bhargage"
     title = "Bhargage"
+    targets = (bh.MIN_TARGET, 121, bh.MAX_TARGET)
     rules = bh
     command = "/bhargage"
 

@@ -305,6 +305,7 @@ def _small_int(text: str, limit: int) -> int:
 class Deluxe(GameAdapter):
     name = "deluxe"
     title = "Bharg Deluxe"
+    targets = (D.MIN_TARGET, 100, D.MAX_TARGET)
     rules = D
     command = "/deluxe"
     min_players = D.MIN_PLAYERS

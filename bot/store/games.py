@@ -97,6 +97,17 @@ class GamesMixin(SQLiteBase):
         async with self._tx() as db:
             await self._finish_in_tx(db, game_id, finish)
 
+    async def abandon_game(self, game_id: int, at: float, reason: str) -> None:
+        """Close an active game without results or rating changes; ``ValueError`` if it is not active."""
+        async with self._tx() as db:
+            cur = await db.execute(
+                "UPDATE games SET status = 'abandoned', finished_at = ?, result = ? "
+                "WHERE id = ? AND status = 'active'",
+                (at, json.dumps({"abandoned": reason}), game_id),
+            )
+            if cur.rowcount != 1:
+                raise ValueError(f"game {game_id} is not active")
+
     async def load_game(self, game_id: int) -> GameRecord | None:
         """The game with its seats, actions and meta, whatever its status; ``None`` if there is none."""
         records = await self._records("g.id = ?", (game_id,))

@@ -71,6 +71,10 @@ class Store(Protocol):
         """Close an active game (results, ratings) without logging an action; ``ValueError`` if not active."""
         ...
 
+    async def abandon_game(self, game_id: int, at: float, reason: str) -> None:
+        """Close an active game as abandoned (no results, no rating change); ``ValueError`` if not active."""
+        ...
+
     async def load_game(self, game_id: int) -> GameRecord | None:
         """The game in any status with seats, actions by seq and meta (``{}`` if none); None if unknown."""
         ...
