@@ -213,15 +213,21 @@ def test_drawing_from_an_empty_deck_reshuffles_the_queue_except_its_top():
     assert again == after  # seeded
 
 
-def test_nothing_left_to_draw_ends_the_hand_but_the_queue_may_still_be_taken():
+def test_a_turn_starting_with_an_empty_deck_and_one_queued_card_ends_the_hand_at_once():
+    """D8 (amended): the rebuild would leave nothing to draw, so the hand ends before the player chooses; the
+    queue's one card can no longer be taken to put it off."""
     state = base()
     seat = state.turn
-    state = replace(state, deck=(), queue=cards("author"))
-    assert D.TakeQueue(seat, 1) in D.legal_actions(state, seat)
-    taken, _ = D.apply(state, D.TakeQueue(seat, 1))
-    assert taken.phase == D.Phase.BIND
-    after, events = D.apply(state, D.Draw(seat))
-    assert kinds(events)[:2] == ["DeckRanOut", "HandScored"]
+    state = replace(
+        state,
+        deck=(),
+        queue=(),
+        phase=D.Phase.BIND,
+        hands=D._set(state.hands, seat, cards("author, sea")),
+    )
+    after, events = D.apply(state, D.Discard(seat, card("author")))
+    assert kinds(events)[:4] == ["CardDiscarded", "TurnStarted", "DeckRanOut", "HandScored"]
+    assert events[2] == D.DeckRanOut(D._next_active(state, seat), rebuilt=False)
     assert after.hand_no == 2
 
 
