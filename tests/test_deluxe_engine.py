@@ -195,7 +195,7 @@ def test_the_first_turn_ends_when_the_turn_passes():
     assert not state.first_turn
 
 
-# --- D8 empty deck ----------------------------------------------------------------------------------------
+# --- D8 empty deck (the amended ruling's cases are in test_deluxe_d8.py) ------------------------------------
 
 
 def test_drawing_from_an_empty_deck_reshuffles_the_queue_except_its_top():
@@ -211,24 +211,6 @@ def test_drawing_from_an_empty_deck_reshuffles_the_queue_except_its_top():
     assert Counter(after.deck) + Counter([after.hands[seat][-1]]) == Counter(q[:-1])
     again, _ = D.apply(state, D.Draw(seat))
     assert again == after  # seeded
-
-
-def test_a_turn_starting_with_an_empty_deck_and_one_queued_card_ends_the_hand_at_once():
-    """D8 (amended): the rebuild would leave nothing to draw, so the hand ends before the player chooses; the
-    queue's one card can no longer be taken to put it off."""
-    state = base()
-    seat = state.turn
-    state = replace(
-        state,
-        deck=(),
-        queue=(),
-        phase=D.Phase.BIND,
-        hands=D._set(state.hands, seat, cards("author, sea")),
-    )
-    after, events = D.apply(state, D.Discard(seat, card("author")))
-    assert kinds(events)[:4] == ["CardDiscarded", "TurnStarted", "DeckRanOut", "HandScored"]
-    assert events[2] == D.DeckRanOut(D._next_active(state, seat), rebuilt=False)
-    assert after.hand_no == 2
 
 
 def test_a_turn_starting_with_no_deck_and_no_queue_ends_the_hand_at_once():
