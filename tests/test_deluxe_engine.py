@@ -195,7 +195,7 @@ def test_the_first_turn_ends_when_the_turn_passes():
     assert not state.first_turn
 
 
-# --- D8 empty deck ----------------------------------------------------------------------------------------
+# --- D8 empty deck (the amended ruling's cases are in test_deluxe_d8.py) ------------------------------------
 
 
 def test_drawing_from_an_empty_deck_reshuffles_the_queue_except_its_top():
@@ -211,18 +211,6 @@ def test_drawing_from_an_empty_deck_reshuffles_the_queue_except_its_top():
     assert Counter(after.deck) + Counter([after.hands[seat][-1]]) == Counter(q[:-1])
     again, _ = D.apply(state, D.Draw(seat))
     assert again == after  # seeded
-
-
-def test_nothing_left_to_draw_ends_the_hand_but_the_queue_may_still_be_taken():
-    state = base()
-    seat = state.turn
-    state = replace(state, deck=(), queue=cards("author"))
-    assert D.TakeQueue(seat, 1) in D.legal_actions(state, seat)
-    taken, _ = D.apply(state, D.TakeQueue(seat, 1))
-    assert taken.phase == D.Phase.BIND
-    after, events = D.apply(state, D.Draw(seat))
-    assert kinds(events)[:2] == ["DeckRanOut", "HandScored"]
-    assert after.hand_no == 2
 
 
 def test_a_turn_starting_with_no_deck_and_no_queue_ends_the_hand_at_once():

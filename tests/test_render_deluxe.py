@@ -96,6 +96,28 @@ def test_event_lines_keep_deck_draws_secret_and_say_what_happened() -> None:
     assert len(lines) == 8  # TurnStarted has no line: it is the ping
 
 
+def test_the_channel_is_told_the_deck_was_rebuilt_and_why_the_hand_ended() -> None:
+    """D8: the rebuild warns it happens once; the end says whether the deck ran out again or couldn't be
+    rebuilt; the table marks a rebuilt deck."""
+    lines = R.event_lines([D.DeckReshuffled(7), D.DeckRanOut(1, rebuilt=True), D.DeckRanOut(2, False)], NAMES)
+    assert lines[0] == (
+        "🔄 The deck ran out: the Discard Queue except its top card (7 cards) was shuffled into a new deck. "
+        "This happens once a hand: if the deck runs out again, the hand ends."
+    )
+    assert (
+        lines[1]
+        == "📭 Bob can't draw: the deck ran out a second time this hand. The hand ends and is scored."
+    )
+    assert lines[2] == (
+        "📭 Cat can't draw: the deck is empty and the Discard Queue has too few cards to rebuild it. "
+        "The hand ends and is scored."
+    )
+    state, _ = D.start(5, 3, D.Options())
+    assert "Deck: " + R.plural(len(state.deck), "card") + " ·" in R.table_text(D.view(state, -1), NAMES)
+    rebuilt = D.view(replace(state, deck=state.deck[:1], reshuffles=1), -1)
+    assert "Deck: 1 card (rebuilt: the hand ends when it runs out) ·" in R.table_text(rebuilt, NAMES)
+
+
 def test_score_table_lines_up_bound_penalty_score_total() -> None:
     rows = (D.ScoreRow(0, 14, 4, 10, 31), D.ScoreRow(1, 0, 9, -9, 2), D.ScoreRow(2, 6, 0, 6, 6))
     text = R.score_table(2, rows, NAMES, (False, True, False))
@@ -123,6 +145,15 @@ def test_final_lobby_and_rules_text() -> None:
     assert R.FAST_START_NAMES[3] in lobby
     assert "not started in time" in R.lobby_text("Ann", ["Ann"], D.Options(), "expired")
     rules = R.rules_text()
-    for words in ("Ace Pile", "partial straight", "only whole", "press Done", "top card", "tie", "die"):
+    for words in (
+        "Ace Pile",
+        "partial straight",
+        "only whole",
+        "press Done",
+        "top card",
+        "tie",
+        "die",
+        "The second time the deck is empty in the same hand",
+    ):
         assert words in rules
     assert "\n\n" not in rules and len(rules) < 4096

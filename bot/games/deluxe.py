@@ -106,7 +106,7 @@ def _public_summary(v: D.View, table: Table) -> str:
     return "\n".join(
         [
             R.straight_line(v),
-            f"Deck: {R.plural(v.deck_count, 'card')} · Discard Queue (top first): {R.queue_text(v.queue)}",
+            f"Deck: {R.deck_text(v)} · Discard Queue (top first): {R.queue_text(v.queue)}",
             "Scores: " + " · ".join(f"{n} {s}" for n, s in zip(table.names, v.scores, strict=True)),
         ]
     )

@@ -89,6 +89,12 @@ def straight_line(v: D.View) -> str:
     return "Straight suit: **none** — the Ace Pile is empty, so no straights can be bound yet"
 
 
+def deck_text(v: D.View) -> str:
+    """The deck's size; once it was rebuilt this hand, the warning that running out again ends the hand."""
+    count = plural(v.deck_count, "card")
+    return f"{count} (rebuilt: the hand ends when it runs out)" if v.deck_rebuilt else count
+
+
 def queue_text(queue: Sequence[Card]) -> str:
     """The Discard Queue top first, numbered as "take n" counts it."""
     if not queue:
@@ -134,8 +140,7 @@ def table_text(v: D.View, names: Sequence[str], *, detail: int = 2) -> str:
     lines = [
         f"**Hand {v.hand_no}** · target {v.target}",
         straight_line(v),
-        f"Deck: {plural(v.deck_count, 'card')} · Discard Queue ({len(v.queue)}, top first): "
-        + queue_text(v.queue),
+        f"Deck: {deck_text(v)} · Discard Queue ({len(v.queue)}, top first): " + queue_text(v.queue),
         "",
     ]
     for seat in range(len(names)):
@@ -201,9 +206,18 @@ def event_lines(events: Sequence[D.Event], names: Sequence[str]) -> list[str]:
                 else:
                     out.append(f"{names[seat]} discarded {card_text(c)}.")
             case D.DeckReshuffled(n):
-                out.append(f"The deck ran out: the Discard Queue but its top card ({n}) became the new deck.")
-            case D.DeckRanOut(_):
-                out.append("Nothing is left to draw: the hand ends.")
+                out.append(
+                    f"🔄 The deck ran out: the Discard Queue except its top card ({plural(n, 'card')}) was "
+                    "shuffled into a new deck. This happens once a hand: if the deck runs out again, "
+                    "the hand ends."
+                )
+            case D.DeckRanOut(seat, rebuilt):
+                why = (
+                    "the deck ran out a second time this hand"
+                    if rebuilt
+                    else "the deck is empty and the Discard Queue has too few cards to rebuild it"
+                )
+                out.append(f"📭 {names[seat]} can't draw: {why}. The hand ends and is scored.")
             case D.PlayerWentOut(seat):
                 out.append(f"**{names[seat]}** has no cards left: the hand ends.")
             case D.FinalBindOffered(seat):
@@ -304,8 +318,12 @@ the Discard Queue.
 
 **End of a hand:** when a player has no cards. If the hand's first player goes out on their very first
 turn, each other player may bind once more, in seat order, then press Done (binding your last card ends
-your window too). Drawing from an empty deck shuffles the Discard Queue but its top card into a new
-deck; if that leaves nothing to draw, the hand ends. You may still take from the queue instead.
+your window too).
+
+**Empty deck:** the first time in a hand that a player must draw and the deck is empty, the Discard
+Queue except its top card is shuffled into a new deck (before they choose: deck or that one card). The
+second time the deck is empty in the same hand — or if the reshuffle would leave nothing to draw — the
+hand ends at once and is scored.
 
 **Scoring:** points of the cards you bound minus those left in your hand (can be negative). After a
 hand in which someone reached the target, the highest total wins; a tie at the top plays another hand.

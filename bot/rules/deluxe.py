@@ -4,10 +4,12 @@ The state machine of one game: hands of draw → bind → discard turns, scored 
 Meld checks and the bindable-meld search live in ``deluxe_melds`` and are re-exported here.
 
 Choices the texts leave open, decided here:
-- D8: the deck is refilled lazily, when a player chooses **Draw** with an empty deck: the Discard Queue
-  except its top card is shuffled into a new deck. If that leaves nothing to draw (queue of 0 or 1 card),
-  the hand ends and is scored. A player facing an empty deck may still take from the queue instead. If at
-  the start of a turn the deck *and* the queue are empty there is no draw at all, so the hand ends at once.
+- D8 (amended): "a player must draw" is the draw step of a turn (D4: deck or queue), so the deck is checked
+  each time a draw step begins — the hand's first turn after setup, every later turn, and a turn that starts
+  over after fast start 1. An empty deck there is rebuilt once per hand from the Discard Queue except its top
+  card; the second empty deck of the hand, or a rebuild that would leave the deck empty (queue of 0 or 1
+  card), ends the hand at once and it is scored, even if the queue could still be taken. The player never
+  faces an empty deck, so no hand can stall on it: the deck is drawn through at most twice.
 - D10 option 3: the die suit is the straight suit only while the Ace Pile is empty (an Ace turned at setup
   is a real Ace and wins).
 - D7: during the final-bind window a player who binds their last card is done automatically.
@@ -263,16 +265,21 @@ class CardDiscarded:
 
 @dataclass(frozen=True, slots=True)
 class DeckReshuffled:
-    """The Discard Queue except its top card became the new deck (D8)."""
+    """The deck was empty at a draw: the Discard Queue except its top card, n cards, became the new deck.
+    This happens at most once a hand (D8)."""
 
     n: int
 
 
 @dataclass(frozen=True, slots=True)
 class DeckRanOut:
-    """Nothing was left to draw, so the hand ended (D8)."""
+    """The deck was empty when ``seat`` had to draw, so the hand ended at once and is scored (D8).
+
+    ``rebuilt``: the deck had already been rebuilt this hand (it ran out a second time); otherwise the
+    Discard Queue held too few cards to rebuild it."""
 
     seat: int
+    rebuilt: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,7 +382,7 @@ class State:
     left: tuple[bool, ...]
     first_turn: bool = True  # the hand's first player is still on their first turn (D7)
     final_binders: tuple[int, ...] = ()  # seats still waiting for their D7 window after the current one
-    reshuffles: int = 0
+    reshuffles: int = 0  # times the deck was rebuilt this hand: 0 or 1, the next empty deck ends it (D8)
     last_rows: tuple[ScoreRow, ...] = ()
     winners: tuple[int, ...] = ()
     how: str = ""
@@ -416,6 +423,7 @@ class View:
     last_rows: tuple[ScoreRow, ...] = field(default=())
     winners: tuple[int, ...] = field(default=())
     drawn: Card | None = None  # this seat's draw from the deck this turn, while it binds and discards
+    deck_rebuilt: bool = False  # the deck was rebuilt this hand: when it runs out again, the hand ends (D8)
 
 
 # --- helpers ----------------------------------------------------------------------------------------------
@@ -511,21 +519,36 @@ def _deal(state: State, hand_no: int, first_seat: int, events: list[Event]) -> S
     if die_suit is not None:
         events.append(DieRolled(face, die_suit))
     events.append(TurnStarted(first_seat))
-    return _check_drawable(new, events)
+    return _ready_to_draw(new, events)
 
 
-def _check_drawable(state: State, events: list[Event]) -> State:
-    """D8: with deck and queue both empty there is no draw at all, so the hand ends."""
-    if state.phase == Phase.DRAW and not state.deck and not state.queue:
-        events.append(DeckRanOut(state.turn))
-        return _end_hand(state, events)
-    return state
+def _ready_to_draw(state: State, events: list[Event]) -> State:
+    """D8 at every draw step (setup, a new turn, fast start 1's restart): an empty deck is rebuilt, or the
+    hand ends. Checked here, not when someone picks Draw, so no one faces an empty deck and taking from the
+    queue can't put off the end of the hand."""
+    if state.phase != Phase.DRAW or state.deck:
+        return state
+    rebuilt = _rebuilt(state, events)
+    return _end_hand(state, events) if rebuilt is None else rebuilt
+
+
+def _rebuilt(state: State, events: list[Event]) -> State | None:
+    """D8 with the deck empty: the first time in the hand, the Discard Queue except its top card, shuffled, is
+    the new deck. None when the hand must end instead: the deck was already rebuilt, or the rebuild would
+    leave it empty."""
+    if state.reshuffles == 0 and len(state.queue) >= 2:
+        rng = _rng(state.seed, state.hand_no, "reshuffle:0")  # the stream the first rebuild always used
+        new_deck = shuffled(state.queue[:-1], rng)
+        events.append(DeckReshuffled(len(new_deck)))
+        return replace(state, deck=new_deck, queue=state.queue[-1:], reshuffles=state.reshuffles + 1)
+    events.append(DeckRanOut(state.turn, rebuilt=state.reshuffles > 0))
+    return None
 
 
 def _begin_turn(state: State, seat: int, events: list[Event]) -> State:
     state = replace(state, turn=seat, phase=Phase.DRAW, first_turn=False)
     events.append(TurnStarted(seat))
-    return _check_drawable(state, events)
+    return _ready_to_draw(state, events)
 
 
 def _end_hand(state: State, events: list[Event]) -> State:
@@ -805,19 +828,16 @@ def _check_discard(state: State, seat: int, c: Card) -> None:
 
 
 def _draw(state: State, seat: int, events: list[Event]) -> State:
-    if not state.deck:
-        if len(state.queue) < 2:  # D8: reshuffling would leave nothing to draw
-            events.append(DeckRanOut(seat))
+    if not state.deck:  # only a state built by hand: play rebuilds the deck when the draw step begins (D8)
+        rebuilt = _rebuilt(state, events)
+        if rebuilt is None:
             return _end_hand(state, events)
-        rng = _rng(state.seed, state.hand_no, f"reshuffle:{state.reshuffles}")
-        new_deck = shuffled(state.queue[:-1], rng)
-        events.append(DeckReshuffled(len(new_deck)))
-        state = replace(state, deck=new_deck, queue=state.queue[-1:], reshuffles=state.reshuffles + 1)
+        state = rebuilt
     top = state.deck[-1]
     state = replace(state, deck=state.deck[:-1])
     if state.options.fast_start == 1 and not state.ace_pile and top.rank == Rank.ACE:
         events.append(AceDrawnToPile(seat, top))
-        return _check_drawable(replace(state, ace_pile=(top,)), events)
+        return _ready_to_draw(replace(state, ace_pile=(top,)), events)
     events.append(CardDrawn(seat))
     return replace(
         state, hands=_set(state.hands, seat, (*state.hands[seat], top)), phase=Phase.BIND, drawn=top
@@ -957,4 +977,5 @@ def view(state: State, seat: int) -> View:
         last_rows=state.last_rows,
         winners=state.winners,
         drawn=state.drawn if seat == state.turn and state.phase == Phase.BIND else None,
+        deck_rebuilt=state.reshuffles > 0,
     )
