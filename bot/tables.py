@@ -434,9 +434,10 @@ class TableService:
             try:
                 await self.store.append_action(table.id, seq, seat, text, now, finish=finish, meta=changed)
             except Exception as err:
-                log.warning("game %d: action %d was not saved (%s)", table.id, seq, err)
-                await self._reload(table)
-                raise MoveNotSaved() from err
+                if not await self._saved_anyway(table, seq, text):
+                    log.warning("game %d: action %d was not saved (%s)", table.id, seq, err)
+                    raise MoveNotSaved() from err
+                log.warning("game %d: action %d was saved, though the write reported %r", table.id, seq, err)
             table.state, table.seq, table.last_action_at, table.meta = new_state, seq, now, new_meta
             table.pending = [*table.pending, *events][-PENDING_LIMIT:]
             if finish is not None:
@@ -472,17 +473,25 @@ class TableService:
                 return True
         return False
 
-    async def _reload(self, table: Table) -> None:
-        """After a failed write, the live table becomes what the store has (the write rolled back, but
-        nothing is assumed): rebuilt from the log, or dropped until the next ``get`` can read it."""
+    async def _saved_anyway(self, table: Table, seq: int, text: str) -> bool:
+        """After a failed write, believe the store, not the error: True if the action is in the log after
+        all (a commit that reached the disk and then reported a fault). Otherwise the live table is rebuilt
+        from what the store has — or, if the store can't be read, dropped until the next ``get`` can."""
         self._unregister(table)
         try:
             record = await self.store.load_game(table.id)
         except Exception as err:
             log.warning("game %d could not be re-read (%s); it is loaded again when next used", table.id, err)
-            return
-        if record is not None and record.status == "active":
+            return False
+        if record is None:
+            return False
+        if len(record.actions) >= seq and record.actions[seq - 1].text == text:
+            if record.status == "active":
+                self._register(table)
+            return True
+        if record.status == "active":
             self._register(self._rebuild(record))
+        return False
 
     async def save_meta(self, table: Table, **changes: Any) -> None:
         """Change the table's meta outside a move (a board message posted, DMs found closed, a nudge)."""

@@ -102,13 +102,13 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
             try:
+                await self.db.execute("BEGIN IMMEDIATE")
                 yield self.db
                 await self.db.execute("COMMIT")
             except BaseException:
-                # A failed COMMIT (disk I/O, full disk) can leave the transaction open: roll it back, or the
-                # next write's COMMIT would carry this one too.
+                # Whichever statement failed — BEGIN after it began, one inside, or COMMIT (disk I/O, full
+                # disk) — an open transaction is rolled back, or the next write's COMMIT would carry it too.
                 if self.db.in_transaction:
                     with contextlib.suppress(sqlite3.Error):
                         await self.db.execute("ROLLBACK")
@@ -117,11 +117,12 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
-            await self.db.execute("BEGIN")
             try:
+                await self.db.execute("BEGIN")
                 yield self.db
             finally:
-                await self.db.execute("COMMIT")
+                if self.db.in_transaction:
+                    await self.db.execute("COMMIT")
 
     async def _all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         async with self._lock:

@@ -55,6 +55,7 @@ class FakeUser:
     dms_closed: bool = False
     global_name: str | None = None
     dm_failures: int = 0  # the next N DMs to this user fail with a non-403 error (a passing Discord fault)
+    permissions: int = ALL_PERMISSIONS  # the member's permissions in a channel, sent with each interaction
 
     @property
     def mention(self) -> str:

@@ -595,7 +595,10 @@ class FakeDiscord:
             payload["guild_id"] = str(channel.guild.id)
             payload["guild"] = {"id": str(channel.guild.id), "locale": "en-US", "features": []}
             payload["guild_locale"] = "en-US"
-            payload["member"] = {**channel.guild.member_payload(it.user), "permissions": str(ALL_PERMISSIONS)}
+            payload["member"] = {
+                **channel.guild.member_payload(it.user),
+                "permissions": str(it.user.permissions),
+            }
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": str(channel.guild.id)}
         else:
