@@ -130,6 +130,13 @@ def _shape(text: str) -> str:
     return re.sub(r"\d+", "N", text)[:160]
 
 
+def short(value: Any) -> Any:
+    """A long string option, shortened for the step's description."""
+    if isinstance(value, str) and len(value) > 80:
+        return f"{value[:60]}…({len(value)} characters)"
+    return value
+
+
 def error_signature(record: logging.LogRecord) -> str:
     where = ""
     if record.exc_info and record.exc_info[1] is not None:
@@ -357,6 +364,13 @@ class Sequence:
             ids.append(lobby.invited_id if lobby.invited_id is not None else lobby.host_id)
         return [by_id[i] for i in ids if i in by_id]
 
+    async def busy_users(self) -> list[FakeUser]:
+        """Players seated at a live table or invited to an open challenge."""
+        assert self.bot is not None
+        ids = {uid for t in self.bot.tables.active_tables() for uid in t.user_ids}
+        ids |= {lobby.invited_id for lobby in await self.bot.store.open_lobbies() if lobby.invited_id}
+        return [u for u in self.users if u.id in ids]
+
     async def pick_user(self) -> FakeUser:
         waited = await self.waited_users()
         if waited and self.rng.random() < 0.7:
@@ -441,7 +455,7 @@ class Sequence:
             "forge": 7,
             "wrong_user": 5,
             "double": 5,
-            "race": 0 if "races" in AVOID else 4,
+            "race": 0 if "races" in AVOID else 5,
             "raw_select": 4,
             "raw_slash": 0 if "forged_options" in AVOID else 3,
             "restart": 2,
@@ -499,7 +513,21 @@ class Sequence:
         Join here and Start there), or different players'."""
         rng = self.rng
         picks: list[tuple[FakeUser, FakeMessage, Button | Select]] = []
-        if rng.random() < 0.5:
+        if rng.random() < 0.4:
+            # One player answering several challenges or lobbies at once (one control per lobby).
+            for user in rng.sample(self.users, len(self.users)):
+                per_lobby: dict[str, tuple[FakeMessage, Button | Select]] = {}
+                for m in self.visible(user):
+                    for c in self.controls(m):
+                        found = re.match(r"tv:l:(\d+):.*:(accept|start|join)$", c.custom_id or "")
+                        if found:
+                            per_lobby.setdefault(found[1], (m, c))
+                if len(per_lobby) >= 2:
+                    picks = [(user, m, c) for m, c in per_lobby.values()]
+                    break
+        if picks:
+            pass
+        elif rng.random() < 0.5:
             user = await self.pick_user()
             pairs = [(m, c) for m in self.visible(user) for c in self.controls(m)]
             lobby = [(m, c) for m, c in pairs if re.match(r"tv:l:.*:(accept|start|join)$", c.custom_id or "")]
@@ -539,6 +567,9 @@ class Sequence:
     async def step_wrong_user(self) -> None:
         """Another player's private control (DM or ephemeral), sent by someone else on a message they see."""
         owner, other = self.rng.sample(self.users, 2)
+        waited = [u for u in await self.waited_users() if u is not owner]
+        if waited and self.rng.random() < 0.6:
+            other = self.rng.choice(waited)  # the player to move: their own panel gets drawn
         private = [m for m in [*self.fake.dms(owner), *self.fake.ephemerals(owner)] if self.controls(m)]
         if not private:
             await self.step_move()
@@ -546,7 +577,8 @@ class Sequence:
         msg = self.rng.choice(private)
         ctl = self.rng.choice(self.controls(msg))
         carriers = self.visible(other)
-        carrier = self.rng.choice(carriers) if carriers else None
+        public = [m for m in carriers if not m.ephemeral and not m.channel.is_dm]
+        carrier = self.rng.choice(public if public and self.rng.random() < 0.5 else carriers or [None])
         self.action = (
             f"wrong user: {other.name} sends {owner.name}'s {self._label(ctl)} on "
             f"{self._where(carrier) if carrier else 'no message'}"
@@ -622,6 +654,9 @@ class Sequence:
         if what == "challenge":
             command = "bhargage challenge"
             others = [u for u in self.users if u is not user] if rng.random() < 0.9 else self.users
+            busy = [u for u in await self.busy_users() if u is not user]
+            if busy and rng.random() < 0.5:
+                others = busy  # someone already invited or seated: two answers may then race
             options = {"opponent": rng.choice(others), "target": rng.choice([21, 21, 25, 31, 221])}
             if rng.random() < 0.3:
                 options["sequences"] = True
@@ -655,7 +690,7 @@ class Sequence:
                 options = {"player": rng.choice(self.users)}
         else:
             command = f"tavern {rng.choice(['help', 'ping'])}"
-        shown = {k: (v.name if isinstance(v, FakeUser) else v) for k, v in options.items()}
+        shown = {k: (v.name if isinstance(v, FakeUser) else short(v)) for k, v in options.items()}
         self.action = f"slash: {user.name} /{command} {shown} in #{channel.name}"
         await self.fake.slash(user, channel, command, options=options, expect_reply=False, settle=False)
 
@@ -989,14 +1024,22 @@ async def test_the_checks_catch_what_they_look_for(
         table = bot.tables.table_for_channel(here.id)
         assert table is not None
         table.seq += 1
-        # A second Bhargage table for a seated player, opened behind the lobby's back.
-        assert there.guild is not None
-        # A second Bhargage table for a seated player, opened behind the lobby's back, that the bot then
-        # forgets (active in the store, not live).
-        other, _ = await bot.tables.create(
-            "bhargage", there.guild.id, there.id, [(cat.id, "c"), (ann.id, "a")]
+        # A second Bhargage game for a seated player, active in the store but not live (planted in what the
+        # store answers: the bot itself refuses to open it).
+        stored = await bot.store.active_games()
+        first = stored[0]
+        planted = dataclasses.replace(
+            first,
+            id=first.id + 100,
+            channel_id=there.id,
+            seats=(dataclasses.replace(first.seats[0], user_id=cat.id), first.seats[0]),
         )
-        bot.tables._unregister(other)
+        original = bot.store.active_games
+
+        async def with_planted() -> list[Any]:
+            return [*await original(), planted]
+
+        monkeypatch.setattr(bot.store, "active_games", with_planted)
         # An interaction the bot never answers, and an ERROR.
         monkeypatch.setattr(bot.controller, "on_click", lambda *args: asyncio.sleep(0))
         accept = posted.message.edits[0].components[0]["components"][0]["custom_id"]
