@@ -316,13 +316,17 @@ class FakeDiscord:
         *,
         expect_reply: bool = True,
         settle: bool = True,
+        force: bool = False,
     ) -> InteractionResult:
-        """Choose ``values`` in select ``custom_id`` (option values, or FakeUsers for a user select)."""
+        """Choose ``values`` in select ``custom_id`` (option values, or FakeUsers for a user select).
+
+        ``force`` sends the values as given, as a modified client could: values that are not among the
+        options, or too few or too many of them."""
         self._check_can_use(user, message)
         sel = message.select(custom_id)
-        if sel.disabled:
+        if sel.disabled and not force:
             raise AssertionError(f"select {custom_id!r} is disabled")
-        if not sel.min_values <= len(values) <= sel.max_values:
+        if not sel.min_values <= len(values) <= sel.max_values and not force:
             raise AssertionError(
                 f"select {custom_id!r} takes {sel.min_values}..{sel.max_values} values, got {len(values)}"
             )
@@ -330,7 +334,7 @@ class FakeDiscord:
         if sel.type == 3:
             allowed = sel.values()
             bad = [v for v in values if v not in allowed]
-            if bad:
+            if bad and not force:
                 raise AssertionError(f"select {custom_id!r} has no options {bad}; options are {allowed}")
             data["values"] = list(values)
         else:
@@ -399,6 +403,28 @@ class FakeDiscord:
             expect_reply=expect_reply,
             settle=settle,
         )
+
+    async def forge(
+        self,
+        itype: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        *,
+        message: FakeMessage | None = None,
+        description: str = "forged interaction",
+    ) -> InteractionResult:
+        """Send an interaction exactly as given, with none of the checks above: what a modified client
+        could send (a custom id or select values no message offered, a message it cannot see). Returns at
+        once; ``settle()`` then read ``unanswered()``."""
+        return await self._interact(
+            itype, user, channel, data, description, message=message, expect_reply=False, settle=False
+        )
+
+    def unanswered(self, since: int = 0) -> list[FakeInteraction]:
+        """Interactions (from index ``since`` in ``interactions``) the bot never acknowledged; a callback
+        later than ``callback_deadline`` was refused (10062), so it counts as none."""
+        return [it for it in self.interactions[since:] if it.callback_type is None]
 
     async def wait_for(self, check: Callable[[], T], *, timeout: float = 5.0, what: str = "") -> T:
         """Poll ``check()`` until it returns something truthy (e.g. a timer-driven message) and return it."""
