@@ -44,6 +44,12 @@ def _mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def private(interaction: Interaction) -> bool:
+    """Whether the pressed message is seen by the presser alone (a DM or an ephemeral message)."""
+    message = interaction.message
+    return message is None or interaction.guild_id is None or message.flags.ephemeral
+
+
 def player(user: discord.abc.User) -> Player:
     return Player(user.id, safe.name(user.display_name), user.bot)
 
@@ -249,7 +255,9 @@ class TableController:
             await self._claim(interaction, table, seat, click)
         else:
             outcome = adapter.click(table, seat, click)
-            if isinstance(outcome, Panel):
+            if isinstance(outcome, Panel) and not private(interaction):
+                await delivery.send_ephemeral(interaction, outcome, table.id)  # never a hand in the channel
+            elif isinstance(outcome, Panel):
                 await interaction.response.edit_message(**delivery.kwargs(outcome, "g", table.id))
             else:
                 await self._move(interaction, table, seat, outcome)
@@ -267,6 +275,10 @@ class TableController:
             told = table.meta.told(table.seq)
             events = await self._apply(table, seat, move.action)
             done = move.done(table, events) if move.done is not None else None
+            if done is not None and not private(interaction):
+                # A private answer to a press on a public message goes privately; the message keeps its text.
+                await delivery.send_ephemeral(interaction, done, table.id)
+                done = None
             answer = {"view": None} if done is None else delivery.kwargs(done, "g", table.id)
             await self._saved(interaction, table, events, told, answer)
 

@@ -88,12 +88,30 @@ def parse(cid: object, values: object = ()) -> Click:
     )
 
 
+def offered(message: discord.Message | None, cid: str, values: tuple[str, ...]) -> None:
+    """The pressed control is on the message it was pressed on, and the chosen values are among that select's
+    options, as many as it allows (Discord sends the message as the bot last left it)."""
+    for row in message.components if message is not None else ():
+        for child in getattr(row, "children", ()):
+            if getattr(child, "custom_id", None) != cid:
+                continue
+            if isinstance(child, discord.SelectMenu):
+                choices = {o.value for o in child.options}
+                if not set(values) <= choices or not child.min_values <= len(values) <= child.max_values:
+                    raise Refused(f"values {values!r} were not offered by {cid!r}")
+            elif values:
+                raise Refused(f"a button {cid!r} sent values")
+            return
+    raise Refused(f"{cid!r} is not on the message it was pressed on")
+
+
 async def on_component(bot: TavernBot, interaction: discord.Interaction[Any]) -> None:
     """Every component press, ours or forged, before or after a restart: parsed strictly, then handed to
     the table controller; whatever goes wrong, the press gets an answer."""
     data: Any = interaction.data or {}
     try:
         click = parse(data.get("custom_id"), data.get("values", ()))
+        offered(interaction.message, data["custom_id"], click.values)
         async with bot.drain.hold():  # a closing bot refuses new presses and waits for these
             await bot.controller.on_click(interaction, click)
     except Exception as err:

@@ -89,14 +89,47 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
     await send_ephemeral(interaction, text)
 
 
+class BadOption(UserFacingError, app_commands.CheckFailure):
+    """A command option no Discord client would send (an id that isn't one, a user Discord didn't resolve).
+    A ``CheckFailure`` too, so ``interaction_check`` can raise it and it reaches the tree's error handler."""
+
+
+SNOWFLAKE_TYPES = {6: "player", 7: "channel", 8: "role", 9: "player or role"}
+MAX_SNOWFLAKE = 2**63 - 1
+
+
+def check_options(data: Any) -> None:
+    """Refuse ids that discord.py would choke on (it parses them before any command runs): every user,
+    channel, role or mentionable option is ASCII digits within 64 bits, and resolved by Discord."""
+    resolved = data.get("resolved") or {}
+    known: set[str] = set()
+    for part in ("users", "members", "channels", "roles"):
+        known.update(str(k) for k in (resolved.get(part) or {}))
+    stack = list(data.get("options") or [])
+    while stack:
+        option = stack.pop()
+        if not isinstance(option, dict):
+            raise BadOption("I couldn't read that command.")
+        stack.extend(option.get("options") or [])
+        kind = SNOWFLAKE_TYPES.get(option.get("type", 0))
+        if kind is None or option.get("focused"):
+            continue
+        value = option.get("value")
+        ok = isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 19
+        if not ok or int(str(value)) > MAX_SNOWFLAKE or str(value) not in known:
+            raise BadOption(f"I couldn't find that {kind}.")
+
+
 class TavernTree(app_commands.CommandTree[Any]):
     """Command tree whose errors go through :func:`reply_error`."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """A closing bot refuses new commands (``bot.drain``), with the same short answer as a press."""
+        """A closing bot refuses new commands (``bot.drain``), with the same short answer as a press; an
+        option no client would send is refused before discord.py parses it."""
         drain = getattr(interaction.client, "drain", None)
         if drain is not None:
             drain.refuse_if_closing()
+        check_options(interaction.data or {})
         return True
 
     async def on_error(

@@ -199,7 +199,7 @@ def card(name: str) -> Card:
     found = _BY_KEY.get(key)
     if found is not None:
         return found
-    if key.isdigit() and 0 <= int(key) < len(ALL_CARDS):
+    if key.isascii() and key.isdigit() and int(key) < len(ALL_CARDS):
         return ALL_CARDS[int(key)]
     close = difflib.get_close_matches(key, list(_BY_KEY), n=6, cutoff=0.6)
     names: list[str] = []
