@@ -416,7 +416,11 @@ class TableController:
         if table.is_over():
             controls = [Button("Rematch", "rematch", style="primary")]
         elif ann.ping:
-            texts = [*texts[:-1], f"{texts[-1]}\n{ann.ping}"] if texts else [ann.ping]
+            joined = f"{texts[-1]}\n{ann.ping}" if texts else ann.ping
+            if len(joined) <= delivery.CONTENT_LIMIT:
+                texts = [*texts[:-1], joined]
+            else:  # never clip the ping away: it goes on a message of its own
+                texts = [*texts, ann.ping]
             if not any(c.verb == "hand" for c in controls):
                 dms = (await self.server_settings.get(table.guild_id)).dms
                 controls += [

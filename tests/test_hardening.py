@@ -482,3 +482,19 @@ async def test_a_long_game_plays_out_after_all_this(fake_discord: FakeDiscord, s
     await play_out(fake, fake.channel, [alice, bob])
     assert [m for m in fake.channel_messages(fake.channel) if m.content.startswith(BOARD_HEAD)]
     assert not bot.tables.active_tables()
+
+
+async def test_names_with_mentions_and_markdown_ping_nobody(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    await start_bot()
+    bob, carol = fake.add_user("bob"), fake.add_user("carol")
+    evil = fake.add_user(f"@everyone **boss** <@{carol.id}>\nnew line")
+    await challenge(fake, evil, bob)
+    messages = fake.channel_messages(fake.channel)
+    assert len(messages) > 2
+    for m in messages:
+        assert "@everyone" not in m.content and f"<@{carol.id}>" not in m.content, m.content
+        assert not m.pings_everyone and set(m.pinged_user_ids()) <= {evil.id, bob.id}, m.content
+    assert any("\\*\\*boss\\*\\*" in m.content for m in messages)
