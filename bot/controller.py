@@ -417,10 +417,8 @@ class TableController:
             controls = [Button("Rematch", "rematch", style="primary")]
         elif ann.ping:
             joined = f"{texts[-1]}\n{ann.ping}" if texts else ann.ping
-            if len(joined) <= delivery.CONTENT_LIMIT:
-                texts = [*texts[:-1], joined]
-            else:  # never clip the ping away: it goes on a message of its own
-                texts = [*texts, ann.ping]
+            # Never clip the ping away: when the last message is full it goes on a message of its own.
+            texts = [*texts[:-1], joined] if len(joined) <= delivery.CONTENT_LIMIT else [*texts, ann.ping]
             if not any(c.verb == "hand" for c in controls):
                 dms = (await self.server_settings.get(table.guild_id)).dms
                 controls += [
