@@ -102,12 +102,7 @@ class Series:
 def _label(it: FakeInteraction) -> str:
     """What an interaction was, for the per-kind breakdown: a component's verb or a command's path."""
     if it.type == 2:
-        words = [str(it.data.get("name"))]
-        options = it.data.get("options") or []
-        while options and options[0].get("type") in (1, 2):
-            words.append(str(options[0]["name"]))
-            options = options[0].get("options") or []
-        return "/" + " ".join(words)
+        return it.command_path
     return _verb(it.data.get("custom_id")) or str(it.data.get("custom_id"))
 
 

@@ -931,12 +931,7 @@ class Sequence:
     @staticmethod
     def _interaction_shape(it: FakeInteraction) -> str:
         if it.type == 2:
-            words = [str(it.data.get("name"))]
-            options = it.data.get("options") or []
-            while options and options[0].get("type") in (1, 2):
-                words.append(str(options[0]["name"]))
-                options = options[0].get("options") or []
-            return "command /" + " ".join(words)
+            return "command " + it.command_path
         cid = str(it.data.get("custom_id", ""))
         m = ID_SHAPE.fullmatch(cid)
         if m:

@@ -517,6 +517,18 @@ class FakeInteraction:
     def kind(self) -> str:
         return _kinds.get(self.type, str(self.type))
 
+    @property
+    def command_path(self) -> str:
+        """A slash command's path ("/bhargage count"), subcommands included; "" for other interactions."""
+        if self.type != 2:
+            return ""
+        words = [str(self.data.get("name"))]
+        options = self.data.get("options") or []
+        while options and options[0].get("type") in (1, 2):
+            words.append(str(options[0]["name"]))
+            options = options[0].get("options") or []
+        return "/" + " ".join(words)
+
 
 _ids = itertools.count(1)
 
