@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.errors import UserFacingError
 from bot.games import GameAdapter
+from bot.safe import plain
 from bot.settings import Settings
 from bot.store import Store
 
@@ -113,7 +114,7 @@ class ServerSettings:
             for game, target in value.items():
                 adapter = self.games.get(str(game))
                 if adapter is None or adapter.targets is None:
-                    raise UserFacingError(f"There is no game “{game}” with a target here.")
+                    raise UserFacingError(f"There is no game “{plain(str(game))}” with a target here.")
                 low, _, high = adapter.targets
                 if isinstance(target, bool) or not isinstance(target, int) or not low <= target <= high:
                     raise UserFacingError(

@@ -15,7 +15,6 @@ import pytest
 from bot.app import TavernBot
 from bot.delivery import NO_LONGER
 from bot.rules import bhargage as bh
-from bot.settings import Settings
 from bot.store import SQLiteStore
 from bot.tables import Table, TableService
 from tests import fakegame
@@ -53,6 +52,18 @@ async def slash_raw(
     return await fake._interact(2, user, channel, data, f"/{path} (raw)")
 
 
+async def bhargage_started(
+    fake: FakeDiscord, start_bot: StartBot
+) -> tuple[TavernBot, FakeUser, FakeUser, Table]:
+    """A bot, and alice and bob at the Bhargage table she challenged him to."""
+    bot = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    return bot, alice, bob, table
+
+
 async def stored_seq(bot: TavernBot, table: Table) -> int:
     return len(await bot.store.actions(table.id))
 
@@ -66,11 +77,7 @@ async def test_forged_ids_and_values_are_refused_quietly(
     """Whatever custom id or select values arrive, the press is answered privately and nothing changes; no
     ERROR is logged (the autouse guard fails the test otherwise)."""
     fake = fake_discord
-    bot = await start_bot()
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    await challenge(fake, alice, bob)
-    table = bot.tables.table_for_channel(fake.channel.id)
-    assert table is not None
+    bot, alice, _bob, table = await bhargage_started(fake, start_bot)
     dm = fake.dms(alice)[-1]
     pick = dm.selects()[0].custom_id
     token = pick.split(":")[3]
@@ -280,11 +287,7 @@ async def test_a_failed_commit_through_discord_says_press_again(
     fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake = fake_discord
-    bot = await start_bot()
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    await challenge(fake, alice, bob)
-    table = bot.tables.table_for_channel(fake.channel.id)
-    assert table is not None
+    bot, alice, _bob, table = await bhargage_started(fake, start_bot)
     store: Any = bot.store
     real = store.db
     fails = {"left": 1}
@@ -385,16 +388,15 @@ async def test_tavern_end_by_admin_only_once_and_with_no_rating_change(
     await challenge(fake, bob, alice)
     # An open lobby is closed the same way.
     other = fake.add_channel("other")
-    carol, dan = fake.add_user("carol"), fake.add_user("dan")
+    carol = fake.add_user("carol")
     opened = await fake.slash(carol, other, "deluxe create")
     closed = await fake.slash(mod, other, "tavern end")
     assert "open table is closed" in closed.text()
     assert opened.message.buttons() == [] and (await bot.store.open_lobbies(channel_id=other.id)) == []
-    assert dan  # (a member who could have joined)
 
 
 async def test_tavern_settings_checked_stored_and_used(
-    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+    fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:
     fake = fake_discord
     bot = await start_bot()
