@@ -98,6 +98,7 @@ __all__ = [
     "is_complete_straight",
     "is_over",
     "legal_actions",
+    "legal_moves",
     "parse_action",
     "replay",
     "start",
@@ -424,6 +425,8 @@ class View:
     winners: tuple[int, ...] = field(default=())
     drawn: Card | None = None  # this seat's draw from the deck this turn, while it binds and discards
     deck_rebuilt: bool = False  # the deck was rebuilt this hand: when it runs out again, the hand ends (D8)
+    # What this seat may do now, binds included (one Bind per distinct bindable meld); Leave is not listed.
+    legal: tuple[Action, ...] = field(default=())
 
 
 # --- helpers ----------------------------------------------------------------------------------------------
@@ -978,4 +981,14 @@ def view(state: State, seat: int) -> View:
         winners=state.winners,
         drawn=state.drawn if seat == state.turn and state.phase == Phase.BIND else None,
         deck_rebuilt=state.reshuffles > 0,
+        legal=legal_moves(state, seat),
     )
+
+
+def legal_moves(state: State, seat: int) -> tuple[Action, ...]:
+    """Every action ``seat`` may take now: ``legal_actions`` and a Bind per meld ``bindable_melds`` lists.
+
+    Binds come first, so a caller that takes the first legal action in the bind step binds before discarding.
+    """
+    binds = [Bind(seat, m.cards) for m in bindable_melds(state, seat)]
+    return (*binds, *legal_actions(state, seat))

@@ -1,0 +1,30 @@
+"""Computer players: pure, seeded functions from a seat's view to one of its legal actions.
+
+One module per game, each with one entry point every caller uses (the table controller, the terminal
+client, the benchmarks): ``bot.ai.bhargage.choose(view, rng, level)`` and ``bot.ai.deluxe.choose(...)``.
+A player decides from what its seat may see (the engine's seat view) and never from the full state.
+No Discord, asyncio or database imports here.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, cast
+
+from bot.rules.errors import RulesError
+
+Level = Literal["easy", "normal", "hard"]
+LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
+DEFAULT_LEVEL: Level = "normal"
+
+
+class UnknownLevel(RulesError, ValueError):
+    """A level name the bot does not have; the message is for the player."""
+
+
+def level(text: str) -> Level:
+    """The level named by ``text`` (any case), or UnknownLevel with the sentence to show."""
+    word = text.strip().lower()
+    if word not in LEVELS:
+        shown = text.strip()[:20] or "(nothing)"
+        raise UnknownLevel(f"There is no bot level called “{shown}”: choose easy, normal or hard.")
+    return cast(Level, word)
