@@ -8,7 +8,7 @@ No Discord, asyncio or database imports here.
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from typing import Literal
 
 from bot.rules.errors import RulesError
 
@@ -24,7 +24,8 @@ class UnknownLevel(RulesError, ValueError):
 def level(text: str) -> Level:
     """The level named by ``text`` (any case), or UnknownLevel with the sentence to show."""
     word = text.strip().lower()
-    if word not in LEVELS:
-        shown = text.strip()[:20] or "(nothing)"
-        raise UnknownLevel(f"There is no bot level called “{shown}”: choose easy, normal or hard.")
-    return cast(Level, word)
+    for known in LEVELS:
+        if known == word:
+            return known
+    shown = text.strip()[:20] or "(nothing)"
+    raise UnknownLevel(f"There is no bot level called “{shown}”: choose easy, normal or hard.")
