@@ -22,7 +22,7 @@ import discord
 from bot import delivery, safe
 from bot.cooldowns import Cooldown
 from bot.errors import UserFacingError
-from bot.games import Announcement, Click, Move
+from bot.games import Announcement, Aside, Click, Move
 from bot.lobbies import Player
 from bot.panel import Button, Control, Panel
 from bot.server_settings import describe
@@ -255,7 +255,9 @@ class TableController:
             await self._claim(interaction, table, seat, click)
         else:
             outcome = adapter.click(table, seat, click)
-            if isinstance(outcome, Panel) and not private(interaction):
+            if isinstance(outcome, Aside):
+                await delivery.send_ephemeral(interaction, outcome.panel, table.id)
+            elif isinstance(outcome, Panel) and not private(interaction):
                 await delivery.send_ephemeral(interaction, outcome, table.id)  # never a hand in the channel
             elif isinstance(outcome, Panel):
                 await interaction.response.edit_message(**delivery.kwargs(outcome, "g", table.id))

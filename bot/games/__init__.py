@@ -46,6 +46,14 @@ class Move:
     done: Callable[[Table, Sequence[Any]], Panel | None] | None = None
 
 
+@dataclass(frozen=True)
+class Aside:
+    """A private answer to a click that changes nothing (a hint): shown to the clicker only, while the
+    clicked panel stays as it is."""
+
+    panel: Panel
+
+
 @dataclass
 class Announcement:
     """What the channel is told about some events: messages in order (each fits one Discord message), then
@@ -115,8 +123,9 @@ class GameAdapter:
         """The seat's private panel: its hand and what it may do now."""
         raise NotImplementedError
 
-    def click(self, table: Table, seat: int, click: Click) -> Move | Panel:
-        """One of the game's own controls: a move to make, or the clicked panel redrawn (a selection)."""
+    def click(self, table: Table, seat: int, click: Click) -> Move | Panel | Aside:
+        """One of the game's own controls: a move to make, the clicked panel redrawn (a selection), or a
+        private answer that changes nothing (a hint)."""
         raise NotImplementedError
 
     def hold(self, table: Table, events: Sequence[Any]) -> bool:
