@@ -204,6 +204,7 @@ class TavernBot(commands.Bot):
             await self.drain.close(DRAIN_SECONDS)
             if hasattr(self, "controller"):
                 await self.controller.stop_timer()
+                await self.controller.stop_bots()
             heartbeat, self._heartbeat = self._heartbeat, None
             if heartbeat is not None:
                 heartbeat.cancel()

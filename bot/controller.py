@@ -13,18 +13,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import delivery, safe
+from bot import ai, delivery, safe
 from bot.cooldowns import Cooldown
 from bot.errors import UserFacingError
 from bot.games import Announcement, Aside, Click, Move
 from bot.lobbies import Player
 from bot.panel import Button, Control, Panel
+from bot.seats import is_bot, level_of
 from bot.server_settings import describe
 from bot.settings import Settings
 from bot.tables import NotSeated, StaleAction, Table, TableClosed, TableError, TableMeta
@@ -62,6 +64,7 @@ class TableController:
         self.clock = bot.clock
         self.server_settings = bot.server_settings
         self._timer: asyncio.Task[None] | None = None
+        self._bots: dict[int, asyncio.Task[None]] = {}  # table id → its computer players' task
         self._timer_lock = asyncio.Lock()
         settings = bot.settings
         self.openings = Cooldown(settings.openings_per_minute, 60, bot.clock, "open a table")
@@ -92,12 +95,13 @@ class TableController:
         """``/<game> challenge`` or ``/<game> create``, and Rematch: the lobby is the interaction's answer."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserFacingError("This command only works in a server channel.")
+        if invited is not None and self.bot.user is not None and invited.id == self.bot.user.id:
+            await self.practice(interaction, game, ai.DEFAULT_LEVEL, options)  # challenging the bot itself
+            return
         self.refuse_permissions(interaction)
         self.openings.check(interaction.user.id)
         adapter = self.tables.adapter(game)
-        if adapter.targets is not None and options.get("target") is None:
-            config = await self.server_settings.get(interaction.guild_id)
-            options = {**options, "target": config.targets.get(game, adapter.targets[1])}
+        options = await self._usual_target(interaction.guild_id, adapter, options)
         lobby = await self.lobbies.open(
             adapter,
             interaction.guild_id,
@@ -116,6 +120,41 @@ class TableController:
             raise
         await self.lobbies.posted(lobby.id, response.message_id)
         self.openings.record(interaction.user.id)
+
+    async def _usual_target(self, guild_id: int, adapter: Any, options: dict[str, Any]) -> dict[str, Any]:
+        """The server's usual target where the command left it out."""
+        if adapter.targets is not None and options.get("target") is None:
+            config = await self.server_settings.get(guild_id)
+            options = {**options, "target": config.targets.get(adapter.name, adapter.targets[1])}
+        return options
+
+    async def practice(
+        self, interaction: Interaction, game: str, level: str, options: dict[str, Any]
+    ) -> None:
+        """A game against the bot, at once: no challenge to answer. It is recorded but never rated."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise UserFacingError("This command only works in a server channel.")
+        chosen = ai.level(level)
+        self.refuse_permissions(interaction)
+        self.openings.check(interaction.user.id)
+        adapter = self.tables.adapter(game)
+        options = await self._usual_target(interaction.guild_id, adapter, options)
+        await interaction.response.defer()
+        table, _ = await self.lobbies.practice(
+            adapter,
+            interaction.guild_id,
+            interaction.channel_id,
+            player(interaction.user),
+            chosen,
+            options,
+        )
+        self.openings.record(interaction.user.id)
+        text = (
+            f"{table.mention(0)} sits down to practise **{adapter.title}** against {table.names[1]} "
+            f"({adapter.options_text(table.options)}). Games against the bot are not rated."
+        )
+        async with self.tables.locked(table.id) as table:
+            await self._saved(interaction, table, table.pending, -1, {"content": text, "view": None})
 
     def my_table(self, interaction: Interaction, game: str) -> tuple[Table, int]:
         """The caller's table of this game here, else elsewhere in this server: a channel that was deleted
@@ -184,7 +223,7 @@ class TableController:
                 if table.status == "active":
                     await interaction.response.defer(ephemeral=True)
                     await self.tables.abandon(table, reason)
-                    players = " ".join(_mention(u) for u in table.user_ids)
+                    players = " ".join(table.mention(s) for s in table.humans)
                     text = (
                         f"{admin} ended this {table.adapter.title} game. It counts for nobody: no result and "
                         f"no rating change. {players}"
@@ -343,21 +382,25 @@ class TableController:
         options = table.options.to_dict()
         if adapter.challenge:
             other = table.user_ids[seats[0]] if seats else table.user_ids[1 - seat]
+            if is_bot(other):
+                await self.practice(interaction, adapter.name, level_of(other), options)
+                return
             user = self.bot.get_user(other) or await self.bot.fetch_user(other)
             await self.open_lobby(interaction, adapter.name, options, invited=user)
         else:
-            members = [Player(table.user_ids[s], table.names[s]) for s in seats]
+            members = [Player(table.user_ids[s], table.names[s], is_bot(table.user_ids[s])) for s in seats]
             await self.open_lobby(interaction, adapter.name, options, members=members)
 
     async def _lobby_click(self, interaction: Interaction, click: Click) -> None:
         """A refusal is the click's own (ephemeral) answer; anything else updates the lobby message through
         the interaction. A click that opens a table is acknowledged first: that takes a moment."""
         user = player(interaction.user)
-        self.lobbies.refuse(await self.lobbies.get(click.key), user, click.verb)
+        arg = click.values[0] if click.values else ""
+        self.lobbies.refuse(await self.lobbies.get(click.key), user, click.verb, arg)
         starts = click.verb in self.lobbies.STARTS
         if starts:
             await interaction.response.defer()
-        outcome = await self.lobbies.click(click.key, user, click.verb)
+        outcome = await self.lobbies.click(click.key, user, click.verb, arg)
         adapter = self.tables.adapter(outcome.lobby.game)
         answer = delivery.kwargs(adapter.lobby_panel(outcome.lobby), "l", outcome.lobby.id)
         if outcome.started is not None:
@@ -407,6 +450,7 @@ class TableController:
                 for seat in range(len(table.seats)):
                     await self._dm(table, seat, result, notice=False)
         await self.tables.save_meta(table, **changes)
+        self.wake_bots(table)
 
     def _show_button(self, table: Table, seat: int) -> Button:
         return table.adapter.hand_button(f"Show my hand ({table.names[seat]})", arg=str(seat))
@@ -426,7 +470,7 @@ class TableController:
                 controls += [
                     self._show_button(table, s)
                     for s in ann.ping_seats
-                    if s in table.meta.dm_closed or not dms
+                    if (s in table.meta.dm_closed or not dms) and not table.is_bot(s)
                 ]
         if not texts:
             return True
@@ -478,6 +522,8 @@ class TableController:
 
     async def _dm(self, table: Table, seat: int, panel: Panel, *, notice: bool = True) -> None:
         """DM a seat; where DMs are closed (or a DM failed just now), the channel says how to play instead."""
+        if table.is_bot(seat):
+            return
         if seat in table.meta.dm_closed or not (await self.server_settings.get(table.guild_id)).dms:
             return  # this server plays from the channel: the ping carries a Show my hand button
         result = await delivery.send_dm(self.bot, table.user_ids[seat], panel, table.id)
@@ -536,6 +582,7 @@ class TableController:
             for lobby in await self.lobbies.expire_due():
                 await self._edit_lobby_message(lobby)
             for table in self.tables.active_tables():
+                self.wake_bots(table)
                 await self._check_idle(table)
 
     async def _edit_lobby_message(self, lobby: Lobby) -> None:
@@ -554,11 +601,14 @@ class TableController:
         nudge, claim = config.nudge_minutes * 60, config.claim_minutes * 60
         due = [t for t in (nudge, claim) if t]
         idle_for = self.clock() - table.last_action_at
-        waiting = table.waiting_for()
+        waiting = tuple(s for s in table.waiting_for() if not table.is_bot(s))  # a bot is woken, not nudged
         if table.status != "active" or not waiting or not due or idle_for < min(due):
             return  # nothing to say yet: no lock, no database read, no channel lookup
         async with self.tables.locked(table.id) as table:
-            if table.status != "active" or table.waiting_for() != waiting:
+            if (
+                table.status != "active"
+                or tuple(s for s in table.waiting_for() if not table.is_bot(s)) != waiting
+            ):
                 return
             adapter = table.adapter
             minutes = int(idle_for // 60)
@@ -575,3 +625,64 @@ class TableController:
                 text = f"{who} — the table is waiting for you (idle {minutes} min). {what}"
                 await self._post(table, Panel(content=text, controls=(adapter.hand_button(),)))
                 await self.tables.save_meta(table, nudged=table.seq)
+
+    # ================================================================ computer players
+
+    def wake_bots(self, table: Table) -> None:
+        """Start the table's computer players if one of them is waited for (and none is already moving)."""
+        if table.status != "active" or table.id in self._bots:
+            return
+        if any(table.is_bot(s) for s in table.waiting_for()):
+            self._bots[table.id] = asyncio.create_task(self._bot_turns(table.id), name=f"bots-{table.id}")
+
+    async def bots_idle(self) -> None:
+        """Wait until no computer player is moving (tests, and a clean shutdown)."""
+        while self._bots:
+            await asyncio.gather(*list(self._bots.values()), return_exceptions=True)
+
+    async def stop_bots(self) -> None:
+        tasks = list(self._bots.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._bots.clear()
+
+    async def _bot_turns(self, table_id: int) -> None:
+        """Move for the table's bots, one action at a time through the same path as a click, until a person
+        is waited for. The decision runs in a worker thread so the event loop never waits on it."""
+        mover: int | None = None
+        try:
+            while True:
+                peek = await self.tables.get(table_id)
+                bots = [s for s in peek.waiting_for() if peek.is_bot(s)] if peek.status == "active" else []
+                if self.settings.bot_delay and bots and bots[0] != mover:
+                    await asyncio.sleep(self.settings.bot_delay)  # a new turn: a natural pause first
+                async with self.tables.locked(table_id) as table:
+                    bots = (
+                        [s for s in table.waiting_for() if table.is_bot(s)]
+                        if table.status == "active"
+                        else []
+                    )
+                    if not bots:
+                        del self._bots[table_id]  # under the lock: the next move wakes a new task
+                        return
+                    mover = bots[0]
+                    seed = f"{table.seed}:{table.seq}:{mover}"
+                    level = level_of(table.user_ids[mover])
+                    action = await asyncio.to_thread(_decide, table.adapter, table.state, mover, seed, level)
+                    told = table.meta.told(table.seq)
+                    events = await self._apply(table, mover, action)
+                    await self.publish(table, events, told_before=told)
+        except asyncio.CancelledError:
+            self._bots.pop(table_id, None)
+            raise
+        except Exception:
+            self._bots.pop(table_id, None)
+            log.exception(
+                "game %d: the computer player failed to move (the next timer pass tries again)", table_id
+            )
+
+
+def _decide(adapter: Any, state: Any, seat: int, seed: str, level: ai.Level) -> Any:
+    """The computer player's action for ``seat``, from its seat view only (runs in a worker thread)."""
+    return adapter.ai.choose(adapter.rules.view(state, seat), random.Random(seed), level)

@@ -11,9 +11,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot import ai
 from bot.errors import UserFacingError
 from bot.games import GameAdapter
 from bot.locks import KeyedLocks
+from bot.seats import is_bot, next_bot
 from bot.settings import Settings
 from bot.store import Lobby, Store
 from bot.tables import Table, TableService
@@ -118,12 +120,9 @@ class LobbyService:
         opts = adapter.options(options or {})  # the engine checks every option, whatever the client sent
         now = self.clock()
         async with self.locks(("channel", channel_id)):
-            if self.tables.table_for_channel(channel_id) is not None:
-                raise UserFacingError(BUSY_TABLE)
-            self._refuse_seated(adapter, [host, *([invited] if invited else []), *members], host.id)
-            for lobby in await self.store.open_lobbies(channel_id=channel_id):
-                if lobby.expires_at is None or lobby.expires_at > now:  # an overdue one is the timer's
-                    raise UserFacingError(BUSY_LOBBY)
+            await self._refuse_busy(
+                adapter, channel_id, [host, *([invited] if invited else []), *members], host
+            )
             everyone = [host, *(m for m in members if m.id != host.id)]
             return await self.store.create_lobby(
                 adapter.name,
@@ -138,6 +137,43 @@ class LobbyService:
                 members=[p.id for p in everyone],
             )
 
+    async def _refuse_busy(
+        self, adapter: GameAdapter, channel_id: int, players: Sequence[Player], host: Player
+    ) -> None:
+        """One table or open lobby per channel, one seat per player; the caller holds the channel's lock."""
+        if self.tables.table_for_channel(channel_id) is not None:
+            raise UserFacingError(BUSY_TABLE)
+        self._refuse_seated(adapter, players, host.id)
+        now = self.clock()
+        for lobby in await self.store.open_lobbies(channel_id=channel_id):
+            if lobby.expires_at is None or lobby.expires_at > now:  # an overdue one is the timer's
+                raise UserFacingError(BUSY_LOBBY)
+
+    async def practice(
+        self,
+        adapter: GameAdapter,
+        guild_id: int,
+        channel_id: int,
+        host: Player,
+        level: ai.Level,
+        options: Mapping[str, Any] | None = None,
+    ) -> tuple[Table, list[Any]]:
+        """A table against the bot, started at once (there is nobody to wait for)."""
+        if adapter.ai is None:
+            raise UserFacingError(f"The bot doesn't play {adapter.title} yet.")
+        opts = adapter.options(options or {})
+        bot_id, name = next_bot([], level)
+        async with self.locks(("channel", channel_id)):
+            await self._refuse_busy(adapter, channel_id, [host], host)
+            return await self.tables.create(
+                adapter.name,
+                guild_id,
+                channel_id,
+                [(host.id, host.name), (bot_id, name)],
+                opts,
+                seed=self.seed_source(),
+            )
+
     async def posted(self, lobby_id: int, message_id: int | None) -> None:
         """The lobby's message went out (its id, to edit it later) — or did not (None): then nobody could
         join it, so it is cancelled rather than left holding the channel until it expires."""
@@ -150,11 +186,16 @@ class LobbyService:
 
     STARTS: frozenset[str] = frozenset({"accept", "start"})  # the clicks that may open a table
 
-    def refuse(self, lobby: Lobby, user: Player, verb: str) -> None:
+    def refuse(self, lobby: Lobby, user: Player, verb: str, arg: str = "") -> None:
         """Raise the refusal this click gets on this lobby as it stands, if any; pure, so a click can be
-        refused before it is acknowledged (and is checked again under the lobby's lock)."""
+        refused before it is acknowledged (and is checked again under the lobby's lock). ``arg`` is the
+        value chosen in a menu (a bot's level)."""
         adapter = self.adapter(lobby)
-        known = ("accept", "decline") if adapter.challenge else ("join", "leave", "start", "cancel")
+        known = (
+            ("accept", "decline")
+            if adapter.challenge
+            else ("join", "leave", "start", "cancel", "addbot", "dropbot")
+        )
         if verb not in known:
             raise UserFacingError("That button is out of date.")
         if adapter.challenge and user.id != lobby.invited_id:
@@ -172,6 +213,21 @@ class LobbyService:
             raise UserFacingError("You are the host: press Cancel to close the table.")
         if verb in ("start", "cancel") and user.id != lobby.host_id:
             raise UserFacingError(f"Only the host can {verb} this table.")
+        if verb == "addbot":
+            if adapter.ai is None:
+                raise UserFacingError(f"The bot doesn't play {adapter.title} yet.")
+            ai.level(arg)
+            if user.id not in members:
+                raise UserFacingError("Join the table first; then you can fill its free seats with bots.")
+            if len(members) >= adapter.max_players:
+                raise UserFacingError(
+                    f"This table is full ({adapter.max_players} players): no seat for a bot."
+                )
+        if verb == "dropbot":
+            if user.id != lobby.host_id:
+                raise UserFacingError("Only the host can remove a bot.")
+            if not any(is_bot(m) for m in members):
+                raise UserFacingError("There is no bot at this table.")
         if verb == "start" and len(members) < adapter.min_players:
             raise UserFacingError(
                 f"{adapter.title} needs at least {adapter.min_players} players: wait for someone to join."
@@ -186,11 +242,11 @@ class LobbyService:
             raise UserFacingError("That lobby no longer exists.")
         return lobby
 
-    async def click(self, lobby_id: int, user: Player, verb: str) -> LobbyOutcome:
-        """Join, leave, start, cancel, accept or decline, under the lobby's lock."""
+    async def click(self, lobby_id: int, user: Player, verb: str, arg: str = "") -> LobbyOutcome:
+        """Join, leave, start, cancel, accept, decline, add or remove a bot, under the lobby's lock."""
         async with self.locks(("lobby", lobby_id)):
             lobby = await self.get(lobby_id)
-            self.refuse(lobby, user, verb)
+            self.refuse(lobby, user, verb, arg)
             adapter = self.adapter(lobby)
             if self._overdue(lobby):
                 lobby = await self.store.update_lobby(lobby.id, status="expired")
@@ -202,12 +258,20 @@ class LobbyService:
                     lobby = await self.store.update_lobby(lobby.id, names=names)
                 others = [user.id] if verb == "accept" else [m for m in lobby.members if m != lobby.host_id]
                 seated = [lobby.host_id, *others]
-                players = [Player(uid, names.get(uid, str(uid))) for uid in seated]
+                players = [Player(uid, names.get(uid, str(uid)), is_bot(uid)) for uid in seated]
                 return await self._start(adapter, lobby, players, user.id)
             if verb == "join":
                 self._refuse_seated(adapter, [user], user.id)
                 members, names = [*lobby.members, user.id], {**lobby.names, user.id: user.name}
                 return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members, names=names))
+            if verb == "addbot":
+                bot_id, name = next_bot(lobby.members, ai.level(arg))
+                members, names = [*lobby.members, bot_id], {**lobby.names, bot_id: name}
+                return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members, names=names))
+            if verb == "dropbot":
+                last = [m for m in lobby.members if is_bot(m)][-1]
+                members = [m for m in lobby.members if m != last]
+                return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members))
             if verb == "leave":
                 members = [m for m in lobby.members if m != user.id]
                 return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members))

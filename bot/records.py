@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.store import GameStats, LeaderRow, Store
+from bot.store import BotRecord, GameStats, LeaderRow, Store
 
-__all__ = ["GameStats", "LeaderRow", "Records"]
+__all__ = ["BotRecord", "GameStats", "LeaderRow", "Records"]
 
 
 class Records:
@@ -16,3 +16,6 @@ class Records:
 
     async def stats(self, guild_id: int, user_id: int) -> dict[str, GameStats]:
         return await self.store.stats(guild_id, user_id)
+
+    async def bot_records(self, guild_id: int, user_id: int) -> list[BotRecord]:
+        return await self.store.bot_records(guild_id, user_id)

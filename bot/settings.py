@@ -49,6 +49,7 @@ class Settings:
     claim_minutes: float = 60
     openings_per_minute: int = 3  # challenges, lobbies and rematches one member may open
     calculations_per_minute: int = 10  # calculator uses per member
+    bot_delay: float = 1.5  # seconds a computer player waits before it moves, so people can follow
     health_path: Path | None = None  # None: ``health.json`` next to the database
 
     @property
@@ -126,7 +127,21 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         openings_per_minute=_count(env, "TAVERN_OPENINGS_PER_MINUTE", 3),
         calculations_per_minute=_count(env, "TAVERN_CALCULATIONS_PER_MINUTE", 10),
         health_path=health_path_from_env(env),
+        bot_delay=_seconds(env, "TAVERN_BOT_DELAY", 1.5),
     )
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, got {raw!r}.") from None
+    if not 0 <= value <= 60:
+        raise SettingsError(f"{name} must be between 0 and 60 seconds, got {raw!r}.")
+    return value
 
 
 def _db_path(env: Mapping[str, str]) -> Path:

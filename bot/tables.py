@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserFacingError
 from bot.locks import KeyedLocks
+from bot.seats import is_bot
 from bot.store import ChannelBusy, Finish, GameRecord, PlayerBusy, Store
 
 if TYPE_CHECKING:
@@ -143,6 +144,19 @@ class Table:
     def user_ids(self) -> tuple[int, ...]:
         return tuple(s.user_id for s in self.seats)
 
+    def is_bot(self, seat: int) -> bool:
+        """Whether a computer player sits here (it is never pinged, DMed or nudged)."""
+        return is_bot(self.seats[seat].user_id)
+
+    def mention(self, seat: int) -> str:
+        """How the channel calls a seat: a ping for a person, the bold name for a bot."""
+        return f"**{self.seats[seat].name}**" if self.is_bot(seat) else f"<@{self.seats[seat].user_id}>"
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """The seats people play."""
+        return tuple(s for s in range(len(self.seats)) if not self.is_bot(s))
+
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.seats)
@@ -214,7 +228,10 @@ class TableService:
         return list(self._by_channel.values())
 
     def seated_at(self, user_id: int) -> Table | None:
-        """The active table where the user sits, in any server (a player takes one seat at a time)."""
+        """The active table where the user sits, in any server (a player takes one seat at a time; the bot
+        plays at any number of tables)."""
+        if is_bot(user_id):
+            return None
         for table in self._by_channel.values():
             if table.seat_of(user_id) is not None:
                 return table

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.games.bhargage import COUNT_CARDS_LIMIT, COUNT_UP_LIMIT, count_answer
+from bot.ai import DEFAULT_LEVEL, LEVELS
+from bot.games import LEVEL_WORDS
+from bot.games.bhargage import COUNT_CARDS_LIMIT, COUNT_UP_LIMIT, count_answer, discard_answer
 from bot.rules import bhargage as bh
 from cogs.table_commands import GameCog, in_guild
 
@@ -50,6 +52,43 @@ class Bhargage(GameCog):
     ) -> None:
         options = {"target": target, "sequences": sequences}
         await self.bot.controller.open_lobby(interaction, GAME, options, invited=opponent)
+
+    @group.command(name="practice", description="Play Bhargage against the bot in this channel")
+    @app_commands.describe(
+        level="How strong the bot plays (normal if you leave it out)",
+        target="Board number that wins (both start at 10; 121 is the full game; else the server's usual)",
+        sequences="Also score runs (the sequences variant)",
+    )
+    @app_commands.choices(
+        level=[app_commands.Choice(name=f"{lv} — {LEVEL_WORDS[lv].lower()}", value=lv) for lv in LEVELS]
+    )
+    @app_commands.check(in_guild)
+    async def practice(
+        self,
+        interaction: Interaction,
+        level: str = DEFAULT_LEVEL,
+        target: app_commands.Range[int, bh.MIN_TARGET, bh.MAX_TARGET] | None = None,
+        sequences: bool = False,
+    ) -> None:
+        options = {"target": target, "sequences": sequences}
+        await self.bot.controller.practice(interaction, GAME, level, options)
+
+    @group.command(name="discard", description="The coach: the expected points of every discard from 5 cards")
+    @app_commands.describe(
+        cards="Your 5 dealt cards, separated by commas",
+        dealer="Are you the dealer (the bhargage is yours)?",
+        sequences="Also score runs (the sequences variant)",
+    )
+    async def discard(
+        self,
+        interaction: Interaction,
+        cards: app_commands.Range[str, 1, COUNT_CARDS_LIMIT],
+        dealer: bool,
+        sequences: bool = False,
+    ) -> None:
+        self.bot.controller.calculators.use(interaction.user.id)
+        answer = discard_answer(cards, dealer=dealer, sequences=sequences)
+        await interaction.response.send_message(answer, ephemeral=True)
 
     @group.command(name="count", description="Count a Bhargage hand or bhargage in the show")
     @app_commands.describe(**COUNT_OPTIONS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -9,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import safe
-from bot.records import GameStats, LeaderRow
+from bot.records import BotRecord, GameStats, LeaderRow
 
 if TYPE_CHECKING:
     from bot.app import TavernBot
@@ -42,8 +43,8 @@ def leaderboard_text(game: str, rows: list[LeaderRow]) -> str:
     return f"{title}\n```\n" + "\n".join(lines) + f"\n```\n{legend}"
 
 
-def stats_lines(name: str, stats: dict[str, GameStats]) -> str:
-    if not stats:
+def stats_lines(name: str, stats: dict[str, GameStats], against_bot: Sequence[BotRecord] = ()) -> str:
+    if not stats and not against_bot:
         return f"{name} has not finished a game in this server yet."
     out = [f"**{name}**"]
     for game, s in stats.items():
@@ -60,6 +61,10 @@ def stats_lines(name: str, stats: dict[str, GameStats]) -> str:
                 for h in s.recent
             )
             out.append(f"last games: {recent}")
+    if against_bot:
+        out.append("__Against the bot__ (practice: not rated, not on the leaderboard)")
+        for r in against_bot:
+            out.append(f"{GAME_NAMES.get(r.game, r.game)}, {r.level}: {r.games} games · {r.wins} wins")
     return "\n".join(out)
 
 
@@ -85,8 +90,9 @@ class Stats(commands.Cog):
         assert interaction.guild_id is not None
         who = player or interaction.user
         found = await self.bot.records.stats(interaction.guild_id, who.id)
+        practice = await self.bot.records.bot_records(interaction.guild_id, who.id)
         await interaction.response.send_message(
-            stats_lines(safe.name(who.display_name), found), ephemeral=True
+            stats_lines(safe.name(who.display_name), found, practice), ephemeral=True
         )
 
 

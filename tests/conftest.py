@@ -86,6 +86,7 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "token": FAKE_TOKEN,
         "db_path": tmp_path / "tavern.sqlite3",
         "log_level": "DEBUG",
+        "bot_delay": 0.0,  # computer players move at once in tests
     }
     values.update(overrides)
     return Settings(**values)

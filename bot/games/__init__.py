@@ -17,7 +17,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.panel import Button, Control, Panel
+from bot.panel import Button, Control, Option, Panel, Select
+from bot.seats import is_bot
+
+LEVEL_WORDS = {
+    "easy": "Plays legally, with simple habits",
+    "normal": "Plays the obvious points",
+    "hard": "Looks ahead; hard to beat",
+}
 
 if TYPE_CHECKING:
     from bot.store import Lobby
@@ -80,6 +87,7 @@ class GameAdapter:
     name: ClassVar[str]
     title: ClassVar[str]
     rules: Any  # the rules engine module
+    ai: Any = None  # the computer player's module (``choose(view, rng, level)``), None if the bot can't play
     command: ClassVar[str]  # the slash command group, for help texts ("/bhargage")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
@@ -172,6 +180,18 @@ class GameAdapter:
         return list(range(len(table.seats)))
 
     # ---------------------------------------------------------------- shared helpers
+
+    def bot_controls(self, lobby: Lobby) -> tuple[Control, ...]:
+        """An open lobby's "Add a bot" menu (while a seat is free) and "Remove a bot" (while one sits)."""
+        if self.ai is None or lobby.status != "open":
+            return ()
+        out: list[Control] = []
+        if len(lobby.members) < self.max_players:
+            levels = tuple(Option(f"Add a bot: {lv}", lv, description=LEVEL_WORDS[lv]) for lv in LEVEL_WORDS)
+            out.append(Select("Add a bot to a free seat…", "addbot", levels))
+        if any(is_bot(m) for m in lobby.members):
+            out.append(Button("Remove a bot", "dropbot"))
+        return tuple(out)
 
     @staticmethod
     def hand_button(label: str = "Show my hand", arg: str = "") -> Button:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.ai import bhargage as computer
 from bot.errors import UserFacingError
-from bot.games import Announcement, Click, GameAdapter, Move
+from bot.games import Announcement, Aside, Click, GameAdapter, Move
 from bot.panel import Button, Option, Panel, Select
 from bot.render import bhargage as render
 from bot.rules import bhargage as bh
@@ -21,6 +22,7 @@ from bot.store import Lobby
 from bot.tables import StaleAction, Table
 
 NO_LONGER = "That button is out of date."
+HINT = Button("Hint", "hint", emoji="💡")
 
 
 def _mention(user_id: int) -> str:
@@ -43,6 +45,7 @@ class Bhargage(GameAdapter):
     title = "Bhargage"
     targets = (bh.MIN_TARGET, 121, bh.MAX_TARGET)
     rules = bh
+    ai = computer
     command = "/bhargage"
 
     def rules_text(self) -> str:
@@ -126,6 +129,7 @@ class Bhargage(GameAdapter):
             if chosen is not None:
                 arg = f"{chosen[0].index}-{chosen[1].index}"
                 controls.append(Button("Confirm", "discard", token=token, arg=arg, style="success"))
+            controls.append(HINT)
         elif state.phase is bh.Phase.CUT and seat == state.non_dealer:
             controls.append(Button("Cut", "cut", token=token, style="primary"))
         elif state.phase is bh.Phase.PLAY and state.to_move == seat:
@@ -141,10 +145,33 @@ class Bhargage(GameAdapter):
                         disabled=c not in legal,
                     )
                 )
+            controls.append(HINT)
         return Panel(content=panel.content, controls=tuple(controls))
 
-    def click(self, table: Table, seat: int, click: Click) -> Move | Panel:
+    def hint(self, table: Table, seat: int) -> Aside:
+        """The coach: the discard table while discarding, the hard player's card on the seat's turn."""
         state: bh.State = table.state
+        view = bh.view(state, seat)
+        if table.status == "active" and state.phase is bh.Phase.DISCARD:
+            dealt = (*view.hand, *view.discard)
+            dealer = seat == state.dealer
+            lines = computer.discard_table(dealt, dealer, sequences=state.options.sequences)
+            text = render.discard_hint_text(lines, dealer=dealer, sequences=state.options.sequences)
+            return Aside(Panel(content=text))
+        advice = (
+            computer.play_advice(view) if state.phase is bh.Phase.PLAY and state.to_move == seat else None
+        )
+        if table.status != "active" or advice is None:
+            raise UserFacingError(
+                "There is no decision of yours to hint at just now: hints come while you discard and on "
+                "your turn in the play."
+            )
+        return Aside(Panel(content=render.play_hint_text(advice, state.count)))
+
+    def click(self, table: Table, seat: int, click: Click) -> Move | Panel | Aside:
+        state: bh.State = table.state
+        if click.verb == "hint":
+            return self.hint(table, seat)
         if click.verb == "pick":
             if click.token != self.token(table, seat) or state.phase is not bh.Phase.DISCARD:
                 raise StaleAction()
@@ -206,18 +233,16 @@ class Bhargage(GameAdapter):
                 out.messages = [*texts, final]
             return out
         if state.phase is bh.Phase.DISCARD and any(isinstance(e, bh.HandDealt) for e in events):
-            out.ping_seats = (0, 1)
-            out.ping = (
-                f"{_mention(table.user_ids[0])} {_mention(table.user_ids[1])}: lay 2 cards away — "
-                "your hand is in your DMs."
-            )
-        elif state.phase is bh.Phase.CUT:
+            out.ping_seats = table.humans
+            who = " ".join(table.mention(s) for s in out.ping_seats)
+            out.ping = f"{who}: lay 2 cards away — your hand is in your DMs."
+        elif state.phase is bh.Phase.CUT and not table.is_bot(state.non_dealer):
             out.ping_seats = (state.non_dealer,)
-            out.ping = f"{_mention(table.user_ids[state.non_dealer])}, cut for the up-card."
+            out.ping = f"{table.mention(state.non_dealer)}, cut for the up-card."
             out.controls.append(Button("Cut", "cut", token=str(table.seq), style="primary"))
-        elif state.phase is bh.Phase.PLAY:
+        elif state.phase is bh.Phase.PLAY and not table.is_bot(state.to_move):
             out.ping_seats = (state.to_move,)
-            out.ping = f"{_mention(table.user_ids[state.to_move])}, your turn — count **{state.count}**."
+            out.ping = f"{table.mention(state.to_move)}, your turn — count **{state.count}**."
         return out
 
     def deal(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
@@ -250,7 +275,7 @@ class Bhargage(GameAdapter):
 
     def claim_offer(self, table: Table, idle: int, minutes: int) -> tuple[str, str]:
         text = (
-            f"{_mention(table.user_ids[1 - idle])}, {table.names[idle]} has not moved for {minutes} minutes. "
+            f"{table.mention(1 - idle)}, {table.names[idle]} has not moved for {minutes} minutes. "
             "You may claim the game (it counts as their forfeit)."
         )
         return text, "Claim the game"
@@ -299,3 +324,21 @@ def count_answer(cards_text: str, up_text: str, *, bhargage: bool, sequences: bo
         missing=missing,
         shortage_points=shortage_for(len(missing)),
     )
+
+
+def discard_answer(cards_text: str, *, dealer: bool, sequences: bool) -> str:
+    """``/bhargage discard``: the coach's table for any five dealt cards."""
+    if len(cards_text) > COUNT_CARDS_LIMIT:
+        raise UserFacingError(
+            "That is longer than any hand: name your 5 dealt cards separated by commas, e.g. "
+            "`cards: forest, sailor, ace of moons, bard, author`."
+        )
+    dealt = cards(cards_text)
+    if len(dealt) != bh.HAND_SIZE:
+        raise UserFacingError(
+            f"Give the {bh.HAND_SIZE} cards you were dealt (you gave {len(dealt)}), separated by commas."
+        )
+    if len(set(dealt)) != len(dealt):
+        raise UserFacingError("Each card is in the deck once: list five different cards.")
+    lines = computer.discard_table(dealt, dealer, sequences=sequences)
+    return render.discard_hint_text(lines, dealer=dealer, sequences=sequences)

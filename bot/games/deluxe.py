@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.ai import deluxe as computer
 from bot.errors import UserFacingError
 from bot.games import Announcement, Click, GameAdapter, Move, clip
 from bot.panel import Button, Control, Embed, Option, Panel, Select
@@ -307,6 +308,7 @@ class Deluxe(GameAdapter):
     title = "Bharg Deluxe"
     targets = (D.MIN_TARGET, 100, D.MAX_TARGET)
     rules = D
+    ai = computer
     command = "/deluxe"
     min_players = D.MIN_PLAYERS
     max_players = D.MAX_PLAYERS
@@ -338,6 +340,7 @@ class Deluxe(GameAdapter):
                 Button("Leave", "leave"),
                 Button("Start", "start", style="primary"),
                 Button("Cancel", "cancel", style="danger"),
+                *self.bot_controls(lobby),
             ),
         )
 
@@ -451,9 +454,9 @@ class Deluxe(GameAdapter):
                 if isinstance(e, D.TurnStarted | D.FinalBindOffered):
                     turn = e
         waiting = table.waiting_for()
-        if turn is not None and waiting and waiting[0] == turn.seat:
+        if turn is not None and waiting and waiting[0] == turn.seat and not table.is_bot(turn.seat):
             final_bind = isinstance(turn, D.FinalBindOffered)
-            out.ping = f"<@{table.user_ids[turn.seat]}>, " + (
+            out.ping = f"{table.mention(turn.seat)}, " + (
                 "you may bind once more before scoring." if final_bind else "your turn!"
             )
             out.ping_seats = (turn.seat,)
@@ -506,7 +509,7 @@ class Deluxe(GameAdapter):
 
     def claim_offer(self, table: Table, idle: int, minutes: int) -> tuple[str, str]:
         text = (
-            f"<@{table.user_ids[idle]}> has not moved for {minutes} min. Any other player may remove them: "
+            f"{table.mention(idle)} has not moved for {minutes} min. Any other player may remove them: "
             "they leave the game (their hand is still scored) and play goes on."
         )
         return text, f"Remove {table.names[idle]}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from bot.ai.bhargage import DiscardLine, PlayAdvice
 from bot.render.board import Lane, draw_board
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import GAME, HandCount, ScoreItem
@@ -287,3 +288,48 @@ def count_text(
     else:
         lines.append("No shortage: every suit is there.")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the coach
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.2f}".replace("-", "−")
+
+
+def discard_hint_text(lines: Sequence[DiscardLine], *, dealer: bool, sequences: bool = False) -> str:
+    """The coach's discard table: every choice's expected points this hand, best first, itemised."""
+    role = (
+        "the dealer: the bhargage is yours" if dealer else "not the dealer: the bhargage is your opponent's"
+    )
+    out = [
+        f"**Discard hint** — expected points this hand (you are {role}"
+        f"{'; sequences on' if sequences else ''}), averaged over every up-card and every pair your "
+        "opponent may lay away:",
+        "```",
+        f"{'':3}{'lay away':<28}{'hand':>7}{'bharg.':>8}{'short.':>8}{'total':>8}",
+    ]
+    for i, line in enumerate(lines, 1):
+        pair = " + ".join(c.name for c in line.cards)
+        out.append(
+            f"{i:>2} {pair[:27]:<28}{line.hand:>7.2f}{_signed(line.bhargage):>8}"
+            f"{_signed(line.shortage):>8}{_signed(line.total):>8}"
+        )
+    out.append("```")
+    out.append(
+        "hand: your 3 kept cards with the up-card in the show · bharg.: the bhargage's count, yours as "
+        "dealer, against you otherwise · short.: shortage claims on your hand (and the bhargage's, for the "
+        "non-dealer)."
+    )
+    return "\n".join(out)
+
+
+def play_hint_text(advice: PlayAdvice, count: int) -> str:
+    """The coach's one line in the play: the card the strongest bot would play, and why."""
+    now = ", ".join(it.reason for it in advice.now)
+    scored = f"it scores {now} now" if now else "it scores nothing now"
+    return (
+        f"**Hint:** play **{advice.card.title}** (count {count} → {count + advice.card.value}): {scored}; "
+        f"over the rest of this count you can expect {_signed(advice.net)} points against your opponent "
+        f"(their best reply averages {advice.reply:.1f})."
+    )

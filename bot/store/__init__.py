@@ -14,6 +14,7 @@ from typing import Any
 from bot.store.interface import Store
 from bot.store.records import (
     ActionRecord,
+    BotRecord,
     ChannelBusy,
     Finish,
     GameRecord,
@@ -32,6 +33,7 @@ __all__ = [
     "LATEST_VERSION",
     "MIGRATIONS",
     "ActionRecord",
+    "BotRecord",
     "ChannelBusy",
     "Finish",
     "GameRecord",

@@ -11,6 +11,7 @@ from typing import Any
 import aiosqlite
 
 from bot import ratings as rt
+from bot.seats import is_bot
 from bot.store import stats
 from bot.store._base import Params, SQLiteBase
 from bot.store.records import ActionRecord, ChannelBusy, Finish, GameRecord, PlayerBusy, SeatRecord
@@ -37,7 +38,7 @@ class GamesMixin(SQLiteBase):
                 )
                 if await cur.fetchone() is not None:
                     raise ChannelBusy(channel_id)
-                user_ids = [uid for uid, _ in seats]
+                user_ids = [uid for uid, _ in seats if not is_bot(uid)]  # the bot plays anywhere
                 marks = ", ".join("?" for _ in user_ids)
                 cur = await db.execute(
                     "SELECT s.user_id, g.channel_id FROM seats s JOIN games g ON g.id = s.game_id "

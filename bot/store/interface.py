@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from bot.store.records import ActionRecord, Finish, GameRecord, GameStats, LeaderRow, Lobby
+from bot.store.records import ActionRecord, BotRecord, Finish, GameRecord, GameStats, LeaderRow, Lobby
 
 # What ``update_lobby`` may set; a lobby's status is one of LOBBY_STATUSES (anything else is refused).
 LOBBY_FIELDS = frozenset(
@@ -135,6 +135,10 @@ class Store(Protocol):
 
     async def stats(self, guild_id: int, user_id: int, *, recent: int = 5) -> dict[str, GameStats]:
         """Per game the user finished in this guild: totals, rating, hand average, newest results."""
+        ...
+
+    async def bot_records(self, guild_id: int, user_id: int) -> list[BotRecord]:
+        """The user's finished games against the bot, per game and level (never rated)."""
         ...
 
     # ---------------------------------------------------------------- bot state and server settings

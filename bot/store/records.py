@@ -131,6 +131,16 @@ class GameStats:
 
 
 @dataclass(frozen=True)
+class BotRecord:
+    """A player's games against the bot at one level, kept apart from ratings and leaderboards."""
+
+    game: str
+    level: str
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
 class Lobby:
     """A table being gathered in a channel, before its game exists."""
 

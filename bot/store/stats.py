@@ -12,8 +12,9 @@ from typing import Any
 import aiosqlite
 
 from bot import ratings as rt
+from bot.seats import SNOWFLAKE_MIN, is_bot, level_of
 from bot.store._base import SQLiteBase
-from bot.store.records import Finish, GameStats, HistoryRow, LeaderRow
+from bot.store.records import BotRecord, Finish, GameStats, HistoryRow, LeaderRow
 
 # The player's average hand score in one game, over the finished games that record one (Deluxe), as a
 # column of a query on ``ratings r``.
@@ -56,6 +57,8 @@ async def record_finish(
             for s in seats
         ],
     )
+    if any(is_bot(s["user_id"]) for s in seats):
+        return  # recorded, but a game against the bot moves no rating and no leaderboard
     current: list[rt.Rating | None] = []
     for s in seats:
         cur = await db.execute(
@@ -132,8 +135,9 @@ class StatsMixin(SQLiteBase):
             cur = await db.execute(
                 "SELECT * FROM (SELECT *, ROW_NUMBER() OVER "
                 "(PARTITION BY game ORDER BY finished_at DESC, game_id DESC) AS n "
-                "FROM results WHERE guild_id = ? AND user_id = ?) WHERE n <= ? ORDER BY game, n",
-                (guild_id, user_id, recent),
+                "FROM results x WHERE guild_id = ? AND user_id = ? AND NOT EXISTS (SELECT 1 FROM results b "
+                "WHERE b.game_id = x.game_id AND b.user_id < ?)) WHERE n <= ? ORDER BY game, n",
+                (guild_id, user_id, SNOWFLAKE_MIN, recent),
             )
             history = list(await cur.fetchall())
         recent_of: dict[str, list[HistoryRow]] = {}
@@ -165,3 +169,22 @@ class StatsMixin(SQLiteBase):
             )
             for r in rows
         }
+
+    async def bot_records(self, guild_id: int, user_id: int) -> list[BotRecord]:
+        """The user's finished games against the bot in this guild, per game and level (the strongest bot at
+        the table), apart from the human leaderboard."""
+        rows = await self._all(
+            "SELECT r.game, r.won, (SELECT MAX(b.user_id) FROM results b WHERE b.game_id = r.game_id "
+            "AND b.user_id < ?) AS bot FROM results r WHERE r.guild_id = ? AND r.user_id = ? "
+            "AND bot IS NOT NULL",
+            (SNOWFLAKE_MIN, guild_id, user_id),
+        )
+        tally: dict[tuple[str, str], list[int]] = {}
+        for r in rows:
+            counts = tally.setdefault((r["game"], level_of(r["bot"])), [0, 0])
+            counts[0] += 1
+            counts[1] += int(r["won"])
+        return [
+            BotRecord(game=game, level=level, games=n, wins=won)
+            for (game, level), (n, won) in sorted(tally.items())
+        ]
