@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import random
 import re
 import secrets
@@ -63,11 +64,8 @@ def numbered(controls: Sequence[Control]) -> tuple[list[str], dict[int, Choice]]
             if control.disabled:
                 continue
             if control.max_values > 1:
-                need = (
-                    f"{control.min_values}"
-                    if control.min_values == control.max_values
-                    else f"{control.min_values}–{control.max_values}"
-                )
+                low, high = control.min_values, control.max_values
+                need = f"{low}" if low == high else f"up to {high}" if low == 0 else f"{low}–{high}"
                 how = f"type {need} numbers"
             else:
                 how = "type 1 number"
@@ -139,6 +137,7 @@ class Terminal:
         self.panel: Panel | None = None  # the human's panel while a selection or a turn is under way
         self.opening = list(events)
         self.told = ""  # the last announcement
+        self.history: list[Any] = list(events)  # every event so far
 
     # ---------------------------------------------------------------- output
 
@@ -172,6 +171,7 @@ class Terminal:
         state, events = self.rules.apply(table.state, action)
         table.state, table.seq = state, table.seq + 1
         table.pending = [*table.pending, *events]
+        self.history += events
         if self.rules.is_over(state):
             table.status = "finished"
         return list(events)
@@ -402,6 +402,8 @@ def main(
     """``python -m bot play …``; returns the exit code (2 for options the game refuses)."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
+    if isinstance(stdout, io.TextIOWrapper):
+        stdout.reconfigure(errors="replace")  # a terminal that can't show the suit emoji gets "?"
     args = parser().parse_args(argv)
     adapter = GAMES[args.game]
     try:
