@@ -2,7 +2,8 @@
 
 ``python -m bot sync`` forces a slash-command sync and exits (a normal start syncs only when the commands
 changed); ``python -m bot health`` reads the running bot's heartbeat file and exits 0 if it is healthy (the
-container's HEALTHCHECK).
+container's HEALTHCHECK). ``python -m bot play bhargage`` (or ``play deluxe``) plays a game in the terminal
+against the computer, with no token and no Discord (:mod:`bot.play`).
 """
 
 from __future__ import annotations
@@ -99,7 +100,16 @@ def check_health() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Decktet Tavern, a Discord bot.")
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["play"]:
+        from bot import play  # no settings, no token, no Discord
+
+        return play.main(args[1:])
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Decktet Tavern, a Discord bot. "
+        "`python -m bot play bhargage|deluxe [...]` plays a game in this terminal instead.",
+    )
     parser.add_argument(
         "command",
         nargs="?",
@@ -107,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         choices=("run", "sync", "health"),
         help="run the bot (default); force a slash-command sync and exit; check the running bot's health",
     )
-    command = parser.parse_args(argv).command
+    command = parser.parse_args(args).command
     if command == "health":
         return check_health()
     try:

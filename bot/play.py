@@ -1,0 +1,416 @@
+"""``python -m bot play``: a game in a terminal, you against the computer, with no Discord token or server.
+
+It exists so anyone can try the games (and developers can play-test the engines and the computer players)
+in a minute. It is a thin client over what the bot already has: the game's adapter draws the same panels,
+announcements and board the Discord layer shows (printed here as text: no second renderer), a typed answer
+becomes the same :class:`bot.games.Click` a button press makes, and the moves go through the same engine.
+The computer seats play through ``bot.ai.<game>.choose``. Nothing is stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import random
+import re
+import secrets
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from bot.ai import DEFAULT_LEVEL, LEVELS, Level
+from bot.errors import UserFacingError
+from bot.games import GAMES, Aside, Click, GameAdapter, Move
+from bot.panel import Button, Control, Panel, Select
+from bot.rules.errors import RulesError
+from bot.tables import Seat, StaleAction, Table
+
+HUMAN = 0  # the human's seat; the computer players take the seats after it
+HUMAN_ID = 1
+HINT_VERBS = ("hint", "sug")  # Bhargage's Hint, Bharg Deluxe's "Suggest melds"
+HELP = """Type the number of a choice and press Enter. For a menu, type the numbers of the options you want,
+separated by spaces or commas (e.g. "1 3").
+Words: hint (the panel's hint, if it has one) · board · hand (your panel again) · rules · resign · quit"""
+
+
+def plain_text(text: str, names: dict[int, str]) -> str:
+    """Discord markup made readable in a terminal: mentions become names, emphasis and fences go."""
+    text = re.sub(r"<@!?(\d+)>", lambda m: names.get(int(m.group(1)), "someone"), text)
+    text = re.sub(r"<#\d+>", "this table", text)
+    text = re.sub(r"<a?(:\w+:)\d+>", r"\1", text)  # custom emoji
+    text = re.sub(r"<t:(\d+)(?::\w)?>", "soon", text)
+    text = text.replace("**", "").replace("__", "")
+    text = re.sub(r"(?<![\w*])\*(\S(?:[^*\n]*\S)?)\*(?![\w*])", r"\1", text)  # *italics*
+    lines = [line for line in text.split("\n") if not line.startswith("```")]
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A numbered line of the prompt: a button, or one option of a menu."""
+
+    control: Control
+    value: str | None = None  # the option's value (menus only)
+
+
+def numbered(controls: Sequence[Control]) -> tuple[list[str], dict[int, Choice]]:
+    """The controls as prompt lines, and what each number means. Disabled buttons are shown unnumbered."""
+    lines: list[str] = []
+    choices: dict[int, Choice] = {}
+    for control in controls:
+        if isinstance(control, Select):
+            if control.disabled:
+                continue
+            if control.max_values > 1:
+                low, high = control.min_values, control.max_values
+                need = f"{low}" if low == high else f"up to {high}" if low == 0 else f"{low}–{high}"
+                how = f"type {need} numbers"
+            else:
+                how = "type 1 number"
+            lines.append(f"{control.placeholder} ({how}):")
+            for option in control.options:
+                n = len(choices) + 1
+                choices[n] = Choice(control, option.value)
+                mark = "[x] " if option.default else ""
+                extra = f" — {option.description}" if option.description else ""
+                lines.append(f"  {n:>2}. {mark}{option.label}{extra}")
+        elif control.disabled:
+            lines.append(f"   –  {control.label} (not now)")
+        else:
+            n = len(choices) + 1
+            choices[n] = Choice(control)
+            lines.append(f"  {n:>2}. {control.label}")
+    return lines, choices
+
+
+def parse_numbers(text: str) -> list[int] | None:
+    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
+    if not words or not all(w.isascii() and w.isdigit() and len(w) <= 3 for w in words):
+        return None
+    return [int(w) for w in words]
+
+
+class Quit(Exception):
+    """The player typed quit, or the input ended."""
+
+
+class Terminal:
+    """One game at a terminal: the human at seat 0, computer players at the other seats."""
+
+    def __init__(
+        self,
+        game: str,
+        options: Any,
+        bots: int,
+        level: Level,
+        seed: int,
+        stdin: TextIO,
+        stdout: TextIO,
+    ) -> None:
+        self.adapter: GameAdapter = GAMES[game]
+        self.rules = self.adapter.rules
+        self.ai = importlib.import_module(f"bot.ai.{game}")
+        self.level = level
+        self.rng = random.Random(seed)
+        self.stdin, self.stdout = stdin, stdout
+        bot_names = [f"Bot {i} ({level})" if bots > 1 else f"Bot ({level})" for i in range(1, bots + 1)]
+        seats = (Seat(HUMAN_ID, "You"), *(Seat(HUMAN_ID + i, n) for i, n in enumerate(bot_names, 1)))
+        state, events = self.rules.start(seed, len(seats), options)
+        self.table = Table(
+            id=0,
+            game=game,
+            adapter=self.adapter,
+            guild_id=0,
+            channel_id=0,
+            seed=seed,
+            options=options,
+            seats=seats,
+            state=state,
+            seq=0,
+            created_at=0.0,
+            last_action_at=0.0,
+            pending=list(events),
+        )
+        self.names = {s.user_id: s.name for s in seats}
+        self.panel: Panel | None = None  # the human's panel while a selection or a turn is under way
+        self.opening = list(events)
+        self.told = ""  # the last announcement
+        self.history: list[Any] = list(events)  # every event so far
+
+    # ---------------------------------------------------------------- output
+
+    def say(self, text: str = "") -> None:
+        print(plain_text(text, self.names), file=self.stdout)
+
+    def show(self, panel: Panel, *, controls: bool = True) -> dict[int, Choice]:
+        """Print a panel (content, embed) and its controls as numbered choices; returns the numbers."""
+        if panel.content:
+            self.say(panel.content)
+        if panel.embed is not None:
+            if panel.embed.title:
+                self.say(f"== {panel.embed.title} ==")
+            self.say(panel.embed.description)
+        if not controls:
+            return {}
+        lines, choices = numbered([c for c in panel.controls if c.verb not in ("hand",)])
+        for line in lines:
+            self.say(line)
+        return choices
+
+    def show_board(self) -> None:
+        self.say("")
+        self.show(self.adapter.board(self.table), controls=False)
+
+    # ---------------------------------------------------------------- the game
+
+    def apply(self, seat: int, action: Any) -> list[Any]:
+        """Play an action through the engine, as the table store does (without storing it)."""
+        table = self.table
+        state, events = self.rules.apply(table.state, action)
+        table.state, table.seq = state, table.seq + 1
+        table.pending = [*table.pending, *events]
+        self.history += events
+        if self.rules.is_over(state):
+            table.status = "finished"
+        return list(events)
+
+    def publish(self, events: Sequence[Any]) -> None:
+        """What the controller's ``publish`` shows: the channel's announcement (unless held), then the
+        board, then the human's fresh panel when the adapter deals one."""
+        table, adapter = self.table, self.adapter
+        if not adapter.hold(table, events):
+            ann = adapter.announce(table, table.pending)
+            table.pending = []
+            texts = list(ann.messages)  # not the ping: it calls players to their DMs; the prompt does here
+            if texts:
+                self.say("")
+            for text in texts:
+                self.say(text.strip("\n"))
+            self.told = "\n".join(texts)
+        if table.is_over():
+            return
+        dealt = adapter.deal(table, events)
+        if HUMAN in dealt:
+            self.show_board()
+            self.panel = None
+            self.say("")
+            if HUMAN in table.waiting_for():
+                self.panel = adapter.seat_panel(table, HUMAN, dealt[HUMAN])
+            else:
+                self.show(adapter.seat_panel(table, HUMAN, dealt[HUMAN]), controls=False)
+
+    def run(self) -> int:
+        table = self.table
+        self.say(
+            f"{self.adapter.title} ({self.adapter.options_text(table.options)}) — you are "
+            f"{table.names[HUMAN]} (seat 1), against {', '.join(table.names[1:])}. Seed {table.seed}."
+        )
+        self.say('Type "help" for how to play.')
+        self.publish(self.opening)
+        try:
+            while not table.is_over():
+                waiting = table.waiting_for()
+                bots = [s for s in waiting if s != HUMAN]
+                if bots:
+                    seat = bots[0]
+                    action = self.ai.choose(self.rules.view(table.state, seat), self.rng, self.level)
+                    events = self.apply(seat, action)
+                    self.panel = None
+                    self.publish(events)
+                elif HUMAN in waiting:
+                    self.turn()
+                else:  # nobody to wait for and not over: cannot happen with these engines
+                    self.say("The game is stuck; stopping.")
+                    return 1
+        except Quit:
+            self.say("Game abandoned. Bye!")
+            return 0
+        self.say("")
+        self.say("The game is over.")
+        board = self.adapter.board(table)
+        if not board.content or board.content not in self.told:
+            self.show_board()  # the controller's last board edit (Bhargage's final announcement has it)
+        return 0
+
+    def read(self) -> str:
+        print("> ", end="", file=self.stdout, flush=True)
+        line = self.stdin.readline()
+        if not line:
+            print(file=self.stdout)
+            raise Quit()
+        return line.strip()
+
+    def turn(self) -> None:
+        """Show the human's panel and handle one answer."""
+        panel = self.panel or self.adapter.seat_panel(self.table, HUMAN)
+        self.panel = panel
+        self.say("")
+        choices = self.show(panel)
+        while True:
+            answer = self.read()
+            word = answer.lower()
+            if word in ("quit", "exit", "q"):
+                raise Quit()
+            if word in ("help", "?"):
+                self.say(HELP)
+            elif word == "board":
+                self.show_board()
+            elif word in ("hand", "panel"):
+                self.say("")
+                choices = self.show(panel)
+            elif word == "rules":
+                self.say(self.adapter.rules_text())
+            elif word in ("resign", "leave", self.adapter.resign_command):
+                if self.resign():
+                    return
+            elif word == "hint":
+                hints = [c for c in panel.controls if c.verb in HINT_VERBS and not c.disabled]
+                if not hints:
+                    self.say("There is no hint for this step.")
+                elif self.press(Choice(hints[0]), ()):
+                    return
+            else:
+                numbers = parse_numbers(answer)
+                picked = [choices.get(n) for n in numbers] if numbers else []
+                if not picked or any(c is None for c in picked):
+                    self.say('Type one of the numbers shown (or "help").')
+                    continue
+                done = self.answer([c for c in picked if c is not None])
+                if done:
+                    return
+
+    def answer(self, picked: list[Choice]) -> bool:
+        """Press what the numbers name; True when the panel changed (redraw it)."""
+        control = picked[0].control
+        if any(c.control is not control for c in picked):
+            self.say("Choose from one menu at a time (or one button).")
+            return False
+        if isinstance(control, Button):
+            if len(picked) > 1:
+                self.say("That is a button: type its number alone.")
+                return False
+            return self.press(picked[0], ())
+        values = tuple(c.value for c in picked if c.value is not None)
+        if len(set(values)) != len(values):
+            self.say("Type each option once.")
+            return False
+        if not control.min_values <= len(values) <= control.max_values:
+            want = (
+                f"{control.min_values}"
+                if control.min_values == control.max_values
+                else f"{control.min_values} to {control.max_values}"
+            )
+            self.say(f"Choose {want} of these options.")
+            return False
+        return self.press(picked[0], values)
+
+    def press(self, choice: Choice, values: tuple[str, ...]) -> bool:
+        """A click on the human's panel, handled as the controller does; True when the panel changed."""
+        control, table, adapter = choice.control, self.table, self.adapter
+        if control.verb == "hand":
+            return True
+        if control.verb == "resign":
+            return self.resign()
+        click = Click("g", table.id, control.token, control.verb, control.arg, values)
+        try:
+            outcome = adapter.click(table, HUMAN, click)
+            if isinstance(outcome, Aside):
+                self.say("")
+                self.show(outcome.panel, controls=False)
+                return False
+            if isinstance(outcome, Panel):
+                self.panel = outcome
+                return True
+            if outcome.token != adapter.token(table, HUMAN):
+                raise StaleAction()
+            self.move(outcome)
+        except (UserFacingError, RulesError) as err:
+            self.say(str(err))
+            return False
+        return True
+
+    def move(self, move: Move) -> None:
+        events = self.apply(HUMAN, move.action)
+        done = move.done(self.table, events) if move.done is not None else None
+        self.panel = None
+        if done is not None and done.controls and HUMAN in self.table.waiting_for():
+            self.panel = done  # the rest of the turn (e.g. bind after drawing)
+        elif done is not None and done.content:
+            self.say(done.content)
+        self.publish(events)
+
+    def resign(self) -> bool:
+        """Ask, then resign (or leave) through the adapter; True if the game moved on."""
+        table, adapter = self.table, self.adapter
+        try:
+            action = adapter.resign_action(table, HUMAN)
+        except (UserFacingError, RulesError) as err:
+            self.say(str(err))
+            return False
+        self.say(f"{adapter.resign_question(table, HUMAN)} (y/n)")
+        if self.read().lower() not in ("y", "yes"):
+            self.say("Carry on, then.")
+            return False
+        self.move(Move(action, "", done=lambda t, e: Panel(adapter.resign_done)))
+        return True
+
+
+# ---------------------------------------------------------------- command line
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="python -m bot play", description="Play a game in this terminal against the computer."
+    )
+    games = top.add_subparsers(dest="game", required=True, metavar="GAME")
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL, help="the computer's strength")
+        p.add_argument("--seed", type=int, help="the deal (the same seed and moves give the same game)")
+        p.add_argument("--target", type=int, help="the score that wins")
+
+    bh = games.add_parser("bhargage", help="Bhargage, you against one computer player")
+    common(bh)
+    bh.add_argument("--sequences", action="store_true", help="count sequences (runs) too")
+    dx = games.add_parser("deluxe", help="Bharg Deluxe, you against 1–5 computer players")
+    common(dx)
+    dx.add_argument("--bots", type=int, default=2, choices=range(1, 6), metavar="1-5", help="default 2")
+    dx.add_argument("--pawns", action="store_true", help="with the Pawns")
+    dx.add_argument("--courts", action="store_true", help="with the Courts")
+    dx.add_argument("--fast-start", type=int, default=0, choices=range(4), metavar="0-3", help="default 0")
+    return top
+
+
+def options_of(args: argparse.Namespace) -> dict[str, Any]:
+    raw: dict[str, Any] = {}
+    if args.target is not None:
+        raw["target"] = args.target
+    if args.game == "bhargage":
+        raw["sequences"] = args.sequences
+    else:
+        raw.update(pawns=args.pawns, courts=args.courts, fast_start=args.fast_start)
+    return raw
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """``python -m bot play …``; returns the exit code (2 for options the game refuses)."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    if isinstance(stdout, io.TextIOWrapper):
+        stdout.reconfigure(errors="replace")  # a terminal that can't show the suit emoji gets "?"
+    args = parser().parse_args(argv)
+    adapter = GAMES[args.game]
+    try:
+        options = adapter.options(options_of(args))
+    except (RulesError, ValueError) as err:
+        print(f"Can't play with those options: {err}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else secrets.randbits(31)
+    bots = getattr(args, "bots", 1)
+    return Terminal(args.game, options, bots, args.level, seed, stdin, stdout).run()
