@@ -25,10 +25,11 @@ from bot.errors import UserFacingError
 from bot.games import GAMES, Aside, Click, GameAdapter, Move
 from bot.panel import Button, Control, Panel, Select
 from bot.rules.errors import RulesError
+from bot.seats import SNOWFLAKE_MIN, next_bot
 from bot.tables import Seat, StaleAction, Table
 
 HUMAN = 0  # the human's seat; the computer players take the seats after it
-HUMAN_ID = 1
+HUMAN_ID = SNOWFLAKE_MIN  # a person's id (bot seats sit below it, as on Discord)
 HINT_VERBS = ("hint", "sug")  # Bhargage's Hint, Bharg Deluxe's "Suggest melds"
 HELP = """Type the number of a choice and press Enter. For a menu, type the numbers of the options you want,
 separated by spaces or commas (e.g. "1 3").
@@ -108,6 +109,7 @@ class Terminal:
         seed: int,
         stdin: TextIO,
         stdout: TextIO,
+        name: str = "Player",
     ) -> None:
         self.adapter: GameAdapter = GAMES[game]
         self.rules = self.adapter.rules
@@ -115,8 +117,10 @@ class Terminal:
         self.level = level
         self.rng = random.Random(seed)
         self.stdin, self.stdout = stdin, stdout
-        bot_names = [f"Bot {i} ({level})" if bots > 1 else f"Bot ({level})" for i in range(1, bots + 1)]
-        seats = (Seat(HUMAN_ID, "You"), *(Seat(HUMAN_ID + i, n) for i, n in enumerate(bot_names, 1)))
+        people = [Seat(HUMAN_ID, name)]
+        for _ in range(bots):  # the same seat ids and names as a Discord table's bots
+            people.append(Seat(*next_bot([s.user_id for s in people], level)))
+        seats = tuple(people)
         state, events = self.rules.start(seed, len(seats), options)
         self.table = Table(
             id=0,
@@ -370,6 +374,7 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL, help="the computer's strength")
         p.add_argument("--seed", type=int, help="the deal (the same seed and moves give the same game)")
         p.add_argument("--target", type=int, help="the score that wins")
+        p.add_argument("--name", default="Player", help="what the table calls you (default Player)")
 
     bh = games.add_parser("bhargage", help="Bhargage, you against one computer player")
     common(bh)
@@ -413,4 +418,5 @@ def main(
         return 2
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     bots = getattr(args, "bots", 1)
-    return Terminal(args.game, options, bots, args.level, seed, stdin, stdout).run()
+    name = " ".join(args.name.split())[:32] or "Player"
+    return Terminal(args.game, options, bots, args.level, seed, stdin, stdout, name).run()

@@ -112,7 +112,7 @@ def test_deluxe_with_two_bots_played_to_the_end_through_stdin() -> None:
     terminal, player, text, code = run("deluxe", seed=3, target=10, bots=2)
     assert code == 0
     assert D.is_over(terminal.table.state)
-    assert terminal.table.names == ("You", "Bot 1 (normal)", "Bot 2 (normal)")
+    assert terminal.table.names == ("Player", "Bot (normal)", "Bot 2 (normal)")
     assert result_line(terminal, D.GameWon) in text
     assert "Game over — reached the target of 10." in text
     assert "Draw from deck" in text and "Pick cards to bind or discard… (type up to" in text
@@ -198,7 +198,7 @@ def test_command_line(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Mo
     out = io.StringIO()
     code = play.main(["deluxe", "--bots", "3", "--seed", "5", "--pawns"], io.StringIO("quit\n"), out)
     assert code == 0
-    assert "against Bot 1 (normal), Bot 2 (normal), Bot 3 (normal). Seed 5." in out.getvalue()
+    assert "against Bot (normal), Bot 2 (normal), Bot 3 (normal). Seed 5." in out.getvalue()
     assert play.main(["bhargage", "--target", "5"], io.StringIO(""), io.StringIO()) == 2
     assert "Can't play with those options" in capsys.readouterr().err
     with pytest.raises(SystemExit):
