@@ -25,11 +25,11 @@ from bot.errors import UserFacingError
 from bot.games import GAMES, Aside, Click, GameAdapter, Move
 from bot.panel import Button, Control, Panel, Select
 from bot.rules.errors import RulesError
-from bot.seats import SNOWFLAKE_MIN, next_bot
+from bot.seats import next_bot
 from bot.tables import Seat, StaleAction, Table
 
 HUMAN = 0  # the human's seat; the computer players take the seats after it
-HUMAN_ID = SNOWFLAKE_MIN  # a person's id (bot seats sit below it, as on Discord)
+HUMAN_ID = 1  # a person's id (bot seats have negative ids, as on Discord)
 HINT_VERBS = ("hint", "sug")  # Bhargage's Hint, Bharg Deluxe's "Suggest melds"
 HELP = """Type the number of a choice and press Enter. For a menu, type the numbers of the options you want,
 separated by spaces or commas (e.g. "1 3").

@@ -1,6 +1,6 @@
 """Computer players' seats: a seat's user id says whether a person or the bot plays it, and at what level.
 
-Discord user ids are snowflakes, never below 2**22, so small ids are free for bot seats: ``100·(level+1) + n``
+Discord user ids are positive snowflakes, so negative ids are free for bot seats: ``-(100·(level+1) + n)``
 (n = 0–9, one id per bot seat of a table). The level travels with the seat through the store, restarts and
 rematches without a schema change, and a bot seat never collides with a person.
 """
@@ -9,26 +9,25 @@ from __future__ import annotations
 
 from bot.ai import LEVELS, Level
 
-SNOWFLAKE_MIN = 1 << 22  # every real Discord id is at least this
 _STEP = 100
 MAX_BOTS = 10
 
 
 def is_bot(user_id: int) -> bool:
     """Whether this seat id is a computer player's."""
-    return 0 < user_id < SNOWFLAKE_MIN
+    return user_id < 0
 
 
 def bot_id(level: Level, n: int) -> int:
     """The seat id of a table's ``n``-th bot (0-based) at ``level``."""
     if not 0 <= n < MAX_BOTS:
         raise ValueError("a table has at most ten bot seats")
-    return _STEP * (LEVELS.index(level) + 1) + n
+    return -(_STEP * (LEVELS.index(level) + 1) + n)
 
 
 def level_of(user_id: int) -> Level:
     """The level of a bot seat id (an unknown one plays as the middle level)."""
-    index = user_id // _STEP - 1
+    index = -user_id // _STEP - 1
     return LEVELS[index] if 0 <= index < len(LEVELS) else LEVELS[1]
 
 
@@ -39,6 +38,6 @@ def bot_name(level: Level, n: int) -> str:
 
 def next_bot(taken: list[int] | tuple[int, ...], level: Level) -> tuple[int, str]:
     """The id and name of one more bot at a table whose seats are ``taken``."""
-    used = {u % _STEP for u in taken if is_bot(u)}
+    used = {-u % _STEP for u in taken if is_bot(u)}
     n = next(i for i in range(MAX_BOTS) if i not in used)
     return bot_id(level, n), bot_name(level, n)

@@ -12,7 +12,7 @@ from typing import Any
 import aiosqlite
 
 from bot import ratings as rt
-from bot.seats import SNOWFLAKE_MIN, is_bot, level_of
+from bot.seats import is_bot, level_of
 from bot.store._base import SQLiteBase
 from bot.store.records import BotRecord, Finish, GameStats, HistoryRow, LeaderRow
 
@@ -136,8 +136,8 @@ class StatsMixin(SQLiteBase):
                 "SELECT * FROM (SELECT *, ROW_NUMBER() OVER "
                 "(PARTITION BY game ORDER BY finished_at DESC, game_id DESC) AS n "
                 "FROM results x WHERE guild_id = ? AND user_id = ? AND NOT EXISTS (SELECT 1 FROM results b "
-                "WHERE b.game_id = x.game_id AND b.user_id < ?)) WHERE n <= ? ORDER BY game, n",
-                (guild_id, user_id, SNOWFLAKE_MIN, recent),
+                "WHERE b.game_id = x.game_id AND b.user_id < 0)) WHERE n <= ? ORDER BY game, n",
+                (guild_id, user_id, recent),
             )
             history = list(await cur.fetchall())
         recent_of: dict[str, list[HistoryRow]] = {}
@@ -174,10 +174,10 @@ class StatsMixin(SQLiteBase):
         """The user's finished games against the bot in this guild, per game and level (the strongest bot at
         the table), apart from the human leaderboard."""
         rows = await self._all(
-            "SELECT r.game, r.won, (SELECT MAX(b.user_id) FROM results b WHERE b.game_id = r.game_id "
-            "AND b.user_id < ?) AS bot FROM results r WHERE r.guild_id = ? AND r.user_id = ? "
+            "SELECT r.game, r.won, (SELECT MIN(b.user_id) FROM results b WHERE b.game_id = r.game_id "
+            "AND b.user_id < 0) AS bot FROM results r WHERE r.guild_id = ? AND r.user_id = ? "
             "AND bot IS NOT NULL",
-            (SNOWFLAKE_MIN, guild_id, user_id),
+            (guild_id, user_id),
         )
         tally: dict[tuple[str, str], list[int]] = {}
         for r in rows:
