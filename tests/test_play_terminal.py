@@ -133,8 +133,8 @@ def test_invalid_answers_are_refused_and_the_game_goes_on() -> None:
     assert 'Type one of the numbers shown (or "help").' in refusals[6]  # 0
     assert 'Type one of the numbers shown (or "help").' in refusals[7]  # -1
     assert "Words: hint" in player.prompts[9]
-    assert "Waiting for You" in player.prompts[10]  # the board
-    assert "There is no hint for this step." in player.prompts[11] or "Hint" in player.prompts[11]
+    assert "Waiting for Player" in player.prompts[10]  # the board
+    assert "Discard hint" in player.prompts[11]  # the coach, as on Discord
     assert "Traceback" not in text
 
 
