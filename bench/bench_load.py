@@ -50,7 +50,10 @@ from tests.fakediscord.model import FakeInteraction
 log = logging.getLogger("bench")
 NOOP_COMMAND = "bench_noop"
 # Verbs a simulated player never uses: they end or refuse games, or only matter with closed DMs.
-AVOID_VERBS = {"decline", "resign", "claim", "show", "hand", "hint", "addbot", "dropbot", "leave", "cancel", "abandon"}
+AVOID_VERBS = {
+    *("decline", "resign", "claim", "show", "hand", "leave", "cancel", "abandon"),
+    *("hint", "addbot", "dropbot"),  # not moves: the coach, and the lobby's bot seats
+}
 _MENTION = re.compile(r"<@!?(\d+)>")
 _CID = re.compile(r"tv:[gl]:\d+:[^:]*:(?P<verb>[a-z_]+)")
 
