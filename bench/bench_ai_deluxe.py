@@ -1,0 +1,251 @@
+"""Bharg Deluxe computer player figures: win rates of one seat (A) against the others (B), and decision speed.
+
+A's seat rotates across games; a win is A in ``final_result(state).winners``. Intervals are 95% Wilson.
+Opponents: ``random`` (uniform over the legal actions), ``greedy`` (the baseline below), or a bot level.
+
+Run from the repo root: ``.venv/bin/python bench/bench_ai_deluxe.py [--games N] [--players 3,6] [--jobs J]``;
+``bench/bench_ai.py deluxe ...`` calls ``main`` with the same arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.ai import deluxe as ai
+from bot.rules import deluxe as D
+from bot.rules.decktet import Card, Suit, deluxe_deck, shuffled
+from bot.rules.deluxe_melds import bharg_sets, complete_straights, suit_mask
+
+Player = Callable[[D.View, random.Random], D.Action]
+
+
+# --- the baselines ------------------------------------------------------------------------------------------
+
+
+def random_player(view: D.View, rng: random.Random) -> D.Action:
+    """Uniform over the legal actions."""
+    return rng.choice(view.legal)
+
+
+def _bindable_points(view: D.View, hand: Sequence[Card]) -> int:
+    """Points the hand binds if it binds greedily (biggest meld first, then whatever still fits)."""
+    opts = ai.infer_options(view)
+    table = [(s, m) for s in range(len(view.bound)) for m in view.bound[s]]
+    melds = sorted(
+        D.find_melds(hand, table, view.straight_suit, opts), key=lambda m: -sum(len(c.suits) for c in m.cards)
+    )
+    have = Counter(c.index for c in hand)
+    pts = 0
+    for m in melds:
+        need = Counter(c.index for c in m.cards)
+        if all(have[k] >= v for k, v in need.items()):
+            have.subtract(need)
+            pts += sum(len(c.suits) for c in m.cards)
+    return pts
+
+
+def greedy_player(view: D.View, rng: random.Random) -> D.Action:
+    """The baseline: draws what lets it bind the most (the deck when nothing does), binds every meld it can
+    (biggest first), and discards the card that fits fewest of its other cards."""
+    hand = list(view.hand)
+    if view.phase == D.Phase.DRAW:
+        best: D.Action = next((a for a in view.legal if isinstance(a, D.Draw)), view.legal[0])
+        best_score = 0.0
+        for a in view.legal:
+            if isinstance(a, D.TakeQueue) and a.n <= 8:
+                new = hand + list(view.queue[-a.n :])
+                score = _bindable_points(view, new) - 1.5 * a.n
+                if score > best_score:
+                    best, best_score = a, score
+        return best
+    binds = [a for a in view.legal if isinstance(a, D.Bind)]
+    if binds:
+        return max(binds, key=lambda b: (sum(len(c.suits) for c in b.cards), len(b.cards)))
+    discards = [a for a in view.legal if isinstance(a, D.Discard)]
+    if not discards:
+        return view.legal[0]
+
+    def usefulness(c: Card) -> float:
+        m = suit_mask(c)
+        fit = sum(1 for d in hand if d is not c and not suit_mask(d) & m)
+        suited = 2 if view.straight_suit is not None and view.straight_suit in c.suits else 0
+        return fit + suited - 0.5 * len(c.suits) + rng.random() * 0.01
+
+    return min(discards, key=lambda d: usefulness(d.card))
+
+
+def level_player(level: ai.Level) -> Player:
+    def play(view: D.View, rng: random.Random) -> D.Action:
+        return ai.choose(view, rng, level)
+
+    return play
+
+
+PLAYERS: dict[str, Player] = {
+    "random": random_player,
+    "greedy": greedy_player,
+    "easy": level_player("easy"),
+    "normal": level_player("normal"),
+    "hard": level_player("hard"),
+}
+
+
+# --- games --------------------------------------------------------------------------------------------------
+
+
+def option_for(game: int) -> D.Options:
+    """Options cycle over games so every line covers them all: pawns/courts and fast start 0–3."""
+    i = game % 16
+    return D.Options(target=TARGET, pawns=bool(i & 1), courts=bool(i & 2), fast_start=(i >> 2) & 3)
+
+
+TARGET = 100
+
+
+def play_game(args: tuple[str, str, int, int, int, int]) -> tuple[bool, int, list[float]]:
+    """One game: A at seat ``game % players``; returns (A won, actions, A's decision times in ms)."""
+    a_name, b_name, players, game, seed, target = args
+    global TARGET
+    TARGET = target
+    a_seat = game % players
+    state, _ = D.start(f"bench:{seed}:{game}", players, option_for(game))
+    rngs = [random.Random(f"{seed}:{game}:{s}") for s in range(players)]
+    times: list[float] = []
+    steps = 0
+    while not D.is_over(state):
+        seat = D.waiting_for(state)[0]
+        view = D.view(state, seat)
+        who = PLAYERS[a_name if seat == a_seat else b_name]
+        t0 = time.perf_counter()
+        action = who(view, rngs[seat])
+        if seat == a_seat:
+            times.append((time.perf_counter() - t0) * 1000)
+        state, _ = D.apply(state, action)
+        steps += 1
+    return a_seat in D.final_result(state).winners, steps, times
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return mid - half, mid + half
+
+
+def run_line(a: str, b: str, players: int, games: int, jobs: int, seed: int, target: int) -> list[float]:
+    t0 = time.perf_counter()
+    work = [(a, b, players, g, seed, target) for g in range(games)]
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            results = pool.map(play_game, work, chunksize=4)
+    else:
+        results = [play_game(w) for w in work]
+    wins = sum(1 for w, _, _ in results if w)
+    lo, hi = wilson(wins, games)
+    steps = statistics.mean(s for _, s, _ in results)
+    times = [t for _, _, ts in results for t in ts]
+    print(
+        f"{a} vs {players - 1}×{b}, {players} players: {a} won {wins}/{games} = {wins / games:.1%} "
+        f"[95% {lo:.1%}–{hi:.1%}] (equal share {1 / players:.0%}, {steps:.0f} actions/game, "
+        f"wall {time.perf_counter() - t0:.1f} s)",
+        flush=True,
+    )
+    return times
+
+
+def percentile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def crowded_view(i: int) -> D.View:
+    """A 6-seat view with a 30-card hand to bind and discard from and a crowded table."""
+    rng = random.Random(f"big:{i}")
+    opts = D.Options(pawns=True, courts=True)
+    state, _ = D.start(f"big:{i}", 6, opts)
+    deck = list(shuffled(deluxe_deck(pawns=True, courts=True), rng))
+    hand, pool = tuple(deck[:30]), deck[30:]
+    bound: list[list[D.Meld]] = [[] for _ in range(6)]
+    suit = list(Suit)[i % 6]
+    for k, cs in enumerate(complete_straights(pool, suit, pawns=True, courts=True)[:2]):
+        bound[k % 6].append(D.Meld("complete straight", cs))
+    for k, cs in enumerate(bharg_sets(pool)[::37][:10]):
+        bound[(k + 2) % 6].append(D.Meld("bharg set", cs))
+    from dataclasses import replace
+
+    aces = tuple(c for c in deluxe_deck() if c.rank == 1 and c.suits[0] == suit)[:1]
+    state = replace(
+        state,
+        hands=(hand, *state.hands[1:]),
+        bound=tuple(tuple(b) for b in bound),
+        ace_pile=aces,
+        turn=0,
+        phase=D.Phase.BIND if i % 2 == 0 else D.Phase.DRAW,
+        queue=tuple(pool[-12:]),
+    )
+    return D.view(state, 0)
+
+
+def speed(games: int, jobs: int, seed: int, target: int) -> None:
+    t0 = time.perf_counter()
+    times = run_line("hard", "hard", 6, games, jobs, seed, target)
+    print(
+        f"hard decisions over whole 6-player games: n={len(times)} p50 {percentile(times, 0.5):.2f} ms, "
+        f"p99 {percentile(times, 0.99):.2f} ms, max {max(times):.1f} ms "
+        f"(wall {time.perf_counter() - t0:.1f} s)"
+    )
+    big: list[float] = []
+    for i in range(200):
+        view = crowded_view(i)
+        t1 = time.perf_counter()
+        action = ai.choose(view, random.Random(i), "hard")
+        big.append((time.perf_counter() - t1) * 1000)
+        assert action in view.legal
+    print(
+        f"hard decisions on constructed 30-card hands (6 seats, crowded table): n={len(big)} "
+        f"p50 {percentile(big, 0.5):.2f} ms, p99 {percentile(big, 0.99):.2f} ms, max {max(big):.1f} ms"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    p.add_argument("--games", type=int, default=600, help="games per line (default 600)")
+    p.add_argument("--players", default="3,6", help="comma-separated seat counts (default 3,6)")
+    p.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--target", type=int, default=100)
+    p.add_argument(
+        "--lines",
+        default="hard:random,hard:greedy,hard:normal",
+        help="A:B pairs to play, comma-separated (players: random, greedy, easy, normal, hard)",
+    )
+    p.add_argument("--speed-games", type=int, default=20, help="6-player hard games timed (0: skip)")
+    args = p.parse_args(argv)
+    t0 = time.perf_counter()
+    for pair in args.lines.split(","):
+        if not pair:
+            continue
+        a, b = pair.split(":")
+        for players in (int(x) for x in args.players.split(",")):
+            run_line(a, b, players, args.games, args.jobs, args.seed, args.target)
+    if args.speed_games > 0:
+        speed(args.speed_games, args.jobs, args.seed, args.target)
+    print(f"total wall {time.perf_counter() - t0:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""Bharg Deluxe computer player: always legal, deterministic, fast enough on a 30-card hand, and it plays.
+
+Whole seeded games for 2–6 seats over every option combination (Pawns, Courts, fast start 0–3) with the three
+levels mixed at the table; every game must end (D8 ends every hand) within a generous step cap.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from dataclasses import replace
+
+import pytest
+
+from bot.ai import UnknownLevel
+from bot.ai import deluxe as ai
+from bot.rules import deluxe as D
+from bot.rules.decktet import Rank, Suit, deluxe_deck, shuffled
+from bot.rules.deluxe_melds import bharg_sets, complete_straights
+
+LEVELS: tuple[ai.Level, ...] = ("easy", "normal", "hard")
+OPTION_SETS = [
+    D.Options(target=25, pawns=p, courts=c, fast_start=f)
+    for p, c, f in itertools.product((False, True), (False, True), (0, 1, 2, 3))
+]
+MAX_STEPS = 20_000
+
+
+def play(
+    seed: str, players: int, options: D.Options, levels: list[ai.Level]
+) -> tuple[D.State, list[D.Action]]:
+    state, _ = D.start(seed, players, options)
+    rngs = [random.Random(f"{seed}:{s}") for s in range(players)]
+    actions: list[D.Action] = []
+    while not D.is_over(state):
+        assert len(actions) < MAX_STEPS, "the game did not end"
+        seat = D.waiting_for(state)[0]
+        view = D.view(state, seat)
+        action = ai.choose(view, rngs[seat], levels[seat])
+        assert action in view.legal, (levels[seat], action, view.legal)
+        assert not isinstance(action, D.Leave)
+        state, _ = D.apply(state, action)
+        actions.append(action)
+    return state, actions
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_every_level_plays_legal_whole_games_with_every_option(players: int) -> None:
+    for i, options in enumerate(OPTION_SETS):
+        levels = [LEVELS[(i + s) % 3] for s in range(players)]
+        state, _ = play(f"t{players}:{i}", players, options, levels)
+        result = D.final_result(state)
+        assert len(result.winners) == 1
+        assert max(result.scores) >= options.target
+
+
+def test_deterministic_for_a_fixed_rng() -> None:
+    options = D.Options(target=25, pawns=True, courts=True, fast_start=3)
+    a_state, a_actions = play("det", 4, options, ["easy", "normal", "hard", "hard"])
+    b_state, b_actions = play("det", 4, options, ["easy", "normal", "hard", "hard"])
+    assert a_actions == b_actions
+    assert a_state.totals == b_state.totals
+
+
+def big_view(i: int, phase: D.Phase) -> D.View:
+    """Seat 0 holds 30 cards, 6 seats, a crowded table and a 12-card queue."""
+    rng = random.Random(f"big:{i}")
+    state, _ = D.start(f"big:{i}", 6, D.Options(pawns=True, courts=True))
+    deck = list(shuffled(deluxe_deck(pawns=True, courts=True), rng))
+    hand, pool = tuple(deck[:30]), deck[30:]
+    suit = list(Suit)[i % 6]
+    bound: list[list[D.Meld]] = [[] for _ in range(6)]
+    for k, cs in enumerate(complete_straights(pool, suit, pawns=True, courts=True)[:2]):
+        bound[k].append(D.Meld(D.COMPLETE, cs))
+    for k, cs in enumerate(bharg_sets(pool)[::37][:10]):
+        bound[(k + 2) % 6].append(D.Meld(D.BHARG_SET, cs))
+    ace = next(c for c in deluxe_deck() if c.rank == Rank.ACE and c.suits[0] == suit)
+    state = replace(
+        state,
+        hands=(hand, *state.hands[1:]),
+        bound=tuple(tuple(b) for b in bound),
+        ace_pile=(ace,),
+        turn=0,
+        phase=phase,
+        queue=tuple(pool[-12:]),
+    )
+    return D.view(state, 0)
+
+
+def test_a_30_card_hand_gets_a_legal_quick_decision() -> None:
+    slowest = 0.0
+    for i in range(6):
+        for phase in (D.Phase.DRAW, D.Phase.BIND):
+            view = big_view(i, phase)
+            assert len(view.hand) == 30
+            for lv in LEVELS:
+                t0 = time.perf_counter()
+                action = ai.choose(view, random.Random(i), lv)
+                slowest = max(slowest, time.perf_counter() - t0)
+                assert action in view.legal
+            if phase == D.Phase.BIND and any(isinstance(a, D.Bind) for a in view.legal):
+                assert isinstance(ai.choose(view, random.Random(i), "hard"), D.Bind)
+    assert slowest < 0.5  # generous on a shared machine; the bench measures the real p99
+
+
+def test_unknown_level_is_refused() -> None:
+    state, _ = D.start("lv", 3)
+    view = D.view(state, D.waiting_for(state)[0])
+    with pytest.raises(UnknownLevel):
+        ai.choose(view, random.Random(0), "expert")  # type: ignore[arg-type]
+
+
+def test_options_are_inferred_from_the_view_at_the_start_of_a_hand() -> None:
+    for options in (D.Options(), D.Options(pawns=True, courts=True)):
+        for seed in range(20):
+            state, _ = D.start(f"inf:{seed}", 4, options)
+            if state.ace_pile:
+                continue
+            got = ai.infer_options(D.view(state, state.turn))
+            assert (got.pawns, got.courts) == (options.pawns, options.courts)
+
+
+def test_hard_beats_easy_players() -> None:
+    options = D.Options(target=40)
+    hard_wins = 0
+    for g in range(6):
+        levels: list[ai.Level] = ["easy", "easy", "easy"]
+        levels[g % 3] = "hard"
+        state, _ = play(f"strength:{g}", 3, options, levels)
+        hard_wins += (g % 3) in D.final_result(state).winners
+    assert hard_wins >= 5
