@@ -38,6 +38,7 @@ _LIMIT = 23
 _C: tuple[tuple[int, ...], ...] = tuple(tuple(comb(n, k) for k in range(4)) for n in range(_NCARDS + 1))
 # Utility of winning the game during the play, on top of the points: near the end, pegging out is all.
 _WIN = 100.0
+_DEEP = 3  # search two opponent plies when this seat and the opponent hold at most this many cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +119,8 @@ class _Unseen:
                     if lo[s]:
                         hi[s + v] += lo[s]
                 lo, hi = sub_mask[j - 1], sub_mask[j]
-                for mm in range(64):
-                    if lo[mm] and not mm & m:
-                        hi[mm | m] += lo[mm]
+                for mm in [x for x in range(64) if lo[x] and not x & m]:
+                    hi[mm | m] += lo[mm]
         self.sub_sum = sub_sum
         self.sub_mask = sub_mask
         by_rank = [0] * 13
@@ -334,8 +334,16 @@ class _Search:
             cands = [c for c in cset if c not in used]
         pts: list[float] = []
         need = self.opp_need - opp_acc
+        seq = self.seq
         for c in cands:
-            p = self.peg(count, lr, rl, chain, ranks, c)[5]
+            nc = count + _VAL[c]
+            p = 2 if nc == 11 else 3 if nc == _LIMIT else 0
+            if _RANK[c] == lr:
+                p += 1000 if rl >= 5 else (rl + 1) * rl
+            if FULL_MASK ^ _MASK[c] in chain:
+                p += 6
+            if seq:
+                p += _play_run((*ranks, _RANK[c]))
             if p:
                 pts.append(p + _WIN if win and p >= need else p)
         if not pts:
@@ -540,7 +548,7 @@ def _evaluate(view: bh.SeatView, full: int | None = None) -> list[tuple[float, i
     s = rt.search
     if full is None:
         # one full opponent ply then its best reply; deeper when few cards are left
-        full = 2 if len(rt.hand) + rt.h <= 3 else 1
+        full = 2 if len(rt.hand) + rt.h <= _DEEP else 1
     out: list[tuple[float, int, float]] = []
     legal = {a.card.index for a in view.legal if isinstance(a, bh.Play)}
     for c in sorted(legal):
@@ -596,6 +604,21 @@ def _kept_points(kept: Sequence[Card]) -> int:
     return pts
 
 
+def _hand_only_discard(dealt: Sequence[Card], sequences: bool) -> tuple[Card, Card]:
+    """Normal level: the best kept hand (count − shortage over the up-cards), blind to the bhargage."""
+    taken = {c.index for c in dealt}
+    u = _Unseen([i for i in range(_NCARDS) if i not in taken])
+    best: tuple[int, tuple[Card, Card]] | None = None
+    ordered = sorted(dealt, key=sort_key)
+    for a, b in itertools.combinations(ordered, 2):
+        kept = [c.index for c in ordered if c is not a and c is not b]
+        num, short = u.expected(kept, 1, friends=True, sequences=sequences)
+        if best is None or num - short > best[0]:
+            best = (num - short, (a, b))
+    assert best is not None
+    return best[1]
+
+
 def choose(view: bh.SeatView, rng: random.Random, level: Level = "hard") -> bh.Action:
     """One of ``view.legal``, chosen as a player of ``level`` would."""
     level = check_level(level)
@@ -612,6 +635,8 @@ def choose(view: bh.SeatView, rng: random.Random, level: Level = "hard") -> bh.A
                 kept = [c for c in dealt if c not in a.cards]
                 scored.append((_kept_points(kept), rng.random(), a))
             return max(scored, key=lambda t: (t[0], t[1]))[2]
+        if level == "normal":
+            return _discard_action(view, _hand_only_discard(dealt, view.sequences))
         line = discard_table(dealt, view.dealer == view.seat, sequences=view.sequences)[0]
         return _discard_action(view, line.cards)
     if view.phase is bh.Phase.PLAY:
