@@ -206,3 +206,4 @@ def test_defends_when_the_opponent_is_close() -> None:
     assert early.card == card("savage")
     assert late.card == card("mountain")
     assert late.reply < early.reply
+    assert abs(late.net) < 10  # the coach reports points, not the search's bonus for pegging out

@@ -38,6 +38,8 @@ _LIMIT = 23
 _C: tuple[tuple[int, ...], ...] = tuple(tuple(comb(n, k) for k in range(4)) for n in range(_NCARDS + 1))
 # Utility of winning the game during the play, on top of the points: near the end, pegging out is all.
 _WIN = 100.0
+# Needs above this cannot be pegged in one count in practice: the points-only value is the same.
+_NEAR = 40
 _DEEP = 3  # search two opponent plies when this seat and the opponent hold at most this many cards
 
 
@@ -505,8 +507,8 @@ class _Root:
     opp_gone: bool
 
 
-def _root(view: bh.SeatView) -> _Root:
-    """The search set up from what this seat may see."""
+def _root(view: bh.SeatView, score_aware: bool = True) -> _Root:
+    """The search set up from what this seat may see (``score_aware=False``: points only, no target)."""
     seen = {c.index for c in (*view.hand, *view.discard)}
     if view.up is not None:
         seen.add(view.up.index)
@@ -528,7 +530,10 @@ def _root(view: bh.SeatView) -> _Root:
     base = [i for i in range(_NCARDS) if i not in seen]
     me = view.seat
     opp = 1 - me
-    search = _Search(base, view.target - view.scores[me], view.target - view.scores[opp], view.sequences)
+    my_need, opp_need = view.target - view.scores[me], view.target - view.scores[opp]
+    if not score_aware:
+        my_need = opp_need = 1 << 20
+    search = _Search(base, my_need, opp_need, view.sequences)
     return _Root(
         search,
         count,
@@ -542,15 +547,17 @@ def _root(view: bh.SeatView) -> _Root:
     )
 
 
-def _evaluate(view: bh.SeatView, full: int | None = None) -> list[tuple[float, int, float]]:
-    """(value, card index, opponent's expected reply) for each card the seat may play now."""
-    rt = _root(view)
+def _evaluate(
+    view: bh.SeatView, full: int | None = None, only: int | None = None, score_aware: bool = True
+) -> list[tuple[float, int, float]]:
+    """(value, card index, opponent's expected reply) for each card playable now, or card ``only``."""
+    rt = _root(view, score_aware)
     s = rt.search
     if full is None:
         # one full opponent ply then its best reply; deeper when few cards are left
         full = 2 if len(rt.hand) + rt.h <= _DEEP else 1
     out: list[tuple[float, int, float]] = []
-    legal = {a.card.index for a in view.legal if isinstance(a, bh.Play)}
+    legal = {a.card.index for a in view.legal if isinstance(a, bh.Play) and only in (None, a.card.index)}
     for c in sorted(legal):
         nc, nlr, nrl, nch, nrk, p = s.peg(rt.count, rt.lr, rt.rl, rt.chain, rt.ranks, c)
         rest = tuple(x for x in rt.hand if x != c)
@@ -575,6 +582,9 @@ def play_advice(view: bh.SeatView) -> PlayAdvice | None:
     if view.phase is not bh.Phase.PLAY or not any(isinstance(a, bh.Play) for a in view.legal):
         return None
     value, c, reply = _best(_evaluate(view))
+    if min(view.target - view.scores[0], view.target - view.scores[1]) <= _NEAR:
+        # near the end the choice weighs pegging out; the coach still reports the card's points
+        value = _evaluate(view, only=c, score_aware=False)[0][0]
     card = ALL_CARDS[c]
     now = tuple(peg_points([*(x for _, x in view.pile), card], sequences=view.sequences))
     return PlayAdvice(card, now, value, reply)
