@@ -103,7 +103,7 @@ class _Unseen:
     """Counting tables over the unseen cards U, so that the expected count of (known cards ∪ T) for a random
     j-subset T of U is a sum over the few subsets of the known cards (linearity of expectation)."""
 
-    __slots__ = ("by_mask", "by_rank", "n", "or_exact", "pair_pairs", "pers", "sub_mask", "sub_sum")
+    __slots__ = ("by_mask", "by_rank", "combos", "n", "or_exact", "pair_pairs", "pers", "sub_mask", "sub_sum")
 
     def __init__(self, unseen: Sequence[int]) -> None:
         self.n = len(unseen)
@@ -134,6 +134,7 @@ class _Unseen:
         self.by_mask = by_mask
         self.pair_pairs = sum(k * (k - 1) // 2 for k in by_rank)
         self.pers = sum(1 for c in unseen if _PERS[c])
+        self.combos: dict[int, list[tuple[tuple[int, ...], int]]] = {}
         # or_exact[j][m]: j-subsets whose suits together are exactly m (Möbius inversion over the 64 masks).
         within = list(by_mask)
         for b in range(6):
@@ -203,10 +204,20 @@ class _Unseen:
 
     def _runs(self, known: Sequence[int], j: int) -> int:
         """Runs summed over the rank multisets of T, weighted by how many j-subsets of U have them."""
-        base = [_RANK[c] for c in known]
+        base = tuple(_RANK[c] for c in known)
+        total = 0
+        for combo, ways in self._rank_combos(j):
+            total += ways * _run_score(tuple(sorted(base + combo)))
+        return total
+
+    def _rank_combos(self, j: int) -> list[tuple[tuple[int, ...], int]]:
+        """Each rank multiset of j unseen cards with how many j-subsets of U have it (once per decision)."""
+        found = self.combos.get(j)
+        if found is not None:
+            return found
         counts = self.by_rank
         ranks = [r for r in range(13) if counts[r]]
-        total = 0
+        out: list[tuple[tuple[int, ...], int]] = []
         for combo in itertools.combinations_with_replacement(ranks, j):
             ways = 1
             prev = -1
@@ -216,8 +227,9 @@ class _Unseen:
                 prev = r
                 ways = ways * (counts[r] - run + 1) // run
             if ways:
-                total += ways * _run_score(tuple(sorted((*base, *combo))))
-        return total
+                out.append((combo, ways))
+        self.combos[j] = out
+        return out
 
 
 def discard_table(dealt: Sequence[Card], dealer: bool, *, sequences: bool = False) -> list[DiscardLine]:
@@ -321,22 +333,26 @@ class _Search:
             return 0.0
         room = _LIMIT - count
         n = len(self.base) - len(used)
-        if self.seq:
-            cands = [c for c in self.base if _VAL[c] <= room and c not in used]
-        else:
-            cset: set[int] = set()
-            if 1 <= count <= 11:
-                cset.update(self.by_val[11 - count])
-            if count >= 13:
-                cset.update(self.by_val[23 - count])
-            if lr >= 0:
-                cset.update(c for c in self.by_rank[lr] if _VAL[c] <= room)
-            for s in chain:
-                cset.update(c for c in self.by_mask[FULL_MASK ^ s] if _VAL[c] <= room)
-            cands = [c for c in cset if c not in used]
+        # only the few cards that can score: by value (11, 23), rank (sets, runs) and suits (bharg)
+        cset: set[int] = set()
+        if 1 <= count <= 11:
+            cset.update(self.by_val[11 - count])
+        if count >= 13:
+            cset.update(self.by_val[23 - count])
+        if lr >= 0:
+            cset.update(c for c in self.by_rank[lr] if _VAL[c] <= room)
+        for s in chain:
+            cset.update(c for c in self.by_mask[FULL_MASK ^ s] if _VAL[c] <= room)
+        seq = self.seq
+        runs = [0] * 13
+        if seq and len(ranks) >= 2:
+            for r in range(13):
+                runs[r] = _play_run((*ranks, r))
+                if runs[r]:
+                    cset.update(c for c in self.by_rank[r] if _VAL[c] <= room)
+        cands = [c for c in cset if c not in used]
         pts: list[float] = []
         need = self.opp_need - opp_acc
-        seq = self.seq
         for c in cands:
             nc = count + _VAL[c]
             p = 2 if nc == 11 else 3 if nc == _LIMIT else 0
@@ -345,7 +361,7 @@ class _Search:
             if FULL_MASK ^ _MASK[c] in chain:
                 p += 6
             if seq:
-                p += _play_run((*ranks, _RANK[c]))
+                p += runs[_RANK[c]]
             if p:
                 pts.append(p + _WIN if win and p >= need else p)
         if not pts:
@@ -476,6 +492,7 @@ class _Search:
         return tot
 
 
+@lru_cache(maxsize=1 << 16)
 def _play_run(ranks: tuple[int, ...]) -> int:
     """R12 in the play: the longest k ≥ 3 such that the last k ranks are distinct and consecutive."""
     n = len(ranks)
