@@ -216,7 +216,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if argv and argv[0] == "deluxe":
         try:
             deluxe = importlib.import_module("bench.bench_ai_deluxe")
-        except ModuleNotFoundError:
+        except ModuleNotFoundError as err:
+            if err.name not in ("bench", "bench.bench_ai_deluxe"):
+                raise
             print("bench/bench_ai_deluxe.py is not there yet.")
             return
         deluxe.main(argv[1:])

@@ -193,3 +193,17 @@ def test_discard_signs_follow_the_dealer() -> None:
         assert line.bhargage < 0
     # the non-dealer does not hand the dealer the pair of Crowns
     assert set(ai.discard_table(dealt, False)[0].cards) != {card("sea"), card("end")}
+
+
+def test_defends_when_the_opponent_is_close() -> None:
+    # After the opponent's Diplomat (8) the Savage makes 11 for 2, and the hard player takes it at the start
+    # of a game. When the opponent needs only 2 it plays the Mountain instead: at 12 only the Battle (a pair)
+    # scores at once, and the search finds the opponent's chance to peg out over the rest of the count lower.
+    cards, pile = "sailor,savage,mountain", [(1, "diplomat")]
+    early = ai.play_advice(_play_view(cards, pile))
+    late = ai.play_advice(_play_view(cards, pile, scores=(10, 119)))
+    assert early is not None and late is not None
+    assert early.card == card("savage")
+    assert late.card == card("mountain")
+    assert late.reply < early.reply
+    assert abs(late.net) < 10  # the coach reports points, not the search's bonus for pegging out

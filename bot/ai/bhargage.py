@@ -38,6 +38,9 @@ _LIMIT = 23
 _C: tuple[tuple[int, ...], ...] = tuple(tuple(comb(n, k) for k in range(4)) for n in range(_NCARDS + 1))
 # Utility of winning the game during the play, on top of the points: near the end, pegging out is all.
 _WIN = 100.0
+# Needs above this cannot be pegged in one count in practice: the points-only value is the same.
+_NEAR = 40
+_DEEP = 3  # search two opponent plies when this seat and the opponent hold at most this many cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +103,7 @@ class _Unseen:
     """Counting tables over the unseen cards U, so that the expected count of (known cards ∪ T) for a random
     j-subset T of U is a sum over the few subsets of the known cards (linearity of expectation)."""
 
-    __slots__ = ("by_mask", "by_rank", "n", "or_exact", "pair_pairs", "pers", "sub_mask", "sub_sum")
+    __slots__ = ("by_mask", "by_rank", "combos", "n", "or_exact", "pair_pairs", "pers", "sub_mask", "sub_sum")
 
     def __init__(self, unseen: Sequence[int]) -> None:
         self.n = len(unseen)
@@ -118,9 +121,8 @@ class _Unseen:
                     if lo[s]:
                         hi[s + v] += lo[s]
                 lo, hi = sub_mask[j - 1], sub_mask[j]
-                for mm in range(64):
-                    if lo[mm] and not mm & m:
-                        hi[mm | m] += lo[mm]
+                for mm in [x for x in range(64) if lo[x] and not x & m]:
+                    hi[mm | m] += lo[mm]
         self.sub_sum = sub_sum
         self.sub_mask = sub_mask
         by_rank = [0] * 13
@@ -132,6 +134,7 @@ class _Unseen:
         self.by_mask = by_mask
         self.pair_pairs = sum(k * (k - 1) // 2 for k in by_rank)
         self.pers = sum(1 for c in unseen if _PERS[c])
+        self.combos: dict[int, list[tuple[tuple[int, ...], int]]] = {}
         # or_exact[j][m]: j-subsets whose suits together are exactly m (Möbius inversion over the 64 masks).
         within = list(by_mask)
         for b in range(6):
@@ -201,10 +204,20 @@ class _Unseen:
 
     def _runs(self, known: Sequence[int], j: int) -> int:
         """Runs summed over the rank multisets of T, weighted by how many j-subsets of U have them."""
-        base = [_RANK[c] for c in known]
+        base = tuple(_RANK[c] for c in known)
+        total = 0
+        for combo, ways in self._rank_combos(j):
+            total += ways * _run_score(tuple(sorted(base + combo)))
+        return total
+
+    def _rank_combos(self, j: int) -> list[tuple[tuple[int, ...], int]]:
+        """Each rank multiset of j unseen cards with how many j-subsets of U have it (once per decision)."""
+        found = self.combos.get(j)
+        if found is not None:
+            return found
         counts = self.by_rank
         ranks = [r for r in range(13) if counts[r]]
-        total = 0
+        out: list[tuple[tuple[int, ...], int]] = []
         for combo in itertools.combinations_with_replacement(ranks, j):
             ways = 1
             prev = -1
@@ -214,8 +227,9 @@ class _Unseen:
                 prev = r
                 ways = ways * (counts[r] - run + 1) // run
             if ways:
-                total += ways * _run_score(tuple(sorted((*base, *combo))))
-        return total
+                out.append((combo, ways))
+        self.combos[j] = out
+        return out
 
 
 def discard_table(dealt: Sequence[Card], dealer: bool, *, sequences: bool = False) -> list[DiscardLine]:
@@ -319,23 +333,35 @@ class _Search:
             return 0.0
         room = _LIMIT - count
         n = len(self.base) - len(used)
-        if self.seq:
-            cands = [c for c in self.base if _VAL[c] <= room and c not in used]
-        else:
-            cset: set[int] = set()
-            if 1 <= count <= 11:
-                cset.update(self.by_val[11 - count])
-            if count >= 13:
-                cset.update(self.by_val[23 - count])
-            if lr >= 0:
-                cset.update(c for c in self.by_rank[lr] if _VAL[c] <= room)
-            for s in chain:
-                cset.update(c for c in self.by_mask[FULL_MASK ^ s] if _VAL[c] <= room)
-            cands = [c for c in cset if c not in used]
+        # only the few cards that can score: by value (11, 23), rank (sets, runs) and suits (bharg)
+        cset: set[int] = set()
+        if 1 <= count <= 11:
+            cset.update(self.by_val[11 - count])
+        if count >= 13:
+            cset.update(self.by_val[23 - count])
+        if lr >= 0:
+            cset.update(c for c in self.by_rank[lr] if _VAL[c] <= room)
+        for s in chain:
+            cset.update(c for c in self.by_mask[FULL_MASK ^ s] if _VAL[c] <= room)
+        seq = self.seq
+        runs = [0] * 13
+        if seq and len(ranks) >= 2:
+            for r in range(13):
+                runs[r] = _play_run((*ranks, r))
+                if runs[r]:
+                    cset.update(c for c in self.by_rank[r] if _VAL[c] <= room)
+        cands = [c for c in cset if c not in used]
         pts: list[float] = []
         need = self.opp_need - opp_acc
         for c in cands:
-            p = self.peg(count, lr, rl, chain, ranks, c)[5]
+            nc = count + _VAL[c]
+            p = 2 if nc == 11 else 3 if nc == _LIMIT else 0
+            if _RANK[c] == lr:
+                p += 1000 if rl >= 5 else (rl + 1) * rl
+            if FULL_MASK ^ _MASK[c] in chain:
+                p += 6
+            if seq:
+                p += runs[_RANK[c]]
             if p:
                 pts.append(p + _WIN if win and p >= need else p)
         if not pts:
@@ -466,6 +492,7 @@ class _Search:
         return tot
 
 
+@lru_cache(maxsize=1 << 16)
 def _play_run(ranks: tuple[int, ...]) -> int:
     """R12 in the play: the longest k ≥ 3 such that the last k ranks are distinct and consecutive."""
     n = len(ranks)
@@ -497,8 +524,8 @@ class _Root:
     opp_gone: bool
 
 
-def _root(view: bh.SeatView) -> _Root:
-    """The search set up from what this seat may see."""
+def _root(view: bh.SeatView, score_aware: bool = True) -> _Root:
+    """The search set up from what this seat may see (``score_aware=False``: points only, no target)."""
     seen = {c.index for c in (*view.hand, *view.discard)}
     if view.up is not None:
         seen.add(view.up.index)
@@ -520,7 +547,10 @@ def _root(view: bh.SeatView) -> _Root:
     base = [i for i in range(_NCARDS) if i not in seen]
     me = view.seat
     opp = 1 - me
-    search = _Search(base, view.target - view.scores[me], view.target - view.scores[opp], view.sequences)
+    my_need, opp_need = view.target - view.scores[me], view.target - view.scores[opp]
+    if not score_aware:
+        my_need = opp_need = 1 << 20
+    search = _Search(base, my_need, opp_need, view.sequences)
     return _Root(
         search,
         count,
@@ -534,15 +564,17 @@ def _root(view: bh.SeatView) -> _Root:
     )
 
 
-def _evaluate(view: bh.SeatView, full: int | None = None) -> list[tuple[float, int, float]]:
-    """(value, card index, opponent's expected reply) for each card the seat may play now."""
-    rt = _root(view)
+def _evaluate(
+    view: bh.SeatView, full: int | None = None, only: int | None = None, score_aware: bool = True
+) -> list[tuple[float, int, float]]:
+    """(value, card index, opponent's expected reply) for each card playable now, or card ``only``."""
+    rt = _root(view, score_aware)
     s = rt.search
     if full is None:
         # one full opponent ply then its best reply; deeper when few cards are left
-        full = 2 if len(rt.hand) + rt.h <= 3 else 1
+        full = 2 if len(rt.hand) + rt.h <= _DEEP else 1
     out: list[tuple[float, int, float]] = []
-    legal = {a.card.index for a in view.legal if isinstance(a, bh.Play)}
+    legal = {a.card.index for a in view.legal if isinstance(a, bh.Play) and only in (None, a.card.index)}
     for c in sorted(legal):
         nc, nlr, nrl, nch, nrk, p = s.peg(rt.count, rt.lr, rt.rl, rt.chain, rt.ranks, c)
         rest = tuple(x for x in rt.hand if x != c)
@@ -567,6 +599,9 @@ def play_advice(view: bh.SeatView) -> PlayAdvice | None:
     if view.phase is not bh.Phase.PLAY or not any(isinstance(a, bh.Play) for a in view.legal):
         return None
     value, c, reply = _best(_evaluate(view))
+    if min(view.target - view.scores[0], view.target - view.scores[1]) <= _NEAR:
+        # near the end the choice weighs pegging out; the coach still reports the card's points
+        value = _evaluate(view, only=c, score_aware=False)[0][0]
     card = ALL_CARDS[c]
     now = tuple(peg_points([*(x for _, x in view.pile), card], sequences=view.sequences))
     return PlayAdvice(card, now, value, reply)
@@ -596,6 +631,21 @@ def _kept_points(kept: Sequence[Card]) -> int:
     return pts
 
 
+def _hand_only_discard(dealt: Sequence[Card], sequences: bool) -> tuple[Card, Card]:
+    """Normal level: the best kept hand (count − shortage over the up-cards), blind to the bhargage."""
+    taken = {c.index for c in dealt}
+    u = _Unseen([i for i in range(_NCARDS) if i not in taken])
+    best: tuple[int, tuple[Card, Card]] | None = None
+    ordered = sorted(dealt, key=sort_key)
+    for a, b in itertools.combinations(ordered, 2):
+        kept = [c.index for c in ordered if c is not a and c is not b]
+        num, short = u.expected(kept, 1, friends=True, sequences=sequences)
+        if best is None or num - short > best[0]:
+            best = (num - short, (a, b))
+    assert best is not None
+    return best[1]
+
+
 def choose(view: bh.SeatView, rng: random.Random, level: Level = "hard") -> bh.Action:
     """One of ``view.legal``, chosen as a player of ``level`` would."""
     level = check_level(level)
@@ -612,6 +662,8 @@ def choose(view: bh.SeatView, rng: random.Random, level: Level = "hard") -> bh.A
                 kept = [c for c in dealt if c not in a.cards]
                 scored.append((_kept_points(kept), rng.random(), a))
             return max(scored, key=lambda t: (t[0], t[1]))[2]
+        if level == "normal":
+            return _discard_action(view, _hand_only_discard(dealt, view.sequences))
         line = discard_table(dealt, view.dealer == view.seat, sequences=view.sequences)[0]
         return _discard_action(view, line.cards)
     if view.phase is bh.Phase.PLAY:
