@@ -629,10 +629,8 @@ class TableController:
     # ================================================================ computer players
 
     def wake_bots(self, table: Table) -> None:
-        """Start the table's computer players if one of them is waited for (and none is already moving)."""
-        if table.status != "active" or table.id in self._bots:
-            return
-        if any(table.is_bot(s) for s in table.waiting_for()):
+        """Start the table's computer players if one of them has to act (and none is already moving)."""
+        if table.id not in self._bots and _bot_seat(table) is not None:
             self._bots[table.id] = asyncio.create_task(self._bot_turns(table.id), name=f"bots-{table.id}")
 
     async def bots_idle(self) -> None:
@@ -653,25 +651,25 @@ class TableController:
         mover: int | None = None
         try:
             while True:
-                peek = await self.tables.get(table_id)
-                bots = [s for s in peek.waiting_for() if peek.is_bot(s)] if peek.status == "active" else []
-                if self.settings.bot_delay and bots and bots[0] != mover:
+                peek = _bot_seat(await self.tables.get(table_id))
+                if self.settings.bot_delay and peek is not None and peek != mover:
                     await asyncio.sleep(self.settings.bot_delay)  # a new turn: a natural pause first
                 async with self.tables.locked(table_id) as table:
-                    bots = (
-                        [s for s in table.waiting_for() if table.is_bot(s)]
-                        if table.status == "active"
-                        else []
-                    )
-                    if not bots:
+                    seat = _bot_seat(table)
+                    if seat is None:
                         del self._bots[table_id]  # under the lock: the next move wakes a new task
                         return
-                    mover = bots[0]
-                    seed = f"{table.seed}:{table.seq}:{mover}"
-                    level = level_of(table.user_ids[mover])
-                    action = await asyncio.to_thread(_decide, table.adapter, table.state, mover, seed, level)
+                    mover = seat
+                    if not any(not table.is_bot(s) for s in table.adapter.playing(table)):
+                        action = table.adapter.resign_action(table, seat)  # nobody left to play with
+                    else:
+                        seed = f"{table.seed}:{table.seq}:{seat}"
+                        level = level_of(table.user_ids[seat])
+                        action = await asyncio.to_thread(
+                            _decide, table.adapter, table.state, seat, seed, level
+                        )
                     told = table.meta.told(table.seq)
-                    events = await self._apply(table, mover, action)
+                    events = await self._apply(table, seat, action)
                     await self.publish(table, events, told_before=told)
         except asyncio.CancelledError:
             self._bots.pop(table_id, None)
@@ -681,6 +679,17 @@ class TableController:
             log.exception(
                 "game %d: the computer player failed to move (the next timer pass tries again)", table_id
             )
+
+
+def _bot_seat(table: Table) -> int | None:
+    """The bot seat that acts now: one the engine waits for — or, once no person plays on, any bot still
+    seated (it leaves, so a table of bots alone never plays on in the channel)."""
+    if table.status != "active":
+        return None
+    playing = table.adapter.playing(table)
+    if not any(not table.is_bot(s) for s in playing):
+        return next((s for s in playing if table.is_bot(s)), None)
+    return next((s for s in table.waiting_for() if table.is_bot(s)), None)
 
 
 def _decide(adapter: Any, state: Any, seat: int, seed: str, level: ai.Level) -> Any:

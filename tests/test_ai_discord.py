@@ -4,6 +4,7 @@ Deluxe table filled with bots, the coach's Hint, ``/bhargage discard``, and the 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +17,7 @@ from bot.rules import deluxe as D
 from bot.rules.decktet import card
 from bot.seats import is_bot, level_of
 from bot.tables import Table
-from tests.conftest import StartBot
+from tests.conftest import StartBot, make_settings
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_bhargage_discord import act_with_panel
 from tests.test_deluxe_discord import live_panel, play_turn
@@ -250,3 +251,51 @@ async def test_discard_calculator_in_dms(fake_discord: FakeDiscord, start_bot: S
     lines = bh_ai.discard_table(dealt, False)
     rows = [ln for ln in answer.message.content.splitlines() if ln[:3].strip().isdigit()]
     assert len(rows) == 10 and " + ".join(c.name for c in lines[0].cards) in rows[0]
+
+
+async def test_a_restart_while_the_bot_is_to_move_loses_nothing(
+    fake_discord: FakeDiscord, start_bot: StartBot, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    first = await start_bot(make_settings(tmp_path, bot_delay=60.0), extensions=EXTENSIONS)  # the bot pauses
+    first.lobbies.seed_source = lambda: 9
+    alice = fake.add_user("alice")
+    await fake.slash(alice, fake.channel, "bhargage practice", level="easy", target=41)
+    await fake.settle()
+    table = first.tables.table_for_channel(fake.channel.id)
+    assert table is not None and table.seq == 0 and 1 in table.waiting_for()  # the bot has not discarded yet
+    await first.close()
+
+    second = await start_bot(make_settings(tmp_path), extensions=EXTENSIONS)
+    await second.controller.run_timers()  # what the timer does after start-up
+    await settle(fake, second)
+    table = second.tables.table_for_channel(fake.channel.id)
+    assert table is not None and table.waiting_for() == (0,) and table.seq == 1
+
+
+async def test_when_the_last_person_leaves_the_bots_do_not_play_on(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot, seed=5)
+    alice = fake.add_user("alice")
+    lobby = (await fake.slash(alice, fake.channel, "deluxe create")).message
+    for level in ("normal", "normal"):
+        menu = next(s for s in lobby.selects() if ":addbot" in s.custom_id)
+        await fake.select(alice, lobby, menu.custom_id, [level])
+    removed = await fake.click(alice, lobby, "Remove a bot")
+    assert "Bot 2 (normal)" not in removed.message.content and "Bot (normal)" in removed.message.content
+    menu = next(s for s in lobby.selects() if ":addbot" in s.custom_id)
+    await fake.select(alice, lobby, menu.custom_id, ["hard"])
+    await fake.click(alice, lobby, "Start")
+    await settle(fake, bot)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None and table.names == ("alice", "Bot (normal)", "Bot 2 (hard)")
+    asked = await fake.slash(alice, fake.channel, "deluxe leave")
+    await fake.click(alice, asked.message, "Leave the game")
+    await settle(fake, bot)
+    assert table.status == "finished" and D.is_over(table.state)
+    record = await bot.store.load_game(table.id)
+    assert record is not None
+    texts = [a.text for a in record.actions]
+    assert texts[-2:] == ["0 leave", "1 leave"], texts[-4:]  # alice left, one bot followed: one seat remains

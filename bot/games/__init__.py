@@ -177,6 +177,10 @@ class GameAdapter:
 
     def rematch_seats(self, table: Table) -> list[int]:
         """Seats invited back (a challenge invites the other seat of these)."""
+        return self.playing(table)
+
+    def playing(self, table: Table) -> list[int]:
+        """Seats still in the game (a game where players may leave and play on says who has not)."""
         return list(range(len(table.seats)))
 
     # ---------------------------------------------------------------- shared helpers

@@ -517,7 +517,7 @@ class Deluxe(GameAdapter):
     def claimed_text(self, table: Table, idle: int, by: str) -> str:
         return f"{table.names[idle]} was removed for being idle (by {by})."
 
-    def rematch_seats(self, table: Table) -> list[int]:
+    def playing(self, table: Table) -> list[int]:
         return [s for s in range(len(table.seats)) if not table.state.left[s]]
 
 

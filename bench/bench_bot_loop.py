@@ -1,0 +1,178 @@
+"""How long a computer player's move holds the event loop: the real bot against the fake Discord.
+
+Run: ``.venv/bin/python bench/bench_bot_loop.py [--bhargage 20] [--deluxe 10] [--seconds 30]``.
+Target: a game against the bot never blocks the event loop for more than 20 ms per move.
+
+Bhargage practice tables (a hard bot) and Deluxe tables (one person, hard bots) are opened through the lobby
+service and played to the end; the people's moves go through the controller's own apply → publish path,
+chosen by the easy player, and the bots move by themselves as on Discord. Every step a bot task runs on the
+loop (the code between two awaits: lock, apply, commit, render, the REST calls it starts) is timed by wrapping
+the loop's handle runner; the decision itself runs in a worker thread and is timed apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.bench_load import _pointed_at, percentile
+from bot import controller as controller_module
+from bot.ai import bhargage as ai_bh
+from bot.ai import deluxe as ai_dx
+from bot.app import TavernBot, create_bot
+from bot.lobbies import Player
+from bot.seats import next_bot
+from bot.settings import Settings
+from tests.fakediscord import FAKE_TOKEN, FakeDiscord
+
+steps: list[float] = []  # seconds, one per loop step of a bot task
+decisions: list[float] = []  # seconds, one per decision in the worker thread
+
+
+@contextlib.contextmanager
+def timed_bot_steps() -> Iterator[None]:
+    """Time every loop step whose callback belongs to a bot task (named ``bots-<table>``)."""
+    handle = asyncio.events.Handle
+    original = handle._run
+
+    def run(self: asyncio.Handle) -> None:
+        owner = getattr(self._callback, "__self__", None)  # type: ignore[attr-defined]
+        if not (isinstance(owner, asyncio.Task) and owner.get_name().startswith("bots-")):
+            original(self)
+            return
+        start = time.perf_counter()
+        original(self)
+        steps.append(time.perf_counter() - start)
+
+    decide = controller_module._decide
+
+    def timed_decide(*args: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return decide(*args)
+        finally:
+            decisions.append(time.perf_counter() - start)
+
+    handle._run = run  # type: ignore[method-assign]
+    controller_module._decide = timed_decide
+    try:
+        yield
+    finally:
+        handle._run = original  # type: ignore[method-assign]
+        controller_module._decide = decide
+
+
+async def person(bot: TavernBot, table_id: int, seat: int, rng: random.Random, stop: float) -> None:
+    """A person's moves through the controller's path (the easy player picks them)."""
+    control = bot.controller
+    while time.perf_counter() < stop:
+        table = await bot.tables.get(table_id)
+        if table.status != "active":
+            return
+        if seat not in table.waiting_for():
+            await asyncio.sleep(0.01)
+            continue
+        async with bot.tables.locked(table_id) as table:
+            if seat not in table.waiting_for():
+                continue
+            ai = ai_bh if table.game == "bhargage" else ai_dx
+            action = ai.choose(table.module.view(table.state, seat), rng, "easy")
+            told = table.meta.told(table.seq)
+            events = await control._apply(table, seat, action)
+            await control.publish(table, events, told_before=told)
+
+
+async def run(bhargage: int, deluxe: int, bots: int, seconds: float) -> None:
+    with tempfile.TemporaryDirectory(prefix="tavern-bench-") as folder:
+        settings = Settings(
+            token=FAKE_TOKEN,
+            db_path=Path(folder) / "tavern.sqlite3",
+            log_level="WARNING",
+            nudge_minutes=0,
+            claim_minutes=0,
+            bot_delay=0.0,
+        )
+        fake = FakeDiscord()
+        fake.reply_timeout = 10.0
+        channels = [fake.add_channel(f"t{i}") for i in range(bhargage + deluxe)]
+        people = [fake.add_user(f"p{i}") for i in range(bhargage + deluxe)]
+        await fake.start()
+        try:
+            with _pointed_at(fake):
+                bot = create_bot(settings, guild_ready_timeout=0.01)
+                task = asyncio.create_task(bot.start(settings.token))
+                try:
+                    await asyncio.wait_for(bot.wait_until_ready(), 30)
+                    await play(bot, channels, people, bhargage, bots, seconds)
+                finally:
+                    await bot.close()
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(task, 10)
+        finally:
+            await fake.stop()
+
+
+async def play(
+    bot: TavernBot, channels: list[Any], people: list[Any], bhargage: int, bots: int, seconds: float
+) -> None:
+    adapters = bot.tables
+    stop = time.perf_counter() + seconds
+    workers = []
+    with timed_bot_steps():
+        started = time.perf_counter()
+        for i, (channel, user) in enumerate(zip(channels, people, strict=True)):
+            host = Player(user.id, user.name)
+            if i < bhargage:
+                table, _ = await bot.lobbies.practice(
+                    adapters.adapter("bhargage"), channel.guild.id, channel.id, host, "hard"
+                )
+            else:
+                seats: list[tuple[int, str]] = [(host.id, host.name)]
+                for _ in range(bots):
+                    seats.append(next_bot([u for u, _ in seats], "hard"))
+                table, _ = await adapters.create("deluxe", channel.guild.id, channel.id, seats, seed=i)
+            async with adapters.locked(table.id) as table:
+                await bot.controller.publish(table, table.pending, told_before=-1)
+            workers.append(asyncio.create_task(person(bot, table.id, 0, random.Random(i), stop)))
+        await asyncio.gather(*workers)
+        await bot.controller.bots_idle()
+        elapsed = time.perf_counter() - started
+    ms = sorted(s * 1000 for s in steps)
+    dec = sorted(d * 1000 for d in decisions)
+    over = sum(1 for s in ms if s > 20)
+    print(
+        f"tables: {bhargage} Bhargage practice (hard), {len(channels) - bhargage} Deluxe (1 person + {bots} hard bots)"
+    )
+    print(f"ran {elapsed:.1f} s; bot decisions: {len(dec)}; bot loop steps: {len(ms)}")
+    print(
+        f"bot task loop steps, ms:  p50 {percentile(ms, 50):6.2f}  p99 {percentile(ms, 99):6.2f}  "
+        f"max {ms[-1] if ms else 0:6.2f}  over 20 ms: {over}"
+    )
+    print(
+        f"decisions (worker thread, off the loop), ms:  p50 {percentile(dec, 50):6.2f}  "
+        f"p99 {percentile(dec, 99):6.2f}  max {dec[-1] if dec else 0:6.2f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--bhargage", type=int, default=20)
+    parser.add_argument("--deluxe", type=int, default=10)
+    parser.add_argument("--bots", type=int, default=2, help="hard bots per Deluxe table (1–5)")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    args = parser.parse_args(argv)
+    asyncio.run(run(args.bhargage, args.deluxe, args.bots, args.seconds))
+
+
+if __name__ == "__main__":
+    main()
