@@ -150,9 +150,8 @@ async def play(
     ms = sorted(s * 1000 for s in steps)
     dec = sorted(d * 1000 for d in decisions)
     over = sum(1 for s in ms if s > 20)
-    print(
-        f"tables: {bhargage} Bhargage practice (hard), {len(channels) - bhargage} Deluxe (1 person + {bots} hard bots)"
-    )
+    deluxe = len(channels) - bhargage
+    print(f"tables: {bhargage} Bhargage practice (hard), {deluxe} Deluxe (1 person + {bots} hard bots)")
     print(f"ran {elapsed:.1f} s; bot decisions: {len(dec)}; bot loop steps: {len(ms)}")
     print(
         f"bot task loop steps, ms:  p50 {percentile(ms, 50):6.2f}  p99 {percentile(ms, 99):6.2f}  "
