@@ -139,7 +139,6 @@ class TableController:
         self.openings.check(interaction.user.id)
         adapter = self.tables.adapter(game)
         options = await self._usual_target(interaction.guild_id, adapter, options)
-        await interaction.response.defer()
         table, _ = await self.lobbies.practice(
             adapter,
             interaction.guild_id,
@@ -147,7 +146,8 @@ class TableController:
             player(interaction.user),
             chosen,
             options,
-        )
+        )  # a refusal (a busy channel, a player seated elsewhere) is still this command's private answer
+        await interaction.response.defer()
         self.openings.record(interaction.user.id)
         text = (
             f"{table.mention(0)} sits down to practise **{adapter.title}** against {table.names[1]} "

@@ -299,3 +299,17 @@ async def test_when_the_last_person_leaves_the_bots_do_not_play_on(
     assert record is not None
     texts = [a.text for a in record.actions]
     assert texts[-2:] == ["0 leave", "1 leave"], texts[-4:]  # alice left, one bot followed: one seat remains
+
+
+async def test_practice_in_a_busy_channel_is_refused_privately(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await fake.slash(alice, fake.channel, "bhargage practice")
+    await settle(fake, bot)
+    refused = await fake.slash(bob, fake.channel, "bhargage practice", level="hard")
+    assert refused.ephemeral and "already a game in this channel" in refused.message.content
+    again = await fake.slash(alice, fake.add_channel("other"), "bhargage practice")
+    assert again.ephemeral and "You are already playing in" in again.message.content
