@@ -113,7 +113,8 @@ class LobbyService:
             if invited.id == host.id:
                 raise UserFacingError("You can't challenge yourself — pick another player.")
             if invited.bot:
-                raise UserFacingError(f"Bots don't play {adapter.title} here; challenge a person.")
+                me = f", or play me with `{adapter.command} practice`" if adapter.ai is not None else ""
+                raise UserFacingError(f"Other bots don't play {adapter.title} here: challenge a person{me}.")
         seated = [host, *([invited] if invited else []), *(m for m in members if m.id != host.id)]
         if len(seated) > adapter.max_players:
             raise UserFacingError(f"{adapter.title} seats at most {adapter.max_players} players.")
