@@ -25,11 +25,10 @@ from bot.rules.deluxe_melds import (
     ALL_SUITS_MASK,
     Meld,
     find_melds,
+    partial_positions,
     positions,
     suit_mask,
-    table_pieces,
 )
-from bot.rules.deluxe_melds import _search as _partial_search
 
 # Weights of the hard player's hand valuation, tuned by bench/bench_ai_deluxe.py against the greedy baseline.
 W_POTENTIAL = 1.5  # per expected point the next draw binds
@@ -208,20 +207,10 @@ def _prepare_draw_odds(ctx: _Ctx) -> None:
 
 def _prepare_straights(ctx: _Ctx) -> None:
     """Which straight positions one or two new cards could fill as partial straights on today's table."""
-    if ctx.suit is None:
-        return
-    pieces = table_pieces(ctx.table, ctx.suit, ctx.pos)
-    if not pieces.singles and not pieces.blocks:
-        return
-    n = len(ctx.pos)
-    singles = frozenset(p for p in range(n) if _partial_search(frozenset((p,)), pieces, n) is not None)
-    pairs = frozenset(
-        (p, q)
-        for p in range(n)
-        for q in range(p + 1, n)
-        if _partial_search(frozenset((p, q)), pieces, n) is not None
-    )
-    ctx.single_ok, ctx.pair_ok = singles, pairs
+    if ctx.suit is not None:
+        ctx.single_ok, ctx.pair_ok = partial_positions(
+            ctx.table, ctx.suit, pawns=ctx.opts.pawns, courts=ctx.opts.courts
+        )
 
 
 def _melds(ctx: _Ctx, hand: Sequence[Card]) -> list[Meld]:
