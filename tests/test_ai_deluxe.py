@@ -47,9 +47,9 @@ def play(
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_every_level_plays_legal_whole_games_with_every_option(players: int) -> None:
-    for i, options in enumerate(OPTION_SETS):
+    for i, (options, seed) in enumerate(itertools.product(OPTION_SETS, (0, 1))):
         levels = [LEVELS[(i + s) % 3] for s in range(players)]
-        state, _ = play(f"t{players}:{i}", players, options, levels)
+        state, _ = play(f"t{players}:{i}:{seed}", players, options, levels)
         result = D.final_result(state)
         assert len(result.winners) == 1
         assert max(result.scores) >= options.target
