@@ -104,22 +104,17 @@ PLAYERS: dict[str, Player] = {
 # --- games --------------------------------------------------------------------------------------------------
 
 
-def option_for(game: int) -> D.Options:
+def option_for(game: int, target: int) -> D.Options:
     """Options cycle over games so every line covers them all: pawns/courts and fast start 0–3."""
     i = game % 16
-    return D.Options(target=TARGET, pawns=bool(i & 1), courts=bool(i & 2), fast_start=(i >> 2) & 3)
-
-
-TARGET = 100
+    return D.Options(target=target, pawns=bool(i & 1), courts=bool(i & 2), fast_start=(i >> 2) & 3)
 
 
 def play_game(args: tuple[str, str, int, int, int, int]) -> tuple[bool, int, list[float]]:
     """One game: A at seat ``game % players``; returns (A won, actions, A's decision times in ms)."""
     a_name, b_name, players, game, seed, target = args
-    global TARGET
-    TARGET = target
     a_seat = game % players
-    state, _ = D.start(f"bench:{seed}:{game}", players, option_for(game))
+    state, _ = D.start(f"bench:{seed}:{game}", players, option_for(game, target))
     rngs = [random.Random(f"{seed}:{game}:{s}") for s in range(players)]
     times: list[float] = []
     steps = 0

@@ -47,9 +47,9 @@ def play(
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_every_level_plays_legal_whole_games_with_every_option(players: int) -> None:
-    for i, options in enumerate(OPTION_SETS):
+    for i, (options, seed) in enumerate(itertools.product(OPTION_SETS, (0, 1))):
         levels = [LEVELS[(i + s) % 3] for s in range(players)]
-        state, _ = play(f"t{players}:{i}", players, options, levels)
+        state, _ = play(f"t{players}:{i}:{seed}", players, options, levels)
         result = D.final_result(state)
         assert len(result.winners) == 1
         assert max(result.scores) >= options.target
@@ -130,3 +130,33 @@ def test_hard_beats_easy_players() -> None:
         state, _ = play(f"strength:{g}", 3, options, levels)
         hard_wins += (g % 3) in D.final_result(state).winners
     assert hard_wins >= 5
+
+
+def test_partial_positions_match_find_partial() -> None:
+    """The helper the hard player uses agrees with the engine's partial-straight search (D6)."""
+    from bot.rules.decktet import card
+    from bot.rules.deluxe_melds import find_partial, partial_positions
+
+    # Moons: the Journey (3) and the Mountain (4) bound loose in a bharg set; the Forest-Lunatic-Chance
+    # Meeting (5-6-7) bound as a complete straight, usable only whole.
+    table = [
+        (
+            1,
+            D.Meld(
+                D.BHARG_SET, (card("journey"), card("mountain"), card("sea"), card("end"), card("calamity"))
+            ),
+        ),
+        (2, D.Meld(D.COMPLETE, (card("forest"), card("lunatic"), card("chance meeting")))),
+    ]
+    singles, pairs = partial_positions(table, Suit.MOONS)
+    moons = [c for c in deluxe_deck()[:36] if Suit.MOONS in c.suits and c.rank != Rank.CROWN]
+    pos = {c.rank: int(c.rank) - 1 for c in moons}
+    for c in moons:
+        assert (pos[c.rank] in singles) == (find_partial((c,), table, Suit.MOONS) is not None), c
+    for i, c in enumerate(moons):
+        for d in moons[i + 1 :]:
+            if c.rank != d.rank:
+                key = tuple(sorted((pos[c.rank], pos[d.rank])))
+                assert (key in pairs) == (find_partial((c, d), table, Suit.MOONS) is not None), (c, d)
+    assert 1 in singles  # the Author (2) below the Journey-Mountain
+    assert 7 in singles  # the Diplomat (8) on top of the 3-4 and the whole 5-6-7

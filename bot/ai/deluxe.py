@@ -25,11 +25,19 @@ from bot.rules.deluxe_melds import (
     ALL_SUITS_MASK,
     Meld,
     find_melds,
+    partial_positions,
     positions,
     suit_mask,
-    table_pieces,
 )
-from bot.rules.deluxe_melds import _search as _partial_search
+
+# Weights of the hard player's hand valuation, tuned by bench/bench_ai_deluxe.py against the greedy baseline.
+W_POTENTIAL = 1.5  # per expected point the next draw binds
+W_SIZE = 0.35  # per card kept: a small hand is close to going out
+DECK_DRAW = 0.3  # the deck's unknown card: a little worse than its odds
+GO_OUT_BASE, GO_OUT_PER_CARD = 2.0, 1.7  # going out, per card an average opponent is caught holding
+RISK_BASE = 0.25  # weight of a held point even far from the end of the hand
+W_GIFT = 2.0  # per point a discard is likely to give whoever takes it from the queue
+
 
 # --- inferring what the View leaves out ---------------------------------------------------------------------
 
@@ -135,7 +143,7 @@ def _context(view: D.View) -> _Ctx:
     players = sum(1 for s in range(len(view.left)) if not view.left[s])
     others = [view.hand_sizes[s] for s in range(len(view.hand_sizes)) if s != view.seat and not view.left[s]]
     end_risk = _end_risk(view, players, others)
-    go_out = 2.0 + 1.7 * (sum(others) / max(1, len(others)))
+    go_out = GO_OUT_BASE + GO_OUT_PER_CARD * (sum(others) / max(1, len(others))) + _game_end(view)
     ctx = _Ctx(
         view=view,
         opts=opts,
@@ -153,6 +161,31 @@ def _context(view: D.View) -> _Ctx:
     return ctx
 
 
+HELD_POINTS_PER_CARD = 1.7  # an unseen card's average points (Aces/Crowns 1, numbers 2, extensions 3)
+
+
+def _game_end(view: D.View) -> float:
+    """Going out scores the hand (D9): if someone then reaches the target, the game ends. Worth a lot when we
+    would be the one on top, and to be avoided when someone else would."""
+    est: list[float] = []
+    for s in range(len(view.scores)):
+        bound = sum(len(c.suits) for m in view.bound[s] for c in m.cards)
+        if s == view.seat:  # going out binds our hand but the last discard
+            change = max(0.0, _pts(view.hand) - 2.0)
+        else:
+            change = -HELD_POINTS_PER_CARD * view.hand_sizes[s]
+        est.append(-1e9 if view.left[s] else view.scores[s] + bound + change)
+    if max(est) < view.target:
+        return 0.0
+    mine = est[view.seat]
+    rival = max(v for s, v in enumerate(est) if s != view.seat)
+    if mine > rival + 2:
+        return 25.0
+    if rival > mine:
+        return -25.0
+    return 0.0
+
+
 def _end_risk(view: D.View, players: int, others: list[int]) -> float:
     """How likely a held card is still held when the hand ends: high near the end of the deck (D8) or when
     an opponent is nearly out (D7)."""
@@ -162,7 +195,7 @@ def _end_risk(view: D.View, players: int, others: list[int]) -> float:
     smallest = min(others) if others else 10
     rounds_out = 1.0 + smallest * 1.2
     rounds = min(rounds_deck, rounds_out)
-    return min(1.0, 0.25 + 1.5 / (1.0 + rounds))
+    return min(1.0, RISK_BASE + 1.5 / (1.0 + rounds))
 
 
 def _prepare_draw_odds(ctx: _Ctx) -> None:
@@ -174,20 +207,10 @@ def _prepare_draw_odds(ctx: _Ctx) -> None:
 
 def _prepare_straights(ctx: _Ctx) -> None:
     """Which straight positions one or two new cards could fill as partial straights on today's table."""
-    if ctx.suit is None:
-        return
-    pieces = table_pieces(ctx.table, ctx.suit, ctx.pos)
-    if not pieces.singles and not pieces.blocks:
-        return
-    n = len(ctx.pos)
-    singles = frozenset(p for p in range(n) if _partial_search(frozenset((p,)), pieces, n) is not None)
-    pairs = frozenset(
-        (p, q)
-        for p in range(n)
-        for q in range(p + 1, n)
-        if _partial_search(frozenset((p, q)), pieces, n) is not None
-    )
-    ctx.single_ok, ctx.pair_ok = singles, pairs
+    if ctx.suit is not None:
+        ctx.single_ok, ctx.pair_ok = partial_positions(
+            ctx.table, ctx.suit, pawns=ctx.opts.pawns, courts=ctx.opts.courts
+        )
 
 
 def _melds(ctx: _Ctx, hand: Sequence[Card]) -> list[Meld]:
@@ -276,7 +299,7 @@ def _hold_value(ctx: _Ctx, hand: Sequence[Card]) -> float:
     cached = ctx.eval_cache.get(key)
     if cached is not None:
         return cached
-    value = -ctx.end_risk * _pts(hand) - 0.35 * len(hand) + 1.5 * _potential(ctx, hand)
+    value = -ctx.end_risk * _pts(hand) - W_SIZE * len(hand) + W_POTENTIAL * _potential(ctx, hand)
     ctx.eval_cache[key] = value
     return value
 
@@ -346,7 +369,7 @@ def _best_discard(
         pool = sorted(pool, key=rough, reverse=True)[:8]
     for c in pool:
         rest = _remove(hand, (c,))
-        v = _hold_value(ctx, rest) - _gift(ctx, c)
+        v = _hold_value(ctx, rest) - W_GIFT * _gift(ctx, c)
         if c.rank == Rank.ACE and rest:
             v += _ace_value(ctx, rest, c)
         if v > best_v:
@@ -420,8 +443,8 @@ def _packings(ctx: _Ctx, hand: Sequence[Card], limit: int = 1500) -> list[tuple[
 def _plan(ctx: _Ctx, hand: Sequence[Card], top: int = 4) -> tuple[float, list[Meld]]:
     """The best binding set for this hand and the value of the turn after it (bound points + kept cards)."""
     packs = _packings(ctx, hand)
-    if not packs:
-        packs = [(0, [])]
+    if not packs or ctx.go_out_bonus < 0:  # going out would hand someone else the game: binding less may not
+        packs = [*packs[: top - 1], (0, [])]
     best_v, best_p = float("-inf"), list[Meld]()
     seen: set[tuple[int, ...]] = set()
     tried = 0
@@ -492,7 +515,7 @@ def _hard_draw(ctx: _Ctx, hand: list[Card]) -> D.Action:
     best_v = float("-inf")
     if draw is not None:
         # The deck: we keep our hand (the drawn card, or a worse one, is discarded) plus the draw's odds.
-        best_v = _hold_value(ctx, hand) + _potential(ctx, hand) - 0.3
+        best_v = _hold_value(ctx, hand) + _potential(ctx, hand) - DECK_DRAW
         best_a = draw
     queue = view.queue
     deepest_n = max(1, min(12, 22 - len(hand)))  # a big hand is a liability: take little more

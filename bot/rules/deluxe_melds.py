@@ -248,6 +248,23 @@ def find_partial(
     return None if used is None else _group(used)
 
 
+def partial_positions(
+    table: Sequence[tuple[int, Meld]], suit: Suit, *, pawns: bool = False, courts: bool = False
+) -> tuple[frozenset[int], frozenset[tuple[int, int]]]:
+    """The straight positions (D6 order, Ace = 0) that one new card of the suit, or two (a pair, lower
+    first), could fill as a partial straight on this table. For players weighing cards they don't hold yet."""
+    pos = _POSITIONS[(pawns, courts)]
+    pieces = table_pieces(table, suit, pos)
+    if not pieces.singles and not pieces.blocks:
+        return frozenset(), frozenset()
+    n = len(pos)
+    singles = frozenset(p for p in range(n) if _search(frozenset((p,)), pieces, n) is not None)
+    pairs = frozenset(
+        (p, q) for p in range(n) for q in range(p + 1, n) if _search(frozenset((p, q)), pieces, n) is not None
+    )
+    return singles, pairs
+
+
 # --- explaining a refusal -------------------------------------------------------------------------------
 
 
