@@ -40,7 +40,7 @@ def random_player(view: D.View, rng: random.Random) -> D.Action:
 
 def _bindable_points(view: D.View, hand: Sequence[Card]) -> int:
     """Points the hand binds if it binds greedily (biggest meld first, then whatever still fits)."""
-    opts = ai.infer_options(view)
+    opts = view.options
     table = [(s, m) for s in range(len(view.bound)) for m in view.bound[s]]
     melds = sorted(
         D.find_melds(hand, table, view.straight_suit, opts), key=lambda m: -sum(len(c.suits) for c in m.cards)

@@ -111,14 +111,20 @@ def test_unknown_level_is_refused() -> None:
         ai.choose(view, random.Random(0), "expert")  # type: ignore[arg-type]
 
 
-def test_options_are_inferred_from_the_view_at_the_start_of_a_hand() -> None:
-    for options in (D.Options(), D.Options(pawns=True, courts=True)):
-        for seed in range(20):
-            state, _ = D.start(f"inf:{seed}", 4, options)
-            if state.ace_pile:
-                continue
-            got = ai.infer_options(D.view(state, state.turn))
-            assert (got.pawns, got.courts) == (options.pawns, options.courts)
+def test_the_view_shows_the_table_options_and_the_whole_ace_pile() -> None:
+    options = D.Options(pawns=True, courts=True, fast_start=1)
+    state, _ = D.start("view:opts", 3, options)
+    rng = random.Random(0)
+    piles = set()
+    for _ in range(120):  # long enough for several Aces to reach the pile
+        seat = D.waiting_for(state)[0]
+        view = D.view(state, seat)
+        assert view.options == options and view.ace_pile == state.ace_pile
+        piles.add(len(view.ace_pile))
+        state, _ = D.apply(state, ai.choose(view, rng, "easy"))
+        if D.is_over(state):
+            break
+    assert max(piles) >= 2
 
 
 def test_hard_beats_easy_players() -> None:

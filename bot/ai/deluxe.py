@@ -39,48 +39,6 @@ RISK_BASE = 0.25  # weight of a held point even far from the end of the hand
 W_GIFT = 2.0  # per point a discard is likely to give whoever takes it from the queue
 
 
-# --- inferring what the View leaves out ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Opts:
-    """The straight options (D6) as far as the seat can tell; ``find_melds`` only needs these two."""
-
-    pawns: bool
-    courts: bool
-
-
-def infer_options(view: D.View) -> _Opts:
-    """The View does not carry the table options; infer Pawns/Courts from the cards in sight and the count.
-
-    Every card is in the deck, a hand, the queue, bound, or on the Ace Pile, so the total (72, 80 or 88) is
-    the visible count plus the Ace Pile's size, which is 0 with no Ace on it and at most 12 otherwise.
-    """
-    seen: list[Card] = [*view.hand, *view.queue]
-    for melds in view.bound:
-        for m in melds:
-            seen.extend(m.cards)
-    pawns = any(c.rank == Rank.PAWN for c in seen)
-    courts = any(c.rank == Rank.COURT for c in seen)
-    visible = (
-        view.deck_count
-        + sum(view.hand_sizes)
-        + len(view.queue)
-        + sum(len(m.cards) for melds in view.bound for m in melds)
-    )
-    if pawns and courts:
-        return _Opts(True, True)
-    extra = 8 if (pawns or courts) else 0
-    lo, hi = (0, 0) if view.ace_pile_top is None else (1, 12)
-    fits = [k for k in (0, 8, 16) if k >= extra and lo <= 72 + k - visible <= hi]
-    k = fits[0] if fits else extra
-    if k >= 16:
-        return _Opts(True, True)
-    if k == 8 and not (pawns or courts):
-        return _Opts(True, False)  # one extension on, which one unseen: a guess only straights notice
-    return _Opts(pawns, courts)
-
-
 # --- per-decision context -----------------------------------------------------------------------------------
 
 
@@ -89,7 +47,7 @@ class _Ctx:
     """Everything one decision reuses: the table, the unseen cards, the end-of-hand risk, and caches."""
 
     view: D.View
-    opts: _Opts
+    opts: D.Options
     suit: Suit | None
     table: list[tuple[int, Meld]]
     pos: dict[Rank, int]
@@ -121,7 +79,7 @@ def _table(view: D.View) -> list[tuple[int, Meld]]:
 
 
 def _context(view: D.View) -> _Ctx:
-    opts = infer_options(view)
+    opts = view.options
     table = _table(view)
     pos = positions(pawns=opts.pawns, courts=opts.courts)
     types: dict[int, Card] = {}
@@ -136,8 +94,8 @@ def _context(view: D.View) -> _Ctx:
     for _, m in table:
         for c in m.cards:
             total[c.index] -= 1
-    if view.ace_pile_top is not None:
-        total[view.ace_pile_top.index] -= 1
+    for c in view.ace_pile:
+        total[c.index] -= 1
     unseen = {i: k for i, k in total.items() if k > 0}
     n_unseen = max(1, sum(unseen.values()))
     players = sum(1 for s in range(len(view.left)) if not view.left[s])

@@ -427,6 +427,8 @@ class View:
     deck_rebuilt: bool = False  # the deck was rebuilt this hand: when it runs out again, the hand ends (D8)
     # What this seat may do now, binds included (one Bind per distinct bindable meld); Leave is not listed.
     legal: tuple[Action, ...] = field(default=())
+    options: Options = field(default_factory=Options)  # the table's options: every player knows them
+    ace_pile: tuple[Card, ...] = field(default=())  # every Ace on the pile, bottom first (all face up)
 
 
 # --- helpers ----------------------------------------------------------------------------------------------
@@ -982,6 +984,8 @@ def view(state: State, seat: int) -> View:
         drawn=state.drawn if seat == state.turn and state.phase == Phase.BIND else None,
         deck_rebuilt=state.reshuffles > 0,
         legal=legal_moves(state, seat),
+        options=state.options,
+        ace_pile=state.ace_pile,
     )
 
 
