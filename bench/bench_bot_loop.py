@@ -7,7 +7,9 @@ Bhargage practice tables (a hard bot) and Deluxe tables (one person, hard bots) 
 service and played to the end; the people's moves go through the controller's own apply → publish path,
 chosen by the easy player, and the bots move by themselves as on Discord. Every step a bot task runs on the
 loop (the code between two awaits: lock, apply, commit, render, the REST calls it starts) is timed by wrapping
-the loop's handle runner; the decision itself runs in a worker thread and is timed apart.
+the loop's handle runner; the decision itself runs in a worker thread and is timed apart. Steps during which
+Python ran a full garbage collection are counted apart: that pause hits whatever code is running, bot or not.
+Run it on an otherwise idle machine: the steps are wall-clock times.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import random
 import sys
 import tempfile
@@ -37,6 +40,13 @@ from tests.fakediscord import FAKE_TOKEN, FakeDiscord
 
 steps: list[float] = []  # seconds, one per loop step of a bot task
 decisions: list[float] = []  # seconds, one per decision in the worker thread
+gc_in_step: list[float] = []  # seconds of the steps during which Python ran a full (gen-2) collection
+_full_collections = [0]
+
+
+def _count_full_gc(phase: str, info: dict[str, int]) -> None:
+    if phase == "stop" and info.get("generation") == 2:
+        _full_collections[0] += 1
 
 
 @contextlib.contextmanager
@@ -50,9 +60,11 @@ def timed_bot_steps() -> Iterator[None]:
         if not (isinstance(owner, asyncio.Task) and owner.get_name().startswith("bots-")):
             original(self)
             return
+        before = _full_collections[0]
         start = time.perf_counter()
         original(self)
-        steps.append(time.perf_counter() - start)
+        took = time.perf_counter() - start
+        (gc_in_step if _full_collections[0] != before else steps).append(took)
 
     decide = controller_module._decide
 
@@ -65,9 +77,11 @@ def timed_bot_steps() -> Iterator[None]:
 
     handle._run = run  # type: ignore[method-assign]
     controller_module._decide = timed_decide
+    gc.callbacks.append(_count_full_gc)
     try:
         yield
     finally:
+        gc.callbacks.remove(_count_full_gc)
         handle._run = original  # type: ignore[method-assign]
         controller_module._decide = decide
 
@@ -156,6 +170,11 @@ async def play(
     print(
         f"bot task loop steps, ms:  p50 {percentile(ms, 50):6.2f}  p99 {percentile(ms, 99):6.2f}  "
         f"max {ms[-1] if ms else 0:6.2f}  over 20 ms: {over}"
+    )
+    gcs = sorted(s * 1000 for s in gc_in_step)
+    print(
+        f"steps in which Python ran a full garbage collection (not the bot's code): {len(gcs)}, "
+        f"longest {gcs[-1] if gcs else 0:.2f} ms"
     )
     print(
         f"decisions (worker thread, off the loop), ms:  p50 {percentile(dec, 50):6.2f}  "

@@ -435,14 +435,14 @@ class TableController:
         board_id = await self._refresh_board(table)
         if board_id is not None:
             changes["board_id"] = board_id
-        dealt = adapter.deal(table, events)
+        dealt = {s: note for s, note in adapter.deal(table, events).items() if not table.is_bot(s)}
         for seat, note in dealt.items():
             await self._dm(table, seat, adapter.seat_panel(table, seat, note))
         if not posted:
             # The channel refused: whoever was called there gets their panel by DM (a cut, say), and at the
             # end everyone is told the result by DM.
             for seat in ann.ping_seats:
-                if seat not in dealt:
+                if seat not in dealt and not table.is_bot(seat):
                     await self._dm(table, seat, adapter.seat_panel(table, seat))
             if table.is_over():
                 head = f"Your {adapter.title} game in <#{table.channel_id}> is over."
