@@ -650,10 +650,14 @@ class TableController:
         is waited for. The decision runs in a worker thread so the event loop never waits on it."""
         mover: int | None = None
         try:
+            table = await self.tables.get(table_id)
             while True:
-                peek = _bot_seat(await self.tables.get(table_id))
+                peek = _bot_seat(table)  # the table in hand: a finished game is never reloaded from the log
                 if self.settings.bot_delay and peek is not None and peek != mover:
                     await asyncio.sleep(self.settings.bot_delay)  # a new turn: a natural pause first
+                if peek is None and table.status != "active":
+                    del self._bots[table_id]
+                    return
                 async with self.tables.locked(table_id) as table:
                     seat = _bot_seat(table)
                     if seat is None:
