@@ -431,7 +431,7 @@ async def test_challenge_refusals(fake_discord: FakeDiscord, start_bot: StartBot
     me = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=alice)
     assert me.ephemeral and "yourself" in me.content
     bot_ = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=robot)
-    assert bot_.ephemeral and "Bots" in bot_.content
+    assert bot_.ephemeral and "Other bots don't play" in bot_.content and "/bhargage practice" in bot_.content
     quiet = fake.add_channel("quiet", bot_permissions=discord.Permissions(view_channel=True).value)
     perm = await fake.slash(alice, quiet, "bhargage challenge", opponent=bob)
     assert perm.ephemeral and "send messages" in perm.content and fake.channel_messages(quiet) == []
