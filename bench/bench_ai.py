@@ -5,7 +5,7 @@ Run from the repository root:
     python bench/bench_ai.py match hard greedy --games 4000 --jobs 2   # win rate of the first player, 95% CI
     python bench/bench_ai.py match hard random --games 2000
     python bench/bench_ai.py speed --games 100                          # hard decision times, single process
-    python bench/bench_ai.py deluxe ...                                 # bench/bench_ai_deluxe.py, if present
+    python bench/bench_ai.py deluxe ...                                 # runs bench/bench_ai_deluxe.py
 
 Players: random (uniform legal), greedy (the baseline below), easy, normal, hard. Seats alternate every
 game; each game uses its own seed, so a run is reproducible.
@@ -14,7 +14,6 @@ game; each game uses its own seed, so a run is reproducible.
 from __future__ import annotations
 
 import argparse
-import importlib
 import itertools
 import math
 import random
@@ -149,6 +148,9 @@ def _match_chunk(args: tuple[str, str, list[int], bool, int]) -> tuple[int, int]
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate (both benches use it)."""
+    if n == 0:
+        return 0.0, 1.0
     p = wins / n
     d = 1 + z * z / n
     mid = (p + z * z / (2 * n)) / d
@@ -214,14 +216,9 @@ def speed(games: int, sequences: bool) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "deluxe":
-        try:
-            deluxe = importlib.import_module("bench.bench_ai_deluxe")
-        except ModuleNotFoundError as err:
-            if err.name not in ("bench", "bench.bench_ai_deluxe"):
-                raise
-            print("bench/bench_ai_deluxe.py is not there yet.")
-            return
-        deluxe.main(argv[1:])
+        from bench import bench_ai_deluxe  # the Deluxe figures live in their own script
+
+        bench_ai_deluxe.main(argv[1:])
         return
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter

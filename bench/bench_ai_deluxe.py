@@ -10,7 +10,6 @@ Run from the repo root: ``.venv/bin/python bench/bench_ai_deluxe.py [--games N] 
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import random
 import statistics
@@ -22,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.bench_ai import wilson
 from bot.ai import deluxe as ai
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Suit, deluxe_deck, shuffled
@@ -129,16 +129,6 @@ def play_game(args: tuple[str, str, int, int, int, int]) -> tuple[bool, int, lis
         state, _ = D.apply(state, action)
         steps += 1
     return a_seat in D.final_result(state).winners, steps, times
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return mid - half, mid + half
 
 
 def run_line(a: str, b: str, players: int, games: int, jobs: int, seed: int, target: int) -> list[float]:
