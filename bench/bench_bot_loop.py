@@ -29,10 +29,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_load import _pointed_at, percentile
-from bot import controller as controller_module
 from bot.ai import bhargage as ai_bh
 from bot.ai import deluxe as ai_dx
 from bot.app import TavernBot, create_bot
+from bot.games import GameAdapter
 from bot.lobbies import Player
 from bot.seats import next_bot
 from bot.settings import Settings
@@ -66,7 +66,7 @@ def timed_bot_steps() -> Iterator[None]:
         took = time.perf_counter() - start
         (gc_in_step if _full_collections[0] != before else steps).append(took)
 
-    decide = controller_module._decide
+    decide = GameAdapter.bot_action
 
     def timed_decide(*args: Any) -> Any:
         start = time.perf_counter()
@@ -76,14 +76,14 @@ def timed_bot_steps() -> Iterator[None]:
             decisions.append(time.perf_counter() - start)
 
     handle._run = run  # type: ignore[method-assign]
-    controller_module._decide = timed_decide
+    GameAdapter.bot_action = timed_decide  # type: ignore[method-assign]
     gc.callbacks.append(_count_full_gc)
     try:
         yield
     finally:
         gc.callbacks.remove(_count_full_gc)
         handle._run = original  # type: ignore[method-assign]
-        controller_module._decide = decide
+        GameAdapter.bot_action = decide  # type: ignore[method-assign]
 
 
 async def person(bot: TavernBot, table_id: int, seat: int, rng: random.Random, stop: float) -> None:

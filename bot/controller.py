@@ -601,14 +601,11 @@ class TableController:
         nudge, claim = config.nudge_minutes * 60, config.claim_minutes * 60
         due = [t for t in (nudge, claim) if t]
         idle_for = self.clock() - table.last_action_at
-        waiting = tuple(s for s in table.waiting_for() if not table.is_bot(s))  # a bot is woken, not nudged
+        waiting = table.people_waited_for()  # a bot is woken, not nudged
         if table.status != "active" or not waiting or not due or idle_for < min(due):
             return  # nothing to say yet: no lock, no database read, no channel lookup
         async with self.tables.locked(table.id) as table:
-            if (
-                table.status != "active"
-                or tuple(s for s in table.waiting_for() if not table.is_bot(s)) != waiting
-            ):
+            if table.status != "active" or table.people_waited_for() != waiting:
                 return
             adapter = table.adapter
             minutes = int(idle_for // 60)
@@ -630,7 +627,7 @@ class TableController:
 
     def wake_bots(self, table: Table) -> None:
         """Start the table's computer players if one of them has to act (and none is already moving)."""
-        if table.id not in self._bots and _bot_seat(table) is not None:
+        if table.id not in self._bots and table.adapter.bot_seat(table) is not None:
             self._bots[table.id] = asyncio.create_task(self._bot_turns(table.id), name=f"bots-{table.id}")
 
     async def bots_idle(self) -> None:
@@ -652,26 +649,23 @@ class TableController:
         try:
             table = await self.tables.get(table_id)
             while True:
-                peek = _bot_seat(table)  # the table in hand: a finished game is never reloaded from the log
+                peek = table.adapter.bot_seat(
+                    table
+                )  # the table in hand: a finished game is never reloaded from the log
                 if self.settings.bot_delay and peek is not None and peek != mover:
                     await asyncio.sleep(self.settings.bot_delay)  # a new turn: a natural pause first
                 if peek is None and table.status != "active":
                     del self._bots[table_id]
                     return
                 async with self.tables.locked(table_id) as table:
-                    seat = _bot_seat(table)
+                    seat = table.adapter.bot_seat(table)
                     if seat is None:
                         del self._bots[table_id]  # under the lock: the next move wakes a new task
                         return
                     mover = seat
-                    if not any(not table.is_bot(s) for s in table.adapter.playing(table)):
-                        action = table.adapter.resign_action(table, seat)  # nobody left to play with
-                    else:
-                        seed = f"{table.seed}:{table.seq}:{seat}"
-                        level = level_of(table.user_ids[seat])
-                        action = await asyncio.to_thread(
-                            _decide, table.adapter, table.state, seat, seed, level
-                        )
+                    rng = random.Random(f"{table.seed}:{table.seq}:{seat}")
+                    level = level_of(table.user_ids[seat])
+                    action = await asyncio.to_thread(table.adapter.bot_action, table, seat, rng, level)
                     told = table.meta.told(table.seq)
                     events = await self._apply(table, seat, action)
                     await self.publish(table, events, told_before=told)
@@ -683,19 +677,3 @@ class TableController:
             log.exception(
                 "game %d: the computer player failed to move (the next timer pass tries again)", table_id
             )
-
-
-def _bot_seat(table: Table) -> int | None:
-    """The bot seat that acts now: one the engine waits for — or, once no person plays on, any bot still
-    seated (it leaves, so a table of bots alone never plays on in the channel)."""
-    if table.status != "active":
-        return None
-    playing = table.adapter.playing(table)
-    if not any(not table.is_bot(s) for s in playing):
-        return next((s for s in playing if table.is_bot(s)), None)
-    return next((s for s in table.waiting_for() if table.is_bot(s)), None)
-
-
-def _decide(adapter: Any, state: Any, seat: int, seed: str, level: ai.Level) -> Any:
-    """The computer player's action for ``seat``, from its seat view only (runs in a worker thread)."""
-    return adapter.ai.choose(adapter.rules.view(state, seat), random.Random(seed), level)

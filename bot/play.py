@@ -10,7 +10,6 @@ The computer seats play through ``bot.ai.<game>.choose``. Nothing is stored.
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
 import random
 import re
@@ -113,7 +112,6 @@ class Terminal:
     ) -> None:
         self.adapter: GameAdapter = GAMES[game]
         self.rules = self.adapter.rules
-        self.ai = importlib.import_module(f"bot.ai.{game}")
         self.level = level
         self.rng = random.Random(seed)
         self.stdin, self.stdout = stdin, stdout
@@ -215,15 +213,12 @@ class Terminal:
         self.publish(self.opening)
         try:
             while not table.is_over():
-                waiting = table.waiting_for()
-                bots = [s for s in waiting if s != HUMAN]
-                if bots:
-                    seat = bots[0]
-                    action = self.ai.choose(self.rules.view(table.state, seat), self.rng, self.level)
-                    events = self.apply(seat, action)
+                seat = self.adapter.bot_seat(table)  # the same rule as on Discord
+                if seat is not None:
+                    events = self.apply(seat, self.adapter.bot_action(table, seat, self.rng, self.level))
                     self.panel = None
                     self.publish(events)
-                elif HUMAN in waiting:
+                elif HUMAN in table.waiting_for():
                     self.turn()
                 else:  # nobody to wait for and not over: cannot happen with these engines
                     self.say("The game is stuck; stopping.")

@@ -164,6 +164,10 @@ class Table:
     def waiting_for(self) -> tuple[int, ...]:
         return tuple(self.module.waiting_for(self.state))
 
+    def people_waited_for(self) -> tuple[int, ...]:
+        """The seats of people the game waits for (a bot waited for is moving, never idle)."""
+        return tuple(s for s in self.waiting_for() if not self.is_bot(s))
+
     def is_over(self) -> bool:
         return bool(self.module.is_over(self.state))
 

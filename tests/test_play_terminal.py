@@ -227,3 +227,11 @@ def test_subprocess_game_from_a_script() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == text
+
+
+def test_leaving_a_deluxe_table_ends_it_the_bots_do_not_play_on() -> None:
+    terminal, player, text, code = run("deluxe", seed=3, target=100, script=["leave", "y"], bots=2)
+    assert code == 0 and terminal.table.is_over()
+    left = [e for e in terminal.history if isinstance(e, D.SeatLeft)]
+    assert [e.seat for e in left] == [0, 1]  # the person, then one bot: one seat is left, the game ends
+    assert len(player.answers) == 2 and "Leave this game?" in text

@@ -13,10 +13,12 @@ The registry imports adapters lazily, so one missing or broken game does not sto
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from bot.ai import Level
 from bot.panel import Button, Control, Option, Panel, Select
 from bot.seats import is_bot
 
@@ -182,6 +184,25 @@ class GameAdapter:
     def playing(self, table: Table) -> list[int]:
         """Seats still in the game (a game where players may leave and play on says who has not)."""
         return list(range(len(table.seats)))
+
+    # ---------------------------------------------------------------- computer players
+
+    def bot_seat(self, table: Table) -> int | None:
+        """The bot seat that acts now: one the engine waits for — or, once no person plays on, any bot still
+        seated (it leaves, so bots alone never play on)."""
+        if table.status != "active":
+            return None
+        playing = self.playing(table)
+        if not set(playing) & set(table.humans):
+            return next((s for s in playing if table.is_bot(s)), None)
+        return next((s for s in table.waiting_for() if table.is_bot(s)), None)
+
+    def bot_action(self, table: Table, seat: int, rng: random.Random, level: Level) -> Any:
+        """What the bot at ``seat`` does: its player's choice from the seat's view, or leaving when no person
+        plays on. Pure work on the state; the controller runs it in a worker thread."""
+        if not set(self.playing(table)) & set(table.humans):
+            return self.resign_action(table, seat)
+        return self.ai.choose(self.rules.view(table.state, seat), rng, level)
 
     # ---------------------------------------------------------------- shared helpers
 
