@@ -14,6 +14,7 @@ import pytest
 
 from bot.ai import UnknownLevel
 from bot.ai import bhargage as ai
+from bot.ai import level as ai_level
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import count_hand, peg_points, shortage
 from bot.rules.decktet import ALL_CARDS, EXCUSE, Card, card
@@ -207,3 +208,10 @@ def test_defends_when_the_opponent_is_close() -> None:
     assert late.card == card("mountain")
     assert late.reply < early.reply
     assert abs(late.net) < 10  # the coach reports points, not the search's bonus for pegging out
+
+
+def test_an_unknown_level_is_quoted_as_harmless_text() -> None:
+    with pytest.raises(UnknownLevel) as err:
+        ai_level("**@everyone** " + "x" * 40)
+    message = str(err.value)
+    assert "@everyone" not in message and "\\*\\*" in message and len(message) < 120

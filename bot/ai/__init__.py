@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Literal
 
 from bot.rules.errors import RulesError
+from bot.safe import plain
 
 Level = Literal["easy", "normal", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
@@ -27,5 +28,5 @@ def level(text: str) -> Level:
     for known in LEVELS:
         if known == word:
             return known
-    shown = text.strip()[:20] or "(nothing)"
+    shown = plain(text, 20) or "(nothing)"  # whatever a client sent, shown as harmless text
     raise UnknownLevel(f"There is no bot level called “{shown}”: choose easy, normal or hard.")
