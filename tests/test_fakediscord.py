@@ -16,7 +16,7 @@ from bot.app import TavernBot
 from bot.errors import APOLOGY, SERVER_ONLY, UserFacingError, reply_error
 from bot.rules.errors import IllegalAction
 from tests.conftest import ErrorLogGuard, StartBot
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FAKE_TOKEN, FakeDiscord
 
 # ------------------------------------------------------------------------------------ test-only commands
 
@@ -1258,3 +1258,42 @@ async def test_fail_next_fails_one_request(fake_discord: FakeDiscord, start_bot:
     assert gone.value.code == 10008
     await note.edit(content="summary, edited")
     assert [(r.status, r.code) for r in fake_discord.rejections()] == [(403, 50013), (404, 10008)]
+
+
+async def test_active_threads_are_synced_on_connect(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    first = await start_bot()
+    sent = await _bot_post(first, fake_discord.channel.id, "table")
+    thread = await sent.create_thread(name="Game")
+    await first.close()
+
+    second = await start_bot()
+    synced = second.get_channel(thread.id)  # GUILD_CREATE carries the active threads
+    assert isinstance(synced, discord.Thread) and synced.name == "Game"
+    await fake_discord.archive(fake_discord.threads(fake_discord.channel)[0])
+    await second.close()
+    third = await start_bot()
+    assert third.get_channel(thread.id) is None  # archived threads are not synced
+
+
+async def test_member_remove_needs_the_members_intent(fake_discord: FakeDiscord) -> None:
+    removed: asyncio.Queue[discord.Member] = asyncio.Queue()
+    intents = discord.Intents.none()
+    intents.guilds = intents.members = True
+    client = discord.Client(intents=intents, guild_ready_timeout=0.01)
+
+    @client.event
+    async def on_member_remove(member: discord.Member) -> None:
+        await removed.put(member)
+
+    alice = fake_discord.add_user("alice")
+    task = asyncio.create_task(client.start(FAKE_TOKEN))
+    try:
+        await asyncio.wait_for(client.wait_until_ready(), 5)
+        await fake_discord.remove_member(fake_discord.guild, alice)
+        member = await asyncio.wait_for(removed.get(), 5)
+        assert member.id == alice.id and member.guild.id == fake_discord.guild.id
+        guild = client.get_guild(fake_discord.guild.id)
+        assert guild is not None and guild.get_member(alice.id) is None
+    finally:
+        await client.close()
+        await asyncio.wait_for(task, 5)

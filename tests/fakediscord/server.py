@@ -5,6 +5,14 @@ Tests act as users (``slash``, ``click``, ``select``, ``submit_modal``) and read
 the bot are modelled: closed DMs (50007), missing permissions (50013), expired interaction tokens
 (10015 Unknown Webhook), double acknowledgement (40060), late callbacks (10062), and every message body
 Discord would refuse (50035 Invalid Form Body, 50006 empty message; see validate.py).
+
+Public threads (type 11) follow Discord's threads topic: the bot's permissions there are its parent's
+(CREATE_PUBLIC_THREADS to start one, SEND_MESSAGES_IN_THREADS to talk), a thread shares its starter message's
+id and a message starts at most one (400 160004), archived threads take no edit or delete (400 50083) while a
+new message unarchives them unless they are locked (then 50083, or 403 160005 when locked but active) for
+anyone without MANAGE_THREADS. Deleted channels and threads answer 404 10003. ``remove_member`` makes a user
+leave a server; the bot cannot DM someone it shares no server with (403 50007). ``fail_next`` makes one
+request fail as a passing Discord fault would.
 """
 
 from __future__ import annotations
