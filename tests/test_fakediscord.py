@@ -1228,7 +1228,10 @@ async def test_interactions_inside_a_thread(fake_discord: FakeDiscord, start_bot
 
     counter = await fake_discord.slash(alice, fthread, "t counter")
     assert counter.message.channel is fthread
-    assert fake_discord.interactions[-1].channel is fthread
+    sent = fake_discord._interaction_payload(fake_discord.interactions[-1])
+    assert sent["channel_id"] == str(fthread.id) and sent["channel"]["type"] == 11
+    assert sent["channel"]["parent_id"] == str(channel.id)
+    assert sent["app_permissions"] == str(channel.bot_permissions)
     clicked = await fake_discord.click(alice, counter.message, "Add")
     assert clicked.content == "count 1"
     picked = await fake_discord.slash(alice, fthread, "t pick")
