@@ -16,7 +16,7 @@ from bot.app import TavernBot
 from bot.errors import APOLOGY, SERVER_ONLY, UserFacingError, reply_error
 from bot.rules.errors import IllegalAction
 from tests.conftest import ErrorLogGuard, StartBot
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FAKE_TOKEN, FakeDiscord
 
 # ------------------------------------------------------------------------------------ test-only commands
 
@@ -1030,3 +1030,273 @@ async def test_allowed_mentions_are_recorded(fake_discord: FakeDiscord, start_bo
     # the bot's default (users yes, roles and @everyone no) reaches the interaction reply too
     assert result.message.pinged_user_ids() == [alice.id, bob.id]
     assert not result.message.pings_everyone
+
+
+# ------------------------------------------------------------------------------------------------- threads
+
+
+async def _bot_post(bot: TavernBot, channel_id: int, text: str) -> discord.Message:
+    channel = bot.get_channel(channel_id)
+    assert isinstance(channel, discord.TextChannel | discord.Thread)
+    return await channel.send(text)
+
+
+NO_MANAGE_THREADS = discord.Permissions(
+    view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True
+).value
+
+
+async def test_thread_from_a_message(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    bot = await start_bot()
+    channel = fake_discord.channel
+    sent = await _bot_post(bot, channel.id, "a table opens")
+    thread = await sent.create_thread(name="Game 1", auto_archive_duration=60)
+    await fake_discord.settle()
+
+    [fthread] = fake_discord.threads(channel)
+    starter = fake_discord.last_message(channel)
+    assert thread.id == sent.id == fthread.id == starter.id  # a thread shares its message's id
+    assert fake_discord.thread_of(starter) is fthread and fthread.parent is channel
+    assert (thread.parent_id, thread.owner_id, thread.auto_archive_duration) == (channel.id, bot.user.id, 60)  # type: ignore[union-attr]
+    payload = starter.payload()
+    assert payload["thread"]["id"] == str(fthread.id) and payload["flags"] & (1 << 5)
+    assert fthread.payload()["type"] == 11 and fthread.payload()["parent_id"] == str(channel.id)
+    cached = bot.get_channel(thread.id)  # THREAD_CREATE reached the client's cache
+    assert isinstance(cached, discord.Thread) and cached.parent is bot.get_channel(channel.id)
+
+    inside = await thread.send("your turn")
+    assert [m.content for m in fake_discord.channel_messages(fthread)] == ["your turn"]
+    assert [m.content for m in fake_discord.channel_messages(channel)] == ["a table opens"]
+    assert inside.channel.id == thread.id
+    fetched = await bot.fetch_channel(thread.id)
+    assert isinstance(fetched, discord.Thread) and fetched.message_count == 1 and not fetched.archived
+
+    with pytest.raises(discord.HTTPException) as again:
+        await sent.create_thread(name="Game 1 again")
+    assert (again.value.status, again.value.code) == (400, 160004)
+    assert again.value.text == "A thread has already been created for this message"
+
+    other = await _bot_post(bot, channel.id, "another table")
+    for name, duration, path in (
+        ("", 60, "name"),
+        ("n" * 101, 60, "name"),
+        ("ok", 30, "auto_archive_duration"),
+    ):
+        with pytest.raises(discord.HTTPException) as bad:
+            await bot.http.start_thread_with_message(
+                channel.id,
+                other.id,
+                name=name,
+                auto_archive_duration=duration,  # type: ignore[arg-type]
+            )
+        assert (bad.value.status, bad.value.code) == (400, 50035) and f"In {path}: " in bad.value.text
+    assert len(fake_discord.threads(channel)) == 1
+
+    standalone = await bot.http.start_thread_without_message(
+        channel.id, name="Lobby", auto_archive_duration=1440, type=11
+    )
+    assert standalone["type"] == 11 and len(fake_discord.threads(channel)) == 2
+
+
+async def test_thread_permissions_come_from_the_parent(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    bot = await start_bot()
+    channel = fake_discord.channel
+    sent = await _bot_post(bot, channel.id, "a table opens")
+    await fake_discord.set_bot_permissions(
+        channel, discord.Permissions(view_channel=True, send_messages=True).value
+    )
+    with pytest.raises(discord.Forbidden) as refused:
+        await sent.create_thread(name="Game 1")
+    assert refused.value.code == 50013 and fake_discord.threads(channel) == []
+
+    no_talk = discord.Permissions(view_channel=True, send_messages=True, create_public_threads=True).value
+    await fake_discord.set_bot_permissions(channel, no_talk)
+    thread = await sent.create_thread(name="Game 1")
+    with pytest.raises(discord.Forbidden) as mute:
+        await thread.send("hello")  # SEND_MESSAGES has no effect in threads
+    assert mute.value.code == 50013
+
+    await fake_discord.set_bot_permissions(channel, discord.Permissions(administrator=True).value)
+    await thread.send("hello")
+    [fthread] = fake_discord.threads(channel)
+    assert [m.content for m in fake_discord.channel_messages(fthread)] == ["hello"]
+    with pytest.raises(AssertionError, match="parent"):
+        await fake_discord.set_bot_permissions(fthread, 0)
+
+
+async def test_archived_and_locked_threads(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    bot = await start_bot()
+    channel = fake_discord.channel
+    await fake_discord.set_bot_permissions(channel, NO_MANAGE_THREADS)
+    thread = await (await _bot_post(bot, channel.id, "table")).create_thread(name="Game")
+    note = await thread.send("round 1")
+    [fthread] = fake_discord.threads(channel)
+
+    await fake_discord.archive(fthread)
+    await fake_discord.settle()
+    assert bot.get_channel(thread.id) is None  # THREAD_UPDATE: discord.py drops archived threads
+    with pytest.raises(discord.HTTPException) as archived:
+        await note.edit(content="round 1, edited")
+    assert (archived.value.status, archived.value.code, archived.value.text) == (
+        400,
+        50083,
+        "Thread is archived",
+    )
+    with pytest.raises(discord.HTTPException, match="Thread is archived"):
+        await note.delete()
+    await thread.send("round 2")  # a message unarchives an unlocked thread
+    assert not fthread.archived
+    await note.edit(content="round 1, edited")
+
+    await fake_discord.archive(fthread, locked=True)
+    with pytest.raises(discord.HTTPException) as locked:
+        await thread.send("round 3")
+    assert (locked.value.status, locked.value.code) == (400, 50083)
+    with pytest.raises(discord.Forbidden) as unarchive:
+        await thread.edit(archived=False)  # a locked thread needs MANAGE_THREADS
+    assert unarchive.value.code == 50013 and fthread.archived
+
+    await fake_discord.set_bot_permissions(
+        channel,
+        discord.Permissions(view_channel=True, manage_threads=True, send_messages_in_threads=True).value,
+    )
+    edited = await thread.edit(archived=False)
+    assert not edited.archived and edited.locked and not fthread.archived
+    await thread.send("round 3")  # a moderator may talk in a locked thread
+    await fake_discord.set_bot_permissions(channel, NO_MANAGE_THREADS)
+    with pytest.raises(discord.Forbidden) as still_locked:
+        await thread.send("round 4")
+    assert still_locked.value.code == 160005
+    assert [m.content for m in fake_discord.channel_messages(fthread)] == [
+        "round 1, edited",
+        "round 2",
+        "round 3",
+    ]
+
+
+async def test_deleted_thread_is_unknown(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    bot = await start_bot()
+    channel = fake_discord.channel
+    sent = await _bot_post(bot, channel.id, "table")
+    thread = await sent.create_thread(name="Game")
+    note = await thread.send("round 1")
+    [fthread] = fake_discord.threads(channel)
+    starter = fake_discord.last_message(channel)
+
+    await fake_discord.delete_channel(fthread)
+    await fake_discord.settle()
+    assert bot.get_channel(thread.id) is None  # THREAD_DELETE reached the client
+    assert fake_discord.threads(channel) == [] and fake_discord.thread_of(starter) is None
+    assert fake_discord.channel_messages(fthread) == []
+    for attempt in (thread.send("round 2"), note.edit(content="x"), bot.fetch_channel(thread.id)):
+        with pytest.raises(discord.NotFound) as gone:
+            await attempt
+        assert gone.value.code == 10003
+    alice = fake_discord.add_user("alice")
+    with pytest.raises(AssertionError, match="deleted"):
+        await fake_discord.slash(alice, fthread, "tavern ping")
+
+    again = await sent.create_thread(name="Game, again")  # the message may start a new thread
+    await again.delete()
+    assert fake_discord.threads(channel) == []
+
+
+async def test_member_who_left_cannot_be_dmed(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    other_guild = fake_discord.add_guild("Other Tavern")
+    await start_bot(setup=add_test_commands)
+    alice, bob = fake_discord.add_user("alice"), fake_discord.add_user("bob")
+    await fake_discord.remove_member(fake_discord.guild, alice)
+    with pytest.raises(AssertionError, match="not a member"):
+        await fake_discord.slash(alice, fake_discord.channel, "tavern ping")
+    sent = await fake_discord.slash(bob, fake_discord.channel, "t dm", who=alice, text="still here?")
+    assert sent.content == "sent"  # alice still shares Other Tavern with the bot
+
+    await fake_discord.remove_member(other_guild, alice)
+    refused = await fake_discord.slash(bob, fake_discord.channel, "t dm", who=alice, text="hello?")
+    assert refused.content == "forbidden 50007"
+    assert [m.content for m in fake_discord.dms(alice)] == ["still here?"]
+
+
+async def test_interactions_inside_a_thread(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    bot = await start_bot(setup=add_test_commands)
+    channel = fake_discord.channel
+    await (await _bot_post(bot, channel.id, "table")).create_thread(name="Game")
+    [fthread] = fake_discord.threads(channel)
+    alice = fake_discord.add_user("alice")
+
+    counter = await fake_discord.slash(alice, fthread, "t counter")
+    assert counter.message.channel is fthread
+    sent = fake_discord._interaction_payload(fake_discord.interactions[-1])
+    assert sent["channel_id"] == str(fthread.id) and sent["channel"]["type"] == 11
+    assert sent["channel"]["parent_id"] == str(channel.id)
+    assert sent["app_permissions"] == str(channel.bot_permissions)
+    clicked = await fake_discord.click(alice, counter.message, "Add")
+    assert clicked.content == "count 1"
+    picked = await fake_discord.slash(alice, fthread, "t pick")
+    chosen = await fake_discord.select(alice, picked.message, "pick", ["suns"])
+    assert chosen.content == "picked suns"
+    ok = await fake_discord.slash(alice, fthread, "t post")
+    assert ok.content == "ok can=True"
+    assert [m.content for m in fake_discord.channel_messages(fthread)] == ["count 1", "pick suits", "posted"]
+
+    await fake_discord.set_bot_permissions(channel, discord.Permissions(view_channel=True).value)
+    refused = await fake_discord.slash(alice, fthread, "t post")  # app_permissions are the parent's
+    assert refused.content == "forbidden 50013 can=False"
+
+
+async def test_fail_next_fails_one_request(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    bot = await start_bot()
+    channel = fake_discord.channel
+    sent = await _bot_post(bot, channel.id, "table")
+    fake_discord.fail_next("POST", r"/channels/\d+/messages/\d+/threads$", 403, 50013, "Missing Permissions")
+    with pytest.raises(discord.Forbidden):
+        await sent.create_thread(name="Game")
+    thread = await sent.create_thread(name="Game")
+    note = await thread.send("summary")
+    fake_discord.fail_next("PATCH", r"/messages/\d+$", 404, 10008, "Unknown Message")
+    with pytest.raises(discord.NotFound) as gone:
+        await note.edit(content="summary, edited")
+    assert gone.value.code == 10008
+    await note.edit(content="summary, edited")
+    assert [(r.status, r.code) for r in fake_discord.rejections()] == [(403, 50013), (404, 10008)]
+
+
+async def test_active_threads_are_synced_on_connect(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    first = await start_bot()
+    sent = await _bot_post(first, fake_discord.channel.id, "table")
+    thread = await sent.create_thread(name="Game")
+    await first.close()
+
+    second = await start_bot()
+    synced = second.get_channel(thread.id)  # GUILD_CREATE carries the active threads
+    assert isinstance(synced, discord.Thread) and synced.name == "Game"
+    await fake_discord.archive(fake_discord.threads(fake_discord.channel)[0])
+    await second.close()
+    third = await start_bot()
+    assert third.get_channel(thread.id) is None  # archived threads are not synced
+
+
+async def test_member_remove_needs_the_members_intent(fake_discord: FakeDiscord) -> None:
+    removed: asyncio.Queue[discord.Member] = asyncio.Queue()
+    intents = discord.Intents.none()
+    intents.guilds = intents.members = True
+    client = discord.Client(intents=intents, guild_ready_timeout=0.01)
+
+    @client.event
+    async def on_member_remove(member: discord.Member) -> None:
+        await removed.put(member)
+
+    alice = fake_discord.add_user("alice")
+    task = asyncio.create_task(client.start(FAKE_TOKEN))
+    try:
+        await asyncio.wait_for(client.wait_until_ready(), 5)
+        await fake_discord.remove_member(fake_discord.guild, alice)
+        member = await asyncio.wait_for(removed.get(), 5)
+        assert member.id == alice.id and member.guild.id == fake_discord.guild.id
+        guild = client.get_guild(fake_discord.guild.id)
+        assert guild is not None and guild.get_member(alice.id) is None
+    finally:
+        await client.close()
+        await asyncio.wait_for(task, 5)

@@ -25,6 +25,13 @@ ALL_PERMISSIONS = discord.Permissions.all().value
 VIEW_CHANNEL = discord.Permissions(view_channel=True).value
 SEND_MESSAGES = discord.Permissions(send_messages=True).value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
+CREATE_PUBLIC_THREADS = discord.Permissions(create_public_threads=True).value
+SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
+MANAGE_THREADS = discord.Permissions(manage_threads=True).value
+MANAGE_CHANNELS = discord.Permissions(manage_channels=True).value
+HAS_THREAD = 1 << 5  # message flag: a thread was started from this message
+PUBLIC_THREAD = 11
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
 
 class Snowflakes:
@@ -78,26 +85,83 @@ class FakeUser:
 
 @dataclass(eq=False)
 class FakeChannel:
+    """A guild text channel, a DM channel, or a public thread (``parent`` set, type 11).
+
+    A thread has no permissions of its own: what the bot may do there is its parent's ``bot_permissions``.
+    """
+
     id: int
     name: str
     guild: FakeGuild | None = None
     recipient: FakeUser | None = None  # DM channels only
     bot_permissions: int = ALL_PERMISSIONS
     bot_user_id: int = 0
+    deleted: bool = False
+    # threads only
+    parent: FakeChannel | None = None
+    owner_id: int = 0
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: float = field(default_factory=time.time)
+    created: float = field(default_factory=time.time)
+    message_count: int = 0
+    total_message_sent: int = 0
+    member_ids: set[int] = field(default_factory=set)
 
     @property
     def is_dm(self) -> bool:
         return self.guild is None
 
     @property
+    def is_thread(self) -> bool:
+        return self.parent is not None
+
+    @property
     def mention(self) -> str:
         return f"<#{self.id}>"
 
+    @property
+    def permissions(self) -> int:
+        """The bot's permissions here: a thread's are its parent's."""
+        return self.parent.bot_permissions if self.parent is not None else self.bot_permissions
+
+    def bot_has(self, permission: int) -> bool:
+        """Whether the bot holds every bit of ``permission`` here (administrator holds them all)."""
+        perms = self.permissions
+        return perms & ADMINISTRATOR != 0 or perms & permission == permission
+
     def can_post(self) -> bool:
-        need = VIEW_CHANNEL | SEND_MESSAGES
-        return self.bot_permissions & ADMINISTRATOR != 0 or self.bot_permissions & need == need
+        send = SEND_MESSAGES_IN_THREADS if self.is_thread else SEND_MESSAGES
+        return self.bot_has(VIEW_CHANNEL | send)
+
+    def thread_payload(self) -> dict[str, Any]:
+        assert self.parent is not None and self.guild is not None
+        return {
+            "id": str(self.id),
+            "type": PUBLIC_THREAD,
+            "guild_id": str(self.guild.id),
+            "parent_id": str(self.parent.id),
+            "owner_id": str(self.owner_id),
+            "name": self.name,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "message_count": self.message_count,
+            "total_message_sent": self.total_message_sent,
+            "member_count": min(len(self.member_ids), 50),
+            "thread_metadata": {
+                "archived": self.archived,
+                "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": iso(self.archive_timestamp),
+                "locked": self.locked,
+                "create_timestamp": iso(self.created),
+            },
+        }
 
     def payload(self) -> dict[str, Any]:
+        if self.parent is not None:
+            return self.thread_payload()
         if self.guild is None:
             assert self.recipient is not None
             return {
@@ -122,10 +186,17 @@ class FakeChannel:
             "parent_id": None,
             "last_message_id": None,
             "rate_limit_per_user": 0,
+            "default_auto_archive_duration": 1440,
         }
 
     def __repr__(self) -> str:
-        return f"<FakeChannel {'DM ' + self.recipient.name if self.recipient else '#' + self.name} {self.id}>"
+        if self.recipient is not None:
+            where = "DM " + self.recipient.name
+        elif self.parent is not None:
+            where = f"thread {self.name!r} in #{self.parent.name}"
+        else:
+            where = "#" + self.name
+        return f"<FakeChannel {where} {self.id}{' deleted' if self.deleted else ''}>"
 
 
 @dataclass(eq=False)
@@ -135,6 +206,7 @@ class FakeGuild:
     owner_id: int
     channels: list[FakeChannel] = field(default_factory=list)
     members: list[FakeUser] = field(default_factory=list)
+    threads: list[FakeChannel] = field(default_factory=list)  # every thread ever started, deleted ones too
 
     def member_payload(self, user: FakeUser, *, with_user: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -172,12 +244,13 @@ class FakeGuild:
             "emojis": [],
             "stickers": [],
             "features": [],
-            "channels": [c.payload() for c in self.channels],
+            "channels": [c.payload() for c in self.channels if not c.deleted],
             "members": [self.member_payload(u) for u in self.members],
             "member_count": len(self.members),
             "presences": [],
             "voice_states": [],
-            "threads": [],
+            # the active threads, as Discord syncs them on connect
+            "threads": [t.payload() for t in self.threads if not t.deleted and not t.archived],
             "stage_instances": [],
             "guild_scheduled_events": [],
             "large": False,
@@ -343,6 +416,7 @@ class FakeMessage:
     files: dict[str, bytes] = field(default_factory=dict, repr=False)
     interaction: FakeInteraction | None = field(default=None, repr=False)
     reference_id: int | None = None
+    thread: FakeChannel | None = field(default=None, repr=False)  # the thread started from this message
     # allowed_mentions as last sent with the message (None: never sent, Discord then parses every mention)
     allowed_mentions: dict[str, Any] | None = None
     edits: list[Snapshot] = field(default_factory=list, repr=False)
@@ -470,6 +544,9 @@ class FakeMessage:
                 "user": self.interaction.user.payload(),
                 "authorizing_integration_owners": {},
             }
+        if self.thread is not None:
+            data["thread"] = self.thread.payload()
+            data["flags"] = self.flags | HAS_THREAD
         if self.reference_id is not None:
             data["message_reference"] = {
                 "message_id": str(self.reference_id),

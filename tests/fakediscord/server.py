@@ -5,6 +5,14 @@ Tests act as users (``slash``, ``click``, ``select``, ``submit_modal``) and read
 the bot are modelled: closed DMs (50007), missing permissions (50013), expired interaction tokens
 (10015 Unknown Webhook), double acknowledgement (40060), late callbacks (10062), and every message body
 Discord would refuse (50035 Invalid Form Body, 50006 empty message; see validate.py).
+
+Public threads (type 11) follow Discord's threads topic: the bot's permissions there are its parent's
+(CREATE_PUBLIC_THREADS to start one, SEND_MESSAGES_IN_THREADS to talk), a thread shares its starter message's
+id and a message starts at most one (400 160004), archived threads take no edit or delete (400 50083) while a
+new message unarchives them unless they are locked (then 50083, or 403 160005 when locked but active) for
+anyone without MANAGE_THREADS. Deleted channels and threads answer 404 10003. ``remove_member`` makes a user
+leave a server; the bot cannot DM someone it shares no server with (403 50007). ``fail_next`` makes one
+request fail as a passing Discord fault would.
 """
 
 from __future__ import annotations
@@ -12,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
 import time
 import traceback
@@ -22,8 +31,14 @@ from aiohttp import WSMsgType, web
 
 from .model import (
     ALL_PERMISSIONS,
+    AUTO_ARCHIVE_DURATIONS,
+    CREATE_PUBLIC_THREADS,
     EPHEMERAL,
     LOADING,
+    MANAGE_CHANNELS,
+    MANAGE_THREADS,
+    PUBLIC_THREAD,
+    VIEW_CHANNEL,
     FakeChannel,
     FakeGuild,
     FakeInteraction,
@@ -33,12 +48,14 @@ from .model import (
     Rejection,
     Snowflakes,
 )
-from .validate import DiscordError, validate_message_payload, validate_modal_payload
+from .validate import DiscordError, FormErrors, validate_message_payload, validate_modal_payload
 
 log = logging.getLogger("fakediscord")
 
 FAKE_TOKEN = "fake.bot.token-" + "x" * 40
 API = "/api/v10"
+GUILDS_INTENT = 1 << 0
+GUILD_MEMBERS_INTENT = 1 << 1
 # Names discord.py gives the tasks that run the bot's event, command and component handlers. settle() waits
 # for them too: a handler busy between two requests (a database commit, a slow CPU) is not a quiet bot.
 HANDLER_TASKS = ("discord.py: ", "discord-ui-", "CommandTree-invoker")
@@ -67,6 +84,7 @@ class _Conn:
         self.ws = ws
         self.seq = 0
         self.identified = False
+        self.intents = 0
 
     async def send(self, op: int, d: Any, t: str | None = None) -> None:
         payload: dict[str, Any] = {"op": op, "d": d, "s": None, "t": t}
@@ -99,6 +117,7 @@ class FakeDiscord:
         self.errors: list[str] = []  # bugs in the fake itself
         self.unhandled: list[str] = []  # routes the bot used that the fake does not model
         self.identify_count = 0
+        self._failures: list[tuple[str, re.Pattern[str], DiscordError]] = []
         self._dms: dict[int, FakeChannel] = {}
         self._by_tok: dict[str, FakeInteraction] = {}  # O(1) lookups, so long runs do not slow down
         self._in_channel: dict[int, list[FakeMessage]] = {}
@@ -144,11 +163,44 @@ class FakeDiscord:
         return channel
 
     async def set_bot_permissions(self, channel: FakeChannel, permissions: int) -> None:
-        """Change what the bot may do in ``channel`` (an int or ``discord.Permissions(...).value``)."""
+        """Change what the bot may do in ``channel`` (an int or ``discord.Permissions(...).value``); a
+        thread's permissions are its parent's, so set those."""
+        assert not channel.is_thread, f"{channel!r} takes its permissions from its parent"
         channel.bot_permissions = int(permissions)
-        conn = self._active()
-        if conn is not None:
-            await conn.send(0, channel.payload(), "CHANNEL_UPDATE")
+        await self._dispatch("CHANNEL_UPDATE", channel.payload())
+
+    async def archive(self, thread: FakeChannel, *, locked: bool = False) -> None:
+        """Archive ``thread`` (as Discord does after its inactivity time, or a moderator), locked too if
+        asked: then only MANAGE_THREADS can unarchive it or post in it. Dispatches THREAD_UPDATE."""
+        assert thread.is_thread and not thread.deleted, f"{thread!r} is not a live thread"
+        thread.archived = True
+        thread.locked = thread.locked or locked
+        thread.archive_timestamp = time.time()
+        await self._dispatch("THREAD_UPDATE", thread.payload())
+
+    async def delete_channel(self, channel: FakeChannel) -> None:
+        """Delete a channel or thread (a channel takes its threads with it): every route then answers 404
+        10003 Unknown Channel and its messages are gone. Dispatches THREAD_DELETE or CHANNEL_DELETE."""
+        await self._delete_channel(channel)
+
+    async def remove_member(self, guild: FakeGuild, user: FakeUser) -> None:
+        """``user`` leaves ``guild``: GUILD_MEMBER_REMOVE (only with the GUILD_MEMBERS intent, as Discord),
+        no more interactions from them there, and no DMs from the bot once they share no server with it."""
+        assert user is not self.bot_user, "the bot leaving a server is not modelled"
+        assert user in guild.members, f"{user!r} is not a member of {guild!r}"
+        guild.members.remove(user)
+        payload = {"guild_id": str(guild.id), "user": user.payload()}
+        await self._dispatch("GUILD_MEMBER_REMOVE", payload, intent=GUILD_MEMBERS_INTENT)
+
+    def shares_a_server(self, user: FakeUser) -> bool:
+        """Whether ``user`` and the bot are both members of some guild (else the bot cannot DM them)."""
+        return any(user in g.members and self.bot_user in g.members for g in self.guilds.values())
+
+    def fail_next(self, method: str, path_regex: str, status: int, code: int, message: str) -> None:
+        """The next ``method`` request whose path (after ``/api/v10``, e.g. ``/channels/1/messages``)
+        matches ``path_regex`` (``re.search``) fails once with Discord's error shape, before the fake
+        looks at it: a passing fault (403 on a thread creation, 404 on an edit...)."""
+        self._failures.append((method.upper(), re.compile(path_regex), DiscordError(status, code, message)))
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between the bot and ``user`` (created on first use, as Discord does)."""
@@ -174,6 +226,16 @@ class FakeDiscord:
             for m in self._in_channel.get(channel.id, ())
             if not m.deleted and (include_ephemeral or not m.ephemeral)
         ]
+
+    def threads(self, channel: FakeChannel) -> list[FakeChannel]:
+        """Live (not deleted) threads started in ``channel``, archived ones included, oldest first."""
+        assert channel.guild is not None, f"{channel!r} has no threads"
+        return [t for t in channel.guild.threads if t.parent is channel and not t.deleted]
+
+    def thread_of(self, message: FakeMessage) -> FakeChannel | None:
+        """The live thread started from ``message``, if any."""
+        thread = message.thread
+        return thread if thread is not None and not thread.deleted else None
 
     def last_message(self, channel: FakeChannel) -> FakeMessage:
         msgs = self.channel_messages(channel)
@@ -613,7 +675,7 @@ class FakeDiscord:
             "data": it.data,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "app_permissions": str(channel.bot_permissions),
+            "app_permissions": str(channel.permissions),
             "locale": "en-US",
             "entitlements": [],
         }
@@ -650,6 +712,11 @@ class FakeDiscord:
         conn = self._active()
         if conn is None:
             raise AssertionError("no bot is connected to the fake Discord")
+        # What Discord would never deliver, whoever sends it.
+        if channel.deleted or (channel.parent is not None and channel.parent.deleted):
+            raise AssertionError(f"{channel!r} was deleted; nobody can use it")
+        if channel.guild is not None and user not in channel.guild.members:
+            raise AssertionError(f"{user!r} is not a member of {channel.guild!r}; Discord delivers nothing")
         iid = self.ids.next()
         it = FakeInteraction(
             id=iid,
@@ -687,6 +754,12 @@ class FakeDiscord:
                 return conn
         return None
 
+    async def _dispatch(self, event: str, payload: dict[str, Any], *, intent: int = GUILDS_INTENT) -> None:
+        """Send a gateway event to the connected bot, if it asked for the intent that carries it."""
+        conn = self._active()
+        if conn is not None and conn.intents & intent:
+            await conn.send(0, payload, event)
+
     def _touch(self) -> None:
         self._last_activity = time.monotonic()
 
@@ -721,6 +794,7 @@ class FakeDiscord:
             return
         self.identify_count += 1
         conn.identified = True
+        conn.intents = int(d.get("intents") or 0)
         ready = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
@@ -746,6 +820,7 @@ class FakeDiscord:
         self._touch()
         try:
             try:
+                self._injected_failure(request)
                 response = await handler(request)
             except DiscordError as err:
                 self.rejected.append(
@@ -769,6 +844,13 @@ class FakeDiscord:
         finally:
             self._inflight -= 1
             self._touch()
+
+    def _injected_failure(self, request: web.Request) -> None:
+        path = request.path.removeprefix(API)
+        for i, (method, pattern, err) in enumerate(self._failures):
+            if method == request.method and pattern.search(path):
+                del self._failures[i]
+                raise err
 
     async def _dispatch_rest(self, request: web.Request) -> web.StreamResponse:
         parts = request.match_info["tail"].strip("/").split("/")
@@ -824,7 +906,7 @@ class FakeDiscord:
 
     def _channel(self, channel_id: int) -> FakeChannel:
         channel = self.channels.get(channel_id)
-        if channel is None:
+        if channel is None or channel.deleted:
             raise DiscordError(404, 10003, "Unknown Channel")
         return channel
 
@@ -863,7 +945,7 @@ class FakeDiscord:
         if len(p) == 2 and method == "GET":
             return _json(guild.payload())
         if len(p) == 3 and p[2] == "channels" and method == "GET":
-            return _json([c.payload() for c in guild.channels])
+            return _json([c.payload() for c in guild.channels if not c.deleted])
         if len(p) == 4 and p[2] == "members" and method == "GET":
             user = self._user(int(p[3]))
             if user not in guild.members:
@@ -878,12 +960,24 @@ class FakeDiscord:
         n = len(p)
         if n == 2 and method == "GET":
             return _json(channel.payload())
+        if n == 2 and method == "PATCH" and channel.is_thread:
+            return await self._modify_thread(request, channel)
+        if n == 2 and method == "DELETE" and not channel.is_dm:
+            need = MANAGE_THREADS if channel.is_thread else MANAGE_CHANNELS
+            if not channel.bot_has(VIEW_CHANNEL | need):
+                raise DiscordError(403, 50013, "Missing Permissions")
+            payload = channel.payload()
+            await self._delete_channel(channel)
+            return _json(payload)
+        if n == 3 and p[2] == "threads" and method == "POST":
+            return await self._start_thread(request, channel, None)
         if n == 3 and p[2] == "typing" and method == "POST":
             return _no_content()
         if n == 3 and p[2] == "messages" and method == "POST":
             self._check_post(channel)
             body, files = await self._read_body(request)
             msg = self._new_message(channel, "channel", body, files)
+            await self._sent_in(channel)
             return _json(msg.payload())
         if n == 3 and p[2] == "messages" and method == "GET":
             limit = int(request.query.get("limit", "50"))
@@ -900,9 +994,11 @@ class FakeDiscord:
                 self._edit(msg, body, files)
                 return _json(msg.payload())
             if n == 4 and method == "DELETE":
-                msg.deleted = True
-                self._notify(msg)
+                self._check_thread_active(channel)
+                self._delete_message(msg)
                 return _no_content()
+            if n == 5 and p[4] == "threads" and method == "POST":
+                return await self._start_thread(request, channel, msg)
             if n >= 6 and p[4] == "reactions" and method in ("PUT", "DELETE"):
                 return _no_content()
         self.unhandled.append(f"{method} {request.path}")
@@ -917,8 +1013,155 @@ class FakeDiscord:
                 channel.recipient.dm_failures -= 1
                 # 400, not 5xx: discord.py retries 5xx with sleeps, which would only slow the test down.
                 raise DiscordError(400, 0, "fake passing failure")
+            if not self.shares_a_server(channel.recipient):
+                raise DiscordError(403, 50007, "Cannot send messages to this user")
         elif not channel.can_post():
             raise DiscordError(403, 50013, "Missing Permissions")
+        elif channel.is_thread:
+            self._check_thread_writable(channel, sending=True)
+
+    def _check_thread_active(self, channel: FakeChannel) -> None:
+        """Archived threads take no edits, reactions or deletes until unarchived (400 50083)."""
+        if channel.is_thread and channel.archived:
+            raise DiscordError(400, 50083, "Thread is archived")
+
+    def _check_thread_writable(self, channel: FakeChannel, *, sending: bool) -> None:
+        """Whether the bot may post (``sending``) or edit in a thread: an archived one only takes a new
+        message (which unarchives it) unless it is locked; a locked one only from MANAGE_THREADS."""
+        if not channel.is_thread:
+            return
+        moderator = channel.bot_has(MANAGE_THREADS)
+        if channel.archived and (not sending or (channel.locked and not moderator)):
+            raise DiscordError(400, 50083, "Thread is archived")
+        if channel.locked and not moderator:
+            raise DiscordError(403, 160005, "Thread is locked")
+
+    async def _sent_in(self, channel: FakeChannel) -> None:
+        """A message sent in an archived (unlocked, or by a moderator) thread unarchives it."""
+        if channel.is_thread:
+            channel.member_ids.add(self.bot_user.id)
+            if channel.archived:
+                channel.archived = False
+                channel.archive_timestamp = time.time()
+                await self._dispatch("THREAD_UPDATE", channel.payload())
+
+    def _delete_message(self, msg: FakeMessage) -> None:
+        msg.deleted = True
+        if msg.channel.is_thread and not msg.ephemeral:
+            msg.channel.message_count = max(0, msg.channel.message_count - 1)
+        self._notify(msg)
+
+    async def _delete_channel(self, channel: FakeChannel) -> None:
+        assert not channel.is_dm and not channel.deleted, f"{channel!r} cannot be deleted"
+        if channel.guild is not None and not channel.is_thread:
+            for thread in channel.guild.threads:
+                if thread.parent is channel and not thread.deleted:
+                    await self._delete_channel(thread)
+        channel.deleted = True
+        for msg in self._in_channel.get(channel.id, ()):
+            msg.deleted = True
+        for msg in self.messages.values():
+            if msg.thread is channel:
+                msg.thread = None
+        if channel.is_thread:
+            assert channel.guild is not None and channel.parent is not None
+            gone = {
+                "id": str(channel.id),
+                "guild_id": str(channel.guild.id),
+                "parent_id": str(channel.parent.id),
+                "type": PUBLIC_THREAD,
+            }
+            await self._dispatch("THREAD_DELETE", gone)
+        else:
+            await self._dispatch("CHANNEL_DELETE", channel.payload())
+
+    async def _start_thread(
+        self, request: web.Request, parent: FakeChannel, message: FakeMessage | None
+    ) -> web.Response:
+        """Start Thread from Message (``message``) or without one (public threads only)."""
+        if parent.is_dm or parent.is_thread:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        if not parent.bot_has(VIEW_CHANNEL | CREATE_PUBLIC_THREADS):
+            raise DiscordError(403, 50013, "Missing Permissions")
+        body, _ = await self._read_body(request)
+        errors = FormErrors()
+        name = body.get("name")
+        if errors.required(("name",), name):
+            if not isinstance(name, str):
+                errors.add(("name",), "BASE_TYPE_STRING", "Must be a string.")
+            elif len(name) > 100:
+                errors.add(("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        duration = body.get("auto_archive_duration")
+        if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
+            errors.add(
+                ("auto_archive_duration",),
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {AUTO_ARCHIVE_DURATIONS}.",
+            )
+        if message is None and body.get("type", 12) != PUBLIC_THREAD:
+            self.unhandled.append(f"{request.method} {request.path} type={body.get('type')} (private thread)")
+            raise DiscordError(400, 0, "fake Discord models only public threads (type 11)")
+        errors.raise_if_any()
+        if message is not None and message.thread is not None:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
+        assert parent.guild is not None
+        thread = FakeChannel(
+            message.id if message is not None else self.ids.next(),
+            str(name),
+            guild=parent.guild,
+            bot_user_id=self.bot_user.id,
+            parent=parent,
+            owner_id=self.bot_user.id,
+            auto_archive_duration=int(duration or 1440),
+            member_ids={self.bot_user.id},
+        )
+        parent.guild.threads.append(thread)
+        self.channels[thread.id] = thread
+        if message is not None:
+            message.thread = thread
+            self._notify(message)
+        await self._dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        return _json(thread.payload(), 201)
+
+    async def _modify_thread(self, request: web.Request, thread: FakeChannel) -> web.Response:
+        """PATCH a thread: ``archived``, ``locked``, ``name``, ``auto_archive_duration``."""
+        body, _ = await self._read_body(request)
+        moderator = thread.bot_has(MANAGE_THREADS)
+        owner = thread.owner_id == self.bot_user.id
+        unarchive = body.get("archived") is False
+        if thread.archived and not unarchive:
+            raise DiscordError(400, 50083, "Thread is archived")
+        if unarchive and thread.locked and not moderator:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        if "locked" in body and bool(body["locked"]) != thread.locked and not moderator:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        if any(k in body for k in ("name", "auto_archive_duration")) and not (moderator or owner):
+            raise DiscordError(403, 50013, "Missing Permissions")
+        errors = FormErrors()
+        if "name" in body:
+            name = body["name"]
+            if not isinstance(name, str) or not 1 <= len(name) <= 100:
+                errors.add(("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        duration = body.get("auto_archive_duration")
+        if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
+            errors.add(
+                ("auto_archive_duration",),
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {AUTO_ARCHIVE_DURATIONS}.",
+            )
+        errors.raise_if_any()
+        if "name" in body:
+            thread.name = str(body["name"])
+        if duration is not None:
+            thread.auto_archive_duration = int(duration)
+            thread.archive_timestamp = time.time()
+        if "locked" in body:
+            thread.locked = bool(body["locked"])
+        if "archived" in body and bool(body["archived"]) != thread.archived:
+            thread.archived = bool(body["archived"])
+            thread.archive_timestamp = time.time()
+        await self._dispatch("THREAD_UPDATE", thread.payload())
+        return _json(thread.payload())
 
     async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
         files: dict[str, bytes] = {}
@@ -989,6 +1232,9 @@ class FakeDiscord:
         )
         self.messages[msg.id] = msg
         self._in_channel.setdefault(channel.id, []).append(msg)
+        if channel.is_thread and not msg.ephemeral:
+            channel.message_count += 1
+            channel.total_message_sent += 1
         self._notify(msg)
         return msg
 
@@ -1004,6 +1250,7 @@ class FakeDiscord:
         *,
         prefix: tuple[str, ...] = (),
     ) -> None:
+        self._check_thread_writable(msg.channel, sending=False)
         validate_message_payload(body, files=len(files), current=msg, prefix=prefix)
         msg.edits.append(msg.snapshot())
         msg.edited = time.time()
@@ -1068,6 +1315,8 @@ class FakeDiscord:
                 },
             )
         msg: FakeMessage | None = None
+        if ctype in (4, 5):
+            self._check_interaction_post(it)
         if ctype == 4:
             msg = self._new_message(it.channel, "response", data, files, it, prefix=("data",))
             it.response = msg
@@ -1083,6 +1332,8 @@ class FakeDiscord:
         elif ctype == 9:
             validate_modal_payload(data)
         it.callback_type, it.callback_data = ctype, data
+        if ctype in (4, 5):
+            await self._sent_in(it.channel)
         it.callback_at = arrived
         it.answered.set()
         reply: dict[str, Any] = {
@@ -1106,9 +1357,11 @@ class FakeDiscord:
         if not rest and method == "POST":
             if it.callback_type is None:
                 raise DiscordError(404, 10015, "Unknown Webhook")
+            self._check_interaction_post(it)
             body, files = await self._read_body(request)
             msg = self._new_message(it.channel, "followup", body, files, it)
             it.followups.append(msg)
+            await self._sent_in(it.channel)
             if request.query.get("wait") in ("1", "true", "True"):
                 return _json(msg.payload())
             return _no_content()
@@ -1121,11 +1374,20 @@ class FakeDiscord:
                 self._edit(msg, body, files)
                 return _json(msg.payload())
             if method == "DELETE":
-                msg.deleted = True
-                self._notify(msg)
+                self._check_thread_active(msg.channel)
+                self._delete_message(msg)
                 return _no_content()
         self.unhandled.append(f"{method} {request.path}")
         raise DiscordError(404, 0, "fake Discord does not model this webhook route")
+
+    def _check_interaction_post(self, it: FakeInteraction) -> None:
+        """An interaction reply needs no permission, but a deleted channel is gone and an archived, locked
+        thread takes no message (Discord answers 50083 even to the callback)."""
+        channel = it.channel
+        if channel.deleted:
+            raise DiscordError(404, 10003, "Unknown Channel")
+        if channel.is_thread and channel.archived and channel.locked and not channel.bot_has(MANAGE_THREADS):
+            raise DiscordError(400, 50083, "Thread is archived")
 
     def _webhook_message(self, it: FakeInteraction, mid: str) -> FakeMessage:
         if mid == "@original":
