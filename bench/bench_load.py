@@ -359,11 +359,21 @@ class Choice:
     kind: str  # "button" | "select"
     target: str
     values: list[str] = field(default_factory=list)
+    version: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        self.version = len(self.message.edits)
 
     @property
     def key(self) -> tuple[int, int, str, tuple[str, ...]]:
         """The same click on the same message version is made once (a refused one is not repeated)."""
-        return (self.message.id, len(self.message.edits), self.target, tuple(self.values))
+        return (self.message.id, self.version, self.target, tuple(self.values))
+
+    @property
+    def current(self) -> bool:
+        """The message still shows this version: a live panel is redrawn in place, so a person acts on
+        what it shows now."""
+        return self.version == len(self.message.edits)
 
 
 def _live(msg: FakeMessage) -> bool:
@@ -408,8 +418,8 @@ class TableDriver:
             await self.h.pause()
             if not self.h.running():
                 break
-            if choice.key in self.acted or choice.message.deleted:
-                continue  # the bot moved on while the user was thinking
+            if choice.key in self.acted or choice.message.deleted or not choice.current:
+                continue  # the bot moved on (or redrew the panel) while the user was thinking
             self.acted.add(choice.key)
             it = await self.act(choice)
             if it is not None:
@@ -481,6 +491,8 @@ class TableDriver:
         for sel in msg.selects():
             if sel.disabled or sel.type != 3 or _verb(sel.custom_id) in AVOID_VERBS:
                 continue
+            if (sel.placeholder or "").startswith("Change"):
+                continue  # a player who laid away does not keep changing it (that races the other's discard)
             n = self.h.rng.randint(sel.min_values, max(sel.min_values, min(sel.max_values, len(sel.options))))
             out.append(Choice(user, msg, "select", sel.custom_id, self.h.rng.sample(sel.values(), n)))
         return out

@@ -39,6 +39,14 @@ log = logging.getLogger("tavern.controller")
 
 Interaction = discord.Interaction[Any]
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+THREADS_REFUSED = (
+    "I can't open a thread for this game here (I need the Create Public Threads and Send Messages in "
+    "Threads permissions), so it is played in this channel."
+)
+UNKNOWN_MESSAGE = 10008
+THREAD_ARCHIVED = 50083
+EPHEMERAL_LIFE = 14 * 60  # seconds an ephemeral panel stays editable (its interaction token lasts 15 min)
 ADMIN_ONLY = "Only members with the Manage Server or Manage Channels permission can end a game here."
 
 
@@ -66,6 +74,8 @@ class TableController:
         self._timer: asyncio.Task[None] | None = None
         self._bots: dict[int, asyncio.Task[None]] = {}  # table id → its computer players' task
         self._timer_lock = asyncio.Lock()
+        # (table, seat) → the interaction whose ephemeral panel is that seat's live one (closed DMs), and when
+        self._ephemerals: dict[tuple[int, int], tuple[Interaction, float]] = {}
         settings = bot.settings
         self.openings = Cooldown(settings.openings_per_minute, 60, bot.clock, "open a table")
         self.calculators = Cooldown(settings.calculations_per_minute, 60, bot.clock, "use the calculator")
@@ -147,14 +157,16 @@ class TableController:
             chosen,
             options,
         )  # a refusal (a busy channel, a player seated elsewhere) is still this command's private answer
-        await interaction.response.defer()
+        response = await interaction.response.defer()
         self.openings.record(interaction.user.id)
         text = (
             f"{table.mention(0)} sits down to practise **{adapter.title}** against {table.names[1]} "
             f"({adapter.options_text(table.options)}). Games against the bot are not rated."
         )
         async with self.tables.locked(table.id) as table:
-            await self._saved(interaction, table, table.pending, -1, {"content": text, "view": None})
+            starter = response.message_id if response is not None else None
+            answer = await self._opening(interaction, table, starter, Panel(content=text))
+            await self._saved(interaction, table, table.pending, -1, answer)
 
     def my_table(self, interaction: Interaction, game: str) -> tuple[Table, int]:
         """The caller's table of this game here, else elsewhere in this server: a channel that was deleted
@@ -181,7 +193,7 @@ class TableController:
         table, seat = self.my_table(interaction, game)
         where = self.where(interaction, table)
         panel = table.adapter.seat_panel(table, seat, f"Your game{where}:" if where else "")
-        await delivery.send_ephemeral(interaction, panel, table.id)
+        await self._ephemeral_panel(interaction, table, seat, panel)
 
     async def ask_resign(self, interaction: Interaction, game: str) -> None:
         table, seat = self.my_table(interaction, game)
@@ -203,7 +215,7 @@ class TableController:
         response = await interaction.response.send_message(
             **delivery.kwargs(table.adapter.board(table), "g", table.id, new=True)
         )
-        if response.message_id is not None:
+        if response.message_id is not None and interaction.channel_id == self._place(table):
             async with self.tables.locked(table.id):
                 await self.tables.save_meta(table, board_id=response.message_id)
 
@@ -229,6 +241,7 @@ class TableController:
                         f"no rating change. {players}"
                     )
                     await self._post(table, Panel(content=text))
+                    await self._refresh_summary(table)
                     await interaction.followup.send("The game is ended.", ephemeral=True)
                     return
         closed = await self.lobbies.cancel_in(interaction.channel_id)
@@ -286,7 +299,7 @@ class TableController:
             raise TableClosed()
         adapter = table.adapter
         if click.verb == "hand":
-            await delivery.send_ephemeral(interaction, adapter.seat_panel(table, seat), table.id)
+            await self._ephemeral_panel(interaction, table, seat, adapter.seat_panel(table, seat))
         elif click.verb == "resign":
             move = Move(adapter.resign_action(table, seat), "", done=lambda t, e: Panel(adapter.resign_done))
             await self._move(interaction, table, seat, move, fresh=False)
@@ -300,6 +313,7 @@ class TableController:
                 await delivery.send_ephemeral(interaction, outcome, table.id)  # never a hand in the channel
             elif isinstance(outcome, Panel):
                 await interaction.response.edit_message(**delivery.kwargs(outcome, "g", table.id))
+                self._hold_ephemeral(interaction, table, seat)
             else:
                 await self._move(interaction, table, seat, outcome)
 
@@ -320,11 +334,25 @@ class TableController:
                 # A private answer to a press on a public message goes privately; the message keeps its text.
                 await delivery.send_ephemeral(interaction, done, table.id)
                 done = None
+            answered: int | None = None
+            if done is not None:
+                if table.adapter.replaces(table, events):
+                    done = done.without_controls()  # a new hand: the new panel comes as a new message
+                else:
+                    answered = seat  # the pressed panel is the seat's live panel, redrawn through the answer
+                    self._hold_ephemeral(interaction, table, seat)
             answer = {"view": None} if done is None else delivery.kwargs(done, "g", table.id)
-            await self._saved(interaction, table, events, told, answer)
+            await self._saved(interaction, table, events, told, answer, answered=answered)
 
     async def _saved(
-        self, interaction: Interaction, table: Table, events: Sequence[Any], told: int, answer: dict[str, Any]
+        self,
+        interaction: Interaction,
+        table: Table,
+        events: Sequence[Any],
+        told: int,
+        answer: dict[str, Any],
+        *,
+        answered: int | None = None,
     ) -> None:
         """The move is committed: answer the click, then tell everyone. A failed answer (Discord refused the
         edit, the token ran out) is logged and never stops the announcement, the board or the next ping."""
@@ -332,7 +360,8 @@ class TableController:
             await interaction.edit_original_response(**answer)
         except discord.HTTPException as err:
             log.warning("game %d: move saved, but its reply failed (%s)", table.id, err)
-        await self.publish(table, events, told_before=told)
+            answered = None  # the pressed panel was not redrawn: redraw it like any other
+        await self.publish(table, events, told_before=told, answered=answered)
 
     async def _apply(
         self, table: Table, seat: int, action: Any, *, expected_seq: int | None = None
@@ -406,6 +435,8 @@ class TableController:
         if outcome.started is not None:
             table, _ = outcome.started
             async with self.tables.locked(table.id) as table:
+                started = adapter.lobby_panel(outcome.lobby)
+                answer = await self._opening(interaction, table, outcome.lobby.message_id, started)
                 await self._saved(interaction, table, table.pending, -1, answer)
             return
         if starts:
@@ -417,16 +448,31 @@ class TableController:
 
     # ================================================================ telling everyone
 
-    async def publish(self, table: Table, events: Sequence[Any], *, told_before: int) -> None:
+    async def publish(
+        self, table: Table, events: Sequence[Any], *, told_before: int, answered: int | None = None
+    ) -> None:
         """Everything a move (or the opening) makes visible; the caller holds the table's lock. The move is
         already committed: a Discord failure here is logged and never undoes it. ``told_before`` is the
-        action count up to which the channel had been told before these events (-1 for the opening): if
-        the channel refuses this post, the untold events wait for the next one, across a restart too."""
+        action count up to which the table had been told before these events (-1 for the opening): if its
+        channel refuses this post, the untold events wait for the next one, across a restart too.
+        ``answered`` is the seat whose live panel the click's own answer already redrew."""
         adapter = table.adapter
         changes: dict[str, Any] = {}
+        held = adapter.hold(table, events)
+        news = list(events) if held else list(table.pending)
+        # The panels first: when the ping arrives, the pinged player's panel is already current.
+        fresh = adapter.replaces(table, events)
+        dealt = adapter.deal(table, news)
+        if table.is_over():  # every panel shows the end, without controls
+            dealt = {s: dealt.get(s, "") for s in range(len(table.seats))}
+        for seat, note in dealt.items():
+            if table.is_bot(seat) or (seat == answered and not fresh):
+                continue
+            panel = adapter.seat_panel(table, seat, note)
+            await self._show_panel(table, seat, panel, new=fresh, retire=seat != answered)
         posted = True
         ann = Announcement()
-        if not adapter.hold(table, events):
+        if not held:
             ann = adapter.announce(table, table.pending)
             posted = await self._tell_channel(table, ann)
             if posted:
@@ -435,21 +481,23 @@ class TableController:
         board_id = await self._refresh_board(table)
         if board_id is not None:
             changes["board_id"] = board_id
-        dealt = {s: note for s, note in adapter.deal(table, events).items() if not table.is_bot(s)}
-        for seat, note in dealt.items():
-            await self._dm(table, seat, adapter.seat_panel(table, seat, note))
         if not posted:
-            # The channel refused: whoever was called there gets their panel by DM (a cut, say), and at the
-            # end everyone is told the result by DM.
+            # The table's channel refused: whoever was called there gets their panel anyway (it pings as a
+            # new message), and at the end everyone is told the result by DM.
             for seat in ann.ping_seats:
                 if seat not in dealt and not table.is_bot(seat):
-                    await self._dm(table, seat, adapter.seat_panel(table, seat))
+                    await self._show_panel(table, seat, adapter.seat_panel(table, seat), new=True)
             if table.is_over():
-                head = f"Your {adapter.title} game in <#{table.channel_id}> is over."
+                head = f"Your {adapter.title} game in <#{self._place(table)}> is over."
                 result = Panel(content="\n".join([head, *adapter.result_lines(table, events)]))
                 for seat in range(len(table.seats)):
                     await self._dm(table, seat, result, notice=False)
+        if table.is_over() or adapter.milestone(table, events):
+            await self._refresh_summary(table)
         await self.tables.save_meta(table, **changes)
+        if table.is_over():
+            for seat in range(len(table.seats)):
+                self._ephemerals.pop((table.id, seat), None)
         self.wake_bots(table)
 
     def _show_button(self, table: Table, seat: int) -> Button:
@@ -480,55 +528,186 @@ class TableController:
             sent = await self._post(table, panel)
         return sent is not None
 
-    async def _channel(self, table: Table) -> discord.abc.Messageable | None:
+    # ================================================================ where a table lives
+
+    def _place(self, table: Table) -> int:
+        """Where the table's messages go: its own thread, else its channel."""
+        return table.meta.thread_id or table.channel_id
+
+    def _at(self, channel_id: int, table: Table | None = None) -> discord.PartialMessageable:
+        """A channel, thread or DM to send to or edit in, by id: no lookup and no REST call."""
+        return self.bot.get_partial_messageable(channel_id, guild_id=table.guild_id if table else None)
+
+    async def _opening(
+        self, interaction: Interaction, table: Table, starter_id: int | None, started: Panel
+    ) -> dict[str, Any]:
+        """Give a new table its home, and say what the opening message (``starter_id``, the challenge or
+        lobby message the click or command answered) becomes. Where threads are allowed the game gets its
+        own thread opened from that message, which becomes the game's one summary in the channel; a game
+        opened inside a thread (a rematch) plays on there, with a new summary in the channel; elsewhere the
+        game plays in the channel, and the opening message says so once."""
+        parent = getattr(interaction.channel, "parent_id", None)
+        if parent is not None:
+            await self._new_summary(table, parent)
+            return delivery.kwargs(started, "g", table.id)
+        config = await self.server_settings.get(table.guild_id)
+        if not config.threads or starter_id is None:
+            return delivery.kwargs(started, "g", table.id)
+        perms = interaction.app_permissions
+        if not all(getattr(perms, p) for p in THREAD_PERMISSIONS):
+            return delivery.kwargs(started.with_note(THREADS_REFUSED), "g", table.id)
+        name = f"{table.adapter.title} · {' vs '.join(table.names)}"[:100]
         try:
-            channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
+            starter = self._at(table.channel_id, table).get_partial_message(starter_id)
+            thread = await starter.create_thread(name=name, auto_archive_duration=1440)
+        except (discord.HTTPException, ValueError) as err:
+            log.warning("game %d: could not open a thread (%s)", table.id, err)
+            return delivery.kwargs(started.with_note(THREADS_REFUSED), "g", table.id)
+        await self.tables.save_meta(table, thread_id=thread.id, summary=(table.channel_id, starter_id))
+        return delivery.kwargs(table.adapter.summary(table, f"<#{thread.id}>"), "g", table.id)
+
+    async def _new_summary(self, table: Table, channel_id: int) -> None:
+        panel = table.adapter.summary(table, f"<#{self._place(table)}>")
+        try:
+            sent = await self._at(channel_id, table).send(**delivery.kwargs(panel, "g", table.id, new=True))
         except discord.HTTPException as err:
-            log.warning("game %d: channel %s unreachable (%s)", table.id, table.channel_id, err)
-            return None
-        return channel if isinstance(channel, discord.abc.Messageable) else None
+            log.warning("game %d: could not post its summary in %s (%s)", table.id, channel_id, err)
+            return
+        await self.tables.save_meta(table, summary=(channel_id, sent.id))
+
+    async def _refresh_summary(self, table: Table) -> None:
+        """Keep the channel's summary of a game played in a thread current; post it again if deleted."""
+        if table.meta.summary is None:
+            return
+        channel_id, message_id = table.meta.summary
+        panel = table.adapter.summary(table, f"<#{self._place(table)}>")
+        try:
+            await (
+                self._at(channel_id, table)
+                .get_partial_message(message_id)
+                .edit(**delivery.kwargs(panel, "g", table.id))
+            )
+        except discord.NotFound:
+            await self._new_summary(table, channel_id)
+        except discord.HTTPException as err:
+            log.warning("game %d: could not update its summary (%s)", table.id, err)
+
+    async def _thread_failed(self, table: Table, err: discord.HTTPException) -> bool:
+        """The game's thread refused a post or an edit. An archived thread is reopened; a thread that is gone
+        or closed to the bot is left, and the game goes on in its channel (the players are told there).
+        True when the caller should try again."""
+        thread_id = table.meta.thread_id
+        if thread_id is None:
+            return False
+        if err.code == THREAD_ARCHIVED:
+            try:
+                await self.bot.http.edit_channel(thread_id, archived=False)
+                return True
+            except discord.HTTPException as again:
+                err = again
+        elif not isinstance(err, discord.NotFound | discord.Forbidden):
+            return False  # a passing fault: the thread is still the game's home
+        log.warning(
+            "game %d: its thread %s is unusable (%s); playing on in the channel", table.id, thread_id, err
+        )
+        await self.tables.save_meta(table, thread_id=None, board_id=None)
+        players = " ".join(table.mention(s) for s in table.humans)
+        text = (
+            f"This {table.adapter.title} game's thread is gone or closed to me, so the game goes on here in "
+            f"the channel. {players}"
+        )
+        await self._post(table, Panel(content=text))
+        await self._refresh_summary(table)
+        return True
 
     async def _post(self, table: Table, panel: Panel) -> discord.Message | None:
-        """Post in the table's channel; None (logged) if Discord refuses: one lost post never stops a game."""
-        channel = await self._channel(table)
-        if channel is None:
-            return None
-        try:
-            return await channel.send(**delivery.kwargs(panel, "g", table.id, new=True))
-        except discord.HTTPException as err:
-            log.warning("game %d: could not post in channel %s (%s)", table.id, table.channel_id, err)
-            return None
+        """Post where the table lives; None (logged) if Discord refuses: one lost post never stops a game."""
+        for _ in range(3):
+            place = self._place(table)
+            try:
+                return await self._at(place, table).send(**delivery.kwargs(panel, "g", table.id, new=True))
+            except discord.HTTPException as err:
+                if place == table.meta.thread_id and await self._thread_failed(table, err):
+                    continue
+                log.warning("game %d: could not post in %s (%s)", table.id, place, err)
+                return None
+        return None
 
     async def _refresh_board(self, table: Table) -> int | None:
         """Edit the board message; post it again if it was deleted (or never went out). Returns the id of a
         newly posted board."""
         board = table.adapter.board(table)
-        if table.meta.board_id is not None:
-            channel = await self._channel(table)
-            if channel is None:
-                return None
+        for _ in range(3):
+            board_id, place = table.meta.board_id, self._place(table)
+            if board_id is None:
+                break
             try:
-                await channel.get_partial_message(table.meta.board_id).edit(  # type: ignore[attr-defined]
-                    **delivery.kwargs(board, "g", table.id)
+                await (
+                    self._at(place, table)
+                    .get_partial_message(board_id)
+                    .edit(**delivery.kwargs(board, "g", table.id))
                 )
                 return None
-            except discord.NotFound:
-                pass  # deleted: post a new one, which becomes the kept one
             except discord.HTTPException as err:
+                if err.code == UNKNOWN_MESSAGE:
+                    break  # deleted: post a new one, which becomes the kept one
+                if place == table.meta.thread_id and await self._thread_failed(table, err):
+                    continue
                 log.warning("game %d: could not update the board (%s)", table.id, err)
                 return None
         sent = await self._post(table, board)
         return sent.id if sent is not None else None
 
-    async def _dm(self, table: Table, seat: int, panel: Panel, *, notice: bool = True) -> None:
-        """DM a seat; where DMs are closed (or a DM failed just now), the channel says how to play instead."""
+    # ================================================================ private panels
+
+    async def _show_panel(
+        self, table: Table, seat: int, panel: Panel, *, new: bool = False, retire: bool = True
+    ) -> None:
+        """Keep the seat's one live private panel current: edit it in place, or (a new hand, or no panel yet)
+        send a new DM, which notifies, and take the controls off the old one (unless ``retire`` is False:
+        the click's own answer already did). Where DMs are closed, the newest Show my hand panel is edited
+        instead, while its interaction lasts."""
         if table.is_bot(seat):
             return
         if seat in table.meta.dm_closed or not (await self.server_settings.get(table.guild_id)).dms:
-            return  # this server plays from the channel: the ping carries a Show my hand button
-        result = await delivery.send_dm(self.bot, table.user_ids[seat], panel, table.id)
-        if result == "sent" or not notice:
+            await self._edit_ephemeral(table, seat, panel)
             return
+        where = table.meta.panels.get(seat)
+        if where is not None and not new:
+            try:
+                await (
+                    self._at(where[0])
+                    .get_partial_message(where[1])
+                    .edit(**delivery.kwargs(panel, "g", table.id))
+                )
+                return
+            except discord.HTTPException as err:
+                log.info(
+                    "game %d: seat %d's panel could not be edited (%s); sending a new one",
+                    table.id,
+                    seat,
+                    err,
+                )
+        sent = await self._dm(table, seat, panel)
+        if sent is None:
+            return
+        if where is not None and retire:
+            with contextlib.suppress(discord.HTTPException):
+                await self._at(where[0]).get_partial_message(where[1]).edit(view=None)
+        panels = {**table.meta.panels, seat: (sent.channel.id, sent.id)}
+        await self.tables.save_meta(table, panels=panels)
+
+    async def _dm(
+        self, table: Table, seat: int, panel: Panel, *, notice: bool = True
+    ) -> discord.Message | None:
+        """DM a seat; where DMs are closed (or a DM failed just now), the table says how to play instead."""
+        if table.is_bot(seat):
+            return None
+        if seat in table.meta.dm_closed or not (await self.server_settings.get(table.guild_id)).dms:
+            return None  # this server plays from the channel: the ping carries a Show my hand button
+        result, sent = await delivery.send_dm(self.bot, table.user_ids[seat], panel, table.id)
+        if result == "sent" or not notice:
+            return sent
         mention = _mention(table.user_ids[seat])
         if result == "failed":
             # A passing Discord failure: fall back for this move only, and keep trying DMs later.
@@ -544,6 +723,38 @@ class TableController:
                 "— only you will see it."
             )
         await self._post(table, Panel(content=text, controls=(self._show_button(table, seat),)))
+        return None
+
+    def _hold_ephemeral(self, interaction: Interaction, table: Table, seat: int) -> None:
+        """A press on an ephemeral panel redrew it: that interaction now reaches the seat's live panel."""
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            self._ephemerals[(table.id, seat)] = (interaction, self.clock())
+
+    async def _ephemeral_panel(self, interaction: Interaction, table: Table, seat: int, panel: Panel) -> None:
+        """A Show my hand panel: the seat's live panel from now on; the one it replaces loses its controls."""
+        old = self._ephemerals.pop((table.id, seat), None)
+        first = not interaction.response.is_done()
+        await delivery.send_ephemeral(interaction, panel, table.id)
+        if first:
+            self._ephemerals[(table.id, seat)] = (interaction, self.clock())
+        if old is not None and self.clock() - old[1] < EPHEMERAL_LIFE:
+            with contextlib.suppress(discord.HTTPException):
+                await old[0].edit_original_response(view=None)
+
+    async def _edit_ephemeral(self, table: Table, seat: int, panel: Panel) -> None:
+        held = self._ephemerals.get((table.id, seat))
+        if held is None:
+            return
+        interaction, since = held
+        if self.clock() - since >= EPHEMERAL_LIFE:
+            del self._ephemerals[(table.id, seat)]
+            return
+        try:
+            await interaction.edit_original_response(**delivery.kwargs(panel, "g", table.id))
+        except discord.HTTPException as err:
+            log.info("game %d: seat %d's ephemeral panel is gone (%s)", table.id, seat, err)
+            self._ephemerals.pop((table.id, seat), None)
 
     # ================================================================ the timer
 
@@ -626,8 +837,10 @@ class TableController:
     # ================================================================ computer players
 
     def wake_bots(self, table: Table) -> None:
-        """Start the table's computer players if one of them has to act (and none is already moving)."""
-        if table.id not in self._bots and table.adapter.bot_seat(table) is not None:
+        """Start the table's computer players if one of them has to act (and none is already moving), or
+        make a person's forced move (the one possible answer) for them."""
+        adapter = table.adapter
+        if table.id not in self._bots and (adapter.bot_seat(table) is not None or adapter.forced(table)):
             self._bots[table.id] = asyncio.create_task(self._bot_turns(table.id), name=f"bots-{table.id}")
 
     async def bots_idle(self) -> None:
@@ -643,8 +856,9 @@ class TableController:
         self._bots.clear()
 
     async def _bot_turns(self, table_id: int) -> None:
-        """Move for the table's bots, one action at a time through the same path as a click, until a person
-        is waited for. The decision runs in a worker thread so the event loop never waits on it."""
+        """Move for the table's bots (and make people's forced moves), one action at a time through the same
+        path as a click, until a person is waited for. A bot's decision runs in a worker thread so the event
+        loop never waits on it."""
         mover: int | None = None
         try:
             table = await self.tables.get(table_id)
@@ -659,13 +873,18 @@ class TableController:
                     return
                 async with self.tables.locked(table_id) as table:
                     seat = table.adapter.bot_seat(table)
-                    if seat is None:
+                    forced = table.adapter.forced(table) if seat is None else None
+                    if seat is None and forced is None:
                         del self._bots[table_id]  # under the lock: the next move wakes a new task
                         return
-                    mover = seat
-                    rng = random.Random(f"{table.seed}:{table.seq}:{seat}")
-                    level = level_of(table.user_ids[seat])
-                    action = await asyncio.to_thread(table.adapter.bot_action, table, seat, rng, level)
+                    if forced is not None:
+                        seat, action = forced
+                    else:
+                        assert seat is not None
+                        mover = seat
+                        rng = random.Random(f"{table.seed}:{table.seq}:{seat}")
+                        level = level_of(table.user_ids[seat])
+                        action = await asyncio.to_thread(table.adapter.bot_action, table, seat, rng, level)
                     told = table.meta.told(table.seq)
                     events = await self._apply(table, seat, action)
                     await self.publish(table, events, told_before=told)

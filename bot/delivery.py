@@ -197,19 +197,22 @@ def kwargs(panel: Panel, scope: str, key: int, *, new: bool = False) -> dict[str
     return out
 
 
-async def send_dm(bot: discord.Client, user_id: int, panel: Panel, key: int) -> DmResult:
+async def send_dm(
+    bot: discord.Client, user_id: int, panel: Panel, key: int
+) -> tuple[DmResult, discord.Message | None]:
     """DM a table panel without raising: "closed" when the user's DMs are closed to the bot (403), "failed"
-    (logged) for any other Discord error, a passing fault that must not stop the rest of a move."""
+    (logged) for any other Discord error, a passing fault that must not stop the rest of a move. The DM
+    channel is opened by id (once; discord.py keeps it), so no user lookup is needed."""
     try:
-        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-        await user.send(**kwargs(panel, "g", key, new=True))
+        channel = await bot.create_dm(discord.Object(user_id))
+        message = await channel.send(**kwargs(panel, "g", key, new=True))
     except discord.Forbidden as err:
         log.info("DMs closed for user %s (code %s)", user_id, err.code)
-        return "closed"
+        return "closed", None
     except discord.HTTPException as err:
         log.warning("could not DM user %s: %s", user_id, err)
-        return "failed"
-    return "sent"
+        return "failed", None
+    return "sent", message
 
 
 async def send_ephemeral(interaction: discord.Interaction[Any], panel: Panel, key: int) -> None:

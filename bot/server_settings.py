@@ -1,8 +1,9 @@
 """Per-server settings: what a server's admins changed from the defaults the bot's operator set in ``.env``.
 
 A server may change the idle timers (nudge and claim minutes), the usual target of each game (used when a
-player doesn't give one), and whether private panels go out by DM at all (off: every player plays from the
-channel with **Show my hand**, for servers that don't want the bot in their members' DMs). Every value is
+player doesn't give one), whether each game opens its own thread, and whether private panels go out by DM
+at all (off: every player plays from the channel with **Show my hand**, for servers that don't want the
+bot in their members' DMs). Every value is
 checked here, whatever the client sent; a change is all or nothing.
 """
 
@@ -29,12 +30,13 @@ class ServerConfig:
     nudge_minutes: float
     claim_minutes: float
     dms: bool = True
+    threads: bool = True  # each game in its own thread (where the bot may open threads)
     targets: Mapping[str, int] = field(default_factory=dict)  # the usual target per game name
 
     def changes(self, defaults: ServerConfig) -> dict[str, Any]:
         """What differs from ``defaults``: what is stored."""
         out: dict[str, Any] = {}
-        for key in ("nudge_minutes", "claim_minutes", "dms"):
+        for key in ("nudge_minutes", "claim_minutes", "dms", "threads"):
             if getattr(self, key) != getattr(defaults, key):
                 out[key] = getattr(self, key)
         targets = {g: t for g, t in self.targets.items() if defaults.targets.get(g) != t}
@@ -52,6 +54,7 @@ class ServerSettings:
         self.defaults = ServerConfig(
             nudge_minutes=settings.nudge_minutes,
             claim_minutes=settings.claim_minutes,
+            threads=settings.threads,
             targets={name: g.targets[1] for name, g in games.items() if g.targets is not None},
         )
         self._cache: dict[int, ServerConfig] = {}
@@ -109,6 +112,10 @@ class ServerSettings:
             if not isinstance(value, bool):
                 raise UserFacingError("DMs are on or off.")
             return replace(config, dms=value)
+        if key == "threads":
+            if not isinstance(value, bool):
+                raise UserFacingError("Threads are on or off.")
+            return replace(config, threads=value)
         if key == "targets" and isinstance(value, Mapping):
             targets = dict(config.targets)
             for game, target in value.items():
@@ -147,6 +154,9 @@ def describe(config: ServerConfig, defaults: ServerConfig, games: Mapping[str, G
         f"{mark(config.claim_minutes != defaults.claim_minutes)}",
         f"**DMs**: {'private hands by DM' if config.dms else 'off: everyone plays with Show my hand'}"
         f"{mark(config.dms != defaults.dms)}",
+        "**Threads**: "
+        f"{'each game in its own thread' if config.threads else 'off: games play in the channel'}"
+        f"{mark(config.threads != defaults.threads)}",
     ]
     for name, adapter in games.items():
         if adapter.targets is not None:

@@ -51,6 +51,7 @@ class Settings:
     calculations_per_minute: int = 10  # calculator uses per member
     bot_delay: float = 1.5  # seconds a computer player waits before it moves, so people can follow
     health_path: Path | None = None  # None: ``health.json`` next to the database
+    threads: bool = True  # each game in its own thread where the bot may open one (a server may turn it off)
 
     @property
     def heartbeat_path(self) -> Path:
@@ -128,7 +129,19 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         calculations_per_minute=_count(env, "TAVERN_CALCULATIONS_PER_MINUTE", 10),
         health_path=health_path_from_env(env),
         bot_delay=_seconds(env, "TAVERN_BOT_DELAY", 1.5),
+        threads=_switch(env, "TAVERN_THREADS", True),
     )
+
+
+def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise SettingsError(f"{name} must be on or off (true/false), got {raw!r}.")
 
 
 def _seconds(env: Mapping[str, str], name: str, default: float) -> float:

@@ -73,7 +73,10 @@ class TableMeta:
     ``untold_after`` is None while the channel has been told everything in the log; else the action count
     up to which it has been told (-1: not even the opening), the later events being re-derived from the log.
     ``nudged`` / ``claim_offered`` hold the action count at which the idle nudge / claim offer was made, so
-    each comes once per turn. In the usual move nothing here changes, so nothing but the action is written.
+    each comes once per turn. ``thread_id`` is the game's own thread (None: it plays in its channel),
+    ``summary`` the (channel, message) kept current in the channel while it plays in a thread, and
+    ``panels`` each seat's one live private panel, (DM channel, message). In the usual move nothing here
+    changes, so nothing but the action is written.
     """
 
     board_id: int | None = None
@@ -81,10 +84,19 @@ class TableMeta:
     nudged: int = -1
     claim_offered: int = -1
     untold_after: int | None = None
+    thread_id: int | None = None
+    summary: tuple[int, int] | None = None
+    panels: Mapping[int, tuple[int, int]] = field(default_factory=dict)
 
     def told(self, seq: int) -> int:
         """The action count up to which the channel has been told what happened."""
         return seq if self.untold_after is None else self.untold_after
+
+    def with_panel(self, seat: int, where: tuple[int, int] | None) -> TableMeta:
+        panels = {s: p for s, p in self.panels.items() if s != seat}
+        if where is not None:
+            panels[seat] = where
+        return replace(self, panels=panels)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,18 +105,25 @@ class TableMeta:
             "nudged": self.nudged,
             "claim_offered": self.claim_offered,
             "untold_after": self.untold_after,
+            "thread_id": self.thread_id,
+            "summary": list(self.summary) if self.summary is not None else None,
+            "panels": {str(s): list(p) for s, p in sorted(self.panels.items())},
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TableMeta:
         """Reads today's meta and the untyped meta of older versions (their extra keys are ignored)."""
-        board, untold = data.get("board_id"), data.get("untold_after")
+        board, untold, thread = data.get("board_id"), data.get("untold_after"), data.get("thread_id")
+        summary = data.get("summary")
         return cls(
             board_id=int(board) if board is not None else None,
             dm_closed=frozenset(int(s) for s in data.get("dm_closed", ())),
             nudged=int(data.get("nudged", -1)),
             claim_offered=int(data.get("claim_offered", -1)),
             untold_after=int(untold) if untold is not None else None,
+            thread_id=int(thread) if thread is not None else None,
+            summary=(int(summary[0]), int(summary[1])) if summary else None,
+            panels={int(s): (int(p[0]), int(p[1])) for s, p in (data.get("panels") or {}).items()},
         )
 
 
@@ -220,13 +239,18 @@ class TableService:
         self.games = games
         self._by_id: dict[int, Table] = {}
         self._by_channel: dict[int, Table] = {}
+        self._by_thread: dict[int, Table] = {}
         self._create_lock = asyncio.Lock()
         self._locks = KeyedLocks()
 
     # ---------------------------------------------------------------- lookup
 
     def table_for_channel(self, channel_id: int) -> Table | None:
-        return self._by_channel.get(channel_id)
+        """The active table in this channel, or in this game thread."""
+        table = self._by_channel.get(channel_id)
+        if table is None:
+            table = self._by_thread.get(channel_id)
+        return table
 
     def active_tables(self) -> list[Table]:
         return list(self._by_channel.values())
@@ -275,11 +299,15 @@ class TableService:
     def _register(self, table: Table) -> None:
         self._by_id[table.id] = table
         self._by_channel[table.channel_id] = table
+        if table.meta.thread_id is not None:
+            self._by_thread[table.meta.thread_id] = table
 
     def _unregister(self, table: Table) -> None:
         self._by_id.pop(table.id, None)
         if self._by_channel.get(table.channel_id) is table:
             del self._by_channel[table.channel_id]
+        if table.meta.thread_id is not None and self._by_thread.get(table.meta.thread_id) is table:
+            del self._by_thread[table.meta.thread_id]
 
     def _rebuild(self, record: GameRecord) -> Table:
         """Replay the log; the events after what the channel was told are kept to be told next."""
@@ -519,4 +547,10 @@ class TableService:
         new = replace(table.meta, **changes)
         if new != table.meta:
             await self.store.set_meta(table.id, new.to_dict())
+            old = table.meta.thread_id
             table.meta = new
+            if old != new.thread_id and table.status == "active":
+                if old is not None and self._by_thread.get(old) is table:
+                    del self._by_thread[old]
+                if new.thread_id is not None:
+                    self._by_thread[new.thread_id] = table

@@ -75,6 +75,7 @@ class General(commands.Cog):
         nudge_minutes="Remind an idle player after this many minutes (0 = never)",
         claim_minutes="Let the others claim against an idle player after this many minutes (0 = never)",
         dms="Send private hands by DM (off: everyone plays with Show my hand in the channel)",
+        threads="Give each game its own thread (off: games play in the channel)",
         game="The game whose usual target to change",
         target="The usual target for that game (when a player doesn't give one)",
         reset="Go back to the bot's defaults",
@@ -86,11 +87,17 @@ class General(commands.Cog):
         nudge_minutes: app_commands.Range[int, 0, MAX_NUDGE_MINUTES] | None = None,
         claim_minutes: app_commands.Range[int, 0, MAX_CLAIM_MINUTES] | None = None,
         dms: bool | None = None,
+        threads: bool | None = None,
         game: str | None = None,
         target: int | None = None,
         reset: bool = False,
     ) -> None:
-        changes: dict[str, Any] = {"nudge_minutes": nudge_minutes, "claim_minutes": claim_minutes, "dms": dms}
+        changes: dict[str, Any] = {
+            "nudge_minutes": nudge_minutes,
+            "claim_minutes": claim_minutes,
+            "dms": dms,
+            "threads": threads,
+        }
         if (game is None) != (target is None):
             raise UserFacingError("Give both a game and its target.")
         if game is not None:

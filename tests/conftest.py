@@ -87,6 +87,7 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "db_path": tmp_path / "tavern.sqlite3",
         "log_level": "DEBUG",
         "bot_delay": 0.0,  # computer players move at once in tests
+        "threads": False,  # games play in the channel unless a test asks for threads
     }
     values.update(overrides)
     return Settings(**values)

@@ -52,10 +52,9 @@ def hint_button(msg: FakeMessage) -> str:
 
 
 async def bhargage_move(fake: FakeDiscord, bot: TavernBot, table: Table, user: FakeUser) -> None:
-    """The human's move: the cut in the channel, else the live DM panel (discard or play)."""
+    """The human's move on their live DM panel: the cut, a discard or a play."""
     if table.state.phase is bh.Phase.CUT:
-        cuts = [m for m in fake.channel_messages(fake.channel) if any(b.label == "Cut" for b in m.buttons())]
-        await fake.click(user, cuts[-1], "Cut")
+        await fake.click(user, live_dm(fake, user), "Cut")
     else:
         await act_with_panel(fake, user, live_dm(fake, user))
     await settle(fake, bot)

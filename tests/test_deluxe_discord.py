@@ -130,10 +130,10 @@ async def test_whole_three_player_game_by_clicks(fake_discord: FakeDiscord, star
     sheets = [m for m in msgs if "scored**" in m.content]
     assert len(sheets) == len(state.history)
     assert "Bound  Hand  Score  Total" in sheets[0].content
-    # every turn started with a new DM to its player
+    # one live panel per player: a new DM per hand, edited in place for every turn
     for u in users:
-        fresh = [m for m in fake.dms(u) if first_content(m).startswith("**Your turn")]
-        assert len(fresh) == turns[u.name]
+        assert len(fake.dms(u)) == state.hand_no
+        assert not [m for m in fake.dms(u) if m.buttons() or m.selects()]
     # the winner, the kept table message, the store
     final = next(m for m in msgs if "Rematch" in labels(m))
     record = await bot.store.load_game(game_id)

@@ -66,7 +66,10 @@ def test_secret_discard_says_nothing_and_chief_is_announced() -> None:
         ],
         NAMES,
     )
-    assert lines == [f"Ben cuts: the up-card is **{bard.label}**", "**2 for the Chief** — Ann (22)"]
+    assert lines == [
+        f"Ben cuts: the up-card is **{render.card_label(bard)}**",
+        "**2 for the Chief** — Ann (22)",
+    ]
 
 
 def test_show_is_itemised_in_order_and_zero_shortage_hidden() -> None:
@@ -106,12 +109,15 @@ def test_show_is_itemised_in_order_and_zero_shortage_hidden() -> None:
 
 
 def test_game_end_words() -> None:
-    muggins = render.event_lines([bh.GameWon(1, "muggins", (55, 61))], NAMES)
-    assert muggins[0].startswith("**Muggins!**") and muggins[1] == "🏆 **Ben wins** 61–55!"
+    muggins = render.event_lines([bh.GameWon(1, "muggins", (55, 61))], NAMES, 61)
+    assert (
+        muggins[0].startswith("**Muggins!**")
+        and muggins[1] == "🏆 **Ben** reaches 61 and wins — Ben 61, Ann 55"
+    )
     game = render.event_lines(
         [bh.PointsScored(0, 0, "Game!", (), 40), bh.GameWon(0, "game", (40, 30))], NAMES
     )
-    assert "**Game!**" in game[0] and game[-1] == "🏆 **Ann wins** 40–30!"
+    assert "**Game!**" in game[0] and game[-1] == "🏆 **Ann** wins — Ann 40, Ben 30"
     assert render.event_lines([bh.GameWon(0, "forfeit", (20, 12))], NAMES)[0] == (
         "Ben forfeited (the table waited too long)."
     )
@@ -139,8 +145,10 @@ def test_board_text_through_a_real_game() -> None:
     first = bh.legal_actions(state, mover)[0]
     state, _ = bh.apply(state, first)
     text = render.board_text(state, NAMES, {mover: 10})
-    assert state.up is not None and f"Up-card: {state.up.label}" in text
-    assert isinstance(first, bh.Play) and f"Play: {first.card.title} — count **{state.count}**" in text
+    assert state.up is not None and f"Up-card: {render.card_label(state.up)}" in text
+    assert isinstance(first, bh.Play)
+    assert f"Play: {render.card_label(first.card)} — count **{state.count}**" in text
+    assert "Suits: 🌙 Moons" in text
 
 
 def test_hand_panel_text() -> None:
@@ -149,7 +157,7 @@ def test_hand_panel_text() -> None:
     text = render.hand_text(view, NAMES)
     assert "Choose exactly 2 cards" in text
     for c in view.hand:
-        assert c.label in text
+        assert render.card_label(c) in text
     dealt = view.hand
     state, _ = bh.apply(state, bh.Discard(0, (dealt[0], dealt[1])))
     after = render.hand_text(bh.view(state, 0), NAMES)

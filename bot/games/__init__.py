@@ -148,8 +148,36 @@ class GameAdapter:
         raise NotImplementedError
 
     def deal(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
-        """Seats that get a fresh private panel after this move's events, with a note for each."""
+        """Seats whose private panel is redrawn after these events (everything the channel was just told),
+        with a note for each saying what happened. The panel is edited in place; see ``replaces``."""
         raise NotImplementedError
+
+    def replaces(self, table: Table, events: Sequence[Any]) -> bool:
+        """True when these events deal a new hand: every redrawn panel is then a new message (it notifies),
+        and the old one keeps its text but loses its controls."""
+        return False
+
+    def milestone(self, table: Table, events: Sequence[Any]) -> bool:
+        """True when the channel's summary of the game changes (a hand ended); the end of the game always
+        does."""
+        return False
+
+    def score_line(self, table: Table) -> str:
+        """The game's standing in one line for the channel's summary: the scores, or who won and how."""
+        raise NotImplementedError
+
+    def summary(self, table: Table, where: str) -> Panel:
+        """The one message the channel keeps for a game played in a thread: players, options, the
+        standing, and where to follow it (``where``, a thread mention)."""
+        names = " vs ".join(f"**{n}**" for n in table.names)
+        over = table.status != "active"
+        follow = f"The game was played in {where}." if over else f"Follow the game in {where}."
+        lines = [
+            f"**{self.title}** ({self.options_text(table.options)}) · {names}",
+            self.score_line(table),
+            follow,
+        ]
+        return Panel(content="\n".join(lines))
 
     def result_lines(self, table: Table, events: Sequence[Any]) -> list[str]:
         """The end of the game in a few lines, for players told by DM when the channel refused it."""
@@ -203,6 +231,11 @@ class GameAdapter:
         if not set(self.playing(table)) & set(table.humans):
             return self.resign_action(table, seat)
         return self.ai.choose(self.rules.view(table.state, seat), rng, level)
+
+    def forced(self, table: Table) -> tuple[int, Any] | None:
+        """(seat, action) when the person the game waits for has exactly one possible answer that is no
+        ritual: it is made for them at once, with no click. None by default."""
+        return None
 
     # ---------------------------------------------------------------- shared helpers
 

@@ -1,4 +1,4 @@
-"""Bhargage's adapter: a two-player challenge; hands and discards in private panels, the cut in the channel.
+"""Bhargage's adapter: a two-player challenge; hands, discards and the cut in each player's live panel.
 
 Freshness: play and cut controls carry the table's action count; discard controls carry
 "<hand>-<0|1 already discarded>" because both players discard at once (a double click applies once, and
@@ -34,6 +34,18 @@ def card_at(arg: str) -> Card:
     if not arg.isascii() or not arg.isdigit() or len(arg) > 2 or int(arg) >= len(ALL_CARDS):
         raise UserFacingError(NO_LONGER)
     return ALL_CARDS[int(arg)]
+
+
+def clip_lines(lines: Sequence[str], limit: int = 1900) -> str:
+    """The newest lines that fit ``limit`` characters (a show can be long; the panel must fit Discord)."""
+    out: list[str] = []
+    size = 0
+    for line in reversed([ln for ln in lines if ln]):
+        if size + len(line) + 1 > limit:
+            break
+        out.insert(0, line)
+        size += len(line) + 1
+    return "\n".join(out)
 
 
 def _backs(state: bh.State) -> dict[int, int]:
@@ -188,23 +200,24 @@ class Bhargage(GameAdapter):
             a, b = (card_at(x) for x in parts)
             return Move(bh.Discard(seat, (a, b)), click.token, done=self._discarded(seat, a, b))
         if click.verb == "cut":
-            return Move(bh.Cut(seat), click.token)
+            return Move(bh.Cut(seat), click.token, done=self._played(seat, ""))
         if click.verb == "play":
             c = card_at(click.arg)
-            return Move(
-                bh.Play(seat, c), click.token, done=lambda t, ev: Panel(content=f"You played **{c.title}**.")
-            )
+            return Move(bh.Play(seat, c), click.token, done=self._played(seat, f"You played **{c.title}**."))
         raise UserFacingError(NO_LONGER)
 
-    @staticmethod
-    def _discarded(seat: int, a: Card, b: Card) -> Any:
+    def _discarded(self, seat: int, a: Card, b: Card) -> Any:
+        return self._played(seat, f"You laid away **{a.title}** and **{b.title}**.")
+
+    def _played(self, seat: int, note: str) -> Any:
+        """The pressed panel after the seat's move: the live panel with what happened on top — or, when the
+        move ended the hand, what happened only (the new hand comes as a new panel)."""
+
         def done(table: Table, events: Sequence[Any]) -> Panel:
-            after = (
-                "Both discards are in."
-                if table.state.phase is not bh.Phase.DISCARD
-                else f"Waiting for {table.names[1 - seat]}."
-            )
-            return Panel(content=f"You laid away **{a.title}** and **{b.title}**. {after}")
+            lines = [note, *render.event_lines(events, table.names, table.options.target)]
+            if self.replaces(table, events) or table.status != "active":
+                return Panel(content=clip_lines(lines))
+            return self._panel(table, seat, clip_lines(lines, 900))
 
         return done
 
@@ -221,9 +234,9 @@ class Bhargage(GameAdapter):
             opening = [e for e in events if isinstance(e, bh.DealerCut | bh.HandDealt)]
             rest = [e for e in events if not isinstance(e, bh.DealerCut | bh.HandDealt)]
             texts = render.chunk([head, *render.event_lines(opening, names)])
-            texts += render.messages(rest, names, after_show=pegs)
+            texts += render.messages(rest, names, after_show=pegs, target=state.options.target)
         else:
-            texts = render.messages(events, names, after_show=pegs)
+            texts = render.messages(events, names, after_show=pegs, target=state.options.target)
         out = Announcement(messages=texts)
         if over:
             final = self.board(table).content
@@ -235,29 +248,45 @@ class Bhargage(GameAdapter):
         if state.phase is bh.Phase.DISCARD and any(isinstance(e, bh.HandDealt) for e in events):
             out.ping_seats = table.humans
             who = " ".join(table.mention(s) for s in out.ping_seats)
-            out.ping = f"{who}: lay 2 cards away — your hand is in your DMs."
+            out.ping = f"{who}: lay 2 cards away — your new hand is on your panel."
         elif state.phase is bh.Phase.CUT and not table.is_bot(state.non_dealer):
             out.ping_seats = (state.non_dealer,)
-            out.ping = f"{table.mention(state.non_dealer)}, cut for the up-card."
-            out.controls.append(Button("Cut", "cut", token=str(table.seq), style="primary"))
+            out.ping = (
+                f"{table.mention(state.non_dealer)}, cut for the up-card: the **Cut** is on your panel."
+            )
         elif state.phase is bh.Phase.PLAY and not table.is_bot(state.to_move):
             out.ping_seats = (state.to_move,)
             out.ping = f"{table.mention(state.to_move)}, your turn — count **{state.count}**."
         return out
 
     def deal(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
-        """The hands at a deal, and the player to move whenever a new turn starts in the play."""
+        """Both panels follow the whole table, with what just happened on top (the show, after a hand).
+        A discard while the other still chooses changes nothing the other sees."""
         state: bh.State = table.state
-        if state.phase is bh.Phase.DISCARD and any(isinstance(e, bh.HandDealt) for e in events):
-            return {0: "", 1: ""}
-        if state.phase is bh.Phase.PLAY and any(
-            isinstance(e, bh.CardPlayed | bh.UpCardTurned) for e in events
-        ):
-            return {state.to_move: ""}
-        return {}
+        if state.phase is bh.Phase.DISCARD and not self.replaces(table, events):
+            return {}
+        lines = render.event_lines(events, table.names, state.options.target)
+        note = clip_lines(lines, 900)
+        return {0: note, 1: note}
+
+    def replaces(self, table: Table, events: Sequence[Any]) -> bool:
+        return any(isinstance(e, bh.HandDealt) for e in events)
+
+    def milestone(self, table: Table, events: Sequence[Any]) -> bool:
+        return self.replaces(table, events)
+
+    def score_line(self, table: Table) -> str:
+        state: bh.State = table.state
+        names = table.names
+        if state.phase is bh.Phase.OVER and state.winner >= 0:
+            return "🏆 " + render.result_text(state.winner, state.scores, names, state.options.target)
+        if table.status != "active":
+            return f"Ended: {names[0]} {state.scores[0]}, {names[1]} {state.scores[1]}."
+        return f"Hand {state.hand_no} · {names[0]} **{state.scores[0]}** · {names[1]} **{state.scores[1]}**"
 
     def result_lines(self, table: Table, events: Sequence[Any]) -> list[str]:
-        return render.event_lines([e for e in events if isinstance(e, bh.GameWon)], table.names)
+        won = [e for e in events if isinstance(e, bh.GameWon)]
+        return render.event_lines(won, table.names, table.state.options.target)
 
     def waiting_text(self, table: Table) -> str:
         return render.waiting_text(table.state, table.names)

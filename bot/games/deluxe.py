@@ -467,17 +467,49 @@ class Deluxe(GameAdapter):
         return out
 
     def deal(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
-        """At a new hand everyone gets their cards; whenever a turn starts, the player to move."""
+        """At a new hand everyone's panel is dealt afresh; whenever a turn starts, the player to move's panel
+        is redrawn with what happened since their last turn on top. The others' panels wait for their turn
+        (redrawing every panel on every move would cost a request per player per move)."""
         state: D.State = table.state
         waiting = table.waiting_for()
         turns = [e for e in events if isinstance(e, D.TurnStarted | D.FinalBindOffered)]
         if not turns or not waiting or waiting[0] != turns[-1].seat:
             return {}
+        lines = [line for line in R.event_lines(events, table.names) if line]
+        note = clip(lines[-6:], 900)
         out: dict[int, str] = {}
-        if any(isinstance(e, D.HandStarted) for e in events):
-            out = {s: f"New hand {state.hand_no}." for s in range(len(table.seats)) if not state.left[s]}
-        out[waiting[0]] = ""
+        if self.replaces(table, events):
+            out = {s: note for s in range(len(table.seats)) if not state.left[s]}
+        out[waiting[0]] = note
         return out
+
+    def replaces(self, table: Table, events: Sequence[Any]) -> bool:
+        return any(isinstance(e, D.HandStarted) for e in events)
+
+    def forced(self, table: Table) -> tuple[int, Any] | None:
+        """A final bind offered to someone with nothing to bind: their Done is the only answer."""
+        state: D.State = table.state
+        if table.status != "active" or state.phase != D.Phase.FINAL_BIND or table.is_bot(state.turn):
+            return None
+        return None if D.bindable_melds(state, state.turn) else (state.turn, D.Done(state.turn))
+
+    def milestone(self, table: Table, events: Sequence[Any]) -> bool:
+        return any(isinstance(e, D.HandScored) for e in events)
+
+    def score_line(self, table: Table) -> str:
+        state: D.State = table.state
+        names = table.names
+        target = table.options.target
+        if D.is_over(state):
+            result = D.final_result(state)
+            won = " and ".join(f"**{names[w]}**" for w in result.winners)
+            return f"🏆 {won} won — " + ", ".join(
+                f"{n} {t}" for n, t in zip(names, result.scores, strict=True)
+            )
+        standing = " · ".join(f"{n} **{t}**" for n, t in zip(names, state.totals, strict=True))
+        if table.status != "active":
+            return f"Ended: {standing}."
+        return f"Hand {state.hand_no} · {standing} · to {target}"
 
     def result_lines(self, table: Table, events: Sequence[Any]) -> list[str]:
         return R.event_lines([e for e in events if isinstance(e, D.GameWon)], table.names)

@@ -12,7 +12,7 @@ from bot.ai.bhargage import DiscardLine, PlayAdvice
 from bot.render.board import Lane, draw_board
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import GAME, HandCount, ScoreItem
-from bot.rules.decktet import Card, Suit
+from bot.rules.decktet import Card, Rank, Suit
 
 MESSAGE_LIMIT = 1900  # under Discord's 2000, leaving room for a ping line
 
@@ -25,9 +25,22 @@ HOW_WORDS = {
 }
 
 
+SUIT_LEGEND = " · ".join(f"{s.emoji} {s.value}" for s in Suit)
+
+
+def card_label(c: Card) -> str:
+    """A card as a Bhargage player reads it: name, rank and count value (where they differ), suits —
+    "the Forest (5) 🌙🍃", "the Sea (Crown, 10) 🌊", "the Watchman (Pawn, 0) …", "Ace of Moons (1) 🌙"."""
+    if c.rank is Rank.EXCUSE:
+        return f"{c.title} (0)"
+    rank = "1" if c.rank is Rank.ACE else c.rank.label
+    inner = rank if rank == str(c.value) else f"{rank}, {c.value}"
+    return f"{c.title} ({inner}) {c.suit_emoji}"
+
+
 def cards_text(cards: Iterable[Card], *, short: bool = False) -> str:
-    """Cards joined for reading: labels with rank and suits, or just their titles when ``short``."""
-    return ", ".join(c.title if short else c.label for c in cards) or "—"
+    """Cards joined for reading: labels with rank, value and suits, or just their titles when ``short``."""
+    return ", ".join(c.title if short else card_label(c) for c in cards) or "—"
 
 
 def _item(item: ScoreItem) -> str:
@@ -45,14 +58,17 @@ def _score(names: Sequence[str], seat: int, total: int) -> str:
 # ---------------------------------------------------------------- the channel
 
 
-def event_lines(events: Sequence[bh.Event], names: Sequence[str]) -> list[str]:
-    """One line (or a few) per event, in order; secret events (a discard) say nothing."""
+def event_lines(events: Sequence[bh.Event], names: Sequence[str], target: int | None = None) -> list[str]:
+    """One line (or a few) per event, in order; secret events (a discard) say nothing. ``target``, when
+    given, is named in the winning line."""
     lines: list[str] = []
     for ev in events:
         if isinstance(ev, bh.DealerCut):
             for a, b in ev.cuts:
                 tie = " — same rank, cut again" if a.rank == b.rank else ""
-                lines.append(f"Cut for the deal: {names[0]} cuts {a.label}, {names[1]} cuts {b.label}{tie}")
+                lines.append(
+                    f"Cut for the deal: {names[0]} cuts {card_label(a)}, {names[1]} cuts {card_label(b)}{tie}"
+                )
             lines.append(f"The lower card deals: **{names[ev.dealer]}** deals first.")
         elif isinstance(ev, bh.HandDealt):
             lines.append(
@@ -62,9 +78,9 @@ def event_lines(events: Sequence[bh.Event], names: Sequence[str]) -> list[str]:
         elif isinstance(ev, bh.BhargageMade):
             lines.append(f"Both discards are in: {names[ev.dealer]}'s bhargage holds {ev.size} cards.")
         elif isinstance(ev, bh.UpCardTurned):
-            lines.append(f"{names[ev.seat]} cuts: the up-card is **{ev.card.label}**")
+            lines.append(f"{names[ev.seat]} cuts: the up-card is **{card_label(ev.card)}**")
         elif isinstance(ev, bh.CardPlayed):
-            lines.append(f"{names[ev.seat]} plays **{ev.card.label}** — count **{ev.count}**")
+            lines.append(f"{names[ev.seat]} plays **{card_label(ev.card)}** — count **{ev.count}**")
         elif isinstance(ev, bh.PointsScored):
             if ev.reason == GAME:
                 lines.append(f"**{GAME}** {names[ev.seat]} played the sixth Ace in a row.")
@@ -83,29 +99,39 @@ def event_lines(events: Sequence[bh.Event], names: Sequence[str]) -> list[str]:
                     f"(missing {_suits(ev.missing)})"
                 )
         elif isinstance(ev, bh.GameWon):
-            lines.extend(won_lines(ev, names))
+            lines.extend(won_lines(ev, names, target))
     return lines
 
 
 def counted_lines(ev: bh.HandCounted, names: Sequence[str]) -> list[str]:
     whose = f"{names[ev.seat]}'s {'bhargage' if ev.kind == 'bhargage' else 'hand'}"
-    lines = [f"__{whose}__: {cards_text(ev.cards)} + up {ev.up.label}"]
+    lines = [f"__{whose}__: {cards_text(ev.cards)} + up {card_label(ev.up)}"]
     lines.extend(_item(it) for it in ev.items)
     lines.append(f"{whose}: **{ev.total}** — {_score(names, ev.seat, ev.total_after)}")
     return lines
 
 
-def won_lines(ev: bh.GameWon, names: Sequence[str]) -> list[str]:
-    winner, loser = names[ev.seat], names[1 - ev.seat]
+def won_lines(ev: bh.GameWon, names: Sequence[str], target: int | None = None) -> list[str]:
+    loser = names[1 - ev.seat]
     lines = []
     note = HOW_WORDS.get(ev.how, "").format(loser=loser)
     if note:
         lines.append(note)
-    lines.append(f"🏆 **{winner} wins** {ev.scores[ev.seat]}–{ev.scores[1 - ev.seat]}!")
+    lines.append(f"🏆 {result_text(ev.seat, ev.scores, names, target if ev.how != 'resign' else None)}")
     return lines
 
 
-def messages(events: Sequence[bh.Event], names: Sequence[str], *, after_show: str = "") -> list[str]:
+def result_text(winner: int, scores: Sequence[int], names: Sequence[str], target: int | None) -> str:
+    """Who won, how far: "**Ann** reaches 121 and wins — Ann 125, Bob 111"."""
+    reached = f"reaches {target} and wins" if target is not None and scores[winner] >= target else "wins"
+    return f"**{names[winner]}** {reached} — {names[winner]} {scores[winner]}, {names[1 - winner]} " + str(
+        scores[1 - winner]
+    )
+
+
+def messages(
+    events: Sequence[bh.Event], names: Sequence[str], *, after_show: str = "", target: int | None = None
+) -> list[str]:
     """The channel messages for one action: the play part, then the show (if any), then what follows.
 
     ``after_show`` (the pegs, see :func:`pegs_text`) closes the show, as the issue's "then the board" asks.
@@ -122,7 +148,7 @@ def messages(events: Sequence[bh.Event], names: Sequence[str], *, after_show: st
         blocks[-1].append(ev)
     out: list[str] = []
     for block in blocks:
-        lines = event_lines(block, names)
+        lines = event_lines(block, names, target)
         if any(isinstance(e, bh.HandCounted) for e in block):
             lines.insert(0, "**The show**")
             if after_show:
@@ -178,55 +204,68 @@ def board_text(
     lines = [head, pegs_text(state, names, backs)]
     if state.phase is not bh.Phase.OVER:
         if state.up is not None:
-            lines.append(f"Up-card: {state.up.label}")
+            lines.append(f"Up-card: {card_label(state.up)}")
         if state.phase is bh.Phase.PLAY:
-            pile = " · ".join(c.title for _, c in state.pile) or "—"
-            lines.append(f"Play: {pile} — count **{state.count}**")
+            lines.append(pile_text(state.pile, state.count))
     lines.append(waiting_text(state, names))
-    if game_id:
-        lines.append(f"-# game #{game_id}")
+    lines.append(f"-# Suits: {SUIT_LEGEND}" + (f" · game #{game_id}" if game_id else ""))
     return "\n".join(lines)
+
+
+def pile_text(pile: Sequence[tuple[int, Card]], count: int) -> str:
+    """The cards of this count, oldest first, with their suits: "Play: the Forest (5) 🌙🍃 · … — count 14"."""
+    if not pile:
+        return "The play starts: count **0**, no card yet."
+    return "Play: " + " · ".join(card_label(c) for _, c in pile) + f" — count **{count}**"
 
 
 # ---------------------------------------------------------------- a player's private panel
 
 
 def hand_text(view: bh.SeatView, names: Sequence[str]) -> str:
-    """What one seat reads in its DM (or ephemeral) panel; the controls come with it."""
-    me, other = names[view.seat], names[1 - view.seat]
-    dealer = "you deal" if view.dealer == view.seat else f"{names[view.dealer]} deals"
+    """One seat's live panel: the whole table it needs to decide — the standing and target, the deal, the
+    up-card, the count and pile with suits, the opponent's last card, whose turn — and its own cards."""
+    me, other = view.seat, 1 - view.seat
+    dealer = "you deal" if view.dealer == me else f"{names[view.dealer]} deals"
     lines = [
-        f"**Bhargage — hand {view.hand_no}** ({dealer}) · {me} {view.scores[view.seat]}, "
-        f"{other} {view.scores[1 - view.seat]}"
+        f"**Bhargage — hand {view.hand_no}** ({dealer}) · **you {view.scores[me]}**, "
+        f"{names[other]} {view.scores[other]} · to {view.target}"
     ]
+    whose = "your" if view.dealer == me else f"{names[view.dealer]}'s"
     if view.phase is bh.Phase.DISCARD:
         lines.append(
             f"Your cards: {cards_text(view.hand if not view.discard else (*view.hand, *view.discard))}"
         )
-        whose = "your" if view.dealer == view.seat else f"{names[view.dealer]}'s"
-        if view.discarded[view.seat]:
+        if view.discarded[me]:
             lines.append(f"You laid away {cards_text(view.discard)} (to {whose} bhargage).")
-            lines.append(f"Waiting for {other}." if not view.discarded[1 - view.seat] else "")
+            lines.append(f"Waiting for {names[other]}." if not view.discarded[other] else "")
             lines.append("You may still change your discard below.")
         else:
             lines.append(f"Choose exactly 2 cards for {whose} bhargage.")
-    else:
-        lines.append(f"Your cards: {cards_text(view.hand)}")
-        if view.discard:
-            lines.append(f"Your discard: {cards_text(view.discard, short=True)}")
-        if view.up is not None:
-            lines.append(f"Up-card: {view.up.label}")
-        if view.phase is bh.Phase.CUT:
-            cutter = "you" if view.dealer != view.seat else other
-            lines.append(f"Waiting for {cutter} to cut for the up-card.")
-        elif view.phase is bh.Phase.PLAY:
-            lines.append(f"Count: **{view.count}**")
-            if view.to_move == view.seat:
-                lines.append("Your turn: play a card (cards that would pass 23 are greyed out).")
-            else:
-                lines.append(f"Waiting for {other} to play.")
+        lines.append(f"-# Suits: {SUIT_LEGEND}")
+        return "\n".join(line for line in lines if line)
+    if view.up is not None:
+        lines.append(f"Up-card: {card_label(view.up)}")
+    if view.phase is bh.Phase.PLAY:
+        lines.append(pile_text(view.pile, view.count))
+        theirs = [c for s, c in view.pile if s == other]
+        if theirs:
+            lines.append(f"{names[other]}'s last card: {card_label(theirs[-1])}")
+    lines.append(f"Your cards: {cards_text(view.hand)}")
+    if view.discard:
+        lines.append(f"Your discard ({whose} bhargage): {cards_text(view.discard, short=True)}")
+    if view.phase is bh.Phase.CUT:
+        if view.dealer != me:
+            lines.append("**Your move: cut** for the up-card.")
         else:
-            lines.append("The game is over.")
+            lines.append(f"Waiting for {names[other]} to cut for the up-card.")
+    elif view.phase is bh.Phase.PLAY:
+        if view.to_move == me:
+            lines.append("**Your turn**: play a card (cards that would pass 23 are greyed out).")
+        else:
+            lines.append(f"Waiting for {names[other]} to play.")
+    else:
+        lines.append("The game is over.")
     return "\n".join(line for line in lines if line)
 
 
