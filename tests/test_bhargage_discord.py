@@ -219,7 +219,7 @@ async def test_whole_game_from_challenge_to_leaderboard(
     lb = await fake.slash(alice, fake.channel, "leaderboard")
     assert winner in lb.content and "100" in lb.content and "Bhargage leaderboard" in lb.content
     stats = await fake.slash(bob, fake.channel, "stats", player=alice)
-    assert stats.ephemeral and "Bhargage" in stats.content and "1 games" in stats.content
+    assert stats.ephemeral and "Bhargage" in stats.content and "1 game ·" in stats.content
 
     # Rematch: either player; a new challenge to the other with the same options.
     rematch = await fake.click(bob, last, "Rematch")
