@@ -51,6 +51,7 @@ class Settings:
     calculations_per_minute: int = 10  # calculator uses per member
     bot_delay: float = 1.5  # seconds a computer player waits before it moves, so people can follow
     health_path: Path | None = None  # None: ``health.json`` next to the database
+    rules_url: str | None = None  # where docs/ is published: the full rules are <rules_url>/rules-<game>.md
 
     @property
     def heartbeat_path(self) -> Path:
@@ -128,7 +129,20 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         calculations_per_minute=_count(env, "TAVERN_CALCULATIONS_PER_MINUTE", 10),
         health_path=health_path_from_env(env),
         bot_delay=_seconds(env, "TAVERN_BOT_DELAY", 1.5),
+        rules_url=_url(env, "TAVERN_RULES_URL"),
     )
+
+
+def _url(env: Mapping[str, str], name: str) -> str | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.startswith(("https://", "http://")) or any(ch.isspace() for ch in raw) or len(raw) > 500:
+        raise SettingsError(
+            f"{name} must be a web address starting with https:// (the folder where docs/ is published), "
+            f"got {raw!r}."
+        )
+    return raw.rstrip("/")
 
 
 def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
