@@ -52,6 +52,7 @@ class Settings:
     bot_delay: float = 1.5  # seconds a computer player waits before it moves, so people can follow
     health_path: Path | None = None  # None: ``health.json`` next to the database
     threads: bool = True  # each game in its own thread where the bot may open one (a server may turn it off)
+    rules_url: str | None = None  # where docs/ is published: the full rules are <rules_url>/rules-<game>.md
 
     @property
     def heartbeat_path(self) -> Path:
@@ -130,6 +131,7 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         health_path=health_path_from_env(env),
         bot_delay=_seconds(env, "TAVERN_BOT_DELAY", 1.5),
         threads=_switch(env, "TAVERN_THREADS", True),
+        rules_url=_url(env, "TAVERN_RULES_URL"),
     )
 
 
@@ -142,6 +144,18 @@ def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
     if raw in ("0", "false", "no", "off"):
         return False
     raise SettingsError(f"{name} must be on or off (true/false), got {raw!r}.")
+
+
+def _url(env: Mapping[str, str], name: str) -> str | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.startswith(("https://", "http://")) or any(ch.isspace() for ch in raw) or len(raw) > 500:
+        raise SettingsError(
+            f"{name} must be a web address starting with https:// (the folder where docs/ is published), "
+            f"got {raw!r}."
+        )
+    return raw.rstrip("/")
 
 
 def _seconds(env: Mapping[str, str], name: str, default: float) -> float:

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.errors import UserFacingError
 from bot.server_settings import MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
+from bot.text import RULES_DOCS, rules_link
 
 if TYPE_CHECKING:
     from bot.app import TavernBot
@@ -19,8 +20,35 @@ ABOUT = (
     "I host **Decktet** card games right here in the channel.\n"
     "• **Bhargage** (2 players) — the Decktet's cribbage.\n"
     "• **Bharg Deluxe** (2–6 players) — draw, bind bharg sets and straights, discard.\n"
-    "Your private hand comes to you as a message only you can see."
+    "Each game gets its own thread, with a board kept up to date; your hand stays private."
 )
+
+START = (
+    "• `/bhargage challenge @friend` — they press **Accept**; or `/bhargage practice` to play me at once.\n"
+    "• `/deluxe create` — others press **Join**, the host presses **Start**; **Add a bot** fills a seat.\n"
+    "• `/bhargage rules` · `/deluxe rules` — the rules in short."
+)
+
+PRIVATE_HAND = (
+    "Your cards and buttons come by **DM**, so allow **direct messages from server members**: "
+    'User Settings → Privacy & Safety, or this server\'s Privacy Settings → "Direct Messages".\n'
+    "DMs closed? You still play: press **Show my hand** in the game — only you see it "
+    "(`/bhargage hand` or `/deluxe hand` brings it back too)."
+)
+
+PERMISSIONS = (
+    "In a game channel I need **View Channel**, **Send Messages**, **Embed Links**, "
+    "**Read Message History**, **Create Public Threads** and **Send Messages in Threads**. "
+    "Each game gets its own thread; without the thread permissions the game is played in the channel itself."
+)
+
+
+def rules_field(base: str | None) -> str:
+    """Where the full rules are: the operator's published docs (``TAVERN_RULES_URL``) or the repository."""
+    return "\n".join(
+        f"{title}: {rules_link(RULES_DOCS[game], base)}"
+        for game, title in (("bhargage", "Bhargage"), ("deluxe", "Bharg Deluxe"))
+    )
 
 
 def command_lines(tree: app_commands.CommandTree[discord.Client]) -> list[str]:
@@ -61,6 +89,10 @@ class General(commands.Cog):
     @tavern.command(name="help", description="What this bot does and its commands")
     async def help(self, interaction: discord.Interaction[TavernBot]) -> None:
         embed = discord.Embed(title="Decktet Tavern", description=ABOUT, colour=discord.Colour.dark_gold())
+        embed.add_field(name="Start a game", value=START, inline=False)
+        embed.add_field(name="Your hand is private", value=PRIVATE_HAND, inline=False)
+        embed.add_field(name="What I need in a channel", value=PERMISSIONS, inline=False)
+        embed.add_field(name="Full rules", value=rules_field(self.bot.settings.rules_url), inline=False)
         for name, value in command_fields(command_lines(self.bot.tree)):
             embed.add_field(name=name, value=value, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)

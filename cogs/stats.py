@@ -11,11 +11,25 @@ from discord.ext import commands
 
 from bot import safe
 from bot.records import BotRecord, GameStats, LeaderRow
+from bot.text import plural
 
 if TYPE_CHECKING:
     from bot.app import TavernBot
 
 GAME_NAMES = {"bhargage": "Bhargage", "deluxe": "Bharg Deluxe"}
+
+# Ratings are shown on one friendly scale where a new player stands at START in both games. Display only:
+# the store keeps Elo (Bhargage, newcomers at 1500) and 60·(mu − 3·sigma) (Deluxe openskill, newcomers at 0).
+START = 1000
+STORED_START = {"bhargage": 1500, "deluxe": 0}
+PROVISIONAL_GAMES = 5  # fewer rated games than this: the number is marked provisional ("?")
+RATING_LEGEND = f"rating: a new player starts at {START}, higher is better; ? = provisional (under 5 games)"
+
+
+def shown_rating(game: str, rating: int, games: int) -> str:
+    """The stored rating on the shown scale (never below 0), with "?" while it rests on few games."""
+    value = max(0, rating - STORED_START.get(game, 0) + START)
+    return f"{value}?" if games < PROVISIONAL_GAMES else str(value)
 
 
 def leaderboard_text(game: str, rows: list[LeaderRow]) -> str:
@@ -25,7 +39,7 @@ def leaderboard_text(game: str, rows: list[LeaderRow]) -> str:
         return f"{title}\nNo finished games in this server yet."
     by_hands = game == "deluxe"
     extra = "avg" if by_hands else "mug"
-    head = f"{'#':>2} {'player':<16} {'W':>3} {'L':>3} {'win%':>5} {extra:>5} {'rating':>6}"
+    head = f"{'#':>2} {'player':<16} {'W':>3} {'L':>3} {'win%':>5} {extra:>5} {'rating':>7}"
     lines = [head]
     for i, r in enumerate(rows, 1):
         if by_hands:
@@ -33,13 +47,11 @@ def leaderboard_text(game: str, rows: list[LeaderRow]) -> str:
         else:
             value = str(r.muggins_wins)
         lines.append(
-            f"{i:>2} {r.name[:16]:<16} {r.wins:>3} {r.losses:>3} {r.win_pct:>5.0f} {value:>5} {r.rating:>6}"
+            f"{i:>2} {r.name[:16]:<16} {r.wins:>3} {r.losses:>3} {r.win_pct:>5.0f} {value:>5} "
+            f"{shown_rating(game, r.rating, r.games):>7}"
         )
-    legend = (
-        "avg = average hand score; rating = openskill (Plackett–Luce), shown as 60 × (μ − 3σ)"
-        if by_hands
-        else "mug = muggins wins (won on a shortage claim); rating = Elo"
-    )
+    extra_legend = "avg = average hand score" if by_hands else "mug = muggins wins (won on a shortage claim)"
+    legend = f"{extra_legend}\n{RATING_LEGEND}"
     return f"{title}\n```\n" + "\n".join(lines) + f"\n```\n{legend}"
 
 
@@ -50,8 +62,9 @@ def stats_lines(name: str, stats: dict[str, GameStats], against_bot: Sequence[Bo
     for game, s in stats.items():
         pct = 100.0 * s.wins / s.games if s.games else 0.0
         out.append(
-            f"__{GAME_NAMES.get(game, game)}__: {s.games} games · {s.wins} wins · {s.losses} losses · "
-            f"{pct:.0f}% · {s.muggins_wins} muggins wins · rating {s.rating}"
+            f"__{GAME_NAMES.get(game, game)}__: {plural(s.games, 'game')} · {plural(s.wins, 'win')} · "
+            f"{plural(s.losses, 'loss', 'losses')} · {pct:.0f}% · {plural(s.muggins_wins, 'muggins win')} · "
+            f"rating {shown_rating(game, s.rating, s.games)}"
         )
         if s.hand_score_avg is not None and game == "deluxe":
             out.append(f"average hand score {s.hand_score_avg:.1f}")
@@ -64,7 +77,8 @@ def stats_lines(name: str, stats: dict[str, GameStats], against_bot: Sequence[Bo
     if against_bot:
         out.append("__Against the bot__ (practice: not rated, not on the leaderboard)")
         for r in against_bot:
-            out.append(f"{GAME_NAMES.get(r.game, r.game)}, {r.level}: {r.games} games · {r.wins} wins")
+            record = f"{plural(r.games, 'game')} · {plural(r.wins, 'win')}"
+            out.append(f"{GAME_NAMES.get(r.game, r.game)}, {r.level}: {record}")
     return "\n".join(out)
 
 

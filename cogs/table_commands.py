@@ -8,6 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.text import RULES_DOCS, rules_link
+
 if TYPE_CHECKING:
     from bot.app import TavernBot
 
@@ -36,7 +38,9 @@ def add_table_commands(group: app_commands.Group, bot: TavernBot, game: str) -> 
         await bot.controller.ask_resign(interaction, game)
 
     async def rules(interaction: Interaction) -> None:
-        embed = discord.Embed(title=title, description=adapter.rules_text(), colour=adapter.colour)
+        doc = RULES_DOCS.get(game)
+        link = rules_link(doc, bot.settings.rules_url) if doc is not None else None
+        embed = discord.Embed(title=title, description=adapter.rules_text(link), colour=adapter.colour)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     commands = (

@@ -104,7 +104,7 @@ async def test_practice_bhargage_against_the_bot_to_the_end(
     assert "<@3" not in text.replace(alice.mention, "")  # the bot's seat is never pinged as a user
     # Recorded, but apart from the human leaderboard and ratings.
     stats = await fake.slash(alice, fake.channel, "stats")
-    assert "Against the bot" in stats.message.content and "Bhargage, hard: 1 games" in stats.message.content
+    assert "Against the bot" in stats.message.content and "Bhargage, hard: 1 game" in stats.message.content
     board = await fake.slash(alice, fake.channel, "leaderboard", game="bhargage")
     assert "alice" not in board.message.content
     assert await bot.store.rating_of(fake.channel.guild.id, "bhargage", alice.id) is None

@@ -111,8 +111,8 @@ class GameAdapter:
     def options_text(self, options: Any) -> str:
         raise NotImplementedError
 
-    def rules_text(self) -> str:
-        """The rules as the bot plays them, for players."""
+    def rules_text(self, link: str | None = None) -> str:
+        """The short rules for players, ending with where the full rules are (``link``)."""
         raise NotImplementedError
 
     def lobby_panel(self, lobby: Lobby) -> Panel:

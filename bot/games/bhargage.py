@@ -60,8 +60,8 @@ class Bhargage(GameAdapter):
     ai = computer
     command = "/bhargage"
 
-    def rules_text(self) -> str:
-        return render.rules_text()
+    def rules_text(self, link: str | None = None) -> str:
+        return render.rules_text(link)
 
     def options_text(self, options: Any) -> str:
         text = f"to {options.target}"

@@ -319,8 +319,8 @@ class Deluxe(GameAdapter):
     resign_command = "leave"
     colour = COLOUR
 
-    def rules_text(self) -> str:
-        return R.rules_text()
+    def rules_text(self, link: str | None = None) -> str:
+        return R.rules_text(link)
 
     def options_text(self, options: Any) -> str:
         return R.option_text(options)

@@ -13,6 +13,7 @@ from bot.render.board import Lane, draw_board
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import GAME, HandCount, ScoreItem
 from bot.rules.decktet import Card, Rank, Suit
+from bot.text import RULES_DOCS, rules_link
 
 MESSAGE_LIMIT = 1900  # under Discord's 2000, leaving room for a ping line
 
@@ -272,35 +273,28 @@ def hand_text(view: bh.SeatView, names: Sequence[str]) -> str:
 # ---------------------------------------------------------------- help and the calculator
 
 
+# The short help for ``/bhargage rules``: what a newcomer needs to start; docs/rules-bhargage.md has the rest.
+# It follows RULES.md (R1–R11) without naming the rulings; tests/test_player_rules.py keeps it short.
 RULES = """\
-**Bhargage** — the Decktet's cribbage for two (Kerry Handscomb). All 45 cards (R1).
-**Ranks** low → high: Excuse, Ace, 2 … 9, Pawn, Court, Crown. **Values** (R2): Ace 1, 2–9 face value, \
-Crown 10, Pawn/Court/Excuse 0.
-**Board** (R3): both pegs start at 10; first to 121 wins (a table may choose a shorter target).
-**Deal** (R4–R5): the lower cut deals first (equal ranks cut again), then the deal alternates. \
-5 cards each; each player lays \
-exactly 2 away, face down, into the dealer's **bhargage**.
-**Up-card** (R6): the non-dealer cuts; a Personality up-card gives the dealer **2 for the Chief**.
-**The play** (R7–R8): non-dealer leads; one running count that never passes 23 (no reset). You must play \
-if you can (zero-value cards too), else you say **go** and the other plays on alone. After each card its \
-player pegs: **11 for 2**, **23 for 3** \
-(a zero-value card played onto 11 or 23 scores it again); the last 2/3/4/5 cards of one rank: \
-**2 for a pair**, **6 for three**, **12 for four**, **20 for five** (six Aces: **Game!**); \
-the last cards holding each of the six suits exactly once: **6 for bharg**. \
-Whoever plays last pegs **1 for last** (not on 11 or 23).
-**The show** (R9): non-dealer's hand, dealer's hand, then the bhargage (3 kept cards or the 4 discards, \
-plus the up-card): every combination adding to 11 → 2; every pair → 2; every bharg → 6 (twice with the \
-Excuse); with a Personality up-card each other Personality in a hand → **1 for the Chief's Friend**.
-**Shortage** (R10): after each count the opponent scores for the suits missing there: 1, 3, 6, 10 \
-(shown as "Shortage: 3").
-**Winning** (R11): the moment a peg reaches the target the game ends; a win on a shortage claim is \
-**Muggins!** (it counts double when playing for stakes; the leaderboard lists muggins wins).
-**Sequences** (R12, option): runs of 3+ in rank order score their length, in the play and in the show.
-Commands: `/bhargage challenge`, `hand`, `board`, `resign`, `count` (a hand calculator), `rules`."""
+**Bhargage** — the Decktet's cribbage for two. 45 cards in six suits: \
+🌙 Moons · ☀️ Suns · 🌊 Waves · 🍃 Leaves · 🐉 Wyrms · 🪢 Knots.
+**Values:** Ace 1, 2–9 their number, Crown 10, Pawn, Court and Excuse 0.
+**A hand:** 5 cards each; both lay 2 away into the dealer's **bhargage**. An up-card is turned; \
+if it shows a person, the dealer scores 2.
+**The play:** take turns adding a card to one count that never passes 23 (play if you can). \
+Count 11 → 2, 23 → 3; cards of one rank in a row → 2, 6, 12, 20; the last cards holding all six suits \
+once (a **bharg**) → 6; last card → 1.
+**The show:** your 3 cards + the up-card: each combination adding to 11 → 2, each pair → 2, each bharg \
+→ 6. The dealer also counts the bhargage. The opponent scores for suits missing: 1, 3, 6, 10.
+**Winning:** both start at 10; first to 121 wins, at once.
+**Start:** `/bhargage challenge @friend` or `/bhargage practice`. Your hand comes by DM \
+(or `/bhargage hand`); **Hint** suggests a move."""
 
 
-def rules_text() -> str:
-    return RULES
+def rules_text(link: str | None = None) -> str:
+    """The short rules, ending with where to read the full ones (``link``; the repository's file if None)."""
+    where = link or rules_link(RULES_DOCS["bhargage"])
+    return f"{RULES}\n**Full rules:** {where}"
 
 
 def count_text(

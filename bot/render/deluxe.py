@@ -12,6 +12,7 @@ from itertools import groupby
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, sort_key
 from bot.rules.deluxe_melds import card_points
+from bot.text import RULES_DOCS, plural, rules_link
 
 FAST_START_NAMES: dict[int, str] = {
     0: "No fast start",
@@ -21,10 +22,6 @@ FAST_START_NAMES: dict[int, str] = {
 }
 
 MELD_EMOJI = {D.BHARG_SET: "🔷", D.COMPLETE: "📏", D.PARTIAL: "➕"}
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def card_text(c: Card) -> str:
@@ -288,59 +285,31 @@ def selection_text(meld: D.Meld | None, reason: str | None, names: Sequence[str]
     return reason or ""
 
 
+# The short help for ``/deluxe rules``: what a newcomer needs to start; docs/rules-deluxe.md has the rest.
+# It follows RULES.md (D1–D9) without naming the rulings; tests/test_player_rules.py keeps it short.
 RULES = """
-**Bharg Deluxe** (Cristyn Magnus), 2–6 players, two Decktets (72 cards; Pawns and/or Courts optional).
+**Bharg Deluxe** — 2–6 players, two Decktets shuffled together. Six suits:
+🌙 Moons · ☀️ Suns · 🌊 Waves · 🍃 Leaves · 🐉 Wyrms · 🪢 Knots.
 
-**Cards are worth** their number of suits: Ace and Crown 1, 2–9 two, Pawn and Court 3.
+**Your turn:** draw the top card of the deck **or** any number of cards from the top of the Discard
+Queue; bind melds if you can; discard one card (Aces go onto the Ace Pile).
 
-**Setup:** 10 cards each. Aces turned from the deck go to the **Ace Pile**; the first other card starts
-the **Discard Queue**. The first player is random; each later hand starts with the next player.
+**Melds:** a **bharg set** is 3+ cards with each of the six suits exactly once. A **straight** is 3+
+cards of consecutive ranks (Ace, 2–9, Crown) all in the suit of the top Ace on the Ace Pile; a
+**partial straight** is 1–2 cards that finish a straight with cards already on the table.
 
-**Your turn:** draw → bind → discard.
+**Card points:** Ace and Crown 1, 2–9 two, Pawn and Court 3.
 
-• *Draw* the top card of the deck, **or** the top *n* cards of the Discard Queue (top down, no skipping).
+**Scoring:** the hand ends when someone runs out of cards: you score your bound cards minus the cards
+left in your hand. After someone reaches 100, the highest total wins.
 
-• *Bind* any number of melds:
-
-  – **bharg set**: 3+ cards whose suits are each of the six exactly once;
-
-  – **complete straight**: 3+ cards of consecutive ranks, all in the **straight suit** (the suit of the
-top Ace on the Ace Pile; ranks Ace, 2–9, [Pawn, Court,] Crown, no wrapping);
-
-  – **partial straight**: 1 or 2 cards that complete a straight with cards already bound by anyone.
-It may use cards of bharg sets and partial straights, but a complete straight only whole. The table
-cards stay put; yours score for you.
-
-  With an empty Ace Pile no straight can be bound. Bound cards stay bound when the Ace Pile changes.
-
-• *Discard* one card: an Ace goes onto the Ace Pile (changing the straight suit), anything else onto
-the Discard Queue.
-
-**End of a hand:** when a player has no cards. If the hand's first player goes out on their very first
-turn, each other player may bind once more, in seat order, then press Done (binding your last card ends
-your window too).
-
-**Empty deck:** the first time in a hand that a player must draw and the deck is empty, the Discard
-Queue except its top card is shuffled into a new deck (before they choose: deck or that one card). The
-second time the deck is empty in the same hand — or if the reshuffle would leave nothing to draw — the
-hand ends at once and is scored.
-
-**Scoring:** points of the cards you bound minus those left in your hand (can be negative). After a
-hand in which someone reached the target, the highest total wins; a tie at the top plays another hand.
-
-**Fast starts** (one at most): 1 — an Ace drawn while the Ace Pile is empty goes there at once and your
-turn starts over (draw or take again); 2 — while the Ace Pile is empty you must discard an Ace if you
-hold one; 3 — a die picks the first straight suit, until a real Ace is on the Ace Pile.
-
-**Leaving:** `/deluxe leave` — your hand is still scored when the hand ends, then you get no more hands
-and can't win. The game goes on while two players remain; if only one is left, they win at once (the
-unfinished hand is not scored).
-
-**Commands:** `/deluxe create`, `/deluxe hand` (your cards and controls), `/deluxe table`,
-`/deluxe leave`, `/deluxe rules`.
+**Start:** `/deluxe create`, then Join and Start (or Add a bot). Your hand comes by DM (or `/deluxe
+hand`); **Suggest melds** finds what you can bind.
 """
 
 
-def rules_text() -> str:
-    """The help text: paragraphs are separated by blank lines in the source, one line each on Discord."""
-    return "\n".join(p.replace("\n", " ") for p in RULES.strip().split("\n\n"))
+def rules_text(link: str | None = None) -> str:
+    """The short rules, one line per paragraph, ending with where to read the full ones (``link``)."""
+    where = link or rules_link(RULES_DOCS["deluxe"])
+    body = "\n".join(p.replace("\n", " ") for p in RULES.strip().split("\n\n"))
+    return f"{body}\n**Full rules:** {where}"
