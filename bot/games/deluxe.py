@@ -21,6 +21,7 @@ from bot.rules.decktet import Card
 from bot.rules.errors import IllegalAction, NotYourTurn, RulesError
 from bot.store import Lobby
 from bot.tables import StaleAction, Table
+from bot.text import plural
 
 CHUNK = 25  # options per select (Discord's limit)
 MAX_SELECTS = 4  # four select rows plus one row of buttons
@@ -167,7 +168,7 @@ def _draw_items(seq: str, queue: Sequence[Card]) -> list[Control]:
                 Option(
                     label=label[:100],
                     value=str(n),
-                    description=(R.plural(R.points(taken), "pt") + ": " + ", ".join(c.title for c in taken))[
+                    description=(plural(R.points(taken), "pt") + ": " + ", ".join(c.title for c in taken))[
                         :100
                     ],
                 )
@@ -196,7 +197,7 @@ def _card_items(
                 label=f"{c.title} {c.suit_emoji}"[:100],
                 value=str(i),
                 description=f"{c.rank.label if c.rank.label.isdigit() else R.rank_name(c.rank)} · "
-                + R.plural(len(c.suits), "pt"),
+                + plural(len(c.suits), "pt"),
                 default=bool(mask >> i & 1),
             )
             for i, c in part
