@@ -402,3 +402,49 @@ async def test_table_and_rules_commands(fake_discord: FakeDiscord, start_bot: St
     mover = to_move(fake, users)
     await play_turn(fake, mover, live_panel(fake, mover))
     assert posted.message.edits and len(fake.messages[old].edits) == old_edits  # only the new one is kept
+
+
+def test_more_than_25_melds_shows_the_25_best_within_discord_limits() -> None:
+    from bot.games import Click
+    from bot.games import deluxe as V
+    from bot.panel import Select
+    from bot.render import deluxe as R
+    from bot.tables import Seat, Table
+
+    state, _ = D.start(5, 3, D.Options())
+    hand = tuple(sorted(state.deck[:40], key=lambda c: (c.rank.value, c.index)))
+    hands = (hand, *state.hands[1:])
+    state = replace(state, hands=hands, phase=D.Phase.BIND, turn=0)
+    seats = (Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cat"))
+    table = Table(1, "deluxe", V.ADAPTER, 1, 1, 5, state.options, seats, state, 9, 0.0, 0.0)
+    assert len(D.bindable_melds(state, 0)) > 25
+    panel = V.turn_panel(table, 0)
+    selects = [c for c in panel.controls if isinstance(c, Select)]
+    melds = selects[0]
+    assert melds.verb == "meld" and len(melds.options) == 25 and len(selects) <= 4
+    assert "more in **Build a meld**" in (panel.embed.description if panel.embed else "")
+    best = [R.points(m.cards) for m in V.ranked_melds(state, 0)]
+    assert best[:25] == sorted(best, reverse=True)[:25]
+    assert len({o.value for o in melds.options}) == 25
+    for s in selects:
+        assert len(s.options) <= 25
+        assert all(len(o.label) <= 100 and len(o.description or "") <= 100 for o in s.options)
+        assert all(len(o.value) <= 100 for o in s.options)
+    assert {c.row for c in panel.controls} <= set(range(5))
+    assert panel.embed is not None and len(panel.embed.description) <= 4096
+    # every offered meld binds; a meld not offered (past the 25 best) is refused from the menu
+    move = V.ADAPTER.click(table, 0, Click("g", 1, "9", "meld", "", (melds.options[-1].value,)))
+    assert isinstance(move, Move_) and D.can(state, move.action)
+    offered = {o.value for o in melds.options}
+    hidden = next(
+        m
+        for m in V.ranked_melds(state, 0)
+        if V.mask_text(V.mask_of(D.view(state, 0).hand, m.cards)) not in offered
+    )
+    value = V.mask_text(V.mask_of(D.view(state, 0).hand, hidden.cards))
+    try:
+        V.ADAPTER.click(table, 0, Click("g", 1, "9", "meld", "", (value,)))
+    except UserFacingError:
+        pass
+    else:
+        raise AssertionError("a meld the menu did not offer was accepted")
