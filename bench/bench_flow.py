@@ -34,6 +34,7 @@ from bot.app import TavernBot, create_bot
 from bot.games import deluxe as dx_adapter
 from bot.rules import bhargage as bh
 from bot.rules import deluxe as D
+from bot.rules.decktet import Card
 from bot.settings import Settings
 from bot.tables import Table
 from tests.fakediscord import FAKE_TOKEN, FakeChannel, FakeDiscord, FakeMessage, FakeUser
@@ -51,6 +52,7 @@ class Figures:
     response_edits: int = 0
     rest_outside: int = 0
     clicks: list[int] = field(default_factory=list)  # per turn
+    beyond_binds: list[int] = field(default_factory=list)  # per turn, the clicks that were not one per bind
     routes: Counter[str] = field(default_factory=Counter)
 
     def lines(self) -> list[str]:
@@ -67,6 +69,11 @@ class Figures:
             f"clicks per turn       mean {statistics.fmean(self.clicks or [0]):.2f}, "
             f"max {max(self.clicks or [0])} ({spread})",
             "REST by route         " + ", ".join(f"{r} {n}" for r, n in self.routes.most_common()),
+            *(
+                [f"clicks besides binds  {dict(sorted(Counter(self.beyond_binds).items()))} (turns by count)"]
+                if self.beyond_binds
+                else []
+            ),
         ]
 
 
@@ -173,12 +180,18 @@ async def _bhargage_move(table: Table, players: list[Player], rng: random.Random
 # ------------------------------------------------------------------------------------------ Deluxe
 
 
-async def _deluxe_step(table: Table, p: Player, seat: int, rng: random.Random) -> None:
+async def _deluxe_step(table: Table, p: Player, seat: int, rng: random.Random) -> D.Action:
+    """Play the hard player's choice through the panel; returns the action."""
     state: D.State = table.state
     view = D.view(state, seat)
     action = dx_ai.choose(view, rng, "hard")
     panel = p.panel()
     hand = view.hand
+    await _deluxe_click(p, panel, hand, action)
+    return action
+
+
+async def _deluxe_click(p: Player, panel: FakeMessage, hand: tuple[Card, ...], action: D.Action) -> None:
     if isinstance(action, D.Draw):
         await p.press(panel, "draw")
     elif isinstance(action, D.TakeQueue):
@@ -273,23 +286,26 @@ async def play_deluxe(
     table = await _table(bot, channel)
     players = [Player(fake, u, _places(fake, channel)) for u in users]
     rng = random.Random(seed)
-    clicks: list[int] = []
+    clicks: list[tuple[int, int]] = []  # per turn: (clicks, binds)
     current: tuple[int, int] | None = None  # (seat, clicks at the turn's start)
+    binds = 0
     while table.status == "active":
         state: D.State = table.state
         seat = state.turn
-        if current is None or current[0] != seat:
+        if current is None or current[0] != seat or state.phase == D.Phase.DRAW:  # a turn starts with a draw
             if current is not None:
-                clicks.append(players[current[0]].clicks - current[1])
-            current = (seat, players[seat].clicks)
-        await _deluxe_step(table, players[seat], seat, rng)
+                clicks.append((players[current[0]].clicks - current[1], binds))
+            current, binds = (seat, players[seat].clicks), 0
+        action = await _deluxe_step(table, players[seat], seat, rng)
+        binds += isinstance(action, D.Bind)
         await fake.settle()
         table = await _finished(bot, table.id)
     if current is not None:
-        clicks.append(players[current[0]].clicks - current[1])
+        clicks.append((players[current[0]].clicks - current[1], binds))
     figures = _figures(fake, "Bharg Deluxe", channel, users, start, table)
     figures.hands = table.state.hand_no
-    figures.clicks = [c for c in clicks if c]
+    figures.clicks = [c for c, _ in clicks if c]
+    figures.beyond_binds = [c - b for c, b in clicks if c]
     return figures
 
 
@@ -367,7 +383,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     figures = asyncio.run(run(args.seed, args.deluxe_seed, args.players, args.target, args.deluxe_target))
     if args.json:
-        print(json.dumps([{**f.__dict__, "routes": dict(f.routes)} for f in figures], indent=1))
+        print(json.dumps([{**vars(f), "routes": dict(f.routes)} for f in figures], indent=1))
         return
     for f in figures:
         print("\n".join(f.lines()))

@@ -542,14 +542,15 @@ class BhargageTable(TableDriver):
 
 
 class DeluxeTable(TableDriver):
-    """2–6 players: create, join, start; each turn draw (or take), maybe suggestions and bind, discard."""
+    """2–6 players: create, join, start; each turn draw (or take), bind from the meld menu (sometimes by
+    hand), discard from the discard menu (or by hand)."""
 
     game = "deluxe"
 
     def __init__(self, h: Harness, channel: FakeChannel, users: list[FakeUser], target: int) -> None:
         super().__init__(h, channel, users)
         self.target = target
-        self.suggested: set[str] = set()  # turns (panel tokens) on which the player already asked
+        self.built: set[str] = set()  # turns (panel tokens) on which the player already built by hand
 
     async def open(self) -> None:
         await self.h.interact(
@@ -590,24 +591,31 @@ class DeluxeTable(TableDriver):
             if takes and rng.random() < 0.2:
                 return [Choice(user, msg, "select", takes[0].custom_id, ["1"])]
             return [Choice(user, msg, "button", buttons["draw"][0])]
-        if buttons.get("bind"):  # picked cards that bind, or a suggestion's "Bind n"
+        if buttons.get("bind"):  # cards picked by hand that bind
             return [Choice(user, msg, "button", cid) for cid in buttons["bind"]]
-        if buttons.get("disc"):
+        if buttons.get("disc"):  # one card picked by hand
             return [Choice(user, msg, "button", buttons["disc"][0])]
-        token = next((_token(c) for cids in buttons.values() for c in cids), "")
-        if "sug" in buttons and token not in self.suggested and rng.random() < 0.5:
-            self.suggested.add(token)
-            return [Choice(user, msg, "button", buttons["sug"][0])]
         picks = [s for s in selects if _verb(s.custom_id) == "pick"]
-        if "done" in buttons and (token in self.suggested or not picks):
-            return [Choice(user, msg, "button", buttons["done"][0])]
-        if picks:
+        if picks:  # building a meld by hand: a card or two, or back to the menus
+            if "back" in buttons and rng.random() < 0.3:
+                return [Choice(user, msg, "button", buttons["back"][0])]
             sel = rng.choice(picks)
-            if "clr" in buttons and any(o.default for s in picks for o in s.options):
-                return [Choice(user, msg, "button", buttons["clr"][0])]
             return [Choice(user, msg, "select", sel.custom_id, [rng.choice(sel.values())])]
-        if "clr" in buttons:  # suggestions with nothing to bind: back to the cards
-            return [Choice(user, msg, "button", buttons["clr"][0])]
+        melds = [s for s in selects if _verb(s.custom_id) == "meld"]
+        if melds and rng.random() < 0.8:  # bind one of the offered melds, usually the best
+            values = melds[0].values()
+            value = values[0] if rng.random() < 0.7 else rng.choice(values)
+            return [Choice(user, msg, "select", melds[0].custom_id, [value])]
+        token = next((_token(c) for cids in buttons.values() for c in cids), "")
+        if "build" in buttons and token not in self.built and rng.random() < 0.2:
+            self.built.add(token)
+            return [Choice(user, msg, "button", buttons["build"][0])]
+        if "done" in buttons:
+            return [Choice(user, msg, "button", buttons["done"][0])]
+        tosses = [s for s in selects if _verb(s.custom_id) == "toss"]
+        if tosses:
+            sel = rng.choice(tosses)
+            return [Choice(user, msg, "select", sel.custom_id, [rng.choice(sel.values())])]
         return []
 
 

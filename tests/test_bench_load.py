@@ -56,7 +56,8 @@ async def test_deluxe_tables_play_and_are_measured(bench: ModuleType, tmp_path: 
     game = result.series["deluxe"]
     assert len(game.callback) >= 20, result.report()
     assert len(result.series["noop"].callback) == len(game.callback)
-    assert {"/deluxe create", "join", "start", "draw", "pick", "disc"} <= set(game.by_label), result.report()
+    labels = {"/deluxe create", "join", "start", "draw", "meld", "toss", "build", "pick", "disc"}
+    assert labels <= set(game.by_label), result.report()
     assert result.actions.get("deluxe", 0) >= 10
     assert result.errors == [] and result.unanswered == 0 and result.stuck == 0, result.report()
     assert "deluxe" in result.report()

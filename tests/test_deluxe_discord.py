@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import TavernBot
+from bot.render import deluxe as R
 from bot.rules import deluxe as D
 from bot.settings import Settings
 from tests.conftest import StartBot
@@ -62,32 +63,42 @@ def labels(msg: FakeMessage) -> list[str | None]:
     return [b.label for b in msg.buttons()]
 
 
+def menu(msg: FakeMessage, verb: str) -> Any:
+    """The message's first select of this verb (``tv:g:<key>:<token>:<verb>[:<arg>]``), or None."""
+    return next((s for s in msg.selects() if s.custom_id.split(":")[4] == verb), None)
+
+
+def menus(msg: FakeMessage, verb: str) -> list[Any]:
+    return [s for s in msg.selects() if s.custom_id.split(":")[4] == verb]
+
+
 async def play_turn(fake: FakeDiscord, user: FakeUser, panel: FakeMessage) -> dict[str, int]:
-    """Draw from the deck, bind every suggested meld (first one each time), discard the first card."""
-    did = {"binds": 0}
-    if "Draw from deck" in labels(panel):
-        res = await fake.click(user, panel, "Draw from deck")
-        panel = res.message
+    """Draw from the deck, bind the best meld the menu offers until none is left, then discard the first card
+    the discard menu offers (or press Done in a final bind). Counts the clicks and what they did."""
+    did = {"binds": 0, "clicks": 0, "draws": 0, "discards": 0}
+    while "Draw from deck" in labels(panel):  # twice when fast start 1 puts a drawn Ace on the pile
+        panel = (await fake.click(user, panel, "Draw from deck")).message
+        did["clicks"] += 1
+        did["draws"] += 1
     while True:
-        names = labels(panel)
-        if "Suggest melds" not in names:
-            return did  # the hand ended (went out) or the move passed
-        res = await fake.click(user, panel, "Suggest melds")
-        panel = res.message
-        if "Bind 1" in labels(panel):
-            res = await fake.click(user, panel, "Bind 1")
-            panel = res.message
+        melds = menu(panel, "meld")
+        if melds is not None:
+            panel = (await fake.select(user, panel, melds.custom_id, [melds.options[0].value])).message
+            did["clicks"] += 1
             did["binds"] += 1
             continue
-        panel = (await fake.click(user, panel, "Back to my cards")).message
         if "Done" in labels(panel):
             await fake.click(user, panel, "Done")
+            did["clicks"] += 1
             return did
-        first = panel.selects()[0]
-        panel = (await fake.select(user, panel, first.custom_id, [first.options[0].value])).message
-        discard = [b for b in panel.buttons() if b.label and b.label.startswith("Discard ")]
-        assert len(discard) == 1 and not discard[0].disabled, labels(panel)
-        await fake.click(user, panel, discard[0].label or "")
+        toss = menu(panel, "toss")
+        if toss is None:
+            return did  # the hand ended (went out by binding)
+        done = (await fake.select(user, panel, toss.custom_id, [toss.options[0].value])).message
+        # the turn is over: the panel is closed, or (the hand ended) the next hand starts with this player
+        assert done.components == [] or done.content.startswith("**Your turn: draw**"), done.content
+        did["clicks"] += 1
+        did["discards"] += 1
         return did
 
 
@@ -95,11 +106,15 @@ def first_content(m: FakeMessage) -> str:
     return m.edits[0].content if m.edits else m.content
 
 
-async def play_until_over(fake: FakeDiscord, users: list[FakeUser], limit: int = 400) -> dict[str, int]:
+async def play_until_over(
+    fake: FakeDiscord, users: list[FakeUser], limit: int = 400, log: list[dict[str, int]] | None = None
+) -> dict[str, int]:
     turns: dict[str, int] = {u.name: 0 for u in users}
     while not any("Rematch" in labels(m) for m in fake.channel_messages(fake.channel)):
         user = to_move(fake, users)
-        await play_turn(fake, user, live_panel(fake, user))
+        did = await play_turn(fake, user, live_panel(fake, user))
+        if log is not None:
+            log.append(did)
         turns[user.name] += 1
         assert sum(turns.values()) < limit
     return turns
@@ -118,8 +133,15 @@ async def test_whole_three_player_game_by_clicks(fake_discord: FakeDiscord, star
     assert "Straight suit" in board.text() and "Discard Queue" in board.text() and "Deck:" in board.text()
     assert all(u.name in board.text() for u in users)
 
-    turns = await play_until_over(fake, users)
+    seq = table.seq
+    log: list[dict[str, int]] = []
+    turns = await play_until_over(fake, users, log=log)
 
+    # every click was a move: a turn of draw, k binds and a discard takes 2 + k clicks
+    assert sum(d["clicks"] for d in log) == table.seq - seq
+    typical = [d for d in log if d["draws"] == 1 and d["discards"] == 1]
+    assert len(typical) >= len(log) - 3 and any(d["binds"] for d in typical)
+    assert all(d["clicks"] == 2 + d["binds"] for d in typical)
     state: D.State = (await bot.tables.get(game_id)).state
     assert D.is_over(state) and len(state.history) >= 1
     msgs = fake.channel_messages(fake.channel)
@@ -158,3 +180,70 @@ async def test_whole_three_player_game_by_clicks(fake_discord: FakeDiscord, star
     started = await fake.click(users[1], lobby, "Start")
     assert "has started" in started.message.content
     assert bot.tables.table_for_channel(fake.channel.id) is not None
+
+
+async def test_the_turn_panel_binds_and_discards_in_one_click_each(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """The bind step: the best melds in one menu, the discards in another, "Build a meld by hand" for the
+    rest; a single picked card there gets a hint, never an error."""
+    from bot.games import deluxe as V
+
+    fake = fake_discord
+    bot = await boot(start_bot, seed=5)
+    users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
+    await open_table(fake, users, target=30)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    checked_hint = False
+    for _ in range(30):
+        user = to_move(fake, users)
+        seat = table.seat_of(user.id)
+        panel = (await fake.click(user, live_panel(fake, user), "Draw from deck")).message
+        assert "Build a meld by hand" in labels(panel) and menu(panel, "toss") is not None
+        scores = D.view(table.state, seat).scores
+        assert (
+            "Scores: "
+            + " · ".join(f"{u.name} {R.progress(n, 30)}" for u, n in zip(users, scores, strict=True))
+            in panel.text()
+        )
+        melds = menu(panel, "meld")
+        hand = D.view(table.state, seat).hand
+        if melds is not None:
+            assert panel.content.startswith("**Your turn: bind, then discard**")
+            assert melds.placeholder == "Bind a meld…"
+            best = V.ranked_melds(table.state, seat)
+            assert len(melds.options) == min(25, len(best))
+            pts = [R.points(m.cards) for m in best[:25]]
+            assert pts == sorted(pts, reverse=True)
+            assert [o.description.split(" · ")[1] for o in melds.options] == [R.plural(p, "pt") for p in pts]
+            top = best[0]
+            assert melds.options[0].label == ", ".join(R.card_text(c) for c in top.cards)
+            assert melds.options[0].value == V.mask_text(V.mask_of(hand, top.cards))
+        else:
+            assert panel.content.startswith("**Your turn: discard**")
+        if not checked_hint:
+            built = (await fake.click(user, panel, "Build a meld by hand")).message
+            assert labels(built)[-1] == "Back" and built.button("Bind picked cards").disabled
+            for i in range(len(hand)):
+                pick = menu(built, "pick")
+                one = (await fake.select(user, built, pick.custom_id, [str(i)])).message
+                text = one.text()
+                assert V.PICK_HINT in text or "These make a ➕ partial straight" in text, text
+                assert "Straights need" not in text and "make no meld" not in text
+                assert one.button(f"Discard {hand[i].title}") is not None
+                built = one
+            checked_hint = True
+            seq = table.seq
+            panel = (await fake.click(user, built, "Back")).message
+            assert table.seq == seq and menu(panel, "toss") is not None
+        toss = menu(panel, "toss")
+        assert toss.placeholder == "Discard a card (ends your turn)…"
+        assert [o.value for o in toss.options] == [str(i) for i in range(len(hand))]
+        seq = table.seq
+        done = (await fake.select(user, panel, toss.custom_id, [toss.options[-1].value])).message
+        assert table.seq == seq + 1 and done.components == []
+        if table.status != "active":
+            break
+    board = fake.messages[table.meta.board_id].text()
+    assert "/30 " in board and "▱" in board

@@ -8,12 +8,23 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from bot.errors import SERVER_ONLY
+from bot.errors import SERVER_ONLY, UserFacingError
+from bot.games import Move as Move_
 from bot.rules import deluxe as D
 from bot.settings import Settings
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.test_deluxe_discord import boot, labels, live_panel, open_table, pings, play_turn, to_move
+from tests.test_deluxe_discord import (
+    boot,
+    labels,
+    live_panel,
+    menu,
+    menus,
+    open_table,
+    pings,
+    play_turn,
+    to_move,
+)
 
 
 async def the_table(bot: Any, fake: FakeDiscord) -> Any:
@@ -23,14 +34,12 @@ async def the_table(bot: Any, fake: FakeDiscord) -> Any:
 
 
 async def discard_last(fake: FakeDiscord, user: FakeUser, panel: FakeMessage) -> None:
-    """Draw from the deck, then discard the highest card (so the Discard Queue grows)."""
+    """Draw from the deck, then discard the highest card (so the Discard Queue grows): two clicks."""
     if "Draw from deck" in labels(panel):
         panel = (await fake.click(user, panel, "Draw from deck")).message
-    last = panel.selects()[-1]
-    panel = (await fake.select(user, panel, last.custom_id, [last.options[-1].value])).message
-    button = next(b for b in panel.buttons() if b.label and b.label.startswith("Discard "))
-    done = (await fake.click(user, panel, button.label or "")).message
-    assert done is panel and "Done" in done.text()
+    last = menus(panel, "toss")[-1]
+    done = (await fake.select(user, panel, last.custom_id, [last.options[-1].value])).message
+    assert done is panel and "Your turn is over" in done.text()
     assert done.components == []  # the turn is over: no old controls stay on the panel
 
 
@@ -59,7 +68,14 @@ async def test_a_hand_of_more_than_25_cards_keeps_every_card_reachable(
     panel = (await fake.select(user, panel, takes[-1].custom_id, [biggest.value])).message
     hand = D.view(table.state, seat).hand
     assert len(hand) > 25
-    card_menus = [s for s in panel.selects() if ":pick:" in s.custom_id]
+    # the bind step: every card can be discarded from the discard menus, 25 a menu
+    tosses = menus(panel, "toss")
+    assert len(tosses) == (len(hand) + 24) // 25 >= 2
+    assert [int(o.value) for s in tosses for o in s.options] == list(range(len(hand)))
+    assert all(s.placeholder.startswith("Discard (ends your turn): ") for s in tosses)
+    # building a meld by hand: the card menus cover the hand too
+    panel = (await fake.click(user, panel, "Build a meld by hand")).message
+    card_menus = menus(panel, "pick")
     assert len(card_menus) == (len(hand) + 24) // 25 >= 2
     values = [o.value for s in card_menus for o in s.options]
     assert sorted(int(v) for v in values) == list(range(len(hand)))
@@ -68,20 +84,20 @@ async def test_a_hand_of_more_than_25_cards_keeps_every_card_reachable(
     # picks in different menus accumulate (the selection travels in the custom ids)
     first, second = card_menus[0], card_menus[1]
     panel = (await fake.select(user, panel, first.custom_id, [first.options[0].value])).message
-    second = [s for s in panel.selects() if ":pick:" in s.custom_id][1]
+    second = menus(panel, "pick")[1]
     panel = (await fake.select(user, panel, second.custom_id, [second.options[-1].value])).message
     picked_line = next(line for line in panel.text().splitlines() if line.startswith("**Picked:**"))
     assert hand[0].title in picked_line and hand[-1].title in picked_line
-    menus = [s for s in panel.selects() if ":pick:" in s.custom_id]
-    assert [o.value for o in menus[0].options if o.default] == ["0"]
-    assert [o.value for o in menus[1].options if o.default] == [str(len(hand) - 1)]
+    picks = menus(panel, "pick")
+    assert [o.value for o in picks[0].options if o.default] == ["0"]
+    assert [o.value for o in picks[1].options if o.default] == [str(len(hand) - 1)]
     assert all(len(s.custom_id) <= 100 for s in panel.selects())
-    # discard the very last card, reachable only in the second menu
-    panel = (await fake.select(user, panel, menus[0].custom_id, [])).message
-    button = next(b for b in panel.buttons() if b.label and b.label.startswith("Discard "))
-    assert button.label == f"Discard {hand[-1].title}"
+    # back to the bind step, and discard the very last card, in the second discard menu
+    panel = (await fake.click(user, panel, "Back")).message
+    last = menus(panel, "toss")[-1]
+    assert last.options[-1].label == f"{hand[-1].title} {hand[-1].suit_emoji}"
     seq = table.seq
-    await fake.click(user, panel, button.label)
+    await fake.select(user, panel, last.custom_id, [last.options[-1].value])
     assert table.seq == seq + 1 and len(table.state.hands[seat]) == len(hand) - 1
 
 
@@ -97,7 +113,8 @@ async def test_restart_mid_turn_and_old_buttons_still_work(
     panel = (await fake.click(user, live_panel(fake, user), "Draw from deck")).message
     drawn = table.state.hands[table.seat_of(user.id)][-1]
     assert f"You drew **{drawn.title}" in panel.text()
-    first = panel.selects()[0]
+    panel = (await fake.click(user, panel, "Build a meld by hand")).message
+    first = menu(panel, "pick")
     panel = (await fake.select(user, panel, first.custom_id, [first.options[0].value])).message
     seq, board_id = table.seq, table.meta.board_id
     await bot.close()
@@ -106,9 +123,10 @@ async def test_restart_mid_turn_and_old_buttons_still_work(
     again = await the_table(bot2, fake)
     assert again is not table and again.seq == seq
     n_pings = len(pings(fake))
-    button = next(b for b in panel.buttons() if b.label and b.label.startswith("Discard "))
-    done = await fake.click(user, panel, button.label or "")
-    assert not done.ephemeral and done.message is panel and "Done" in panel.content
+    panel = (await fake.click(user, panel, "Back")).message  # the picking state lived in the custom ids
+    toss = menu(panel, "toss")
+    done = await fake.select(user, panel, toss.custom_id, [toss.options[0].value])
+    assert not done.ephemeral and done.message is panel and "Your turn is over" in panel.content
     assert again.seq == seq + 1 and len(pings(fake)) == n_pings + 1
     nxt = to_move(fake, users)
     assert nxt is not user and "discarded" in pings(fake)[-1].content
@@ -219,17 +237,24 @@ async def test_bad_input_is_refused_and_changes_nothing(
     winner = next(r for r in (first, second) if r is not refused[0])
     panel = winner.interaction.message
     assert panel is not None and panel.edits  # the winning panel was edited in place
-    assert "Suggest melds" in labels(panel)
+    assert "Build a meld by hand" in labels(panel)
 
-    # binding what makes no meld: the panel says why and the Bind button stays off
+    # one picked card that binds as nothing: a hint, not the engine's error; the Bind button stays off
     state: D.State = table.state
     seat = table.seat_of(mover.id)
     hand = D.view(state, seat).hand
-    menu = panel.selects()[0]
-    one = await fake.select(mover, panel, menu.custom_id, [menu.options[0].value])
+    panel = (await fake.click(mover, panel, "Build a meld by hand")).message
+    picks = menu(panel, "pick")
+    one = await fake.select(mover, panel, picks.custom_id, [picks.options[0].value])
     bind = one.message.button("Bind picked cards")
     assert not state.ace_pile and D.straight_suit(state) is None  # seed 2: no Ace turned up
-    assert bind.disabled and "Straights need an Ace on the Ace Pile." in one.message.text()
+    assert bind.disabled and "Pick 2 or more cards to bind" in one.message.text()
+    assert "Straights need" not in one.message.text()
+    # two cards that make nothing: now the engine's reason is shown
+    picks = menu(one.message, "pick")
+    two = await fake.select(mover, one.message, picks.custom_id, ["0", "1"])
+    assert two.message.button("Bind picked cards").disabled
+    assert "Pick 2 or more" not in two.message.text() and "Straights need" in two.message.text()
     # three cards that make nothing: the engine's reason is shown
     trio = next(
         (i, j, k)
@@ -238,11 +263,36 @@ async def test_bad_input_is_refused_and_changes_nothing(
         for k in range(j + 1, len(hand))
         if not D.is_bharg_set([hand[i], hand[j], hand[k]])
     )
-    menu = one.message.selects()[0]
-    three = await fake.select(mover, one.message, menu.custom_id, [str(i) for i in trio])
+    picks = menu(two.message, "pick")
+    three = await fake.select(mover, two.message, picks.custom_id, [str(i) for i in trio])
     assert three.message.button("Bind picked cards").disabled
     assert "Those cards make no meld" in three.message.text() and "no bharg set" in three.message.text()
     assert table.seq == seq + 1 and len(table.state.hands[seat]) == 11
+
+    # forged menu values the panel never offered are refused by the adapter too, and change nothing
+    from bot.games import Click
+    from bot.games import deluxe as V
+
+    back = V.ADAPTER.click(table, seat, Click("g", table.id, str(table.seq), "back", ""))
+    assert not isinstance(back, Move_) and back.controls
+    token = str(table.seq)
+    for verb, arg, values in (
+        ("meld", "", ("1",)),  # one card: not a meld this panel offers
+        ("meld", "", ("zzzzzz",)),  # cards past the hand
+        ("meld", "", ()),
+        ("meld", "0", ("7",)),
+        ("toss", "0", (str(len(hand) + 1),)),
+        ("toss", "3", ("0",)),
+        ("toss", "x", ("0",)),
+        ("toss", "0", ("0", "1")),
+        ("build", "1", ()),
+    ):
+        try:
+            V.ADAPTER.click(table, seat, Click("g", table.id, token, verb, arg, values))
+        except UserFacingError:
+            continue
+        raise AssertionError(f"{verb} {arg} {values} was accepted")
+    assert table.seq == seq + 1
 
 
 async def test_lobby_expires_and_channel_shared_with_bhargage(
@@ -324,11 +374,11 @@ async def test_final_bind_window_panel_offers_bind_and_done_only_to_its_player()
     panel = V.turn_panel(table, 1)
     assert panel.content.startswith("**Final bind**")
     names = [getattr(i, "label", None) for i in panel.controls]
-    assert (
-        "Done" in names
-        and "Bind picked cards" in names
-        and not any(n and n.startswith("Discard") for n in names)
-    )
+    assert "Done" in names and "Build a meld by hand" in names
+    assert not any(n and n.startswith("Discard") for n in names)
+    assert not any(getattr(i, "verb", "") == "toss" for i in panel.controls)
+    built = V.turn_panel(table, 1, build=True, mask=1)
+    assert [getattr(i, "label", None) for i in built.controls][-3:] == ["Bind picked cards", "Clear", "Back"]
     assert all(i.token == "7" for i in panel.controls)
     waiting = V.turn_panel(table, 2)
     assert waiting.controls == () and waiting.content == "Waiting for Bob."
@@ -352,3 +402,49 @@ async def test_table_and_rules_commands(fake_discord: FakeDiscord, start_bot: St
     mover = to_move(fake, users)
     await play_turn(fake, mover, live_panel(fake, mover))
     assert posted.message.edits and len(fake.messages[old].edits) == old_edits  # only the new one is kept
+
+
+def test_more_than_25_melds_shows_the_25_best_within_discord_limits() -> None:
+    from bot.games import Click
+    from bot.games import deluxe as V
+    from bot.panel import Select
+    from bot.render import deluxe as R
+    from bot.tables import Seat, Table
+
+    state, _ = D.start(5, 3, D.Options())
+    hand = tuple(sorted(state.deck[:40], key=lambda c: (c.rank.value, c.index)))
+    hands = (hand, *state.hands[1:])
+    state = replace(state, hands=hands, phase=D.Phase.BIND, turn=0)
+    seats = (Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cat"))
+    table = Table(1, "deluxe", V.ADAPTER, 1, 1, 5, state.options, seats, state, 9, 0.0, 0.0)
+    assert len(D.bindable_melds(state, 0)) > 25
+    panel = V.turn_panel(table, 0)
+    selects = [c for c in panel.controls if isinstance(c, Select)]
+    melds = selects[0]
+    assert melds.verb == "meld" and len(melds.options) == 25 and len(selects) <= 4
+    assert "more in **Build a meld**" in (panel.embed.description if panel.embed else "")
+    best = [R.points(m.cards) for m in V.ranked_melds(state, 0)]
+    assert best[:25] == sorted(best, reverse=True)[:25]
+    assert len({o.value for o in melds.options}) == 25
+    for s in selects:
+        assert len(s.options) <= 25
+        assert all(len(o.label) <= 100 and len(o.description or "") <= 100 for o in s.options)
+        assert all(len(o.value) <= 100 for o in s.options)
+    assert {c.row for c in panel.controls} <= set(range(5))
+    assert panel.embed is not None and len(panel.embed.description) <= 4096
+    # every offered meld binds; a meld not offered (past the 25 best) is refused from the menu
+    move = V.ADAPTER.click(table, 0, Click("g", 1, "9", "meld", "", (melds.options[-1].value,)))
+    assert isinstance(move, Move_) and D.can(state, move.action)
+    offered = {o.value for o in melds.options}
+    hidden = next(
+        m
+        for m in V.ranked_melds(state, 0)
+        if V.mask_text(V.mask_of(D.view(state, 0).hand, m.cards)) not in offered
+    )
+    value = V.mask_text(V.mask_of(D.view(state, 0).hand, hidden.cards))
+    try:
+        V.ADAPTER.click(table, 0, Click("g", 1, "9", "meld", "", (value,)))
+    except UserFacingError:
+        pass
+    else:
+        raise AssertionError("a meld the menu did not offer was accepted")

@@ -9,9 +9,10 @@ from typing import Any
 
 import discord
 
+from bot.games import deluxe as V
 from bot.render import deluxe as R
 from bot.rules import deluxe as D
-from bot.rules.decktet import cards
+from bot.rules.decktet import cards, sort_key
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_deluxe_discord import boot, labels, live_panel, open_table, pings, play_turn, to_move
@@ -30,6 +31,8 @@ async def pick(fake: FakeDiscord, user: FakeUser, panel: FakeMessage, table: Any
     for c in cards(names):
         i = next(i for i, h in enumerate(hand) if h == c and str(i) not in values)
         values.append(str(i))
+    if "Build a meld by hand" in labels(panel):
+        panel = (await fake.click(user, panel, "Build a meld by hand")).message
     menu = next(s for s in panel.selects() if ":pick:" in s.custom_id)
     return (await fake.select(user, panel, menu.custom_id, values)).message
 
@@ -45,16 +48,25 @@ async def test_final_bind_window_after_the_first_player_goes_out_on_the_first_tu
     assert table is not None and table.state.first_seat == 2
     assert to_move(fake, users) is cat
     panel = (await fake.click(cat, live_panel(fake, cat), "Draw from deck")).message
-    for meld in D7_MELDS:
-        panel = await pick(fake, cat, panel, table, meld)
-        assert "These make a 🔷 bharg set" in panel.text()
-        panel = (await fake.click(cat, panel, "Bind picked cards")).message
+    # the first meld by hand, the other two from the meld menu (one click each), the last card discarded
+    panel = await pick(fake, cat, panel, table, D7_MELDS[0])
+    assert "These make a 🔷 bharg set" in panel.text()
+    panel = (await fake.click(cat, panel, "Bind picked cards")).message
+    for meld in D7_MELDS[1:]:
+        hand = D.view(table.state, 2).hand
+        melds = next(s for s in panel.selects() if ":meld" in s.custom_id)
+        option = next(o for o in melds.options if o.label == R.cards_text(sorted(cards(meld), key=sort_key)))
+        assert option.description is not None and option.description.startswith("Bharg set of")
+        named = V.chosen(hand, V.parse_mask(option.value))
+        assert sorted(named, key=sort_key) == sorted(cards(meld), key=sort_key)
+        panel = (await fake.select(cat, panel, melds.custom_id, [option.value])).message
     last = D.view(table.state, 2).hand
     assert len(last) == 1
     stale_cat = (await fake.slash(cat, fake.channel, "deluxe hand")).message  # a second panel
-    assert "Suggest melds" in labels(stale_cat)
-    panel = await pick(fake, cat, panel, table, last[0].slug)
-    await fake.click(cat, panel, f"Discard {last[0].title}")
+    assert "Build a meld by hand" in labels(stale_cat)
+    toss = next(s for s in panel.selects() if ":toss:" in s.custom_id)
+    assert [o.label for o in toss.options] == [R.card_text(last[0])]
+    await fake.select(cat, panel, toss.custom_id, [toss.options[0].value])
     assert table.state.phase == D.Phase.FINAL_BIND and table.state.turn == 0
 
     # the channel: cat went out, ann is pinged to bind once more; the table message says so
@@ -66,8 +78,9 @@ async def test_final_bind_window_after_the_first_player_goes_out_on_the_first_tu
     # ann's DM: Bind and Done, no draw and no discard
     final = live_panel(fake, ann)
     assert final.content.startswith("**Final bind**")
-    assert "Done" in labels(final) and "Bind picked cards" in labels(final)
+    assert "Done" in labels(final) and "Build a meld by hand" in labels(final)
     assert not any(n and n.startswith(("Discard", "Draw")) for n in labels(final))
+    assert not any(":toss:" in s.custom_id for s in final.selects())
 
     # out of turn in the window: bob and cat get no controls, old buttons are refused, nothing changes
     seq = table.seq

@@ -794,7 +794,10 @@ class Sequence:
         if roll < 0.3:
             ids = sorted(self.game_ids) or [1]
             verb = rng.choice(
-                ["hand", "play", "pick", "discard", "cut", "draw", "take", "bind", "disc", "resign"]
+                [
+                    *("hand", "play", "pick", "discard", "cut", "draw", "take", "bind", "disc"),
+                    *("meld", "toss", "build", "back", "resign"),
+                ]
             )
             token = rng.choice(["", "0", "999", "1-0", "zz", self.junk(3).lower()])
             arg = rng.choice(["", "0", "1-2", "0.0", "9" * 48])

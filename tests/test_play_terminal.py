@@ -115,7 +115,7 @@ def test_deluxe_with_two_bots_played_to_the_end_through_stdin() -> None:
     assert terminal.table.names == ("Player", "Bot (normal)", "Bot 2 (normal)")
     assert result_line(terminal, D.GameWon) in text
     assert "Game over — reached the target of 10." in text
-    assert "Draw from deck" in text and "Pick cards to bind or discard… (type up to" in text
+    assert "Draw from deck" in text and "Discard a card (ends your turn)… (type 1 number)" in text
     assert len(player.answers) > 10
 
 
@@ -164,12 +164,17 @@ def test_a_hint_is_shown_and_the_panel_stays(monkeypatch: pytest.MonkeyPatch) ->
     assert "Choose 2 cards" not in player.prompts[3]  # and the panel is kept as it was
 
 
-def test_deluxe_hint_is_the_suggestions() -> None:
-    script = ["1", "hint"]  # draw, then ask
+def test_deluxe_bind_step_lists_the_melds_best_first() -> None:
+    script = ["1", "hint"]  # draw, then ask: the melds are on the panel already, no hint needed
     _terminal, player, _text, code = run("deluxe", seed=3, target=10, bots=2, script=script)
     assert code == 0
-    assert "Suggestions" in player.prompts[2]
-    assert "Back to my cards" in player.prompts[2]
+    assert "Bind a meld… (type 1 number):" in player.prompts[1]
+    assert (
+        "   1. Ace of Moons 🌙, Ace of Knots 🪢, the Savage 🍃🐉, the Discovery ☀️🌊 — Bharg set of 4 · 6 pts"
+        in (player.prompts[1])
+    )
+    assert "Build a meld by hand" in player.prompts[1]
+    assert "There is no hint for this step." in player.prompts[2]
 
 
 def test_resign_asks_first() -> None:

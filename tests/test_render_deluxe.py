@@ -56,11 +56,36 @@ def test_table_text_shows_suit_queue_deck_melds_sizes_and_scores() -> None:
     assert f"Straight suit: **{top.suits[0].value} {top.suits[0].emoji}** (Ace Pile: {top.title})" in text
     assert f"Deck: {len(state.deck)} cards" in text
     assert R.queue_text(state.queue) in text
-    assert "**Ann** — 12 pts · 10 cards in hand" in text and "**Bob** — -3 pts" in text
+    assert "**Ann** — 12/50 pts ▰▱▱▱▱ · 10 cards in hand" in text and "**Bob** — -3/50 pts ▱▱▱▱▱" in text
+    assert R.progress_line(v, NAMES) == "Ann 12/50 ▰▱▱▱▱ · Bob -3/50 ▱▱▱▱▱ · Cat 0/50 ▱▱▱▱▱"
     assert "🔷 bharg set: the Sea 🌊, the End 🍃, the Author 🌙🪢, the Penitent ☀️🐉 (+6)" in text
     assert "bound this hand: +6" in text
     assert f"Waiting for **{NAMES[state.turn]}** to draw." in text
     assert f"▶️ **{NAMES[state.turn]}**" in text
+
+
+def test_progress_bar_is_clamped_to_the_target() -> None:
+    assert R.progress_bar(0, 100) == "▱▱▱▱▱"
+    assert R.progress_bar(-20, 100) == "▱▱▱▱▱"
+    assert R.progress_bar(45, 100) == "▰▰▱▱▱"
+    assert R.progress_bar(99, 100) == "▰▰▰▰▱"
+    assert R.progress_bar(100, 100) == R.progress_bar(250, 100) == "▰▰▰▰▰"
+    assert R.progress(45, 100) == "45/100 ▰▰▱▱▱"
+
+
+def test_a_meld_as_a_menu_option_names_its_cards_kind_and_points() -> None:
+    bharg = D.Meld(D.BHARG_SET, cards("sea, end, author, penitent"))
+    label, desc = R.meld_option(bharg, NAMES, binder=0)
+    assert label == "the Sea 🌊, the End 🍃, the Author 🌙🪢, the Penitent ☀️🐉"
+    assert desc == "Bharg set of 4 · 6 pts"
+    partial = D.Meld(D.PARTIAL, cards("journey"), ((1, cards("author")), (0, cards("ace of moons"))))
+    label, desc = R.meld_option(partial, NAMES, binder=0)
+    assert label == "the Journey 🌙🌊"
+    assert desc == "Partial straight of 1 · 2 pts · with Bob's and your table cards"
+    straight = cards("ace of moons, author, desert, mountain, forest, bard, lunatic, diplomat")
+    long = D.Meld(D.COMPLETE, straight)
+    label, desc = R.meld_option(long, NAMES, binder=0)
+    assert len(label) <= 100 and desc.startswith("Complete straight of 8")
 
 
 def test_straight_line_without_an_ace_and_with_the_die() -> None:

@@ -1,9 +1,10 @@
 """Bharg Deluxe's adapter: an open lobby of 2–6, the private turn panel, the table message, the score sheets.
 
 Every control carries the table's action count when the panel was drawn, so a panel goes stale as soon as
-anything is played. Cards are named
-by their position in the sorted hand (the engine's ``view`` order), and a selection of cards travels in the
-custom id as a base-36 bitmask of positions: no panel state lives in memory, and old panels survive a restart.
+anything is played. Cards are named by their position in the sorted hand (the engine's ``view`` order), and a
+set of cards travels as a base-36 bitmask of positions (a meld in the "Bind a meld…" menu's values, a
+selection being built by hand in the custom ids): no panel state lives in memory, and old panels survive a
+restart. A typical turn is three clicks: draw, bind a meld from the menu (one click per meld), discard.
 """
 
 from __future__ import annotations
@@ -24,9 +25,7 @@ from bot.tables import StaleAction, Table
 from bot.text import plural
 
 CHUNK = 25  # options per select (Discord's limit)
-MAX_SELECTS = 4  # four select rows plus one row of buttons
-SUGGESTIONS_SHOWN = 10
-SUGGEST_BUTTONS = 5
+MAX_SELECTS = 4  # four select rows plus one row of buttons (the meld menu takes one of the four)
 EMBED_LIMIT = 4000
 COLOUR = 0x11806A
 NO_LONGER = "That button is out of date."
@@ -109,13 +108,51 @@ def _public_summary(v: D.View, table: Table) -> str:
         [
             R.straight_line(v),
             f"Deck: {R.deck_text(v)} · Discard Queue (top first): {R.queue_text(v.queue)}",
-            "Scores: " + " · ".join(f"{n} {s}" for n, s in zip(table.names, v.scores, strict=True)),
+            "Scores: " + R.progress_line(v, table.names),
         ]
     )
 
 
-def turn_panel(table: Table, seat: int, *, mask: int = 0, suggest: bool = False, note: str = "") -> Panel:
-    """The seat's private panel: its hand and, when it is their move, the controls for that step."""
+def ranked_melds(state: D.State, seat: int) -> list[D.Meld]:
+    """What the seat can bind now, best first: most points, then most cards (ties keep the engine's order)."""
+    melds = D.bindable_melds(state, seat)
+    return sorted(melds, key=lambda m: (-R.points(m.cards), -len(m.cards)))
+
+
+def meld_choices(state: D.State, seat: int, hand: Sequence[Card]) -> tuple[dict[str, D.Meld], int]:
+    """The "Bind a meld…" menu: up to 25 of the best melds by the base-36 mask of their cards in the sorted
+    hand (one value per set of cards), and how many melds there are in all."""
+    melds = ranked_melds(state, seat)
+    out: dict[str, D.Meld] = {}
+    for m in melds:
+        value = mask_text(mask_of(hand, m.cards))
+        if value not in out:
+            out[value] = m
+        if len(out) == CHUNK:
+            break
+    return out, len(melds)
+
+
+def discard_chunks(state: D.State, seat: int, hand: Sequence[Card]) -> list[list[int]]:
+    """Positions in the sorted hand of the cards the seat may discard now, in menus of 25."""
+    if state.phase != D.Phase.BIND or state.turn != seat:
+        return []
+    legal = [i for i, c in enumerate(hand) if D.can(state, D.Discard(seat, c))]
+    return [legal[k : k + CHUNK] for k in range(0, len(legal), CHUNK)]
+
+
+def discard_menus(state: D.State, seat: int, hand: Sequence[Card], has_melds: bool) -> list[list[int]]:
+    """The discard menus the bind step has room for: four select rows, less the meld menu's. A hand of more
+    than 75 cards (the whole Discard Queue taken) discards the rest by hand."""
+    return discard_chunks(state, seat, hand)[: MAX_SELECTS - (1 if has_melds else 0)]
+
+
+def turn_panel(table: Table, seat: int, *, mask: int = 0, build: bool = False, note: str = "") -> Panel:
+    """The seat's private panel: its hand and, when it is their move, the controls for that step.
+
+    The bind step offers every bindable meld in one menu and every discard in another, so a turn is a click
+    to draw, one per meld and one to discard. "Build a meld by hand" (``build``) opens the card menus, where
+    ``mask`` is the selection so far."""
     state: D.State = table.state
     v = D.view(state, seat)
     hand = v.hand
@@ -124,6 +161,7 @@ def turn_panel(table: Table, seat: int, *, mask: int = 0, suggest: bool = False,
     lines = [_public_summary(v, table), "", "**Your hand**", R.hand_text(hand)]
     items: list[Control] = []
     title = f"Bharg Deluxe · hand {v.hand_no}"
+    final = v.phase == D.Phase.FINAL_BIND
     if D.is_over(state):
         header = "The game is over."
     elif v.left[seat]:
@@ -133,27 +171,38 @@ def turn_panel(table: Table, seat: int, *, mask: int = 0, suggest: bool = False,
     elif v.phase == D.Phase.DRAW:
         header = "**Your turn: draw** — the top of the deck, or the top cards of the Discard Queue."
         items += _draw_items(seq, v.queue)
+    elif build:
+        header = "**Build a meld** — pick its cards in the menus, then press Bind picked cards."
+        picked = chosen(hand, mask)
+        meld, reason = judge(state, seat, picked)
+        lines += ["", "**Picked:** " + R.cards_text(picked)]
+        if len(picked) < 2 and meld is None:
+            reason = PICK_HINT
+        lines.append(R.selection_text(meld, reason, table.names, seat))
+        items += _card_items(table, seat, hand, mask, meld is not None, picked, final)
     else:
-        final = v.phase == D.Phase.FINAL_BIND
-        header = (
-            "**Final bind** — bind what you can, then press Done."
-            if final
-            else "**Bind, then discard** — pick cards in the menus; one picked card can be discarded."
-        )
-        if suggest:
-            text, more = _suggestions(table, seat, hand)
-            lines += ["", text]
-            items += more
+        choices, total = meld_choices(state, seat, hand)
+        if final:
+            header = "**Final bind** — pick a meld to bind it, or press Done."
+        elif choices:
+            header = "**Your turn: bind, then discard** — pick a meld to bind it; discarding ends your turn."
         else:
-            picked = chosen(hand, mask)
-            meld, reason = judge(state, seat, picked)
-            if picked:
-                lines += ["", "**Picked:** " + R.cards_text(picked)]
-                lines.append(R.selection_text(meld, reason, table.names, seat))
-            items += _card_items(seq, hand, mask, meld is not None, picked, final)
+            header = "**Your turn: discard** — nothing binds now; pick a card to discard (ends your turn)."
+        tosses = discard_menus(state, seat, hand, bool(choices))
+        if total > len(choices):
+            more = f"The menu shows the {len(choices)} best of {total} melds: more in **Build a meld**."
+            lines += ["", more]
+        elif not choices and final:
+            lines += ["", "Nothing in your hand binds now."]
+        if len(tosses) < len(discard_chunks(state, seat, hand)):
+            lines += ["", "The discard menus end at card 75: discard the others in **Build a meld by hand**."]
+        items += _bind_items(seq, table, seat, choices, tosses, hand, final)
     if note:
         lines.insert(0, note)
     return Panel(content=header, embed=_embed(title, "\n".join(lines)), controls=tuple(items))
+
+
+PICK_HINT = "Pick 2 or more cards to bind (one card binds only when it extends a straight on the table)."
 
 
 def _draw_items(seq: str, queue: Sequence[Card]) -> list[Control]:
@@ -179,32 +228,72 @@ def _draw_items(seq: str, queue: Sequence[Card]) -> list[Control]:
     return items
 
 
-def _card_items(
+def _card_option(i: int, c: Card, *, default: bool = False) -> Option:
+    rank = c.rank.label if c.rank.label.isdigit() else R.rank_name(c.rank)
+    return Option(
+        label=f"{c.title} {c.suit_emoji}"[:100],
+        value=str(i),
+        description=f"{rank} · " + plural(len(c.suits), "pt"),
+        default=default,
+    )
+
+
+def _bind_items(
     seq: str,
+    table: Table,
+    seat: int,
+    choices: dict[str, D.Meld],
+    tosses: Sequence[Sequence[int]],
+    hand: Sequence[Card],
+    final: bool,
+) -> list[Control]:
+    """The bind step: row 0 the melds, then the discard menus, then a row of buttons."""
+    items: list[Control] = []
+    row = 0
+    if choices:
+        options = []
+        for value, m in choices.items():
+            label, desc = R.meld_option(m, table.names, binder=seat)
+            options.append(Option(label=label, value=value, description=desc))
+        items.append(Select("Bind a meld…", "meld", tuple(options), token=seq, row=row))
+        row += 1
+    for k, part in enumerate(tosses):
+        lo, hi = hand[part[0]], hand[part[-1]]
+        placeholder = (
+            "Discard a card (ends your turn)…"
+            if len(tosses) == 1
+            else f"Discard (ends your turn): {R.rank_name(lo.rank)}–{R.rank_name(hi.rank)}…"
+        )
+        options = [_card_option(i, hand[i]) for i in part]
+        items.append(Select(placeholder, "toss", tuple(options), token=seq, arg=str(k), row=row))
+        row += 1
+    items.append(Button("Build a meld by hand", "build", token=seq, row=row))
+    if final:
+        items.append(Button("Done", "done", token=seq, style="primary", row=row))
+    return items
+
+
+def _card_items(
+    table: Table,
+    seat: int,
     hand: Sequence[Card],
     mask: int,
     can_bind: bool,
     picked: Sequence[Card],
     final: bool,
 ) -> list[Control]:
+    """Build a meld by hand: the whole hand in menus of 25 (the picks travel in the custom ids), then Bind,
+    Discard (one picked card, in the bind step), Clear and Back."""
+    seq = str(table.seq)
     items: list[Control] = []
     m = mask_text(mask)
     chunks = min(MAX_SELECTS, (len(hand) + CHUNK - 1) // CHUNK)
     for k in range(chunks):
         part = list(enumerate(hand))[k * CHUNK : (k + 1) * CHUNK]
-        options = [
-            Option(
-                label=f"{c.title} {c.suit_emoji}"[:100],
-                value=str(i),
-                description=f"{c.rank.label if c.rank.label.isdigit() else R.rank_name(c.rank)} · "
-                + plural(len(c.suits), "pt"),
-                default=bool(mask >> i & 1),
-            )
-            for i, c in part
-        ]
+        options = [_card_option(i, c, default=bool(mask >> i & 1)) for i, c in part]
         lo, hi = part[0][1], part[-1][1]
         placeholder = (
-            "Pick cards to bind or discard…"
+            "Pick the cards of a meld…"
             if chunks == 1
             else f"Cards {k * CHUNK + 1}–{k * CHUNK + len(part)} "
             f"({R.rank_name(lo.rank)}–{R.rank_name(hi.rank)})…"
@@ -223,71 +312,26 @@ def _card_items(
         )
     row = chunks
     items.append(
-        Button(
-            "Bind picked cards",
-            "bind",
-            token=seq,
-            arg=m,
-            style="success",
-            disabled=not can_bind,
-            row=row,
-        )
+        Button("Bind picked cards", "bind", token=seq, arg=m, style="success", disabled=not can_bind, row=row)
     )
-    if final:
-        items.append(Button("Done", "done", token=seq, style="primary", row=row))
-    else:
-        one = len(picked) == 1
-        label = f"Discard {picked[0].title}" if one else "Discard (pick 1 card)"
-        items.append(
-            Button(
-                label,
-                "disc",
-                token=seq,
-                arg=m,
-                style="danger",
-                disabled=not one,
-                row=row,
-            )
-        )
-    items.append(Button("Suggest melds", "sug", token=seq, row=row))
+    state: D.State = table.state
+    if not final and len(picked) == 1 and D.can(state, D.Discard(seat, picked[0])):
+        label = f"Discard {picked[0].title}"
+        items.append(Button(label[:80], "disc", token=seq, arg=m, style="danger", row=row))
     if mask:
         items.append(Button("Clear", "clr", token=seq, row=row))
+    items.append(Button("Back", "back", token=seq, row=row))
     return items
 
 
-def _suggestions(table: Table, seat: int, hand: Sequence[Card]) -> tuple[str, list[Control]]:
-    melds = D.bindable_melds(table.state, seat)
-    seq = str(table.seq)
-    items: list[Control] = []
-    if not melds:
-        text = "**Suggestions:** nothing in your hand binds right now."
-    else:
-        shown = melds[:SUGGESTIONS_SHOWN]
-        rows = [f"{i}. {R.meld_text(m, table.names, binder=seat)}" for i, m in enumerate(shown, 1)]
-        more = f"\n…and {len(melds) - len(shown)} more." if len(melds) > len(shown) else ""
-        text = f"**Suggestions ({len(melds)}):**\n" + "\n".join(rows) + more
-        for i, m in enumerate(melds[:SUGGEST_BUTTONS], 1):
-            arg = mask_text(mask_of(hand, m.cards))
-            items.append(
-                Button(
-                    f"Bind {i}",
-                    "bind",
-                    token=seq,
-                    arg=arg,
-                    style="success",
-                    row=0,
-                )
-            )
-    items.append(Button("Back to my cards", "clr", token=seq, row=1))
-    return text, items
-
-
 def closed_panel(table: Table, seat: int, lines: Sequence[str]) -> Panel:
-    """What a panel turns into once the player's move is over: what they did and their hand, no controls."""
+    """What the live panel shows once the player's turn is over: what they did and their hand, no controls
+    until it is redrawn for their next turn."""
     v = D.view(table.state, seat)
     body = "\n".join([*lines, "", "**Your hand**", R.hand_text(v.hand)]).strip()
     return Panel(
-        content="Done — you'll get a new message on your next turn.", embed=_embed("Bharg Deluxe", body)
+        content="Your turn is over. This panel comes alive again on your next turn (you'll be pinged).",
+        embed=_embed("Bharg Deluxe", body),
     )
 
 
@@ -368,6 +412,25 @@ class Deluxe(GameAdapter):
             raise NotYourTurn("It's not your turn.")
         hand = D.view(state, seat).hand
         verb = click.verb
+        if verb == "meld":
+            if len(click.values) != 1 or click.arg:
+                raise UserFacingError(NO_LONGER)
+            mask = _mask_arg(click.values[0])
+            choices, _ = meld_choices(state, seat, hand)
+            if click.values[0] not in choices:  # not a meld this panel offered
+                raise UserFacingError(NO_LONGER)
+            cards = chosen(hand, mask)  # the engine classifies them again when the move is applied
+            return Move(D.Bind(seat, tuple(cards)), click.token, done=self._after(seat))
+        if verb == "toss":
+            if len(click.values) != 1:
+                raise UserFacingError(NO_LONGER)
+            k = _small_int(click.arg, MAX_SELECTS)
+            choices, _ = meld_choices(state, seat, hand)
+            chunks = discard_menus(state, seat, hand, bool(choices))
+            i = _small_int(click.values[0], len(hand))
+            if k >= len(chunks) or i not in chunks[k]:
+                raise UserFacingError(NO_LONGER)
+            return Move(D.Discard(seat, hand[i]), click.token, done=self._after(seat))
         if verb == "pick":
             chunk, dot, old = click.arg.partition(".")
             if not dot:
@@ -381,11 +444,13 @@ class Deluxe(GameAdapter):
                 if not k * CHUNK <= i < (k + 1) * CHUNK:
                     raise UserFacingError(NO_LONGER)
                 mask |= 1 << i
-            return turn_panel(table, seat, mask=mask)
-        if verb == "clr":
+            return turn_panel(table, seat, mask=mask, build=True)
+        if verb in ("build", "clr"):
+            if click.arg or click.values:
+                raise UserFacingError(NO_LONGER)
+            return turn_panel(table, seat, build=True)
+        if verb in ("back", "sug"):  # "sug": a panel from before the meld menu, now the same place
             return turn_panel(table, seat)
-        if verb == "sug":
-            return turn_panel(table, seat, suggest=True)
         if verb == "draw":
             return Move(D.Draw(seat), click.token, done=self._after(seat))
         if verb == "take":

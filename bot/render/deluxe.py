@@ -119,13 +119,62 @@ def meld_text(meld: D.Meld, names: Sequence[str], *, binder: int | None = None, 
     return f"{text} (+{points(meld.cards)})"
 
 
+PROGRESS_WIDTH = 5
+
+
+def progress_bar(score: int, target: int, width: int = PROGRESS_WIDTH) -> str:
+    """How far a score is to the target: "▰▰▱▱▱" (a negative score shows empty, a reached target full)."""
+    filled = 0 if target <= 0 or score <= 0 else min(width, score * width // target)
+    return "▰" * filled + "▱" * (width - filled)
+
+
+def progress(score: int, target: int) -> str:
+    """A score out of the target with its bar: "45/100 ▰▰▱▱▱"."""
+    return f"{score}/{target} {progress_bar(score, target)}"
+
+
+def progress_line(v: D.View, names: Sequence[str]) -> str:
+    """Every player's running total out of the target, on one line: "Ann 45/100 ▰▰▱▱▱ · Bob …"."""
+    parts = []
+    for seat, name in enumerate(names):
+        left = " (left)" if v.left[seat] else ""
+        parts.append(f"{name}{left} {progress(v.scores[seat], v.target)}")
+    return " · ".join(parts)
+
+
 def seat_line(v: D.View, seat: int, names: Sequence[str]) -> str:
     marker = "▶️ " if v.phase != D.Phase.OVER and v.turn == seat else ""
     status = " *(left)*" if v.left[seat] else ""
     return (
-        f"{marker}**{names[seat]}**{status} — {v.scores[seat]} pts · "
+        f"{marker}**{names[seat]}**{status} — {v.scores[seat]}/{v.target} pts "
+        f"{progress_bar(v.scores[seat], v.target)} · "
         f"{plural(v.hand_sizes[seat], 'card')} in hand"
     )
+
+
+KIND_NAMES = {D.BHARG_SET: "Bharg set", D.COMPLETE: "Complete straight", D.PARTIAL: "Partial straight"}
+
+
+def meld_option(meld: D.Meld, names: Sequence[str], *, binder: int) -> tuple[str, str]:
+    """A meld as one menu option, each part within Discord's 100 characters: the label names its cards with
+    their suits, the description its kind, size and points (and, for a partial straight, whose table cards
+    it builds on)."""
+    label = ", ".join(card_text(c) for c in meld.cards)
+    if len(label) > 100:
+        label = ", ".join(c.title for c in meld.cards)
+    if len(label) > 100:
+        label = label[:99] + "…"
+    desc = f"{KIND_NAMES.get(meld.kind, meld.kind)} of {len(meld.cards)} · {plural(points(meld.cards), 'pt')}"
+    if meld.kind == D.PARTIAL and meld.used:
+        owners = []
+        for owner, _ in meld.used:
+            who = "your" if owner == binder else f"{names[owner]}'s"
+            if who not in owners:
+                owners.append(who)
+        desc += " · with " + " and ".join(owners) + " table cards"
+    if len(desc) > 100:
+        desc = desc[:99] + "…"
+    return label, desc
 
 
 def table_text(v: D.View, names: Sequence[str], *, detail: int = 2) -> str:
