@@ -37,16 +37,9 @@ async def pick(fake: FakeDiscord, user: FakeUser, panel: FakeMessage, table: Any
     return (await fake.select(user, panel, menu.custom_id, values)).message
 
 
-async def test_final_bind_window_after_the_first_player_goes_out_on_the_first_turn(
-    fake_discord: FakeDiscord, start_bot: StartBot
-) -> None:
-    fake = fake_discord
-    bot = await boot(start_bot, seed=D7_SEED)
-    ann, bob, cat = users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
-    await open_table(fake, users)
-    table = bot.tables.table_for_channel(fake.channel.id)
-    assert table is not None and table.state.first_seat == 2
-    assert to_move(fake, users) is cat
+async def cat_goes_out(fake: FakeDiscord, cat: FakeUser, table: Any) -> FakeMessage:
+    """Seed 131: cat (the first player) draws, binds the three melds and discards the last card on the first
+    turn; returns a second (ephemeral) panel cat opened before discarding."""
     panel = (await fake.click(cat, live_panel(fake, cat), "Draw from deck")).message
     # the first meld by hand, the other two from the meld menu (one click each), the last card discarded
     panel = await pick(fake, cat, panel, table, D7_MELDS[0])
@@ -67,6 +60,20 @@ async def test_final_bind_window_after_the_first_player_goes_out_on_the_first_tu
     toss = next(s for s in panel.selects() if ":toss:" in s.custom_id)
     assert [o.label for o in toss.options] == [R.card_text(last[0])]
     await fake.select(cat, panel, toss.custom_id, [toss.options[0].value])
+    return stale_cat
+
+
+async def test_final_bind_window_after_the_first_player_goes_out_on_the_first_turn(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot, seed=D7_SEED)
+    ann, bob, cat = users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
+    await open_table(fake, users)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None and table.state.first_seat == 2
+    assert to_move(fake, users) is cat
+    stale_cat = await cat_goes_out(fake, cat, table)
     assert table.state.phase == D.Phase.FINAL_BIND and table.state.turn == 0
 
     # the channel: cat went out, ann is pinged to bind once more; the table message says so
@@ -307,3 +314,29 @@ async def test_a_lobby_started_as_it_expires_is_not_marked_expired(
     assert (await bot.store.get_lobby(stored.id)).status == "started"  # type: ignore[union-attr]
     shown = [lobby.content, *(e.content for e in lobby.edits)]
     assert not any("not started in time" in text for text in shown), shown
+
+
+async def test_a_final_bind_with_nothing_to_bind_is_made_for_the_player(
+    fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: Any
+) -> None:
+    """No click is asked for when there is one answer: with nothing to bind, a final bind is Done at once."""
+    fake = fake_discord
+    bot = await boot(start_bot, seed=D7_SEED)
+    ann, bob, cat = users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
+    await open_table(fake, users)
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    binds = D.bindable_melds
+
+    def nothing_in_the_final_bind(state: D.State, seat: int) -> list[D.Meld]:
+        return [] if state.phase == D.Phase.FINAL_BIND else binds(state, seat)
+
+    monkeypatch.setattr(D, "bindable_melds", nothing_in_the_final_bind)
+    clicks_before = len(fake.interactions)
+    await cat_goes_out(fake, cat, table)
+    await bot.controller.bots_idle()
+    await fake.settle()
+    assert table.state.hand_no == 2 and table.state.phase == D.Phase.DRAW
+    assert not [i for i in fake.interactions[clicks_before:] if i.user in (ann, bob)]
+    sheets = [m for m in fake.channel_messages(fake.channel) if "**Hand 1 scored**" in m.content]
+    assert len(sheets) == 1

@@ -4,13 +4,14 @@ the channel, one live panel per player, and what happens when the thread, the su
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import discord
 import pytest
 
 from bot.controller import THREADS_REFUSED
 from bot.rules import bhargage as bh
-from bot.settings import Settings
+from bot.settings import Settings, SettingsError, settings_from_env
 from bot.tables import Table
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
@@ -213,3 +214,103 @@ async def test_a_player_who_left_the_server(
     button = next(b for b in claims[-1].buttons() if b.style == discord.ButtonStyle.danger.value)
     await fake.click(alice, claims[-1], button.label or "")
     assert table.status == "finished" and table.state.winner == 0
+
+
+async def test_restart_mid_game_keeps_the_thread_and_the_live_panels(
+    fake_discord: FakeDiscord, start_bot: StartBot, threaded: Settings, seeded: None
+) -> None:
+    fake = fake_discord
+    first = await start_bot(threaded)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    _, thread = await start(fake, alice, bob)
+    for _ in range(5):
+        await step(fake, thread, [alice, bob])
+    panels = {u.name: live_panels(fake, u) for u in (alice, bob)}
+    await first.close()
+    second = await start_bot(threaded)
+    table = second.tables.table_for_channel(thread.id)
+    assert table is not None and table.meta.thread_id == thread.id
+    while (await step(fake, thread, [alice, bob])) is not None:
+        pass
+    assert table.status == "finished"
+    # The same DM panels were redrawn after the restart (no new DM until the next hand).
+    for user in (alice, bob):
+        if panels[user.name]:
+            assert panels[user.name][-1] in fake.dms(user)
+    assert len(fake.channel_messages(fake.channel)) == 1
+
+
+async def test_practice_opens_its_thread_and_a_closed_dm_panel_stays_live(
+    fake_discord: FakeDiscord, start_bot: StartBot, threaded: Settings
+) -> None:
+    """Practice against the bot in a thread; alice's DMs are closed, so her Show my hand panel is her live
+    panel: it is redrawn as the bot plays, and an older one loses its controls."""
+    fake = fake_discord
+    bot = await start_bot(threaded)
+    alice = fake.add_user("alice", dms_closed=True)
+    opened = await fake.slash(alice, fake.channel, "bhargage practice", level="easy", target=31)
+    thread = fake.thread_of(opened.message)
+    assert thread is not None and thread.mention in opened.message.content
+    table = bot.tables.table_for_channel(thread.id)
+    assert table is not None
+    await bot.controller.bots_idle()
+    await fake.settle()
+    shows = [
+        m for m in fake.channel_messages(thread) if any(":hand:" in (b.custom_id or "") for b in m.buttons())
+    ]
+    assert shows, "no Show my hand for alice"
+    first = await fake.click(alice, shows[-1], shows[-1].buttons()[0].custom_id or "")
+    second = await fake.click(alice, shows[-1], shows[-1].buttons()[0].custom_id or "")
+    assert first.message.buttons() == [] and first.message.selects() == []  # replaced: no controls
+    panel = second.message
+    await act_with_panel(fake, alice, panel)  # her discard; the bot discards too
+    await bot.controller.bots_idle()
+    await fake.settle()
+    state: bh.State = table.state
+    assert state.phase is not bh.Phase.DISCARD
+    # The panel was redrawn without a new press: the cut or the play is on it now.
+    assert "You laid away" in panel.content or "Up-card" in panel.content
+    if state.phase is bh.Phase.CUT and state.non_dealer == 0:
+        assert "Cut" in [b.label for b in panel.buttons()]
+
+
+async def test_a_deluxe_lobby_opens_its_thread(
+    fake_discord: FakeDiscord, start_bot: StartBot, threaded: Settings
+) -> None:
+    fake = fake_discord
+    bot = await start_bot(threaded)
+    bot.lobbies.seed_source = lambda: 5
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    lobby = (await fake.slash(ann, fake.channel, "deluxe create", target=30)).message
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    thread = fake.thread_of(lobby)
+    assert thread is not None and thread.mention in lobby.content and "Hand 1" in lobby.content
+    assert fake.channel_messages(fake.channel) == [lobby]
+    pings = [m for m in fake.channel_messages(thread) if "your turn" in m.content]
+    assert len(pings) == 1
+    for user in (ann, bob):
+        assert len(fake.dms(user)) == 1
+    assert sum(bool(live_panels(fake, u)) for u in (ann, bob)) == 1  # only the player to move has controls
+
+
+async def test_a_server_can_turn_threads_off(
+    fake_discord: FakeDiscord, start_bot: StartBot, threaded: Settings
+) -> None:
+    fake = fake_discord
+    await start_bot(threaded)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    shown = await fake.slash(fake.owner, fake.channel, "tavern settings", threads=False)
+    assert "**Threads**: off" in shown.content
+    posted = await challenge(fake, alice, bob)
+    assert fake.threads(fake.channel) == [] and THREADS_REFUSED not in posted.content
+    assert "Waiting for" in waiting_line(fake, fake.channel)
+
+
+def test_the_threads_setting_reads_on_and_off(tmp_path: Path) -> None:
+    env = {"DISCORD_TOKEN": "x", "TAVERN_DB_PATH": str(tmp_path / "db.sqlite3")}
+    assert settings_from_env(env).threads is True
+    assert settings_from_env({**env, "TAVERN_THREADS": "off"}).threads is False
+    assert settings_from_env({**env, "TAVERN_THREADS": "true"}).threads is True
+    with pytest.raises(SettingsError, match="TAVERN_THREADS"):
+        settings_from_env({**env, "TAVERN_THREADS": "maybe"})
