@@ -208,14 +208,22 @@ class TableController:
         await delivery.send_ephemeral(interaction, panel, table.id)
 
     async def repost_board(self, interaction: Interaction, game: str) -> None:
-        """The board again, as this command's answer; that message is the one kept current from now on."""
+        """The board again, as this command's answer; that message is the one kept current from now on.
+        Asked in the channel of a game played in a thread, it is shown privately with the thread's link."""
         table = self.tables.table_for_channel(interaction.channel_id or 0)
         if table is None or table.game != game:
             raise UserFacingError(f"There is no {self.tables.adapter(game).title} game in this channel.")
+        place = self._place(table)
+        if interaction.channel_id != place:  # the game plays in its thread: the board kept current is there
+            board = table.adapter.board(table).with_note(
+                f"This game is played in <#{place}>; its board is there."
+            )
+            await delivery.send_ephemeral(interaction, board, table.id)
+            return
         response = await interaction.response.send_message(
             **delivery.kwargs(table.adapter.board(table), "g", table.id, new=True)
         )
-        if response.message_id is not None and interaction.channel_id == self._place(table):
+        if response.message_id is not None:
             async with self.tables.locked(table.id):
                 await self.tables.save_meta(table, board_id=response.message_id)
 

@@ -314,3 +314,17 @@ def test_the_threads_setting_reads_on_and_off(tmp_path: Path) -> None:
     assert settings_from_env({**env, "TAVERN_THREADS": "true"}).threads is True
     with pytest.raises(SettingsError, match="TAVERN_THREADS"):
         settings_from_env({**env, "TAVERN_THREADS": "maybe"})
+
+
+async def test_board_asked_in_the_channel_points_to_the_thread(
+    fake_discord: FakeDiscord, start_bot: StartBot, threaded: Settings
+) -> None:
+    fake = fake_discord
+    await start_bot(threaded)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    _, thread = await start(fake, alice, bob)
+    here = await fake.slash(alice, fake.channel, "bhargage board")
+    assert here.ephemeral and thread.mention in here.content and "Waiting for" in here.content
+    assert len(fake.channel_messages(fake.channel)) == 1
+    there = await fake.slash(alice, thread, "bhargage board")
+    assert not there.ephemeral and there.message.channel is thread
