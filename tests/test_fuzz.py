@@ -122,6 +122,7 @@ class Totals:
     restarts: int = 0
     games_started: int = 0
     games_finished: int = 0
+    threads: int = 0  # games' threads opened (odd seeds play with threads on)
 
 
 def _shape(text: str) -> str:
@@ -291,7 +292,7 @@ class Sequence:
         self.channels: list[FakeChannel] = [self.fake.channel]
         for i in range(rng.randint(1, 2)):
             self.channels.append(self.fake.add_channel(f"room{i + 2}"))
-        self.settings = make_settings(self.tmp)
+        self.settings = make_settings(self.tmp, threads=self.seed % 2 == 1)  # odd seeds: a thread per game
         await self.start_bot()
 
     async def close(self) -> None:
@@ -307,6 +308,7 @@ class Sequence:
         self.totals.interactions += len(self.fake.interactions)
         self.totals.games_started += len(self.game_ids)
         self.totals.games_finished += len(self.finished_ids)
+        self.totals.threads += sum(len(self.fake.threads(c)) for c in self.channels)
 
     async def start_bot(self) -> None:
         bot = create_bot(self.settings, guild_ready_timeout=0.01)
@@ -340,9 +342,13 @@ class Sequence:
 
     def visible(self, user: FakeUser) -> list[FakeMessage]:
         out = list(self.fake.dms(user)) + self.fake.ephemerals(user)
-        for channel in self.channels:
-            out += self.fake.channel_messages(channel)
+        for place in self.places():
+            out += self.fake.channel_messages(place)
         return out
+
+    def places(self) -> list[FakeChannel]:
+        """The channels and the games' threads in them: where users read and type commands."""
+        return [*self.channels, *(t for c in self.channels for t in self.fake.threads(c))]
 
     @staticmethod
     def controls(msg: FakeMessage) -> list[Button | Select]:
@@ -635,7 +641,7 @@ class Sequence:
     async def step_slash(self) -> None:
         rng = self.rng
         user = rng.choice(self.users)
-        channel = rng.choice(self.channels)
+        channel = rng.choice(self.places())
         game = rng.choice(["bhargage", "deluxe"])
         options: dict[str, Any] = {}
         choices = {
@@ -698,7 +704,7 @@ class Sequence:
         """A command whose option values no Discord client would send: out of range, forged user ids."""
         rng = self.rng
         user = rng.choice(self.users)
-        channel = rng.choice(self.channels)
+        channel = rng.choice(self.places())
         which = rng.choice(["challenge", "create", "stats", "leaderboard", "count"])
         if which == "challenge":
             path, valid = "bhargage challenge", {"opponent": rng.choice(self.users), "target": 21}
@@ -950,7 +956,8 @@ class Sequence:
 def report(failures: list[Failure], totals: Totals, seconds: float) -> str:
     lines = [
         f"fuzz: {totals.sequences} sequences, {totals.interactions} interactions, {totals.steps} steps, "
-        f"{totals.restarts} restarts, {totals.games_started} games ({totals.games_finished} finished) in "
+        f"{totals.restarts} restarts, {totals.games_started} games ({totals.games_finished} finished, "
+        f"{totals.threads} in threads) in "
         f"{seconds:.1f} s — ERROR logs {totals.error_logs}, unanswered {totals.unanswered}, "
         f"divergences {totals.divergences}, double seats {totals.double_seats}, "
         f"wrong-user hands {totals.wrong_user_hands}"
