@@ -600,20 +600,20 @@ class TableController:
         except discord.HTTPException as err:
             log.warning("game %d: could not update its summary (%s)", table.id, err)
 
-    async def _thread_failed(self, table: Table, err: discord.HTTPException) -> bool:
-        """The game's thread refused a post or an edit. An archived thread is reopened; a thread that is gone
-        or closed to the bot is left, and the game goes on in its channel (the players are told there).
-        True when the caller should try again."""
+    async def _thread_failed(self, table: Table, err: discord.HTTPException, *, again: bool = False) -> bool:
+        """The game's thread refused a post or an edit. An archived thread is reopened (once: ``again`` says
+        it was just tried); a thread that is gone or closed to the bot is left, and the game goes on in its
+        channel (the players are told there). True when the caller should try again."""
         thread_id = table.meta.thread_id
         if thread_id is None:
             return False
-        if err.code == THREAD_ARCHIVED:
+        if err.code == THREAD_ARCHIVED and not again:
             try:
                 await self.bot.http.edit_channel(thread_id, archived=False)
                 return True
-            except discord.HTTPException as again:
-                err = again
-        elif not isinstance(err, discord.NotFound | discord.Forbidden):
+            except discord.HTTPException as refused:
+                err = refused
+        elif err.code != THREAD_ARCHIVED and not isinstance(err, discord.NotFound | discord.Forbidden):
             return False  # a passing fault: the thread is still the game's home
         log.warning(
             "game %d: its thread %s is unusable (%s); playing on in the channel", table.id, thread_id, err
@@ -630,12 +630,12 @@ class TableController:
 
     async def _post(self, table: Table, panel: Panel) -> discord.Message | None:
         """Post where the table lives; None (logged) if Discord refuses: one lost post never stops a game."""
-        for _ in range(3):
+        for attempt in range(3):
             place = self._place(table)
             try:
                 return await self._at(place, table).send(**delivery.kwargs(panel, "g", table.id, new=True))
             except discord.HTTPException as err:
-                if place == table.meta.thread_id and await self._thread_failed(table, err):
+                if place == table.meta.thread_id and await self._thread_failed(table, err, again=attempt > 0):
                     continue
                 log.warning("game %d: could not post in %s (%s)", table.id, place, err)
                 return None
@@ -645,7 +645,7 @@ class TableController:
         """Edit the board message; post it again if it was deleted (or never went out). Returns the id of a
         newly posted board."""
         board = table.adapter.board(table)
-        for _ in range(3):
+        for attempt in range(3):
             board_id, place = table.meta.board_id, self._place(table)
             if board_id is None:
                 break
@@ -659,7 +659,7 @@ class TableController:
             except discord.HTTPException as err:
                 if err.code == UNKNOWN_MESSAGE:
                     break  # deleted: post a new one, which becomes the kept one
-                if place == table.meta.thread_id and await self._thread_failed(table, err):
+                if place == table.meta.thread_id and await self._thread_failed(table, err, again=attempt > 0):
                     continue
                 log.warning("game %d: could not update the board (%s)", table.id, err)
                 return None

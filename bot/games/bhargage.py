@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.ai import bhargage as computer
 from bot.errors import UserFacingError
-from bot.games import Announcement, Aside, Click, GameAdapter, Move
+from bot.games import Announcement, Aside, Click, GameAdapter, Move, clip
 from bot.panel import Button, Option, Panel, Select
 from bot.render import bhargage as render
 from bot.rules import bhargage as bh
@@ -37,15 +37,8 @@ def card_at(arg: str) -> Card:
 
 
 def clip_lines(lines: Sequence[str], limit: int = 1900) -> str:
-    """The newest lines that fit ``limit`` characters (a show can be long; the panel must fit Discord)."""
-    out: list[str] = []
-    size = 0
-    for line in reversed([ln for ln in lines if ln]):
-        if size + len(line) + 1 > limit:
-            break
-        out.insert(0, line)
-        size += len(line) + 1
-    return "\n".join(out)
+    """The newest non-empty lines that fit ``limit`` characters (a show is long; a panel must fit Discord)."""
+    return clip([ln for ln in lines if ln], limit)
 
 
 def _backs(state: bh.State) -> dict[int, int]:
