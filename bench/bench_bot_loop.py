@@ -28,10 +28,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_load import _pointed_at, percentile
+from bench.bench_load import percentile, running_bot
 from bot.ai import bhargage as ai_bh
 from bot.ai import deluxe as ai_dx
-from bot.app import TavernBot, create_bot
+from bot.app import TavernBot
 from bot.games import GameAdapter
 from bot.lobbies import Player
 from bot.seats import next_bot
@@ -120,20 +120,8 @@ async def run(bhargage: int, deluxe: int, bots: int, seconds: float) -> None:
         fake.reply_timeout = 10.0
         channels = [fake.add_channel(f"t{i}") for i in range(bhargage + deluxe)]
         people = [fake.add_user(f"p{i}") for i in range(bhargage + deluxe)]
-        await fake.start()
-        try:
-            with _pointed_at(fake):
-                bot = create_bot(settings, guild_ready_timeout=0.01)
-                task = asyncio.create_task(bot.start(settings.token))
-                try:
-                    await asyncio.wait_for(bot.wait_until_ready(), 30)
-                    await play(bot, channels, people, bhargage, bots, seconds)
-                finally:
-                    await bot.close()
-                    with contextlib.suppress(Exception):
-                        await asyncio.wait_for(task, 10)
-        finally:
-            await fake.stop()
+        async with running_bot(fake, settings) as bot:
+            await play(bot, channels, people, bhargage, bots, seconds)
 
 
 async def play(

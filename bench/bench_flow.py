@@ -14,23 +14,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import random
 import re
 import statistics
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import discord
-import yarl
-
+from bench.bench_load import _verb, running_bot
 from bot.ai import bhargage as bh_ai
 from bot.ai import deluxe as dx_ai
-from bot.app import TavernBot, create_bot
+from bot.app import TavernBot
 from bot.games import deluxe as dx_adapter
 from bot.rules import bhargage as bh
 from bot.rules import deluxe as D
@@ -77,28 +73,11 @@ class Figures:
         ]
 
 
-@contextlib.contextmanager
-def _pointed_at(fake: FakeDiscord) -> Iterator[None]:
-    old_base, old_gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    discord.http.Route.BASE = fake.api_base  # type: ignore[misc]
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
-    try:
-        yield
-    finally:
-        discord.http.Route.BASE = old_base  # type: ignore[misc]
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
-
-
 _ID = re.compile(r"\d{6,}")
 
 
 def _route(method: str, path: str) -> str:
     return f"{method} {_ID.sub('{id}', path.split('/api/v10', 1)[-1])}"
-
-
-def _verb(custom_id: str | None) -> str:
-    parts = (custom_id or "").split(":")
-    return parts[4] if len(parts) > 4 else ""
 
 
 def _arg(custom_id: str | None) -> str:
@@ -350,24 +329,11 @@ async def run(seed: int, deluxe_seed: int, players: int, target: int, deluxe_tar
             n = 2 if kind == "bhargage" else players
             users = [fake.add_user(name) for name in ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")[:n]]
             channel = fake.add_channel(kind)  # known before the bot connects, as a server's channels are
-            await fake.start()
-            try:
-                with _pointed_at(fake):
-                    bot = create_bot(settings, guild_ready_timeout=0.01)
-                    task = asyncio.create_task(bot.start(settings.token))
-                    try:
-                        await asyncio.wait_for(bot.wait_until_ready(), 30)
-                        if kind == "bhargage":
-                            out.append(await play_bhargage(fake, bot, channel, users, seed, target))
-                        else:
-                            figures = await play_deluxe(fake, bot, channel, users, deluxe_seed, deluxe_target)
-                            out.append(figures)
-                    finally:
-                        await bot.close()
-                        with contextlib.suppress(Exception):
-                            await asyncio.wait_for(task, 10)
-            finally:
-                await fake.stop()
+            async with running_bot(fake, settings) as bot:
+                if kind == "bhargage":
+                    out.append(await play_bhargage(fake, bot, channel, users, seed, target))
+                else:
+                    out.append(await play_deluxe(fake, bot, channel, users, deluxe_seed, deluxe_target))
             fake.check_healthy()
     return out
 

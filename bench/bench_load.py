@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -656,6 +656,29 @@ def _pointed_at(fake: FakeDiscord) -> Iterator[None]:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
 
 
+@contextlib.asynccontextmanager
+async def running_bot(
+    fake: FakeDiscord, settings: Settings, setup: Callable[[TavernBot], None] | None = None
+) -> AsyncIterator[TavernBot]:
+    """The fake started, the real bot connected to it and ready; both stopped on the way out."""
+    await fake.start()
+    try:
+        with _pointed_at(fake):
+            bot = create_bot(settings, guild_ready_timeout=0.01)
+            if setup is not None:
+                setup(bot)
+            task = asyncio.create_task(bot.start(settings.token), name="bench-bot")
+            try:
+                await asyncio.wait_for(bot.wait_until_ready(), 30)
+                yield bot
+            finally:
+                await bot.close()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, 10)
+    finally:
+        await fake.stop()
+
+
 def _add_noop(bot: TavernBot) -> None:
     @bot.tree.command(name=NOOP_COMMAND, description="Benchmark no-op: answers at once")
     async def noop(interaction: discord.Interaction[Any]) -> None:
@@ -706,23 +729,14 @@ async def run_bench(config: Config) -> BenchResult:
                 seating.append((kind, channel, users))
         noop_channel = fake.add_channel("bench-noop")
         noop_users = [fake.add_user(f"noop-{i}") for i in range(8)]
-        await fake.start()
         try:
-            with _pointed_at(fake):
-                bot = create_bot(settings, guild_ready_timeout=0.01)
-                _add_noop(bot)
-                bot_task = asyncio.create_task(bot.start(settings.token), name="bench-bot")
+            async with running_bot(fake, settings, setup=_add_noop) as bot:
                 try:
-                    await asyncio.wait_for(bot.wait_until_ready(), 30)
                     result = await _play(config, fake, bot, rng, seating, noop_channel, noop_users)
                 finally:
                     with contextlib.suppress(AssertionError):
                         await fake.settle(quiet=0.2, timeout=10)
-                    await bot.close()
-                    with contextlib.suppress(Exception):
-                        await asyncio.wait_for(bot_task, 10)
         finally:
-            await fake.stop()
             logging.getLogger().removeHandler(errors)
         for series in result.series.values():
             series.finish(fake)

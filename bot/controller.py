@@ -243,13 +243,11 @@ class TableController:
                 if table.status == "active":
                     await interaction.response.defer(ephemeral=True)
                     await self.tables.abandon(table, reason)
-                    players = " ".join(table.mention(s) for s in table.humans)
-                    text = (
+                    await self._call_players(
+                        table,
                         f"{admin} ended this {table.adapter.title} game. It counts for nobody: no result and "
-                        f"no rating change. {players}"
+                        "no rating change.",
                     )
-                    await self._post(table, Panel(content=text))
-                    await self._refresh_summary(table)
                     await interaction.followup.send("The game is ended.", ephemeral=True)
                     return
         closed = await self.lobbies.cancel_in(interaction.channel_id)
@@ -619,14 +617,19 @@ class TableController:
             "game %d: its thread %s is unusable (%s); playing on in the channel", table.id, thread_id, err
         )
         await self.tables.save_meta(table, thread_id=None, board_id=None)
-        players = " ".join(table.mention(s) for s in table.humans)
-        text = (
+        await self._call_players(
+            table,
             f"This {table.adapter.title} game's thread is gone or closed to me, so the game goes on here in "
-            f"the channel. {players}"
+            "the channel.",
         )
-        await self._post(table, Panel(content=text))
-        await self._refresh_summary(table)
         return True
+
+    async def _call_players(self, table: Table, text: str) -> None:
+        """Tell the table something that changes where or whether it plays, pinging its people, and bring
+        the channel's summary up to date."""
+        players = " ".join(table.mention(s) for s in table.humans)
+        await self._post(table, Panel(content=f"{text} {players}"))
+        await self._refresh_summary(table)
 
     async def _post(self, table: Table, panel: Panel) -> discord.Message | None:
         """Post where the table lives; None (logged) if Discord refuses: one lost post never stops a game."""

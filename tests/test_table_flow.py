@@ -9,6 +9,7 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.app import TavernBot
 from bot.controller import THREADS_REFUSED
 from bot.rules import bhargage as bh
 from bot.settings import Settings, SettingsError, settings_from_env
@@ -49,13 +50,33 @@ async def start(fake: FakeDiscord, a: FakeUser, b: FakeUser) -> tuple[FakeMessag
     return posted, thread
 
 
+@dataclasses.dataclass
+class Game:
+    """A bot on the fake with alice and bob at a Bhargage table in its own thread."""
+
+    bot: TavernBot
+    alice: FakeUser
+    bob: FakeUser
+    summary: FakeMessage
+    thread: FakeChannel
+    table: Table
+
+
+async def game_in_a_thread(fake: FakeDiscord, start_bot: StartBot, settings: Settings) -> Game:
+    bot = await start_bot(settings)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    summary, thread = await start(fake, alice, bob)
+    table = bot.tables.table_for_channel(thread.id)
+    assert table is not None
+    return Game(bot, alice, bob, summary, thread, table)
+
+
 async def test_a_game_in_its_own_thread_with_one_live_panel_each(
     fake_discord: FakeDiscord, start_bot: StartBot, threaded: Settings, seeded: None
 ) -> None:
     fake = fake_discord
-    bot = await start_bot(threaded)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    summary, thread = await start(fake, alice, bob)
+    game = await game_in_a_thread(fake, start_bot, threaded)
+    bot, alice, bob, thread, summary = game.bot, game.alice, game.bob, game.thread, game.summary
     # The channel keeps one message: the challenge, now the game's summary with a link to its thread.
     assert fake.channel_messages(fake.channel) == [summary]
     assert thread.mention in summary.content and "alice" in summary.content and "Hand 1" in summary.content
@@ -128,9 +149,8 @@ async def test_replaced_panels_have_no_controls(
     fake_discord: FakeDiscord, start_bot: StartBot, threaded: Settings, seeded: None
 ) -> None:
     fake = fake_discord
-    bot = await start_bot(threaded)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    _, thread = await start(fake, alice, bob)
+    game = await game_in_a_thread(fake, start_bot, threaded)
+    bot, alice, bob, thread = game.bot, game.alice, game.bob, game.thread
     table = bot.tables.table_for_channel(thread.id)
     assert table is not None
     while table.state.hand_no == 1:
@@ -145,9 +165,8 @@ async def test_thread_deleted_mid_game_goes_on_in_the_channel(
     fake_discord: FakeDiscord, start_bot: StartBot, threaded: Settings, seeded: None
 ) -> None:
     fake = fake_discord
-    bot = await start_bot(threaded)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    summary, thread = await start(fake, alice, bob)
+    game = await game_in_a_thread(fake, start_bot, threaded)
+    bot, alice, bob, thread, summary = game.bot, game.alice, game.bob, game.thread, game.summary
     for _ in range(3):
         await step(fake, thread, [alice, bob])
     await fake.delete_channel(thread)
@@ -166,9 +185,8 @@ async def test_thread_archived_mid_game_is_reopened(
     fake_discord: FakeDiscord, start_bot: StartBot, threaded: Settings, seeded: None
 ) -> None:
     fake = fake_discord
-    bot = await start_bot(threaded)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    _, thread = await start(fake, alice, bob)
+    game = await game_in_a_thread(fake, start_bot, threaded)
+    bot, alice, bob, thread = game.bot, game.alice, game.bob, game.thread
     for _ in range(3):
         await step(fake, thread, [alice, bob])
     await fake.archive(thread)
@@ -183,9 +201,8 @@ async def test_summary_deleted_is_posted_again(
     fake_discord: FakeDiscord, start_bot: StartBot, threaded: Settings, seeded: None
 ) -> None:
     fake = fake_discord
-    bot = await start_bot(threaded)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    summary, thread = await start(fake, alice, bob)
+    game = await game_in_a_thread(fake, start_bot, threaded)
+    bot, alice, bob, thread, summary = game.bot, game.alice, game.bob, game.thread, game.summary
     summary.deleted = True  # a moderator deleted it
     table = await bot.tables.get(1)
     while table.state.hand_no == 1:
@@ -200,9 +217,10 @@ async def test_a_player_who_left_the_server(
 ) -> None:
     """bob leaves mid-game: nothing is lost, he is told why the bot can't reach him, and alice can claim."""
     fake = fake_discord
-    bot = await start_bot(dataclasses.replace(threaded, nudge_minutes=1, claim_minutes=3))
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    _, thread = await start(fake, alice, bob)
+    game = await game_in_a_thread(
+        fake, start_bot, dataclasses.replace(threaded, nudge_minutes=1, claim_minutes=3)
+    )
+    bot, alice, bob, thread = game.bot, game.alice, game.bob, game.thread
     table = await bot.tables.get(1)
     await fake.remove_member(fake.guild, bob)
     await move(fake, table, [alice, bob])  # alice lays away; the table now waits for bob alone

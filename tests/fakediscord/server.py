@@ -94,6 +94,19 @@ class _Conn:
         await self.ws.send_str(json.dumps(payload))
 
 
+def _thread_form(body: dict[str, Any], errors: FormErrors) -> None:
+    """A thread's name (1–100 characters) and auto-archive minutes, where the body gives them."""
+    if "name" in body:
+        name = body["name"]
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            errors.add(("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+    duration = body.get("auto_archive_duration")
+    if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
+        errors.add(
+            ("auto_archive_duration",), "BASE_TYPE_CHOICES", f"Value must be one of {AUTO_ARCHIVE_DURATIONS}."
+        )
+
+
 class FakeDiscord:
     """One application, its bot user, a default guild with a ``#tavern`` channel, and whatever tests add."""
 
@@ -1086,18 +1099,10 @@ class FakeDiscord:
         body, _ = await self._read_body(request)
         errors = FormErrors()
         name = body.get("name")
-        if errors.required(("name",), name):
-            if not isinstance(name, str):
-                errors.add(("name",), "BASE_TYPE_STRING", "Must be a string.")
-            elif len(name) > 100:
-                errors.add(("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        if errors.required(("name",), name) and not isinstance(name, str):
+            errors.add(("name",), "BASE_TYPE_STRING", "Must be a string.")
+        _thread_form({k: v for k, v in body.items() if k != "name" or (isinstance(v, str) and v)}, errors)
         duration = body.get("auto_archive_duration")
-        if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
-            errors.add(
-                ("auto_archive_duration",),
-                "BASE_TYPE_CHOICES",
-                f"Value must be one of {AUTO_ARCHIVE_DURATIONS}.",
-            )
         if message is None and body.get("type", 12) != PUBLIC_THREAD:
             self.unhandled.append(f"{request.method} {request.path} type={body.get('type')} (private thread)")
             raise DiscordError(400, 0, "fake Discord models only public threads (type 11)")
@@ -1138,18 +1143,9 @@ class FakeDiscord:
         if any(k in body for k in ("name", "auto_archive_duration")) and not (moderator or owner):
             raise DiscordError(403, 50013, "Missing Permissions")
         errors = FormErrors()
-        if "name" in body:
-            name = body["name"]
-            if not isinstance(name, str) or not 1 <= len(name) <= 100:
-                errors.add(("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-        duration = body.get("auto_archive_duration")
-        if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
-            errors.add(
-                ("auto_archive_duration",),
-                "BASE_TYPE_CHOICES",
-                f"Value must be one of {AUTO_ARCHIVE_DURATIONS}.",
-            )
+        _thread_form(body, errors)
         errors.raise_if_any()
+        duration = body.get("auto_archive_duration")
         if "name" in body:
             thread.name = str(body["name"])
         if duration is not None:
