@@ -218,6 +218,8 @@ async def _table(bot: TavernBot, channel: FakeChannel) -> Table:
 
 
 def _places(fake: FakeDiscord, channel: FakeChannel) -> list[FakeChannel]:
+    """The channel and its threads. The fake of older trees has no threads: the bench also runs there, to
+    print the "before" figures of a change."""
     threads = getattr(fake, "threads", None)
     return [*(threads(channel) if threads is not None else []), channel]
 

@@ -92,12 +92,6 @@ class TableMeta:
         """The action count up to which the channel has been told what happened."""
         return seq if self.untold_after is None else self.untold_after
 
-    def with_panel(self, seat: int, where: tuple[int, int] | None) -> TableMeta:
-        panels = {s: p for s, p in self.panels.items() if s != seat}
-        if where is not None:
-            panels[seat] = where
-        return replace(self, panels=panels)
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "board_id": self.board_id,
@@ -547,10 +541,9 @@ class TableService:
         new = replace(table.meta, **changes)
         if new != table.meta:
             await self.store.set_meta(table.id, new.to_dict())
-            old = table.meta.thread_id
+            moved = new.thread_id != table.meta.thread_id and table.status == "active"
+            if moved:
+                self._unregister(table)  # indexed under its old thread
             table.meta = new
-            if old != new.thread_id and table.status == "active":
-                if old is not None and self._by_thread.get(old) is table:
-                    del self._by_thread[old]
-                if new.thread_id is not None:
-                    self._by_thread[new.thread_id] = table
+            if moved:
+                self._register(table)
