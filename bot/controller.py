@@ -122,8 +122,8 @@ class TableController:
             options=options,
         )
         try:
-            response = await interaction.response.send_message(
-                **delivery.kwargs(adapter.lobby_panel(lobby), "l", lobby.id, new=True)
+            response = await delivery.deliver(
+                interaction.response.send_message, adapter.lobby_panel(lobby), "l", lobby.id, new=True
             )
         except BaseException:
             await self.lobbies.posted(lobby.id, None)
@@ -220,8 +220,8 @@ class TableController:
             )
             await delivery.send_ephemeral(interaction, board, table.id)
             return
-        response = await interaction.response.send_message(
-            **delivery.kwargs(table.adapter.board(table), "g", table.id, new=True)
+        response = await delivery.deliver(
+            interaction.response.send_message, table.adapter.board(table), "g", table.id, new=True
         )
         if response.message_id is not None:
             async with self.tables.locked(table.id):
@@ -318,7 +318,7 @@ class TableController:
             elif isinstance(outcome, Panel) and not private(interaction):
                 await delivery.send_ephemeral(interaction, outcome, table.id)  # never a hand in the channel
             elif isinstance(outcome, Panel):
-                await interaction.response.edit_message(**delivery.kwargs(outcome, "g", table.id))
+                await delivery.deliver(interaction.response.edit_message, outcome, "g", table.id)
                 self._hold_ephemeral(interaction, table, seat)
             else:
                 await self._move(interaction, table, seat, outcome)
@@ -347,8 +347,7 @@ class TableController:
                 else:
                     answered = seat  # the pressed panel is the seat's live panel, redrawn through the answer
                     self._hold_ephemeral(interaction, table, seat)
-            answer = {"view": None} if done is None else delivery.kwargs(done, "g", table.id)
-            await self._saved(interaction, table, events, told, answer, answered=answered)
+            await self._saved(interaction, table, events, told, done, answered=answered)
 
     async def _saved(
         self,
@@ -356,14 +355,18 @@ class TableController:
         table: Table,
         events: Sequence[Any],
         told: int,
-        answer: dict[str, Any],
+        answer: Panel | None,
         *,
         answered: int | None = None,
     ) -> None:
-        """The move is committed: answer the click, then tell everyone. A failed answer (Discord refused the
+        """The move is committed: answer the click (``answer`` is what the pressed message becomes; None
+        keeps its text and takes its controls off), then tell everyone. A failed answer (Discord refused the
         edit, the token ran out) is logged and never stops the announcement, the board or the next ping."""
         try:
-            await interaction.edit_original_response(**answer)
+            if answer is None:
+                await interaction.edit_original_response(view=None)
+            else:
+                await delivery.deliver(interaction.edit_original_response, answer, "g", table.id)
         except discord.HTTPException as err:
             log.warning("game %d: move saved, but its reply failed (%s)", table.id, err)
             answered = None  # the pressed panel was not redrawn: redraw it like any other
@@ -404,7 +407,7 @@ class TableController:
             told = table.meta.told(table.seq)
             events = await self._apply(table, idle, action, expected_seq=int(click.token))
             text = table.adapter.claimed_text(table, idle, safe.name(interaction.user.display_name))
-            await self._saved(interaction, table, events, told, {"content": text, "view": None})
+            await self._saved(interaction, table, events, told, Panel(content=text))
 
     async def _rematch(self, interaction: Interaction, table: Table) -> None:
         seat = table.seat_of(interaction.user.id)
@@ -437,7 +440,7 @@ class TableController:
             await interaction.response.defer()
         outcome = await self.lobbies.click(click.key, user, click.verb, arg)
         adapter = self.tables.adapter(outcome.lobby.game)
-        answer = delivery.kwargs(adapter.lobby_panel(outcome.lobby), "l", outcome.lobby.id)
+        answer = adapter.lobby_panel(outcome.lobby)
         if outcome.started is not None:
             table, _ = outcome.started
             async with self.tables.locked(table.id) as table:
@@ -446,9 +449,9 @@ class TableController:
                 await self._saved(interaction, table, table.pending, -1, answer)
             return
         if starts:
-            await interaction.edit_original_response(**answer)
+            await delivery.deliver(interaction.edit_original_response, answer, "l", outcome.lobby.id)
         else:
-            await interaction.response.edit_message(**answer)
+            await delivery.deliver(interaction.response.edit_message, answer, "l", outcome.lobby.id)
         if outcome.notice:
             await interaction.followup.send(outcome.notice, ephemeral=True)
 
@@ -546,7 +549,7 @@ class TableController:
 
     async def _opening(
         self, interaction: Interaction, table: Table, starter_id: int | None, started: Panel
-    ) -> dict[str, Any]:
+    ) -> Panel:
         """Give a new table its home, and say what the opening message (``starter_id``, the challenge or
         lobby message the click or command answered) becomes. Where threads are allowed the game gets its
         own thread opened from that message, which becomes the game's one summary in the channel; a game
@@ -555,27 +558,27 @@ class TableController:
         parent = getattr(interaction.channel, "parent_id", None)
         if parent is not None:
             await self._new_summary(table, parent)
-            return delivery.kwargs(started, "g", table.id)
+            return started
         config = await self.server_settings.get(table.guild_id)
         if not config.threads or starter_id is None:
-            return delivery.kwargs(started, "g", table.id)
+            return started
         perms = interaction.app_permissions
         if not all(getattr(perms, p) for p in THREAD_PERMISSIONS):
-            return delivery.kwargs(started.with_note(THREADS_REFUSED), "g", table.id)
+            return started.with_note(THREADS_REFUSED)
         name = f"{table.adapter.title} · {' vs '.join(table.names)}"[:100]
         try:
             starter = self._at(table.channel_id, table).get_partial_message(starter_id)
             thread = await starter.create_thread(name=name, auto_archive_duration=1440)
         except (discord.HTTPException, ValueError) as err:
             log.warning("game %d: could not open a thread (%s)", table.id, err)
-            return delivery.kwargs(started.with_note(THREADS_REFUSED), "g", table.id)
+            return started.with_note(THREADS_REFUSED)
         await self.tables.save_meta(table, thread_id=thread.id, summary=(table.channel_id, starter_id))
-        return delivery.kwargs(table.adapter.summary(table, f"<#{thread.id}>"), "g", table.id)
+        return table.adapter.summary(table, f"<#{thread.id}>")
 
     async def _new_summary(self, table: Table, channel_id: int) -> None:
         panel = table.adapter.summary(table, f"<#{self._place(table)}>")
         try:
-            sent = await self._at(channel_id, table).send(**delivery.kwargs(panel, "g", table.id, new=True))
+            sent = await delivery.deliver(self._at(channel_id, table).send, panel, "g", table.id, new=True)
         except discord.HTTPException as err:
             log.warning("game %d: could not post its summary in %s (%s)", table.id, channel_id, err)
             return
@@ -588,11 +591,8 @@ class TableController:
         channel_id, message_id = table.meta.summary
         panel = table.adapter.summary(table, f"<#{self._place(table)}>")
         try:
-            await (
-                self._at(channel_id, table)
-                .get_partial_message(message_id)
-                .edit(**delivery.kwargs(panel, "g", table.id))
-            )
+            message = self._at(channel_id, table).get_partial_message(message_id)
+            await delivery.deliver(message.edit, panel, "g", table.id)
         except discord.NotFound:
             await self._new_summary(table, channel_id)
         except discord.HTTPException as err:
@@ -636,7 +636,7 @@ class TableController:
         for attempt in range(3):
             place = self._place(table)
             try:
-                return await self._at(place, table).send(**delivery.kwargs(panel, "g", table.id, new=True))
+                return await delivery.deliver(self._at(place, table).send, panel, "g", table.id, new=True)
             except discord.HTTPException as err:
                 if place == table.meta.thread_id and await self._thread_failed(table, err, again=attempt > 0):
                     continue
@@ -653,11 +653,8 @@ class TableController:
             if board_id is None:
                 break
             try:
-                await (
-                    self._at(place, table)
-                    .get_partial_message(board_id)
-                    .edit(**delivery.kwargs(board, "g", table.id))
-                )
+                message = self._at(place, table).get_partial_message(board_id)
+                await delivery.deliver(message.edit, board, "g", table.id)
                 return None
             except discord.HTTPException as err:
                 if err.code == UNKNOWN_MESSAGE:
@@ -686,11 +683,8 @@ class TableController:
         where = table.meta.panels.get(seat)
         if where is not None and not new:
             try:
-                await (
-                    self._at(where[0])
-                    .get_partial_message(where[1])
-                    .edit(**delivery.kwargs(panel, "g", table.id))
-                )
+                message = self._at(where[0]).get_partial_message(where[1])
+                await delivery.deliver(message.edit, panel, "g", table.id)
                 return
             except discord.HTTPException as err:
                 log.info(
@@ -762,7 +756,7 @@ class TableController:
             del self._ephemerals[(table.id, seat)]
             return
         try:
-            await interaction.edit_original_response(**delivery.kwargs(panel, "g", table.id))
+            await delivery.deliver(interaction.edit_original_response, panel, "g", table.id)
         except discord.HTTPException as err:
             log.info("game %d: seat %d's ephemeral panel is gone (%s)", table.id, seat, err)
             self._ephemerals.pop((table.id, seat), None)
@@ -814,7 +808,7 @@ class TableController:
         try:
             channel = self.bot.get_channel(lobby.channel_id) or await self.bot.fetch_channel(lobby.channel_id)
             message = channel.get_partial_message(lobby.message_id)  # type: ignore[union-attr]
-            await message.edit(**delivery.kwargs(panel, "l", lobby.id))
+            await delivery.deliver(message.edit, panel, "l", lobby.id)
         except (discord.HTTPException, AttributeError) as err:
             log.warning("could not mark lobby %d %s: %s", lobby.id, lobby.status, err)
 

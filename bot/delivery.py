@@ -9,15 +9,19 @@ for its size. Nothing here knows any game's rules.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 
 from bot.errors import UserFacingError, reply_error
 from bot.games import Click
-from bot.panel import Button, Control, Embed, Panel
+from bot.panel import Button, Control, Embed, Panel, Picture
 
 if TYPE_CHECKING:
     from bot.app import TavernBot
@@ -46,7 +50,10 @@ STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+DESCRIPTION_LIMIT = 1024  # an attachment's description (alt text)
+REFUSED_UPLOAD = 413  # Discord's "Request entity too large"
 DmResult = Literal["sent", "closed", "failed"]
+T = TypeVar("T")
 
 
 class Refused(UserFacingError):
@@ -183,9 +190,12 @@ def embed(spec: Embed) -> discord.Embed:
     )
 
 
-def kwargs(panel: Panel, scope: str, key: int, *, new: bool = False) -> dict[str, Any]:
-    """Send or edit arguments. Editing sets every part (an edit removes old controls); a new message
-    leaves out what it does not have."""
+def kwargs(
+    panel: Panel, scope: str, key: int, *, new: bool = False, files: Sequence[discord.File] = ()
+) -> dict[str, Any]:
+    """Send or edit arguments, with the panel's picture as ``files`` (drawn by :func:`draw`). Editing sets
+    every part (an edit removes old controls, and replaces or removes the old picture); a new message leaves
+    out what it does not have."""
     content = panel.content[:CONTENT_LIMIT] or None
     out: dict[str, Any] = {
         "content": content,
@@ -194,7 +204,52 @@ def kwargs(panel: Panel, scope: str, key: int, *, new: bool = False) -> dict[str
     }
     if new:
         out = {k: v for k, v in out.items() if v not in (None, [])}
+        if files:
+            out["files"] = list(files)
+    else:
+        out["attachments"] = list(files)
     return out
+
+
+async def draw(picture: Picture | None) -> list[discord.File]:
+    """The picture as a file to upload, drawn in a worker thread so the event loop never waits on it; none
+    (logged as an error) when it cannot be drawn: the text beside it carries the move."""
+    if picture is None:
+        return []
+    try:
+        png = await asyncio.to_thread(picture.draw)
+    except Exception as err:
+        log.error(
+            "could not draw the picture %s (%s: %s); sending text alone",
+            picture.filename,
+            type(err).__name__,
+            err,
+        )
+        return []
+    alt = picture.alt[:DESCRIPTION_LIMIT] or None
+    return [discord.File(io.BytesIO(png), filename=picture.filename, description=alt)]
+
+
+async def deliver(
+    call: Callable[..., Awaitable[T]], panel: Panel, scope: str, key: int, *, new: bool = False
+) -> T:
+    """Send or edit ``panel`` through ``call`` (a channel's ``send``, a message's ``edit``, an interaction's
+    answer). When Discord refuses the upload (too large, or a server error after discord.py's own retries)
+    the text goes alone: a picture never blocks or loses a move."""
+    files = await draw(panel.picture)
+    try:
+        return await call(**kwargs(panel, scope, key, new=new, files=files))
+    except discord.HTTPException as err:
+        if not files or not (err.status == REFUSED_UPLOAD or err.status >= 500):
+            raise
+        log.warning(
+            "%s %d: Discord refused the picture %s (%s); sending text alone",
+            scope,
+            key,
+            files[0].filename,
+            err,
+        )
+        return await call(**kwargs(panel, scope, key, new=new))
 
 
 async def send_dm(
@@ -205,7 +260,7 @@ async def send_dm(
     channel is opened by id (once; discord.py keeps it), so no user lookup is needed."""
     try:
         channel = await bot.create_dm(discord.Object(user_id))
-        message = await channel.send(**kwargs(panel, "g", key, new=True))
+        message = await deliver(channel.send, panel, "g", key, new=True)
     except discord.Forbidden as err:
         log.info("DMs closed for user %s (code %s)", user_id, err.code)
         return "closed", None
@@ -217,8 +272,7 @@ async def send_dm(
 
 async def send_ephemeral(interaction: discord.Interaction[Any], panel: Panel, key: int) -> None:
     """Always a *fresh* ephemeral message: old ephemerals can't be edited after their token expires."""
-    args = kwargs(panel, "g", key, new=True)
     if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **args)
+        await deliver(partial(interaction.followup.send, ephemeral=True), panel, "g", key, new=True)
     else:
-        await interaction.response.send_message(ephemeral=True, **args)
+        await deliver(partial(interaction.response.send_message, ephemeral=True), panel, "g", key, new=True)

@@ -7,6 +7,7 @@ table or lobby it belongs to (``tv:<scope>:<key>:<token>:<verb>[:<arg>]``), so a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -62,12 +63,25 @@ class Embed:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """An image sent with a message. ``draw`` makes the PNG only when the message goes out (the renderer
+    caches it), so building a panel costs nothing; the text beside it says the same for screen readers and
+    for when the picture can't be drawn or sent. ``alt`` is the attachment's description."""
+
+    filename: str
+    draw: Callable[[], bytes] = field(compare=False, repr=False)
+    alt: str = ""
+
+
+@dataclass(frozen=True)
 class Panel:
-    """A message: ``content`` and/or ``embed``, plus ``controls`` (none = a message with no live controls)."""
+    """A message: ``content`` and/or ``embed``, an optional ``picture``, plus ``controls`` (none = a message
+    with no live controls)."""
 
     content: str = ""
     embed: Embed | None = None
     controls: tuple[Control, ...] = field(default=())
+    picture: Picture | None = None
 
     def with_note(self, note: str) -> Panel:
         """The same panel with a line put first (what just happened, where the game is)."""
