@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import delivery, health
+from bot import delivery, emojis, health
 from bot.clock import Clock
 from bot.controller import TableController
 from bot.drain import Drain
@@ -93,6 +93,7 @@ class TavernBot(commands.Bot):
         self.sync_only = False
         self.heartbeat_seconds = health.HEARTBEAT_SECONDS
         self._heartbeat: asyncio.Task[None] | None = None
+        self._emojis: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.store = await SQLiteStore.open(self.settings.db_path)
@@ -113,6 +114,8 @@ class TavernBot(commands.Bot):
             return
         self.controller.start_timer()
         self._heartbeat = asyncio.create_task(self._heartbeat_loop(), name="tavern-heartbeat")
+        if self.settings.suit_emojis:  # in the background: connecting never waits on it
+            self._emojis = asyncio.create_task(emojis.load_suit_emojis(self), name="tavern-emojis")
         await self.sync_commands()
 
     def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
@@ -205,6 +208,8 @@ class TavernBot(commands.Bot):
             if hasattr(self, "controller"):
                 await self.controller.stop_timer()
                 await self.controller.stop_bots()
+            if self._emojis is not None:
+                self._emojis.cancel()
             heartbeat, self._heartbeat = self._heartbeat, None
             if heartbeat is not None:
                 heartbeat.cancel()

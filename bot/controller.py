@@ -532,8 +532,13 @@ class TableController:
         if not texts:
             return True
         sent: discord.Message | None = None
+        with_picture = ann.picture_at % len(ann.messages) if ann.messages else len(texts) - 1
         for i, text in enumerate(texts):
-            panel = Panel(content=text, controls=tuple(controls) if i == len(texts) - 1 else ())
+            panel = Panel(
+                content=text,
+                controls=tuple(controls) if i == len(texts) - 1 else (),
+                picture=ann.picture if i == with_picture else None,
+            )
             sent = await self._post(table, panel)
         return sent is not None
 

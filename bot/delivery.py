@@ -183,11 +183,15 @@ def view(controls: tuple[Control, ...] | list[Control], scope: str, key: int) ->
     return result
 
 
-def embed(spec: Embed) -> discord.Embed:
+def embed(spec: Embed, image: str | None = None) -> discord.Embed:
+    """The embed; ``image`` (an uploaded file's name) is shown inside it, under the text."""
     title = spec.title[:EMBED_TITLE_LIMIT] if spec.title else None
-    return discord.Embed(
+    out = discord.Embed(
         title=title, description=spec.description[:EMBED_DESCRIPTION_LIMIT], colour=spec.colour
     )
+    if image is not None:
+        out.set_image(url=f"attachment://{image}")
+    return out
 
 
 def kwargs(
@@ -199,7 +203,7 @@ def kwargs(
     content = panel.content[:CONTENT_LIMIT] or None
     out: dict[str, Any] = {
         "content": content,
-        "embeds": [embed(panel.embed)] if panel.embed else [],
+        "embeds": [embed(panel.embed, files[0].filename if files else None)] if panel.embed else [],
         "view": view(panel.controls, scope, key),
     }
     if new:

@@ -52,6 +52,7 @@ class Settings:
     bot_delay: float = 1.5  # seconds a computer player waits before it moves, so people can follow
     health_path: Path | None = None  # None: ``health.json`` next to the database
     threads: bool = True  # each game in its own thread where the bot may open one (a server may turn it off)
+    suit_emojis: bool = True  # suits in message text as the application's own emojis (made once at start)
     rules_url: str | None = None  # where docs/ is published: the full rules are <rules_url>/rules-<game>.md
 
     @property
@@ -131,6 +132,7 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         health_path=health_path_from_env(env),
         bot_delay=_seconds(env, "TAVERN_BOT_DELAY", 1.5),
         threads=_switch(env, "TAVERN_THREADS", True),
+        suit_emojis=_switch(env, "TAVERN_SUIT_EMOJIS", True),
         rules_url=_url(env, "TAVERN_RULES_URL"),
     )
 

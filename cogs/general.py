@@ -9,7 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import delivery
 from bot.errors import UserFacingError
+from bot.render import cards as gallery
+from bot.rules import decktet
 from bot.server_settings import MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
 from bot.text import RULES_DOCS, rules_link
 
@@ -147,6 +150,18 @@ class General(commands.Cog):
             for name, g in self.bot.games.items()
             if g.targets is not None and current.lower() in g.title.lower()
         ][:25]
+
+    @tavern.command(name="cards", description="The Decktet's 45 cards: suits, ranks and values")
+    @app_commands.describe(card="One card to look at up close")
+    async def cards(self, interaction: discord.Interaction[TavernBot], card: str | None = None) -> None:
+        panel = gallery.gallery_panel() if card is None else gallery.card_panel(decktet.card(card))
+        await delivery.send_ephemeral(interaction, panel, 0)
+
+    @cards.autocomplete("card")
+    async def cards_card(
+        self, interaction: discord.Interaction[TavernBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=n, value=v) for n, v in gallery.card_names(current)]
 
     @tavern.command(name="ping", description="Check that the bot is awake")
     async def ping(self, interaction: discord.Interaction[TavernBot]) -> None:

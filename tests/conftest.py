@@ -88,6 +88,7 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "log_level": "DEBUG",
         "bot_delay": 0.0,  # computer players move at once in tests
         "threads": False,  # games play in the channel unless a test asks for threads
+        "suit_emojis": False,  # message text keeps unicode suits unless a test asks for the application's
     }
     values.update(overrides)
     return Settings(**values)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.ai import Level
-from bot.panel import Button, Control, Option, Panel, Select
+from bot.panel import Button, Control, Option, Panel, Picture, Select
 from bot.seats import is_bot
 
 LEVEL_WORDS = {
@@ -66,12 +66,15 @@ class Aside:
 @dataclass
 class Announcement:
     """What the channel is told about some events: messages in order (each fits one Discord message), then
-    the ``ping`` line calling ``ping_seats`` (appended to the last message), with ``controls`` on it."""
+    the ``ping`` line calling ``ping_seats`` (appended to the last message), with ``controls`` on it; a
+    ``picture`` goes with message ``picture_at`` (the show beside its text)."""
 
     messages: list[str] = field(default_factory=list)
     ping: str = ""
     ping_seats: tuple[int, ...] = ()
     controls: list[Control] = field(default_factory=list)
+    picture: Picture | None = None
+    picture_at: int = -1
 
 
 def clip(lines: Sequence[str], limit: int) -> str:

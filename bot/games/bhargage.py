@@ -8,6 +8,7 @@ one player's discard does not make the other's menu stale).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.ai import bhargage as computer
@@ -15,6 +16,7 @@ from bot.errors import UserFacingError
 from bot.games import Announcement, Aside, Click, GameAdapter, Move, clip
 from bot.panel import Button, Option, Panel, Select
 from bot.render import bhargage as render
+from bot.render import picture
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import missing_suits, shortage_for
 from bot.rules.decktet import ALL_CARDS, Card, card, cards
@@ -105,8 +107,15 @@ class Bhargage(GameAdapter):
         return str(table.seq)
 
     def board(self, table: Table) -> Panel:
+        state: bh.State = table.state
+        names = table.names
+        scores = f"{names[0]} {state.scores[0]}, {names[1]} {state.scores[1]}"
+        alt = f"Cribbage board to {state.options.target}: {scores}"
+        if state.up is not None and state.phase is not bh.Phase.OVER:
+            alt += f"; up-card {state.up.title}"
         return Panel(
-            content=render.board_text(table.state, table.names, _backs(table.state), game_id=table.id)
+            content=render.board_text(state, names, _backs(state), game_id=table.id),
+            picture=picture("bhargage-board.png", render.board_scene(state, names), alt),
         )
 
     def seat_panel(self, table: Table, seat: int, note: str = "") -> Panel:
@@ -119,6 +128,9 @@ class Bhargage(GameAdapter):
         state: bh.State = table.state
         view = bh.view(state, seat)
         panel = Panel(content=render.hand_text(view, table.names)).with_note(note)
+        if view.hand or view.discard:
+            cards = ", ".join(c.title for c in (*view.hand, *view.discard))
+            panel = replace(panel, picture=picture("hand.png", render.panel_scene(view, chosen or ()), cards))
         if table.status != "active":
             return panel
         token = self.token(table, seat)
@@ -151,7 +163,7 @@ class Bhargage(GameAdapter):
                     )
                 )
             controls.append(HINT)
-        return Panel(content=panel.content, controls=tuple(controls))
+        return replace(panel, controls=tuple(controls))
 
     def hint(self, table: Table, seat: int) -> Aside:
         """The coach: the discard table while discarding, the hard player's card on the seat's turn."""
@@ -231,6 +243,10 @@ class Bhargage(GameAdapter):
         else:
             texts = render.messages(events, names, after_show=pegs, target=state.options.target)
         out = Announcement(messages=texts)
+        show = render.show_scene(events, names)
+        if show is not None:
+            out.picture = picture("show.png", show, "The show: each hand beside the up-card")
+            out.picture_at = next((i for i, t in enumerate(texts) if "**The show**" in t), -1)
         if over:
             final = self.board(table).content
             if texts and len(texts[-1]) + len(final) < render.MESSAGE_LIMIT:

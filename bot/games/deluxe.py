@@ -15,8 +15,9 @@ from typing import Any
 from bot.ai import deluxe as computer
 from bot.errors import UserFacingError
 from bot.games import Announcement, Click, GameAdapter, Move, clip
-from bot.panel import Button, Control, Embed, Option, Panel, Select
+from bot.panel import Button, Control, Embed, Option, Panel, Picture, Select
 from bot.render import deluxe as R
+from bot.render import picture
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card
 from bot.rules.errors import IllegalAction, NotYourTurn, RulesError
@@ -199,7 +200,18 @@ def turn_panel(table: Table, seat: int, *, mask: int = 0, build: bool = False, n
         items += _bind_items(seq, table, seat, choices, tosses, hand, final)
     if note:
         lines.insert(0, note)
-    return Panel(content=header, embed=_embed(title, "\n".join(lines)), controls=tuple(items))
+    return Panel(
+        content=header,
+        embed=_embed(title, "\n".join(lines)),
+        controls=tuple(items),
+        picture=_hand_picture(hand, positions(mask) if build else ()),
+    )
+
+
+def _hand_picture(hand: Sequence[Card], picked: Sequence[int] = ()) -> Picture | None:
+    if not hand:
+        return None
+    return picture("hand.png", R.hand_scene(hand, picked), "Your hand: " + ", ".join(c.title for c in hand))
 
 
 PICK_HINT = "Pick 2 or more cards to bind (one card binds only when it extends a straight on the table)."
@@ -332,6 +344,7 @@ def closed_panel(table: Table, seat: int, lines: Sequence[str]) -> Panel:
     return Panel(
         content="Your turn is over. This panel comes alive again on your next turn (you'll be pinged).",
         embed=_embed("Bharg Deluxe", body),
+        picture=_hand_picture(v.hand),
     )
 
 
@@ -399,7 +412,11 @@ class Deluxe(GameAdapter):
                 break
         embed = _embed(f"Bharg Deluxe · {R.option_text(table.options)}", text)
         controls = () if D.is_over(table.state) else (self.hand_button(),)
-        return Panel(embed=embed, controls=controls)
+        scores = ", ".join(f"{n} {s}" for n, s in zip(table.names, v.scores, strict=True))
+        alt = f"Bharg Deluxe table, hand {v.hand_no}: {scores}, target {v.target}"
+        return Panel(
+            embed=embed, controls=controls, picture=picture("table.png", R.table_scene(v, table.names), alt)
+        )
 
     def seat_panel(self, table: Table, seat: int, note: str = "") -> Panel:
         return turn_panel(table, seat, note=note)

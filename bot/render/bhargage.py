@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from bot import pictures as pic
 from bot.ai.bhargage import DiscardLine, PlayAdvice
+from bot.render import suits
 from bot.render.board import Lane, draw_board
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import GAME, HandCount, ScoreItem
@@ -26,9 +28,6 @@ HOW_WORDS = {
 }
 
 
-SUIT_LEGEND = " · ".join(f"{s.emoji} {s.value}" for s in Suit)
-
-
 def card_label(c: Card) -> str:
     """A card as a Bhargage player reads it: name, rank and count value (where they differ), suits —
     "the Forest (5) 🌙🍃", "the Sea (Crown, 10) 🌊", "the Watchman (Pawn, 0) …", "Ace of Moons (1) 🌙"."""
@@ -36,7 +35,7 @@ def card_label(c: Card) -> str:
         return f"{c.title} (0)"
     rank = "1" if c.rank is Rank.ACE else c.rank.label
     inner = rank if rank == str(c.value) else f"{rank}, {c.value}"
-    return f"{c.title} ({inner}) {c.suit_emoji}"
+    return f"{c.title} ({inner}) {suits.marks(c.suits)}"
 
 
 def cards_text(cards: Iterable[Card], *, short: bool = False) -> str:
@@ -48,8 +47,8 @@ def _item(item: ScoreItem) -> str:
     return f"• {item.reason} — {' + '.join(c.title for c in item.cards)}"
 
 
-def _suits(suits: Sequence[Suit]) -> str:
-    return " ".join(f"{s.emoji} {s.value}" for s in suits)
+def _suits(missing: Sequence[Suit]) -> str:
+    return suits.named(missing)
 
 
 def _score(names: Sequence[str], seat: int, total: int) -> str:
@@ -209,7 +208,7 @@ def board_text(
         if state.phase is bh.Phase.PLAY:
             lines.append(pile_text(state.pile, state.count))
     lines.append(waiting_text(state, names))
-    lines.append(f"-# Suits: {SUIT_LEGEND}" + (f" · game #{game_id}" if game_id else ""))
+    lines.append(f"-# Suits: {suits.legend()}" + (f" · game #{game_id}" if game_id else ""))
     return "\n".join(lines)
 
 
@@ -243,7 +242,7 @@ def hand_text(view: bh.SeatView, names: Sequence[str]) -> str:
             lines.append("You may still change your discard below.")
         else:
             lines.append(f"Choose exactly 2 cards for {whose} bhargage.")
-        lines.append(f"-# Suits: {SUIT_LEGEND}")
+        lines.append(f"-# Suits: {suits.legend()}")
         return "\n".join(line for line in lines if line)
     if view.up is not None:
         lines.append(f"Up-card: {card_label(view.up)}")
@@ -366,3 +365,77 @@ def play_hint_text(advice: PlayAdvice, count: int) -> str:
         f"over the rest of this count you can expect {_signed(advice.net)} points against your opponent "
         f"(their best reply averages {advice.reply:.1f})."
     )
+
+
+# ---------------------------------------------------------------- pictures (drawn by bot.pictures)
+
+
+def _lanes(scores: Sequence[int], backs: Sequence[int | None], names: Sequence[str]) -> tuple[pic.Lane, ...]:
+    lanes = []
+    for seat in (0, 1):
+        back = backs[seat]
+        lanes.append(
+            pic.Lane(names[seat], scores[seat], back, scores[seat] - back if back is not None else None)
+        )
+    return tuple(lanes)
+
+
+def _play_row(up: Card | None, pile: Sequence[tuple[int, Card]], count: int, playing: bool) -> pic.Row | None:
+    """The up-card and, during the play, the cards of this count."""
+    if up is None:
+        return None
+    groups: list[tuple[Card, ...]] = [(up,)]
+    labels = ["Up-card"]
+    if playing and pile:
+        groups.append(tuple(c for _, c in pile))
+        labels.append(f"Count {count}")
+    return pic.Row(caption="", groups=tuple(groups), labels=tuple(labels))
+
+
+def board_scene(state: bh.State, names: Sequence[str]) -> pic.Scene:
+    """The board as a picture: both pegs on a cribbage track (back peg, last points, target), the up-card
+    and the pile."""
+    parts: list[pic.Row | pic.Track] = [
+        pic.Track(_lanes(state.scores, state.backs, names), state.options.target)
+    ]
+    if state.phase is not bh.Phase.OVER:
+        row = _play_row(state.up, state.pile, state.count, state.phase is bh.Phase.PLAY)
+        if row is not None:
+            parts.append(row)
+    title = f"Bhargage · hand {state.hand_no}" if state.phase is not bh.Phase.OVER else "Bhargage · final"
+    return pic.Scene(tuple(parts), title=title)
+
+
+def panel_scene(view: bh.SeatView, picked: Sequence[Card] = ()) -> pic.Scene:
+    """A seat's panel as a picture: its cards (while discarding, all five with the chosen two raised), then
+    the up-card and the pile."""
+    if view.phase is bh.Phase.DISCARD:
+        cards = tuple(sorted((*view.hand, *view.discard), key=lambda c: (int(c.rank), c.index)))
+        chosen = set(picked or view.discard)
+        raised = tuple((0, i) for i, c in enumerate(cards) if c in chosen)
+        caption = "Your cards: choose 2 to lay away"
+    else:
+        cards, raised, caption = tuple(view.hand), (), "Your cards"
+    parts: list[pic.Row | pic.Track] = [pic.Row(caption=caption, groups=(cards,), picked=raised)]
+    row = _play_row(view.up, view.pile, view.count, view.phase is bh.Phase.PLAY)
+    if row is not None:
+        parts.append(row)
+    return pic.Scene(tuple(parts))
+
+
+def show_scene(events: Sequence[bh.Event], names: Sequence[str]) -> pic.Scene | None:
+    """The show as a picture: each counted hand (and the bhargage) beside the up-card, with what it scored;
+    None when these events hold no show."""
+    rows: list[pic.Row | pic.Track] = []
+    for ev in events:
+        if isinstance(ev, bh.HandCounted):
+            whose = f"{names[ev.seat]}'s {'bhargage' if ev.kind == 'bhargage' else 'hand'}"
+            scored = ", ".join(it.reason for it in ev.items) or "nothing"
+            rows.append(
+                pic.Row(
+                    caption=f"{whose}: {ev.total} ({scored})",
+                    groups=(ev.cards, (ev.up,)),
+                    labels=("", "Up-card"),
+                )
+            )
+    return pic.Scene(tuple(rows), title="The show") if rows else None

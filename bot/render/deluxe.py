@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import groupby
 
+from bot import pictures as pic
+from bot.render import suits
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, sort_key
 from bot.rules.deluxe_melds import card_points
@@ -26,7 +28,7 @@ MELD_EMOJI = {D.BHARG_SET: "🔷", D.COMPLETE: "📏", D.PARTIAL: "➕"}
 
 def card_text(c: Card) -> str:
     """Name with suits: "the Forest 🌙🍃", "Ace of Moons 🌙"."""
-    return f"{c.title} {c.suit_emoji}"
+    return f"{c.title} {suits.marks(c.suits)}"
 
 
 def cards_text(cs: Sequence[Card]) -> str:
@@ -38,7 +40,7 @@ def points(cs: Sequence[Card]) -> int:
 
 
 def suit_text(suit: Suit | None) -> str:
-    return f"{suit.value} {suit.emoji}" if suit is not None else "none"
+    return f"{suit.value} {suits.mark(suit)}" if suit is not None else "none"
 
 
 def rank_name(rank: Rank) -> str:
@@ -159,7 +161,7 @@ def meld_option(meld: D.Meld, names: Sequence[str], *, binder: int) -> tuple[str
     """A meld as one menu option, each part within Discord's 100 characters: the label names its cards with
     their suits, the description its kind, size and points (and, for a partial straight, whose table cards
     it builds on)."""
-    label = ", ".join(card_text(c) for c in meld.cards)
+    label = ", ".join(f"{c.title} {c.suit_emoji}" for c in meld.cards)  # a label shows no custom emoji
     if len(label) > 100:
         label = ", ".join(c.title for c in meld.cards)
     if len(label) > 100:
@@ -362,3 +364,45 @@ def rules_text(link: str | None = None) -> str:
     where = link or rules_link(RULES_DOCS["deluxe"])
     body = "\n".join(p.replace("\n", " ") for p in RULES.strip().split("\n\n"))
     return f"{body}\n**Full rules:** {where}"
+
+
+# ---------------------------------------------------------------- pictures (drawn by bot.pictures)
+
+KIND_SHORT = {D.BHARG_SET: "Bharg set", D.COMPLETE: "Straight", D.PARTIAL: "Partial"}
+
+
+def table_scene(v: D.View, names: Sequence[str]) -> pic.Scene:
+    """The table as a picture: each player's melds bound this hand (with kind and points), the Discard
+    Queue top first, and the Ace Pile with the suit straights follow."""
+    rows: list[pic.Row | pic.Track] = []
+    for seat, name in enumerate(names):
+        turn = "▶ " if v.phase != D.Phase.OVER and v.turn == seat else ""
+        left = " (left)" if v.left[seat] else ""
+        bound = v.bound[seat]
+        rows.append(
+            pic.Row(
+                caption=f"{turn}{name}{left} · {v.scores[seat]}/{v.target}",
+                groups=tuple(m.cards for m in bound),
+                labels=tuple(f"{KIND_SHORT.get(m.kind, m.kind)} +{points(m.cards)}" for m in bound),
+                small=True,
+            )
+        )
+    top_first = tuple(reversed(v.queue))
+    rows.append(
+        pic.Row(caption=f"Discard Queue · {len(v.queue)}, top first", groups=(top_first,), small=True)
+    )
+    suit = v.straight_suit
+    aces = pic.Row(
+        caption="Ace Pile · straights in" if suit is not None else "Ace Pile · no straight suit yet",
+        groups=(tuple(v.ace_pile),) if v.ace_pile else (),
+        suits=(suit,) if suit is not None else (),
+        small=True,
+    )
+    rows.append(aces)
+    return pic.Scene(tuple(rows), title=f"Bharg Deluxe · hand {v.hand_no}")
+
+
+def hand_scene(hand: Sequence[Card], picked: Sequence[int] = ()) -> pic.Scene:
+    """A player's hand as a picture, sorted as the menus list it, with the cards picked for a meld raised."""
+    ordered = tuple(sorted(hand, key=sort_key))
+    return pic.Scene((pic.Row(caption="Your hand", groups=(ordered,), picked=tuple((0, i) for i in picked)),))
