@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.pictures.errors import PictureError
 from bot.pictures.faces import RANK_MARKS, face_png, known
-from bot.pictures.scene import Lane, Row, Scene, Track, draw, gallery
+from bot.pictures.scene import Lane, Row, Scene, Track, draw, gallery, warm
 from bot.pictures.suits import SUIT_COLOURS, icon_png
 from bot.rules.decktet import Card, Suit
 
@@ -26,6 +26,7 @@ __all__ = [
     "draw",
     "gallery",
     "suit_icon",
+    "warm",
 ]
 
 CARD_PNG_WIDTH = 240
