@@ -44,7 +44,12 @@ def board_scene(lanes: tuple[Lane, ...], up: Card, pile: tuple[Card, ...], targe
     return Scene(
         (
             Track(lanes, target),
-            Row("", ((up,), pile), labels=("up-card", f"pile · count {sum(c.value for c in pile)}"), small=True),
+            Row(
+                "",
+                ((up,), pile),
+                labels=("up-card", f"pile · count {sum(c.value for c in pile)}"),
+                small=True,
+            ),
         ),
         title=f"Bhargage · to {target}",
     )
@@ -80,7 +85,9 @@ def table_scene(rng: random.Random, players: int = 6) -> Scene:
         Row("Straight suit:", suits=(rng.choice(list(Suit)),)),
     ]
     for p in range(players):
-        melds = tuple(tuple(deck.pop() for _ in range(rng.choice((3, 3, 4)))) for _ in range(rng.choice((3, 4))))
+        melds = tuple(
+            tuple(deck.pop() for _ in range(rng.choice((3, 3, 4)))) for _ in range(rng.choice((3, 4)))
+        )
         labels = tuple(
             f"{rng.choice(('Bharg set', 'straight', 'suit run'))} · {sum(c.value for c in m)}" for m in melds
         )

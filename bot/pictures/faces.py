@@ -50,16 +50,19 @@ def known(card: object) -> Card:
     """``card`` itself if it is one of the 45 Decktet cards, else ``PictureError`` naming it."""
     if isinstance(card, Card) and 0 <= card.index < len(ALL_CARDS) and ALL_CARDS[card.index] == card:
         return card
-    raise PictureError(f"unknown card {card!r}: not one of the 45 Decktet cards")
+    if isinstance(card, Card):
+        suits = "/".join(s.value for s in card.suits) if isinstance(card.suits, tuple) else card.suits
+        what = f"{card.name!r} (index {card.index}, rank {card.rank!r}, suits {suits})"
+    else:
+        what = repr(card)
+    raise PictureError(f"unknown card {what}: not one of the 45 Decktet cards")
 
 
 def _bust(d: ImageDraw.ImageDraw, cx: float, cy: float, size: float) -> None:
     """The Personality mark: a head and shoulders, with a thin paper gap so it reads at small sizes."""
     head = size * 0.22
     d.ellipse((cx - head, cy - size * 0.5, cx + head, cy - size * 0.5 + 2 * head), fill=BADGE)
-    d.pieslice(
-        (cx - size * 0.48, cy - size * 0.02, cx + size * 0.48, cy + size * 0.94), 180, 360, fill=BADGE
-    )
+    d.pieslice((cx - size * 0.48, cy - size * 0.02, cx + size * 0.48, cy + size * 0.94), 180, 360, fill=BADGE)
 
 
 def _excuse(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, line: float) -> None:

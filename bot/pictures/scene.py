@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from bot.pictures import faces
 from bot.pictures.errors import PictureError
-from bot.pictures.suits import SUIT_COLOURS, symbol
+from bot.pictures.suits import symbol
 from bot.pictures.text import fit, font
 from bot.rules.decktet import Card, Suit
 
@@ -222,7 +222,9 @@ def _row_size(row: Row) -> tuple[int, int]:
     head = CAPTION_H if row.caption or row.suits else 0
     width = 0
     if row.caption or row.suits:
-        width = round(font(CAPTION_SIZE, bold=True).getlength(fit(row.caption, font(CAPTION_SIZE, True), 700)))
+        width = round(
+            font(CAPTION_SIZE, bold=True).getlength(fit(row.caption, font(CAPTION_SIZE, True), 700))
+        )
         width += len(row.suits) * (ICON + 4) + (8 if row.suits else 0)
     for line in lines:
         width = max(width, sum(s.width for s in line) + GROUP_GAP * (len(line) - 1))
@@ -263,11 +265,20 @@ def _draw_row(im: Image.Image, d: ImageDraw.ImageDraw, row: Row, x0: int, y: int
                 im.paste(faces.face_on(c, w, FELT), (cx, top))
                 if up:
                     d.rounded_rectangle(
-                        (cx - 3, top - 3, cx + w + 2, top + h + 2), radius=round(w * 0.1), outline=PICK, width=3
+                        (cx - 3, top - 3, cx + w + 2, top + h + 2),
+                        radius=round(w * 0.1),
+                        outline=PICK,
+                        width=3,
                     )
                 cx += w + _card_gap(row.small)
             if slot.label:
-                d.text((x + slot.width / 2, y + lift + h + 4), slot.label, font=label_font, fill=SOFT, anchor="mt")
+                d.text(
+                    (x + slot.width / 2, y + lift + h + 4),
+                    slot.label,
+                    font=label_font,
+                    fill=SOFT,
+                    anchor="mt",
+                )
             x += slot.width + GROUP_GAP
         y += _line_height(row) + LINE_GAP
 
@@ -339,7 +350,13 @@ def _draw_track(im: Image.Image, d: ImageDraw.ImageDraw, track: Track, x0: int, 
         x = hx + _hole_x(n, t)
         d.text((x, y0 + TRACK_HEAD - 4), str(n), font=tiny, fill=SOFT, anchor="ms")
         d.line((x, y0 + TRACK_HEAD - 2, x, y0 + TRACK_HEAD + LANE_H * len(track.lanes) - 4), fill=FELT_LINE)
-    d.text((hx + _hole_x(t, t), y0 + TRACK_HEAD - 4), str(t), font=font(12, True), fill=(240, 200, 90), anchor="ms")
+    d.text(
+        (hx + _hole_x(t, t), y0 + TRACK_HEAD - 4),
+        str(t),
+        font=font(12, True),
+        fill=(240, 200, 90),
+        anchor="ms",
+    )
     strip = _holes(t)
     name_font, score_font, gain_font = font(15), font(18, bold=True), font(13, bold=True)
     for i, lane in enumerate(track.lanes):
@@ -347,7 +364,9 @@ def _draw_track(im: Image.Image, d: ImageDraw.ImageDraw, track: Track, x0: int, 
         y = y0 + TRACK_HEAD + i * LANE_H
         mid = y + LANE_H / 2 - 1
         _paste_centered(im, _dot(5.0, colour), x0 + 6, mid)
-        d.text((x0 + 16, mid), fit(lane.name, name_font, NAME_W - 20), font=name_font, fill=LIGHT, anchor="lm")
+        d.text(
+            (x0 + 16, mid), fit(lane.name, name_font, NAME_W - 20), font=name_font, fill=LIGHT, anchor="lm"
+        )
         im.paste(strip, (x0 + NAME_W, y + 2), strip)
         if lane.back is not None:
             _paste_centered(im, _dot(5.5, colour, ring=2.5), hx + _hole_x(min(lane.back, t), t), mid)

@@ -9,6 +9,7 @@ card; the emoji icons add a cream halo so they read on Discord's dark and light 
 from __future__ import annotations
 
 import io
+import itertools
 import math
 from collections.abc import Callable, Mapping
 from functools import lru_cache
@@ -44,7 +45,7 @@ def _stroke(d: Draw, pts: list[tuple[float, float]], width: float) -> None:
     """A thick polyline as discs along it: smooth edges and round ends (Pillow's wide ``line`` is ragged)."""
     r = width / 2
     step = max(1.0, r / 4)
-    for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(pts):
         n = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / step))
         for i in range(n + 1):
             _disc(d, x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n, r)
@@ -109,12 +110,14 @@ def _leaf_outline(s: float) -> list[tuple[float, float]]:
     local = top + bottom[::-1]
     a = -math.pi / 4
     x0, y0 = s * 0.22, s * 0.78
-    return [(x0 + x * math.cos(a) - y * math.sin(a), y0 + x * math.sin(a) + y * math.cos(a)) for x, y in local]
+    return [
+        (x0 + x * math.cos(a) - y * math.sin(a), y0 + x * math.sin(a) + y * math.cos(a)) for x, y in local
+    ]
 
 
 def _leaves(d: Draw, s: float, g: float) -> None:
     _polygon(d, _leaf_outline(s), g)
-    _stroke(d, [(s * 0.1, s * 0.9), (s * 0.26, s * 0.74)], s * 0.06 + 2 * g)  # the stem
+    _stroke(d, [(s * 0.14, s * 0.86), (s * 0.26, s * 0.74)], s * 0.06 + 2 * g)  # the stem
 
 
 def _leaf_vein(d: Draw, s: float, width: float) -> None:
@@ -155,7 +158,12 @@ def _trefoil(s: float, t0: float, t1: float, n: int) -> list[tuple[float, float]
     out = []
     for i in range(n + 1):
         t = t0 + (t1 - t0) * i / n
-        out.append((s / 2 + k * (math.sin(t) + 2 * math.sin(2 * t)), s * 0.53 + k * (math.cos(t) - 2 * math.cos(2 * t))))
+        out.append(
+            (
+                s / 2 + k * (math.sin(t) + 2 * math.sin(2 * t)),
+                s * 0.53 + k * (math.cos(t) - 2 * math.cos(2 * t)),
+            )
+        )
     return out
 
 
