@@ -48,7 +48,6 @@ def board_scene(lanes: tuple[Lane, ...], up: Card, pile: tuple[Card, ...], targe
                 "",
                 ((up,), pile),
                 labels=("up-card", f"pile · count {sum(c.value for c in pile)}"),
-                small=True,
             ),
         ),
         title=f"Bhargage · to {target}",
