@@ -1,0 +1,46 @@
+"""Pictures of cards, hands, tables and peg boards, drawn in code with Pillow for Discord attachments.
+
+Pure: Pillow and the card definitions only, no Discord. Everything a game adapter needs is here:
+``draw(Scene(...))`` for a message picture, ``card_png`` and ``gallery`` for reference pictures, ``suit_icon``
+for the application emojis. Any input the renderer cannot draw raises ``PictureError``; the caller then sends
+text. Rank marks and face layout: see ``bot.pictures.faces``; suit symbols: ``bot.pictures.suits``.
+"""
+
+from __future__ import annotations
+
+from bot.pictures.errors import PictureError
+from bot.pictures.faces import RANK_MARKS, face_png, known
+from bot.pictures.scene import Lane, Row, Scene, Track, draw, gallery, warm
+from bot.pictures.suits import SUIT_COLOURS, icon_png
+from bot.rules.decktet import Card, Suit
+
+__all__ = [
+    "RANK_MARKS",
+    "SUIT_COLOURS",
+    "Lane",
+    "PictureError",
+    "Row",
+    "Scene",
+    "Track",
+    "card_png",
+    "draw",
+    "gallery",
+    "suit_icon",
+    "warm",
+]
+
+CARD_PNG_WIDTH = 240
+
+
+def card_png(card: Card) -> bytes:
+    """One large face (240 px wide, transparent corners), e.g. for "show me this card"."""
+    return face_png(known(card), CARD_PNG_WIDTH)
+
+
+def suit_icon(suit: Suit, size: int = 128) -> bytes:
+    """The suit symbol alone on a transparent square, PNG: the source of a Discord application emoji."""
+    if not isinstance(suit, Suit):
+        raise PictureError(f"unknown suit {suit!r}")
+    if not isinstance(size, int) or not 16 <= size <= 512:
+        raise PictureError(f"icon size {size!r} is not a whole number from 16 to 512")
+    return icon_png(suit, size)
