@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import delivery, emojis, health
+from bot import delivery, emojis, health, pictures
 from bot.clock import Clock
 from bot.controller import TableController
 from bot.drain import Drain
@@ -94,6 +94,7 @@ class TavernBot(commands.Bot):
         self.heartbeat_seconds = health.HEARTBEAT_SECONDS
         self._heartbeat: asyncio.Task[None] | None = None
         self._emojis: asyncio.Task[None] | None = None
+        self._warming: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.store = await SQLiteStore.open(self.settings.db_path)
@@ -114,6 +115,8 @@ class TavernBot(commands.Bot):
             return
         self.controller.start_timer()
         self._heartbeat = asyncio.create_task(self._heartbeat_loop(), name="tavern-heartbeat")
+        # Card faces are drawn once, in a worker thread: the first game's pictures come as fast as the rest.
+        self._warming = asyncio.create_task(asyncio.to_thread(pictures.warm), name="tavern-pictures")
         if self.settings.suit_emojis:  # in the background: connecting never waits on it
             self._emojis = asyncio.create_task(emojis.load_suit_emojis(self), name="tavern-emojis")
         await self.sync_commands()

@@ -6,8 +6,9 @@ A face, in order of weight:
   Crown, "X" for the Excuse;
 * one large symbol per suit in the middle (one, two side by side, or three in a triangle); the Excuse has
   none and shows a dark lozenge with a cross instead;
-* the Bhargage count value in a dark badge at the top right (0 for Pawns, Courts and the Excuse; 10 for a
-  Crown), so a player can add up fifteens at a glance;
+* a value in a dark badge at the top right: in Bhargage the count value (0 for Pawns, Courts and the Excuse;
+  10 for a Crown), so a player can add up counts at a glance; in Bharg Deluxe the card's points (its number of
+  suits);
 * a small bust under the badge on Personality cards;
 * the card's name along the bottom, only on faces wide enough for the text to be legible.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
+from typing import Literal
 
 from PIL import Image, ImageDraw
 
@@ -26,6 +28,7 @@ from bot.pictures.suits import INK, symbol
 from bot.pictures.text import fitted_font, font
 from bot.rules.decktet import ALL_CARDS, Card, Rank
 
+Worth = Literal["count", "suits"]
 RATIO = 1.4  # height / width, close to a real Decktet card
 PAPER = (250, 244, 228)
 BADGE = (64, 48, 38)
@@ -74,8 +77,15 @@ def _excuse(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, line: float)
 
 
 @lru_cache(maxsize=512)
-def face(card: Card, width: int) -> Image.Image:
-    """The face of ``card``, ``width`` pixels wide, RGBA with rounded corners (cached: do not draw on it)."""
+def worth_of(card: Card, worth: Worth) -> int:
+    """The number in the badge: the Bhargage count (``"count"``) or the Bharg Deluxe points, one per suit
+    (``"suits"``)."""
+    return card.value if worth == "count" else len(card.suits)
+
+
+def face(card: Card, width: int, worth: Worth = "count") -> Image.Image:
+    """The face of ``card``, ``width`` pixels wide, RGBA with rounded corners (cached: do not draw on it);
+    ``worth`` says which game's value the badge shows."""
     known(card)
     f = 2  # supersampling
     w, h = width * f, height(width) * f
@@ -91,7 +101,9 @@ def face(card: Card, width: int) -> Image.Image:
     badge_r = w * 0.135
     bx, by = w - w * 0.19, w * 0.19
     d.ellipse((bx - badge_r, by - badge_r, bx + badge_r, by + badge_r), fill=BADGE)
-    d.text((bx, by), str(card.value), font=font(round(w * 0.17), bold=True), fill=PAPER, anchor="mm")
+    d.text(
+        (bx, by), str(worth_of(card, worth)), font=font(round(w * 0.17), bold=True), fill=PAPER, anchor="mm"
+    )
     if card.personality:
         _bust(d, bx, by + badge_r + w * 0.1, w * 0.17)
 
@@ -123,11 +135,11 @@ def face(card: Card, width: int) -> Image.Image:
 
 
 @lru_cache(maxsize=512)
-def face_on(card: Card, width: int, background: tuple[int, int, int]) -> Image.Image:
+def face_on(card: Card, width: int, background: tuple[int, int, int], worth: Worth = "count") -> Image.Image:
     """The face flattened onto an opaque background (RGB): pasting it needs no alpha blending, which keeps
     a crowded table fast to draw."""
     base = Image.new("RGBA", (width, height(width)), (*background, 255))
-    base.alpha_composite(face(card, width))
+    base.alpha_composite(face(card, width, worth))
     return base.convert("RGB")
 
 

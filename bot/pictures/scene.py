@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 
 from bot.pictures import faces
 from bot.pictures.errors import PictureError
+from bot.pictures.faces import Worth
 from bot.pictures.suits import symbol
 from bot.pictures.text import fit, font
 from bot.rules.decktet import Card, Suit
@@ -89,6 +90,7 @@ class Scene:
 
     parts: tuple[Row | Track, ...]
     title: str = ""
+    worth: Worth = "count"  # the badge: Bhargage's count value, or Bharg Deluxe's points ("suits")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +145,8 @@ def _check(scene: object) -> Scene:
         raise PictureError(f"not a Scene with a tuple of parts and a text title: {scene!r}")
     if not scene.parts and not scene.title:
         raise PictureError("an empty scene: no parts and no title")
+    if scene.worth not in ("count", "suits"):
+        raise PictureError(f"a card's worth is shown as 'count' or 'suits', not {scene.worth!r}")
     for i, part in enumerate(scene.parts):
         if isinstance(part, Row):
             _check_row(part, f"part {i} (Row {part.caption!r})")
@@ -237,7 +241,7 @@ def _empty_slot(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
     d.rounded_rectangle((x, y, x + w - 1, y + h - 1), radius=round(w * 0.08), outline=FELT_LINE, width=2)
 
 
-def _draw_row(im: Image.Image, d: ImageDraw.ImageDraw, row: Row, x0: int, y: int) -> None:
+def _draw_row(im: Image.Image, d: ImageDraw.ImageDraw, row: Row, x0: int, y: int, worth: Worth) -> None:
     cap_font = font(CAPTION_SIZE, bold=True)
     if row.caption or row.suits:
         text = fit(row.caption, cap_font, 700)
@@ -262,7 +266,7 @@ def _draw_row(im: Image.Image, d: ImageDraw.ImageDraw, row: Row, x0: int, y: int
             for i, c in enumerate(slot.cards):
                 up = (slot.group, slot.first + i) in picked
                 top = y + (0 if up else lift)
-                im.paste(faces.face_on(c, w, FELT), (cx, top))
+                im.paste(faces.face_on(c, w, FELT, worth), (cx, top))
                 if up:
                     d.rounded_rectangle(
                         (cx - 3, top - 3, cx + w + 2, top + h + 2),
@@ -415,10 +419,10 @@ def _size(part: Row | Track | _Legend) -> tuple[int, int]:
 def compose(scene: Scene) -> Image.Image:
     """The scene as an RGB image (checked first: ``PictureError`` on bad input)."""
     _check(scene)
-    return _compose(scene.parts, scene.title)
+    return _compose(scene.parts, scene.title, scene.worth)
 
 
-def _compose(parts: Sequence[Row | Track | _Legend], title: str) -> Image.Image:
+def _compose(parts: Sequence[Row | Track | _Legend], title: str, worth: Worth = "count") -> Image.Image:
     sizes = [_size(p) for p in parts]
     title = fit(title, font(TITLE_SIZE, True), MAX_WIDTH)
     width = max([w for w, _ in sizes] + [round(font(TITLE_SIZE, True).getlength(title)), 160]) + 2 * MARGIN
@@ -434,7 +438,7 @@ def _compose(parts: Sequence[Row | Track | _Legend], title: str) -> Image.Image:
         y += TITLE_H
     for part, (_, h) in zip(parts, sizes, strict=True):
         if isinstance(part, Row):
-            _draw_row(im, d, part, MARGIN, y)
+            _draw_row(im, d, part, MARGIN, y, worth)
         elif isinstance(part, Track):
             _draw_track(im, d, part, MARGIN, y)
         else:

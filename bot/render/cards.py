@@ -33,7 +33,9 @@ and the Excuse 0.
 
 def gallery_panel() -> Panel:
     alt = "The 45 Decktet cards grouped by rank, each with its suits and Bhargage value"
-    return Panel(content=GALLERY.format(legend=suits.legend()), picture=Picture("decktet.png", pictures.gallery, alt))
+    return Panel(
+        content=GALLERY.format(legend=suits.legend()), picture=Picture("decktet.png", pictures.gallery, alt)
+    )
 
 
 def card_panel(c: Card) -> Panel:
@@ -51,7 +53,9 @@ def card_panel(c: Card) -> Panel:
     ]
     if c.personality:
         lines.append("A Personality.")
-    return Panel(content="\n".join(lines), picture=Picture("card.png", partial(pictures.card_png, c), c.title))
+    return Panel(
+        content="\n".join(lines), picture=Picture("card.png", partial(pictures.card_png, c), c.title)
+    )
 
 
 def card_names(current: str) -> list[tuple[str, str]]:

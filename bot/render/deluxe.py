@@ -376,7 +376,7 @@ def table_scene(v: D.View, names: Sequence[str]) -> pic.Scene:
     Queue top first, and the Ace Pile with the suit straights follow."""
     rows: list[pic.Row | pic.Track] = []
     for seat, name in enumerate(names):
-        turn = "▶ " if v.phase != D.Phase.OVER and v.turn == seat else ""
+        turn = "» " if v.phase != D.Phase.OVER and v.turn == seat else ""
         left = " (left)" if v.left[seat] else ""
         bound = v.bound[seat]
         rows.append(
@@ -388,9 +388,8 @@ def table_scene(v: D.View, names: Sequence[str]) -> pic.Scene:
             )
         )
     top_first = tuple(reversed(v.queue))
-    rows.append(
-        pic.Row(caption=f"Discard Queue · {len(v.queue)}, top first", groups=(top_first,), small=True)
-    )
+    queue = f"Discard Queue · {len(v.queue)}, top first" if v.queue else "Discard Queue · empty"
+    rows.append(pic.Row(caption=queue, groups=(top_first,) if top_first else (), small=True))
     suit = v.straight_suit
     aces = pic.Row(
         caption="Ace Pile · straights in" if suit is not None else "Ace Pile · no straight suit yet",
@@ -399,10 +398,11 @@ def table_scene(v: D.View, names: Sequence[str]) -> pic.Scene:
         small=True,
     )
     rows.append(aces)
-    return pic.Scene(tuple(rows), title=f"Bharg Deluxe · hand {v.hand_no}")
+    return pic.Scene(tuple(rows), title=f"Bharg Deluxe · hand {v.hand_no}", worth="suits")
 
 
 def hand_scene(hand: Sequence[Card], picked: Sequence[int] = ()) -> pic.Scene:
     """A player's hand as a picture, sorted as the menus list it, with the cards picked for a meld raised."""
     ordered = tuple(sorted(hand, key=sort_key))
-    return pic.Scene((pic.Row(caption="Your hand", groups=(ordered,), picked=tuple((0, i) for i in picked)),))
+    row = pic.Row(caption="Your hand", groups=(ordered,), picked=tuple((0, i) for i in picked))
+    return pic.Scene((row,), worth="suits")
