@@ -794,6 +794,18 @@ LIMITS: list[Any] = [
         "allowed_mentions.parse",
         id="allowed_mentions parse or list",
     ),
+    pytest.param(
+        {"components": [_row(_button(label=None, emoji={"name": "1\ufe0f\u20e3"}))]},
+        {"components": [_row(_button(label=None, emoji={"name": "one"}))]},
+        "components.0.components.0.emoji.name",
+        id="button emoji is a unicode emoji",
+    ),
+    pytest.param(
+        {"components": [_row(_select(2, options=[{"label": "a", "value": "a", "emoji": {"name": "🌙"}}]))]},
+        {"components": [_row(_select(2, options=[{"label": "a", "value": "a", "emoji": {"id": "1"}}]))]},
+        "components.0.components.0.options.0.emoji.id",
+        id="select option emoji id must exist",
+    ),
 ]
 
 

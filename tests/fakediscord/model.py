@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import discord
 
@@ -398,6 +398,7 @@ class Snapshot:
     components: list[dict[str, Any]]
     flags: int
     at: float
+    attachments: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -413,6 +414,7 @@ class FakeMessage:
     components: list[dict[str, Any]] = field(default_factory=list)
     flags: int = 0
     attachments: list[dict[str, Any]] = field(default_factory=list)
+    # the bytes of the current attachments by filename (FakeDiscord.attachment_bytes reads them by id)
     files: dict[str, bytes] = field(default_factory=dict, repr=False)
     interaction: FakeInteraction | None = field(default=None, repr=False)
     reference_id: int | None = None
@@ -510,7 +512,12 @@ class FakeMessage:
 
     def snapshot(self) -> Snapshot:
         return Snapshot(
-            self.content, list(self.embeds), list(self.components), self.flags, self.edited or self.created
+            self.content,
+            list(self.embeds),
+            list(self.components),
+            self.flags,
+            self.edited or self.created,
+            list(self.attachments),
         )
 
     def payload(self) -> dict[str, Any]:
@@ -712,3 +719,62 @@ class InteractionResult:
 
     def __repr__(self) -> str:
         return f"<InteractionResult {self.interaction.description} callback={self.type} {self.messages!r}>"
+
+
+# ------------------------------------------------------------------------------------------- uploads, emojis
+
+
+@dataclass(frozen=True)
+class FilePart:
+    """One ``files[n]`` part of a multipart request: its part name, the filename it carried, its bytes."""
+
+    name: str
+    filename: str
+    data: bytes = field(repr=False)
+
+    @property
+    def index(self) -> str:
+        """The ``n`` of ``files[n]``: what an ``attachments`` entry's ``id`` names for a new upload."""
+        return self.name[len("files[") : -1]
+
+
+class UploadRecord(NamedTuple):
+    """One request that carried file parts, as it reached the fake (injected failures included)."""
+
+    method: str
+    path: str  # without /api/v10
+    filenames: tuple[str, ...]
+    sizes: tuple[int, ...]
+    status: int  # what the fake answered
+
+
+@dataclass(eq=False)
+class FakeEmoji:
+    """A custom emoji owned by the application (uploaded through the API by the bot, or in the portal)."""
+
+    id: int
+    name: str
+    user: FakeUser
+    animated: bool = False
+    image: bytes = field(default=b"", repr=False)
+
+    @property
+    def mention(self) -> str:
+        """How message content shows it: ``<:name:id>``, ``<a:name:id>`` if animated."""
+        return f"<{'a' if self.animated else ''}:{self.name}:{self.id}>"
+
+    def partial(self) -> dict[str, Any]:
+        """The partial emoji a component carries."""
+        return {"id": str(self.id), "name": self.name, "animated": self.animated}
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "roles": [],
+            "user": self.user.payload(),
+            "require_colons": True,
+            "managed": False,
+            "animated": self.animated,
+            "available": True,
+        }

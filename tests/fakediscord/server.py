@@ -13,6 +13,17 @@ new message unarchives them unless they are locked (then 50083, or 403 160005 wh
 anyone without MANAGE_THREADS. Deleted channels and threads answer 404 10003. ``remove_member`` makes a user
 leave a server; the bot cannot DM someone it shares no server with (403 50007). ``fail_next`` makes one
 request fail as a passing Discord fault would.
+
+Files are taken as Discord's "Uploading Files" reference describes: ``multipart/form-data`` with the JSON in
+``payload_json`` and each file in a ``files[n]`` part, described by the payload's ``attachments`` entries
+(see ``_plan_attachments`` for creates and edits). Each file may be at most ``upload_limit`` (10 MiB, the
+default for a server without boosts and for DMs; checked per file since April 2025) else 413 40005 "Request
+entity too large"; at most 10 attachments per message. Uploaded bytes stay on the fake
+(``attachment_bytes``, ``attachment_data``), never in what the bot receives; each attachment gets a
+``content_type`` and, for PNG and GIF images, ``width``/``height``; its url serves the bytes. ``uploads``
+lists every request that carried files; ``fail_uploads`` makes them fail. Application emojis
+(``application_emojis``, routes under ``/applications/{id}/emojis``) and the emoji of buttons and select
+options (validate.py) are checked as Discord does.
 """
 
 from __future__ import annotations
@@ -26,9 +37,11 @@ import time
 import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 from aiohttp import WSMsgType, web
 
+from . import media
 from .model import (
     ALL_PERMISSIONS,
     AUTO_ARCHIVE_DURATIONS,
@@ -40,13 +53,16 @@ from .model import (
     PUBLIC_THREAD,
     VIEW_CHANNEL,
     FakeChannel,
+    FakeEmoji,
     FakeGuild,
     FakeInteraction,
     FakeMessage,
     FakeUser,
+    FilePart,
     InteractionResult,
     Rejection,
     Snowflakes,
+    UploadRecord,
 )
 from .validate import DiscordError, FormErrors, validate_message_payload, validate_modal_payload
 
@@ -66,6 +82,11 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 # where _read_body keeps the parsed JSON body, for Rejection.body
 _BODY_KEY = web.RequestKey("fakediscord.body", dict)
+# a multipart request, read once by the middleware: (payload, file parts by part name)
+_FORM_KEY = web.RequestKey("fakediscord.form", tuple)
+_FILE_PART = re.compile(r"files\[(\d+)\]")
+EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
+EMOJI_IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/avif")
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -113,6 +134,10 @@ class FakeDiscord:
     reply_timeout = 5.0  # seconds the bot has to acknowledge an interaction before a drive call fails
     quiet = 0.02  # settle(): how long the bot must be silent
     callback_deadline = 3.0  # Discord rejects callbacks later than this (10062 Unknown interaction)
+    upload_limit = 10 * 1024 * 1024  # bytes per file: the default limit (no boosts), DMs included
+    attachments_max = 10  # per message
+    application_emojis_max = 2000
+    emoji_image_max = 256 * 1024  # bytes of a decoded emoji image
 
     def __init__(self) -> None:
         self.ids = Snowflakes()
@@ -130,7 +155,11 @@ class FakeDiscord:
         self.errors: list[str] = []  # bugs in the fake itself
         self.unhandled: list[str] = []  # routes the bot used that the fake does not model
         self.identify_count = 0
+        self.uploads: list[UploadRecord] = []  # every request that carried file parts, in order
+        self.attachment_data: dict[int, bytes] = {}  # uploaded bytes by attachment id (never sent to the bot)
+        self.application_emojis: list[FakeEmoji] = []
         self._failures: list[tuple[str, re.Pattern[str], DiscordError]] = []
+        self._upload_failure: tuple[DiscordError, int | None] | None = None
         self._dms: dict[int, FakeChannel] = {}
         self._by_tok: dict[str, FakeInteraction] = {}  # O(1) lookups, so long runs do not slow down
         self._in_channel: dict[int, list[FakeMessage]] = {}
@@ -215,6 +244,53 @@ class FakeDiscord:
         looks at it: a passing fault (403 on a thread creation, 404 on an edit...)."""
         self._failures.append((method.upper(), re.compile(path_regex), DiscordError(status, code, message)))
 
+    def fail_uploads(
+        self, status: int, code: int = 0, message: str = "Service Unavailable", times: int | None = None
+    ) -> None:
+        """Every request carrying at least one file part fails with Discord's error shape ``{"code": code,
+        "message": message}`` and HTTP ``status``, before the fake looks at it; ``times=None`` until
+        :meth:`fail_uploads_clear`, else that many requests. Requests without files are not touched. The
+        failed requests are still counted in ``uploads`` (with ``status``).
+
+        discord.py retries some statuses by itself, sleeping between tries (discord.py 2.7.1):
+
+        * the bot's HTTP client (``discord/http.py`` ``HTTPClient.request``: channel messages, DMs, message
+          edits, application emojis) makes at most 5 tries; it retries only 500, 502, 504 and 524, sleeping
+          ``1 + 2 * try`` seconds after each (1, 3, 5, 7, 9: 25 s in all, then ``DiscordServerError``). Any
+          other 5xx (503, 501, 520...) raises ``DiscordServerError`` at once; 4xx raise at once.
+        * the webhook adapter (``discord/webhook/async_.py`` ``AsyncWebhookAdapter.request``: interaction
+          callbacks, followups, ``@original`` and followup edits) retries EVERY status >= 500 the same way
+          (5 tries, 25 s of sleep). So on interaction paths use a 4xx, or a 5xx with ``times`` small: with
+          ``times=1`` the retry after 1 s succeeds.
+
+        Both clients also retry a 429 after its ``retry_after`` (only with a ``Via`` header; else it raises).
+        """
+        assert times is None or times > 0, "times: None (until cleared) or a positive count"
+        self._upload_failure = (DiscordError(status, code, message), times)
+
+    def fail_uploads_clear(self) -> None:
+        """Uploads succeed again (ends :meth:`fail_uploads`)."""
+        self._upload_failure = None
+
+    def attachment_bytes(self, attachment: dict[str, Any] | int | str) -> bytes:
+        """The bytes uploaded for an attachment (an attachment dict as in ``FakeMessage.attachments``, or its
+        id); they stay readable after the attachment is removed from its message."""
+        aid = int(attachment["id"] if isinstance(attachment, dict) else attachment)
+        if aid not in self.attachment_data:
+            raise AssertionError(f"no attachment {aid} was ever uploaded")
+        return self.attachment_data[aid]
+
+    def add_application_emoji(self, name: str, image: bytes = b"", *, animated: bool = False) -> FakeEmoji:
+        """An application emoji that exists before the bot starts (as if uploaded in the developer portal by
+        the owner); not checked like the API's create route."""
+        emoji = FakeEmoji(self.ids.next(), name, self.owner, animated=animated, image=image)
+        self.application_emojis.append(emoji)
+        return emoji
+
+    def emoji_uploads(self) -> int:
+        """How many application emoji creations (``POST .../emojis``) the bot sent, refused ones included."""
+        return sum(1 for method, path, _ in self.requests if method == "POST" and path.endswith("/emojis"))
+
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between the bot and ``user`` (created on first use, as Discord does)."""
         if user.id not in self._dms:
@@ -291,6 +367,7 @@ class FakeDiscord:
         app.router.add_get("/gateway/", self._gateway)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", API + "/{tail:.*}", self._dispatch_rest)
+        app.router.add_get("/attachments/{channel}/{attachment}/{filename}", self._cdn)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -684,7 +761,7 @@ class FakeDiscord:
             "type": it.type,
             "token": it.token,
             "version": 1,
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": self.upload_limit,
             "data": it.data,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
@@ -831,9 +908,16 @@ class FakeDiscord:
             return await handler(request)
         self._inflight += 1
         self._touch()
+        parts: dict[str, FilePart] = {}
         try:
             try:
+                if request.content_type.startswith("multipart/"):
+                    body, parts = await self._read_form(request)
+                    request[_FORM_KEY] = (body, parts)
+                    request[_BODY_KEY] = body
                 self._injected_failure(request)
+                if parts:
+                    self._check_uploads(parts)
                 response = await handler(request)
             except DiscordError as err:
                 self.rejected.append(
@@ -853,10 +937,32 @@ class FakeDiscord:
                 # 400, not 500: discord.py retries 5xx with sleeps, which would only slow the failure down.
                 response = _json({"code": 0, "message": "fake Discord crashed; see fake.errors"}, 400)
             self.requests.append((request.method, request.path, response.status))
+            if parts:
+                self.uploads.append(
+                    UploadRecord(
+                        request.method,
+                        request.path.removeprefix(API),
+                        tuple(part.filename for part in parts.values()),
+                        tuple(len(part.data) for part in parts.values()),
+                        response.status,
+                    )
+                )
             return response
         finally:
             self._inflight -= 1
             self._touch()
+
+    def _check_uploads(self, parts: dict[str, FilePart]) -> None:
+        """What Discord answers to a request with files before reading its payload: an injected failure
+        (``fail_uploads``), then 413 40005 for a file over the upload limit (checked per file since April
+        2025, per the API change log)."""
+        if self._upload_failure is not None:
+            err, times = self._upload_failure
+            if times is not None:
+                self._upload_failure = (err, times - 1) if times > 1 else None
+            raise DiscordError(err.status, err.code, err.message)
+        if any(len(part.data) > self.upload_limit for part in parts.values()):
+            raise DiscordError(413, 40005, "Request entity too large")
 
     def _injected_failure(self, request: web.Request) -> None:
         path = request.path.removeprefix(API)
@@ -881,6 +987,8 @@ class FakeDiscord:
             return _json(self.bot_user.payload())
         if p == ["oauth2", "applications", "@me"] and method == "GET":
             return _json(self._application())
+        if p[0] == "applications" and n in (3, 4) and p[2] == "emojis":
+            return await self._emojis(request, p)
         if p[0] == "applications" and p[-1] == "commands":
             guild_id = int(p[3]) if n == 5 and p[2] == "guilds" else None
             return await self._commands(request, guild_id)
@@ -950,6 +1058,96 @@ class FakeDiscord:
             return _json(self.global_commands if guild_id is None else self.guild_commands.get(guild_id, []))
         self.unhandled.append(f"{request.method} {request.path}")
         raise DiscordError(404, 0, "fake Discord models only bulk command sync")
+
+    async def _emojis(self, request: web.Request, p: list[str]) -> web.Response:
+        """Application emojis (``/applications/{id}/emojis[/{emoji_id}]``), as Discord's emoji resource
+        documents them: list as ``{"items": [...]}``, get, create (name + image data URI), modify (name),
+        delete (204). No gateway event is sent: Discord has none for application emojis (the only emoji event
+        is Guild Emojis Update).
+
+        Checked from the docs: at most 2000 per application; image PNG/JPEG/GIF/WebP/AVIF of at most
+        256 KiB, else 400 50035 ``image: File cannot be larger than 256.0 kb.`` (code BINARY_TYPE_MAX_SIZE;
+        the shape Discord answers for guild emojis, e.g. Androz2091/backups-bot#15). Assumed: the name rule of
+        guild emojis (2–32 letters, digits, underscores: BASE_TYPE_BAD_LENGTH or STRING_TYPE_REGEX); a name
+        already used by another emoji of the application (case-sensitive) is 50035
+        APPLICATION_EMOJI_NAME_ALREADY_TAKEN; a bad data URI or bytes that are not a supported image is 50035
+        IMAGE_INVALID; the 2001st is 400 30008 "Maximum number of emojis reached"; another application's id
+        is 403 20012; an unknown emoji id is 404 10014 Unknown Emoji.
+        """
+        method = request.method
+        if not p[1].isdigit() or int(p[1]) != self.app_id:
+            raise DiscordError(
+                403, 20012, "You are not authorized to perform this action on this application"
+            )
+        if len(p) == 3 and method == "GET":
+            return _json({"items": [e.payload() for e in self.application_emojis]})
+        if len(p) == 3 and method == "POST":
+            body, _ = await self._read_body(request)
+            errors = FormErrors()
+            self._emoji_name(body.get("name"), None, errors, required=True)
+            image = body.get("image")
+            decoded = media.decode_data_uri(image) if errors.required(("image",), image) else None
+            kind = media.sniff_image(decoded[1]) if decoded is not None else None
+            if image and (decoded is None or decoded[0] not in EMOJI_IMAGE_TYPES or kind is None):
+                errors.add(("image",), "IMAGE_INVALID", "Invalid image data")
+            elif decoded is not None and len(decoded[1]) > self.emoji_image_max:
+                kb = self.emoji_image_max / 1024
+                errors.add(("image",), "BINARY_TYPE_MAX_SIZE", f"File cannot be larger than {kb:.1f} kb.")
+            errors.raise_if_any()
+            assert decoded is not None
+            if len(self.application_emojis) >= self.application_emojis_max:
+                raise DiscordError(400, 30008, "Maximum number of emojis reached")
+            emoji = FakeEmoji(
+                self.ids.next(),
+                str(body["name"]),
+                self.bot_user,
+                animated=media.is_animated(decoded[1]),
+                image=decoded[1],
+            )
+            self.application_emojis.append(emoji)
+            return _json(emoji.payload(), 201)
+        eid = p[3] if len(p) == 4 else ""
+        found = [e for e in self.application_emojis if eid.isdigit() and e.id == int(eid)]
+        if len(p) == 4 and method in ("GET", "PATCH", "DELETE"):
+            if not found:
+                raise DiscordError(404, 10014, "Unknown Emoji")
+            emoji = found[0]
+            if method == "GET":
+                return _json(emoji.payload())
+            if method == "DELETE":
+                self.application_emojis.remove(emoji)
+                return _no_content()
+            body, _ = await self._read_body(request)
+            errors = FormErrors()
+            self._emoji_name(body.get("name"), emoji, errors, required=False)
+            errors.raise_if_any()
+            if body.get("name") is not None:
+                emoji.name = str(body["name"])
+            return _json(emoji.payload())
+        self.unhandled.append(f"{method} {request.path}")
+        raise DiscordError(405, 0, "405: Method Not Allowed")
+
+    def _emoji_name(self, name: Any, emoji: FakeEmoji | None, errors: FormErrors, *, required: bool) -> None:
+        if name is None and not required:
+            return
+        if not errors.required(("name",), name):
+            return
+        if not isinstance(name, str):
+            errors.add(("name",), "BASE_TYPE_STRING", "Must be a string.")
+        elif not 2 <= len(name) <= 32:
+            errors.add(("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 2 and 32 in length.")
+        elif not EMOJI_NAME.fullmatch(name):
+            errors.add(("name",), "STRING_TYPE_REGEX", "String value did not match validation regex.")
+        elif any(e.name == name and e is not emoji for e in self.application_emojis):
+            errors.add(("name",), "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "Emoji name already taken.")
+
+    async def _cdn(self, request: web.Request) -> web.Response:
+        """An attachment's url: its bytes (what ``discord.Attachment.read()`` fetches)."""
+        aid = request.match_info["attachment"]
+        data = self.attachment_data.get(int(aid)) if aid.isdigit() else None
+        if data is None:
+            return web.Response(status=404, text="404: Not Found")
+        return web.Response(body=data, content_type="application/octet-stream")
 
     def _guild_route(self, method: str, p: list[str]) -> web.Response:
         guild = self.guilds.get(int(p[1]))
@@ -1159,51 +1357,193 @@ class FakeDiscord:
         await self._dispatch("THREAD_UPDATE", thread.payload())
         return _json(thread.payload())
 
-    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
-        files: dict[str, bytes] = {}
-        if request.content_type.startswith("multipart/"):
-            body: dict[str, Any] = {}
-            reader = await request.multipart()
-            while (part := await reader.next()) is not None:
-                if part.name == "payload_json":  # type: ignore[union-attr]
+    async def _read_form(self, request: web.Request) -> tuple[dict[str, Any], dict[str, FilePart]]:
+        """A ``multipart/form-data`` body as Discord's "Uploading Files" reference takes it: the JSON payload
+        in a ``payload_json`` part (or, without one, plain form fields such as ``content``), and files in
+        parts named ``files[n]``, each with a filename. Assumed: another name for a file part, or the same
+        ``files[n]`` twice, is a 400 50035 form error on that part."""
+        body: dict[str, Any] = {}
+        fields: dict[str, str] = {}
+        parts: dict[str, FilePart] = {}
+        has_payload = False
+        errors = FormErrors()
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            name = part.name or ""  # type: ignore[union-attr]
+            filename = part.filename  # type: ignore[union-attr]
+            if name == "payload_json" and filename is None:
+                try:
                     body = json.loads(await part.text())  # type: ignore[union-attr]
-                else:
-                    files[part.filename or part.name or "file"] = bytes(await part.read())  # type: ignore[union-attr]
-        elif request.can_read_body:
-            body = await request.json()
+                except ValueError:
+                    raise DiscordError(400, 50109, "The request body contains invalid JSON.") from None
+                has_payload = True
+            elif filename is None:
+                fields[name] = await part.text()  # type: ignore[union-attr]
+            elif not _FILE_PART.fullmatch(name) or name in parts:
+                await part.read()  # type: ignore[union-attr]
+                errors.add((name,), "BASE_TYPE_INVALID", "Files must be uploaded as parts named files[n].")
+            else:
+                data = bytes(await part.read())  # type: ignore[union-attr]
+                parts[name] = FilePart(name, filename, data)
+        errors.raise_if_any()
+        if not has_payload:
+            body = dict(fields)
+        if not isinstance(body, dict):
+            raise DiscordError(400, 50109, "The request body contains invalid JSON.")
+        return body, parts
+
+    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], dict[str, FilePart]]:
+        """The JSON payload and the file parts (by part name) of a request; a multipart one was read by the
+        middleware."""
+        form = request.get(_FORM_KEY)
+        if form is not None:
+            body, files = form
+            return body, files
+        if request.can_read_body:
+            try:
+                body = await request.json()
+            except ValueError:
+                raise DiscordError(400, 50109, "The request body contains invalid JSON.") from None
         else:
             body = {}
         request[_BODY_KEY] = body
-        return body, files
+        return body, {}
 
-    def _attachments(self, files: dict[str, bytes]) -> list[dict[str, Any]]:
-        out = []
-        for name, blob in files.items():
+    def _plan_attachments(
+        self,
+        body: dict[str, Any],
+        files: dict[str, FilePart],
+        current: FakeMessage | None,
+        prefix: tuple[str, ...],
+    ) -> list[dict[str, Any] | tuple[FilePart, str, dict[str, Any]]]:
+        """The attachments a message will have after a create (``current`` None) or an edit, in order: kept
+        ones as their dicts, new uploads as (part, filename, request entry).
+
+        From Discord's reference (Uploading Files; message resource, attachment request structure and Edit
+        Message): an ``attachments`` entry's ``id`` is the ``n`` of a ``files[n]`` part for a new file, or
+        the snowflake of an attachment to keep; on an edit, only listed files are on the message afterwards
+        (unlisted old ones are removed, unlisted new parts are not appended); an edit without
+        ``attachments`` keeps the old ones and appends the new files. An entry naming no part and no
+        attachment of the message is 400 50035 ``ATTACHMENT_NOT_FOUND`` "Attachment data not found" (the
+        shape seen in Cogmasters/concord#78). Assumed: on a create, parts not listed are attached too; more
+        than 10 attachments (or file parts) is 50035 ``BASE_TYPE_MAX_LENGTH`` at ``attachments`` (Discord's
+        code table also has 30015 "Maximum number of attachments in a message reached (10)"); an empty
+        filename is ``BASE_TYPE_REQUIRED`` at the entry's (or the part's) ``filename``.
+        """
+        errors = FormErrors(prefix)
+        by_index = {part.index: part for part in files.values()}
+        kept = {str(a["id"]): a for a in current.attachments} if current is not None else {}
+        plan: list[dict[str, Any] | tuple[FilePart, str, dict[str, Any]]] = []
+        entries = body.get("attachments") if "attachments" in body else None
+        if "attachments" in body and entries is None:
+            entries = []
+        if entries is None:
+            plan.extend(current.attachments if current is not None else [])
+            plan.extend((part, part.filename, {}) for part in files.values())
+            for part in files.values():
+                if not part.filename:
+                    errors.add((part.name, "filename"), "BASE_TYPE_REQUIRED", "This field is required")
+        elif not isinstance(entries, list):
+            errors.add(("attachments",), "BASE_TYPE_ARRAY", "Must be an array.")
+        else:
+            used: set[str] = set()
+            for i, entry in enumerate(entries):
+                at: tuple[str | int, ...] = ("attachments", i)
+                if not isinstance(entry, dict):
+                    errors.add(at, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+                    continue
+                if not errors.required((*at, "id"), entry.get("id")):
+                    continue
+                eid = str(entry["id"])
+                errors.too_long((*at, "description"), entry.get("description"), 1024)
+                if eid in by_index and eid not in used:
+                    used.add(eid)
+                    part = by_index[eid]
+                    filename = entry.get("filename", part.filename)
+                    if not isinstance(filename, str) or not filename:
+                        errors.add((*at, "filename"), "BASE_TYPE_REQUIRED", "This field is required")
+                        continue
+                    plan.append((part, filename, entry))
+                elif eid in kept and eid not in used:
+                    used.add(eid)
+                    old = dict(kept[eid])
+                    if entry.get("description") is not None:
+                        old["description"] = entry["description"]
+                    plan.append(old)
+                else:
+                    errors.add(at, "ATTACHMENT_NOT_FOUND", "Attachment data not found")
+            if current is None:
+                for part in files.values():
+                    if part.index in used:
+                        continue
+                    if not part.filename:
+                        errors.add((part.name, "filename"), "BASE_TYPE_REQUIRED", "This field is required")
+                    plan.append((part, part.filename, {}))
+        if max(len(plan), len(files)) > self.attachments_max:
+            limit = self.attachments_max
+            errors.add(("attachments",), "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+        errors.raise_if_any()
+        return plan
+
+    def _store_attachments(
+        self,
+        plan: list[dict[str, Any] | tuple[FilePart, str, dict[str, Any]]],
+        channel: FakeChannel,
+        *,
+        ephemeral: bool,
+    ) -> list[dict[str, Any]]:
+        """Attachment objects for a planned list, new uploads stored in ``attachment_data``: id, filename,
+        size, url, proxy_url, content_type (from the bytes or the name), width/height for PNG and GIF images,
+        description if given, ``ephemeral`` on an ephemeral message's attachments (assumed)."""
+        out: list[dict[str, Any]] = []
+        for item in plan:
+            if isinstance(item, dict):
+                out.append(item)
+                continue
+            part, filename, entry = item
             aid = self.ids.next()
-            out.append(
-                {
-                    "id": str(aid),
-                    "filename": name,
-                    "size": len(blob),
-                    "url": f"http://127.0.0.1:{self.port}/attachments/{aid}/{name}",
-                    "proxy_url": f"http://127.0.0.1:{self.port}/attachments/{aid}/{name}",
-                }
-            )
+            self.attachment_data[aid] = part.data
+            url = f"http://127.0.0.1:{self.port}/attachments/{channel.id}/{aid}/{quote(filename)}"
+            att: dict[str, Any] = {
+                "id": str(aid),
+                "filename": filename,
+                "size": len(part.data),
+                "url": url,
+                "proxy_url": url,
+            }
+            kind = media.content_type(filename, part.data)
+            if kind is not None:
+                att["content_type"] = kind
+            size = media.image_size(part.data)
+            if size is not None:
+                att["width"], att["height"] = size
+            if entry.get("description") is not None:
+                att["description"] = entry["description"]
+            if entry.get("is_spoiler"):
+                att["flags"] = 1 << 3  # IS_SPOILER
+            if ephemeral:
+                att["ephemeral"] = True
+            out.append(att)
         return out
+
+    def _emoji_ids(self) -> set[int]:
+        """Custom emoji ids the bot may put in components: its application's (the fake's guilds have none)."""
+        return {e.id for e in self.application_emojis}
 
     def _new_message(
         self,
         channel: FakeChannel,
         source: str,
         body: dict[str, Any],
-        files: dict[str, bytes],
+        files: dict[str, FilePart],
         interaction: FakeInteraction | None = None,
         *,
         loading: bool = False,
         prefix: tuple[str, ...] = (),
     ) -> FakeMessage:
+        plan = [] if loading else self._plan_attachments(body, files, None, prefix)
         if not loading:
-            validate_message_payload(body, files=len(files), prefix=prefix)
+            validate_message_payload(body, prefix=prefix, attachments=len(plan), emoji_ids=self._emoji_ids())
         content = str(body.get("content") or "")
         embeds = list(body.get("embeds") or [])
         components = list(body.get("components") or [])
@@ -1211,6 +1551,7 @@ class FakeDiscord:
         if loading:
             flags |= LOADING
         ref = body.get("message_reference") or {}
+        attachments = self._store_attachments(plan, channel, ephemeral=bool(flags & EPHEMERAL))
         msg = FakeMessage(
             id=self.ids.next(),
             channel=channel,
@@ -1220,8 +1561,8 @@ class FakeDiscord:
             embeds=embeds,
             components=components,
             flags=flags,
-            attachments=self._attachments(files),
-            files=dict(files),
+            attachments=attachments,
+            files={a["filename"]: self.attachment_data[int(a["id"])] for a in attachments},
             interaction=interaction,
             reference_id=int(ref["message_id"]) if ref.get("message_id") else None,
             allowed_mentions=body.get("allowed_mentions"),
@@ -1242,12 +1583,15 @@ class FakeDiscord:
         self,
         msg: FakeMessage,
         body: dict[str, Any],
-        files: dict[str, bytes],
+        files: dict[str, FilePart],
         *,
         prefix: tuple[str, ...] = (),
     ) -> None:
         self._check_thread_writable(msg.channel, sending=False)
-        validate_message_payload(body, files=len(files), current=msg, prefix=prefix)
+        plan = self._plan_attachments(body, files, msg, prefix)
+        validate_message_payload(
+            body, current=msg, prefix=prefix, attachments=len(plan), emoji_ids=self._emoji_ids()
+        )
         msg.edits.append(msg.snapshot())
         msg.edited = time.time()
         if "content" in body:
@@ -1260,12 +1604,8 @@ class FakeDiscord:
             msg.flags = (msg.flags & EPHEMERAL) | int(body["flags"])
         if body.get("allowed_mentions") is not None:
             msg.allowed_mentions = body["allowed_mentions"]
-        if "attachments" in body:
-            keep = {str(a.get("id")) for a in body["attachments"] or []}
-            msg.attachments = [a for a in msg.attachments if a["id"] in keep]
-        if files:
-            msg.attachments += self._attachments(files)
-            msg.files.update(files)
+        msg.attachments = self._store_attachments(plan, msg.channel, ephemeral=msg.ephemeral)
+        msg.files = {a["filename"]: self.attachment_data[int(a["id"])] for a in msg.attachments}
         msg.flags &= ~LOADING
         self._notify(msg)
 

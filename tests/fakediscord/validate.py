@@ -21,10 +21,25 @@ button label 80 and a label or an emoji; link buttons need a url and take no cus
 options 1..25, option label/value/description 100, option values unique; placeholder 150; min_values 0..25,
 max_values 1..25, min_values <= max_values <= number of options; allowed_mentions ``parse`` excludes the
 ``users``/``roles`` lists of the same kind, lists of at most 100.
+
+A component's ``emoji`` (buttons, string select options) is a partial emoji: ``{"name": "🌙"}`` for a Unicode
+emoji, or ``{"id": "...", "name": ..., "animated": ...}`` for a custom one whose id the app may use (its own
+application emojis; the fake's guilds have no emojis). Anything else is refused with code
+``BUTTON_COMPONENT_INVALID_EMOJI`` "Invalid emoji" (the code Discord uses for select options too; seen at
+``...emoji.name`` in discord/discord-api-docs#8071, bwmarrin/discordgo#1479, Crownicles/Crownicles#3110).
+Assumed: the error sits at ``emoji.id`` for an unknown custom id, and "a Unicode emoji" is approximated as a
+name made only of symbol/modifier/joiner/variation characters (Unicode categories So, Sk, Cf, Mn, Me) or a
+keycap (``1️⃣``), as the fake carries no list of Unicode emoji. A non-snowflake id is ``NUMBER_TYPE_COERCE``.
+Message content with ``<:name:id>`` is not checked (Discord shows an unknown one as text).
+
+Attachments (``files``/``attachments`` below) are worked out by the server, which passes how many the
+message will have so that an image alone is not an empty message.
 """
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Container
 from typing import Any
 
 from .model import COMPONENTS_V2
@@ -172,13 +187,48 @@ def _check_embeds(errors: FormErrors, embeds: Any) -> None:
         )
 
 
+_EMOJI_CATEGORIES = ("So", "Sk", "Cf", "Mn", "Me")
+_KEYCAP_BASES = "0123456789#*"
+
+
+def is_unicode_emoji(name: str) -> bool:
+    """Whether ``name`` looks like one Unicode emoji (see the module docstring for the approximation)."""
+    if not name or len(name) > 32:
+        return False
+    if name[0] in _KEYCAP_BASES and name[1:] in ("\u20e3", "\ufe0f\u20e3"):
+        return True
+    categories = [unicodedata.category(ch) for ch in name]
+    return all(c in _EMOJI_CATEGORIES for c in categories) and "So" in categories
+
+
 class _Components:
     """Checks one message's component tree; remembers custom_ids to refuse duplicates."""
 
-    def __init__(self, errors: FormErrors) -> None:
+    def __init__(self, errors: FormErrors, emoji_ids: Container[int] | None = None) -> None:
         self.errors = errors
         self.custom_ids: set[str] = set()
         self.count = 0
+        self.emoji_ids = emoji_ids
+
+    def emoji(self, at: tuple[str | int, ...], emoji: Any) -> None:
+        """A partial emoji on a button or select option (None/absent is checked by the caller)."""
+        errors = self.errors
+        at = (*at, "emoji")
+        if not isinstance(emoji, dict):
+            errors.add(at, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            return
+        animated = emoji.get("animated")
+        if animated is not None and not isinstance(animated, bool):
+            errors.add((*at, "animated"), "BASE_TYPE_BOOLEAN", "Must be either true or false.")
+        eid, name = emoji.get("id"), emoji.get("name")
+        if eid is not None:
+            if isinstance(eid, bool) or not str(eid).isdigit():
+                errors.add((*at, "id"), "NUMBER_TYPE_COERCE", f'Value "{eid}" is not snowflake.')
+            elif self.emoji_ids is not None and int(eid) not in self.emoji_ids:
+                errors.add((*at, "id"), "BUTTON_COMPONENT_INVALID_EMOJI", "Invalid emoji")
+            return
+        if not isinstance(name, str) or not is_unicode_emoji(name):
+            errors.add((*at, "name"), "BUTTON_COMPONENT_INVALID_EMOJI", "Invalid emoji")
 
     def custom_id(self, at: tuple[str | int, ...], comp: dict[str, Any]) -> None:
         cid = comp.get("custom_id")
@@ -222,6 +272,8 @@ class _Components:
                 errors.add((*at, "url"), "BUTTON_COMPONENT_URL_NOT_ALLOWED", "Only a link button has a url")
         label = comp.get("label")
         errors.too_long((*at, "label"), label, BUTTON_LABEL_MAX)
+        if comp.get("emoji") is not None:
+            self.emoji(at, comp["emoji"])
         if not label and not comp.get("emoji"):
             errors.add(at, "BUTTON_COMPONENT_MISSING_LABEL_OR_EMOJI", "A button needs a label or an emoji")
 
@@ -264,6 +316,8 @@ class _Components:
                 if errors.required((*oat, key), opt.get(key)):
                     errors.too_long((*oat, key), opt[key], SELECT_OPTION_TEXT_MAX)
             errors.too_long((*oat, "description"), opt.get("description"), SELECT_OPTION_TEXT_MAX)
+            if opt.get("emoji") is not None:
+                self.emoji(oat, opt["emoji"])
             value = opt.get("value")
             if isinstance(value, str) and value:
                 if value in values:
@@ -374,13 +428,18 @@ def validate_message_payload(
     files: int = 0,
     current: Any = None,
     prefix: tuple[str, ...] = (),
+    attachments: int | None = None,
+    emoji_ids: Container[int] | None = None,
 ) -> None:
     """Raise :class:`DiscordError` as Discord would for a message create/edit body (or a callback's ``data``).
 
     ``files``: how many files the request uploads. ``current``: the message being edited (an object with
     ``content``, ``embeds``, ``components``, ``attachments``, ``flags``), whose kept fields must leave
     something to show. ``prefix``: where the body sits in the request (``("data",)`` for an interaction
-    callback), so the error paths match Discord's.
+    callback), so the error paths match Discord's. ``attachments``: how many attachments the message will
+    have after the request, when the caller has worked it out (then ``files`` and the body's ``attachments``
+    are not used for the empty-message rule). ``emoji_ids``: the custom emoji ids components may use (None:
+    custom ids are not checked).
     """
     errors = FormErrors(prefix)
     content = payload.get("content")
@@ -412,7 +471,7 @@ def validate_message_payload(
         if not isinstance(components, list):
             errors.add(("components",), "BASE_TYPE_ARRAY", "Must be an array.")
         elif v2:
-            checker = _Components(errors)
+            checker = _Components(errors, emoji_ids)
             for i, comp in enumerate(components):
                 checker.v2(("components", i), comp)
             if checker.count > V2_COMPONENTS_MAX:
@@ -422,7 +481,7 @@ def validate_message_payload(
                     f"Must be {V2_COMPONENTS_MAX} or fewer components in total.",
                 )
         else:
-            _Components(errors).legacy(components)
+            _Components(errors, emoji_ids).legacy(components)
     if payload.get("allowed_mentions") is not None:
         _check_allowed_mentions(errors, payload["allowed_mentions"])
     errors.raise_if_any()
@@ -433,13 +492,13 @@ def validate_message_payload(
             return payload[key]
         return getattr(current, key, None) if current is not None else None
 
-    attachments = kept("attachments") or []
+    if attachments is None:
+        attachments = len(kept("attachments") or []) + files
     if not (
         kept("content")
         or kept("embeds")
         or kept("components")
         or attachments
-        or files
         or payload.get("sticker_ids")
         or payload.get("poll")
     ):
