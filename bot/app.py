@@ -24,6 +24,7 @@ from bot.games import GAMES, GameAdapter
 from bot.lobbies import LobbyService
 from bot.locks import KeyedLocks
 from bot.records import Records
+from bot.render import suits
 from bot.server_settings import ServerSettings
 from bot.settings import Settings
 from bot.store import SQLiteStore, Store
@@ -213,6 +214,7 @@ class TavernBot(commands.Bot):
                 await self.controller.stop_bots()
             if self._emojis is not None:
                 self._emojis.cancel()
+                suits.use({})  # the text of anything drawn after this bot is gone (tests) is plain again
             heartbeat, self._heartbeat = self._heartbeat, None
             if heartbeat is not None:
                 heartbeat.cancel()

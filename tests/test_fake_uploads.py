@@ -233,8 +233,8 @@ async def test_eleven_files_are_refused(fake_discord: FakeDiscord, start_bot: St
     await channel.send("ten", files=[file(b"x", f"f{i}.txt") for i in range(10)])
     with pytest.raises(discord.HTTPException) as refused:
         await channel.send("eleven", files=[file(b"x", f"f{i}.txt") for i in range(11)])
-    assert (refused.value.status, refused.value.code) == (400, 50035)
-    assert "In attachments: Must be 10 or fewer in length." in refused.value.text
+    assert (refused.value.status, refused.value.code) == (400, 30015)
+    assert "Maximum number of attachments in a message reached (10)" in refused.value.text
     assert fake.last_message(fake.channel).content == "ten"
 
 

@@ -1425,10 +1425,10 @@ class FakeDiscord:
         (unlisted old ones are removed, unlisted new parts are not appended); an edit without
         ``attachments`` keeps the old ones and appends the new files. An entry naming no part and no
         attachment of the message is 400 50035 ``ATTACHMENT_NOT_FOUND`` "Attachment data not found" (the
-        shape seen in Cogmasters/concord#78). Assumed: on a create, parts not listed are attached too; more
-        than 10 attachments (or file parts) is 50035 ``BASE_TYPE_MAX_LENGTH`` at ``attachments`` (Discord's
-        code table also has 30015 "Maximum number of attachments in a message reached (10)"); an empty
-        filename is ``BASE_TYPE_REQUIRED`` at the entry's (or the part's) ``filename``.
+        shape seen in Cogmasters/concord#78). More than 10 attachments (or file parts) is 400 30015 "Maximum
+        number of attachments in a message reached (10)", from Discord's JSON error code table. Assumed: on
+        a create, parts not listed are attached too; an empty filename is ``BASE_TYPE_REQUIRED`` at the
+        entry's (or the part's) ``filename``.
         """
         errors = FormErrors(prefix)
         by_index = {part.index: part for part in files.values()}
@@ -1479,10 +1479,11 @@ class FakeDiscord:
                     if not part.filename:
                         errors.add((part.name, "filename"), "BASE_TYPE_REQUIRED", "This field is required")
                     plan.append((part, part.filename, {}))
-        if max(len(plan), len(files)) > self.attachments_max:
-            limit = self.attachments_max
-            errors.add(("attachments",), "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
         errors.raise_if_any()
+        if max(len(plan), len(files)) > self.attachments_max:
+            raise DiscordError(
+                400, 30015, f"Maximum number of attachments in a message reached ({self.attachments_max})"
+            )
         return plan
 
     def _store_attachments(
