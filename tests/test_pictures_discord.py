@@ -1,0 +1,223 @@
+"""Pictures through the real discord.py client and the fake Discord: the DM panels, the board, the show and
+the Deluxe table carry their PNGs; editing replaces them; an upload Discord refuses, or a picture that can't
+be drawn, leaves the game playing on with text; the suit emojis are made once; ``/tavern cards``."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import logging
+
+import pytest
+from PIL import Image
+
+from bot import pictures
+from bot.render import suits
+from bot.rules.decktet import Card, Rank, Suit
+from bot.settings import Settings
+from tests.conftest import ErrorLogGuard, StartBot
+from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.test_bhargage_discord import SEED, board, challenge, enabled, play_out, step, waiting_line
+from tests.test_deluxe_discord import boot, live_panel, open_table, play_turn, to_move
+
+
+@pytest.fixture
+def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
+
+
+def names(msg: FakeMessage) -> list[str]:
+    return [a["filename"] for a in msg.attachments]
+
+
+def png(fake: FakeDiscord, msg: FakeMessage, filename: str) -> Image.Image:
+    """The message's picture: a real PNG whose size is what the attachment says."""
+    (attachment,) = [a for a in msg.attachments if a["filename"] == filename]
+    data = fake.attachment_bytes(attachment)
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    assert image.format == "PNG" and len(data) <= 150_000
+    assert (attachment["width"], attachment["height"]) == image.size
+    assert attachment.get("description"), "a picture without alt text"
+    return image
+
+
+def live_dm(fake: FakeDiscord, user: object) -> FakeMessage:
+    return [m for m in fake.dms(user) if enabled(m)][-1]  # type: ignore[arg-type]
+
+
+async def test_bhargage_panels_board_and_show_carry_pictures(
+    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
+) -> None:
+    fake = fake_discord
+    await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    kept = board(fake, fake.channel)
+    assert names(kept) == ["bhargage-board.png"]
+    first = dict(kept.attachments[0])
+    png(fake, kept, "bhargage-board.png")
+    hands = [live_dm(fake, u) for u in (alice, bob)]
+    assert [names(m) for m in hands] == [["hand.png"], ["hand.png"]]
+    # Each player sees their own five cards: the two pictures differ.
+    assert png(fake, hands[0], "hand.png").tobytes() != png(fake, hands[1], "hand.png").tobytes()
+
+    while "to cut" not in waiting_line(fake, fake.channel):
+        await step(fake, fake.channel, [alice, bob])
+    await step(fake, fake.channel, [alice, bob])  # the cut: the up-card is on the board now
+    kept = board(fake, fake.channel)
+    assert names(kept) == ["bhargage-board.png"] and kept.attachments[0]["id"] != first["id"]
+    assert fake.attachment_bytes(kept.attachments[0]) != fake.attachment_bytes(first)
+    # The board message was edited (no new board), and the DM panels stay one live message each.
+    assert kept.id == board(fake, fake.channel).id and kept.edits
+
+    await play_out(fake, fake.channel, [alice, bob])
+    shows = [m for m in fake.channel_messages(fake.channel) if "**The show**" in m.content]
+    assert shows and all(names(m) == ["show.png"] for m in shows)
+    png(fake, shows[0], "show.png")
+    # Every board, panel and show went out with its picture: no upload was refused or left out.
+    assert all(u.status < 300 for u in fake.uploads)
+
+
+async def test_the_deluxe_table_and_hand_are_pictures_inside_their_embeds(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    await boot(start_bot)
+    users = [fake.add_user(n) for n in ("ann", "ben", "cy")]
+    await open_table(fake, users)
+    table = [m for m in fake.channel_messages(fake.channel) if m.embeds and "table.png" in names(m)]
+    assert len(table) == 1
+    assert table[0].embeds[0]["image"]["url"] == "attachment://table.png"
+    png(fake, table[0], "table.png")
+    user = to_move(fake, users)
+    panel = live_panel(fake, user)
+    assert names(panel) == ["hand.png"] and panel.embeds[0]["image"]["url"] == "attachment://hand.png"
+    png(fake, panel, "hand.png")
+    before = table[0].attachments[0]["id"]
+    await play_turn(fake, user, panel)
+    after = next(m for m in fake.channel_messages(fake.channel) if m.id == table[0].id)
+    assert names(after) == ["table.png"] and after.attachments[0]["id"] != before
+
+
+async def test_a_refused_upload_leaves_the_game_playing_on_in_text(
+    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = fake_discord
+    await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    fake.fail_uploads(413, 40005, "Request entity too large")
+    caplog.set_level(logging.WARNING, "tavern")
+    await challenge(fake, alice, bob)
+    for _ in range(6):
+        await step(fake, fake.channel, [alice, bob])
+    kept = board(fake, fake.channel)
+    assert names(kept) == [] and "Waiting for" in kept.content
+    assert all(names(m) == [] for u in (alice, bob) for m in fake.dms(u))
+    assert any(u.status == 413 for u in fake.uploads)
+    assert "Discord refused the picture" in caplog.text
+
+    # A server error on one board edit (discord.py does not retry a 503): that edit goes again as text alone.
+    fake.fail_uploads_clear()
+    kept = board(fake, fake.channel)
+    fake.fail_next(
+        "PATCH", rf"/channels/{fake.channel.id}/messages/{kept.id}$", 503, 0, "Service Unavailable"
+    )
+    edits = len(kept.edits)
+    for _ in range(3):
+        if len(kept.edits) > edits:
+            break
+        await step(fake, fake.channel, [alice, bob])
+    assert len(kept.edits) == edits + 1 and names(kept) == [] and "Waiting for" in kept.content
+    assert [r for r in fake.rejections() if r.status == 503]
+    await step(fake, fake.channel, [alice, bob])
+    assert names(kept) == ["bhargage-board.png"]  # the next edit carries the picture again
+    await play_out(fake, fake.channel, [alice, bob])
+    assert "Game over" in waiting_line(fake, fake.channel)
+    assert names(board(fake, fake.channel)) == ["bhargage-board.png"]  # pictures are back
+
+
+async def test_a_card_the_renderer_does_not_know_is_a_logged_error_not_a_stuck_table(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    seeded: None,
+    error_logs: ErrorLogGuard,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = fake_discord
+    await start_bot()
+    bogus = Card(99, "Bogus", Rank.TWO, (Suit.MOONS,))
+    scene = pictures.Scene((pictures.Row("", ((bogus,),)),))
+    monkeypatch.setattr("bot.render.bhargage.board_scene", lambda state, names: scene)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    moves = 0
+    while await step(fake, fake.channel, [alice, bob]) is not None and moves < 8:
+        moves += 1
+    assert moves == 8 and names(board(fake, fake.channel)) == []
+    logged = error_logs.take("could not draw the picture bhargage-board.png")
+    assert logged and "unknown card 'Bogus'" in error_logs.render(logged[0])
+    assert all(names(fake.dms(u)[-1]) == ["hand.png"] for u in (alice, bob))  # other pictures still go
+
+
+async def test_the_suit_emojis_are_made_once_and_used_in_text(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings, seeded: None
+) -> None:
+    fake = fake_discord
+    fake.add_application_emoji("decktet_moons", b"\x89PNG")  # made by hand in the Developer Portal
+    with_emojis = dataclasses.replace(settings, suit_emojis=True)
+    bot = await start_bot(with_emojis)
+    assert bot._emojis is not None
+    await bot._emojis
+    made = {e.name: e for e in fake.application_emojis}
+    assert set(made) == {f"decktet_{s.value.lower()}" for s in Suit} and fake.emoji_uploads() == 5
+    for emoji in made.values():
+        if emoji.name != "decktet_moons":
+            image = Image.open(io.BytesIO(emoji.image))
+            assert image.format == "PNG" and image.mode == "RGBA" and len(emoji.image) <= 256 * 1024
+    assert suits.mark(Suit.WAVES) == f"<:decktet_waves:{made['decktet_waves'].id}>"
+
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    assert f"<:decktet_moons:{made['decktet_moons'].id}> Moons" in board(fake, fake.channel).content
+    options = [o.label for s in live_dm(fake, alice).selects() for o in s.options]
+    assert options and not any("<:" in label for label in options)  # labels keep unicode suits
+
+    # A restart finds them all: nothing more is made.
+    await bot.close()
+    again = await start_bot(with_emojis)
+    assert again._emojis is not None
+    await again._emojis
+    assert fake.emoji_uploads() == 5 and len(fake.application_emojis) == 6
+    await again.close()
+    assert suits.mark(Suit.WAVES) == Suit.WAVES.emoji  # a closed bot's emojis are gone from text
+
+
+async def test_suits_stay_unicode_where_discord_refuses_an_emoji(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = fake_discord
+    fake.fail_next("POST", r"/applications/\d+/emojis$", 400, 30008, "Maximum number of emojis reached")
+    bot = await start_bot(dataclasses.replace(settings, suit_emojis=True))
+    assert bot._emojis is not None
+    await bot._emojis
+    assert len(fake.application_emojis) == 5 and "could not create the decktet_moons emoji" in caplog.text
+    assert suits.mark(Suit.MOONS) == Suit.MOONS.emoji and suits.mark(Suit.SUNS).startswith("<:decktet_suns:")
+
+
+async def test_the_card_gallery(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    await start_bot()
+    user = fake.add_user("newcomer")
+    shown = await fake.slash(user, fake.channel, "tavern cards")
+    assert shown.ephemeral and "45 cards in six suits" in shown.content
+    assert all(f"{s.emoji} {s.value}" in shown.content for s in Suit)
+    gallery = png(fake, shown.message, "decktet.png")
+    assert gallery.width >= 600
+
+    sea = await fake.slash(user, fake.channel, "tavern cards", card="the sea")
+    assert sea.ephemeral and "**The Sea** — rank Crown" in sea.content and "counts **10**" in sea.content
+    assert png(fake, sea.message, "card.png").size == (240, 336)
+
+    wrong = await fake.slash(user, fake.channel, "tavern cards", card="seaa")
+    assert wrong.ephemeral and "There is no card called" in wrong.content and wrong.message.attachments == []
