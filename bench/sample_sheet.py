@@ -1,4 +1,5 @@
-"""Sample pictures a person can open: the deck, a hand, a board, a show and a Bharg Deluxe table.
+"""Sample pictures a person can open: the deck, a hand, a board, a show and a Bharg Deluxe table, each drawn
+from the scene the bot itself builds for a state of a seeded game.
 
 Run from the repository root:
 
@@ -13,12 +14,18 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from functools import cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.pictures import Lane, Row, Scene, Track, draw, gallery
-from bot.rules.decktet import ALL_CARDS, BASIC_CARDS, Card, Rank, Suit, cards
+from bot.ai import bhargage as bhargage_ai
+from bot.ai import deluxe as deluxe_ai
+from bot.pictures import Scene, draw, gallery
+from bot.render import bhargage as rb
+from bot.render import deluxe as rd
+from bot.rules import bhargage as bh
+from bot.rules import deluxe as D
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "pictures"
@@ -27,118 +34,84 @@ REFERENCES = ROOT / "tests" / "reference"
 NAMES = ("Ana", "Bértrand le Magnifique", "Chen 陈", "Dee 🐉✨", "Eilidh", "Fitz")
 
 
-def hand_scene(
-    hand: tuple[Card, ...], up: Card, pile: tuple[Card, ...], picked: tuple[int, ...] = (1, 4)
-) -> Scene:
-    count = sum(c.value for c in pile)
-    return Scene(
-        (
-            Row("Your hand · choose two for the crib", (hand,), picked=tuple((0, i) for i in picked)),
-            Row("", ((up,), pile), labels=("up-card", f"pile · count {count}"), small=True),
-        ),
-        title="Bhargage · round 2",
-    )
+def bhargage_game(seed: int) -> list[tuple[bh.State, list[bh.Event]]]:
+    """Every state of one seeded Bhargage game between two hard computer players, with its events."""
+    state, events = bh.start(seed, 2)
+    rng = random.Random(seed)
+    out = [(state, events)]
+    while state.phase is not bh.Phase.OVER:
+        seat = bh.waiting_for(state)[0]
+        state, events = bh.apply(state, bhargage_ai.choose(bh.view(state, seat), rng))
+        out.append((state, events))
+    return out
 
 
-def board_scene(lanes: tuple[Lane, ...], up: Card, pile: tuple[Card, ...], target: int = 121) -> Scene:
-    return Scene(
-        (
-            Track(lanes, target),
-            Row(
-                "",
-                ((up,), pile),
-                labels=("up-card", f"pile · count {sum(c.value for c in pile)}"),
-            ),
-        ),
-        title=f"Bhargage · to {target}",
-    )
+def deluxe_tables(seed: int, players: int = 6) -> list[D.View]:
+    """The public view of a seeded six-player Bharg Deluxe game after every action of its first hand."""
+    state, _ = D.start(seed, players)
+    rng = random.Random(seed)
+    out = []
+    while not D.is_over(state) and state.hand_no == 1:
+        seat = D.waiting_for(state)[0]
+        state, _ = D.apply(state, deluxe_ai.choose(D.view(state, seat), rng))
+        out.append(D.view(state, -1))
+    return out
 
 
-def show_scene() -> Scene:
-    return Scene(
-        (
-            Row(
-                "Ana's hand",
-                (cards("author, origin, forest, sailor"), cards("mountain")),
-                labels=("15 for 2 · pair for 2 · run of 3 for 3 = 7", "up-card"),
-            ),
-            Row(
-                "The crib (Fitz)",
-                (cards("ace of suns, cave, harvest, consul"), cards("mountain")),
-                labels=("15 for 4 · suit of 3 for 3 = 7", "up-card"),
-                small=True,
-            ),
-        ),
-        title="The show",
-    )
+def fullest(views: list[D.View]) -> list[D.View]:
+    """The busiest tables: the most cards bound (where pictures are largest)."""
+    bound = [sum(len(m.cards) for melds in v.bound for m in melds) for v in views]
+    most = max(bound)
+    return [v for v, n in zip(views, bound, strict=True) if n >= most * 3 // 4]
 
 
-def table_scene(rng: random.Random, players: int = 6) -> Scene:
-    """A full Bharg Deluxe table: a queue, the Ace pile, the straight suit, and each player's bound melds."""
-    deck = [c for c in BASIC_CARDS if c.rank != Rank.ACE] * 4  # more than a real table holds: a stress test
-    rng.shuffle(deck)
-    aces = tuple(c for c in ALL_CARDS if c.rank == Rank.ACE)[: rng.randint(2, 6)]
-    parts: list[Row | Track] = [
-        Row("Queue", (tuple(deck.pop() for _ in range(6)),), picked=((0, rng.randrange(6)),), small=True),
-        Row("Ace pile", (aces,), small=True),
-        Row("Straight suit:", suits=(rng.choice(list(Suit)),)),
-    ]
-    for p in range(players):
-        melds = tuple(
-            tuple(deck.pop() for _ in range(rng.choice((3, 3, 4)))) for _ in range(rng.choice((3, 4)))
-        )
-        labels = tuple(
-            f"{rng.choice(('Bharg set', 'straight', 'suit run'))} · {sum(c.value for c in m)}" for m in melds
-        )
-        score = sum(sum(c.value for c in m) for m in melds)
-        parts.append(Row(f"{NAMES[p]} · {score}", melds, labels=labels, small=True))
-    return Scene(tuple(parts), title="Bharg Deluxe · round 3")
+def hand_scene(state: bh.State, seat: int = 0) -> Scene:
+    return rb.panel_scene(bh.view(state, seat))
 
 
 def scene(kind: str, rng: random.Random) -> Scene:
-    """A varied scene of one kind ("hand", "board", "deluxe table") for benchmarks."""
-    deck = list(ALL_CARDS)
-    rng.shuffle(deck)
-    if kind == "hand":
-        return hand_scene(tuple(deck[:6]), deck[6], tuple(deck[7:11]), picked=tuple(rng.sample(range(6), 2)))
-    if kind == "board":
-        lanes = tuple(
-            Lane(NAMES[i], rng.randint(30, 110), rng.randint(0, 29), rng.randint(1, 12)) for i in range(2)
-        )
-        return board_scene(lanes, deck[0], tuple(deck[1:5]))
+    """A varied scene of one kind ("hand", "board", "deluxe table") for benchmarks: the bot's own scenes of
+    states from seeded games, each built as the bot builds it."""
+    if kind in ("hand", "board"):
+        game = _game(rng.randrange(4))
+        state = rng.choice([s for s, _ in game if s.phase in (bh.Phase.DISCARD, bh.Phase.PLAY)])
+        return hand_scene(state, rng.randrange(2)) if kind == "hand" else rb.board_scene(state, NAMES[:2])
     if kind == "deluxe table":
-        return table_scene(rng)
+        return rd.table_scene(rng.choice(_tables(rng.randrange(2))), NAMES)
     raise ValueError(kind)
 
 
-def samples() -> dict[str, bytes]:
-    """The documented pictures (fixed, so they double as pixel references)."""
+@cache
+def _game(seed: int) -> list[tuple[bh.State, list[bh.Event]]]:
+    return bhargage_game(seed)
+
+
+@cache
+def _tables(seed: int) -> list[D.View]:
+    return fullest(deluxe_tables(seed))
+
+
+def sample_scenes() -> dict[str, Scene]:
+    """The documented scenes, from fixed seeds (so their pictures double as pixel references)."""
+    game = _game(0)
+    playing = [s for s, _ in game if s.phase is bh.Phase.PLAY and len(s.pile) >= 3]
+    discarding = next(s for s, _ in game if s.phase is bh.Phase.DISCARD)
     return {
-        "cards": gallery(),
-        "hand": draw(
-            hand_scene(
-                cards("ace of moons, desert, journey, market, pact, watchman"),
-                card_("the sea"),
-                cards("castle, mill, ace of knots, lunatic"),
-            )
-        ),
-        "board": draw(
-            board_scene(
-                (Lane("Ana", 87, 79, 8), Lane("Bértrand le Magnifique", 112, 100, 12), Lane("Dee 🐉✨", 0)),
-                card_("the bard"),
-                cards("castle, mill, ace of knots"),
-            )
-        ),
-        "board-61": draw(
-            board_scene((Lane("Ana", 61, 55, 6), Lane("Chen 陈", 58, 52, 6)), card_("excuse"), (), target=61)
-        ),
-        "show": draw(show_scene()),
-        "deluxe-table": draw(table_scene(random.Random(3))),
+        "hand": hand_scene(playing[0]),
+        "hand-discard": hand_scene(discarding),
+        "board": rb.board_scene(playing[len(playing) // 2], NAMES[:2]),
+        "show": first_show(0),
+        "deluxe-table": rd.table_scene(_tables(0)[-1], NAMES),
+        "deluxe-hand": rd.hand_scene(D.view(D.start(0, 6)[0], 0).hand),
     }
 
 
-def card_(name: str) -> Card:
-    return cards(name)[0]
+def first_show(seed: int) -> Scene:
+    return next(sc for _, events in _game(seed) if (sc := rb.show_scene(events, NAMES[:2])) is not None)
+
+
+def samples() -> dict[str, bytes]:
+    return {"cards": gallery(), **{name: draw(sc) for name, sc in sample_scenes().items()}}
 
 
 def main() -> None:

@@ -17,6 +17,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -151,12 +152,12 @@ def test_every_kind_of_picture_draws_within_budget() -> None:
             Scene((Row("Your hand", (HAND,), picked=((0, 1), (0, 4))), Row("Up-card", ((ALL_CARDS[30],),))))
         ),
         "pile": draw(Scene((Row("Pile · 21", (PILE,), small=True),))),
-        "show": draw(sample_sheet.show_scene()),
+        "show": draw(sample_sheet.first_show(1)),
         "track 61": draw(Scene((Track((Lane("A", 30, 25, 5), Lane("B", 70, 58, 12)), 61),))),
         "track 121": draw(
             Scene((Track((Lane("A", 0), Lane("B", 121, 119, 2), Lane("C", 64, 60, 4)), 121),), title="t")
         ),
-        "table": draw(sample_sheet.table_scene(__import__("random").Random(7))),
+        "table": draw(sample_sheet.scene("deluxe table", __import__("random").Random(7))),
         "gallery": gallery(),
     }
     for name, data in kinds.items():
@@ -233,14 +234,14 @@ def test_the_font_subset_matches_the_supported_ranges() -> None:
 
 
 def test_the_same_scene_is_served_from_the_cache() -> None:
-    sc = sample_sheet.table_scene(__import__("random").Random(11))
+    sc = sample_sheet.scene("deluxe table", __import__("random").Random(11))
     scene_module.clear_cache()
     first = draw(sc)
     t = time.perf_counter()
     again = draw(sc)
     assert time.perf_counter() - t < 0.005
     assert again is first
-    equal = sample_sheet.table_scene(__import__("random").Random(11))
+    equal = sample_sheet.scene("deluxe table", __import__("random").Random(11))
     assert equal is not sc and draw(equal) is first
     scene_module.clear_cache()
     assert draw(sc) == first  # drawing is deterministic
@@ -304,7 +305,9 @@ def samples() -> dict[str, bytes]:
     return sample_sheet.samples()
 
 
-@pytest.mark.parametrize("name", ["cards", "hand", "board", "deluxe-table"])
+@pytest.mark.parametrize(
+    "name", ["cards", "hand", "hand-discard", "board", "show", "deluxe-table", "deluxe-hand"]
+)
 def test_pictures_match_their_references(samples: dict[str, bytes], name: str) -> None:
     ref = REFERENCES / f"{name}.png"
     assert ref.exists(), "run: python -m bench.sample_sheet --update-references"
@@ -330,5 +333,9 @@ def test_the_reference_check_catches_a_regression(samples: dict[str, bytes]) -> 
     moved = ImageChops.offset(ref, 3, 0)
     assert differs(moved, ref)
     # a different card in the hand
-    other = sample_sheet.hand_scene(cards("ace of suns") + HAND[1:], ALL_CARDS[27], PILE)
+    hand = sample_sheet.sample_scenes()["hand"]
+    row = hand.parts[0]
+    assert isinstance(row, Row)
+    swapped = next(c for c in ALL_CARDS if c not in row.groups[0])
+    other = replace(hand, parts=(replace(row, groups=((swapped, *row.groups[0][1:]),)), *hand.parts[1:]))
     assert differs(rgb(draw(other)), ref)

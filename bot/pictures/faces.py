@@ -76,13 +76,13 @@ def _excuse(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, line: float)
         d.line([a, b], fill=PAPER, width=max(1, round(line * 2.2)))
 
 
-@lru_cache(maxsize=512)
 def worth_of(card: Card, worth: Worth) -> int:
     """The number in the badge: the Bhargage count (``"count"``) or the Bharg Deluxe points, one per suit
     (``"suits"``)."""
     return card.value if worth == "count" else len(card.suits)
 
 
+@lru_cache(maxsize=512)
 def face(card: Card, width: int, worth: Worth = "count") -> Image.Image:
     """The face of ``card``, ``width`` pixels wide, RGBA with rounded corners (cached: do not draw on it);
     ``worth`` says which game's value the badge shows."""
