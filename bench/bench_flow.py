@@ -50,6 +50,8 @@ class Figures:
     clicks: list[int] = field(default_factory=list)  # per turn
     beyond_binds: list[int] = field(default_factory=list)  # per turn, the clicks that were not one per bind
     routes: Counter[str] = field(default_factory=Counter)
+    uploads: int = 0  # requests that carried a picture
+    upload_bytes: int = 0
 
     def lines(self) -> list[str]:
         per_turn = Counter(self.clicks)
@@ -65,6 +67,9 @@ class Figures:
             f"clicks per turn       mean {statistics.fmean(self.clicks or [0]):.2f}, "
             f"max {max(self.clicks or [0])} ({spread})",
             "REST by route         " + ", ".join(f"{r} {n}" for r, n in self.routes.most_common()),
+            f"pictures uploaded     {self.uploads} ({self.uploads / max(self.moves, 1):.2f} per move, "
+            f"{self.upload_bytes / 1024 / max(self.moves, 1):.0f} KB per move, "
+            f"{self.upload_bytes / 1024 / max(self.uploads, 1):.0f} KB each)",
             *(
                 [f"clicks besides binds  {dict(sorted(Counter(self.beyond_binds).items()))} (turns by count)"]
                 if self.beyond_binds
@@ -312,6 +317,8 @@ def _figures(
             f.rest_outside += 1
             f.routes[_route(method, path)] += 1
     f.response_edits += sum(1 for it in fake.interactions if it.callback_type == 7)
+    sent = [u for u in fake.uploads if u.status < 300]
+    f.uploads, f.upload_bytes = len(sent), sum(sum(u.sizes) for u in sent)
     return f
 
 
@@ -326,6 +333,7 @@ async def run(seed: int, deluxe_seed: int, players: int, target: int, deluxe_tar
                 nudge_minutes=0,
                 claim_minutes=0,
                 bot_delay=0.0,
+                suit_emojis=False,  # made once at the first start: no part of a move
             )
             fake = FakeDiscord()
             n = 2 if kind == "bhargage" else players
