@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import delivery, emojis, health, pictures
+from bot import delivery, emojis, health
 from bot.clock import Clock
 from bot.controller import TableController
 from bot.drain import Drain
@@ -116,8 +116,7 @@ class TavernBot(commands.Bot):
             return
         self.controller.start_timer()
         self._heartbeat = asyncio.create_task(self._heartbeat_loop(), name="tavern-heartbeat")
-        # Card faces are drawn once, in a worker thread: the first game's pictures come as fast as the rest.
-        self._warming = asyncio.create_task(asyncio.to_thread(pictures.warm), name="tavern-pictures")
+        self._warming = asyncio.create_task(delivery.start_drawing(), name="tavern-pictures")
         if self.settings.suit_emojis:  # in the background: connecting never waits on it
             self._emojis = asyncio.create_task(emojis.load_suit_emojis(self), name="tavern-emojis")
         await self.sync_commands()
@@ -212,6 +211,8 @@ class TavernBot(commands.Bot):
             if hasattr(self, "controller"):
                 await self.controller.stop_timer()
                 await self.controller.stop_bots()
+            if self._warming is not None:
+                self._warming.cancel()
             if self._emojis is not None:
                 self._emojis.cancel()
                 suits.use({})  # the text of anything drawn after this bot is gone (tests) is plain again

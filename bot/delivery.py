@@ -12,13 +12,17 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import multiprocessing
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 
+from bot import pictures
 from bot.errors import UserFacingError, reply_error
 from bot.games import Click
 from bot.panel import Button, Control, Embed, Panel, Picture
@@ -52,6 +56,7 @@ STYLES = {
 }
 DESCRIPTION_LIMIT = 1024  # an attachment's description (alt text)
 REFUSED_UPLOAD = 413  # Discord's "Request entity too large"
+DRAWING_WORKERS = 1  # one process beside the event loop: a move's pictures take a few milliseconds
 DmResult = Literal["sent", "closed", "failed"]
 T = TypeVar("T")
 
@@ -215,13 +220,40 @@ def kwargs(
     return out
 
 
+_drawing: ProcessPoolExecutor | None = None
+
+
+def drawing_pool() -> ProcessPoolExecutor:
+    """The worker process that draws pictures, shared by the whole process and started on first use. Drawing
+    is CPU work that holds Python's GIL: in a thread it would slow every other table's clicks, so it runs
+    beside the event loop instead (the scene goes over pickled; PNG bytes come back)."""
+    global _drawing
+    if _drawing is None:
+        context = multiprocessing.get_context("forkserver")  # no copy of the running bot's loop and sockets
+        _drawing = ProcessPoolExecutor(DRAWING_WORKERS, mp_context=context, initializer=pictures.warm)
+    return _drawing
+
+
+async def start_drawing() -> None:
+    """Start the drawing process now and let it draw every card face, so the first game's pictures come as
+    fast as the rest."""
+    await asyncio.get_running_loop().run_in_executor(drawing_pool(), pictures.warm)
+
+
 async def draw(picture: Picture | None) -> list[discord.File]:
-    """The picture as a file to upload, drawn in a worker thread so the event loop never waits on it; none
-    (logged as an error) when it cannot be drawn: the text beside it carries the move."""
+    """The picture as a file to upload, drawn in the drawing process so the event loop never waits on it;
+    none (logged as an error) when it cannot be drawn: the text beside it carries the move."""
+    global _drawing
     if picture is None:
         return []
     try:
-        png = await asyncio.to_thread(picture.draw)
+        png = await asyncio.get_running_loop().run_in_executor(drawing_pool(), picture.draw)
+    except BrokenProcessPool as err:  # the drawing process died: start a new one for the next picture
+        broken, _drawing = _drawing, None
+        if broken is not None:
+            broken.shutdown(wait=False)
+        log.error("the drawing process stopped (%s); sending text alone", err)
+        return []
     except Exception as err:
         log.error(
             "could not draw the picture %s (%s: %s); sending text alone",

@@ -7,11 +7,14 @@ from __future__ import annotations
 import dataclasses
 import io
 import logging
+from functools import partial
 
 import pytest
 from PIL import Image
 
-from bot import pictures
+from bench import sample_sheet
+from bot import delivery, pictures
+from bot.panel import Picture
 from bot.render import suits
 from bot.rules.decktet import Card, Rank, Suit
 from bot.settings import Settings
@@ -221,3 +224,19 @@ async def test_the_card_gallery(fake_discord: FakeDiscord, start_bot: StartBot) 
 
     wrong = await fake.slash(user, fake.channel, "tavern cards", card="seaa")
     assert wrong.ephemeral and "There is no card called" in wrong.content and wrong.message.attachments == []
+
+
+async def test_a_drawing_process_that_dies_costs_one_picture(error_logs: ErrorLogGuard) -> None:
+    """Pictures are drawn in a process beside the event loop; if it dies, that picture is left out (logged)
+    and the next one is drawn by a new process."""
+    board = Picture("b.png", partial(pictures.draw, sample_sheet.sample_scenes()["board"]), "board")
+    (first,) = await delivery.draw(board)
+    drawn = first.fp.read()
+    assert first.filename == "b.png" and drawn.startswith(b"\x89PNG")
+    for process in list(delivery.drawing_pool()._processes.values()):
+        process.kill()
+        process.join()
+    assert await delivery.draw(board) == []
+    assert error_logs.take("the drawing process stopped")
+    (again,) = await delivery.draw(board)
+    assert again.fp.read() == drawn
