@@ -240,3 +240,17 @@ async def test_a_drawing_process_that_dies_costs_one_picture(error_logs: ErrorLo
     assert error_logs.take("the drawing process stopped")
     (again,) = await delivery.draw(board)
     assert again.fp.read() == drawn
+
+
+async def test_show_my_hand_carries_the_hand_picture_where_dms_are_closed(
+    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
+) -> None:
+    fake = fake_discord
+    await start_bot()
+    alice, carol = fake.add_user("alice"), fake.add_user("carol", dms_closed=True)
+    await challenge(fake, alice, carol)
+    notice = next(m for m in fake.channel_messages(fake.channel) if "DMs are closed" in m.content)
+    shown = await fake.click(carol, notice, notice.buttons()[0].custom_id or "")
+    assert shown.ephemeral and shown.message.viewer is carol
+    assert names(shown.message) == ["hand.png"]
+    png(fake, shown.message, "hand.png")

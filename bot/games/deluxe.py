@@ -224,7 +224,7 @@ def _draw_items(seq: str, queue: Sequence[Card]) -> list[Control]:
         options = []
         for n in range(k * CHUNK + 1, min(len(queue), (k + 1) * CHUNK) + 1):
             taken = top_first[:n]
-            label = f"Take {n}: " + ("" if n == 1 else "… + ") + taken[-1].title
+            label = f"Take {n}: " + ("" if n == 1 else "… + ") + f"{taken[-1].title} {taken[-1].suit_emoji}"
             options.append(
                 Option(
                     label=label[:100],
