@@ -4,7 +4,9 @@ Every control the bot sends carries its own address: ``tv:<scope>:<key>:<token>:
 ``g`` is a game table (key = game id) and ``l`` a lobby (key = lobby id). :func:`on_component` takes every
 press, before or after a restart, parses it strictly into a :class:`~bot.games.Click` (or refuses it quietly)
 and hands it to the table controller. What is sent is cut to Discord's limits here, so no message is refused
-for its size. Nothing here knows any game's rules.
+for its size, and every message goes through :func:`deliver`: its picture drawn in the drawing process and
+uploaded, or left out (logged) when it can't be drawn or Discord refuses it. Nothing here knows any game's
+rules.
 """
 
 from __future__ import annotations
