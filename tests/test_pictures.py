@@ -216,8 +216,9 @@ def test_names_any_unicode_draw_clipped() -> None:
 
 
 def test_the_font_subset_matches_the_supported_ranges() -> None:
-    ttlib = pytest.importorskip("fontTools.ttLib")
     import unicodedata
+
+    from fontTools import ttLib as ttlib
 
     for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
         path = Path(scene_module.__file__).parent / "fonts" / name
