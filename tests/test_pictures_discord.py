@@ -19,7 +19,7 @@ from bot.render import suits
 from bot.rules.decktet import Card, Rank, Suit
 from bot.settings import Settings
 from tests.conftest import ErrorLogGuard, StartBot
-from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_bhargage_discord import SEED, board, challenge, enabled, play_out, step, waiting_line
 from tests.test_deluxe_discord import boot, live_panel, open_table, play_turn, to_move
 
@@ -45,8 +45,8 @@ def png(fake: FakeDiscord, msg: FakeMessage, filename: str) -> Image.Image:
     return image
 
 
-def live_dm(fake: FakeDiscord, user: object) -> FakeMessage:
-    return [m for m in fake.dms(user) if enabled(m)][-1]  # type: ignore[arg-type]
+def live_dm(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
+    return [m for m in fake.dms(user) if enabled(m)][-1]
 
 
 async def test_bhargage_panels_board_and_show_carry_pictures(

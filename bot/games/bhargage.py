@@ -136,7 +136,7 @@ class Bhargage(GameAdapter):
         token = self.token(table, seat)
         controls: list[Button | Select] = []
         if state.phase is bh.Phase.DISCARD:
-            dealt = sorted((*view.hand, *view.discard), key=lambda c: (int(c.rank), c.index))
+            dealt = render.dealt(view)
             picked = {c.index for c in chosen or ()}
             options = tuple(
                 Option(label=c.label[:100], value=str(c.index), default=c.index in picked) for c in dealt

@@ -14,7 +14,7 @@ from bot.render import suits
 from bot.render.board import Lane, draw_board
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import GAME, HandCount, ScoreItem
-from bot.rules.decktet import Card, Rank, Suit
+from bot.rules.decktet import Card, Rank, Suit, sort_key
 from bot.text import RULES_DOCS, rules_link
 
 MESSAGE_LIMIT = 1900  # under Discord's 2000, leaving room for a ping line
@@ -406,11 +406,16 @@ def board_scene(state: bh.State, names: Sequence[str]) -> pic.Scene:
     return pic.Scene(tuple(parts), title=title)
 
 
+def dealt(view: bh.SeatView) -> tuple[Card, ...]:
+    """The seat's five cards of this deal, discards included, low to high: the order of its discard menu."""
+    return tuple(sorted((*view.hand, *view.discard), key=sort_key))
+
+
 def panel_scene(view: bh.SeatView, picked: Sequence[Card] = ()) -> pic.Scene:
     """A seat's panel as a picture: its cards (while discarding, all five with the chosen two raised), then
     the up-card and the pile."""
     if view.phase is bh.Phase.DISCARD:
-        cards = tuple(sorted((*view.hand, *view.discard), key=lambda c: (int(c.rank), c.index)))
+        cards = dealt(view)
         chosen = set(picked or view.discard)
         raised = tuple((0, i) for i, c in enumerate(cards) if c in chosen)
         caption = "Your cards: choose 2 to lay away"

@@ -402,7 +402,7 @@ def table_scene(v: D.View, names: Sequence[str]) -> pic.Scene:
 
 
 def hand_scene(hand: Sequence[Card], picked: Sequence[int] = ()) -> pic.Scene:
-    """A player's hand as a picture, sorted as the menus list it, with the cards picked for a meld raised."""
-    ordered = tuple(sorted(hand, key=sort_key))
-    row = pic.Row(caption="Your hand", groups=(ordered,), picked=tuple((0, i) for i in picked))
+    """A player's hand as a picture, in the view's order (the order the menus list it, so ``picked``, the
+    positions of the cards picked for a meld, are raised)."""
+    row = pic.Row(caption="Your hand", groups=(tuple(hand),), picked=tuple((0, i) for i in picked))
     return pic.Scene((row,), worth="suits")
