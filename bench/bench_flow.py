@@ -7,7 +7,10 @@ Prints, per game: messages posted in the channel and in the game's thread, DMs p
 clicks per turn (a Bhargage turn is one decision: a discard, a cut, a card played; a Deluxe turn runs from a
 player's draw to their discard).
 
-    python -m bench.bench_flow [--seed N] [--deluxe-seed N] [--players 3] [--json]
+    python -m bench.bench_flow [--seed N] [--deluxe-seed N] [--players 3] [--think S] [--games G] [--json]
+
+The bot runs with its production coalescing and attention settings, so ``--think`` matters: flat out, a
+table's calls share posts; at a person's pace (``--think 2``) each window holds fewer moves.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from bench.bench_load import _verb, running_bot
 from bot.ai import bhargage as bh_ai
@@ -98,6 +102,8 @@ class Player:
     """Clicks through whatever the bot shows one user: their newest live DM panel, else a public message
     with a control for them (a Cut in the channel, say)."""
 
+    think: ClassVar[float] = 0.0  # seconds before each click (``--think``): a person's pace, not a script's
+
     def __init__(self, fake: FakeDiscord, user: FakeUser, places: list[FakeChannel]) -> None:
         self.fake = fake
         self.user = user
@@ -125,6 +131,7 @@ class Player:
         ]
         assert found, f"no {verb}:{arg} on {msg!r}: {[b.custom_id for b in msg.buttons()]}"
         self.clicks += 1
+        await asyncio.sleep(self.think)
         result = await self.fake.click(self.user, msg, found[0].custom_id or "")
         return result.message
 
@@ -132,6 +139,7 @@ class Player:
         for s in msg.selects():
             if _verb(s.custom_id) == verb and set(values) <= set(s.values()):
                 self.clicks += 1
+                await asyncio.sleep(self.think)
                 return (await self.fake.select(self.user, msg, s.custom_id, values)).message
         raise AssertionError(f"no {verb} select offering {values} on {msg!r}")
 
@@ -322,10 +330,17 @@ def _figures(
     return f
 
 
-async def run(seed: int, deluxe_seed: int, players: int, target: int, deluxe_target: int) -> list[Figures]:
+async def run(
+    seed: int,
+    deluxe_seed: int,
+    players: int,
+    target: int,
+    deluxe_target: int,
+    games: tuple[str, ...] = ("bhargage", "deluxe"),
+) -> list[Figures]:
     out = []
     with tempfile.TemporaryDirectory(prefix="tavern-flow-") as tmp:
-        for kind in ("bhargage", "deluxe"):
+        for kind in games:
             settings = Settings(
                 token=FAKE_TOKEN,
                 db_path=Path(tmp) / f"{kind}.sqlite3",
@@ -356,8 +371,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--target", type=int, default=121)
     parser.add_argument("--deluxe-target", type=int, default=100)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds each player waits before a click (0: flat out)"
+    )
+    parser.add_argument("--games", default="bhargage,deluxe", help="which games to play, comma-separated")
     args = parser.parse_args(argv)
-    figures = asyncio.run(run(args.seed, args.deluxe_seed, args.players, args.target, args.deluxe_target))
+    Player.think = args.think
+    games = tuple(g.strip() for g in args.games.split(",") if g.strip())
+    figures = asyncio.run(
+        run(args.seed, args.deluxe_seed, args.players, args.target, args.deluxe_target, games)
+    )
     if args.json:
         print(json.dumps([{**vars(f), "routes": dict(f.routes)} for f in figures], indent=1))
         return

@@ -211,6 +211,7 @@ class TavernBot(commands.Bot):
             if hasattr(self, "controller"):
                 await self.controller.stop_timer()
                 await self.controller.stop_bots()
+                await self.controller.flush_all()  # the calls still waiting to be told
             if self._warming is not None:
                 self._warming.cancel()
             if self._emojis is not None:

@@ -13,9 +13,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("tavern.controller")
 
 Interaction = discord.Interaction[Any]
+# The latest press on a seat's live panel, when, and the DM message it reaches (None: an ephemeral panel).
+Held = tuple[Interaction, float, int | None]
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 THREADS_REFUSED = (
@@ -46,6 +49,7 @@ THREADS_REFUSED = (
 )
 UNKNOWN_MESSAGE = 10008
 THREAD_ARCHIVED = 50083
+BOARD_EVERY = 3  # the board is edited at most once per this many coalescing windows
 EPHEMERAL_LIFE = 14 * 60  # seconds an ephemeral panel stays editable (its interaction token lasts 15 min)
 ADMIN_ONLY = "Only members with the Manage Server or Manage Channels permission can end a game here."
 
@@ -58,6 +62,50 @@ def private(interaction: Interaction) -> bool:
     """Whether the pressed message is seen by the presser alone (a DM or an ephemeral message)."""
     message = interaction.message
     return message is None or interaction.guild_id is None or message.flags.ephemeral
+
+
+@dataclass
+class Outbox:
+    """What a table's channel has not been shown yet (see ``Settings.coalesce_seconds``): calls that pinged
+    nobody, waiting for their window to end or for the next call that pings someone, and whether the board
+    message is behind. Kept in memory only: a crash loses at most one window of calls, never a move."""
+
+    messages: list[Announcement] = field(default_factory=list)
+    since: float = 0.0  # when the first waiting call came
+    board_dirty: bool = False
+    board_at: float = -math.inf  # when the board was last edited
+    task: asyncio.Task[None] | None = None
+
+    def pending(self) -> bool:
+        return bool(self.messages) or self.board_dirty
+
+    def picture(self) -> bool:
+        return any(a.picture is not None for a in self.messages)
+
+    def hold(self, ann: Announcement, now: float) -> None:
+        if ann.messages:
+            if not self.messages:
+                self.since = now
+            self.messages.append(ann)
+
+    def take(self, ann: Announcement) -> Announcement:
+        """``ann`` with the waiting calls first, packed together into as few messages as fit."""
+        if not self.messages:
+            return ann
+        waiting, self.messages = [*self.messages, ann], []
+        texts: list[str] = []
+        picture, picture_at = None, -1
+        for a in waiting:
+            for i, text in enumerate(a.messages):
+                at = a.picture is not None and i == a.picture_at % len(a.messages)
+                joined = f"{texts[-1]}\n{text}" if texts else text
+                if texts and len(joined) <= delivery.CONTENT_LIMIT and not (at and picture is not None):
+                    texts[-1] = joined
+                else:
+                    texts.append(text)
+                if at:
+                    picture, picture_at = a.picture, len(texts) - 1
+        return replace(ann, messages=texts, picture=picture, picture_at=picture_at)
 
 
 def player(user: discord.abc.User) -> Player:
@@ -74,8 +122,13 @@ class TableController:
         self._timer: asyncio.Task[None] | None = None
         self._bots: dict[int, asyncio.Task[None]] = {}  # table id → its computer players' task
         self._timer_lock = asyncio.Lock()
-        # (table, seat) → the interaction whose ephemeral panel is that seat's live one (closed DMs), and when
-        self._ephemerals: dict[tuple[int, int], tuple[Interaction, float]] = {}
+        # (table, seat) → the latest press on that seat's live panel (its DM, or its ephemeral Show my hand
+        # panel), and when: the panel is redrawn through that interaction while its token lasts, which is an
+        # interaction endpoint, outside the bot's global REST budget.
+        self._held: dict[tuple[int, int], Held] = {}
+        self._stripping: set[asyncio.Task[None]] = set()
+        self._seen: dict[tuple[int, int], float] = {}  # (table, seat) → the seat's last click there
+        self._outboxes: dict[int, Outbox] = {}  # table id → what its channel has not been shown yet
         settings = bot.settings
         self.openings = Cooldown(settings.openings_per_minute, 60, bot.clock, "open a table")
         self.calculators = Cooldown(settings.calculations_per_minute, 60, bot.clock, "use the calculator")
@@ -303,6 +356,7 @@ class TableController:
             raise NotSeated()
         if table.status != "active":
             raise TableClosed()
+        self._seen[(table.id, seat)] = self.clock()
         adapter = table.adapter
         if click.verb == "hand":
             await self._ephemeral_panel(interaction, table, seat, adapter.seat_panel(table, seat))
@@ -319,7 +373,7 @@ class TableController:
                 await delivery.send_ephemeral(interaction, outcome, table.id)  # never a hand in the channel
             elif isinstance(outcome, Panel):
                 await delivery.deliver(interaction.response.edit_message, outcome, "g", table.id)
-                self._hold_ephemeral(interaction, table, seat)
+                self._hold(interaction, table, seat)
             else:
                 await self._move(interaction, table, seat, outcome)
 
@@ -342,11 +396,8 @@ class TableController:
                 done = None
             answered: int | None = None
             if done is not None:
-                if table.adapter.replaces(table, events):
-                    done = done.without_controls()  # a new hand: the new panel comes as a new message
-                else:
-                    answered = seat  # the pressed panel is the seat's live panel, redrawn through the answer
-                    self._hold_ephemeral(interaction, table, seat)
+                answered = seat  # the pressed panel is the seat's live panel, redrawn through the answer
+                self._hold(interaction, table, seat)
             await self._saved(interaction, table, events, told, done, answered=answered)
 
     async def _saved(
@@ -478,24 +529,38 @@ class TableController:
             if table.is_bot(seat) or (seat == answered and not fresh):
                 continue
             panel = adapter.seat_panel(table, seat, note)
-            await self._show_panel(table, seat, panel, new=fresh, retire=seat != answered)
+            await self._show_panel(table, seat, panel, retire=seat != answered)
         posted = True
         ann = Announcement()
+        box = self._outboxes.setdefault(table.id, Outbox())
         if not held:
-            ann = adapter.announce(table, table.pending)
-            posted = await self._tell_channel(table, ann)
+            ann = self._attend(table, adapter.announce(table, table.pending))
+            if self._can_wait(table, ann, box):
+                box.hold(ann, self._now())
+            else:
+                posted = await self._tell_channel(table, box.take(ann))
             if posted:
                 table.pending = []
             changes["untold_after"] = None if posted else told_before
-        board_id = await self._refresh_board(table)
-        if board_id is not None:
-            changes["board_id"] = board_id
+        if (
+            self._coalesce()
+            and not table.is_over()
+            and self._now() < box.board_at + BOARD_EVERY * self._coalesce()
+        ):
+            box.board_dirty = True  # the board waits: several moves, one edit
+        else:
+            board_id = await self._refresh_board(table)
+            box.board_at, box.board_dirty = self._now(), False
+            if board_id is not None:
+                changes["board_id"] = board_id
+        if box.pending():
+            self._flush_soon(table.id, box)
         if not posted:
             # The table's channel refused: whoever was called there gets their panel anyway (it pings as a
             # new message), and at the end everyone is told the result by DM.
             for seat in ann.ping_seats:
                 if seat not in dealt and not table.is_bot(seat):
-                    await self._show_panel(table, seat, adapter.seat_panel(table, seat), new=True)
+                    await self._show_panel(table, seat, adapter.seat_panel(table, seat), notify=True)
             if table.is_over():
                 head = f"Your {adapter.title} game in <#{self._place(table)}> is over."
                 result = Panel(content="\n".join([head, *adapter.result_lines(table, events)]))
@@ -506,8 +571,86 @@ class TableController:
         await self.tables.save_meta(table, **changes)
         if table.is_over():
             for seat in range(len(table.seats)):
-                self._ephemerals.pop((table.id, seat), None)
+                self._held.pop((table.id, seat), None)
+                self._seen.pop((table.id, seat), None)
+            self._outboxes.pop(table.id, None)
+            if box.task is not None and box.task is not asyncio.current_task():
+                box.task.cancel()
         self.wake_bots(table)
+
+    # ---------------------------------------------------------------- coalescing
+
+    def _coalesce(self) -> float:
+        return self.settings.coalesce_seconds
+
+    @staticmethod
+    def _now() -> float:
+        """Real time, for the REST budget (game timers use the injectable clock)."""
+        return asyncio.get_running_loop().time()
+
+    def _attend(self, table: Table, ann: Announcement) -> Announcement:
+        """No ping for players who are looking at the table (they clicked there within
+        ``attention_seconds``): their panel already shows it is their turn."""
+        attention = self.settings.attention_seconds
+        if not ann.ping_seats or attention <= 0:
+            return ann
+        now = self.clock()
+        if all(now - self._seen.get((table.id, s), -math.inf) < attention for s in ann.ping_seats):
+            return replace(ann, ping="", ping_seats=())
+        return ann
+
+    def _can_wait(self, table: Table, ann: Announcement, box: Outbox) -> bool:
+        """Calls that ping nobody and offer nothing may wait a moment, to go out with the next ones."""
+        return (
+            self._coalesce() > 0
+            and not ann.ping
+            and not ann.controls
+            and not table.is_over()
+            and not (ann.picture is not None and box.picture())
+        )
+
+    def _flush_soon(self, table_id: int, box: Outbox) -> None:
+        if box.task is None or box.task.done():
+            box.task = asyncio.create_task(self._flush_later(table_id, box), name=f"flush-{table_id}")
+
+    async def _flush_later(self, table_id: int, box: Outbox) -> None:
+        """Tell the channel what waited, when its window ends; the board when its next edit is due."""
+        try:
+            while box.pending() and self._outboxes.get(table_id) is box:
+                due = box.since + self._coalesce() if box.messages else math.inf
+                if box.board_dirty:
+                    due = min(due, box.board_at + BOARD_EVERY * self._coalesce())
+                await asyncio.sleep(max(0.0, due - self._now()))
+                async with self.tables.locked(table_id) as table:
+                    await self._flush(table, box)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %d: could not tell the channel what waited", table_id)
+
+    async def _flush(self, table: Table, box: Outbox, *, everything: bool = False) -> None:
+        """Post the calls whose window is over, and edit the board if its edit is due; the caller holds the
+        table's lock."""
+        now = self._now()
+        due = box.messages and (everything or now >= box.since + self._coalesce())
+        if due and not await self._tell_channel(table, box.take(Announcement())):
+            log.warning("game %d: the channel refused calls that had waited; they are dropped", table.id)
+        if box.board_dirty and (everything or now >= box.board_at + BOARD_EVERY * self._coalesce()):
+            box.board_at, box.board_dirty = now, False
+            board_id = await self._refresh_board(table)
+            if board_id is not None:
+                await self.tables.save_meta(table, board_id=board_id)
+
+    async def flush_all(self) -> None:
+        """Tell every channel what is waiting (a clean shutdown)."""
+        for table_id, box in list(self._outboxes.items()):
+            if box.task is not None:
+                box.task.cancel()
+            if box.pending():
+                with contextlib.suppress(Exception):
+                    async with self.tables.locked(table_id) as table:
+                        await self._flush(table, box, everything=True)
+        self._outboxes.clear()
 
     def _show_button(self, table: Table, seat: int) -> Button:
         return table.adapter.hand_button(f"Show my hand ({table.names[seat]})", arg=str(seat))
@@ -674,19 +817,22 @@ class TableController:
     # ================================================================ private panels
 
     async def _show_panel(
-        self, table: Table, seat: int, panel: Panel, *, new: bool = False, retire: bool = True
+        self, table: Table, seat: int, panel: Panel, *, notify: bool = False, retire: bool = True
     ) -> None:
-        """Keep the seat's one live private panel current: edit it in place, or (a new hand, or no panel yet)
-        send a new DM, which notifies, and take the controls off the old one (unless ``retire`` is False:
-        the click's own answer already did). Where DMs are closed, the newest Show my hand panel is edited
-        instead, while its interaction lasts."""
+        """Keep the seat's one live private panel current, in place: through the seat's latest press on it
+        while that interaction lasts (no global REST request), else by editing the DM. A new DM (which
+        notifies) goes only where no panel can be edited, or with ``notify``; the old panel then loses its
+        controls (unless ``retire`` is False: the click's own answer already did). Where DMs are closed,
+        the newest Show my hand panel is edited instead, while its interaction lasts."""
         if table.is_bot(seat):
             return
         if seat in table.meta.dm_closed or not (await self.server_settings.get(table.guild_id)).dms:
-            await self._edit_ephemeral(table, seat, panel)
+            await self._through_held(table, seat, panel)
             return
         where = table.meta.panels.get(seat)
-        if where is not None and not new:
+        if where is not None and not notify:
+            if await self._through_held(table, seat, panel, where[1]):
+                return
             try:
                 message = self._at(where[0]).get_partial_message(where[1])
                 await delivery.deliver(message.edit, panel, "g", table.id)
@@ -704,6 +850,7 @@ class TableController:
         if where is not None and retire:
             with contextlib.suppress(discord.HTTPException):
                 await self._at(where[0]).get_partial_message(where[1]).edit(view=None)
+        self._held.pop((table.id, seat), None)  # its message is no longer the live panel
         panels = {**table.meta.panels, seat: (sent.channel.id, sent.id)}
         await self.tables.save_meta(table, panels=panels)
 
@@ -735,36 +882,65 @@ class TableController:
         await self._post(table, Panel(content=text, controls=(self._show_button(table, seat),)))
         return None
 
-    def _hold_ephemeral(self, interaction: Interaction, table: Table, seat: int) -> None:
-        """A press on an ephemeral panel redrew it: that interaction now reaches the seat's live panel."""
+    def _hold(self, interaction: Interaction, table: Table, seat: int) -> None:
+        """A press on the seat's live panel (its DM panel, or an ephemeral one) redrew it: that interaction
+        now reaches the panel. An ephemeral panel it takes over from loses its controls."""
         message = interaction.message
-        if message is not None and message.flags.ephemeral:
-            self._ephemerals[(table.id, seat)] = (interaction, self.clock())
+        live = table.meta.panels.get(seat)
+        if message is None:
+            return
+        if message.flags.ephemeral:
+            self._held[(table.id, seat)] = (interaction, self.clock(), None)
+        elif live is not None and live[1] == message.id:
+            old = self._held.get((table.id, seat))
+            self._held[(table.id, seat)] = (interaction, self.clock(), message.id)
+            if old is not None and old[2] is None:
+                self._retire(old)
+
+    def _retire(self, held: Held) -> None:
+        """Take the controls off a replaced ephemeral panel, while its interaction lasts (best effort)."""
+        interaction, since, _ = held
+        if self.clock() - since < EPHEMERAL_LIFE:
+            task = asyncio.create_task(self._strip(interaction))
+            self._stripping.add(task)
+            task.add_done_callback(self._stripping.discard)
+
+    @staticmethod
+    async def _strip(interaction: Interaction) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.edit_original_response(view=None)
 
     async def _ephemeral_panel(self, interaction: Interaction, table: Table, seat: int, panel: Panel) -> None:
-        """A Show my hand panel: the seat's live panel from now on; the one it replaces loses its controls."""
-        old = self._ephemerals.pop((table.id, seat), None)
+        """A Show my hand panel: the seat's live panel from now on; an ephemeral one it replaces loses its
+        controls."""
+        old = self._held.pop((table.id, seat), None)
         first = not interaction.response.is_done()
         await delivery.send_ephemeral(interaction, panel, table.id)
         if first:
-            self._ephemerals[(table.id, seat)] = (interaction, self.clock())
-        if old is not None and self.clock() - old[1] < EPHEMERAL_LIFE:
+            self._held[(table.id, seat)] = (interaction, self.clock(), None)
+        if old is not None and old[2] is None and self.clock() - old[1] < EPHEMERAL_LIFE:
             with contextlib.suppress(discord.HTTPException):
                 await old[0].edit_original_response(view=None)
 
-    async def _edit_ephemeral(self, table: Table, seat: int, panel: Panel) -> None:
-        held = self._ephemerals.get((table.id, seat))
-        if held is None:
-            return
-        interaction, since = held
+    async def _through_held(
+        self, table: Table, seat: int, panel: Panel, message_id: int | None = None
+    ) -> bool:
+        """Redraw the seat's live panel through its held interaction: the DM panel ``message_id``, or (None)
+        an ephemeral panel. False if there is none, it ran out, or Discord refused."""
+        held = self._held.get((table.id, seat))
+        if held is None or held[2] != message_id:
+            return False
+        interaction, since, _ = held
         if self.clock() - since >= EPHEMERAL_LIFE:
-            del self._ephemerals[(table.id, seat)]
-            return
+            del self._held[(table.id, seat)]
+            return False
         try:
             await delivery.deliver(interaction.edit_original_response, panel, "g", table.id)
         except discord.HTTPException as err:
-            log.info("game %d: seat %d's ephemeral panel is gone (%s)", table.id, seat, err)
-            self._ephemerals.pop((table.id, seat), None)
+            log.info("game %d: seat %d's held panel is gone (%s)", table.id, seat, err)
+            self._held.pop((table.id, seat), None)
+            return False
+        return True
 
     # ================================================================ the timer
 

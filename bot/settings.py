@@ -50,6 +50,11 @@ class Settings:
     openings_per_minute: int = 3  # challenges, lobbies and rematches one member may open
     calculations_per_minute: int = 10  # calculator uses per member
     bot_delay: float = 1.5  # seconds a computer player waits before it moves, so people can follow
+    # Seconds within which a table's calls share one post (and, three times that, its board one edit): the
+    # bot's REST budget is per bot, not per table. 0: every move is told at once.
+    coalesce_seconds: float = 5.0
+    # A player who clicked at the table this recently is looking at it: their turn is not pinged. 0: always.
+    attention_seconds: float = 60.0
     health_path: Path | None = None  # None: ``health.json`` next to the database
     threads: bool = True  # each game in its own thread where the bot may open one (a server may turn it off)
     suit_emojis: bool = True  # suits in message text as the application's own emojis (made once at start)
@@ -131,6 +136,8 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         calculations_per_minute=_count(env, "TAVERN_CALCULATIONS_PER_MINUTE", 10),
         health_path=health_path_from_env(env),
         bot_delay=_seconds(env, "TAVERN_BOT_DELAY", 1.5),
+        coalesce_seconds=_seconds(env, "TAVERN_COALESCE_SECONDS", 5.0),
+        attention_seconds=_seconds(env, "TAVERN_ATTENTION_SECONDS", 60.0, most=3600),
         threads=_switch(env, "TAVERN_THREADS", True),
         suit_emojis=_switch(env, "TAVERN_SUIT_EMOJIS", True),
         rules_url=_url(env, "TAVERN_RULES_URL"),
@@ -160,7 +167,7 @@ def _url(env: Mapping[str, str], name: str) -> str | None:
     return raw.rstrip("/")
 
 
-def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+def _seconds(env: Mapping[str, str], name: str, default: float, *, most: float = 60) -> float:
     raw = env.get(name, "").strip()
     if not raw:
         return default
@@ -168,8 +175,8 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         raise SettingsError(f"{name} must be a number of seconds, got {raw!r}.") from None
-    if not 0 <= value <= 60:
-        raise SettingsError(f"{name} must be between 0 and 60 seconds, got {raw!r}.")
+    if not 0 <= value <= most:
+        raise SettingsError(f"{name} must be between 0 and {most:g} seconds, got {raw!r}.")
     return value
 
 

@@ -87,6 +87,8 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "db_path": tmp_path / "tavern.sqlite3",
         "log_level": "DEBUG",
         "bot_delay": 0.0,  # computer players move at once in tests
+        "coalesce_seconds": 0.0,  # every move told at once, unless a test asks for coalescing
+        "attention_seconds": 0.0,  # every turn pinged, unless a test asks otherwise
         "threads": False,  # games play in the channel unless a test asks for threads
         "suit_emojis": False,  # message text keeps unicode suits unless a test asks for the application's
     }

@@ -208,9 +208,9 @@ async def test_hint_when_it_is_not_your_decision(fake_discord: FakeDiscord, star
     await fake.click(bob, posted.message, "Accept")
     table = bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
+    await act_with_panel(fake, alice, live_dm(fake, alice))
     shown = (await fake.slash(alice, fake.channel, "bhargage hand")).message  # a private panel, kept as sent
     hint_id = hint_button(shown)
-    await act_with_panel(fake, alice, live_dm(fake, alice))
     await act_with_panel(fake, bob, live_dm(fake, bob))
     assert table.state.phase is bh.Phase.CUT
     seq = table.seq

@@ -350,10 +350,9 @@ async def test_wrong_user_stale_double_click_and_not_your_turn(
     assert table.seq == 2
     texts = [r.text() for r in both]
     assert sum("That button is from an earlier turn." in t for t in texts) == 1
-    # The old hand-1 select no longer works.
-    old_pick = old.message.selects()[0]
-    stale = await fake.select(alice, old.message, old_pick.custom_id, old_pick.values()[:2])
-    assert stale.ephemeral and stale.content == "That button is from an earlier turn."
+    # Her DM panel took over as her live panel: the old ephemeral one lost its controls.
+    await fake.settle()
+    assert old.message.selects() == [] and old.message.buttons() == []
 
     # The cut is on the cutting player's own panel only; the dealer's panel has none.
     cuts = [
@@ -375,13 +374,17 @@ async def test_wrong_user_stale_double_click_and_not_your_turn(
     eph = await fake.slash(leader, fake.channel, "bhargage hand")
     dm_panel = [m for m in fake.dms(leader) if enabled(m)][-1]
     play = next(b for b in dm_panel.buttons() if not b.disabled).custom_id or ""
+    old_play = next(b for b in eph.message.buttons() if not b.disabled).custom_id or ""
     both = await asyncio.gather(fake.click(leader, dm_panel, play), fake.click(leader, dm_panel, play))
     assert table.seq == 4
     assert sorted("That button is from an earlier turn." in r.text() for r in both) == [False, True]
     assert dm_panel.content.startswith("You played")
-    old_play = next(b for b in eph.message.buttons() if not b.disabled).custom_id or ""
-    late = await fake.click(leader, eph.message, old_play)
-    assert late.text() == "That button is from an earlier turn." and table.seq == 4
+    await fake.settle()
+    assert eph.message.buttons() == []  # the DM panel is the live one again: the ephemeral one is retired
+    # A client still showing the old ephemeral button presses it anyway: refused, nothing changes.
+    data = {"custom_id": old_play, "component_type": 2}
+    late = await fake._interact(3, leader, eph.message.channel, data, "old play", message=eph.message)
+    assert late.text() == "That button is out of date." and table.seq == 4
     # Not your turn: whoever the board is not waiting for gets a panel without play buttons.
     line = waiting_line(fake, fake.channel)
     idle = next(u for u in (alice, bob) if u.name not in line)
@@ -593,26 +596,23 @@ async def test_deleted_board_is_posted_again(fake_discord: FakeDiscord, start_bo
     assert board(fake, fake.channel) is new and new.edits
 
 
-async def test_dms_closing_mid_game_switch_to_show_my_hand(
+async def test_dms_closing_mid_game_keep_the_live_panel(
     fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
 ) -> None:
-    """A player closes their DMs after the deal: told once in the channel, then plays by "Show my hand"."""
+    """A player closes their DMs after the deal: the panel they already have is edited in place for the rest
+    of the game (no new DM is needed), so they play on from it and nobody is told to switch."""
     fake = fake_discord
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     await challenge(fake, alice, bob)
-    for _ in range(2):  # both discards: the cut sends the first DM of the play
+    for _ in range(2):
         await step(fake, fake.channel, [alice, bob])
     alice.dms_closed = bob.dms_closed = True
-    await play_out(fake, fake.channel, [alice, bob], closed={alice, bob})
+    await play_out(fake, fake.channel, [alice, bob])
     table = await bot.tables.get(1)
-    assert table.status == "finished"
-    notices = [m for m in fake.channel_messages(fake.channel) if "DMs are closed" in m.content]
-    assert sorted(u.name for u in (alice, bob) if any(u.mention in m.content for m in notices)) == [
-        "alice",
-        "bob",
-    ]
-    assert len(notices) == 2
+    assert table.status == "finished" and table.state.hand_no > 1
+    assert not [m for m in fake.channel_messages(fake.channel) if "DMs are closed" in m.content]
+    assert len(fake.dms(alice)) == len(fake.dms(bob)) == 1
 
 
 async def test_challenge_accepted_twice_at_once(fake_discord: FakeDiscord, start_bot: StartBot) -> None:

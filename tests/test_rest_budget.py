@@ -1,0 +1,164 @@
+"""The REST budget of a move: panels redrawn through the players' own interactions, a table's calls sharing
+posts within a short window, the board edited once for several moves, and turns pinged only to players who
+are not at the table. Whole games are played by the flow benchmark's players (they click what a person
+would), with the production coalescing on."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+from typing import Any
+
+from bench import bench_flow as flow
+from bot.rules import bhargage as bh
+from bot.settings import Settings
+from tests.conftest import StartBot
+from tests.fakediscord import FakeDiscord
+
+WEBHOOK_EDIT = "/messages/@original"
+
+
+def _outside(fake: FakeDiscord, start: int = 0) -> list[tuple[str, str]]:
+    """The bot's requests that count against its global REST budget (not interaction endpoints)."""
+    return [
+        (method, path)
+        for method, path, _ in fake.requests[start:]
+        if "/interactions/" not in path and "/webhooks/" not in path
+    ]
+
+
+async def test_a_whole_bhargage_game_fits_the_budget_and_every_call_is_told(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    bot = await start_bot(dataclasses.replace(settings, coalesce_seconds=0.2, attention_seconds=60.0))
+    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+    figures = await flow.play_bhargage(fake, bot, fake.channel, [ann, bob], 7, 61)
+    assert figures.moves > 30
+    assert figures.rest_outside <= figures.moves, figures.lines()  # at most one request per move
+    assert sum(figures.dms.values()) == 2  # one live panel each for the whole game
+    assert figures.response_edits > figures.moves  # the panels went through the players' interactions
+    # Nothing was lost by waiting: every call of the game is in the channel, in order.
+    table = await bot.tables.get(1)
+    record = await bot.store.load_game(table.id)
+    assert record is not None
+    state, _ = bh.start(record.seed, 2, bh.Options.from_dict(record.options))
+    expected: list[str] = []
+    for action in record.actions:
+        state, events = bh.apply(state, bh.parse_action(action.text))
+        expected += [
+            f"**{e.reason}** — {table.names[e.seat]} ({e.total_after})"
+            for e in events
+            if isinstance(e, bh.PointsScored)
+        ]
+    text = "\n".join(m.content for m in fake.channel_messages(fake.channel))
+    at = 0
+    for call in expected:
+        found = text.find(call, at)
+        assert found >= 0, f"{call!r} missing (or out of order) in the channel"
+        at = found + len(call)
+    # Players at the table are not pinged turn by turn: only the opening calls them.
+    pings = [m for m in fake.channel_messages(fake.channel) if "your turn" in m.content]
+    assert len(pings) <= 1
+
+
+async def test_calls_that_wait_go_out_packed_and_the_board_once(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    """Within one window, several plays make one post and no board edit; after it, both are current."""
+    fake = fake_discord
+    window = 0.5
+    bot = await start_bot(dataclasses.replace(settings, coalesce_seconds=window, attention_seconds=60.0))
+    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+    players = [flow.Player(fake, u, [fake.channel]) for u in (ann, bob)]
+    made = await fake.slash(ann, fake.channel, "bhargage challenge", opponent=bob, target=61)
+    await fake.click(bob, made.message, "Accept")
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    rng = random.Random(3)
+    while table.state.phase is not bh.Phase.PLAY:
+        await flow._bhargage_move(table, players, rng)
+    await asyncio.sleep(3 * window * 3)  # everything so far is told; the board's window is over
+    await fake.settle()
+    posts, board_edits = len(fake.channel_messages(fake.channel)), _board_edits(fake)
+    start = len(fake.requests)
+    for _ in range(3):
+        await flow._bhargage_move(table, players, rng)
+    # The board was edited at the first play (its window was long over), not at the next two.
+    assert _board_edits(fake) == board_edits + 1
+    assert len(fake.channel_messages(fake.channel)) == posts  # the calls wait for the window
+    await asyncio.sleep(window * 1.5)
+    await fake.settle()
+    assert len(fake.channel_messages(fake.channel)) == posts + 1  # three plays, one post
+    last = fake.last_message(fake.channel).content
+    assert last.count(" plays **") >= 3
+    assert len(_outside(fake, start)) <= 3
+    await asyncio.sleep(window * 3)
+    await fake.settle()
+    assert _board_edits(fake) == board_edits + 2  # the board caught up once its window ended
+    assert f"count **{table.state.count}**" in _board(fake).content or table.state.phase is not bh.Phase.PLAY
+
+
+async def test_a_player_away_from_the_table_is_pinged_and_waiting_calls_go_with_it(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    attention = 0.5
+    bot = await start_bot(dataclasses.replace(settings, coalesce_seconds=30.0, attention_seconds=attention))
+    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+    players = [flow.Player(fake, u, [fake.channel]) for u in (ann, bob)]
+    made = await fake.slash(ann, fake.channel, "bhargage challenge", opponent=bob, target=61)
+    await fake.click(bob, made.message, "Accept")
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    rng = random.Random(3)
+    while table.state.phase is not bh.Phase.PLAY:
+        await flow._bhargage_move(table, players, rng)
+    await flow._bhargage_move(table, players, rng)  # a play; the next player clicked moments ago
+    await fake.settle()
+    waiting = table.state.to_move
+    assert not any(f"<@{table.user_ids[waiting]}>, your turn" in m.content for m in _recent(fake))
+    await asyncio.sleep(attention * 1.5)  # the mover thinks: the one who waits has looked away
+    mover = table.state.to_move
+    await flow._bhargage_move(table, players, rng)
+    await fake.settle()
+    assert table.state.phase is bh.Phase.PLAY and table.state.to_move != mover  # the seed's play goes on
+    last = fake.last_message(fake.channel).content
+    assert f"<@{table.user_ids[table.state.to_move]}>, your turn" in last
+    assert last.count(" plays **") >= 2  # the call that waited went out with the ping
+
+
+async def test_calls_still_waiting_are_told_when_the_bot_stops(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    bot = await start_bot(dataclasses.replace(settings, coalesce_seconds=60.0, attention_seconds=60.0))
+    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+    players = [flow.Player(fake, u, [fake.channel]) for u in (ann, bob)]
+    made = await fake.slash(ann, fake.channel, "bhargage challenge", opponent=bob, target=61)
+    await fake.click(bob, made.message, "Accept")
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    rng = random.Random(5)
+    while table.state.phase is not bh.Phase.PLAY:
+        await flow._bhargage_move(table, players, rng)
+    await flow._bhargage_move(table, players, rng)
+    await fake.settle()
+    text = "\n".join(m.content for m in fake.channel_messages(fake.channel))
+    assert " plays **" not in text  # still waiting
+    await bot.close()
+    text = "\n".join(m.content for m in fake.channel_messages(fake.channel))
+    assert " plays **" in text
+
+
+def _board(fake: FakeDiscord) -> Any:
+    return next(m for m in fake.channel_messages(fake.channel) if m.content.startswith("**Bhargage** ("))
+
+
+def _board_edits(fake: FakeDiscord) -> int:
+    return len(_board(fake).edits)
+
+
+def _recent(fake: FakeDiscord) -> list[Any]:
+    return fake.channel_messages(fake.channel)[-2:]
