@@ -276,3 +276,13 @@ async def test_a_snapshot_must_be_of_the_action_it_is_written_with(store: SQLite
     with pytest.raises(ValueError, match="snapshot"):
         await store.append_action(game, 1, 0, "0 cut", 1.0, snapshot=Snapshot(2, 1.0, "f", b""))
     assert await store.actions(game) == []
+
+
+async def test_an_abandoned_game_loses_its_snapshot(store: SQLiteStore) -> None:
+    svc = service(store)
+    table, _ = await svc.create("deluxe", GUILD, 1, [(1, "a"), (2, "b"), (3, "c")], seed=8)
+    await play(svc, table, 6, random.Random(2), hold=0.0)
+    assert snapshot_rows(store)[table.id][0] == table.snapshot_seq == 6
+    async with svc.locked(table.id):
+        await svc.abandon(table, "ended by an admin")
+    assert table.id not in snapshot_rows(store)
