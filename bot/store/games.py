@@ -171,10 +171,18 @@ class GamesMixin(SQLiteBase):
         fifth for the snapshots wanted, which then cut the actions read short)."""
         # A snapshot is used only if it was made by the engine code its game runs now.
         fits = "sn.game_id = g.id AND sn.fingerprint = json_extract(:fingerprints, '$.\"' || g.game || '\"')"
-        after_snapshot, snapped = "", ""
+        read_actions = (
+            "SELECT a.game_id, a.seq, a.seat, a.text, a.at FROM actions a "
+            f"JOIN games g ON g.id = a.game_id WHERE {where} ORDER BY a.game_id, a.seq"
+        )
         if snapshots is not None:
-            snapped = f"LEFT JOIN snapshots sn ON {fits}"
-            after_snapshot = "AND a.seq > COALESCE(sn.seq, 0)"
+            # Games first, then their snapshots, then the actions after each (a range of the actions' key).
+            read_actions = (
+                "SELECT a.game_id, a.seq, a.seat, a.text, a.at "
+                f"FROM games g LEFT JOIN snapshots sn ON {fits} CROSS JOIN actions a "
+                f"WHERE a.game_id = g.id AND a.seq > COALESCE(sn.seq, 0) AND {where} "
+                "ORDER BY a.game_id, a.seq"
+            )
             assert isinstance(params, Mapping), "snapshots are read with named parameters"
             params = {**params, "fingerprints": json.dumps(dict(snapshots))}
         async with self._read() as db:
@@ -187,13 +195,7 @@ class GamesMixin(SQLiteBase):
                 f"WHERE {where} ORDER BY s.game_id, s.seat",
                 params,
             )
-            actions = await _fetch(
-                db,
-                "SELECT a.game_id, a.seq, a.seat, a.text, a.at FROM actions a "
-                f"JOIN games g ON g.id = a.game_id {snapped} WHERE {where} {after_snapshot} "
-                "ORDER BY a.game_id, a.seq",
-                params,
-            )
+            actions = await _fetch(db, read_actions, params)
             snaps = (
                 await _fetch(
                     db,
