@@ -96,6 +96,7 @@ class TavernBot(commands.Bot):
         self._heartbeat: asyncio.Task[None] | None = None
         self._emojis: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
+        self._restoring: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.store = await SQLiteStore.open(self.settings.db_path)
@@ -107,19 +108,28 @@ class TavernBot(commands.Bot):
         self.records = Records(self.store)
         self.server_settings = ServerSettings(self.store, self.settings, self.games)
         self.controller = TableController(self)
-        restored = await self.tables.restore()
-        log.info("Database %s open, %d table(s) restored", self.settings.db_path, restored)
+        log.info("Database %s open; restoring its tables while connecting", self.settings.db_path)
+        self._restoring = asyncio.create_task(self._restore(), name="tavern-restore")
         for name in self.initial_extensions:
             await self.load_extension(name)
         if self.sync_only:
             await self.sync_commands(force=True)
             return
-        self.controller.start_timer()
         self._heartbeat = asyncio.create_task(self._heartbeat_loop(), name="tavern-heartbeat")
         self._warming = asyncio.create_task(delivery.start_drawing(), name="tavern-pictures")
         if self.settings.suit_emojis:  # in the background: connecting never waits on it
             self._emojis = asyncio.create_task(emojis.load_suit_emojis(self), name="tavern-emojis")
         await self.sync_commands()
+
+    async def _restore(self) -> None:
+        """Restore the tables in the background (connecting does not wait), then start the timer, whose
+        passes go over every live table."""
+        try:
+            await self.tables.restore()
+        except Exception:
+            log.exception("Restoring the tables failed; those not restored load when clicked")
+        if not self.sync_only:
+            self.controller.start_timer()
 
     def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
         """A stable hash of what a sync would send (the commands' JSON, sorted) and where to."""
@@ -192,6 +202,8 @@ class TavernBot(commands.Bot):
         cid = data.get("custom_id")
         if isinstance(cid, str) and not cid.startswith(delivery.ID_PREFIX) and self._handled_elsewhere():
             return
+        if not _loads_its_table(cid, data.get("values", ())):
+            await self.tables.restored()  # a lobby or rematch click looks tables up by channel and user
         await delivery.on_component(self, interaction)
 
     def _handled_elsewhere(self) -> bool:
@@ -204,10 +216,14 @@ class TavernBot(commands.Bot):
         log.info("Logged in as %s (id %s) in %d servers", self.user, self.user.id, len(self.guilds))
 
     async def close(self) -> None:
-        """Let the presses in flight finish (new ones are refused), then stop the timer and the heartbeat,
-        disconnect, and close the database last."""
+        """Let the presses in flight finish (new ones are refused), then stop a restore still running, the
+        timer and the heartbeat, disconnect, and close the database last."""
         try:
             await self.drain.close(DRAIN_SECONDS)
+            if self._restoring is not None:
+                self._restoring.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._restoring
             if hasattr(self, "controller"):
                 await self.controller.stop_timer()
                 await self.controller.stop_bots()
@@ -231,6 +247,17 @@ class TavernBot(commands.Bot):
             if self._store_open:
                 self._store_open = False
                 await self.store.close()
+
+
+def _loads_its_table(cid: object, values: object) -> bool:
+    """Whether a press is a game's own (its custom id carries the game id, and ``TableService.get`` loads
+    that one table on demand): those go ahead while the tables are being restored. A rematch starts a new
+    game, checked against every live table, so it waits like the rest."""
+    try:
+        click = delivery.parse(cid, values)
+    except delivery.Refused:
+        return True  # refused at once by on_component, with or without tables
+    return click.scope == "g" and click.verb != "rematch"
 
 
 def create_bot(settings: Settings, **options: Any) -> TavernBot:

@@ -124,8 +124,12 @@ class TavernTree(app_commands.CommandTree[Any]):
     """Command tree whose errors go through :func:`reply_error`."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """A closing bot refuses new commands (``bot.drain``), with the same short answer as a press; an
-        option no client would send is refused before discord.py parses it."""
+        """A command waits for the tables restored at start-up (it may look them up by channel or user); a
+        closing bot refuses new commands (``bot.drain``), with the same short answer as a press; an option
+        no client would send is refused before discord.py parses it."""
+        tables = getattr(interaction.client, "tables", None)
+        if tables is not None:
+            await tables.restored()
         drain = getattr(interaction.client, "drain", None)
         if drain is not None:
             drain.refuse_if_closing()

@@ -1,9 +1,11 @@
 """Live tables: the in-memory game states, one per channel, kept in step with the store's action logs.
 
 A game is fully determined by (seed, players, options, action log), so the store keeps only those plus a
-small typed :class:`TableMeta`, and a restart rebuilds every active table by replaying its log. A move runs
-under the table's lock (``locked``); it is committed to the store, with the meta it changes, in one
-transaction before its events are returned, so nothing the bot announces can be lost.
+small typed :class:`TableMeta`; the log is the truth. A move runs under the table's lock (``locked``); it is
+committed to the store, with the meta it changes and now and then a snapshot of the engine state
+(:mod:`bot.snapshots`), in one transaction before its events are returned, so nothing the bot announces can be
+lost. A restart rebuilds every active table from its snapshot and the few actions after it (or, without a
+usable snapshot, by replaying its whole log) in the background, while the bot connects.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from bot import snapshots
 from bot.errors import UserFacingError
 from bot.locks import KeyedLocks
 from bot.seats import is_bot
-from bot.store import ChannelBusy, Finish, GameRecord, PlayerBusy, Store
+from bot.store import ChannelBusy, Finish, GameRecord, PlayerBusy, Snapshot, Store
 
 if TYPE_CHECKING:
     from bot.games import GameAdapter
@@ -27,6 +30,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PENDING_LIMIT = 400  # events kept for a channel that refuses posts (the oldest go first)
+# Games read and rebuilt between two yields to the event loop at start-up: a few tens of milliseconds' work.
+RESTORE_CHUNK = 250
 
 
 class TableError(UserFacingError):
@@ -124,7 +129,8 @@ class TableMeta:
 @dataclass(eq=False)
 class Table:
     """One game in play. ``seq`` counts the actions applied since ``start``; ``pending`` holds the events
-    the channel has not been shown yet (see ``TableMeta.untold_after``)."""
+    the channel has not been shown yet (see ``TableMeta.untold_after``); ``snapshot_seq`` is the seq of the
+    store's snapshot of it (0: none known), from which the next one is counted."""
 
     id: int
     game: str
@@ -141,6 +147,7 @@ class Table:
     meta: TableMeta = field(default_factory=TableMeta)
     pending: list[Any] = field(default_factory=list)
     status: str = "active"
+    snapshot_seq: int = 0
 
     @property
     def module(self) -> Any:
@@ -236,6 +243,9 @@ class TableService:
         self._by_thread: dict[int, Table] = {}
         self._create_lock = asyncio.Lock()
         self._locks = KeyedLocks()
+        self._fingerprints: dict[str, str | None] = {}
+        self._restored = asyncio.Event()
+        self._restoring: set[int] | None = None  # while restoring: every game id registered meanwhile
 
     # ---------------------------------------------------------------- lookup
 
@@ -291,6 +301,8 @@ class TableService:
             raise TableError(f"The game “{game}” is not available.") from None
 
     def _register(self, table: Table) -> None:
+        if self._restoring is not None:
+            self._restoring.add(table.id)
         self._by_id[table.id] = table
         self._by_channel[table.channel_id] = table
         if table.meta.thread_id is not None:
@@ -304,9 +316,8 @@ class TableService:
             del self._by_thread[table.meta.thread_id]
 
     def _rebuild(self, record: GameRecord) -> Table:
-        """Replay the log; the events after what the channel was told are kept to be told next."""
-        adapter = self.adapter(record.game)
-        module = adapter.rules
+        """Replay the whole log; the events after what the channel was told are kept to be told next."""
+        module = self.adapter(record.game).rules
         options = module.Options.from_dict(record.options)
         meta = TableMeta.from_dict(record.meta)
         told = meta.told(len(record.actions))
@@ -316,45 +327,164 @@ class TableService:
             state, events = module.apply(state, module.parse_action(action.text))
             if action.seq > told:
                 pending.extend(events)
+        last_at = record.actions[-1].at if record.actions else record.created_at
+        return self._table(record, options, meta, state, len(record.actions), last_at, pending)
+
+    def _resume(self, record: GameRecord, snapshot: Snapshot) -> Table | None:
+        """The table from its snapshot and the actions after it (all the record holds), exactly as
+        :meth:`_rebuild` would make it; None when the snapshot can't be used, for the caller to replay the
+        whole log: it can't be read, or the channel was not told everything up to it."""
+        module = self.adapter(record.game).rules
+        seq = snapshot.seq + len(record.actions)
+        meta = TableMeta.from_dict(record.meta)
+        told = meta.told(seq)
+        if told < snapshot.seq:
+            log.info("game %d: told up to action %d, before its snapshot: replaying its log", record.id, told)
+            return None
+        if [a.seq for a in record.actions] != list(range(snapshot.seq + 1, seq + 1)):
+            log.warning("game %d: the actions read do not follow its snapshot: replaying its log", record.id)
+            return None
+        try:
+            state = snapshots.load(snapshot.data)
+            kind = getattr(module, "State", None)
+            if kind is not None and not isinstance(state, kind):
+                raise TypeError(f"a snapshot of a {type(state).__name__}")
+            pending: list[Any] = []
+            for action in record.actions:
+                state, events = module.apply(state, module.parse_action(action.text))
+                if action.seq > told:
+                    pending.extend(events)
+        except Exception as err:
+            log.warning("game %d: its snapshot can't be used (%r): replaying its log", record.id, err)
+            return None
+        options = module.Options.from_dict(record.options)
+        last_at = record.actions[-1].at if record.actions else snapshot.at
+        return self._table(record, options, meta, state, seq, last_at, pending, snapshot_seq=snapshot.seq)
+
+    def _table(
+        self,
+        record: GameRecord,
+        options: Any,
+        meta: TableMeta,
+        state: Any,
+        seq: int,
+        last_action_at: float,
+        pending: list[Any],
+        *,
+        snapshot_seq: int = 0,
+    ) -> Table:
         return Table(
             id=record.id,
             game=record.game,
-            adapter=adapter,
+            adapter=self.adapter(record.game),
             guild_id=record.guild_id,
             channel_id=record.channel_id,
             seed=record.seed,
             options=options,
             seats=tuple(Seat(s.user_id, s.name) for s in record.seats),
             state=state,
-            seq=len(record.actions),
+            seq=seq,
             created_at=record.created_at,
-            last_action_at=record.actions[-1].at if record.actions else record.created_at,
+            last_action_at=last_action_at,
             meta=meta,
             pending=pending[-PENDING_LIMIT:],
             status=record.status,
+            snapshot_seq=snapshot_seq,
         )
+
+    def _fingerprint(self, game: str) -> str | None:
+        """The fingerprint of the game's engine code (None: it has none, so it gets no snapshots)."""
+        if game not in self._fingerprints:
+            try:
+                self._fingerprints[game] = snapshots.fingerprint(self.adapter(game).rules)
+            except (OSError, TypeError, TableError) as err:
+                log.warning("game %s: no snapshots (its engine's source can't be read: %r)", game, err)
+                self._fingerprints[game] = None
+        return self._fingerprints[game]
+
+    def _snapshot(self, table: Table, state: Any, seq: int, at: float, meta: TableMeta) -> Snapshot | None:
+        """The snapshot a move to ``seq`` leaves, if one is due and the channel is told everything up to it
+        (events still to tell must come after a snapshot: they are re-derived from the actions after it)."""
+        if meta.told(seq) != seq or not snapshots.due(seq, table.snapshot_seq):
+            return None
+        fingerprint = self._fingerprint(table.game)
+        if fingerprint is None:
+            return None
+        try:
+            data = snapshots.dump(state)
+        except Exception as err:  # the log is the truth: a state that won't pickle only costs start-up time
+            log.warning("game %d: no snapshot at action %d (%r)", table.id, seq, err)
+            return None
+        return Snapshot(seq, at, fingerprint, data)
 
     # ---------------------------------------------------------------- lifecycle
 
     async def restore(self) -> int:
-        """Rebuild every active game from its log; returns how many tables are live afterwards."""
-        restored = 0
-        for record in await self.store.active_games():
-            try:
+        """Bring back every active game; returns how many tables it made live. A game with a usable snapshot
+        is rebuilt from it and the actions after it (only those are read), any other by replaying its log.
+
+        Games are read and rebuilt ``RESTORE_CHUNK`` at a time, yielding to the event loop in between, so
+        the bot connects and answers meanwhile: a click loads its own table through :meth:`get`, and a table
+        made live that way (or created) is kept, never rebuilt a second time. Lookups by channel or user
+        are complete only once :meth:`restored` returns."""
+        fingerprints = {name: fp for name in self.games if (fp := self._fingerprint(name)) is not None}
+        self._restoring = set(self._by_id)
+        restored = resumed = 0
+        after = 0
+        try:
+            while records := await self.store.active_games(
+                after=after, limit=RESTORE_CHUNK, snapshots=fingerprints
+            ):
+                after = records[-1].id
+                for record in records:
+                    table = await self._restore_one(record)
+                    if table is None or table.id in self._restoring:
+                        continue  # closed, unplayable, or made live meanwhile (that table stays)
+                    self._register(table)
+                    restored += 1
+                    resumed += table.snapshot_seq > 0
+                await asyncio.sleep(0)
+        finally:
+            self._restoring = None
+            self._restored.set()
+        log.info(
+            "restored %d active table(s): %d from snapshots, %d by replaying the whole log",
+            restored,
+            resumed,
+            restored - resumed,
+        )
+        return restored
+
+    async def _restore_one(self, record: GameRecord) -> Table | None:
+        """The game's live table, or None if it must not be live: closed meanwhile, over (closed now), or
+        impossible to rebuild (logged; ``abandon_unplayable`` can close it)."""
+        assert self._restoring is not None
+        try:
+            table = None
+            if record.snapshot is not None:
+                table = self._resume(record, record.snapshot)
+                if table is None:
+                    full = await self.store.load_game(record.id)
+                    if full is None or full.status != "active" or record.id in self._restoring:
+                        return None
+                    record = full
+            if table is None:
                 table = self._rebuild(record)
-            except Exception:
-                log.exception("could not restore game %d (%s)", record.id, record.game)
-                continue
-            if table.is_over():
+            if table.is_over() and table.id not in self._restoring:
                 # The log ends in a finished state that was never closed: close it now.
                 finish = _finish_from(table.result(), self.clock(), table.module, table.state)
                 await self.store.finish_game(table.id, finish)
                 table.status = "finished"
-                continue
-            self._register(table)
-            restored += 1
-        log.info("restored %d active table(s) by replay", restored)
-        return restored
+                return None
+        except Exception:
+            log.exception("could not restore game %d (%s)", record.id, record.game)
+            return None
+        return table
+
+    async def restored(self) -> None:
+        """Return once :meth:`restore` has run (at once afterwards): what waits here — commands, the timer —
+        sees every live table in the lookups by channel and user."""
+        await self._restored.wait()
 
     async def create(
         self,
@@ -471,17 +601,22 @@ class TableService:
         result = module.final_result(new_state) if module.is_over(new_state) else None
         finish = _finish_from(result, now, module, new_state) if result is not None else None
         new_meta = meta_after(events, seq) if meta_after is not None else table.meta
+        snapshot = self._snapshot(table, new_state, seq, now, new_meta) if finish is None else None
 
         async def commit() -> None:
             changed = new_meta.to_dict() if new_meta != table.meta else None
             try:
-                await self.store.append_action(table.id, seq, seat, text, now, finish=finish, meta=changed)
+                await self.store.append_action(
+                    table.id, seq, seat, text, now, finish=finish, meta=changed, snapshot=snapshot
+                )
             except Exception as err:
                 if not await self._saved_anyway(table, seq, text):
                     log.warning("game %d: action %d was not saved (%s)", table.id, seq, err)
                     raise MoveNotSaved() from err
                 log.warning("game %d: action %d was saved, though the write reported %r", table.id, seq, err)
             table.state, table.seq, table.last_action_at, table.meta = new_state, seq, now, new_meta
+            if snapshot is not None:
+                table.snapshot_seq = seq
             table.pending = [*table.pending, *events][-PENDING_LIMIT:]
             if finish is not None:
                 table.status = "finished"

@@ -105,8 +105,9 @@ def settings(tmp_path: Path) -> Settings:
 @pytest.fixture
 async def start_bot(fake_discord: FakeDiscord, settings: Settings) -> AsyncIterator[StartBot]:
     """``bot = await start_bot(settings=None, *, setup=None, extensions=None)`` starts a TavernBot on the fake
-    and returns it once ready. ``setup(bot)`` runs before start (add test-only commands there, so they are
-    synced). Call several times in sequence for restart tests (``await bot.close()`` in between)."""
+    and returns it once ready and its tables restored (``restored=False``: once ready). ``setup(bot)`` runs
+    before start (add test-only commands there, so they are synced). Call several times in sequence for
+    restart tests (``await bot.close()`` in between)."""
     running: list[tuple[TavernBot, asyncio.Task[None]]] = []
 
     async def start(
@@ -115,6 +116,7 @@ async def start_bot(fake_discord: FakeDiscord, settings: Settings) -> AsyncItera
         setup: Callable[[TavernBot], object] | None = None,
         extensions: list[str] | None = None,
         timeout: float = 5.0,
+        restored: bool = True,
     ) -> TavernBot:
         bot = create_bot(custom or settings, guild_ready_timeout=0.01, extensions=extensions)
         if setup is not None:
@@ -130,6 +132,8 @@ async def start_bot(fake_discord: FakeDiscord, settings: Settings) -> AsyncItera
             if task in done:
                 task.result()  # re-raise why the bot stopped
             raise AssertionError(f"the bot was not ready within {timeout}s")
+        if restored:
+            await asyncio.wait_for(bot.tables.restored(), timeout)
         return bot
 
     yield start

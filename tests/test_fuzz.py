@@ -320,6 +320,8 @@ class Sequence:
             if task in done:
                 task.result()
             raise AssertionError("the bot was not ready within 10 s")
+        # The checks compare every live table with the store: they start once the tables are restored.
+        await asyncio.wait_for(bot.tables.restored(), 10)
         bot.clock.offset = self.clock_offset
         bot.add_listener(self._on_interaction, "on_interaction")
         bot.lobbies.seed_source = lambda: self.game_seeds.randrange(1 << 62)

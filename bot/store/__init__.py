@@ -25,6 +25,7 @@ from bot.store.records import (
     PlayerBusy,
     Rating,
     SeatRecord,
+    Snapshot,
 )
 from bot.store.schema import LATEST_VERSION, MIGRATIONS
 from bot.store.sqlite import SQLiteStore
@@ -45,6 +46,7 @@ __all__ = [
     "Rating",
     "SQLiteStore",
     "SeatRecord",
+    "Snapshot",
     "Store",
     "open_store",
 ]

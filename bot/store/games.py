@@ -14,7 +14,15 @@ from bot import ratings as rt
 from bot.seats import is_bot
 from bot.store import stats
 from bot.store._base import Params, SQLiteBase
-from bot.store.records import ActionRecord, ChannelBusy, Finish, GameRecord, PlayerBusy, SeatRecord
+from bot.store.records import (
+    ActionRecord,
+    ChannelBusy,
+    Finish,
+    GameRecord,
+    PlayerBusy,
+    SeatRecord,
+    Snapshot,
+)
 
 
 class GamesMixin(SQLiteBase):
@@ -75,13 +83,18 @@ class GamesMixin(SQLiteBase):
         *,
         finish: Finish | None = None,
         meta: Mapping[str, Any] | None = None,
+        snapshot: Snapshot | None = None,
     ) -> None:
-        """Commit one accepted action in one transaction; with ``finish`` it also closes the game, and with
-        ``meta`` it also replaces the table's UI data.
+        """Commit one accepted action in one transaction; with ``finish`` it also closes the game, with
+        ``meta`` it also replaces the table's UI data, and with ``snapshot`` (taken at this ``seq``) it also
+        replaces the game's snapshot.
 
         ``seq`` is 1 for the first action. A duplicate (game_id, seq) raises ``sqlite3.IntegrityError``; a
-        ``finish`` for a game that is not active raises ``ValueError``. Either way nothing is written.
+        ``finish`` for a game that is not active, or a snapshot of another seq, raises ``ValueError``. Either
+        way nothing is written.
         """
+        if snapshot is not None and snapshot.seq != seq:
+            raise ValueError(f"a snapshot of action {snapshot.seq} given with action {seq}")
         data = None if meta is None else json.dumps(dict(meta))
         async with self._tx() as db:
             await db.execute(
@@ -92,6 +105,13 @@ class GamesMixin(SQLiteBase):
                 await self._finish_in_tx(db, game_id, finish)
             if data is not None:
                 await _write_meta(db, game_id, data)
+            if snapshot is not None:
+                await db.execute(
+                    "INSERT INTO snapshots (game_id, seq, at, fingerprint, data) VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, at = excluded.at, "
+                    "fingerprint = excluded.fingerprint, data = excluded.data",
+                    (game_id, seq, at, snapshot.fingerprint, snapshot.data),
+                )
 
     async def finish_game(self, game_id: int, finish: Finish) -> None:
         """Close a game whose last action is already logged (used when a restore finds a finished state)."""
@@ -114,9 +134,22 @@ class GamesMixin(SQLiteBase):
         records = await self._records("g.id = ?", (game_id,))
         return records[0] if records else None
 
-    async def active_games(self) -> list[GameRecord]:
-        """Every active game, by id, with its seats, actions and meta."""
-        return await self._records("g.status = 'active'")
+    async def active_games(
+        self, *, after: int = 0, limit: int | None = None, snapshots: Mapping[str, str] | None = None
+    ) -> list[GameRecord]:
+        """The active games with an id above ``after`` (at most ``limit``), by id, with their seats, actions
+        and meta. With ``snapshots`` ({game name: fingerprint}), a game whose snapshot carries its game's
+        fingerprint comes with it and only the actions after it (the rest, the whole log)."""
+        where = "g.status = 'active' AND g.id > :after"
+        params: dict[str, Any] = {"after": after}
+        if limit is not None:
+            # A page by id, chosen inside each query: the read is one snapshot, so all pick the same games.
+            where = (
+                "g.id IN (SELECT id FROM games WHERE status = 'active' AND id > :after "
+                "ORDER BY id LIMIT :limit)"
+            )
+            params["limit"] = limit
+        return await self._records(where, params, snapshots)
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's action log, by seq."""
@@ -131,8 +164,27 @@ class GamesMixin(SQLiteBase):
         async with self._tx() as db:
             await _write_meta(db, game_id, text)
 
-    async def _records(self, where: str, params: Params = ()) -> list[GameRecord]:
-        """Games matching ``where`` (alias ``g``) with their seats, actions and meta: four queries in all."""
+    async def _records(
+        self, where: str, params: Params = (), snapshots: Mapping[str, str] | None = None
+    ) -> list[GameRecord]:
+        """Games matching ``where`` (alias ``g``) with their seats, actions and meta: four queries in all (a
+        fifth for the snapshots wanted, which then cut the actions read short)."""
+        # A snapshot is used only if it was made by the engine code its game runs now.
+        fits = "sn.game_id = g.id AND sn.fingerprint = json_extract(:fingerprints, '$.\"' || g.game || '\"')"
+        read_actions = (
+            "SELECT a.game_id, a.seq, a.seat, a.text, a.at FROM actions a "
+            f"JOIN games g ON g.id = a.game_id WHERE {where} ORDER BY a.game_id, a.seq"
+        )
+        if snapshots is not None:
+            # Games first, then their snapshots, then the actions after each (a range of the actions' key).
+            read_actions = (
+                "SELECT a.game_id, a.seq, a.seat, a.text, a.at "
+                f"FROM games g LEFT JOIN snapshots sn ON {fits} CROSS JOIN actions a "
+                f"WHERE a.game_id = g.id AND a.seq > COALESCE(sn.seq, 0) AND {where} "
+                "ORDER BY a.game_id, a.seq"
+            )
+            assert isinstance(params, Mapping), "snapshots are read with named parameters"
+            params = {**params, "fingerprints": json.dumps(dict(snapshots))}
         async with self._read() as db:
             games = await _fetch(db, f"SELECT g.* FROM games g WHERE {where} ORDER BY g.id", params)
             if not games:
@@ -143,11 +195,16 @@ class GamesMixin(SQLiteBase):
                 f"WHERE {where} ORDER BY s.game_id, s.seat",
                 params,
             )
-            actions = await _fetch(
-                db,
-                "SELECT a.game_id, a.seq, a.seat, a.text, a.at FROM actions a "
-                f"JOIN games g ON g.id = a.game_id WHERE {where} ORDER BY a.game_id, a.seq",
-                params,
+            actions = await _fetch(db, read_actions, params)
+            snaps = (
+                await _fetch(
+                    db,
+                    "SELECT sn.game_id, sn.seq, sn.at, sn.fingerprint, sn.data FROM games g "
+                    f"JOIN snapshots sn ON {fits} WHERE {where}",
+                    params,
+                )
+                if snapshots is not None
+                else []
             )
             metas = await _fetch(
                 db,
@@ -161,6 +218,9 @@ class GamesMixin(SQLiteBase):
         for a in actions:
             actions_of[a["game_id"]].append(_action(a))
         meta_of = {m["game_id"]: dict(json.loads(m["data"])) for m in metas}
+        snapshot_of = {
+            s["game_id"]: Snapshot(s["seq"], s["at"], s["fingerprint"], bytes(s["data"])) for s in snaps
+        }
         return [
             GameRecord(
                 id=r["id"],
@@ -177,6 +237,7 @@ class GamesMixin(SQLiteBase):
                 seats=tuple(seats_of[r["id"]]),
                 actions=tuple(actions_of[r["id"]]),
                 meta=meta_of.get(r["id"], {}),
+                snapshot=snapshot_of.get(r["id"]),
             )
             for r in games
         ]

@@ -8,7 +8,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from bot.store.records import ActionRecord, BotRecord, Finish, GameRecord, GameStats, LeaderRow, Lobby
+from bot.store.records import (
+    ActionRecord,
+    BotRecord,
+    Finish,
+    GameRecord,
+    GameStats,
+    LeaderRow,
+    Lobby,
+    Snapshot,
+)
 
 # What ``update_lobby`` may set; a lobby's status is one of LOBBY_STATUSES (anything else is refused).
 LOBBY_FIELDS = frozenset(
@@ -63,8 +72,11 @@ class Store(Protocol):
         *,
         finish: Finish | None = None,
         meta: Mapping[str, Any] | None = None,
+        snapshot: Snapshot | None = None,
     ) -> None:
-        """One transaction: log it (duplicate (game_id, seq) rejected), close per finish, replace meta."""
+        """One transaction: log it (duplicate (game_id, seq) rejected), close per finish, replace meta,
+        replace the game's one snapshot (its seq must be ``seq``, else ``ValueError``). Closing a game
+        (here, ``finish_game`` or ``abandon_game``) deletes its snapshot."""
         ...
 
     async def finish_game(self, game_id: int, finish: Finish) -> None:
@@ -79,8 +91,13 @@ class Store(Protocol):
         """The game in any status with seats, actions by seq and meta (``{}`` if none); None if unknown."""
         ...
 
-    async def active_games(self) -> list[GameRecord]:
-        """Every active game by id, each as ``load_game`` gives it, without one query per game."""
+    async def active_games(
+        self, *, after: int = 0, limit: int | None = None, snapshots: Mapping[str, str] | None = None
+    ) -> list[GameRecord]:
+        """The active games with an id above ``after``, by id, at most ``limit`` (one consistent read), each
+        as ``load_game`` gives it, without one query per game. With ``snapshots`` ({game name: fingerprint}),
+        a game whose snapshot has its game's fingerprint comes with it (``GameRecord.snapshot``) and only the
+        actions after the snapshot's seq; any other game comes with its whole log."""
         ...
 
     async def actions(self, game_id: int) -> list[ActionRecord]:

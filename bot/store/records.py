@@ -19,6 +19,7 @@ __all__ = [
     "PlayerBusy",
     "Rating",
     "SeatRecord",
+    "Snapshot",
 ]
 
 
@@ -51,6 +52,17 @@ class ActionRecord:
 
 
 @dataclass(frozen=True)
+class Snapshot:
+    """A game's engine state as of action ``seq`` (committed at ``at``), in a form only the engine code with
+    this ``fingerprint`` may read back; ``data`` is opaque to the store (see ``bot.snapshots``)."""
+
+    seq: int
+    at: float
+    fingerprint: str
+    data: bytes
+
+
+@dataclass(frozen=True)
 class GameRecord:
     id: int
     game: str
@@ -66,6 +78,8 @@ class GameRecord:
     seats: tuple[SeatRecord, ...]
     actions: tuple[ActionRecord, ...]
     meta: dict[str, Any] = field(default_factory=dict)  # the table's UI data (see Store.set_meta); {} if none
+    # Only when asked for (``Store.active_games(snapshots=...)``): then ``actions`` are those after its seq.
+    snapshot: Snapshot | None = None
 
 
 @dataclass(frozen=True)

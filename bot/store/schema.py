@@ -166,6 +166,26 @@ MIGRATIONS: list[tuple[int, str]] = [
         );
         """,
     ),
+    (
+        6,
+        # Each live game's latest engine-state snapshot, replaced in place, written in the same transaction
+        # as the action it follows: a restart replays only the actions after it (bot.snapshots). Closing a
+        # game, by whatever path, deletes its snapshot in that transaction: only live games are restored.
+        """
+        CREATE TABLE snapshots (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            at REAL NOT NULL,
+            fingerprint TEXT NOT NULL,
+            data BLOB NOT NULL
+        );
+        CREATE TRIGGER snapshots_of_closed_games AFTER UPDATE OF status ON games
+        WHEN NEW.status != 'active'
+        BEGIN
+            DELETE FROM snapshots WHERE game_id = NEW.id;
+        END;
+        """,
+    ),
 ]
 
 LATEST_VERSION = MIGRATIONS[-1][0]

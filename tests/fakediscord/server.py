@@ -155,6 +155,10 @@ class FakeDiscord:
         self.errors: list[str] = []  # bugs in the fake itself
         self.unhandled: list[str] = []  # routes the bot used that the fake does not model
         self.identify_count = 0
+        # time.monotonic() when each gateway websocket was accepted, and when each IDENTIFY arrived (start-up
+        # benchmarks measure from them).
+        self.gateway_opened_at: list[float] = []
+        self.identified_at: list[float] = []
         self.uploads: list[UploadRecord] = []  # every request that carried file parts, in order
         self.attachment_data: dict[int, bytes] = {}  # uploaded bytes by attachment id (never sent to the bot)
         self.application_emojis: list[FakeEmoji] = []
@@ -856,6 +860,7 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(autoping=True)
         await ws.prepare(request)
+        self.gateway_opened_at.append(time.monotonic())
         conn = _Conn(ws)
         self._conns.append(conn)
         try:
@@ -883,6 +888,7 @@ class FakeDiscord:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
         self.identify_count += 1
+        self.identified_at.append(time.monotonic())
         conn.identified = True
         conn.intents = int(d.get("intents") or 0)
         ready = {

@@ -1,0 +1,272 @@
+"""Start-up benchmark: the real bot started on a database holding many live games.
+
+Run: ``.venv/bin/python bench/bench_start.py [--games 10000] [--seed 1] [--db PATH]``.
+Target on a 2-core machine, with 10,000 live games: the gateway connection begins within 2 s of
+``bot.start()``, and every table is restored soon after (well under 3 s).
+
+The database is built first (not timed): N live games, Bhargage and Bharg Deluxe in turn, each played by the
+engines to a random point (3–60 random legal moves, stopping short of the end), written through the store in
+one bulk transaction, with the snapshot each game's table would have kept when the code has snapshots. Then
+the real bot starts against the fake Discord of ``tests/fakediscord`` and the figures are printed: from
+``bot.start()`` to the fake's gateway accepting the websocket and receiving IDENTIFY, to READY, and to the end
+of the restore; the number of tables restored; the process's RSS. Last, what a snapshot costs a move: its
+size, the time to make it, and the time of a move's commit with and without it (on disk, synchronous=FULL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import resource
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import discord
+import yarl
+
+from bot.app import create_bot
+from bot.games import GAMES
+from bot.settings import Settings
+from bot.store import SQLiteStore
+from bot.tables import TableService
+from tests.fakediscord import FAKE_TOKEN, FakeDiscord
+
+try:  # absent before start-up used snapshots: the same bench then measures restore by replay
+    from bot import snapshots
+except ImportError:
+    snapshots = None  # type: ignore[assignment]
+
+log = logging.getLogger("bench")
+
+
+def _play(game: str, seed: int, rng: random.Random) -> tuple[int, Any, list[tuple[int, str]], list[Any]]:
+    """Play a game to a random point: (players, options, [(seat, action text)], the state at each seq)."""
+    rules = GAMES[game].rules
+    players = 2 if game == "bhargage" else rng.choice((2, 3, 4))
+    options = rules.Options()
+    state, _ = rules.start(seed, players, options)
+    states = [state]
+    moves: list[tuple[int, str]] = []
+    for _ in range(rng.randint(3, 60)):
+        seat = rules.waiting_for(state)[0]
+        action = rng.choice(rules.legal_actions(state, seat))
+        after, _ = rules.apply(state, action)
+        if rules.is_over(after):
+            break
+        moves.append((seat, rules.action_text(action).split(" ", 1)[1]))
+        state = after
+        states.append(state)
+    return players, options, moves, states
+
+
+async def build(path: Path, games: int, seed: int) -> dict[str, int]:
+    """Write ``games`` live games (and their snapshots, when the code has them); returns counts."""
+    rng = random.Random(seed)
+    store = await SQLiteStore.open(path)
+    now = time.time() - 60  # recent moves: no idle nudges at start-up
+    rows: dict[str, list[tuple[Any, ...]]] = {"games": [], "seats": [], "actions": [], "snapshots": []}
+    counts = {"bhargage": 0, "deluxe": 0, "actions": 0, "snapshots": 0}
+    fingerprints = {name: snapshots.fingerprint(a.rules) for name, a in GAMES.items()} if snapshots else {}
+    for i in range(1, games + 1):
+        game = "bhargage" if i % 2 else "deluxe"
+        game_seed = rng.randrange(2**62)
+        players, options, moves, states = _play(game, game_seed, rng)
+        counts[game] += 1
+        options_text = json.dumps(options.to_dict())
+        rows["games"].append((i, game, 1, 1_000_000 + i, game_seed, players, options_text, now))
+        rows["seats"].extend((i, s, 10_000_000 + i * 10 + s, f"p{i}-{s}") for s in range(players))
+        for seq, (seat, text) in enumerate(moves, 1):
+            rows["actions"].append((i, seq, seat, f"{seat} {text}", now + seq))
+        counts["actions"] += len(moves)
+        if snapshots is not None:
+            last = 0  # the seq of the snapshot the table would hold: made whenever one was due
+            for seq in range(1, len(moves) + 1):
+                if snapshots.due(seq, last):
+                    last = seq
+            if last:
+                data = snapshots.dump(states[last])
+                rows["snapshots"].append((i, last, now + last, fingerprints[game], data))
+                counts["snapshots"] += 1
+    async with store._tx() as db:  # one bulk transaction through the store's own connection
+        await db.executemany(
+            "INSERT INTO games (id, game, guild_id, channel_id, seed, players, options, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            rows["games"],
+        )
+        await db.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)", rows["seats"]
+        )
+        await db.executemany(
+            "INSERT INTO actions (game_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)", rows["actions"]
+        )
+        if rows["snapshots"]:
+            await db.executemany(
+                "INSERT INTO snapshots (game_id, seq, at, fingerprint, data) VALUES (?, ?, ?, ?, ?)",
+                rows["snapshots"],
+            )
+    await store.close()
+    return counts
+
+
+@contextlib.contextmanager
+def _pointed_at(fake: FakeDiscord) -> Iterator[None]:
+    """Point the unmodified discord.py client at the fake (what the test fixture does with monkeypatch)."""
+    old_base, old_gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = fake.api_base  # type: ignore[misc]
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE = old_base  # type: ignore[misc]
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+
+def _rss_mb() -> tuple[float, float]:
+    """(current, peak) resident set size in MB."""
+    current = 0.0
+    with contextlib.suppress(OSError), open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                current = int(line.split()[1]) / 1024
+    return current, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+async def start_up(path: Path) -> dict[str, float]:
+    """Start the real bot on ``path`` against the fake; the figures in seconds from ``bot.start()``."""
+    marks: dict[str, float] = {}
+    restore = TableService.restore
+
+    async def timed_restore(self: TableService, *args: Any, **kwargs: Any) -> int:
+        count = await restore(self, *args, **kwargs)
+        marks["restored"], marks["tables"] = time.monotonic(), count
+        return count
+
+    TableService.restore = timed_restore  # type: ignore[method-assign]
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        with _pointed_at(fake), tempfile.TemporaryDirectory() as tmp:
+            settings = Settings(
+                token=FAKE_TOKEN, db_path=path, health_path=Path(tmp) / "heartbeat", suit_emojis=False
+            )
+            bot = create_bot(settings, guild_ready_timeout=0.01)
+            t0 = time.monotonic()
+            task = asyncio.create_task(bot.start(settings.token), name="bench-bot")
+            try:
+                await asyncio.wait_for(bot.wait_until_ready(), 120)
+                marks["ready"] = time.monotonic()
+                while "restored" not in marks:
+                    await asyncio.sleep(0.005)
+                marks["live"] = len(bot.tables.active_tables())
+                marks["rss"], marks["peak"] = _rss_mb()
+            finally:
+                await bot.close()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, 10)
+    finally:
+        TableService.restore = restore  # type: ignore[method-assign]
+        await fake.stop()
+    return {
+        "gateway": fake.gateway_opened_at[0] - t0,
+        "identify": fake.identified_at[0] - t0,
+        "ready": marks["ready"] - t0,
+        "restored": marks["restored"] - t0,
+        "tables": marks["tables"],
+        "live": marks["live"],
+        "rss": marks["rss"],
+        "peak": marks["peak"],
+    }
+
+
+async def snapshot_cost(folder: Path, moves: int = 400) -> dict[str, float]:
+    """What a snapshot adds to a move: its size, the time to make it, and a move's commit with and without."""
+    assert snapshots is not None
+    from bot.store import Snapshot
+
+    rng = random.Random(5)
+    store = await SQLiteStore.open(folder / "cost.sqlite3")
+    sizes: list[int] = []
+    dump_s = plain_s = with_s = 0.0
+    try:
+        for n in range(moves // 40):
+            game = "bhargage" if n % 2 else "deluxe"
+            rules = GAMES[game].rules
+            players, options, played, states = _play(game, rng.randrange(2**62), rng)
+            seats = [(1 + n * 10 + s, "p") for s in range(players)]
+            plain = await store.create_game(game, 1, 10 + n * 2, 1, seats, options.to_dict(), 0.0)
+            seats = [(5 + n * 10 + s, "p") for s in range(players)]
+            snapped = await store.create_game(game, 1, 11 + n * 2, 1, seats, options.to_dict(), 0.0)
+            fp = snapshots.fingerprint(rules)
+            for seq, ((seat, text), state) in enumerate(zip(played, states[1:], strict=True), 1):
+                t = time.perf_counter()
+                data = snapshots.dump(state)
+                dump_s += time.perf_counter() - t
+                sizes.append(len(data))
+                t = time.perf_counter()
+                await store.append_action(plain, seq, seat, text, 0.0)
+                plain_s += time.perf_counter() - t
+                t = time.perf_counter()
+                snap = Snapshot(seq, 0.0, fp, data)
+                await store.append_action(snapped, seq, seat, text, 0.0, snapshot=snap)
+                with_s += time.perf_counter() - t
+    finally:
+        await store.close()
+    count = len(sizes)
+    return {
+        "moves": count,
+        "bytes": sum(sizes) / count,
+        "dump_ms": dump_s / count * 1000,
+        "plain_ms": plain_s / count * 1000,
+        "with_ms": with_s / count * 1000,
+    }
+
+
+async def run(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(args.db) if args.db else Path(tmp) / "tavern.sqlite3"
+        if not path.exists():
+            t = time.monotonic()
+            counts = await build(path, args.games, args.seed)
+            print(
+                f"built {args.games} live games ({counts['bhargage']} Bhargage, {counts['deluxe']} Deluxe; "
+                f"{counts['actions']} actions, {counts['snapshots']} snapshots) "
+                f"in {time.monotonic() - t:.1f} s"
+            )
+        f = await start_up(path)
+        print(f"gateway websocket accepted   {f['gateway']:7.3f} s after bot.start()")
+        print(f"IDENTIFY received            {f['identify']:7.3f} s")
+        print(f"READY (bot side)             {f['ready']:7.3f} s")
+        print(f"every table restored         {f['restored']:7.3f} s")
+        print(f"tables restored              {int(f['tables']):7d} (live afterwards: {int(f['live'])})")
+        print(f"RSS                          {f['rss']:7.1f} MB (getrusage max RSS {f['peak']:.1f} MB)")
+        if snapshots is not None:
+            c = await snapshot_cost(Path(tmp))
+            print(
+                f"snapshot per move ({int(c['moves'])} moves): {c['bytes']:.0f} bytes, "
+                f"made in {c['dump_ms']:.3f} ms; "
+                f"commit {c['plain_ms']:.2f} ms without, {c['with_ms']:.2f} ms with"
+            )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=10_000, help="live games in the database")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the games built")
+    parser.add_argument("--db", help="use (or build once) this database file instead of a temporary one")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
