@@ -123,7 +123,9 @@ class Series:
             if callback > CALLBACK_DEADLINE * 1000 or it.callback_at is None:
                 self.late += 1
             done = (max(arrived, it.replied_at or 0.0) - it.sent_at) * 1000
-            delivered = (max(arrived, delivered_at.get(it.token, 0.0)) - it.sent_at) * 1000
+            delivered = (
+                max(arrived, it.replied_at or 0.0, delivered_at.get(it.token, 0.0)) - it.sent_at
+            ) * 1000
             self.callback.append(callback)
             self.done.append(done)
             self.delivered.append(delivered)
@@ -476,6 +478,8 @@ class Harness:
     sent: int = 0
     not_sent: int = 0
     tables_of: dict[str, int] = field(default_factory=dict)  # game interaction token → table channel id
+    retry_when_stuck: bool = False  # the kill test: a stuck table clicks again what it already clicked
+    stall_after: float = 10.0  # seconds without anything to do before a table counts as stuck
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     noop_tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _noop_credit: float = 0.0
@@ -585,7 +589,6 @@ class TableDriver:
     """The players of one table in one channel, one interaction in flight at a time."""
 
     game = "?"
-    stall_after = 10.0  # seconds without anything to do before the table counts as stuck
     window = 6  # how many of the latest messages per channel a user looks at
 
     def __init__(self, h: Harness, channel: FakeChannel, users: list[FakeUser]) -> None:
@@ -610,10 +613,11 @@ class TableDriver:
             choice = self.pick()
             if choice is None:
                 await self._wait_change(1.0)
-                if time.perf_counter() - idle_since > self.stall_after and not self.stuck:
+                if time.perf_counter() - idle_since > self.h.stall_after and not self.stuck:
                     self.stuck = True
                     log.warning("%s table in %r has nothing to do", self.game, self.channel)
-                    self.acted.clear()  # after a restart of the bot, what it did not answer is worth a retry
+                    if self.h.retry_when_stuck:  # the bot was restarted: what it dropped is worth a retry
+                        self.acted.clear()
                 continue
             self.stuck = False
             await self.h.pause()

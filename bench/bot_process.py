@@ -134,6 +134,7 @@ class BotChild:
             cwd=Path(__file__).resolve().parent.parent,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,  # its own process group: a kill takes the drawing process with it
         )
         child = cls(proc)
         child._readers = [
@@ -197,9 +198,10 @@ class BotChild:
         return code
 
     async def kill(self) -> int:
-        """SIGKILL: the crash the kill test wants (no drain, no clean close)."""
+        """SIGKILL to the bot and its drawing process: the crash the kill test wants (no drain, no close)."""
         if self.proc.returncode is None:
-            self.proc.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
         code = await self.proc.wait()
         await asyncio.gather(*self._readers, return_exceptions=True)
         return code
