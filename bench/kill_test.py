@@ -16,10 +16,11 @@ after committing the move. So after each kill, for every game, the highest integ
 received from the bot (in any message sent or edited, ephemeral ones included) must be at most the number
 of actions the database holds for that game; and the file must pass ``PRAGMA integrity_check``.
 
-The summary: kills; moves answered (game interactions the bot acknowledged); checks made (games compared,
-over all kills); violations, with details; interactions sent while the bot was down or in flight at a kill
-(expected, not losses) apart from those unanswered while it was up (failures); ERROR lines of the bot. The
-exit status is 1 on any violation.
+The summary: kills; moves answered (game interactions the bot acknowledged); checks made (per kill, one
+per game shown so far plus the integrity check); violations, with details; interactions sent while the bot
+was down or in flight at a kill (expected, not losses) apart from those unanswered while it was up
+(failures); tables stuck at the end (nothing left for their players to press, e.g. after a move the killed bot
+committed but never showed); ERROR lines of the bot. The exit status is 1 on any violation.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class KillReport:
     sent_while_down: int = 0  # refused by the fake (no bot connected) or unanswered around a kill
     unanswered_while_up: int = 0
     actions_stored: int = 0
+    stuck_tables: int = 0  # nothing left to press at the end
     errors: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -88,6 +90,7 @@ class KillReport:
             "interactions sent while the bot was down or in flight at a kill (expected): "
             f"{self.sent_while_down}",
             f"unanswered while the bot was up (failures): {self.unanswered_while_up}",
+            f"tables stuck at the end: {self.stuck_tables}",
             f"ERROR lines of the bot: {len(self.errors)}",
             *(f"  ! {e[:160]}" for e in self.errors[:5]),
         ]
@@ -168,7 +171,8 @@ async def run_kill_test(
                 retry_when_stuck=True,
                 stall_after=STALL_SECONDS,
             )
-            tasks = [asyncio.create_task(d.run()) for d in make_drivers(bench, h, seating)]
+            drivers = make_drivers(bench, h, seating)
+            tasks = [asyncio.create_task(d.run()) for d in drivers]
             try:
                 for kill in range(1, config.kills + 1):
                     await asyncio.sleep(rng.uniform(config.min_gap, config.max_gap))
@@ -193,6 +197,7 @@ async def run_kill_test(
         finally:
             await fake.stop()
         _classify(report, h, down)
+        report.stuck_tables = sum(d.stuck for d in drivers)
         with contextlib.closing(sqlite3.connect(db_path)) as db:
             report.actions_stored = db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
     return report
