@@ -35,7 +35,8 @@ What the report's figures mean (times are taken by the fake, in this process):
 - write transactions per move: the store's own counter, printed when the bot's store keeps one.
 
 Simulated users decide only from what the bot sent them: the enabled buttons and selects on their latest DM
-and on the latest channel message that mentions them first; choices are random among those offered.
+and on the latest message that mentions them first in the table's channel and in its newest thread (where a
+finished game offers its rematch); choices are random among those offered.
 """
 
 from __future__ import annotations
@@ -196,8 +197,8 @@ def analyse(fake: FakeDiscord, since: int, tables_of: dict[str, int], dms: dict[
         if not is_interaction_endpoint(rec.path):
             traffic.global_requests += 1
             per_second[int(rec.at)] += 1
-        elif rec.path.endswith("/callback") and rec.status >= 400 and rec.token not in answered:
-            traffic.late_callbacks.setdefault(rec.token or "", rec.at)
+        elif rec.path.endswith("/callback") and rec.status == 404 and rec.token not in answered:
+            traffic.late_callbacks.setdefault(rec.token or "", rec.at)  # 10062: past the 3-s deadline
         table = _table_of(fake, rec.channel_id, rec.token, tables_of, dms)
         if table is not None:
             per_table.setdefault(table, []).append(rec.at)
@@ -445,10 +446,12 @@ class ErrorCollector(logging.Handler):
 
 
 class Watch:
-    """Wakes a table's driver when the bot posts, edits or deletes a message in one of its channels."""
+    """Wakes a table's driver when the bot posts, edits or deletes a message in one of its channels (or in a
+    thread of one), and remembers each channel's newest thread: a game may be played on in its thread."""
 
     def __init__(self, fake: FakeDiscord) -> None:
         self.events: dict[int, asyncio.Event] = {}
+        self.threads: dict[int, FakeChannel] = {}  # channel id → the thread the bot last wrote in
         fake.listeners.append(self._changed)
 
     def register(self, channel_ids: list[int]) -> asyncio.Event:
@@ -458,7 +461,11 @@ class Watch:
         return event
 
     def _changed(self, msg: FakeMessage) -> None:
-        event = self.events.get(msg.channel.id)
+        channel = msg.channel
+        if channel.parent is not None:
+            self.threads[channel.parent.id] = channel
+            channel = channel.parent
+        event = self.events.get(channel.id)
         if event is not None:
             event.set()
 
@@ -521,10 +528,8 @@ class Harness:
     async def _send(self, kind: str, send: Callable[[], Any], ephemeral_ok: bool) -> FakeInteraction | None:
         try:
             result = await send()
-        except (
-            AssertionError,
-            ConnectionError,
-        ) as err:  # no bot connected (the kill test), or a closed socket
+        # No bot connected (the kill test), or the socket closed under the send.
+        except (AssertionError, ConnectionError) as err:
             self.not_sent += 1
             log.info("not sent: %s", err)
             return None
@@ -673,9 +678,11 @@ class TableDriver:
             msg = self._latest_live(fake.channel_messages(dm))
             if msg is not None:
                 options.extend(self.choices(user, msg))
-        msg = self._latest_live(fake.channel_messages(self.channel))
-        if msg is not None:
-            options.extend(self.channel_choices(msg))
+        thread = self.h.watch.threads.get(self.channel.id)
+        for place in (self.channel, *([thread] if thread is not None else [])):
+            msg = self._latest_live(fake.channel_messages(place))
+            if msg is not None:
+                options.extend(self.channel_choices(msg))
         options = [o for o in options if o.key not in self.acted]
         return self.h.rng.choice(options) if options else None
 

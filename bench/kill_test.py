@@ -19,8 +19,10 @@ of actions the database holds for that game; and the file must pass ``PRAGMA int
 The summary: kills; moves answered (game interactions the bot acknowledged); checks made (per kill, one
 per game shown so far plus the integrity check); violations, with details; interactions sent while the bot
 was down or in flight at a kill (expected, not losses) apart from those unanswered while it was up
-(failures); tables stuck at the end (nothing left for their players to press, e.g. after a move the killed bot
-committed but never showed); ERROR lines of the bot. The exit status is 1 on any violation.
+(failures); tables stuck at the end (nothing left for their players to press), and active games whose
+newest stored move no panel ever showed (committed by a bot killed before it drew the panel, which the
+restart does not draw either; or a panel still on its way when the test stopped); ERROR lines of the bot.
+The exit status is 1 on any violation.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ class KillReport:
     unanswered_while_up: int = 0
     actions_stored: int = 0
     stuck_tables: int = 0  # nothing left to press at the end
+    unshown: int = 0  # active games at the end whose newest stored move no panel ever showed
     errors: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -90,7 +93,8 @@ class KillReport:
             "interactions sent while the bot was down or in flight at a kill (expected): "
             f"{self.sent_while_down}",
             f"unanswered while the bot was up (failures): {self.unanswered_while_up}",
-            f"tables stuck at the end: {self.stuck_tables}",
+            f"tables stuck at the end: {self.stuck_tables}   active games whose newest stored move no panel "
+            f"showed: {self.unshown}",
             f"ERROR lines of the bot: {len(self.errors)}",
             *(f"  ! {e[:160]}" for e in self.errors[:5]),
         ]
@@ -200,6 +204,11 @@ async def run_kill_test(
         report.stuck_tables = sum(d.stuck for d in drivers)
         with contextlib.closing(sqlite3.connect(db_path)) as db:
             report.actions_stored = db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+            active = db.execute(
+                "SELECT g.id, COUNT(a.seq) FROM games g LEFT JOIN actions a ON a.game_id = g.id "
+                "WHERE g.status = 'active' GROUP BY g.id"
+            )
+            report.unshown = sum(1 for game, n in active if n > tokens.highest.get(game, 0))
     return report
 
 
