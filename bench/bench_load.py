@@ -1,26 +1,49 @@
-"""Load benchmark: many concurrent tables played through the fake Discord by simulated users.
+"""Load benchmark: many concurrent tables played through the fake Discord by simulated users, the bot measured
+in its own process.
 
-Run: ``.venv/bin/python bench/bench_load.py [--tables 200] [--deluxe-tables N] [--seconds S]``.
-Targets on a 2-core machine: 200 concurrent tables, p99 < 100 ms, bot cost per interaction ≤ 3× a no-op.
+Run from the repository root::
 
-The real bot (discord.py client, cogs, table service, SQLite on disk in a temporary folder) runs against the
-fake Discord of ``tests/fakediscord`` on 127.0.0.1, in the same process and event loop as the fake and the
-simulated users. That loop is shared, so every figure includes the harness's own work; a test-only no-op slash
-command, sent at the same rate as the game interactions and interleaved with them over the whole run, shows
-that share: the ratio of the game figures to the no-op figures is the bot's own cost.
+    python -m bench.bench_load [--tables 200] [--deluxe-tables N] [--seconds 30] [--think 2] [--in-process]
 
-Latency is measured by the fake: from writing INTERACTION_CREATE on the gateway to the arrival of the
-interaction's callback POST ("callback"), and to the interaction's last followup/edit ("done", which for a
-deferred click includes the move's database commit).
+The fake Discord of ``tests/fakediscord`` (REST + gateway on 127.0.0.1) and the simulated players run in this
+process; the real bot (discord.py client, cogs, table service, SQLite on disk in a temporary folder) runs in
+a child process (:mod:`bench.bot_process`), so its CPU is its own. ``--in-process`` runs the bot in this
+process and event loop instead, as the bench first did (its figures then include the harness's work). A
+test-only no-op slash command, sent at the same rate as the game interactions and interleaved with them,
+is the yardstick: the cheapest interaction the bot can answer.
+
+What the report's figures mean (times are taken by the fake, in this process):
+
+- interactions/s: game interactions (slash commands, clicks, selects of the tables) and all (no-ops too)
+  sent per second of the run.
+- FAILURES: interactions the bot never acknowledged within the fake's reply timeout (unanswered), and those
+  whose callback came after Discord's 3-s deadline (past 3 s; Discord refuses them, the player sees "This
+  interaction failed"). Late ones stay in the latency samples; unanswered ones have no latency to sample.
+- callback: INTERACTION_CREATE written on the gateway → the interaction's callback POST arrives.
+- last reply: → the interaction's last followup or @original edit (a deferred click's real answer).
+- delivered ("move fully delivered"): → the last bot request that belongs to the same table (its channel,
+  its threads, its players' DM channels, or webhook requests with its players' interaction tokens) made
+  before that table's next interaction is sent (or the run ends): when every player has seen the move.
+- bot process CPU: the child's user + system CPU during the run (from /proc), and in total (its own
+  getrusage at exit, start and stop included); the drawing process is counted apart. The bench process's CPU
+  (fake + players) is reported beside it: if that nears one core, the simulator is the bottleneck.
+- REST requests per move, by route: ``per move`` divides by the actions committed in the database during
+  the run, ``per game interaction`` by the game interactions. Interaction endpoints (callbacks, followups,
+  @original edits) are not bound by Discord's global rate limit; everything else shares the bot's global
+  budget of about 50 requests/s, so its rate (mean and busiest second) is printed against that. The no-op
+  interactions' callbacks are left out of the routes.
+- write transactions per move: the store's own counter, printed when the bot's store keeps one.
 
 Simulated users decide only from what the bot sent them: the enabled buttons and selects on their latest DM
-and on the latest channel message that mentions them first; choices are random among those offered.
+and on the latest message that mentions them first in the table's channel and in its newest thread (where a
+finished game offers its rematch); choices are random among those offered.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import logging
 import math
@@ -39,21 +62,20 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import discord
-import yarl
-
+from bench.bot_process import NOOP_COMMAND, BotChild, add_noop, bench_settings, point_at
 from bot.app import TavernBot, create_bot
 from bot.settings import Settings
-from tests.fakediscord import FAKE_TOKEN, FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.model import FakeInteraction
 
 log = logging.getLogger("bench")
-NOOP_COMMAND = "bench_noop"
 # Verbs a simulated player never uses: they end or refuse games, or only matter with closed DMs.
 AVOID_VERBS = {
     *("decline", "resign", "claim", "show", "hand", "leave", "cancel", "abandon"),
     *("hint", "addbot", "dropbot"),  # not moves: the coach, and the lobby's bot seats
 }
+CALLBACK_DEADLINE = 3.0  # seconds Discord gives a bot to acknowledge an interaction
+GLOBAL_BUDGET = 50  # requests/s Discord's global rate limit allows a bot outside interaction endpoints
 _MENTION = re.compile(r"<@!?(\d+)>")
 _CID = re.compile(r"tv:[gl]:\d+:[^:]*:(?P<verb>[a-z_]+)")
 
@@ -68,31 +90,47 @@ class Series:
     interactions: list[FakeInteraction] = field(default_factory=list)
     callback: list[float] = field(default_factory=list)
     done: list[float] = field(default_factory=list)
+    delivered: list[float] = field(default_factory=list)
+    unanswered: int = 0  # no callback at all within the reply timeout
+    late: int = 0  # a callback after Discord's 3-s deadline
     refused: int = 0  # answered with an ephemeral message where the game expected none (an error reply)
     ephemeral_ok: bool = False
     refusals: Counter[str] = field(default_factory=Counter)
     by_label: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict)  # (callback, done)
-    timeline: list[tuple[float, float, float]] = field(default_factory=list)  # (sent at, callback, done)
+    timeline: list[tuple[float, float, float, float]] = field(default_factory=list)  # sent, cb, done, dlv
 
     def add(self, it: FakeInteraction) -> None:
         self.interactions.append(it)
 
     def windows(self, start: float, width: float, attr: int) -> list[float]:
-        """p99 of ``attr`` (1 callback, 2 done) per ``width``-second window from ``start``."""
+        """p99 of ``attr`` (1 callback, 2 done, 3 delivered) per ``width``-second window from ``start``."""
         buckets: dict[int, list[float]] = {}
         for t in self.timeline:
             buckets.setdefault(int((t[0] - start) // width), []).append(t[attr])
         return [percentile(buckets.get(i, []), 99) for i in range(max(buckets, default=-1) + 1)]
 
-    def finish(self, fake: FakeDiscord) -> None:
+    def finish(self, late_callbacks: dict[str, float], delivered_at: dict[str, float]) -> None:
+        """Sort every interaction into the samples or the failures; none is left out silently."""
         for it in self.interactions:
-            if it.sent_at is None or it.callback_at is None:
+            assert it.sent_at is not None
+            if it.callback_at is not None:
+                arrived = it.callback_at
+            elif it.token in late_callbacks:  # refused by the fake as Discord would (10062)
+                arrived = late_callbacks[it.token]
+            else:
+                self.unanswered += 1
                 continue
-            callback = (it.callback_at - it.sent_at) * 1000
-            done = (max(it.callback_at, it.replied_at or 0.0) - it.sent_at) * 1000
+            callback = (arrived - it.sent_at) * 1000
+            if callback > CALLBACK_DEADLINE * 1000 or it.callback_at is None:
+                self.late += 1
+            done = (max(arrived, it.replied_at or 0.0) - it.sent_at) * 1000
+            delivered = (
+                max(arrived, it.replied_at or 0.0, delivered_at.get(it.token, 0.0)) - it.sent_at
+            ) * 1000
             self.callback.append(callback)
             self.done.append(done)
-            self.timeline.append((it.sent_at, callback, done))
+            self.delivered.append(delivered)
+            self.timeline.append((it.sent_at, callback, done, delivered))
             cb, dn = self.by_label.setdefault(_label(it), ([], []))
             cb.append(callback)
             dn.append(done)
@@ -118,28 +156,127 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[rank - 1]
 
 
+def route(method: str, path: str) -> str:
+    """A request's route template (``PATCH /channels/{id}/messages/{id}``): ids and tokens blanked."""
+    parts = path.strip("/").split("/")
+    out = []
+    for i, part in enumerate(parts):
+        token = i == 2 and parts[0] in ("interactions", "webhooks")
+        out.append("{token}" if token else "{id}" if part.isdigit() else part)
+    return f"{method} /" + "/".join(out)
+
+
+def is_interaction_endpoint(path: str) -> bool:
+    """Callbacks, followups and @original edits: outside Discord's global rate limit."""
+    return path.startswith(("/interactions/", "/webhooks/"))
+
+
+@dataclass
+class Traffic:
+    """The bot's REST requests during the run, by route, and when each table last heard from the bot."""
+
+    routes: Counter[str] = field(default_factory=Counter)
+    global_requests: int = 0  # outside the interaction endpoints
+    global_peak: int = 0  # the most of those in one second
+    late_callbacks: dict[str, float] = field(default_factory=dict)  # token → when the refused callback came
+    delivered_at: dict[str, float] = field(default_factory=dict)  # token → the table's last request
+
+
+def analyse(fake: FakeDiscord, since: int, tables_of: dict[str, int], dms: dict[int, int]) -> Traffic:
+    """Read the fake's request log from index ``since``: routes, late callbacks, and for each game
+    interaction (``tables_of``: token → table channel id) the last request of its table before the table's
+    next interaction. ``dms`` maps players' DM channel ids to their table's channel id."""
+    traffic = Traffic()
+    per_table: dict[int, list[float]] = {}
+    per_second: Counter[int] = Counter()
+    answered = {it.token for it in fake.interactions if it.callback_at is not None}
+    noops = {it.token for it in fake.interactions if it.command_path == "/" + NOOP_COMMAND}
+    for rec in fake.request_log[since:]:
+        if rec.token is None or rec.token not in noops:
+            traffic.routes[route(rec.method, rec.path)] += 1
+        if not is_interaction_endpoint(rec.path):
+            traffic.global_requests += 1
+            per_second[int(rec.at)] += 1
+        elif rec.path.endswith("/callback") and rec.status == 404 and rec.token not in answered:
+            traffic.late_callbacks.setdefault(rec.token or "", rec.at)  # 10062: past the 3-s deadline
+        table = _table_of(fake, rec.channel_id, rec.token, tables_of, dms)
+        if table is not None:
+            per_table.setdefault(table, []).append(rec.at)
+    traffic.global_peak = max(per_second.values(), default=0)
+    sent: dict[int, list[tuple[float, str]]] = {}
+    for it in fake.interactions:
+        table = tables_of.get(it.token)
+        if table is not None and it.sent_at is not None:
+            sent.setdefault(table, []).append((it.sent_at, it.token))
+    for table, moves in sent.items():
+        times = sorted(per_table.get(table, []))
+        moves.sort()
+        for i, (at, token) in enumerate(moves):
+            until = moves[i + 1][0] if i + 1 < len(moves) else math.inf
+            last = bisect.bisect_left(times, until) - 1
+            if last >= 0 and times[last] >= at:
+                traffic.delivered_at[token] = times[last]
+    return traffic
+
+
+def _table_of(
+    fake: FakeDiscord,
+    channel_id: int | None,
+    token: str | None,
+    tables_of: dict[str, int],
+    dms: dict[int, int],
+) -> int | None:
+    if token is not None:
+        return tables_of.get(token)
+    if channel_id is None:
+        return None
+    if channel_id in dms:
+        return dms[channel_id]
+    channel = fake.channels.get(channel_id)
+    while channel is not None and channel.parent is not None:  # a thread: its table is its parent's
+        channel = channel.parent
+    return channel.id if channel is not None else None
+
+
 @dataclass
 class BenchResult:
     tables: dict[str, int]
     think: float
     started: float
     duration: float
-    cpu_seconds: float
+    cpu_seconds: float  # the bench process (everything, with --in-process)
     series: dict[str, Series]
     games_finished: dict[str, int]
-    actions: dict[str, int]
+    actions: dict[str, int]  # committed during the run
     errors: list[str]
     stuck: int
-    unanswered: int
-    rest_requests: int = 0  # REST requests the bot made during the run (callbacks included)
+    not_sent: int = 0  # the fake had no bot to send them to
+    in_process: bool = False
+    bot_cpu_seconds: float | None = None  # the bot process during the run (split runs)
+    drawing_cpu_seconds: float | None = None  # its descendants (the drawing process) during the run
+    bot_counters: dict[str, Any] | None = None  # what the bot process printed at exit
+    traffic: Traffic = field(default_factory=Traffic)
 
     @property
     def game_kinds(self) -> list[str]:
         return [k for k in self.series if k != "noop"]
 
+    @property
+    def unanswered(self) -> int:
+        return sum(s.unanswered for s in self.series.values())
+
+    @property
+    def late(self) -> int:
+        return sum(s.late for s in self.series.values())
+
+    @property
+    def moves(self) -> int:
+        return sum(self.actions.values())
+
     def count(self, kind: str | None = None) -> int:
+        """Game interactions sent (answered or not) of ``kind``, or of every game kind."""
         kinds = self.game_kinds if kind is None else [kind]
-        return sum(len(self.series[k].callback) for k in kinds)
+        return sum(len(self.series[k].interactions) for k in kinds)
 
     def merged(self, attr: str) -> list[float]:
         return [v for k in self.game_kinds for v in getattr(self.series[k], attr)]
@@ -147,19 +284,25 @@ class BenchResult:
     def report(self) -> str:
         noop = self.series.get("noop", Series())
         games = self.count()
-        total = games + len(noop.callback)
+        total = games + len(noop.interactions)
+        where = (
+            "bot, fake Discord and simulated users share one process and event loop"
+            if self.in_process
+            else "the bot in its own process; fake Discord and simulated users in the bench process"
+        )
         lines = [
-            "Decktet Tavern load benchmark — bot, fake Discord and simulated users share one process and "
-            "event loop;",
-            "the no-op slash command (same rate, interleaved) shows the harness's own share.",
+            f"Decktet Tavern load benchmark — {where}",
             f"tables: {', '.join(f'{n} {k}' for k, n in self.tables.items())}   think time: mean "
             f"{self.think:g} s per move (exponential; 0 = flat out)",
-            f"duration: {self.duration:.1f} s   CPU: {self.cpu_seconds:.1f} s "
-            f"({100 * self.cpu_seconds / max(self.duration, 1e-9):.0f}% of one core)",
-            f"interactions: {total} total = {games} game + {len(noop.callback)} no-op   "
-            f"game interactions/s: {games / self.duration:.1f}   all interactions/s: "
-            f"{total / self.duration:.1f}",
+            f"FAILURES: {self.unanswered} unanswered, {self.late} past {CALLBACK_DEADLINE:g} s "
+            f"(of {total} interactions)"
+            + (f"   not sent (no bot connected): {self.not_sent}" * bool(self.not_sent)),
+            f"duration: {self.duration:.1f} s   interactions: {total} total = {games} game + "
+            f"{len(noop.interactions)} no-op   game interactions/s: {games / self.duration:.1f}   "
+            f"all interactions/s: {total / self.duration:.1f}",
         ]
+        lines.extend(self._cpu_lines())
+        lines.extend(self._route_lines(games))
 
         def row(name: str, values: list[float]) -> str:
             return (
@@ -167,24 +310,18 @@ class BenchResult:
                 f"max {max(values, default=float('nan')):7.2f}   (n={len(values)})"
             )
 
-        if games:
-            per = (self.rest_requests - len(noop.callback)) / games
-            lines.append(
-                f"bot REST requests per game interaction: {per:.1f} (a no-op makes 1); max RSS "
-                f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
-            )
-        lines.append("latency ms, INTERACTION_CREATE → callback POST:")
-        for kind in self.game_kinds:
-            lines.append(row(kind, self.series[kind].callback))
-        if len(self.game_kinds) > 1:
-            lines.append(row("all games", self.merged("callback")))
-        lines.append(row("no-op", noop.callback))
-        lines.append("latency ms, INTERACTION_CREATE → last reply (callback, or the deferred edit/followup):")
-        for kind in self.game_kinds:
-            lines.append(row(kind, self.series[kind].done))
-        if len(self.game_kinds) > 1:
-            lines.append(row("all games", self.merged("done")))
-        lines.append(row("no-op", noop.done))
+        for title, attr in (
+            ("INTERACTION_CREATE → callback POST", "callback"),
+            ("INTERACTION_CREATE → last reply (callback, or the deferred edit/followup)", "done"),
+            ("INTERACTION_CREATE → move fully delivered (the table's last bot request)", "delivered"),
+        ):
+            lines.append(f"latency ms, {title}:")
+            for kind in self.game_kinds:
+                lines.append(row(kind, getattr(self.series[kind], attr)))
+            if len(self.game_kinds) > 1:
+                lines.append(row("all games", self.merged(attr)))
+            if attr != "delivered":
+                lines.append(row("no-op", getattr(noop, attr)))
 
         def ratio(a: list[float], b: list[float], q: float) -> str:
             pa, pb = percentile(a, q), percentile(b, q)
@@ -205,18 +342,18 @@ class BenchResult:
 
         lines.append(f"p99 ms per {width:g} s window, from the start:")
         lines.append(f"  games callback:    {fmt(merged.windows(self.started, width, 1))}")
-        lines.append(f"  games last reply:  {fmt(merged.windows(self.started, width, 2))}")
+        lines.append(f"  games delivered:   {fmt(merged.windows(self.started, width, 3))}")
         lines.append(f"  no-op callback:    {fmt(noop.windows(self.started, width, 1))}")
         opening = 10.0  # every table opens in the first seconds: report the steady state on its own too
         if self.duration >= 3 * opening:
             lines.append(f"steady state (interactions sent {opening:g} s or more after the start), ms:")
             for name, series in (("all games", merged), ("no-op", noop)):
                 later = [t for t in series.timeline if t[0] - self.started >= opening]
-                cb, dn = [t[1] for t in later], [t[2] for t in later]
+                cb, dv = [t[1] for t in later], [t[3] for t in later]
                 lines.append(
-                    f"  {name:<22} callback p50 {percentile(cb, 50):6.2f} p99 {percentile(cb, 99):6.2f}   "
-                    f"last reply p50 {percentile(dn, 50):6.2f} p99 {percentile(dn, 99):6.2f}"
-                    f"   (n={len(later)})"
+                    f"  {name:<10} callback p50 {percentile(cb, 50):6.2f} p99 {percentile(cb, 99):6.2f}   "
+                    f"delivered p50 {percentile(dv, 50):6.2f} p99 {percentile(dv, 99):6.2f}   "
+                    f"(n={len(later)})"
                 )
         lines.append("bot / no-op ratio:")
         for kind in [*self.game_kinds, *(["all games"] if len(self.game_kinds) > 1 else [])]:
@@ -235,14 +372,63 @@ class BenchResult:
         )
         refused = {k: s.refused for k, s in self.series.items() if s.refused}
         lines.append(
-            f"refusals (ephemeral error replies): {refused or 0}   unanswered: {self.unanswered}   "
-            f"stuck tables: {self.stuck}   ERROR logs: {len(self.errors)}"
+            f"refusals (ephemeral error replies): {refused or 0}   stuck tables: {self.stuck}   "
+            f"ERROR logs: {len(self.errors)}"
         )
         for kind in self.game_kinds:
             for text, n in self.series[kind].refusals.most_common(3):
                 lines.append(f"  refused {n}× {kind} {text!r}")
         lines.extend(f"  ! {e.splitlines()[0][:160]}" for e in self.errors[:5])
         return "\n".join(lines)
+
+    def _cpu_lines(self) -> list[str]:
+        def share(cpu: float) -> str:
+            return f"{cpu:.1f} s ({100 * cpu / max(self.duration, 1e-9):.0f}% of one core)"
+
+        if self.in_process:
+            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            return [
+                f"CPU (bot + fake + players, one process): {share(self.cpu_seconds)}   max RSS {rss:.0f} MB"
+            ]
+        c = self.bot_counters or {}
+        nan = float("nan")
+        writes = c.get("write_transactions")
+        counted = "n/a (the store does not count them)" if writes is None else str(writes)
+        per = f" = {writes / self.moves:.2f} per move" if writes is not None and self.moves else ""
+        return [
+            f"bot process CPU during the run: {share(self.bot_cpu_seconds or 0.0)}   its drawing process: "
+            f"{share(self.drawing_cpu_seconds or 0.0)}",
+            f"bot process in all (start and stop included): CPU {c.get('cpu_seconds', nan):.1f} s   "
+            f"max RSS {c.get('max_rss_mb', nan):.0f} MB",
+            f"bench process CPU (fake Discord + simulated players): {share(self.cpu_seconds)}",
+            f"store write transactions: {counted}{per}",
+        ]
+
+    def _route_lines(self, games: int) -> list[str]:
+        t = self.traffic
+        moves = self.moves
+        lines = [
+            f"moves (actions committed during the run): {moves}   game interactions: {games}",
+            "bot REST requests by route — per move | per game interaction | total:",
+        ]
+        for title, inside in (
+            ("interaction endpoints (outside the global rate limit; no-op callbacks left out)", True),
+            (f"everything else (the bot's global budget, ~{GLOBAL_BUDGET} req/s)", False),
+        ):
+            lines.append(f"  {title}:")
+            chosen = {
+                r: n for r, n in t.routes.items() if is_interaction_endpoint(r.split(" ", 1)[1]) == inside
+            }
+            for r, n in sorted(chosen.items(), key=lambda kv: -kv[1]):
+                lines.append(f"    {r:<58} {n / max(moves, 1):6.2f} | {n / max(games, 1):6.2f} | {n}")
+            n = sum(chosen.values())
+            lines.append(f"    {'total':<58} {n / max(moves, 1):6.2f} | {n / max(games, 1):6.2f} | {n}")
+        rate = t.global_requests / max(self.duration, 1e-9)
+        lines.append(
+            f"  global-budget requests/s: mean {rate:.1f}, busiest second {t.global_peak} "
+            f"(limit ~{GLOBAL_BUDGET})"
+        )
+        return lines
 
 
 # ------------------------------------------------------------------------------------------ the harness
@@ -260,10 +446,12 @@ class ErrorCollector(logging.Handler):
 
 
 class Watch:
-    """Wakes a table's driver when the bot posts, edits or deletes a message in one of its channels."""
+    """Wakes a table's driver when the bot posts, edits or deletes a message in one of its channels (or in a
+    thread of one), and remembers each channel's newest thread: a game may be played on in its thread."""
 
     def __init__(self, fake: FakeDiscord) -> None:
         self.events: dict[int, asyncio.Event] = {}
+        self.threads: dict[int, FakeChannel] = {}  # channel id → the thread the bot last wrote in
         fake.listeners.append(self._changed)
 
     def register(self, channel_ids: list[int]) -> asyncio.Event:
@@ -273,7 +461,11 @@ class Watch:
         return event
 
     def _changed(self, msg: FakeMessage) -> None:
-        event = self.events.get(msg.channel.id)
+        channel = msg.channel
+        if channel.parent is not None:
+            self.threads[channel.parent.id] = channel
+            channel = channel.parent
+        event = self.events.get(channel.id)
         if event is not None:
             event.set()
 
@@ -281,7 +473,6 @@ class Watch:
 @dataclass
 class Harness:
     fake: FakeDiscord
-    bot: TavernBot
     rng: random.Random
     deadline: float
     max_interactions: int | None
@@ -292,7 +483,10 @@ class Harness:
     watch: Watch
     series: dict[str, Series] = field(default_factory=dict)
     sent: int = 0
-    unanswered: int = 0
+    not_sent: int = 0
+    tables_of: dict[str, int] = field(default_factory=dict)  # game interaction token → table channel id
+    retry_when_stuck: bool = False  # the kill test: a stuck table clicks again what it already clicked
+    stall_after: float = 10.0  # seconds without anything to do before a table counts as stuck
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     noop_tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _noop_credit: float = 0.0
@@ -315,9 +509,10 @@ class Harness:
         return True
 
     async def interact(
-        self, kind: str, send: Callable[[], Any], *, ephemeral_ok: bool = False
+        self, kind: str, table: int, send: Callable[[], Any], *, ephemeral_ok: bool = False
     ) -> FakeInteraction | None:
-        """Send one game interaction, matched by no-op interactions at ``noop_ratio``; record its latency."""
+        """Send one game interaction of ``table`` (``send`` must not wait for the reply), matched by no-op
+        interactions at ``noop_ratio``; None if it was not sent or not answered (the series says which)."""
         self.sent += 1
         self._noop_credit += self.noop_ratio
         while self._noop_credit >= 1:
@@ -325,24 +520,37 @@ class Harness:
             task = asyncio.create_task(self._noop())
             self.noop_tasks.add(task)
             task.add_done_callback(self.noop_tasks.discard)
+        it = await self._send(kind, send, ephemeral_ok)
+        if it is not None:
+            self.tables_of[it.token] = table
+        return await self._answered(it)
+
+    async def _send(self, kind: str, send: Callable[[], Any], ephemeral_ok: bool) -> FakeInteraction | None:
         try:
             result = await send()
-        except AssertionError as err:  # the bot did not answer in time
-            self.unanswered += 1
-            log.warning("%s", err)
+        # No bot connected (the kill test), or the socket closed under the send.
+        except (AssertionError, ConnectionError) as err:
+            self.not_sent += 1
+            log.info("not sent: %s", err)
             return None
         it: FakeInteraction = result.interaction
         self.series.setdefault(kind, Series(ephemeral_ok=ephemeral_ok)).add(it)
         return it
 
+    async def _answered(self, it: FakeInteraction | None) -> FakeInteraction | None:
+        """Wait for the callback as long as the fake would; the series counts the silence afterwards."""
+        if it is None:
+            return None
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(it.answered.wait(), self.fake.reply_timeout)
+        return it if it.answered.is_set() else None
+
     async def _noop(self) -> None:
         user = self.rng.choice(self.noop_users)
-        try:
-            result = await self.fake.slash(user, self.noop_channel, NOOP_COMMAND, settle=False)
-        except AssertionError:
-            self.unanswered += 1
-            return
-        self.series.setdefault("noop", Series(ephemeral_ok=True)).add(result.interaction)
+        send = lambda: self.fake.slash(  # noqa: E731
+            user, self.noop_channel, NOOP_COMMAND, settle=False, expect_reply=False
+        )
+        await self._answered(await self._send("noop", send, True))
 
 
 def _verb(custom_id: str | None) -> str:
@@ -386,7 +594,6 @@ class TableDriver:
     """The players of one table in one channel, one interaction in flight at a time."""
 
     game = "?"
-    stall_after = 10.0  # seconds without anything to do before the table counts as stuck
     window = 6  # how many of the latest messages per channel a user looks at
 
     def __init__(self, h: Harness, channel: FakeChannel, users: list[FakeUser]) -> None:
@@ -398,21 +605,24 @@ class TableDriver:
         self.acted: set[tuple[int, int, str, tuple[str, ...]]] = set()
         self.stuck = False
 
-    async def open(self) -> None:
-        """The first interaction: a slash command that opens the game."""
+    async def open(self) -> FakeInteraction | None:
+        """The first interaction: a slash command that opens the game; None if the bot did not answer."""
         raise NotImplementedError
 
     async def run(self) -> None:
         await asyncio.sleep(self.h.rng.uniform(0, self.h.think))  # stagger the openings
-        await self.open()
+        while self.h.running() and await self.open() is None:  # the bot was down (the kill test)
+            await self._wait_change(1.0)
         idle_since = time.perf_counter()
         while self.h.running():
             choice = self.pick()
             if choice is None:
                 await self._wait_change(1.0)
-                if time.perf_counter() - idle_since > self.stall_after and not self.stuck:
+                if time.perf_counter() - idle_since > self.h.stall_after and not self.stuck:
                     self.stuck = True
                     log.warning("%s table in %r has nothing to do", self.game, self.channel)
+                    if self.h.retry_when_stuck:  # the bot was restarted: what it dropped is worth a retry
+                        self.acted.clear()
                 continue
             self.stuck = False
             await self.h.pause()
@@ -422,7 +632,9 @@ class TableDriver:
                 continue  # the bot moved on (or redrew the panel) while the user was thinking
             self.acted.add(choice.key)
             it = await self.act(choice)
-            if it is not None:
+            if it is None:
+                self.acted.discard(choice.key)  # not sent or not answered: the panel still offers it
+            else:
                 await self._until_replied(it)
             idle_since = time.perf_counter()
 
@@ -441,9 +653,15 @@ class TableDriver:
         fake = self.h.fake
         if c.kind == "select":
             return await self.h.interact(
-                self.game, lambda: fake.select(c.user, c.message, c.target, c.values, settle=False)
+                self.game,
+                self.channel.id,
+                lambda: fake.select(c.user, c.message, c.target, c.values, settle=False, expect_reply=False),
             )
-        return await self.h.interact(self.game, lambda: fake.click(c.user, c.message, c.target, settle=False))
+        return await self.h.interact(
+            self.game,
+            self.channel.id,
+            lambda: fake.click(c.user, c.message, c.target, settle=False, expect_reply=False),
+        )
 
     # ------------------------------------------------------------------ deciding from what the bot sent
 
@@ -460,9 +678,11 @@ class TableDriver:
             msg = self._latest_live(fake.channel_messages(dm))
             if msg is not None:
                 options.extend(self.choices(user, msg))
-        msg = self._latest_live(fake.channel_messages(self.channel))
-        if msg is not None:
-            options.extend(self.channel_choices(msg))
+        thread = self.h.watch.threads.get(self.channel.id)
+        for place in (self.channel, *([thread] if thread is not None else [])):
+            msg = self._latest_live(fake.channel_messages(place))
+            if msg is not None:
+                options.extend(self.channel_choices(msg))
         options = [o for o in options if o.key not in self.acted]
         return self.h.rng.choice(options) if options else None
 
@@ -503,8 +723,11 @@ class PingTable(TableDriver):
 
     game = "ping"
 
-    async def open(self) -> None:
-        pass
+    async def open(self) -> FakeInteraction | None:
+        return None  # nothing to open: run() pings from the start
+
+    def _ping(self, user: FakeUser) -> Any:
+        return self.h.fake.slash(user, self.channel, "tavern ping", settle=False, expect_reply=False)
 
     async def run(self) -> None:
         turn = 0
@@ -515,11 +738,7 @@ class PingTable(TableDriver):
                 break
             user = self.users[turn % 2]
             turn += 1
-            await self.h.interact(
-                self.game,
-                lambda u=user: self.h.fake.slash(u, self.channel, "tavern ping", settle=False),
-                ephemeral_ok=True,
-            )
+            await self.h.interact(self.game, self.channel.id, lambda u=user: self._ping(u), ephemeral_ok=True)
 
 
 class BhargageTable(TableDriver):
@@ -531,12 +750,19 @@ class BhargageTable(TableDriver):
         super().__init__(h, channel, users)
         self.target = target
 
-    async def open(self) -> None:
+    async def open(self) -> FakeInteraction | None:
         host, other = self.users
-        await self.h.interact(
+        return await self.h.interact(
             self.game,
+            self.channel.id,
             lambda: self.h.fake.slash(
-                host, self.channel, "bhargage challenge", opponent=other, target=self.target, settle=False
+                host,
+                self.channel,
+                "bhargage challenge",
+                opponent=other,
+                target=self.target,
+                settle=False,
+                expect_reply=False,
             ),
         )
 
@@ -552,11 +778,17 @@ class DeluxeTable(TableDriver):
         self.target = target
         self.built: set[str] = set()  # turns (panel tokens) on which the player already built by hand
 
-    async def open(self) -> None:
-        await self.h.interact(
+    async def open(self) -> FakeInteraction | None:
+        return await self.h.interact(
             self.game,
+            self.channel.id,
             lambda: self.h.fake.slash(
-                self.users[0], self.channel, "deluxe create", target=self.target, settle=False
+                self.users[0],
+                self.channel,
+                "deluxe create",
+                target=self.target,
+                settle=False,
+                expect_reply=False,
             ),
         )
 
@@ -641,26 +873,25 @@ class Config:
     deluxe_target: int = 100
     seed: int = 1
     db_dir: Path | None = None
+    in_process: bool = False
 
 
 @contextlib.contextmanager
 def _pointed_at(fake: FakeDiscord) -> Iterator[None]:
     """Point the unmodified discord.py client at the fake (what the test fixture does with monkeypatch)."""
-    old_base, old_gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    discord.http.Route.BASE = fake.api_base  # type: ignore[misc]
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    old_base, old_gateway = point_at(fake.api_base, fake.gateway_url)
     try:
         yield
     finally:
-        discord.http.Route.BASE = old_base  # type: ignore[misc]
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+        point_at(old_base, str(old_gateway))
 
 
 @contextlib.asynccontextmanager
 async def running_bot(
     fake: FakeDiscord, settings: Settings, setup: Callable[[TavernBot], None] | None = None
 ) -> AsyncIterator[TavernBot]:
-    """The fake started, the real bot connected to it and ready; both stopped on the way out."""
+    """The fake started, the real bot connected to it (in this process) and ready; both stopped on the way
+    out."""
     await fake.start()
     try:
         with _pointed_at(fake):
@@ -679,13 +910,44 @@ async def running_bot(
         await fake.stop()
 
 
-def _add_noop(bot: TavernBot) -> None:
-    @bot.tree.command(name=NOOP_COMMAND, description="Benchmark no-op: answers at once")
-    async def noop(interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message("ok", ephemeral=True)
+@dataclass
+class BotSide:
+    """The bot under test, wherever it runs: its ERROR logs, and its CPU when it has a process of its own."""
+
+    errors: list[str]
+    child: BotChild | None = None
+
+    def cpu(self) -> tuple[float, float] | None:
+        """The bot process's CPU seconds so far, and its descendants' (None in-process)."""
+        return self.child.cpu_seconds() if self.child is not None else None
+
+
+@contextlib.asynccontextmanager
+async def bot_side(fake: FakeDiscord, db_path: Path, *, in_process: bool) -> AsyncIterator[BotSide]:
+    """The fake started and the bot connected to it, in a child process (or this one); both stopped on the
+    way out (the child by SIGTERM, so its counters come back)."""
+    if in_process:
+        errors = ErrorCollector()
+        logging.getLogger().addHandler(errors)
+        try:
+            async with running_bot(fake, bench_settings(db_path), setup=add_noop):
+                yield BotSide(errors.records)
+        finally:
+            logging.getLogger().removeHandler(errors)
+        return
+    await fake.start()
+    try:
+        child = await BotChild.start(fake.api_base, fake.gateway_url, db_path)
+        try:
+            yield BotSide(child.errors, child)
+        finally:
+            await child.stop()
+    finally:
+        await fake.stop()
 
 
 def _db_figures(path: Path) -> tuple[dict[str, int], dict[str, int]]:
+    """Finished games and stored actions by game, read straight from the SQLite file."""
     with contextlib.closing(sqlite3.connect(path)) as db:
         finished = dict(db.execute("SELECT game, COUNT(*) FROM games WHERE status='finished' GROUP BY game"))
         actions = dict(
@@ -696,77 +958,25 @@ def _db_figures(path: Path) -> tuple[dict[str, int], dict[str, int]]:
     return finished, actions
 
 
-async def run_bench(config: Config) -> BenchResult:
-    """Start fake and bot, play for ``config.seconds`` (or ``max_interactions``), stop, return figures."""
-    errors = ErrorCollector()
-    logging.getLogger().addHandler(errors)
-    with contextlib.ExitStack() as stack:
-        db_dir = config.db_dir or Path(
-            stack.enter_context(tempfile.TemporaryDirectory(prefix="tavern-bench-"))
-        )
-        settings = Settings(
-            token=FAKE_TOKEN,
-            db_path=db_dir / "tavern.sqlite3",
-            log_level="WARNING",
-            nudge_minutes=0,
-            claim_minutes=0,
-            openings_per_minute=10_000,  # the bench's players rematch at once, again and again
-        )
-        fake = FakeDiscord()
-        fake.reply_timeout = 10.0
-        rng = random.Random(config.seed)
-        kinds: list[tuple[str, int]] = [
-            ("bhargage", config.tables),
-            ("deluxe", config.deluxe_tables),
-            ("ping", config.ping_tables),
-        ]
-        seating: list[tuple[str, FakeChannel, list[FakeUser]]] = []
-        for kind, n in kinds:
-            for i in range(n):
-                channel = fake.add_channel(f"{kind}-{i}")
-                size = config.deluxe_players if kind == "deluxe" else 2
-                users = [fake.add_user(f"{kind}{i}-{s}") for s in range(size)]
-                seating.append((kind, channel, users))
-        noop_channel = fake.add_channel("bench-noop")
-        noop_users = [fake.add_user(f"noop-{i}") for i in range(8)]
-        try:
-            async with running_bot(fake, settings, setup=_add_noop) as bot:
-                try:
-                    result = await _play(config, fake, bot, rng, seating, noop_channel, noop_users)
-                finally:
-                    with contextlib.suppress(AssertionError):
-                        await fake.settle(quiet=0.2, timeout=10)
-        finally:
-            logging.getLogger().removeHandler(errors)
-        for series in result.series.values():
-            series.finish(fake)
-        result.games_finished, result.actions = _db_figures(settings.db_path)
-        result.errors = errors.records + fake.errors + [f"unmodelled route {u}" for u in fake.unhandled]
-        return result
+def seat_tables(config: Config, fake: FakeDiscord) -> list[tuple[str, FakeChannel, list[FakeUser]]]:
+    """A channel and its players for every table the config asks for."""
+    seating: list[tuple[str, FakeChannel, list[FakeUser]]] = []
+    for kind, n in (
+        ("bhargage", config.tables),
+        ("deluxe", config.deluxe_tables),
+        ("ping", config.ping_tables),
+    ):
+        for i in range(n):
+            channel = fake.add_channel(f"{kind}-{i}")
+            size = config.deluxe_players if kind == "deluxe" else 2
+            users = [fake.add_user(f"{kind}{i}-{s}") for s in range(size)]
+            seating.append((kind, channel, users))
+    return seating
 
 
-async def _play(
-    config: Config,
-    fake: FakeDiscord,
-    bot: TavernBot,
-    rng: random.Random,
-    seating: list[tuple[str, FakeChannel, list[FakeUser]]],
-    noop_channel: FakeChannel,
-    noop_users: list[FakeUser],
-) -> BenchResult:
-    start = time.perf_counter()
-    h = Harness(
-        fake=fake,
-        bot=bot,
-        rng=rng,
-        deadline=start + config.seconds,
-        max_interactions=config.max_interactions,
-        noop_ratio=config.noop_ratio,
-        think=config.think,
-        noop_channel=noop_channel,
-        noop_users=noop_users,
-        watch=Watch(fake),
-    )
+def make_drivers(
+    config: Config, h: Harness, seating: list[tuple[str, FakeChannel, list[FakeUser]]]
+) -> list[TableDriver]:
     drivers: list[TableDriver] = []
     for kind, channel, users in seating:
         if kind == "bhargage":
@@ -775,20 +985,75 @@ async def _play(
             drivers.append(DeluxeTable(h, channel, users, config.deluxe_target))
         else:
             drivers.append(PingTable(h, channel, users))
-    cpu0 = _cpu()
-    requests0 = len(fake.requests)
+    return drivers
+
+
+async def run_bench(config: Config) -> BenchResult:
+    """Start fake and bot, play for ``config.seconds`` (or ``max_interactions``), stop, return figures."""
+    with contextlib.ExitStack() as stack:
+        db_dir = config.db_dir or Path(
+            stack.enter_context(tempfile.TemporaryDirectory(prefix="tavern-bench-"))
+        )
+        db_path = db_dir / "tavern.sqlite3"
+        fake = FakeDiscord()
+        fake.reply_timeout = 10.0
+        seating = seat_tables(config, fake)
+        noop_channel = fake.add_channel("bench-noop")
+        noop_users = [fake.add_user(f"noop-{i}") for i in range(8)]
+        async with bot_side(fake, db_path, in_process=config.in_process) as bot:
+            _, actions0 = _db_figures(db_path)
+            since = len(fake.request_log)
+            try:
+                result, h = await _play(config, fake, bot, seating, noop_channel, noop_users)
+            finally:
+                with contextlib.suppress(AssertionError):
+                    await fake.settle(quiet=0.2, timeout=10)
+        if bot.child is not None:
+            result.bot_counters = bot.child.counters
+        dms = {fake.dm_channel(u).id: channel.id for _, channel, users in seating for u in users}
+        result.traffic = analyse(fake, since, h.tables_of, dms)
+        for series in result.series.values():
+            series.finish(result.traffic.late_callbacks, result.traffic.delivered_at)
+        result.games_finished, actions = _db_figures(db_path)
+        result.actions = {k: n - actions0.get(k, 0) for k, n in actions.items()}
+        result.errors = bot.errors + fake.errors + [f"unmodelled route {u}" for u in fake.unhandled]
+        return result
+
+
+async def _play(
+    config: Config,
+    fake: FakeDiscord,
+    bot: BotSide,
+    seating: list[tuple[str, FakeChannel, list[FakeUser]]],
+    noop_channel: FakeChannel,
+    noop_users: list[FakeUser],
+) -> tuple[BenchResult, Harness]:
+    start = time.perf_counter()
+    h = Harness(
+        fake=fake,
+        rng=random.Random(config.seed),
+        deadline=start + config.seconds,
+        max_interactions=config.max_interactions,
+        noop_ratio=config.noop_ratio,
+        think=config.think,
+        noop_channel=noop_channel,
+        noop_users=noop_users,
+        watch=Watch(fake),
+    )
+    drivers = make_drivers(config, h, seating)
+    cpu0, bot_cpu0 = _cpu(), bot.cpu()
     tasks = [asyncio.create_task(d.run()) for d in drivers]
     await asyncio.gather(*tasks)
     if h.noop_tasks:
         await asyncio.gather(*h.noop_tasks)
     duration = time.perf_counter() - start
-    cpu = _cpu() - cpu0
+    cpu, bot_cpu = _cpu() - cpu0, bot.cpu()
     counts: dict[str, int] = {}
     for kind, _, _ in seating:
         counts[kind] = counts.get(kind, 0) + 1
     series = {k: h.series.get(k, Series()) for k in counts}
     series["noop"] = h.series.get("noop", Series())
-    return BenchResult(
+    result = BenchResult(
         tables=counts,
         think=config.think,
         started=start,
@@ -799,9 +1064,12 @@ async def _play(
         actions={},
         errors=[],
         stuck=sum(d.stuck for d in drivers),
-        unanswered=h.unanswered,
-        rest_requests=len(fake.requests) - requests0,
+        not_sent=h.not_sent,
+        in_process=config.in_process,
+        bot_cpu_seconds=None if bot_cpu is None or bot_cpu0 is None else bot_cpu[0] - bot_cpu0[0],
+        drawing_cpu_seconds=None if bot_cpu is None or bot_cpu0 is None else bot_cpu[1] - bot_cpu0[1],
     )
+    return result, h
 
 
 def _cpu() -> float:
@@ -826,6 +1094,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deluxe-players", type=int, default=3, help="players per Deluxe table (2..6)")
     parser.add_argument("--deluxe-target", type=int, default=100, help="Bharg Deluxe target score")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run the bot in this process and event loop (for comparison)",
+    )
     args = parser.parse_args(argv)
     config = Config(
         tables=args.tables,
@@ -839,6 +1112,7 @@ def main(argv: list[str] | None = None) -> None:
         deluxe_players=args.deluxe_players,
         deluxe_target=args.deluxe_target,
         seed=args.seed,
+        in_process=args.in_process,
     )
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     result = asyncio.run(run_bench(config))

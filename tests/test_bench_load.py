@@ -1,53 +1,45 @@
 """Smoke test of the load benchmark's core, so ``bench/bench_load.py`` can't rot: a couple of tables, a few
-seconds, and the figures must show measured interactions and games that moved. No timing asserts."""
+seconds, the bot in its own process, and the figures must show measured interactions, games that moved, no
+failures and the routes used. The measurements themselves are checked on made-up requests. No timing
+asserts."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
-import pytest
-
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_load.py"
+from bench import bench_load as bench
+from tests.fakediscord import FakeDiscord, FakeInteraction, RequestRecord
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_load", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_load", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def bench() -> ModuleType:
-    return _bench()
-
-
-async def test_bhargage_tables_play_and_are_measured(bench: ModuleType, tmp_path: Path) -> None:
+async def test_bhargage_tables_play_and_are_measured(tmp_path: Path) -> None:
     config = bench.Config(tables=2, seconds=3.0, think=0.0, target=21, seed=7, db_dir=tmp_path)
     result = await bench.run_bench(config)
 
     game = result.series["bhargage"]
     noop = result.series["noop"]
-    assert len(game.callback) >= 20, result.report()
+    text = result.report()
+    assert len(game.callback) >= 20, text
     assert len(noop.callback) == len(game.callback)  # one no-op per game interaction, all answered
     assert all(v > 0 for v in game.callback + noop.callback)
-    assert all(d >= c for c, d in zip(game.callback, game.done, strict=True))
+    assert all(c <= d <= v for c, d, v in zip(game.callback, game.done, game.delivered, strict=True))
     # The games moved: every kind of move was made and committed, and a short game got to its end.
     assert {"/bhargage challenge", "accept", "pick", "discard", "cut", "play"} <= set(game.by_label)
     assert result.actions.get("bhargage", 0) >= 10
-    assert result.games_finished.get("bhargage", 0) >= 1, result.report()
-    assert result.errors == [] and result.unanswered == 0 and game.refused == 0, result.report()
-    text = result.report()
-    for words in ("interactions/s", "p50", "p99", "no-op", "games finished: bhargage"):
+    assert result.games_finished.get("bhargage", 0) >= 1, text
+    assert result.errors == [] and game.refused == 0, text
+    assert result.unanswered == 0 and result.late == 0 and result.not_sent == 0, text
+    # The bot ran apart and said what it cost; its requests are counted by route.
+    assert result.bot_counters is not None and result.bot_counters["cpu_seconds"] > 0
+    assert result.bot_cpu_seconds is not None
+    routes = result.traffic.routes
+    assert routes["POST /interactions/{token}/{token}/callback"] == 0  # ids are ids, tokens are tokens
+    assert routes["POST /interactions/{id}/{token}/callback"] == len(game.interactions)  # no-ops left out
+    assert routes["POST /channels/{id}/messages"] > 0
+    for words in ("FAILURES: 0 unanswered, 0 past 3 s", "interactions/s", "delivered", "per move", "no-op"):
         assert words in text
 
 
-async def test_deluxe_tables_play_and_are_measured(bench: ModuleType, tmp_path: Path) -> None:
+async def test_deluxe_tables_play_and_are_measured(tmp_path: Path) -> None:
     config = bench.Config(
         tables=0, deluxe_tables=2, seconds=3.0, think=0.0, deluxe_target=10, db_dir=tmp_path
     )
@@ -56,24 +48,84 @@ async def test_deluxe_tables_play_and_are_measured(bench: ModuleType, tmp_path: 
     game = result.series["deluxe"]
     assert len(game.callback) >= 20, result.report()
     assert len(result.series["noop"].callback) == len(game.callback)
-    labels = {"/deluxe create", "join", "start", "draw", "meld", "toss", "build", "pick", "disc"}
-    assert labels <= set(game.by_label), result.report()
+    # The players' random choices vary with the bot's timing (another process): every turn draws or takes,
+    # binds or not, and discards from the menu or by hand.
+    labels = set(game.by_label)
+    assert {"/deluxe create", "join", "start", "draw"} <= labels, result.report()
+    assert labels & {"toss", "disc"} and labels & {"meld", "build", "pick"}, result.report()
     assert result.actions.get("deluxe", 0) >= 10
     assert result.errors == [] and result.unanswered == 0 and result.stuck == 0, result.report()
-    assert "deluxe" in result.report()
 
 
-async def test_max_interactions_bounds_the_run(bench: ModuleType, tmp_path: Path) -> None:
+async def test_in_process_run_is_bounded_by_max_interactions(tmp_path: Path) -> None:
     config = bench.Config(
-        tables=0, ping_tables=2, seconds=30.0, think=0.0, max_interactions=25, db_dir=tmp_path
+        tables=0,
+        ping_tables=2,
+        seconds=30.0,
+        think=0.0,
+        max_interactions=25,
+        db_dir=tmp_path,
+        in_process=True,
     )
     result = await bench.run_bench(config)
-    assert result.duration < 10
     assert 25 <= result.count() <= 27  # each table stops after its in-flight interaction
     assert len(result.series["noop"].callback) == result.count()
+    assert "one process" in result.report()
 
 
-def test_percentile_is_nearest_rank(bench: ModuleType) -> None:
+def _interaction(fake: FakeDiscord, n: int, sent: float, callback: float | None) -> FakeInteraction:
+    it = FakeInteraction(
+        id=n, token=f"tok{n}", type=3, user=fake.owner, channel=fake.channel, data={}, description=""
+    )
+    it.sent_at, it.callback_at = sent, callback
+    if callback is not None:
+        it.callback_type = 6
+    fake.interactions.append(it)
+    return it
+
+
+def test_failures_are_counted_not_dropped() -> None:
+    fake = FakeDiscord()
+    answered = _interaction(fake, 1, 10.0, 10.1)
+    late = _interaction(fake, 2, 20.0, None)
+    silent = _interaction(fake, 3, 30.0, None)
+    series = bench.Series(interactions=[answered, late, silent])
+    series.finish(late_callbacks={"tok2": 23.5}, delivered_at={})
+    assert (series.unanswered, series.late) == (1, 1)
+    assert [round(v) for v in series.callback] == [100, 3500]  # the late one stays in the samples
+
+
+def test_a_move_is_delivered_with_its_tables_last_request_before_the_next_move() -> None:
+    fake = FakeDiscord()
+    dm = fake.dm_channel(fake.owner)
+    table, other = fake.channel.id, fake.add_channel("other").id
+    first = _interaction(fake, 1, 10.0, 10.1)
+    second = _interaction(fake, 2, 12.0, 12.1)
+    log = [
+        RequestRecord(10.1, "POST", "/interactions/1/tok1/callback", 204, None, "tok1"),
+        RequestRecord(10.5, "POST", f"/channels/{dm.id}/messages", 200, dm.id, None),  # a player's DM
+        RequestRecord(11.0, "PATCH", f"/channels/{other}/messages/5", 200, other, None),  # another table
+        RequestRecord(12.1, "POST", "/interactions/2/tok2/callback", 204, None, "tok2"),
+        RequestRecord(12.3, "PATCH", "/webhooks/9/tok2/messages/@original", 200, None, "tok2"),
+    ]
+    fake.request_log.extend(log)
+    traffic = bench.analyse(fake, 0, {"tok1": table, "tok2": table}, {dm.id: table})
+    assert traffic.delivered_at == {first.token: 10.5, second.token: 12.3}
+    assert traffic.routes["PATCH /channels/{id}/messages/{id}"] == 1
+    assert (traffic.global_requests, traffic.global_peak) == (2, 1)
+
+
+def test_routes_blank_ids_and_tokens() -> None:
+    assert bench.route("PATCH", "/channels/12/messages/34") == "PATCH /channels/{id}/messages/{id}"
+    assert bench.route("PATCH", "/webhooks/1/abc/messages/@original") == (
+        "PATCH /webhooks/{id}/{token}/messages/@original"
+    )
+    assert bench.is_interaction_endpoint("/webhooks/1/abc") and not bench.is_interaction_endpoint(
+        "/channels/1"
+    )
+
+
+def test_percentile_is_nearest_rank() -> None:
     values = [float(v) for v in range(1, 101)]
     assert bench.percentile(values, 50) == 50.0
     assert bench.percentile(values, 99) == 99.0

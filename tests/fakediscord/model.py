@@ -738,6 +738,18 @@ class FilePart:
         return self.name[len("files[") : -1]
 
 
+class RequestRecord(NamedTuple):
+    """One REST request of the bot with what ties it to a table, for load figures that follow a move to its
+    last request (``FakeDiscord.request_log``)."""
+
+    at: float  # time.perf_counter() when the request arrived
+    method: str
+    path: str  # without /api/v10
+    status: int  # what the fake answered
+    channel_id: int | None  # the channel in the path, or the DM channel a DM-open request asked for
+    token: str | None  # the interaction token of a callback or webhook request
+
+
 class UploadRecord(NamedTuple):
     """One request that carried file parts, as it reached the fake (injected failures included)."""
 

@@ -61,6 +61,7 @@ from .model import (
     FilePart,
     InteractionResult,
     Rejection,
+    RequestRecord,
     Snowflakes,
     UploadRecord,
 )
@@ -84,6 +85,8 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 _BODY_KEY = web.RequestKey("fakediscord.body", dict)
 # a multipart request, read once by the middleware: (payload, file parts by part name)
 _FORM_KEY = web.RequestKey("fakediscord.form", tuple)
+# the DM channel a DM-open request asked for, for RequestRecord.channel_id
+_DM_KEY = web.RequestKey("fakediscord.dm", int)
 _FILE_PART = re.compile(r"files\[(\d+)\]")
 EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
 EMOJI_IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/avif")
@@ -151,6 +154,7 @@ class FakeDiscord:
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.requests: list[tuple[str, str, int]] = []
+        self.request_log: list[RequestRecord] = []  # the same requests, timed and tied to channel or token
         self.rejected: list[Rejection] = []
         self.errors: list[str] = []  # bugs in the fake itself
         self.unhandled: list[str] = []  # routes the bot used that the fake does not model
@@ -914,6 +918,7 @@ class FakeDiscord:
             return await handler(request)
         self._inflight += 1
         self._touch()
+        arrived = time.perf_counter()
         parts: dict[str, FilePart] = {}
         try:
             try:
@@ -943,6 +948,7 @@ class FakeDiscord:
                 # 400, not 500: discord.py retries 5xx with sleeps, which would only slow the failure down.
                 response = _json({"code": 0, "message": "fake Discord crashed; see fake.errors"}, 400)
             self.requests.append((request.method, request.path, response.status))
+            self.request_log.append(self._record(request, arrived, response.status))
             if parts:
                 self.uploads.append(
                     UploadRecord(
@@ -957,6 +963,18 @@ class FakeDiscord:
         finally:
             self._inflight -= 1
             self._touch()
+
+    @staticmethod
+    def _record(request: web.Request, arrived: float, status: int) -> RequestRecord:
+        path = request.path.removeprefix(API)
+        p = path.strip("/").split("/")
+        channel_id: int | None = request.get(_DM_KEY)
+        token: str | None = None
+        if p[0] == "channels" and len(p) >= 2 and p[1].isdigit():
+            channel_id = int(p[1])
+        elif p[0] in ("interactions", "webhooks") and len(p) >= 3:
+            token = p[2]
+        return RequestRecord(arrived, request.method, path, status, channel_id, token)
 
     def _check_uploads(self, parts: dict[str, FilePart]) -> None:
         """What Discord answers to a request with files before reading its payload: an injected failure
@@ -1001,7 +1019,9 @@ class FakeDiscord:
         if p == ["users", "@me", "channels"] and method == "POST":
             body = await request.json()
             user = self._user(int(body["recipient_id"]))
-            return _json(self.dm_channel(user).payload())
+            dm = self.dm_channel(user)
+            request[_DM_KEY] = dm.id
+            return _json(dm.payload())
         if p[0] == "users" and n == 2 and method == "GET":
             return _json(self._user(int(p[1])).payload())
         if p[0] == "guilds" and n >= 2:
