@@ -485,7 +485,9 @@ class Harness:
     sent: int = 0
     not_sent: int = 0
     tables_of: dict[str, int] = field(default_factory=dict)  # game interaction token → table channel id
-    retry_when_stuck: bool = False  # the kill test: a stuck table clicks again what it already clicked
+    # The kill test: a table whose opening went unanswered opens again, and a stuck one clicks again what it
+    # already clicked (in the load bench a failure stays one: retries would pile onto an overloaded bot).
+    retry_when_stuck: bool = False
     stall_after: float = 10.0  # seconds without anything to do before a table counts as stuck
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     noop_tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -611,8 +613,10 @@ class TableDriver:
 
     async def run(self) -> None:
         await asyncio.sleep(self.h.rng.uniform(0, self.h.think))  # stagger the openings
-        while self.h.running() and await self.open() is None:  # the bot was down (the kill test)
+        opened = await self.open()
+        while opened is None and self.h.retry_when_stuck and self.h.running():  # the bot was down
             await self._wait_change(1.0)
+            opened = await self.open()
         idle_since = time.perf_counter()
         while self.h.running():
             choice = self.pick()
@@ -632,9 +636,9 @@ class TableDriver:
                 continue  # the bot moved on (or redrew the panel) while the user was thinking
             self.acted.add(choice.key)
             it = await self.act(choice)
-            if it is None:
+            if it is None and self.h.retry_when_stuck:
                 self.acted.discard(choice.key)  # not sent or not answered: the panel still offers it
-            else:
+            elif it is not None:
                 await self._until_replied(it)
             idle_since = time.perf_counter()
 
