@@ -8,12 +8,15 @@ version — matches the running code, and anything wrong with it means a full re
 
 The form is a pickle. Unpickling can run code, so this is safe only because the bytes come from the bot's own
 database, written by the bot itself: anyone able to write that file can already change every game. Never load
-a snapshot from anywhere else. Decktet cards pickle as their index into ``ALL_CARDS`` (about a quarter of the
-size, and several times faster to read back than the dataclasses field by field).
+a snapshot from anywhere else. Reading snapshots back is most of a restart's work, so two things are pickled
+in a faster form: decktet cards as their index into ``ALL_CARDS`` (a quarter of the size, and several times
+faster to read), and the engines' slotted dataclasses as their class and field values, set as pickle's own
+``__setstate__`` sets them but without looking their fields up each time.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import pickle
@@ -32,6 +35,7 @@ EVERY = 2
 PROTOCOL = 5
 
 _fingerprints: dict[str, str] = {}
+_fields: dict[type, tuple[str, ...] | None] = {}
 
 
 def due(seq: int, last: int) -> bool:
@@ -60,10 +64,30 @@ def card_at(index: int) -> Card:
     return ALL_CARDS[index]
 
 
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """The fields of a slotted dataclass, in order (None for any other class)."""
+    if cls not in _fields:
+        slotted = dataclasses.is_dataclass(cls) and "__slots__" in cls.__dict__
+        _fields[cls] = tuple(f.name for f in dataclasses.fields(cls)) if slotted else None
+    return _fields[cls]
+
+
+def dataclass_of(cls: type, values: tuple[Any, ...]) -> Any:
+    """The slotted dataclass a snapshot names by its class and field values."""
+    obj: Any = object.__new__(cls)
+    for name, value in zip(_field_names(cls) or (), values, strict=True):
+        object.__setattr__(obj, name, value)
+    return obj
+
+
 class _Pickler(pickle.Pickler):
     def reducer_override(self, obj: Any) -> Any:
-        if type(obj) is Card and ALL_CARDS[obj.index] is obj:  # every card the engines use is one of these
+        kind = type(obj)
+        if kind is Card and ALL_CARDS[obj.index] is obj:  # every card the engines use is one of these
             return card_at, (obj.index,)
+        names = _field_names(kind)
+        if names is not None:
+            return dataclass_of, (kind, tuple(getattr(obj, n) for n in names))
         return NotImplemented
 
 
