@@ -29,7 +29,7 @@ from bot.rules.decktet import ALL_CARDS, Card
 
 # Actions between snapshots: a restart replays at most EVERY - 1 actions of a table (plus those it has not
 # told the channel yet). Hands do not bound that (a Bharg Deluxe hand runs to hundreds of actions), the count
-# does. A snapshot is ~560 bytes made in ~0.06 ms, and adds ~0.15 ms to its move's commit (one fsync either
+# does. A snapshot is ~580 bytes made in ~0.06 ms, and adds ~0.15 ms to its move's commit (one fsync either
 # way): every other move pays that, and 10,000 tables restore in about 1.5 s (bench/bench_start.py).
 EVERY = 2
 PROTOCOL = 5
