@@ -51,8 +51,10 @@ def fingerprint(rules: ModuleType) -> str:
     known = _fingerprints.get(name)
     if known is not None:
         return known
+    if rules.__file__ is None:
+        raise TypeError(f"the engine {name} has no source file")
     digest = hashlib.sha256(f"{name} {sys.version_info[:2]} {PROTOCOL}".encode())
-    source = Path(rules.__file__ or "")
+    source = Path(rules.__file__)
     for path in [*sorted(source.parent.glob("*.py")), Path(__file__)]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     _fingerprints[name] = result = digest.hexdigest()[:32]
