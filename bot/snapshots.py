@@ -8,12 +8,15 @@ version — matches the running code, and anything wrong with it means a full re
 
 The form is a pickle. Unpickling can run code, so this is safe only because the bytes come from the bot's own
 database, written by the bot itself: anyone able to write that file can already change every game. Never load
-a snapshot from anywhere else. Decktet cards pickle as their index into ``ALL_CARDS`` (about a quarter of the
-size, and several times faster to read back than the dataclasses field by field).
+a snapshot from anywhere else. Reading snapshots back is most of a restart's work, so two things are pickled
+in a faster form: decktet cards as their index into ``ALL_CARDS`` (a quarter of the size, and several times
+faster to read), and the engines' slotted dataclasses as their class and field values, set as pickle's own
+``__setstate__`` sets them but without looking their fields up each time.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import pickle
@@ -26,12 +29,13 @@ from bot.rules.decktet import ALL_CARDS, Card
 
 # Actions between snapshots: a restart replays at most EVERY - 1 actions of a table (plus those it has not
 # told the channel yet). Hands do not bound that (a Bharg Deluxe hand runs to hundreds of actions), the count
-# does. A snapshot is ~560 bytes made in ~0.06 ms, and adds ~0.15 ms to its move's commit (one fsync either
+# does. A snapshot is ~580 bytes made in ~0.06 ms, and adds ~0.15 ms to its move's commit (one fsync either
 # way): every other move pays that, and 10,000 tables restore in about 1.5 s (bench/bench_start.py).
 EVERY = 2
 PROTOCOL = 5
 
 _fingerprints: dict[str, str] = {}
+_fields: dict[type, tuple[str, ...] | None] = {}
 
 
 def due(seq: int, last: int) -> bool:
@@ -47,8 +51,10 @@ def fingerprint(rules: ModuleType) -> str:
     known = _fingerprints.get(name)
     if known is not None:
         return known
+    if rules.__file__ is None:
+        raise TypeError(f"the engine {name} has no source file")
     digest = hashlib.sha256(f"{name} {sys.version_info[:2]} {PROTOCOL}".encode())
-    source = Path(rules.__file__ or "")
+    source = Path(rules.__file__)
     for path in [*sorted(source.parent.glob("*.py")), Path(__file__)]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     _fingerprints[name] = result = digest.hexdigest()[:32]
@@ -60,10 +66,30 @@ def card_at(index: int) -> Card:
     return ALL_CARDS[index]
 
 
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """The fields of a slotted dataclass, in order (None for any other class)."""
+    if cls not in _fields:
+        slotted = dataclasses.is_dataclass(cls) and "__slots__" in cls.__dict__
+        _fields[cls] = tuple(f.name for f in dataclasses.fields(cls)) if slotted else None
+    return _fields[cls]
+
+
+def dataclass_of(cls: type, values: tuple[Any, ...]) -> Any:
+    """The slotted dataclass a snapshot names by its class and field values."""
+    obj: Any = object.__new__(cls)
+    for name, value in zip(_field_names(cls) or (), values, strict=True):
+        object.__setattr__(obj, name, value)
+    return obj
+
+
 class _Pickler(pickle.Pickler):
     def reducer_override(self, obj: Any) -> Any:
-        if type(obj) is Card and ALL_CARDS[obj.index] is obj:  # every card the engines use is one of these
+        kind = type(obj)
+        if kind is Card and ALL_CARDS[obj.index] is obj:  # every card the engines use is one of these
             return card_at, (obj.index,)
+        names = _field_names(kind)
+        if names is not None:
+            return dataclass_of, (kind, tuple(getattr(obj, n) for n in names))
         return NotImplemented
 
 
