@@ -70,15 +70,7 @@ async def test_calls_that_wait_go_out_packed_and_the_board_once(
     fake = fake_discord
     window = 0.5
     bot = await start_bot(dataclasses.replace(settings, coalesce_seconds=window, attention_seconds=60.0))
-    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
-    players = [flow.Player(fake, u, [fake.channel]) for u in (ann, bob)]
-    made = await fake.slash(ann, fake.channel, "bhargage challenge", opponent=bob, target=61)
-    await fake.click(bob, made.message, "Accept")
-    table = bot.tables.table_for_channel(fake.channel.id)
-    assert table is not None
-    rng = random.Random(3)
-    while table.state.phase is not bh.Phase.PLAY:
-        await flow._bhargage_move(table, players, rng)
+    table, players, rng = await _to_the_play(fake, bot, 3)
     await asyncio.sleep(3 * window * 3)  # everything so far is told; the board's window is over
     await fake.settle()
     posts, board_edits = len(fake.channel_messages(fake.channel)), _board_edits(fake)
@@ -106,15 +98,7 @@ async def test_a_player_away_from_the_table_is_pinged_and_waiting_calls_go_with_
     fake = fake_discord
     attention = 0.5
     bot = await start_bot(dataclasses.replace(settings, coalesce_seconds=30.0, attention_seconds=attention))
-    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
-    players = [flow.Player(fake, u, [fake.channel]) for u in (ann, bob)]
-    made = await fake.slash(ann, fake.channel, "bhargage challenge", opponent=bob, target=61)
-    await fake.click(bob, made.message, "Accept")
-    table = bot.tables.table_for_channel(fake.channel.id)
-    assert table is not None
-    rng = random.Random(3)
-    while table.state.phase is not bh.Phase.PLAY:
-        await flow._bhargage_move(table, players, rng)
+    table, players, rng = await _to_the_play(fake, bot, 3)
     await flow._bhargage_move(table, players, rng)  # a play; the next player clicked moments ago
     await fake.settle()
     waiting = table.state.to_move
@@ -134,15 +118,7 @@ async def test_calls_still_waiting_are_told_when_the_bot_stops(
 ) -> None:
     fake = fake_discord
     bot = await start_bot(dataclasses.replace(settings, coalesce_seconds=60.0, attention_seconds=60.0))
-    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
-    players = [flow.Player(fake, u, [fake.channel]) for u in (ann, bob)]
-    made = await fake.slash(ann, fake.channel, "bhargage challenge", opponent=bob, target=61)
-    await fake.click(bob, made.message, "Accept")
-    table = bot.tables.table_for_channel(fake.channel.id)
-    assert table is not None
-    rng = random.Random(5)
-    while table.state.phase is not bh.Phase.PLAY:
-        await flow._bhargage_move(table, players, rng)
+    table, players, rng = await _to_the_play(fake, bot, 5)
     await flow._bhargage_move(table, players, rng)
     await fake.settle()
     text = "\n".join(m.content for m in fake.channel_messages(fake.channel))
@@ -150,6 +126,22 @@ async def test_calls_still_waiting_are_told_when_the_bot_stops(
     await bot.close()
     text = "\n".join(m.content for m in fake.channel_messages(fake.channel))
     assert " plays **" in text
+
+
+async def _to_the_play(
+    fake: FakeDiscord, bot: Any, seed: int
+) -> tuple[Any, list[flow.Player], random.Random]:
+    """A Bhargage table between Ann and Bob, played by the flow benchmark's players up to the first play."""
+    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+    players = [flow.Player(fake, u, [fake.channel]) for u in (ann, bob)]
+    made = await fake.slash(ann, fake.channel, "bhargage challenge", opponent=bob, target=61)
+    await fake.click(bob, made.message, "Accept")
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    rng = random.Random(seed)
+    while table.state.phase is not bh.Phase.PLAY:
+        await flow._bhargage_move(table, players, rng)
+    return table, players, rng
 
 
 def _board(fake: FakeDiscord) -> Any:
