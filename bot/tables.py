@@ -22,7 +22,7 @@ from bot import snapshots
 from bot.errors import UserFacingError
 from bot.locks import KeyedLocks
 from bot.seats import is_bot
-from bot.store import ChannelBusy, Finish, GameRecord, PlayerBusy, Snapshot, Store
+from bot.store import ActionRecord, ChannelBusy, Finish, GameRecord, PlayerBusy, Snapshot, Store
 
 if TYPE_CHECKING:
     from bot.games import GameAdapter
@@ -205,6 +205,18 @@ class ActResult:
     result: Any = None  # the engine's Result when this action ended the game
 
 
+def _replay(
+    module: Any, state: Any, actions: Sequence[ActionRecord], told: int, pending: list[Any]
+) -> tuple[Any, list[Any]]:
+    """Apply logged actions to ``state``; the events of those after ``told`` join ``pending`` (still to be
+    told the channel)."""
+    for action in actions:
+        state, events = module.apply(state, module.parse_action(action.text))
+        if action.seq > told:
+            pending.extend(events)
+    return state, pending
+
+
 def _finish_from(result: Any, at: float, module: Any = None, state: Any = None) -> Finish:
     """Flatten the engine's Result. Per-hand scores (for the "average hand score" stat) come from
     ``Result.hand_scores`` or, failing that, an optional ``module.hand_scores(state)``; both are per seat."""
@@ -322,11 +334,7 @@ class TableService:
         meta = TableMeta.from_dict(record.meta)
         told = meta.told(len(record.actions))
         state, events = module.start(record.seed, record.players, options)
-        pending: list[Any] = list(events) if told < 0 else []
-        for action in record.actions:
-            state, events = module.apply(state, module.parse_action(action.text))
-            if action.seq > told:
-                pending.extend(events)
+        state, pending = _replay(module, state, record.actions, told, list(events) if told < 0 else [])
         last_at = record.actions[-1].at if record.actions else record.created_at
         return self._table(record, options, meta, state, len(record.actions), last_at, pending)
 
@@ -349,11 +357,7 @@ class TableService:
             kind = getattr(module, "State", None)
             if kind is not None and not isinstance(state, kind):
                 raise TypeError(f"a snapshot of a {type(state).__name__}")
-            pending: list[Any] = []
-            for action in record.actions:
-                state, events = module.apply(state, module.parse_action(action.text))
-                if action.seq > told:
-                    pending.extend(events)
+            state, pending = _replay(module, state, record.actions, told, [])
         except Exception as err:
             log.warning("game %d: its snapshot can't be used (%r): replaying its log", record.id, err)
             return None
