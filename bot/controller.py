@@ -82,6 +82,10 @@ class Outbox:
     def picture(self) -> bool:
         return any(a.picture is not None for a in self.messages)
 
+    def board_due(self, window: float) -> float:
+        """When the board's next edit may go: one per ``BOARD_EVERY`` coalescing windows."""
+        return self.board_at + BOARD_EVERY * window
+
     def hold(self, ann: Announcement, now: float) -> None:
         if ann.messages:
             if not self.messages:
@@ -126,7 +130,6 @@ class TableController:
         # panel), and when: the panel is redrawn through that interaction while its token lasts, which is an
         # interaction endpoint, outside the bot's global REST budget.
         self._held: dict[tuple[int, int], Held] = {}
-        self._stripping: set[asyncio.Task[None]] = set()
         self._seen: dict[tuple[int, int], float] = {}  # (table, seat) → the seat's last click there
         self._outboxes: dict[int, Outbox] = {}  # table id → what its channel has not been shown yet
         settings = bot.settings
@@ -373,7 +376,7 @@ class TableController:
                 await delivery.send_ephemeral(interaction, outcome, table.id)  # never a hand in the channel
             elif isinstance(outcome, Panel):
                 await delivery.deliver(interaction.response.edit_message, outcome, "g", table.id)
-                self._hold(interaction, table, seat)
+                await self._hold(interaction, table, seat)
             else:
                 await self._move(interaction, table, seat, outcome)
 
@@ -397,7 +400,7 @@ class TableController:
             answered: int | None = None
             if done is not None:
                 answered = seat  # the pressed panel is the seat's live panel, redrawn through the answer
-                self._hold(interaction, table, seat)
+                await self._hold(interaction, table, seat)
             await self._saved(interaction, table, events, told, done, answered=answered)
 
     async def _saved(
@@ -542,11 +545,7 @@ class TableController:
             if posted:
                 table.pending = []
             changes["untold_after"] = None if posted else told_before
-        if (
-            self._coalesce()
-            and not table.is_over()
-            and self._now() < box.board_at + BOARD_EVERY * self._coalesce()
-        ):
+        if self._coalesce() and not table.is_over() and self._now() < box.board_due(self._coalesce()):
             box.board_dirty = True  # the board waits: several moves, one edit
         else:
             board_id = await self._refresh_board(table)
@@ -619,7 +618,7 @@ class TableController:
             while box.pending() and self._outboxes.get(table_id) is box:
                 due = box.since + self._coalesce() if box.messages else math.inf
                 if box.board_dirty:
-                    due = min(due, box.board_at + BOARD_EVERY * self._coalesce())
+                    due = min(due, box.board_due(self._coalesce()))
                 await asyncio.sleep(max(0.0, due - self._now()))
                 async with self.tables.locked(table_id) as table:
                     await self._flush(table, box)
@@ -635,7 +634,7 @@ class TableController:
         due = box.messages and (everything or now >= box.since + self._coalesce())
         if due and not await self._tell_channel(table, box.take(Announcement())):
             log.warning("game %d: the channel refused calls that had waited; they are dropped", table.id)
-        if box.board_dirty and (everything or now >= box.board_at + BOARD_EVERY * self._coalesce()):
+        if box.board_dirty and (everything or now >= box.board_due(self._coalesce())):
             box.board_at, box.board_dirty = now, False
             board_id = await self._refresh_board(table)
             if board_id is not None:
@@ -882,7 +881,7 @@ class TableController:
         await self._post(table, Panel(content=text, controls=(self._show_button(table, seat),)))
         return None
 
-    def _hold(self, interaction: Interaction, table: Table, seat: int) -> None:
+    async def _hold(self, interaction: Interaction, table: Table, seat: int) -> None:
         """A press on the seat's live panel (its DM panel, or an ephemeral one) redrew it: that interaction
         now reaches the panel. An ephemeral panel it takes over from loses its controls."""
         message = interaction.message
@@ -894,21 +893,15 @@ class TableController:
         elif live is not None and live[1] == message.id:
             old = self._held.get((table.id, seat))
             self._held[(table.id, seat)] = (interaction, self.clock(), message.id)
-            if old is not None and old[2] is None:
-                self._retire(old)
+            await self._retire(old)
 
-    def _retire(self, held: Held) -> None:
-        """Take the controls off a replaced ephemeral panel, while its interaction lasts (best effort)."""
-        interaction, since, _ = held
-        if self.clock() - since < EPHEMERAL_LIFE:
-            task = asyncio.create_task(self._strip(interaction))
-            self._stripping.add(task)
-            task.add_done_callback(self._stripping.discard)
-
-    @staticmethod
-    async def _strip(interaction: Interaction) -> None:
+    async def _retire(self, held: Held | None) -> None:
+        """Take the controls off a replaced ephemeral panel while its interaction lasts (best effort); a
+        replaced DM panel keeps its message, redrawn through the new press."""
+        if held is None or held[2] is not None or self.clock() - held[1] >= EPHEMERAL_LIFE:
+            return
         with contextlib.suppress(discord.HTTPException):
-            await interaction.edit_original_response(view=None)
+            await held[0].edit_original_response(view=None)
 
     async def _ephemeral_panel(self, interaction: Interaction, table: Table, seat: int, panel: Panel) -> None:
         """A Show my hand panel: the seat's live panel from now on; an ephemeral one it replaces loses its
@@ -918,9 +911,7 @@ class TableController:
         await delivery.send_ephemeral(interaction, panel, table.id)
         if first:
             self._held[(table.id, seat)] = (interaction, self.clock(), None)
-        if old is not None and old[2] is None and self.clock() - old[1] < EPHEMERAL_LIFE:
-            with contextlib.suppress(discord.HTTPException):
-                await old[0].edit_original_response(view=None)
+        await self._retire(old)
 
     async def _through_held(
         self, table: Table, seat: int, panel: Panel, message_id: int | None = None
