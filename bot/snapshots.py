@@ -34,7 +34,6 @@ from bot.rules.decktet import ALL_CARDS, Card
 EVERY = 2
 PROTOCOL = 5
 
-_fingerprints: dict[str, str] = {}
 _fields: dict[type, tuple[str, ...] | None] = {}
 
 
@@ -46,19 +45,16 @@ def due(seq: int, last: int) -> bool:
 
 def fingerprint(rules: ModuleType) -> str:
     """A hash of the code a snapshot of this engine depends on: every Python file of the engine's package
-    (its own module and what it imports beside it, e.g. the decktet), this file, and the Python version."""
+    (its own module and what it imports beside it, e.g. the decktet), this file, and the Python version. It
+    reads those files: ``TableService`` keeps the result per game."""
     name = rules.__name__
-    known = _fingerprints.get(name)
-    if known is not None:
-        return known
     if rules.__file__ is None:
         raise TypeError(f"the engine {name} has no source file")
     digest = hashlib.sha256(f"{name} {sys.version_info[:2]} {PROTOCOL}".encode())
     source = Path(rules.__file__)
     for path in [*sorted(source.parent.glob("*.py")), Path(__file__)]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    _fingerprints[name] = result = digest.hexdigest()[:32]
-    return result
+    return digest.hexdigest()[:32]
 
 
 def card_at(index: int) -> Card:
