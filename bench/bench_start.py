@@ -25,15 +25,13 @@ import resource
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import discord
-import yarl
 
+from bench.bench_load import _pointed_at
 from bot.app import create_bot
 from bot.games import GAMES
 from bot.settings import Settings
@@ -116,19 +114,6 @@ async def build(path: Path, games: int, seed: int) -> dict[str, int]:
             )
     await store.close()
     return counts
-
-
-@contextlib.contextmanager
-def _pointed_at(fake: FakeDiscord) -> Iterator[None]:
-    """Point the unmodified discord.py client at the fake (what the test fixture does with monkeypatch)."""
-    old_base, old_gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    discord.http.Route.BASE = fake.api_base  # type: ignore[misc]
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
-    try:
-        yield
-    finally:
-        discord.http.Route.BASE = old_base  # type: ignore[misc]
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
 
 
 def _rss_mb() -> tuple[float, float]:
