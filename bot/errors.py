@@ -14,16 +14,25 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
+from bot.i18n import ID_PATTERN, t
 from bot.rules.errors import RulesError
 
 log = logging.getLogger("tavern.errors")
 
-SERVER_ONLY = "This command only works in a server channel."
-APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
-
 
 class UserFacingError(Exception):
-    """A service-level refusal such as "This channel already has a table."; ``str(err)`` is shown as is."""
+    """A service-level refusal such as "This channel already has a table.": it carries a message id and what
+    fills it; ``str(err)`` is the sentence in the language in force (the player's, when it is shown)."""
+
+    def __init__(self, msgid: str, /, **params: Any) -> None:
+        super().__init__(msgid)
+        self.msgid = msgid
+        self.params = params
+
+    def __str__(self) -> str:
+        if not ID_PATTERN.match(self.msgid):  # TRANSITION: English text not yet in the catalog
+            return self.msgid
+        return t(self.msgid, **self.params)
 
 
 def user_message(error: BaseException) -> str | None:

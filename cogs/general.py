@@ -114,6 +114,14 @@ class General(commands.Cog):
         game="The game whose usual target to change",
         target="The usual target for that game (when a player doesn't give one)",
         reset="Go back to the bot's defaults",
+        language="The language of game text in channels (private text follows each player's Discord)",
+    )
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name="The server's Discord language", value="auto"),
+            app_commands.Choice(name="English", value="en"),
+            app_commands.Choice(name="Italiano", value="it"),
+        ]
     )
     @app_commands.default_permissions(manage_guild=True)
     async def settings(
@@ -126,8 +134,10 @@ class General(commands.Cog):
         game: str | None = None,
         target: int | None = None,
         reset: bool = False,
+        language: str | None = None,
     ) -> None:
         changes: dict[str, Any] = {
+            "language": language,
             "nudge_minutes": nudge_minutes,
             "claim_minutes": claim_minutes,
             "dms": dms,

@@ -1,12 +1,29 @@
-"""Typed rules errors: every message is written to be shown to a player as it is."""
+"""Typed rules errors: each carries the id of a sentence a player can read, and what fills it.
+
+The engines stay free of languages: an error names its message (``IllegalAction("rules.not-your-turn")``)
+and the layer that shows it looks the sentence up in the player's language (``str(err)`` does, in the
+language in force, see :mod:`bot.i18n`).
+"""
 
 from __future__ import annotations
 
-from bot.safe import plain
+from typing import Any
 
 
 class RulesError(Exception):
     """An action or input the rules do not allow; ``str(err)`` is a sentence a player can read."""
+
+    def __init__(self, msgid: str, /, **params: Any) -> None:
+        super().__init__(msgid)
+        self.msgid = msgid
+        self.params = params
+
+    def __str__(self) -> str:
+        from bot.i18n import ID_PATTERN, t  # the engines do not load catalogs unless a message is shown
+
+        if not ID_PATTERN.match(self.msgid):  # TRANSITION: English text not yet in the catalog
+            return self.msgid
+        return t(self.msgid, **self.params)
 
 
 class NotYourTurn(RulesError):
@@ -29,12 +46,13 @@ class UnknownCard(RulesError):
     """A card name that does not exist; carries the closest names."""
 
     def __init__(self, text: str, suggestions: tuple[str, ...]) -> None:
+        from bot.i18n import either
+        from bot.safe import plain
+
         self.text = text
         self.suggestions = suggestions
-        shown = plain(text)
         if suggestions:
-            hint = " or ".join(f"**{s}**" for s in suggestions)
-            message = f"There is no card called “{shown}”. Did you mean {hint}?"
+            hint = either(f"**{s}**" for s in suggestions)
+            super().__init__("cards.unknown-did-you-mean", name=plain(text), hint=hint)
         else:
-            message = f"There is no card called “{shown}”."
-        super().__init__(message)
+            super().__init__("cards.unknown", name=plain(text))
