@@ -21,6 +21,7 @@ from bot.controller import TableController
 from bot.drain import Drain
 from bot.errors import TavernTree
 from bot.games import GAMES, GameAdapter
+from bot.languages import Languages
 from bot.lobbies import LobbyService
 from bot.locks import KeyedLocks
 from bot.records import Records
@@ -29,6 +30,7 @@ from bot.server_settings import ServerSettings
 from bot.settings import Settings
 from bot.store import SQLiteStore, Store
 from bot.tables import TableService
+from bot.translator import CatalogTranslator
 
 log = logging.getLogger("tavern.app")
 
@@ -107,6 +109,9 @@ class TavernBot(commands.Bot):
         )
         self.records = Records(self.store)
         self.server_settings = ServerSettings(self.store, self.settings, self.games)
+        self.languages = Languages(self.store, self.server_settings, self._guild_locale)
+        await self.languages.load()
+        await self.tree.set_translator(CatalogTranslator())
         self.controller = TableController(self)
         log.info("Database %s open; restoring its tables while connecting", self.settings.db_path)
         self._restoring = asyncio.create_task(self._restore(), name="tavern-restore")
@@ -131,12 +136,23 @@ class TavernBot(commands.Bot):
         if not self.sync_only:
             self.controller.start_timer()
 
-    def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
-        """A stable hash of what a sync would send (the commands' JSON, sorted) and where to."""
-        payload = sorted(
-            (command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)),
-            key=lambda c: (int(c.get("type", 1)), str(c["name"])),
-        )
+    def _guild_locale(self, guild_id: int) -> object | None:
+        guild = self.get_guild(guild_id)
+        return guild.preferred_locale if guild is not None else None
+
+    async def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
+        """What a sync sends: every command with its translations, sorted."""
+        translator = self.tree.translator
+        commands = self.tree.get_commands(guild=guild)
+        if translator is None:
+            payload = [command.to_dict(self.tree) for command in commands]
+        else:
+            payload = [await command.get_translated_payload(self.tree, translator) for command in commands]
+        return sorted(payload, key=lambda c: (int(c.get("type", 1)), str(c["name"])))
+
+    async def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
+        """A stable hash of what a sync would send (the commands' JSON, translations included) and where to."""
+        payload = await self.command_payload(guild)
         target = {"application": self.application_id, "guild": guild.id if guild is not None else None}
         text = json.dumps({"target": target, "commands": payload}, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
@@ -149,13 +165,13 @@ class TavernBot(commands.Bot):
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-        digest = self.command_hash(guild)
+        digest = await self.command_hash(guild)
         if not force and await self.store.get_state(SYNC_STATE_KEY) == digest:
             log.info("Commands unchanged since the last sync (%s): not syncing", digest[:12])
             return None
         synced = await self.tree.sync(guild=guild)
         await self.store.set_state(SYNC_STATE_KEY, digest)
-        where = f"dev guild {guild.id}" if guild is not None else "global"
+        where = f"dev guild {guild.id}" if guild is not None else "global"  # i18n: not text
         log.info("Synced %d commands (%s, %s)", len(synced), where, digest[:12])
         return len(synced)
 
@@ -178,7 +194,7 @@ class TavernBot(commands.Bot):
             await asyncio.wait_for(self.store.get_state("health_probe"), DB_CHECK_SECONDS)
             database, detail = True, ""
         except TimeoutError:
-            database, detail = False, f"no answer within {DB_CHECK_SECONDS:.0f} s"
+            database, detail = False, f"no answer within {DB_CHECK_SECONDS:.0f} s"  # i18n: not text
         except Exception as err:
             database, detail = False, f"{err.__class__.__name__}: {err}"
         return health.Beat(time.time(), self.gateway_ok(), database, detail)

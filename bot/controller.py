@@ -23,8 +23,9 @@ import discord
 
 from bot import ai, delivery, safe
 from bot.cooldowns import Cooldown
-from bot.errors import UserFacingError
+from bot.errors import UserFacingError, permissions
 from bot.games import Announcement, Aside, Click, Move
+from bot.i18n import speaking, t
 from bot.lobbies import Player
 from bot.panel import Button, Control, Panel
 from bot.seats import is_bot, level_of
@@ -43,15 +44,10 @@ Interaction = discord.Interaction[Any]
 Held = tuple[Interaction, float, int | None]
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
-THREADS_REFUSED = (
-    "I can't open a thread for this game here (I need the Create Public Threads and Send Messages in "
-    "Threads permissions), so it is played in this channel."
-)
 UNKNOWN_MESSAGE = 10008
 THREAD_ARCHIVED = 50083
 BOARD_EVERY = 3  # the board is edited at most once per this many coalescing windows
 EPHEMERAL_LIFE = 14 * 60  # seconds an ephemeral panel stays editable (its interaction token lasts 15 min)
-ADMIN_ONLY = "Only members with the Manage Server or Manage Channels permission can end a game here."
 
 
 def _mention(user_id: int) -> str:
@@ -123,6 +119,7 @@ class TableController:
         self.lobbies = bot.lobbies
         self.clock = bot.clock
         self.server_settings = bot.server_settings
+        self.languages = bot.languages
         self._timer: asyncio.Task[None] | None = None
         self._bots: dict[int, asyncio.Task[None]] = {}  # table id → its computer players' task
         self._timer_lock = asyncio.Lock()
@@ -146,8 +143,7 @@ class TableController:
         perms = interaction.app_permissions
         missing = [p for p in NEEDED_PERMISSIONS if not getattr(perms, p)]
         if missing:
-            words = ", ".join(p.replace("_", " ") for p in missing)
-            raise UserFacingError(f"I can't host a game here: I need the {words} permission in this channel.")
+            raise UserFacingError("tavern.cannot-host", perms=permissions(missing))
 
     async def open_lobby(
         self,
@@ -160,7 +156,7 @@ class TableController:
     ) -> None:
         """``/<game> challenge`` or ``/<game> create``, and Rematch: the lobby is the interaction's answer."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise UserFacingError("This command only works in a server channel.")
+            raise UserFacingError("tavern.error.server-only")
         if invited is not None and self.bot.user is not None and invited.id == self.bot.user.id:
             await self.practice(interaction, game, ai.DEFAULT_LEVEL, options)  # challenging the bot itself
             return
@@ -178,8 +174,10 @@ class TableController:
             options=options,
         )
         try:
+            async with self.languages.channel(interaction.guild_id):
+                panel = adapter.lobby_panel(lobby)
             response = await delivery.deliver(
-                interaction.response.send_message, adapter.lobby_panel(lobby), "l", lobby.id, new=True
+                interaction.response.send_message, panel, "l", lobby.id, new=True
             )
         except BaseException:
             await self.lobbies.posted(lobby.id, None)
@@ -199,7 +197,7 @@ class TableController:
     ) -> None:
         """A game against the bot, at once: no challenge to answer. It is recorded but never rated."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise UserFacingError("This command only works in a server channel.")
+            raise UserFacingError("tavern.error.server-only")
         chosen = ai.level(level)
         self.refuse_permissions(interaction)
         self.openings.check(interaction.user.id)
@@ -215,11 +213,14 @@ class TableController:
         )  # a refusal (a busy channel, a player seated elsewhere) is still this command's private answer
         response = await interaction.response.defer()
         self.openings.record(interaction.user.id)
-        text = (
-            f"{table.mention(0)} sits down to practise **{adapter.title}** against {table.names[1]} "
-            f"({adapter.options_text(table.options)}). Games against the bot are not rated."
-        )
-        async with self.tables.locked(table.id) as table:
+        async with self.tables.locked(table.id) as table, self.languages.channel(table.guild_id):
+            text = t(
+                "tavern.practice.opening",
+                player=table.mention(0),
+                game=adapter.title,
+                bot=table.names[1],
+                options=adapter.options_text(table.options),
+            )
             starter = response.message_id if response is not None else None
             answer = await self._opening(interaction, table, starter, Panel(content=text))
             await self._saved(interaction, table, table.pending, -1, answer)
@@ -237,18 +238,20 @@ class TableController:
             if mine.game == game and seat is not None:
                 return mine, seat
         if here is None or here.game != game:
-            raise UserFacingError(f"There is no {self.tables.adapter(game).title} game in this channel.")
+            raise UserFacingError("tavern.no-game-here", game=self.tables.adapter(game).title)
         raise NotSeated()
 
     @staticmethod
-    def where(interaction: Interaction, table: Table) -> str:
-        """Names the table's channel when a command is used elsewhere, so nobody resigns the wrong game."""
-        return "" if interaction.channel_id == table.channel_id else f" in <#{table.channel_id}>"
+    def elsewhere(interaction: Interaction, table: Table) -> bool:
+        """A command used away from the table's channel names it, so nobody resigns the wrong game."""
+        return interaction.channel_id != table.channel_id
 
     async def show_hand(self, interaction: Interaction, game: str) -> None:
         table, seat = self.my_table(interaction, game)
-        where = self.where(interaction, table)
-        panel = table.adapter.seat_panel(table, seat, f"Your game{where}:" if where else "")
+        note = (
+            t("tavern.your-game-in", channel=table.channel_id) if self.elsewhere(interaction, table) else ""
+        )
+        panel = table.adapter.seat_panel(table, seat, note)
         await self._ephemeral_panel(interaction, table, seat, panel)
 
     async def ask_resign(self, interaction: Interaction, game: str) -> None:
@@ -256,9 +259,10 @@ class TableController:
         adapter = table.adapter
         adapter.resign_action(table, seat)  # refuses at once if the seat can't resign (already left)
         question = adapter.resign_question(table, seat)
-        where = self.where(interaction, table)
+        if self.elsewhere(interaction, table):
+            question = t("tavern.resign-elsewhere", question=question, channel=table.channel_id)
         panel = Panel(
-            content=f"{question}{f' (Your game{where}.)' if where else ''}",
+            content=question,
             controls=(Button(adapter.resign_label, "resign", style="danger"),),
         )
         await delivery.send_ephemeral(interaction, panel, table.id)
@@ -268,17 +272,15 @@ class TableController:
         Asked in the channel of a game played in a thread, it is shown privately with the thread's link."""
         table = self.tables.table_for_channel(interaction.channel_id or 0)
         if table is None or table.game != game:
-            raise UserFacingError(f"There is no {self.tables.adapter(game).title} game in this channel.")
+            raise UserFacingError("tavern.no-game-here", game=self.tables.adapter(game).title)
         place = self._place(table)
         if interaction.channel_id != place:  # the game plays in its thread: the board kept current is there
-            board = table.adapter.board(table).with_note(
-                f"This game is played in <#{place}>; its board is there."
-            )
+            board = table.adapter.board(table).with_note(t("tavern.board-in-thread", channel=place))
             await delivery.send_ephemeral(interaction, board, table.id)
             return
-        response = await delivery.deliver(
-            interaction.response.send_message, table.adapter.board(table), "g", table.id, new=True
-        )
+        async with self.languages.channel(table.guild_id):
+            board = table.adapter.board(table)
+        response = await delivery.deliver(interaction.response.send_message, board, "g", table.id, new=True)
         if response.message_id is not None:
             async with self.tables.locked(table.id):
                 await self.tables.save_meta(table, board_id=response.message_id)
@@ -288,48 +290,41 @@ class TableController:
         players told) or its open lobby."""
         perms = interaction.permissions
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise UserFacingError("This command only works in a server channel.")
+            raise UserFacingError("tavern.error.server-only")
         if not (perms.manage_guild or perms.manage_channels):
-            raise UserFacingError(ADMIN_ONLY)
+            raise UserFacingError("tavern.end.admins-only")
         admin = safe.name(interaction.user.display_name)
-        reason = f"ended by {admin}"
+        reason = f"ended by {admin}"  # i18n: not text (stored with the game, for the operator)
         table = self.tables.table_for_channel(interaction.channel_id)
         if table is not None:
             async with self.tables.locked(table.id) as table:
                 if table.status == "active":
                     await interaction.response.defer(ephemeral=True)
                     await self.tables.abandon(table, reason)
-                    await self._call_players(
-                        table,
-                        f"{admin} ended this {table.adapter.title} game. It counts for nobody: no result and "
-                        "no rating change.",
-                    )
-                    await interaction.followup.send("The game is ended.", ephemeral=True)
+                    async with self.languages.channel(table.guild_id):
+                        ended = t("tavern.end.ended-by", admin=admin, game=table.adapter.title)
+                        await self._call_players(table, ended)
+                    await interaction.followup.send(t("tavern.end.done"), ephemeral=True)
                     return
         closed = await self.lobbies.cancel_in(interaction.channel_id)
         if closed:
-            await interaction.response.send_message("The open table is closed.", ephemeral=True)
+            await interaction.response.send_message(t("tavern.end.lobby-closed"), ephemeral=True)
             for lobby in closed:
                 await self._edit_lobby_message(lobby)
             return
         if await self.tables.abandon_unplayable(interaction.channel_id, reason):
-            await interaction.response.send_message(
-                "This channel's game could not be restored; it is now closed, and the channel is free.",
-                ephemeral=True,
-            )
+            await interaction.response.send_message(t("tavern.end.unplayable-closed"), ephemeral=True)
             return
-        raise UserFacingError("There is no game or open table in this channel.")
+        raise UserFacingError("tavern.end.nothing-here")
 
     async def server_settings_command(
         self, interaction: Interaction, changes: dict[str, Any], *, reset: bool = False
     ) -> None:
         """``/tavern settings``: shown to, and changed by, members with Manage Server only."""
         if interaction.guild_id is None:
-            raise UserFacingError("This command only works in a server channel.")
+            raise UserFacingError("tavern.error.server-only")
         if not interaction.permissions.manage_guild:
-            raise UserFacingError(
-                "Only members with the Manage Server permission can see or change settings."
-            )
+            raise UserFacingError("tavern.settings.admins-only")
         service = self.server_settings
         if reset:
             config = await service.reset(interaction.guild_id)
@@ -337,7 +332,7 @@ class TableController:
             config = await service.change(interaction.guild_id, changes)
         else:
             config = await service.get(interaction.guild_id)
-        head = "Settings saved." if reset or changes else "This server's settings:"
+        head = t("tavern.settings.saved") if reset or changes else t("tavern.settings.these")
         text = describe(config, service.defaults, self.bot.games)
         await interaction.response.send_message(f"{head}\n{text}", ephemeral=True)
 
@@ -350,7 +345,7 @@ class TableController:
         try:
             table = await self.tables.get(click.key)
         except TableError as err:
-            raise UserFacingError("That game no longer exists.") from err
+            raise UserFacingError("tavern.table.gone") from err
         if click.verb == "rematch":
             await self._rematch(interaction, table)
             return
@@ -444,23 +439,22 @@ class TableController:
 
     async def _claim(self, interaction: Interaction, table: Table, seat: int, click: Click) -> None:
         if not click.arg.isascii() or not click.arg.isdigit() or len(click.arg) > 2:
-            raise UserFacingError(delivery.NO_LONGER)
+            raise UserFacingError("tavern.out-of-date")
         idle = int(click.arg)
         if idle == seat:
-            raise UserFacingError(
-                "You can't claim against yourself: the table is waiting for you — make your move!"
-            )
+            raise UserFacingError("tavern.claim.yourself")
         if click.token != str(table.seq) or table.waiting_for() != (idle,):
-            raise UserFacingError("The game has moved on since; there is nothing to claim.")
+            raise UserFacingError("tavern.claim.moved-on")
         claim = (await self.server_settings.get(table.guild_id)).claim_minutes * 60
         if not claim or self.clock() - table.last_action_at < claim:
-            raise UserFacingError("Not yet: the table has not been idle long enough to claim.")
+            raise UserFacingError("tavern.claim.not-yet")
         await interaction.response.defer()
         async with self.tables.locked(table.id) as table:
             action = table.adapter.claim_action(table, idle)
             told = table.meta.told(table.seq)
             events = await self._apply(table, idle, action, expected_seq=int(click.token))
-            text = table.adapter.claimed_text(table, idle, safe.name(interaction.user.display_name))
+            async with self.languages.channel(table.guild_id):  # the claim offer is a channel message
+                text = table.adapter.claimed_text(table, idle, safe.name(interaction.user.display_name))
             await self._saved(interaction, table, events, told, Panel(content=text))
 
     async def _rematch(self, interaction: Interaction, table: Table) -> None:
@@ -468,7 +462,7 @@ class TableController:
         if seat is None:
             raise NotSeated()
         if table.status == "active":
-            raise UserFacingError("This game is still going.")
+            raise UserFacingError("tavern.rematch.still-going")
         adapter = table.adapter
         seats = [s for s in adapter.rematch_seats(table) if s != seat]
         options = table.options.to_dict()
@@ -494,10 +488,11 @@ class TableController:
             await interaction.response.defer()
         outcome = await self.lobbies.click(click.key, user, click.verb, arg)
         adapter = self.tables.adapter(outcome.lobby.game)
-        answer = adapter.lobby_panel(outcome.lobby)
+        async with self.languages.channel(outcome.lobby.guild_id):  # the lobby message is the channel's
+            answer = adapter.lobby_panel(outcome.lobby)
         if outcome.started is not None:
             table, _ = outcome.started
-            async with self.tables.locked(table.id) as table:
+            async with self.tables.locked(table.id) as table, self.languages.channel(table.guild_id):
                 started = adapter.lobby_panel(outcome.lobby)
                 answer = await self._opening(interaction, table, outcome.lobby.message_id, started)
                 await self._saved(interaction, table, table.pending, -1, answer)
@@ -523,21 +518,30 @@ class TableController:
         changes: dict[str, Any] = {}
         held = adapter.hold(table, events)
         news = list(events) if held else list(table.pending)
-        # The panels first: when the ping arrives, the pinged player's panel is already current.
+        channel = await self.languages.of_guild(table.guild_id)
+        # The panels first: when the ping arrives, the pinged player's panel is already current. Each is in
+        # its player's language, with the note of what happened in it too.
         fresh = adapter.replaces(table, events)
-        dealt = adapter.deal(table, news)
+        notes: dict[str, dict[int, str]] = {}
+        with speaking(channel):
+            dealt = adapter.deal(table, news)
         if table.is_over():  # every panel shows the end, without controls
             dealt = {s: dealt.get(s, "") for s in range(len(table.seats))}
-        for seat, note in dealt.items():
+        for seat in dealt:
             if table.is_bot(seat) or (seat == answered and not fresh):
                 continue
-            panel = adapter.seat_panel(table, seat, note)
+            language = self._language(table, seat, channel)
+            with speaking(language):
+                if language not in notes:
+                    notes[language] = adapter.deal(table, news)
+                panel = adapter.seat_panel(table, seat, notes[language].get(seat, ""))
             await self._show_panel(table, seat, panel, retire=seat != answered)
         posted = True
         ann = Announcement()
         box = self._outboxes.setdefault(table.id, Outbox())
         if not held:
-            ann = self._attend(table, adapter.announce(table, table.pending))
+            with speaking(channel):
+                ann = self._attend(table, adapter.announce(table, table.pending))
             if self._can_wait(table, ann, box):
                 box.hold(ann, self._now())
             else:
@@ -559,11 +563,14 @@ class TableController:
             # new message), and at the end everyone is told the result by DM.
             for seat in ann.ping_seats:
                 if seat not in dealt and not table.is_bot(seat):
-                    await self._show_panel(table, seat, adapter.seat_panel(table, seat), notify=True)
+                    with speaking(self._language(table, seat, channel)):
+                        panel = adapter.seat_panel(table, seat)
+                    await self._show_panel(table, seat, panel, notify=True)
             if table.is_over():
-                head = f"Your {adapter.title} game in <#{self._place(table)}> is over."
-                result = Panel(content="\n".join([head, *adapter.result_lines(table, events)]))
                 for seat in range(len(table.seats)):
+                    with speaking(self._language(table, seat, channel)):
+                        head = t("tavern.over-dm", game=adapter.title, channel=self._place(table))
+                        result = Panel(content="\n".join([head, *adapter.result_lines(table, events)]))
                     await self._dm(table, seat, result, notice=False)
         if table.is_over() or adapter.milestone(table, events):
             await self._refresh_summary(table)
@@ -651,15 +658,23 @@ class TableController:
                         await self._flush(table, box, everything=True)
         self._outboxes.clear()
 
+    def _language(self, table: Table, seat: int, channel: str) -> str:
+        """The language of a seat's private text: its player's, else (never heard from) the channel's."""
+        return self.languages.of_user(table.user_ids[seat], channel)
+
     def _show_button(self, table: Table, seat: int) -> Button:
-        return table.adapter.hand_button(f"Show my hand ({table.names[seat]})", arg=str(seat))
+        return table.adapter.hand_button(t("tavern.show-hand-of", name=table.names[seat]), arg=str(seat))
 
     async def _tell_channel(self, table: Table, ann: Announcement) -> bool:
         """Post the announcement (the ping on the last message); False if that last one didn't go out."""
+        async with self.languages.channel(table.guild_id):
+            return await self._tell_channel_now(table, ann)
+
+    async def _tell_channel_now(self, table: Table, ann: Announcement) -> bool:
         texts = list(ann.messages)
         controls: list[Control] = list(ann.controls)
         if table.is_over():
-            controls = [Button("Rematch", "rematch", style="primary")]
+            controls = [Button(t("tavern.rematch"), "rematch", style="primary")]
         elif ann.ping:
             joined = f"{texts[-1]}\n{ann.ping}" if texts else ann.ping
             # Never clip the ping away: when the last message is full it goes on a message of its own.
@@ -710,20 +725,22 @@ class TableController:
         if not config.threads or starter_id is None:
             return started
         perms = interaction.app_permissions
+        refused = t("tavern.threads-refused", perms=permissions(THREAD_PERMISSIONS))
         if not all(getattr(perms, p) for p in THREAD_PERMISSIONS):
-            return started.with_note(THREADS_REFUSED)
-        name = f"{table.adapter.title} · {' vs '.join(table.names)}"[:100]
+            return started.with_note(refused)
+        name = t("tavern.thread-name", game=table.adapter.title, players=" vs ".join(table.names))[:100]
         try:
             starter = self._at(table.channel_id, table).get_partial_message(starter_id)
             thread = await starter.create_thread(name=name, auto_archive_duration=1440)
         except (discord.HTTPException, ValueError) as err:
             log.warning("game %d: could not open a thread (%s)", table.id, err)
-            return started.with_note(THREADS_REFUSED)
+            return started.with_note(refused)
         await self.tables.save_meta(table, thread_id=thread.id, summary=(table.channel_id, starter_id))
         return table.adapter.summary(table, f"<#{thread.id}>")
 
     async def _new_summary(self, table: Table, channel_id: int) -> None:
-        panel = table.adapter.summary(table, f"<#{self._place(table)}>")
+        async with self.languages.channel(table.guild_id):
+            panel = table.adapter.summary(table, f"<#{self._place(table)}>")
         try:
             sent = await delivery.deliver(self._at(channel_id, table).send, panel, "g", table.id, new=True)
         except discord.HTTPException as err:
@@ -736,7 +753,8 @@ class TableController:
         if table.meta.summary is None:
             return
         channel_id, message_id = table.meta.summary
-        panel = table.adapter.summary(table, f"<#{self._place(table)}>")
+        async with self.languages.channel(table.guild_id):
+            panel = table.adapter.summary(table, f"<#{self._place(table)}>")
         try:
             message = self._at(channel_id, table).get_partial_message(message_id)
             await delivery.deliver(message.edit, panel, "g", table.id)
@@ -764,11 +782,8 @@ class TableController:
             "game %d: its thread %s is unusable (%s); playing on in the channel", table.id, thread_id, err
         )
         await self.tables.save_meta(table, thread_id=None, board_id=None)
-        await self._call_players(
-            table,
-            f"This {table.adapter.title} game's thread is gone or closed to me, so the game goes on here in "
-            "the channel.",
-        )
+        async with self.languages.channel(table.guild_id):
+            await self._call_players(table, t("tavern.thread-gone", game=table.adapter.title))
         return True
 
     async def _call_players(self, table: Table, text: str) -> None:
@@ -794,7 +809,8 @@ class TableController:
     async def _refresh_board(self, table: Table) -> int | None:
         """Edit the board message; post it again if it was deleted (or never went out). Returns the id of a
         newly posted board."""
-        board = table.adapter.board(table)
+        async with self.languages.channel(table.guild_id):
+            board = table.adapter.board(table)
         for attempt in range(3):
             board_id, place = table.meta.board_id, self._place(table)
             if board_id is None:
@@ -865,20 +881,15 @@ class TableController:
         if result == "sent" or not notice:
             return sent
         mention = _mention(table.user_ids[seat])
-        if result == "failed":
-            # A passing Discord failure: fall back for this move only, and keep trying DMs later.
-            text = (
-                f"{mention}, Discord didn't deliver your hand just now; press **Show my hand** to see it — "
-                "only you will."
-            )
-        else:
+        if result != "failed":  # a passing Discord failure falls back for this move only; DMs are tried later
             await self.tables.save_meta(table, dm_closed=table.meta.dm_closed | {seat})
-            text = (
-                f"{mention}, I can't send you direct messages (your DMs are closed to me, or we no longer "
-                "share a server), so you'll play from here: press **Show my hand** whenever it's your move "
-                "— only you will see it."
-            )
-        await self._post(table, Panel(content=text, controls=(self._show_button(table, seat),)))
+        async with self.languages.channel(table.guild_id):
+            if result == "failed":
+                text = t("tavern.dm-failed", player=mention)
+            else:
+                text = t("tavern.dm-closed", player=mention)
+            panel = Panel(content=text, controls=(self._show_button(table, seat),))
+        await self._post(table, panel)
         return None
 
     async def _hold(self, interaction: Interaction, table: Table, seat: int) -> None:
@@ -976,7 +987,8 @@ class TableController:
     async def _edit_lobby_message(self, lobby: Lobby) -> None:
         if lobby.message_id is None:
             return
-        panel = self.tables.adapter(lobby.game).lobby_panel(lobby)
+        async with self.languages.channel(lobby.guild_id):
+            panel = self.tables.adapter(lobby.game).lobby_panel(lobby)
         try:
             channel = self.bot.get_channel(lobby.channel_id) or await self.bot.fetch_channel(lobby.channel_id)
             message = channel.get_partial_message(lobby.message_id)  # type: ignore[union-attr]
@@ -992,7 +1004,7 @@ class TableController:
         waiting = table.people_waited_for()  # a bot is woken, not nudged
         if table.status != "active" or not waiting or not due or idle_for < min(due):
             return  # nothing to say yet: no lock, no database read, no channel lookup
-        async with self.tables.locked(table.id) as table:
+        async with self.tables.locked(table.id) as table, self.languages.channel(table.guild_id):
             if table.status != "active" or table.people_waited_for() != waiting:
                 return
             adapter = table.adapter
@@ -1007,7 +1019,7 @@ class TableController:
             elif nudge and idle_for >= nudge and table.meta.nudged != table.seq:
                 who = " ".join(_mention(table.user_ids[s]) for s in waiting)
                 what = adapter.waiting_text(table)
-                text = f"{who} — the table is waiting for you (idle {minutes} min). {what}"
+                text = t("tavern.nudge", players=who, minutes=minutes, what=what)
                 await self._post(table, Panel(content=text, controls=(adapter.hand_button(),)))
                 await self.tables.save_meta(table, nudged=table.seq)
 

@@ -43,7 +43,6 @@ _ID = re.compile(
 _VALUE = re.compile(r"[0-9a-z.\-]{1,100}", re.ASCII)
 MAX_KEY = 2**63 - 1  # ids are SQLite integers
 MAX_VALUES = 25  # Discord's most options in one select
-NO_LONGER = "That button is out of date."
 CONTENT_LIMIT = 2000
 EMBED_TITLE_LIMIT = 256
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -67,7 +66,7 @@ class Refused(UserFacingError):
     """A component the bot could not have sent, or values it never offered: refused quietly."""
 
     def __init__(self, why: str) -> None:
-        super().__init__(NO_LONGER)
+        super().__init__("tavern.out-of-date")
         self.why = why
 
 
@@ -124,6 +123,7 @@ async def on_component(bot: TavernBot, interaction: discord.Interaction[Any]) ->
     the table controller; whatever goes wrong, the press gets an answer."""
     data: Any = interaction.data or {}
     try:
+        await bot.languages.heard(interaction)  # the presser's language for everything this press answers
         click = parse(data.get("custom_id"), data.get("values", ()))
         offered(interaction.message, data["custom_id"], click.values)
         async with bot.drain.hold():  # a closing bot refuses new presses and waits for these

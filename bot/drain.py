@@ -20,15 +20,13 @@ from bot.errors import UserFacingError
 
 log = logging.getLogger("tavern.drain")
 
-RESTARTING = "The tavern is restarting — press again in a minute."
-
 
 class Restarting(UserFacingError, app_commands.CheckFailure):
     """A press or command that arrived while the bot is closing. A ``CheckFailure`` too, so a command tree's
     ``interaction_check`` can raise it and it reaches the tree's error handler."""
 
     def __init__(self) -> None:
-        super().__init__(RESTARTING)
+        super().__init__("tavern.restarting")
 
 
 class Drain:

@@ -9,15 +9,38 @@ Slash commands reach this through :class:`TavernTree`; every component press thr
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any, cast
 
 import discord
 from discord import app_commands
 
-from bot.i18n import ID_PATTERN, t
+from bot.i18n import ID_PATTERN, both, named, say, t
 from bot.rules.errors import RulesError
 
 log = logging.getLogger("tavern.errors")
+
+# Discord permissions the bot may name to a player, by their names in discord.py (catalog family "perm").
+PERMISSIONS = (
+    "view_channel",
+    "send_messages",
+    "embed_links",
+    "attach_files",
+    "read_message_history",
+    "add_reactions",
+    "use_external_emojis",
+    "create_public_threads",
+    "send_messages_in_threads",
+    "manage_guild",
+    "manage_channels",
+    "manage_messages",
+)
+
+
+def permissions(names: Iterable[str]) -> Any:
+    """Permissions as Discord's client names them in the player's language ("Send Messages and Embed
+    Links"), for a placeholder."""
+    return both(named("perm", p) if p in PERMISSIONS else p.replace("_", " ") for p in names)
 
 
 class UserFacingError(Exception):
@@ -32,7 +55,7 @@ class UserFacingError(Exception):
     def __str__(self) -> str:
         if not ID_PATTERN.match(self.msgid):  # TRANSITION: English text not yet in the catalog
             return self.msgid
-        return t(self.msgid, **self.params)
+        return say(self.msgid, **self.params)
 
 
 def user_message(error: BaseException) -> str | None:
@@ -46,17 +69,15 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, RulesError | UserFacingError):
         return str(error)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+        return t("tavern.error.cooldown", seconds=f"{error.retry_after:.0f}")
     if isinstance(error, app_commands.BotMissingPermissions):
-        perms = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
-        return f"I need the {perms} permission in this channel to do that."
+        return t("tavern.error.bot-needs", perms=permissions(error.missing_permissions))
     if isinstance(error, app_commands.MissingPermissions):
-        perms = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
-        return f"You need the {perms} permission to do that."
+        return t("tavern.error.you-need", perms=permissions(error.missing_permissions))
     if isinstance(error, app_commands.CheckFailure):  # includes NoPrivateMessage
-        return SERVER_ONLY
+        return t("tavern.error.server-only")
     if isinstance(error, app_commands.TransformerError):
-        return f"I couldn't understand “{error.value}” for that option."
+        return t("tavern.error.bad-option-value", value=error.value)
     return None
 
 
@@ -68,8 +89,8 @@ def _context(interaction: discord.Interaction[Any]) -> str:
     elif "custom_id" in data:
         what = f"component {data['custom_id']!r}"
     else:
-        what = f"interaction type {interaction.type.name}"
-    return (
+        what = f"interaction type {interaction.type.name}"  # i18n: not text
+    return (  # i18n: not text
         f"{what} by user {interaction.user.id if interaction.user else '?'} "
         f"in guild {interaction.guild_id} channel {interaction.channel_id}"
     )
@@ -94,7 +115,7 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
     else:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         log.error("Unhandled error in %s", _context(interaction), exc_info=original)
-        text = APOLOGY
+        text = t("tavern.error.apology")
     await send_ephemeral(interaction, text)
 
 
@@ -103,7 +124,7 @@ class BadOption(UserFacingError, app_commands.CheckFailure):
     A ``CheckFailure`` too, so ``interaction_check`` can raise it and it reaches the tree's error handler."""
 
 
-SNOWFLAKE_TYPES = {6: "player", 7: "channel", 8: "role", 9: "player or role"}
+SNOWFLAKE_TYPES = {6: "user", 7: "channel", 8: "role", 9: "mentionable"}  # the option types that hold ids
 MAX_SNOWFLAKE = 2**63 - 1
 
 
@@ -118,7 +139,7 @@ def check_options(data: Any) -> None:
     while stack:
         option = stack.pop()
         if not isinstance(option, dict):
-            raise BadOption("I couldn't read that command.")
+            raise BadOption("tavern.error.unreadable-command")
         stack.extend(option.get("options") or [])
         kind = SNOWFLAKE_TYPES.get(option.get("type", 0))
         if kind is None or option.get("focused"):
@@ -126,7 +147,7 @@ def check_options(data: Any) -> None:
         value = option.get("value")
         ok = isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 19
         if not ok or int(str(value)) > MAX_SNOWFLAKE or str(value) not in known:
-            raise BadOption(f"I couldn't find that {kind}.")
+            raise BadOption("tavern.error.not-found", kind=named("option-kind", kind))
 
 
 class TavernTree(app_commands.CommandTree[Any]):
@@ -136,6 +157,9 @@ class TavernTree(app_commands.CommandTree[Any]):
         """A command waits for the tables restored at start-up (it may look them up by channel or user); a
         closing bot refuses new commands (``bot.drain``), with the same short answer as a press; an option
         no client would send is refused before discord.py parses it."""
+        languages = getattr(interaction.client, "languages", None)
+        if languages is not None:  # the caller's language for everything this command answers
+            await languages.heard(interaction)
         tables = getattr(interaction.client, "tables", None)
         if tables is not None:
             await tables.restored()

@@ -87,7 +87,7 @@ def read_catalog(folder: Path, language: str) -> Catalog:
                 forms = tuple(message.string) if isinstance(message.string, tuple | list) else ()
                 source = f"{path.name}:{message.lineno}+plural"
             else:
-                msgid = message.id
+                msgid = str(message.id)
                 forms = (message.string,) if isinstance(message.string, str) else ()
                 source = f"{path.name}:{message.lineno}"
             if msgid in entries:
@@ -191,6 +191,11 @@ def tn(msgid: str, n: int, /, **params: Any) -> str:
     return _say(msgid, n, {"n": n, **params})
 
 
+def say(msgid: str, /, **params: Any) -> str:
+    """A message whose id a value carried here (an error): the id was checked where the value was made."""
+    return _say(msgid, None, params)
+
+
 def named(family: str, key: str, /, **params: Any) -> str:
     """A message from a family of ids made of a fixed part and a key from a closed set (``"suit"``,
     ``"moons"`` → ``"suit.moons"``): card names, suits, ranks, option words. The catalog check knows each
@@ -216,7 +221,9 @@ def _render(cat: Catalog, msgid: str, n: int | None, params: Mapping[str, Any]) 
     entry = cat.entries.get(msgid)
     if entry is None:
         if cat.language != ENGLISH:
-            _warn_once(cat.language, msgid, "Message %r has no %s text: English is shown", msgid, cat.language)
+            _warn_once(
+                cat.language, msgid, "Message %r has no %s text: English is shown", msgid, cat.language
+            )
         return None
     if n is None:
         form = entry.forms[0]
@@ -269,4 +276,4 @@ class Msg:
         object.__setattr__(self, "params", tuple(params.items()))
 
     def __str__(self) -> str:
-        return t(self.msgid, **dict(self.params))
+        return say(self.msgid, **dict(self.params))

@@ -26,7 +26,7 @@ from bot.i18n import ENGLISH, ID_PATTERN, LANGUAGES, Catalog, placeholders, read
 ROOT = Path(__file__).resolve().parent.parent
 ID_CALLS = {"t": False, "tn": True, "Msg": False, "cmd": False}  # name → looks up a plural message
 ERROR_BASES = {"RulesError", "UserFacingError"}
-# Modules that only ever speak to the operator (logs, start-up, the store, settings) or are the catalog itself.
+# Modules that only speak to the operator (logs, start-up, the store, settings) or are the catalog itself.
 OPERATOR_ONLY = (
     "bot/store/",
     "bot/settings.py",
@@ -48,6 +48,7 @@ PRAGMA = "i18n: not text"
 def _family_keys() -> dict[str, set[str]]:
     """Each family of ids built as ``family.key`` and its keys (imported only when the check runs)."""
     from bot.ai import LEVELS
+    from bot.errors import PERMISSIONS, SNOWFLAKE_TYPES
     from bot.rules.decktet import ALL_CARDS, Rank, Suit
 
     return {
@@ -56,6 +57,9 @@ def _family_keys() -> dict[str, set[str]]:
         "rank": {r.name.lower() for r in Rank if not Rank.TWO <= r <= Rank.NINE},
         "level": set(LEVELS),
         "level-about": set(LEVELS),
+        "perm": set(PERMISSIONS),
+        "language": set(LANGUAGES),
+        "option-kind": set(SNOWFLAKE_TYPES.values()),
     }
 
 
@@ -120,16 +124,16 @@ def scan(root: Path = ROOT) -> Scan:
     out = Scan()
     for path, tree in trees.items():
         rel = path.relative_to(root).as_posix()
-        _scan_ids(tree, rel, id_errors, out)
+        _scan_ids(tree, rel, id_errors, other_errors, out)
         if not rel.startswith(OPERATOR_ONLY):
             lines = path.read_text(encoding="utf-8").splitlines()
-            _scan_inline(tree, rel, lines, id_errors | other_errors, out)
+            _scan_inline(tree, rel, lines, id_errors, out)
     return out
 
 
-def _scan_ids(tree: ast.Module, rel: str, id_errors: set[str], out: Scan) -> None:
+def _scan_ids(tree: ast.Module, rel: str, id_errors: set[str], other_errors: set[str], out: Scan) -> None:
     for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and node.name in id_errors:
+        if isinstance(node, ast.ClassDef) and node.name in id_errors | other_errors:
             for sub in ast.walk(node):
                 if (
                     isinstance(sub, ast.Call)
@@ -148,7 +152,7 @@ def _scan_ids(tree: ast.Module, rel: str, id_errors: set[str], out: Scan) -> Non
                 out.families.add(first.value)
             else:
                 out.problems.append(f"{rel}:{node.lineno}: named() needs its family written out")
-        elif name in ID_CALLS and rel != "bot/i18n.py":
+        elif name in ID_CALLS and rel not in ("bot/i18n.py", "bot/translator.py"):
             _id_argument(node, ID_CALLS[name], rel, out, required=True)
         elif name in id_errors:
             _id_argument(node, False, rel, out, required=False)
@@ -160,8 +164,10 @@ def _id_argument(node: ast.Call, plural: bool, rel: str, out: Scan, *, required:
         out.uses.append(Use(first.value, plural, f"{rel}:{node.lineno}"))
     elif isinstance(first, ast.Constant) and isinstance(first.value, str):
         out.problems.append(f"{rel}:{node.lineno}: {first.value!r} is not a message id")
-    elif required:
-        out.problems.append(f"{rel}:{node.lineno}: a message id must be written out (use named() for families)")
+    elif required or isinstance(first, ast.JoinedStr):
+        out.problems.append(
+            f"{rel}:{node.lineno}: a message id must be written out (use named() for families)"
+        )
 
 
 def _scan_inline(tree: ast.Module, rel: str, lines: list[str], errors: set[str], out: Scan) -> None:
@@ -186,9 +192,9 @@ def _scan_inline(tree: ast.Module, rel: str, lines: list[str], errors: set[str],
             )
             if logging_call or _name(func) in ID_CALLS:
                 skip.update(id(sub) for sub in ast.walk(node))
+        # an exception that is a bug, or one whose arguments are reasons for the log (not a message id)
         if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
-            if _name(node.exc.func) not in errors:  # an exception that is a bug, for the log
-                skip.update(id(sub) for sub in ast.walk(node.exc))
+            skip.update(id(sub) for sub in ast.walk(node.exc) if _name(node.exc.func) not in errors)
     for node in ast.walk(tree):
         if isinstance(node, ast.keyword) and node.arg in TEXT_KEYWORDS:
             text = _literal_text(node.value)

@@ -14,28 +14,31 @@ from typing import Any
 from bot import ai
 from bot.errors import UserFacingError
 from bot.games import GameAdapter
+from bot.i18n import t
 from bot.locks import KeyedLocks
 from bot.seats import is_bot, next_bot
 from bot.settings import Settings
 from bot.store import Lobby, Store
 from bot.tables import Table, TableService
 
-CLOSED_WORDS = {
-    True: {
-        "expired": "This challenge has expired.",
-        "declined": "This challenge was declined.",
-        "started": "This challenge was already accepted.",
-        "cancelled": "This challenge was withdrawn.",
-    },
-    False: {
-        "expired": "This table has expired.",
-        "declined": "This table was cancelled.",
-        "started": "This table has already started.",
-        "cancelled": "This table was cancelled.",
-    },
-}
-BUSY_TABLE = "There is already a game in this channel: finish it, or play in another channel."
-BUSY_LOBBY = "There is already an open table or challenge in this channel."
+
+def closed_words(challenge: bool, status: str) -> str:
+    """Why a lobby no longer takes clicks, for the clicker."""
+    if challenge:
+        words = {
+            "expired": t("tavern.lobby.challenge-expired"),
+            "declined": t("tavern.lobby.challenge-declined"),
+            "started": t("tavern.lobby.challenge-accepted"),
+            "cancelled": t("tavern.lobby.challenge-withdrawn"),
+        }
+    else:
+        words = {
+            "expired": t("tavern.lobby.table-expired"),
+            "declined": t("tavern.lobby.table-cancelled"),
+            "started": t("tavern.lobby.table-started"),
+            "cancelled": t("tavern.lobby.table-cancelled"),
+        }
+    return words.get(status, "")
 
 
 @dataclass(frozen=True)
@@ -87,13 +90,13 @@ class LobbyService:
             seated = self.tables.seated_at(player.id)
             if seated is None:
                 continue
-            who = "You are" if player.id == clicker else f"{player.name} is"
-            hint = ""
-            if player.id == clicker:
-                game = seated.adapter
-                leave = f"`{game.command} {game.resign_command}`"
-                hint = f" Finish it first, or leave it from any channel with {leave}."
-            raise UserFacingError(f"{who} already playing in <#{seated.channel_id}>.{hint}")
+            if player.id != clicker:
+                raise UserFacingError(
+                    "tavern.lobby.other-seated", name=player.name, channel=seated.channel_id
+                )
+            game = seated.adapter
+            leave = f"`{game.command} {game.resign_command}`"
+            raise UserFacingError("tavern.lobby.you-seated", channel=seated.channel_id, leave=leave)
 
     async def open(
         self,
@@ -109,15 +112,19 @@ class LobbyService:
         """Open a challenge (``invited``) or a lobby (the host and ``members`` seated) in a free channel."""
         if adapter.challenge:
             if invited is None:
-                raise UserFacingError("Name the player you want to challenge.")
+                raise UserFacingError("tavern.lobby.name-opponent")
             if invited.id == host.id:
-                raise UserFacingError("You can't challenge yourself — pick another player.")
+                raise UserFacingError("tavern.lobby.not-yourself")
             if invited.bot:
-                me = f", or play me with `{adapter.command} practice`" if adapter.ai is not None else ""
-                raise UserFacingError(f"Other bots don't play {adapter.title} here: challenge a person{me}.")
+                if adapter.ai is not None:
+                    practice = f"`{adapter.command} practice`"
+                    raise UserFacingError(
+                        "tavern.lobby.other-bots-practice", game=adapter.title, practice=practice
+                    )
+                raise UserFacingError("tavern.lobby.other-bots", game=adapter.title)
         seated = [host, *([invited] if invited else []), *(m for m in members if m.id != host.id)]
         if len(seated) > adapter.max_players:
-            raise UserFacingError(f"{adapter.title} seats at most {adapter.max_players} players.")
+            raise UserFacingError("tavern.lobby.seats-at-most", game=adapter.title, most=adapter.max_players)
         opts = adapter.options(options or {})  # the engine checks every option, whatever the client sent
         now = self.clock()
         async with self.locks(("channel", channel_id)):
@@ -143,12 +150,12 @@ class LobbyService:
     ) -> None:
         """One table or open lobby per channel, one seat per player; the caller holds the channel's lock."""
         if self.tables.table_for_channel(channel_id) is not None:
-            raise UserFacingError(BUSY_TABLE)
+            raise UserFacingError("tavern.lobby.busy-table")
         self._refuse_seated(adapter, players, host.id)
         now = self.clock()
         for lobby in await self.store.open_lobbies(channel_id=channel_id):
             if lobby.expires_at is None or lobby.expires_at > now:  # an overdue one is the timer's
-                raise UserFacingError(BUSY_LOBBY)
+                raise UserFacingError("tavern.lobby.busy-lobby")
 
     async def practice(
         self,
@@ -161,7 +168,7 @@ class LobbyService:
     ) -> tuple[Table, list[Any]]:
         """A table against the bot, started at once (there is nobody to wait for)."""
         if adapter.ai is None:
-            raise UserFacingError(f"The bot doesn't play {adapter.title} yet.")
+            raise UserFacingError("tavern.lobby.bot-does-not-play", game=adapter.title)
         opts = adapter.options(options or {})
         bot_id, name = next_bot([], level)
         async with self.locks(("channel", channel_id)):
@@ -198,41 +205,39 @@ class LobbyService:
             else ("join", "leave", "start", "cancel", "addbot", "dropbot")
         )
         if verb not in known:
-            raise UserFacingError("That button is out of date.")
+            raise UserFacingError("tavern.out-of-date")
         if adapter.challenge and user.id != lobby.invited_id:
-            raise UserFacingError(f"This challenge is for <@{lobby.invited_id}>; only they can answer it.")
+            raise UserFacingError("tavern.lobby.not-for-you", user=lobby.invited_id)
         if lobby.status != "open" or self._overdue(lobby):
             return  # answered with the lobby as it is, and a word on why it is closed
         members = lobby.members
         if verb == "join" and user.id in members:
-            raise UserFacingError("You are already at this table.")
+            raise UserFacingError("tavern.lobby.already-here")
         if verb == "join" and len(members) >= adapter.max_players:
-            raise UserFacingError(f"This table is full ({adapter.max_players} players).")
+            raise UserFacingError("tavern.lobby.full", most=adapter.max_players)
         if verb == "leave" and user.id not in members:
-            raise UserFacingError("You are not at this table.")
+            raise UserFacingError("tavern.lobby.not-here")
         if verb == "leave" and user.id == lobby.host_id:
-            raise UserFacingError("You are the host: press Cancel to close the table.")
-        if verb in ("start", "cancel") and user.id != lobby.host_id:
-            raise UserFacingError(f"Only the host can {verb} this table.")
+            raise UserFacingError("tavern.lobby.host-cannot-leave")
+        if verb == "start" and user.id != lobby.host_id:
+            raise UserFacingError("tavern.lobby.host-only-start")
+        if verb == "cancel" and user.id != lobby.host_id:
+            raise UserFacingError("tavern.lobby.host-only-cancel")
         if verb == "addbot":
             if adapter.ai is None:
-                raise UserFacingError(f"The bot doesn't play {adapter.title} yet.")
+                raise UserFacingError("tavern.lobby.bot-does-not-play", game=adapter.title)
             ai.level(arg)
             if user.id not in members:
-                raise UserFacingError("Join the table first; then you can fill its free seats with bots.")
+                raise UserFacingError("tavern.lobby.join-first")
             if len(members) >= adapter.max_players:
-                raise UserFacingError(
-                    f"This table is full ({adapter.max_players} players): no seat for a bot."
-                )
+                raise UserFacingError("tavern.lobby.full-no-bot", most=adapter.max_players)
         if verb == "dropbot":
             if user.id != lobby.host_id:
-                raise UserFacingError("Only the host can remove a bot.")
+                raise UserFacingError("tavern.lobby.host-only-dropbot")
             if not any(is_bot(m) for m in members):
-                raise UserFacingError("There is no bot at this table.")
+                raise UserFacingError("tavern.lobby.no-bot")
         if verb == "start" and len(members) < adapter.min_players:
-            raise UserFacingError(
-                f"{adapter.title} needs at least {adapter.min_players} players: wait for someone to join."
-            )
+            raise UserFacingError("tavern.lobby.needs-players", game=adapter.title, least=adapter.min_players)
 
     def _overdue(self, lobby: Lobby) -> bool:
         return lobby.status == "open" and lobby.expires_at is not None and lobby.expires_at <= self.clock()
@@ -240,7 +245,7 @@ class LobbyService:
     async def get(self, lobby_id: int) -> Lobby:
         lobby = await self.store.get_lobby(lobby_id)
         if lobby is None:
-            raise UserFacingError("That lobby no longer exists.")
+            raise UserFacingError("tavern.lobby.gone")
         return lobby
 
     async def click(self, lobby_id: int, user: Player, verb: str, arg: str = "") -> LobbyOutcome:
@@ -252,7 +257,7 @@ class LobbyService:
             if self._overdue(lobby):
                 lobby = await self.store.update_lobby(lobby.id, status="expired")
             if lobby.status != "open":
-                return LobbyOutcome(lobby, notice=CLOSED_WORDS[adapter.challenge].get(lobby.status, ""))
+                return LobbyOutcome(lobby, notice=closed_words(adapter.challenge, lobby.status))
             if verb == "start" or verb == "accept":
                 names = {**lobby.names, user.id: user.name}
                 if names != lobby.names:

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.errors import UserFacingError
 from bot.games import GameAdapter
+from bot.i18n import LANGUAGES, named, t
 from bot.safe import plain
 from bot.settings import Settings
 from bot.store import Store
@@ -32,11 +33,12 @@ class ServerConfig:
     dms: bool = True
     threads: bool = True  # each game in its own thread (where the bot may open threads)
     targets: Mapping[str, int] = field(default_factory=dict)  # the usual target per game name
+    language: str | None = None  # the channels' language; None: the server's Discord locale (bot.languages)
 
     def changes(self, defaults: ServerConfig) -> dict[str, Any]:
         """What differs from ``defaults``: what is stored."""
         out: dict[str, Any] = {}
-        for key in ("nudge_minutes", "claim_minutes", "dms", "threads"):
+        for key in ("nudge_minutes", "claim_minutes", "dms", "threads", "language"):
             if getattr(self, key) != getattr(defaults, key):
                 out[key] = getattr(self, key)
         targets = {g: t for g, t in self.targets.items() if defaults.targets.get(g) != t}
@@ -105,36 +107,44 @@ class ServerSettings:
 
     def _one(self, config: ServerConfig, key: str, value: Any) -> ServerConfig:
         if key == "nudge_minutes":
-            return replace(config, nudge_minutes=_minutes(value, MAX_NUDGE_MINUTES, "Nudge"))
+            return replace(config, nudge_minutes=_minutes(value, MAX_NUDGE_MINUTES, "nudge"))
         if key == "claim_minutes":
-            return replace(config, claim_minutes=_minutes(value, MAX_CLAIM_MINUTES, "Claim"))
+            return replace(config, claim_minutes=_minutes(value, MAX_CLAIM_MINUTES, "claim"))
         if key == "dms":
             if not isinstance(value, bool):
-                raise UserFacingError("DMs are on or off.")
+                raise UserFacingError("tavern.settings.dms-on-off")
             return replace(config, dms=value)
         if key == "threads":
             if not isinstance(value, bool):
-                raise UserFacingError("Threads are on or off.")
+                raise UserFacingError("tavern.settings.threads-on-off")
             return replace(config, threads=value)
+        if key == "language":
+            if value == "auto":
+                return replace(config, language=None)
+            if value not in LANGUAGES:
+                raise UserFacingError("tavern.settings.no-language", language=plain(str(value)))
+            return replace(config, language=value)
         if key == "targets" and isinstance(value, Mapping):
             targets = dict(config.targets)
             for game, target in value.items():
                 adapter = self.games.get(str(game))
                 if adapter is None or adapter.targets is None:
-                    raise UserFacingError(f"There is no game “{plain(str(game))}” with a target here.")
+                    raise UserFacingError("tavern.settings.no-target-game", game=plain(str(game)))
                 low, _, high = adapter.targets
                 if isinstance(target, bool) or not isinstance(target, int) or not low <= target <= high:
                     raise UserFacingError(
-                        f"The {adapter.title} target must be a whole number from {low} to {high}."
+                        "tavern.settings.target-range", game=adapter.title, low=low, high=high
                     )
                 targets[str(game)] = target
             return replace(config, targets=targets)
-        raise UserFacingError(f"There is no setting called “{key}”.")
+        raise UserFacingError("tavern.settings.no-setting", key=plain(str(key)))
 
 
 def _minutes(value: Any, highest: int, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= highest:
-        raise UserFacingError(f"{what} minutes must be from 0 (off) to {highest}.")
+        if what == "nudge":
+            raise UserFacingError("tavern.settings.nudge-range", highest=highest)
+        raise UserFacingError("tavern.settings.claim-range", highest=highest)
     return value
 
 
@@ -142,26 +152,32 @@ def describe(config: ServerConfig, defaults: ServerConfig, games: Mapping[str, G
     """The settings in force, marking what this server changed."""
 
     def mark(changed: bool) -> str:
-        return " *(changed here)*" if changed else ""
+        return t("tavern.settings.changed-here") if changed else ""
 
     def minutes(value: float) -> str:
-        return "off" if not value else f"after {value:g} min"
+        return (
+            t("tavern.settings.off")
+            if not value
+            else t("tavern.settings.after-minutes", minutes=f"{value:g}")
+        )
 
+    dms = t("tavern.settings.dms-on") if config.dms else t("tavern.settings.dms-off")
+    threads = t("tavern.settings.threads-on") if config.threads else t("tavern.settings.threads-off")
+    language = named("language", config.language) if config.language else t("tavern.settings.language-auto")
     lines = [
-        f"**Nudge** an idle player: {minutes(config.nudge_minutes)}"
-        f"{mark(config.nudge_minutes != defaults.nudge_minutes)}",
-        f"**Claim** against an idle player: {minutes(config.claim_minutes)}"
-        f"{mark(config.claim_minutes != defaults.claim_minutes)}",
-        f"**DMs**: {'private hands by DM' if config.dms else 'off: everyone plays with Show my hand'}"
-        f"{mark(config.dms != defaults.dms)}",
-        "**Threads**: "
-        f"{'each game in its own thread' if config.threads else 'off: games play in the channel'}"
-        f"{mark(config.threads != defaults.threads)}",
+        t("tavern.settings.nudge-line", value=minutes(config.nudge_minutes))
+        + mark(config.nudge_minutes != defaults.nudge_minutes),
+        t("tavern.settings.claim-line", value=minutes(config.claim_minutes))
+        + mark(config.claim_minutes != defaults.claim_minutes),
+        t("tavern.settings.dms-line", value=dms) + mark(config.dms != defaults.dms),
+        t("tavern.settings.threads-line", value=threads) + mark(config.threads != defaults.threads),
+        t("tavern.settings.language-line", value=language) + mark(config.language != defaults.language),
     ]
     for name, adapter in games.items():
         if adapter.targets is not None:
             target = config.targets.get(name, adapter.targets[1])
             lines.append(
-                f"**{adapter.title}** usual target: {target}{mark(target != defaults.targets.get(name))}"
+                t("tavern.settings.target-line", game=adapter.title, target=target)
+                + mark(target != defaults.targets.get(name))
             )
     return "\n".join(lines)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import snapshots
 from bot.errors import UserFacingError
+from bot.i18n import t
 from bot.locks import KeyedLocks
 from bot.seats import is_bot
 from bot.store import ActionRecord, ChannelBusy, Finish, GameRecord, PlayerBusy, Snapshot, Store
@@ -40,29 +41,27 @@ class TableError(UserFacingError):
 
 class NotSeated(TableError):
     def __init__(self) -> None:
-        super().__init__("You are not playing at this table.")
+        super().__init__("tavern.table.not-seated")
 
 
 class StaleAction(TableError):
     def __init__(self) -> None:
-        super().__init__("That button is from an earlier turn.")
+        super().__init__("tavern.table.stale")
 
 
 class MoveNotSaved(TableError):
     def __init__(self) -> None:
-        super().__init__(
-            "Your move was not saved (the tavern's database had a problem), so nothing changed: press again."
-        )
+        super().__init__("tavern.table.not-saved")
 
 
 class TableUnavailable(TableError):
     def __init__(self) -> None:
-        super().__init__("That game can't be loaded just now; try again in a moment.")
+        super().__init__("tavern.table.unavailable")
 
 
 class TableClosed(TableError):
     def __init__(self) -> None:
-        super().__init__("This game has already ended.")
+        super().__init__("tavern.table.closed")
 
 
 @dataclass(frozen=True)
@@ -297,7 +296,7 @@ class TableService:
             log.warning("game %d could not be read (%s)", game_id, err)
             raise TableUnavailable() from err
         if record is None:
-            raise TableError("I can't find that game.")
+            raise TableError("tavern.table.not-found")
         table = self._rebuild(record)
         existing = self._by_id.get(game_id)  # another caller may have loaded it while we awaited
         if existing is not None:
@@ -310,7 +309,7 @@ class TableService:
         try:
             return self.games[game]
         except KeyError:
-            raise TableError(f"The game “{game}” is not available.") from None
+            raise TableError("tavern.table.no-such-game", game=game) from None
 
     def _register(self, table: Table) -> None:
         if self._restoring is not None:
@@ -510,14 +509,12 @@ class TableService:
             options = module.Options.from_dict(dict(options))
         user_ids = [uid for uid, _ in players]
         if len(set(user_ids)) != len(user_ids):
-            raise TableError("A player can take only one seat at a table.")
+            raise TableError("tavern.table.one-seat")
         if seed is None:
             seed = secrets.randbits(63)
         async with self._create_lock:
             if channel_id in self._by_channel:
-                raise TableError(
-                    "There is already a game at this table. Finish it or start one in another channel."
-                )
+                raise TableError("tavern.table.busy")
             # Start first: a rules refusal (e.g. wrong player count) must not leave a row behind.
             state, events = module.start(seed, len(players), options)
             now = self.clock()
@@ -526,12 +523,10 @@ class TableService:
                     game, guild_id, channel_id, seed, list(players), options.to_dict(), now
                 )
             except ChannelBusy:
-                raise TableError(
-                    "There is already a game at this table. Finish it or start one in another channel."
-                ) from None
+                raise TableError("tavern.table.busy") from None
             except PlayerBusy as busy:
-                name = dict(players).get(busy.user_id, "A player")
-                raise TableError(f"{name} is already playing in <#{busy.channel_id}>.") from None
+                name = dict(players).get(busy.user_id) or t("tavern.table.a-player")
+                raise TableError("tavern.lobby.other-seated", name=name, channel=busy.channel_id) from None
             table = Table(
                 id=game_id,
                 game=game,
@@ -590,14 +585,14 @@ class TableService:
         if table.status != "active":
             raise TableClosed()
         if not 0 <= seat < len(table.seats):
-            raise TableError("There is no such seat at this table.")
+            raise TableError("tavern.table.no-such-seat")
         if expected_seq is not None and expected_seq != table.seq:
             raise StaleAction()
         module = table.module
         if isinstance(action, str):
             action = module.parse_action(f"{seat} {action.strip()}")
         if getattr(action, "seat", seat) != seat:
-            raise TableError("That move belongs to another player.")
+            raise TableError("tavern.table.not-your-move")
         new_state, events = module.apply(table.state, action)
         text = module.action_text(action)
         seq = table.seq + 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -45,7 +46,10 @@ class CatalogTranslator(app_commands.Translator):
     """Gives Discord each command's text in every language of the catalog (English is the default)."""
 
     async def translate(
-        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContext
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContext[Any, Any],
     ) -> str | None:
         msgid = string.extras.get("msgid")
         base = locale.value.split("-")[0]

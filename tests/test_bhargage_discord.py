@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.errors import SERVER_ONLY
+from bot.i18n import t
 from bot.render import bhargage as render
 from bot.rules import bhargage as bh
 from bot.rules.decktet import card, cards
@@ -424,8 +424,10 @@ async def test_count_calculator_rules_and_dm_commands(fake_discord: FakeDiscord,
 
     dm = fake.dm_channel(alice)
     in_dm = await fake.slash(alice, dm, "bhargage hand")
-    assert in_dm.content == SERVER_ONLY
-    assert (await fake.slash(alice, dm, "bhargage challenge", opponent=fake.owner)).content == SERVER_ONLY
+    assert in_dm.content == t("tavern.error.server-only")
+    assert (await fake.slash(alice, dm, "bhargage challenge", opponent=fake.owner)).content == t(
+        "tavern.error.server-only"
+    )
     with pytest.raises(AssertionError, match="not offered in DMs"):
         await fake.slash(alice, dm, "leaderboard")
     counted = await fake.slash(alice, dm, "bhargage count", cards="forest, sailor, pact", up="bard")

@@ -8,8 +8,9 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from bot.errors import SERVER_ONLY, UserFacingError
+from bot.errors import UserFacingError
 from bot.games import Move as Move_
+from bot.i18n import t
 from bot.rules import deluxe as D
 from bot.settings import Settings
 from tests.conftest import StartBot
@@ -203,7 +204,7 @@ async def test_bad_input_is_refused_and_changes_nothing(
     seq = table.seq
 
     in_dm = await fake.slash(ann, fake.dm_channel(ann), "deluxe hand", force=True)
-    assert in_dm.content == SERVER_ONLY
+    assert in_dm.content == t("tavern.error.server-only")
     busy = await fake.slash(eve, fake.channel, "deluxe create")
     assert "already a game in this channel" in busy.content
     ping = pings(fake)[-1]

@@ -24,8 +24,8 @@ from packaging.utils import canonicalize_name
 from bot import __main__ as main_mod
 from bot import health
 from bot.app import TavernBot, create_bot
-from bot.drain import RESTARTING
 from bot.games import GAMES
+from bot.i18n import t
 from bot.settings import Settings, health_path_from_env, settings_from_env
 from bot.store import SQLiteStore
 from bot.tables import TableService
@@ -126,7 +126,8 @@ async def test_sigterm_mid_burst_finishes_moves_in_flight_and_refuses_new_ones(
                 if p.content == "Added.":
                     return "added"
                 if any(
-                    RESTARTING in m.content for m in [*([i.response] if i.response else []), *i.followups]
+                    t("tavern.restarting") in m.content
+                    for m in [*([i.response] if i.response else []), *i.followups]
                 ):
                     return "refused"
                 return "unanswered" if runner.done() else None
@@ -156,7 +157,7 @@ async def test_sigterm_mid_burst_finishes_moves_in_flight_and_refuses_new_ones(
     spare_panel = live_panel(fake, mover)
     assert spare_panel is not None
     refused = await fake.click(mover, spare_panel, "Add 1", settle=False)
-    assert refused.ephemeral and refused.content == RESTARTING
+    assert refused.ephemeral and refused.content == t("tavern.restarting")
     await asyncio.sleep(0.2)
     assert not runner.done() and bot.drain.busy >= 1  # waiting for the held move
     release.set()
@@ -197,7 +198,7 @@ async def test_a_closing_bot_refuses_slash_commands_too(
     bot = await start_bot()
     bot.drain.closing = True  # what close() sets first
     result = await fake_discord.slash(fake_discord.owner, fake_discord.channel, "tavern ping")
-    assert result.ephemeral and result.content == RESTARTING
+    assert result.ephemeral and result.content == t("tavern.restarting")
     bot.drain.closing = False
     assert (
         "Pong!" in (await fake_discord.slash(fake_discord.owner, fake_discord.channel, "tavern ping")).content
@@ -274,14 +275,14 @@ async def test_sync_with_a_wrong_token_says_so(
     assert fake_discord.command_syncs() == 0
 
 
-def test_command_hash_is_stable_and_names_the_target(settings: Settings) -> None:
+async def test_command_hash_is_stable_and_names_the_target(settings: Settings) -> None:
     import discord
 
     one, two = create_bot(settings), create_bot(settings)
-    assert one.command_hash(None) == two.command_hash(None)
+    assert await one.command_hash(None) == await two.command_hash(None)
     plug_in_race(two)
-    assert one.command_hash(None) != two.command_hash(None)
-    assert one.command_hash(None) != one.command_hash(discord.Object(id=123))
+    assert await one.command_hash(None) != await two.command_hash(None)
+    assert await one.command_hash(None) != await one.command_hash(discord.Object(id=123))
 
 
 def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,8 @@ import pytest
 from discord import app_commands
 
 from bot.app import TavernBot
-from bot.errors import APOLOGY, SERVER_ONLY, UserFacingError, reply_error
+from bot.errors import UserFacingError, reply_error
+from bot.i18n import t
 from bot.rules.errors import IllegalAction
 from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord
@@ -296,7 +297,7 @@ async def test_slash_in_dm(fake_discord: FakeDiscord, start_bot: StartBot) -> No
     forced = await fake_discord.slash(bob, dm, "tguild", force=True)
     assert forced.content == "in a guild"  # discord.py trusts Discord to enforce it
     checked = await fake_discord.slash(bob, dm, "t guildcheck")
-    assert checked.ephemeral and checked.content == SERVER_ONLY
+    assert checked.ephemeral and checked.content == t("tavern.error.server-only")
     in_guild = await fake_discord.slash(bob, fake_discord.channel, "t guildcheck")
     assert in_guild.content == "in a guild"
 
@@ -452,7 +453,7 @@ async def test_error_handler_replies(
     assert error_logs.records == []
 
     bug = await fake_discord.slash(alice, channel, "t fail", kind="bug")
-    assert bug.ephemeral and bug.content == APOLOGY
+    assert bug.ephemeral and bug.content == t("tavern.error.apology")
     logged = error_logs.take()
     assert len(logged) == 1
     assert "/t fail" in logged[0].getMessage() and str(alice.id) in logged[0].getMessage()

@@ -13,7 +13,7 @@ import discord
 import pytest
 
 from bot.app import TavernBot
-from bot.delivery import NO_LONGER
+from bot.i18n import t
 from bot.rules import bhargage as bh
 from bot.store import SQLiteStore
 from bot.tables import Table, TableService
@@ -115,7 +115,7 @@ async def test_forged_ids_and_values_are_refused_quietly(
     assert table.seq == 0 and await stored_seq(bot, table) == 0
     refusals = [it for it in fake.interactions if it.description.startswith("forged")]
     assert len(refusals) == len(ids) + len(bad_values) and all(it.answered.is_set() for it in refusals)
-    assert NO_LONGER in {r.text() for r in [await forge(fake, alice, dm, ids[1])]}
+    assert t("tavern.out-of-date") in {r.text() for r in [await forge(fake, alice, dm, ids[1])]}
 
 
 async def test_count_with_huge_input_gets_a_short_clear_answer(

@@ -19,11 +19,11 @@ class RulesError(Exception):
         self.params = params
 
     def __str__(self) -> str:
-        from bot.i18n import ID_PATTERN, t  # the engines do not load catalogs unless a message is shown
+        from bot.i18n import ID_PATTERN, say  # the engines do not load catalogs unless a message is shown
 
         if not ID_PATTERN.match(self.msgid):  # TRANSITION: English text not yet in the catalog
             return self.msgid
-        return t(self.msgid, **self.params)
+        return say(self.msgid, **self.params)
 
 
 class NotYourTurn(RulesError):

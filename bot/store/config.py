@@ -1,4 +1,4 @@
-"""Small bot-wide values and per-server settings: a key-value table each."""
+"""Small bot-wide values, per-server settings and players' languages: a key-value table each."""
 
 from __future__ import annotations
 
@@ -43,3 +43,17 @@ class ConfigMixin(SQLiteBase):
                 )
             else:
                 await db.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
+
+    async def user_languages(self) -> dict[int, str]:
+        """Every player's remembered language."""
+        rows = await self._all("SELECT user_id, language FROM user_languages")
+        return {int(row["user_id"]): str(row["language"]) for row in rows}
+
+    async def set_user_language(self, user_id: int, language: str) -> None:
+        """Remember a player's language, replacing what was there."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO user_languages (user_id, language) VALUES (?, ?) "
+                "ON CONFLICT(user_id) DO UPDATE SET language = excluded.language",
+                (user_id, language),
+            )

@@ -175,3 +175,11 @@ class Store(Protocol):
     async def set_guild_settings(self, guild_id: int, data: Mapping[str, Any]) -> None:
         """Replace the server's settings with ``data``; an empty mapping clears them."""
         ...
+
+    async def user_languages(self) -> dict[int, str]:
+        """Every player's remembered language (user id → a language code such as ``"it"``)."""
+        ...
+
+    async def set_user_language(self, user_id: int, language: str) -> None:
+        """Remember the language a player's client uses, replacing what was there."""
+        ...

@@ -186,6 +186,17 @@ MIGRATIONS: list[tuple[int, str]] = [
         END;
         """,
     ),
+    (
+        7,
+        # The language each player's Discord client last said it uses (bot.languages): their private panels
+        # are redrawn in it when someone else moves, across a restart too. Written only when it changes.
+        """
+        CREATE TABLE user_languages (
+            user_id INTEGER PRIMARY KEY,
+            language TEXT NOT NULL
+        );
+        """,
+    ),
 ]
 
 LATEST_VERSION = MIGRATIONS[-1][0]
