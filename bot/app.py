@@ -151,7 +151,7 @@ class TavernBot(commands.Bot):
         return sorted(payload, key=lambda c: (int(c.get("type", 1)), str(c["name"])))
 
     async def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
-        """A stable hash of what a sync would send (the commands' JSON, translations included) and where to."""
+        """A stable hash of what a sync would send (the commands, translated) and where to."""
         payload = await self.command_payload(guild)
         target = {"application": self.application_id, "guild": guild.id if guild is not None else None}
         text = json.dumps({"target": target, "commands": payload}, sort_keys=True, separators=(",", ":"))

@@ -10,13 +10,14 @@ import discord
 import pytest
 
 from bot.app import TavernBot
-from bot.controller import THREADS_REFUSED
 from bot.rules import bhargage as bh
 from bot.settings import Settings, SettingsError, settings_from_env
 from bot.tables import Table
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.test_bhargage_discord import SEED, act_with_panel, challenge, enabled, step, waiting_line
+
+THREADS_REFUSED = "I can't open a thread for this game here"  # the start of the English notice
 
 
 @pytest.fixture

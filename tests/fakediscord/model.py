@@ -63,6 +63,7 @@ class FakeUser:
     global_name: str | None = None
     dm_failures: int = 0  # the next N DMs to this user fail with a non-403 error (a passing Discord fault)
     permissions: int = ALL_PERMISSIONS  # the member's permissions in a channel, sent with each interaction
+    locale: str = "en-US"  # the user's client language, sent with each interaction (``locale``)
 
     @property
     def mention(self) -> str:
@@ -207,6 +208,7 @@ class FakeGuild:
     channels: list[FakeChannel] = field(default_factory=list)
     members: list[FakeUser] = field(default_factory=list)
     threads: list[FakeChannel] = field(default_factory=list)  # every thread ever started, deleted ones too
+    preferred_locale: str = "en-US"  # the server's language (Community servers set it), in GUILD_CREATE
 
     def member_payload(self, user: FakeUser, *, with_user: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -262,7 +264,7 @@ class FakeGuild:
             "mfa_level": 0,
             "nsfw_level": 0,
             "system_channel_flags": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "description": None,
             "joined_at": iso(time.time()),
         }

@@ -65,7 +65,13 @@ from .model import (
     Snowflakes,
     UploadRecord,
 )
-from .validate import DiscordError, FormErrors, validate_message_payload, validate_modal_payload
+from .validate import (
+    DiscordError,
+    FormErrors,
+    validate_commands,
+    validate_message_payload,
+    validate_modal_payload,
+)
 
 log = logging.getLogger("fakediscord")
 
@@ -774,13 +780,17 @@ class FakeDiscord:
             "channel_id": str(channel.id),
             "channel": channel.payload(),
             "app_permissions": str(channel.permissions),
-            "locale": "en-US",
+            "locale": it.user.locale,
             "entitlements": [],
         }
         if channel.guild is not None:
             payload["guild_id"] = str(channel.guild.id)
-            payload["guild"] = {"id": str(channel.guild.id), "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
+            payload["guild"] = {
+                "id": str(channel.guild.id),
+                "locale": channel.guild.preferred_locale,
+                "features": [],
+            }
+            payload["guild_locale"] = channel.guild.preferred_locale
             payload["member"] = {
                 **channel.guild.member_payload(it.user),
                 "permissions": str(it.user.permissions),
@@ -1062,6 +1072,7 @@ class FakeDiscord:
             raise DiscordError(403, 50001, "Missing Access")
         if request.method == "PUT":
             body = await request.json()
+            validate_commands(body)
             stored = []
             old = {c["name"]: c["id"] for c in self.commands(self.guilds.get(guild_id or 0))}
             for cmd in body:
