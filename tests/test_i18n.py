@@ -215,3 +215,21 @@ async def test_synced_commands_carry_italian_within_discords_limits(
                 for text in descriptions.values():  # type: ignore[attr-defined]
                     assert 1 <= len(text) <= 100, (at, text)
     assert missing == []
+
+
+async def test_replies_follow_the_presser_and_an_unknown_locale_gets_english(
+    fake_discord: FakeDiscord, start_bot: object, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = await start_bot()  # type: ignore[operator]
+    fake = fake_discord
+    giulia, joao = fake.add_user("giulia"), fake.add_user("joao")
+    giulia.locale, joao.locale = "it", "pt-BR"
+    i18n._warned.discard(("locale", "pt-BR"))
+    with caplog.at_level(logging.WARNING, logger="tavern.i18n"):
+        italian = await fake.slash(giulia, fake.channel, "bhargage challenge", opponent=giulia)
+        brazilian = await fake.slash(joao, fake.channel, "bhargage challenge", opponent=joao)
+    assert italian.ephemeral and italian.content == "Non puoi sfidare te stesso: scegli un altro giocatore."
+    assert brazilian.ephemeral and brazilian.content == "You can't challenge yourself — pick another player."
+    assert "No catalog for locale 'pt-BR': English is used for it" in caplog.text
+    assert bot.languages.of_user(giulia.id) == "it" and bot.languages.of_user(joao.id) == "en"
+    assert await bot.store.user_languages() == {giulia.id: "it", joao.id: "en"}
