@@ -18,15 +18,39 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.ai import Level
+from bot.ai import Level, level_name
+from bot.i18n import t
 from bot.panel import Button, Control, Option, Panel, Picture, Select
 from bot.seats import is_bot
 
-LEVEL_WORDS = {
-    "easy": "Plays legally, with simple habits",
-    "normal": "Plays the obvious points",
-    "hard": "Looks ahead; hard to beat",
+# What each bot level plays like (message ids: the text is looked up when shown).
+LEVEL_WORD_IDS: Mapping[str, str] = {
+    "easy": "general.level.easy.about",
+    "normal": "general.level.normal.about",
+    "hard": "general.level.hard.about",
 }
+
+
+def level_words(level: str) -> str:
+    """What a bot level plays like, in the language in force: "Plays the obvious points"."""
+    return t(LEVEL_WORD_IDS[level])
+
+
+class _LevelWords(Mapping[str, str]):
+    """``LEVEL_WORDS["easy"]``: the level's words looked up when read (kept for older callers; prefer
+    :func:`level_words`)."""
+
+    def __getitem__(self, level: str) -> str:
+        return level_words(level)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LEVEL_WORD_IDS)
+
+    def __len__(self) -> int:
+        return len(LEVEL_WORD_IDS)
+
+
+LEVEL_WORDS: Mapping[str, str] = _LevelWords()
 
 if TYPE_CHECKING:
     from bot.store import Lobby
@@ -97,14 +121,33 @@ class GameAdapter:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     challenge: ClassVar[bool] = True  # a two-player challenge (Accept/Decline), else an open lobby
-    resign_label: ClassVar[str] = "Resign"
-    resign_done: ClassVar[str] = "You resigned."
+    # the resign button and what its panel turns into: message ids (a game that leaves instead overrides them)
+    resign_label_id: ClassVar[str] = "general.resign.label"
+    resign_done_id: ClassVar[str] = "general.resign.done"
     board_command: ClassVar[str] = "board"  # what the game's table commands are called
     resign_command: ClassVar[str] = "resign"
     colour: ClassVar[int] = 0xC27C0E
     message_limit: ClassVar[int] = 1900
     # (lowest, usual, highest) target when the game has a "target" option; a server may change the usual.
     targets: ClassVar[tuple[int, int, int] | None] = None
+
+    def resign_label_text(self) -> str:
+        """The resign button's label in the language in force ("Resign")."""
+        return t(self.resign_label_id)
+
+    def resign_done_text(self) -> str:
+        """What the resign panel says once done, in the language in force ("You resigned.")."""
+        return t(self.resign_done_id)
+
+    @property
+    def resign_label(self) -> str:
+        """Kept for callers that read the attribute: :meth:`resign_label_text`."""
+        return self.resign_label_text()
+
+    @property
+    def resign_done(self) -> str:
+        """Kept for callers that read the attribute: :meth:`resign_done_text`."""
+        return self.resign_done_text()
 
     # ---------------------------------------------------------------- options and lobby
 
@@ -172,11 +215,11 @@ class GameAdapter:
     def summary(self, table: Table, where: str) -> Panel:
         """The one message the channel keeps for a game played in a thread: players, options, the
         standing, and where to follow it (``where``, a thread mention)."""
-        names = " vs ".join(f"**{n}**" for n in table.names)
+        names = t("general.summary.versus").join(f"**{n}**" for n in table.names)
         over = table.status != "active"
-        follow = f"The game was played in {where}." if over else f"Follow the game in {where}."
+        follow = t("general.summary.played-in", where=where) if over else t("general.summary.follow", where=where)
         lines = [
-            f"**{self.title}** ({self.options_text(table.options)}) · {names}",
+            t("general.summary.head", game=self.title, options=self.options_text(table.options), players=names),
             self.score_line(table),
             follow,
         ]
@@ -248,15 +291,25 @@ class GameAdapter:
             return ()
         out: list[Control] = []
         if len(lobby.members) < self.max_players:
-            levels = tuple(Option(f"Add a bot: {lv}", lv, description=LEVEL_WORDS[lv]) for lv in LEVEL_WORDS)
-            out.append(Select("Add a bot to a free seat…", "addbot", levels))
+            levels = tuple(
+                Option(t("general.bots.add-level", level=level_name(lv)), lv, description=level_words(lv))
+                for lv in LEVEL_WORD_IDS
+            )
+            out.append(Select(t("general.bots.add-placeholder"), "addbot", levels))
         if any(is_bot(m) for m in lobby.members):
-            out.append(Button("Remove a bot", "dropbot"))
+            out.append(Button(t("general.bots.remove"), "dropbot"))
         return tuple(out)
 
     @staticmethod
-    def hand_button(label: str = "Show my hand", arg: str = "") -> Button:
-        return Button(label[:80], "hand", arg=arg, emoji="🃏")
+    def hand_button(label: str | None = None, arg: str = "") -> Button:
+        """The "Show my hand" button (``label`` replaces the words; see :meth:`hand_button_for`)."""
+        text = t("general.hand.button") if label is None else label
+        return Button(text[:80], "hand", arg=arg, emoji="🃏")
+
+    @staticmethod
+    def hand_button_for(name: str, arg: str = "") -> Button:
+        """The button that shows one named seat's hand: "Show my hand (Ann)"."""
+        return GameAdapter.hand_button(t("general.hand.button-for", name=name), arg=arg)
 
 
 ADAPTER_PATHS: dict[str, str] = {"bhargage": "bot.games.bhargage", "deluxe": "bot.games.deluxe"}

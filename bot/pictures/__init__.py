@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from bot.pictures.errors import PictureError
 from bot.pictures.faces import RANK_MARKS, face_png, known
-from bot.pictures.scene import Lane, Row, Scene, Track, draw, gallery, warm
+from bot.pictures.scene import GalleryWords, Lane, Row, Scene, Track, draw, gallery, warm
 from bot.pictures.suits import SUIT_COLOURS, icon_png
 from bot.rules.decktet import Card, Suit
 
 __all__ = [
     "RANK_MARKS",
     "SUIT_COLOURS",
+    "GalleryWords",
     "Lane",
     "PictureError",
     "Row",
