@@ -10,20 +10,18 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bot.i18n import LANGUAGES, Msg, speaking, t
+from bot.i18n import LANGUAGES, Msg, named, speaking
 from bot.rules.errors import RulesError
 from bot.safe import plain
 
 Level = Literal["easy", "normal", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL: Level = "normal"
-LEVEL_IDS: dict[str, str] = {"easy": "general.level.easy", "normal": "general.level.normal", "hard": "general.level.hard"}
 
 
 def level_name(level: Level | str) -> str:
     """A level's name in the language in force: "easy" ("facile")."""
-    msgid = LEVEL_IDS.get(level)
-    return t(msgid) if msgid is not None else str(level)
+    return named("level", level) if level in LEVELS else str(level)
 
 
 class UnknownLevel(RulesError, ValueError):

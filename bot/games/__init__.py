@@ -18,22 +18,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.ai import Level, level_name
-from bot.i18n import t
+from bot.ai import LEVELS, Level, level_name
+from bot.i18n import Msg, named, t
 from bot.panel import Button, Control, Option, Panel, Picture, Select
 from bot.seats import is_bot
 
-# What each bot level plays like (message ids: the text is looked up when shown).
-LEVEL_WORD_IDS: Mapping[str, str] = {
-    "easy": "general.level.easy.about",
-    "normal": "general.level.normal.about",
-    "hard": "general.level.hard.about",
-}
-
-
 def level_words(level: str) -> str:
     """What a bot level plays like, in the language in force: "Plays the obvious points"."""
-    return t(LEVEL_WORD_IDS[level])
+    return named("level-about", level)
 
 
 class _LevelWords(Mapping[str, str]):
@@ -41,13 +33,15 @@ class _LevelWords(Mapping[str, str]):
     :func:`level_words`)."""
 
     def __getitem__(self, level: str) -> str:
+        if level not in LEVELS:
+            raise KeyError(level)
         return level_words(level)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(LEVEL_WORD_IDS)
+        return iter(LEVELS)
 
     def __len__(self) -> int:
-        return len(LEVEL_WORD_IDS)
+        return len(LEVELS)
 
 
 LEVEL_WORDS: Mapping[str, str] = _LevelWords()
@@ -121,9 +115,10 @@ class GameAdapter:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     challenge: ClassVar[bool] = True  # a two-player challenge (Accept/Decline), else an open lobby
-    # the resign button and what its panel turns into: message ids (a game that leaves instead overrides them)
-    resign_label_id: ClassVar[str] = "general.resign.label"
-    resign_done_id: ClassVar[str] = "general.resign.done"
+    # the resign button and what its panel turns into, as messages looked up when shown (a game whose players
+    # leave instead overrides them: ``resign_label_msg = Msg("deluxe.resign.label")``)
+    resign_label_msg: ClassVar[Msg] = Msg("general.resign.label")
+    resign_done_msg: ClassVar[Msg] = Msg("general.resign.done")
     board_command: ClassVar[str] = "board"  # what the game's table commands are called
     resign_command: ClassVar[str] = "resign"
     colour: ClassVar[int] = 0xC27C0E
@@ -133,11 +128,11 @@ class GameAdapter:
 
     def resign_label_text(self) -> str:
         """The resign button's label in the language in force ("Resign")."""
-        return t(self.resign_label_id)
+        return str(self.resign_label_msg)
 
     def resign_done_text(self) -> str:
         """What the resign panel says once done, in the language in force ("You resigned.")."""
-        return t(self.resign_done_id)
+        return str(self.resign_done_msg)
 
     @property
     def resign_label(self) -> str:
@@ -293,7 +288,7 @@ class GameAdapter:
         if len(lobby.members) < self.max_players:
             levels = tuple(
                 Option(t("general.bots.add-level", level=level_name(lv)), lv, description=level_words(lv))
-                for lv in LEVEL_WORD_IDS
+                for lv in LEVELS
             )
             out.append(Select(t("general.bots.add-placeholder"), "addbot", levels))
         if any(is_bot(m) for m in lobby.members):

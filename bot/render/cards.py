@@ -40,7 +40,7 @@ def gallery_panel() -> Panel:
 
 def card_panel(c: Card) -> Panel:
     """One card up close, with every fact a player needs about it."""
-    suit_words = suits.named(c.suits) if c.suits else t("general.card.no-suit")
+    suit_words = suits.with_names(c.suits) if c.suits else t("general.card.no-suit")
     title = words.title(c)
     lines = [
         t("general.card.head", title=words.capital(title), rank=words.rank(c.rank), suits=suit_words),
