@@ -297,14 +297,9 @@ class GameAdapter:
 
     @staticmethod
     def hand_button(label: str | None = None, arg: str = "") -> Button:
-        """The "Show my hand" button (``label`` replaces the words; see :meth:`hand_button_for`)."""
+        """The "Show my hand" button (``label`` replaces the words)."""
         text = t("general.hand.button") if label is None else label
         return Button(text[:80], "hand", arg=arg, emoji="🃏")
-
-    @staticmethod
-    def hand_button_for(name: str, arg: str = "") -> Button:
-        """The button that shows one named seat's hand: "Show my hand (Ann)"."""
-        return GameAdapter.hand_button(t("general.hand.button-for", name=name), arg=arg)
 
 
 ADAPTER_PATHS: dict[str, str] = {"bhargage": "bot.games.bhargage", "deluxe": "bot.games.deluxe"}
