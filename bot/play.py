@@ -398,6 +398,9 @@ def parser() -> argparse.ArgumentParser:
     games = top.add_subparsers(dest="game", required=True, metavar=t("general.play.args.game-metavar"))
 
     def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument(  # also after the game's name (it is read before the rest: ``language_of``)
+            "--language", choices=LANGUAGES, default=argparse.SUPPRESS, help=t("general.play.args.language")
+        )
         p.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL, help=t("general.play.args.level"))
         p.add_argument("--seed", type=int, help=t("general.play.args.seed"))
         p.add_argument("--target", type=int, help=t("general.play.args.target"))
