@@ -33,9 +33,12 @@ __all__ = [
 CARD_PNG_WIDTH = 240
 
 
-def card_png(card: Card) -> bytes:
-    """One large face (240 px wide, transparent corners), e.g. for "show me this card"."""
-    return face_png(known(card), CARD_PNG_WIDTH)
+def card_png(card: Card, name: str | None = None) -> bytes:
+    """One large face (240 px wide, transparent corners), e.g. for "show me this card"; ``name`` is the name
+    written on it in the reader's language (``bot.render.face_name``)."""
+    if name is not None and not isinstance(name, str):
+        raise PictureError(f"a card's name must be text, not {name!r}")
+    return face_png(known(card), CARD_PNG_WIDTH, name)
 
 
 def suit_icon(suit: Suit, size: int = 128) -> bytes:

@@ -91,6 +91,9 @@ class Scene:
     parts: tuple[Row | Track, ...]
     title: str = ""
     worth: Worth = "count"  # the badge: Bhargage's count value, or Bharg Deluxe's points ("suits")
+    # the names written on the faces, one per card in deck order, in the reader's language (filled by
+    # ``bot.render.picture``); empty: each card's English name
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +116,7 @@ class GalleryWords:
     pawns_courts_labels: tuple[str, str]  # ("Pawns", "Courts")
     crowns_excuse: str  # "Crowns (Cr) · value 10   ·   the Excuse (X) · value 0"
     suits: tuple[str, ...]  # the six suit names, in suit order
+    names: tuple[str, ...] = ()  # the names on the faces, as ``Scene.names``
 
 
 # --------------------------------------------------------------------------------------------- checking
@@ -164,6 +168,8 @@ def _check(scene: object) -> Scene:
         raise PictureError("an empty scene: no parts and no title")
     if scene.worth not in ("count", "suits"):
         raise PictureError(f"a card's worth is shown as 'count' or 'suits', not {scene.worth!r}")
+    if not isinstance(scene.names, tuple) or not all(isinstance(n, str) for n in scene.names):
+        raise PictureError(f"a scene's card names must be a tuple of text, not {scene.names!r}")
     for i, part in enumerate(scene.parts):
         if isinstance(part, Row):
             _check_row(part, f"part {i} (Row {part.caption!r})")
@@ -258,7 +264,9 @@ def _empty_slot(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
     d.rounded_rectangle((x, y, x + w - 1, y + h - 1), radius=round(w * 0.08), outline=FELT_LINE, width=2)
 
 
-def _draw_row(im: Image.Image, d: ImageDraw.ImageDraw, row: Row, x0: int, y: int, worth: Worth) -> None:
+def _draw_row(
+    im: Image.Image, d: ImageDraw.ImageDraw, row: Row, x0: int, y: int, worth: Worth, names: tuple[str, ...] = ()
+) -> None:
     cap_font = font(CAPTION_SIZE, bold=True)
     if row.caption or row.suits:
         text = fit(row.caption, cap_font, 700)
@@ -283,7 +291,8 @@ def _draw_row(im: Image.Image, d: ImageDraw.ImageDraw, row: Row, x0: int, y: int
             for i, c in enumerate(slot.cards):
                 up = (slot.group, slot.first + i) in picked
                 top = y + (0 if up else lift)
-                im.paste(faces.face_on(c, w, FELT, worth), (cx, top))
+                name = names[c.index] if c.index < len(names) else None
+                im.paste(faces.face_on(c, w, FELT, worth, name), (cx, top))
                 if up:
                     d.rounded_rectangle(
                         (cx - 3, top - 3, cx + w + 2, top + h + 2),
@@ -436,10 +445,12 @@ def _size(part: Row | Track | _Legend) -> tuple[int, int]:
 def compose(scene: Scene) -> Image.Image:
     """The scene as an RGB image (checked first: ``PictureError`` on bad input)."""
     _check(scene)
-    return _compose(scene.parts, scene.title, scene.worth)
+    return _compose(scene.parts, scene.title, scene.worth, scene.names)
 
 
-def _compose(parts: Sequence[Row | Track | _Legend], title: str, worth: Worth = "count") -> Image.Image:
+def _compose(
+    parts: Sequence[Row | Track | _Legend], title: str, worth: Worth = "count", names: tuple[str, ...] = ()
+) -> Image.Image:
     sizes = [_size(p) for p in parts]
     title = fit(title, font(TITLE_SIZE, True), MAX_WIDTH)
     width = max([w for w, _ in sizes] + [round(font(TITLE_SIZE, True).getlength(title)), 160]) + 2 * MARGIN
@@ -455,7 +466,7 @@ def _compose(parts: Sequence[Row | Track | _Legend], title: str, worth: Worth = 
         y += TITLE_H
     for part, (_, h) in zip(parts, sizes, strict=True):
         if isinstance(part, Row):
-            _draw_row(im, d, part, MARGIN, y, worth)
+            _draw_row(im, d, part, MARGIN, y, worth, names)
         elif isinstance(part, Track):
             _draw_track(im, d, part, MARGIN, y)
         else:
@@ -561,4 +572,4 @@ def gallery(words: GalleryWords | None = None) -> bytes:
         words = _english_gallery_words()
     rows = _rank_groups(words)
     _check(Scene(tuple(rows)))
-    return encode(_compose((*rows, _Legend(words.suits)), words.title))
+    return encode(_compose((*rows, _Legend(words.suits)), words.title, names=words.names))

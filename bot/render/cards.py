@@ -6,9 +6,9 @@ import re
 from functools import partial
 
 from bot import pictures
-from bot.i18n import t, tn
+from bot.i18n import ENGLISH, current, t, tn
 from bot.panel import Panel, Picture
-from bot.render import suits, words
+from bot.render import face_name, face_names, suits, words
 from bot.rules import decktet
 from bot.rules.decktet import ALL_CARDS, Card, Rank, Suit
 from bot.rules.deluxe_melds import card_points
@@ -28,6 +28,7 @@ def gallery_words() -> pictures.GalleryWords:
         pawns_courts_labels=(t("general.gallery.picture.pawns"), t("general.gallery.picture.courts")),
         crowns_excuse=t("general.gallery.picture.crowns-excuse"),
         suits=tuple(words.suit(s) for s in Suit),
+        names=face_names(),
     )
 
 
@@ -53,7 +54,10 @@ def card_panel(c: Card) -> Panel:
     ]
     if c.personality:
         lines.append(t("general.card.personality"))
-    return Panel(content="\n".join(lines), picture=Picture("card.png", partial(pictures.card_png, c), title))
+    name = face_name(c) if current() != ENGLISH else None
+    return Panel(
+        content="\n".join(lines), picture=Picture("card.png", partial(pictures.card_png, c, name), title)
+    )
 
 
 def _folded(text: str) -> str:
@@ -87,6 +91,6 @@ def card_names(current: str) -> list[tuple[str, str]]:
     def names(c: Card) -> tuple[str, str]:
         return _bare(shown[c]), c.name.lower()
 
-    found = [c for c in ALL_CARDS if needle in _folded(shown[c]) or any(needle in n for n in names(c))]
+    found = [c for c in ALL_CARDS if any(needle in n for n in names(c))]
     found.sort(key=lambda c: (not any(n.startswith(needle) for n in names(c)), c.index))
     return [(shown[c], c.slug) for c in found[:25]]
