@@ -1,4 +1,5 @@
-"""``/tavern help`` and ``/tavern ping``: what the bot is, and whether it is alive (in the reader's language)."""
+"""``/tavern help``, ``/tavern cards`` and ``/tavern ping``: what the bot is and whether it is alive,
+in the reader's language."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from bot.translator import cmd, fits
 
 if TYPE_CHECKING:
     from bot.app import TavernBot
+
 
 def rules_field(base: str | None) -> str:
     """Where the full rules are: the operator's published docs (``TAVERN_RULES_URL``) or the repository."""
@@ -87,7 +89,9 @@ class General(commands.Cog):
     @tavern.command(name=cmd("cmd.tavern.help.name"), description=cmd("cmd.tavern.help.description"))
     async def help(self, interaction: discord.Interaction[TavernBot]) -> None:
         embed = discord.Embed(
-            title=t("general.help.title"), description=t("general.help.about"), colour=discord.Colour.dark_gold()
+            title=t("general.help.title"),
+            description=t("general.help.about"),
+            colour=discord.Colour.dark_gold(),
         )
         embed.add_field(name=t("general.help.start.title"), value=t("general.help.start"), inline=False)
         embed.add_field(name=t("general.help.private.title"), value=t("general.help.private"), inline=False)

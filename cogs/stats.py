@@ -52,8 +52,10 @@ def leaderboard_text(game: str, rows: list[LeaderRow]) -> str:
         return f"{title}\n{t('general.leaderboard.empty')}"
     by_hands = game == "deluxe"
     extra = t("general.leaderboard.column.avg") if by_hands else t("general.leaderboard.column.mug")
-    player, won, lost = t("general.leaderboard.column.player"), t("general.leaderboard.column.won"), t(
-        "general.leaderboard.column.lost"
+    player, won, lost = (
+        t("general.leaderboard.column.player"),
+        t("general.leaderboard.column.won"),
+        t("general.leaderboard.column.lost"),
     )
     pct, rating = t("general.leaderboard.column.win-pct"), t("general.leaderboard.column.rating")
     head = f"{'#':>2} {player:<16} {won:>3} {lost:>3} {pct:>5} {extra:>5} {rating:>7}"
@@ -74,8 +76,16 @@ def leaderboard_text(game: str, rows: list[LeaderRow]) -> str:
 
 def _recent(won: bool, muggins: bool, score: int) -> str:
     if won:
-        return t("general.stats.recent.won-muggins", score=score) if muggins else t("general.stats.recent.won", score=score)
-    return t("general.stats.recent.lost-muggins", score=score) if muggins else t("general.stats.recent.lost", score=score)
+        return (
+            t("general.stats.recent.won-muggins", score=score)
+            if muggins
+            else t("general.stats.recent.won", score=score)
+        )
+    return (
+        t("general.stats.recent.lost-muggins", score=score)
+        if muggins
+        else t("general.stats.recent.lost", score=score)
+    )
 
 
 def stats_lines(name: str, stats: dict[str, GameStats], against_bot: Sequence[BotRecord] = ()) -> str:

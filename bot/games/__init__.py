@@ -23,6 +23,7 @@ from bot.i18n import Msg, named, t
 from bot.panel import Button, Control, Option, Panel, Picture, Select
 from bot.seats import is_bot
 
+
 def level_words(level: str) -> str:
     """What a bot level plays like, in the language in force: "Plays the obvious points"."""
     return named("level-about", level)
@@ -212,9 +213,16 @@ class GameAdapter:
         standing, and where to follow it (``where``, a thread mention)."""
         names = t("general.summary.versus").join(f"**{n}**" for n in table.names)
         over = table.status != "active"
-        follow = t("general.summary.played-in", where=where) if over else t("general.summary.follow", where=where)
+        follow = (
+            t("general.summary.played-in", where=where) if over else t("general.summary.follow", where=where)
+        )
         lines = [
-            t("general.summary.head", game=self.title, options=self.options_text(table.options), players=names),
+            t(
+                "general.summary.head",
+                game=self.title,
+                options=self.options_text(table.options),
+                players=names,
+            ),
             self.score_line(table),
             follow,
         ]

@@ -265,7 +265,13 @@ def _empty_slot(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
 
 
 def _draw_row(
-    im: Image.Image, d: ImageDraw.ImageDraw, row: Row, x0: int, y: int, worth: Worth, names: tuple[str, ...] = ()
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    row: Row,
+    x0: int,
+    y: int,
+    worth: Worth,
+    names: tuple[str, ...] = (),
 ) -> None:
     cap_font = font(CAPTION_SIZE, bold=True)
     if row.caption or row.suits:
