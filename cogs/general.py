@@ -42,14 +42,41 @@ def shown(text: str | app_commands.locale_str, where: Where) -> str:
     return str(text)
 
 
+def command_name(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> str:
+    """A command's full name as the reader types it: "tavern cards" ("taverna carte")."""
+    where = Where.group_name if isinstance(command, app_commands.Group) else Where.command_name
+    own = shown(command._locale_name or command.name, where)
+    return own if command.parent is None else f"{command_name(command.parent)} {own}"
+
+
+def command_path(tree: app_commands.CommandTree[Any], *english: str) -> str:
+    """The reader's name of the command at the English path ``english`` (``"bhargage", "challenge"``); the
+    English path if the tree lacks it."""
+    found: Any = tree.get_command(english[0]) if english else None
+    for part in english[1:]:
+        found = found.get_command(part) if isinstance(found, app_commands.Group) else None
+    if isinstance(found, app_commands.Command | app_commands.Group):
+        return command_name(found)
+    return " ".join(english)
+
+
+def start_words(tree: app_commands.CommandTree[Any]) -> dict[str, str]:
+    """The commands the help's first steps name, as the reader types them (placeholders of its text)."""
+    return {
+        "challenge": command_path(tree, "bhargage", "challenge"),
+        "practice": command_path(tree, "bhargage", "practice"),
+        "create": command_path(tree, "deluxe", "create"),
+        "rules_bhargage": command_path(tree, "bhargage", "rules"),
+        "rules_deluxe": command_path(tree, "deluxe", "rules"),
+        "hand_bhargage": command_path(tree, "bhargage", "hand"),
+        "hand_deluxe": command_path(tree, "deluxe", "hand"),
+    }
+
+
 def command_lines(tree: app_commands.CommandTree[discord.Client]) -> list[str]:
     """One line per invocable slash command, so new game cogs show up in help without edits here."""
     lines: list[str] = []
-
-    def name(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> str:
-        where = Where.group_name if isinstance(command, app_commands.Group) else Where.command_name
-        own = shown(command._locale_name or command.name, where)
-        return own if command.parent is None else f"{name(command.parent)} {own}"
+    name = command_name
 
     def walk(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> None:
         if isinstance(command, app_commands.Group):
@@ -93,8 +120,13 @@ class General(commands.Cog):
             description=t("general.help.about"),
             colour=discord.Colour.dark_gold(),
         )
-        embed.add_field(name=t("general.help.start.title"), value=t("general.help.start"), inline=False)
-        embed.add_field(name=t("general.help.private.title"), value=t("general.help.private"), inline=False)
+        steps = start_words(self.bot.tree)
+        embed.add_field(
+            name=t("general.help.start.title"), value=t("general.help.start", **steps), inline=False
+        )
+        embed.add_field(
+            name=t("general.help.private.title"), value=t("general.help.private", **steps), inline=False
+        )
         embed.add_field(
             name=t("general.help.permissions.title"), value=t("general.help.permissions"), inline=False
         )

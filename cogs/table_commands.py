@@ -49,8 +49,12 @@ def _names(board: str, resign: str) -> dict[str, Text]:
     """The commands' names: the catalog's (translated for Discord) unless the game renamed one."""
     return {
         "hand": cmd("cmd.table.hand.name"),
-        "board": cmd("cmd.table.board.name") if board == "board" else board,
-        "resign": cmd("cmd.table.resign.name") if resign == "resign" else resign,
+        "board": {"board": cmd("cmd.table.board.name"), "table": cmd("cmd.table.table.name")}.get(
+            board, board
+        ),
+        "resign": {"resign": cmd("cmd.table.resign.name"), "leave": cmd("cmd.table.leave.name")}.get(
+            resign, resign
+        ),
         "rules": cmd("cmd.table.rules.name"),
     }
 

@@ -34,7 +34,12 @@ def gallery_words() -> pictures.GalleryWords:
 
 def gallery_panel() -> Panel:
     return Panel(
-        content=t("general.gallery.text", legend=suits.legend()),
+        content=t(
+            "general.gallery.text",
+            legend=suits.legend(),
+            command=f"{t('cmd.tavern.name')} {t('cmd.tavern.cards.name')}",
+            option=t("cmd.tavern.cards.card"),
+        ),
         picture=Picture("decktet.png", partial(pictures.gallery, gallery_words()), t("general.gallery.alt")),
     )
 
