@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from functools import partial
 
@@ -12,6 +13,7 @@ from bot.render import face_name, face_names, suits, words
 from bot.rules import decktet
 from bot.rules.decktet import ALL_CARDS, Card, Rank, Suit
 from bot.rules.deluxe_melds import card_points
+from bot.rules.errors import UnknownCard
 
 
 def gallery_words() -> pictures.GalleryWords:
@@ -81,10 +83,18 @@ def find_card(text: str) -> Card:
     """The card a player typed: its name in the language in force ("la Foresta", "foresta"), or anything
     ``decktet.card`` reads (the English name, its slug); ``UnknownCard`` otherwise."""
     wanted = _bare(text)
-    for c in ALL_CARDS:
-        if wanted and wanted == _bare(words.title(c)):
-            return c
-    return decktet.card(text)
+    shown = {_bare(words.title(c)): c for c in ALL_CARDS}
+    if wanted in shown:
+        return shown[wanted]
+    try:
+        return decktet.card(text)
+    except UnknownCard as err:  # suggest the names the player reads, the closest in their language first
+        english = {c.title: words.title(c) for c in ALL_CARDS}
+        close = [
+            words.title(shown[k]) for k in difflib.get_close_matches(wanted, list(shown), n=3, cutoff=0.6)
+        ]
+        hints = list(dict.fromkeys([*close, *(english.get(s, s) for s in err.suggestions)]))[:3]
+        raise UnknownCard(err.text, tuple(hints)) from None
 
 
 def card_names(current: str) -> list[tuple[str, str]]:
