@@ -89,6 +89,8 @@ def find_card(text: str) -> Card:
     try:
         return decktet.card(text)
     except UnknownCard as err:  # suggest the names the player reads, the closest in their language first
+        if current() == ENGLISH:
+            raise
         english = {c.title: words.title(c) for c in ALL_CARDS}
         close = [
             words.title(shown[k]) for k in difflib.get_close_matches(wanted, list(shown), n=3, cutoff=0.6)
