@@ -7,12 +7,22 @@ from collections import deque
 from collections.abc import Callable
 
 from bot.errors import UserFacingError
+from bot.i18n import Msg
+
+# What each limited use is called ("open a table"), by the words callers passed before it was a message.
+_WHAT = {
+    "open a table": Msg("general.cooldown.open-table"),  # i18n: not text
+    "use the calculator": Msg("general.cooldown.calculator"),  # i18n: not text
+}
 
 
 class Cooldown:
-    """At most ``rate`` uses per ``per`` seconds per user."""
+    """At most ``rate`` uses per ``per`` seconds per user. ``what`` names the use in the refusal ("you can
+    {what} again"): a message, ``Msg("general.cooldown.open-table")``."""
 
-    def __init__(self, rate: int, per: float, clock: Callable[[], float], what: str) -> None:
+    def __init__(self, rate: int, per: float, clock: Callable[[], float], what: Msg | str) -> None:
+        if isinstance(what, str):
+            what = _WHAT.get(what, Msg("general.cooldown.other"))
         self.rate, self.per, self.clock, self.what = rate, per, clock, what
         self._uses: dict[int, deque[float]] = {}
 
@@ -28,7 +38,7 @@ class Cooldown:
             del self._uses[user_id]
         elif len(uses) >= self.rate:
             wait = max(1, round(uses[0] + self.per - now))
-            raise UserFacingError(f"Slow down a little: you can {self.what} again in {wait} s.")
+            raise UserFacingError("general.cooldown.wait", what=self.what, wait=wait)
 
     def record(self, user_id: int) -> None:
         now = self.clock()

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 from bot.ai import DEFAULT_LEVEL, LEVELS, Level
 from bot.errors import UserFacingError
 from bot.games import GAMES, Aside, Click, GameAdapter, Move
+from bot.i18n import ENGLISH, LANGUAGES, speaking, t, tn
 from bot.panel import Button, Control, Panel, Select
 from bot.rules.errors import RulesError
 from bot.seats import next_bot
@@ -30,17 +31,20 @@ from bot.tables import Seat, StaleAction, Table
 HUMAN = 0  # the human's seat; the computer players take the seats after it
 HUMAN_ID = 1  # a person's id (bot seats have negative ids, as on Discord)
 HINT_VERBS = ("hint", "sug")  # Bhargage's Hint, Bharg Deluxe's "Suggest melds"
-HELP = """Type the number of a choice and press Enter. For a menu, type the numbers of the options you want,
-separated by spaces or commas (e.g. "1 3").
-Words: hint (the panel's hint, if it has one) · board · hand (your panel again) · rules · resign · quit"""
+
+
+def words_for(english: str, local: str) -> tuple[str, ...]:
+    """The words a player may type for one command: the English ones and those of the language in force."""
+    return tuple(dict.fromkeys([*english.split(), *local.lower().split()]))
 
 
 def plain_text(text: str, names: dict[int, str]) -> str:
     """Discord markup made readable in a terminal: mentions become names, emphasis and fences go."""
-    text = re.sub(r"<@!?(\d+)>", lambda m: names.get(int(m.group(1)), "someone"), text)
-    text = re.sub(r"<#\d+>", "this table", text)
+    someone, here, soon = t("general.play.someone"), t("general.play.this-table"), t("general.play.soon")
+    text = re.sub(r"<@!?(\d+)>", lambda m: names.get(int(m.group(1)), someone), text)
+    text = re.sub(r"<#\d+>", lambda m: here, text)
     text = re.sub(r"<a?(:\w+:)\d+>", r"\1", text)  # custom emoji
-    text = re.sub(r"<t:(\d+)(?::\w)?>", "soon", text)
+    text = re.sub(r"<t:(\d+)(?::\w)?>", lambda m: soon, text)
     text = text.replace("**", "").replace("__", "")
     text = re.sub(r"(?<![\w*])\*(\S(?:[^*\n]*\S)?)\*(?![\w*])", r"\1", text)  # *italics*
     lines = [line for line in text.split("\n") if not line.startswith("```")]
@@ -63,13 +67,16 @@ def numbered(controls: Sequence[Control]) -> tuple[list[str], dict[int, Choice]]
         if isinstance(control, Select):
             if control.disabled:
                 continue
-            if control.max_values > 1:
-                low, high = control.min_values, control.max_values
-                need = f"{low}" if low == high else f"up to {high}" if low == 0 else f"{low}–{high}"
-                how = f"type {need} numbers"
+            low, high = control.min_values, control.max_values
+            if high > 1 and low == high:
+                how = tn("general.play.menu.type-n", low)
+            elif high > 1 and low == 0:
+                how = tn("general.play.menu.type-up-to", high)
+            elif high > 1:
+                how = t("general.play.menu.type-range", low=low, high=high)
             else:
-                how = "type 1 number"
-            lines.append(f"{control.placeholder} ({how}):")
+                how = tn("general.play.menu.type-n", 1)
+            lines.append(t("general.play.menu.head", menu=control.placeholder, how=how))
             for option in control.options:
                 n = len(choices) + 1
                 choices[n] = Choice(control, option.value)
@@ -77,7 +84,7 @@ def numbered(controls: Sequence[Control]) -> tuple[list[str], dict[int, Choice]]
                 extra = f" — {option.description}" if option.description else ""
                 lines.append(f"  {n:>2}. {mark}{option.label}{extra}")
         elif control.disabled:
-            lines.append(f"   –  {control.label} (not now)")
+            lines.append(t("general.play.not-now", label=control.label))
         else:
             n = len(choices) + 1
             choices[n] = Choice(control)
@@ -108,14 +115,14 @@ class Terminal:
         seed: int,
         stdin: TextIO,
         stdout: TextIO,
-        name: str = "Player",
+        name: str | None = None,
     ) -> None:
         self.adapter: GameAdapter = GAMES[game]
         self.rules = self.adapter.rules
         self.level = level
         self.rng = random.Random(seed)
         self.stdin, self.stdout = stdin, stdout
-        people = [Seat(HUMAN_ID, name)]
+        people = [Seat(HUMAN_ID, name or t("general.play.default-name"))]
         for _ in range(bots):  # the same seat ids and names as a Discord table's bots
             people.append(Seat(*next_bot([s.user_id for s in people], level)))
         seats = tuple(people)
@@ -206,10 +213,16 @@ class Terminal:
     def run(self) -> int:
         table = self.table
         self.say(
-            f"{self.adapter.title} ({self.adapter.options_text(table.options)}) — you are "
-            f"{table.names[HUMAN]} (seat 1), against {', '.join(table.names[1:])}. Seed {table.seed}."
+            t(
+                "general.play.start",
+                game=self.adapter.title,
+                options=self.adapter.options_text(table.options),
+                name=table.names[HUMAN],
+                others=", ".join(table.names[1:]),
+                seed=table.seed,
+            )
         )
-        self.say('Type "help" for how to play.')
+        self.say(t("general.play.type-help"))
         self.publish(self.opening)
         try:
             while not table.is_over():
@@ -221,13 +234,13 @@ class Terminal:
                 elif HUMAN in table.waiting_for():
                     self.turn()
                 else:  # nobody to wait for and not over: cannot happen with these engines
-                    self.say("The game is stuck; stopping.")
+                    self.say(t("general.play.stuck"))
                     return 1
         except Quit:
-            self.say("Game abandoned. Bye!")
+            self.say(t("general.play.abandoned"))
             return 0
         self.say("")
-        self.say("The game is over.")
+        self.say(t("general.play.over"))
         board = self.adapter.board(table)
         if not board.content or board.content not in self.told:
             self.show_board()  # the controller's last board edit (Bhargage's final announcement has it)
@@ -247,34 +260,42 @@ class Terminal:
         self.panel = panel
         self.say("")
         choices = self.show(panel)
+        quit_words = words_for("quit exit q", t("general.play.words.quit"))  # i18n: not text
+        help_words = words_for("help ?", t("general.play.words.help"))  # i18n: not text
+        board_words = words_for("board", t("general.play.words.board"))  # i18n: not text
+        hand_words = words_for("hand panel", t("general.play.words.hand"))  # i18n: not text
+        rules_words = words_for("rules", t("general.play.words.rules"))  # i18n: not text
+        english_resign = f"resign leave {self.adapter.resign_command}"  # i18n: not text
+        resign_words = words_for(english_resign, t("general.play.words.resign"))
+        hint_words = words_for("hint", t("general.play.words.hint"))  # i18n: not text
         while True:
             answer = self.read()
             word = answer.lower()
-            if word in ("quit", "exit", "q"):
+            if word in quit_words:
                 raise Quit()
-            if word in ("help", "?"):
-                self.say(HELP)
-            elif word == "board":
+            if word in help_words:
+                self.say(t("general.play.help"))
+            elif word in board_words:
                 self.show_board()
-            elif word in ("hand", "panel"):
+            elif word in hand_words:
                 self.say("")
                 choices = self.show(panel)
-            elif word == "rules":
+            elif word in rules_words:
                 self.say(self.adapter.rules_text())
-            elif word in ("resign", "leave", self.adapter.resign_command):
+            elif word in resign_words:
                 if self.resign():
                     return
-            elif word == "hint":
+            elif word in hint_words:
                 hints = [c for c in panel.controls if c.verb in HINT_VERBS and not c.disabled]
                 if not hints:
-                    self.say("There is no hint for this step.")
+                    self.say(t("general.play.no-hint"))
                 elif self.press(Choice(hints[0]), ()):
                     return
             else:
                 numbers = parse_numbers(answer)
                 picked = [choices.get(n) for n in numbers] if numbers else []
                 if not picked or any(c is None for c in picked):
-                    self.say('Type one of the numbers shown (or "help").')
+                    self.say(t("general.play.type-a-number"))
                     continue
                 done = self.answer([c for c in picked if c is not None])
                 if done:
@@ -284,24 +305,23 @@ class Terminal:
         """Press what the numbers name; True when the panel changed (redraw it)."""
         control = picked[0].control
         if any(c.control is not control for c in picked):
-            self.say("Choose from one menu at a time (or one button).")
+            self.say(t("general.play.one-menu"))
             return False
         if isinstance(control, Button):
             if len(picked) > 1:
-                self.say("That is a button: type its number alone.")
+                self.say(t("general.play.button-alone"))
                 return False
             return self.press(picked[0], ())
         values = tuple(c.value for c in picked if c.value is not None)
         if len(set(values)) != len(values):
-            self.say("Type each option once.")
+            self.say(t("general.play.each-once"))
             return False
         if not control.min_values <= len(values) <= control.max_values:
-            want = (
-                f"{control.min_values}"
-                if control.min_values == control.max_values
-                else f"{control.min_values} to {control.max_values}"
-            )
-            self.say(f"Choose {want} of these options.")
+            low, high = control.min_values, control.max_values
+            if low == high:
+                self.say(tn("general.play.choose-n", low))
+            else:
+                self.say(t("general.play.choose-range", low=low, high=high))
             return False
         return self.press(picked[0], values)
 
@@ -348,38 +368,67 @@ class Terminal:
         except (UserFacingError, RulesError) as err:
             self.say(str(err))
             return False
-        self.say(f"{adapter.resign_question(table, HUMAN)} (y/n)")
-        if self.read().lower() not in ("y", "yes"):
-            self.say("Carry on, then.")
+        self.say(t("general.play.confirm", question=adapter.resign_question(table, HUMAN)))
+        if self.read().lower() not in words_for("y yes", t("general.play.words.yes")):  # i18n: not text
+            self.say(t("general.play.carry-on"))
             return False
-        self.move(Move(action, "", done=lambda t, e: Panel(adapter.resign_done)))
+        self.move(Move(action, "", done=lambda _t, _e: Panel(adapter.resign_done_text())))
         return True
 
 
 # ---------------------------------------------------------------- command line
 
 
+PROG = "python -m bot play"  # i18n: not text
+
+
+def language_of(argv: Sequence[str] | None) -> str:
+    """The ``--language`` given (English if none): read first, so the help itself is in that language."""
+    first = argparse.ArgumentParser(add_help=False)
+    first.add_argument("--language", choices=LANGUAGES, default=ENGLISH)
+    known, _ = first.parse_known_args(argv)
+    language: str = known.language
+    return language
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(
-        prog="python -m bot play", description="Play a game in this terminal against the computer."
-    )
-    games = top.add_subparsers(dest="game", required=True, metavar="GAME")
+    """The command line, its help in the language in force."""
+    top = argparse.ArgumentParser(prog=PROG, description=t("general.play.args.description"))
+    top.add_argument("--language", choices=LANGUAGES, default=ENGLISH, help=t("general.play.args.language"))
+    games = top.add_subparsers(dest="game", required=True, metavar=t("general.play.args.game-metavar"))
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL, help="the computer's strength")
-        p.add_argument("--seed", type=int, help="the deal (the same seed and moves give the same game)")
-        p.add_argument("--target", type=int, help="the score that wins")
-        p.add_argument("--name", default="Player", help="what the table calls you (default Player)")
+        p.add_argument(  # also after the game's name (it is read before the rest: ``language_of``)
+            "--language", choices=LANGUAGES, default=argparse.SUPPRESS, help=t("general.play.args.language")
+        )
+        p.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL, help=t("general.play.args.level"))
+        p.add_argument("--seed", type=int, help=t("general.play.args.seed"))
+        p.add_argument("--target", type=int, help=t("general.play.args.target"))
+        p.add_argument("--name", help=t("general.play.args.name"))
 
-    bh = games.add_parser("bhargage", help="Bhargage, you against one computer player")
+    bh = games.add_parser("bhargage", help=t("general.play.args.bhargage"))
     common(bh)
-    bh.add_argument("--sequences", action="store_true", help="count sequences (runs) too")
-    dx = games.add_parser("deluxe", help="Bharg Deluxe, you against 1–5 computer players")
+    bh.add_argument("--sequences", action="store_true", help=t("general.play.args.sequences"))
+    dx = games.add_parser("deluxe", help=t("general.play.args.deluxe"))
     common(dx)
-    dx.add_argument("--bots", type=int, default=2, choices=range(1, 6), metavar="1-5", help="default 2")
-    dx.add_argument("--pawns", action="store_true", help="with the Pawns")
-    dx.add_argument("--courts", action="store_true", help="with the Courts")
-    dx.add_argument("--fast-start", type=int, default=0, choices=range(4), metavar="0-3", help="default 0")
+    dx.add_argument(
+        "--bots",
+        type=int,
+        default=2,
+        choices=range(1, 6),
+        metavar="1-5",
+        help=tn("general.play.args.default", 2),
+    )
+    dx.add_argument("--pawns", action="store_true", help=t("general.play.args.pawns"))
+    dx.add_argument("--courts", action="store_true", help=t("general.play.args.courts"))
+    dx.add_argument(
+        "--fast-start",
+        type=int,
+        default=0,
+        choices=range(4),
+        metavar="0-3",
+        help=tn("general.play.args.default", 0),
+    )
     return top
 
 
@@ -399,19 +448,21 @@ def main(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
 ) -> int:
-    """``python -m bot play …``; returns the exit code (2 for options the game refuses)."""
+    """``python -m bot play …``; returns the exit code (2 for options the game refuses). ``--language it``
+    plays the game in Italian."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     if isinstance(stdout, io.TextIOWrapper):
         stdout.reconfigure(errors="replace")  # a terminal that can't show the suit emoji gets "?"
-    args = parser().parse_args(argv)
-    adapter = GAMES[args.game]
-    try:
-        options = adapter.options(options_of(args))
-    except (RulesError, ValueError) as err:
-        print(f"Can't play with those options: {err}", file=sys.stderr)
-        return 2
-    seed = args.seed if args.seed is not None else secrets.randbits(31)
-    bots = getattr(args, "bots", 1)
-    name = " ".join(args.name.split())[:32] or "Player"
-    return Terminal(args.game, options, bots, args.level, seed, stdin, stdout, name).run()
+    with speaking(language_of(argv)):
+        args = parser().parse_args(argv)
+        adapter = GAMES[args.game]
+        try:
+            options = adapter.options(options_of(args))
+        except (RulesError, ValueError) as err:
+            print(t("general.play.bad-options", reason=str(err)), file=sys.stderr)
+            return 2
+        seed = args.seed if args.seed is not None else secrets.randbits(31)
+        bots = getattr(args, "bots", 1)
+        name = " ".join((args.name or "").split())[:32] or None
+        return Terminal(args.game, options, bots, args.level, seed, stdin, stdout, name).run()

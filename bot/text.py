@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from bot.i18n import t
+
 RULES_DOCS = {"bhargage": "rules-bhargage.md", "deluxe": "rules-deluxe.md"}
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """``plural(1, "game")`` → "1 game", ``plural(2, "game")`` → "2 games"; ``many`` for irregular words."""
+    """``plural(1, "game")`` → "1 game", ``plural(2, "game")`` → "2 games"; ``many`` for irregular words.
+
+    English only: player text counts with :func:`bot.i18n.tn` (this stays for code not yet moved to it)."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
@@ -18,4 +22,4 @@ def rules_link(doc: str, base: str | None = None) -> str:
     """
     if base:
         return f"{base.rstrip('/')}/{doc}"
-    return f"`docs/{doc}` in the bot's repository"
+    return t("general.rules.repository", doc=doc)

@@ -1,4 +1,5 @@
-"""``/tavern help`` and ``/tavern ping``: what the bot is, and whether it is alive."""
+"""``/tavern help``, ``/tavern cards`` and ``/tavern ping``: what the bot is and whether it is alive,
+in the reader's language."""
 
 from __future__ import annotations
 
@@ -7,63 +8,83 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
 from discord.ext import commands
 
 from bot import delivery
 from bot.errors import UserFacingError
+from bot.i18n import catalog, current, t
 from bot.render import cards as gallery
-from bot.rules import decktet
 from bot.server_settings import MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
 from bot.text import RULES_DOCS, rules_link
+from bot.translator import cmd, fits
 
 if TYPE_CHECKING:
     from bot.app import TavernBot
-
-ABOUT = (
-    "I host **Decktet** card games right here in the channel.\n"
-    "• **Bhargage** (2 players) — the Decktet's cribbage.\n"
-    "• **Bharg Deluxe** (2–6 players) — draw, bind bharg sets and straights, discard.\n"
-    "Each game gets its own thread, with a board kept up to date; your hand stays private."
-)
-
-START = (
-    "• `/bhargage challenge @friend` — they press **Accept**; or `/bhargage practice` to play me at once.\n"
-    "• `/deluxe create` — others press **Join**, the host presses **Start**; **Add a bot** fills a seat.\n"
-    "• `/bhargage rules` · `/deluxe rules` — the rules in short."
-)
-
-PRIVATE_HAND = (
-    "Your cards and buttons come by **DM**, so allow **direct messages from server members**: "
-    'User Settings → Privacy & Safety, or this server\'s Privacy Settings → "Direct Messages".\n'
-    "DMs closed? You still play: press **Show my hand** in the game — only you see it "
-    "(`/bhargage hand` or `/deluxe hand` brings it back too)."
-)
-
-PERMISSIONS = (
-    "In a game channel I need **View Channel**, **Send Messages**, **Embed Links**, "
-    "**Read Message History**, **Create Public Threads** and **Send Messages in Threads**. "
-    "Each game gets its own thread; without the thread permissions the game is played in the channel itself."
-)
 
 
 def rules_field(base: str | None) -> str:
     """Where the full rules are: the operator's published docs (``TAVERN_RULES_URL``) or the repository."""
     return "\n".join(
-        f"{title}: {rules_link(RULES_DOCS[game], base)}"
-        for game, title in (("bhargage", "Bhargage"), ("deluxe", "Bharg Deluxe"))
+        t("general.help.rules-line", game=title, link=rules_link(RULES_DOCS[game], base))
+        for game, title in (("bhargage", "Bhargage"), ("deluxe", "Bharg Deluxe"))  # i18n: not text
     )
+
+
+def shown(text: str | app_commands.locale_str, where: Where) -> str:
+    """A command's name or description as the reader's Discord shows it: the catalog's text in the language
+    in force when the command carries an id (and the text fits Discord's rules), else the text itself."""
+    msgid = text.extras.get("msgid") if isinstance(text, app_commands.locale_str) else None
+    if isinstance(msgid, str):
+        entry = catalog(current()).entries.get(msgid)
+        if entry is not None and fits(entry.forms[0], where):
+            return entry.forms[0]
+    return str(text)
+
+
+def command_name(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> str:
+    """A command's full name as the reader types it: "tavern cards" ("taverna carte")."""
+    where = Where.group_name if isinstance(command, app_commands.Group) else Where.command_name
+    own = shown(command._locale_name or command.name, where)
+    return own if command.parent is None else f"{command_name(command.parent)} {own}"
+
+
+def command_path(tree: app_commands.CommandTree[Any], *english: str) -> str:
+    """The reader's name of the command at the English path ``english`` (``"bhargage", "challenge"``); the
+    English path if the tree lacks it."""
+    found: Any = tree.get_command(english[0]) if english else None
+    for part in english[1:]:
+        found = found.get_command(part) if isinstance(found, app_commands.Group) else None
+    if isinstance(found, app_commands.Command | app_commands.Group):
+        return command_name(found)
+    return " ".join(english)
+
+
+def start_words(tree: app_commands.CommandTree[Any]) -> dict[str, str]:
+    """The commands the help's first steps name, as the reader types them (placeholders of its text)."""
+    return {
+        "challenge": command_path(tree, "bhargage", "challenge"),
+        "practice": command_path(tree, "bhargage", "practice"),
+        "create": command_path(tree, "deluxe", "create"),
+        "rules_bhargage": command_path(tree, "bhargage", "rules"),
+        "rules_deluxe": command_path(tree, "deluxe", "rules"),
+        "hand_bhargage": command_path(tree, "bhargage", "hand"),
+        "hand_deluxe": command_path(tree, "deluxe", "hand"),
+    }
 
 
 def command_lines(tree: app_commands.CommandTree[discord.Client]) -> list[str]:
     """One line per invocable slash command, so new game cogs show up in help without edits here."""
     lines: list[str] = []
+    name = command_name
 
-    def walk(cmd: app_commands.Command[Any, ..., Any] | app_commands.Group) -> None:
-        if isinstance(cmd, app_commands.Group):
-            for child in cmd.commands:
+    def walk(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> None:
+        if isinstance(command, app_commands.Group):
+            for child in command.commands:
                 walk(child)
         else:
-            lines.append(f"`/{cmd.qualified_name}` — {cmd.description}")
+            about = shown(command._locale_description or command.description, Where.command_description)
+            lines.append(f"`/{name(command)}` — {about}")
 
     for top in tree.get_commands(type=discord.AppCommandType.chat_input):
         if isinstance(top, app_commands.Command | app_commands.Group):
@@ -78,49 +99,75 @@ def command_fields(lines: list[str], limit: int = 1024) -> list[tuple[str, str]]
         if fields[-1] and len("\n".join([*fields[-1], line])) > limit:
             fields.append([])
         fields[-1].append(line[:limit])
-    return [("Commands" if i == 0 else "More commands", "\n".join(f) or "—") for i, f in enumerate(fields)]
+    return [
+        (t("general.help.commands") if i == 0 else t("general.help.more-commands"), "\n".join(f) or "—")
+        for i, f in enumerate(fields)
+    ]
 
 
 class General(commands.Cog):
     """Bot-wide commands that belong to no game."""
 
-    tavern = app_commands.Group(name="tavern", description="About the Decktet Tavern bot")
+    tavern = app_commands.Group(name=cmd("cmd.tavern.name"), description=cmd("cmd.tavern.description"))
 
     def __init__(self, bot: TavernBot) -> None:
         self.bot = bot
 
-    @tavern.command(name="help", description="What this bot does and its commands")
+    @tavern.command(name=cmd("cmd.tavern.help.name"), description=cmd("cmd.tavern.help.description"))
     async def help(self, interaction: discord.Interaction[TavernBot]) -> None:
-        embed = discord.Embed(title="Decktet Tavern", description=ABOUT, colour=discord.Colour.dark_gold())
-        embed.add_field(name="Start a game", value=START, inline=False)
-        embed.add_field(name="Your hand is private", value=PRIVATE_HAND, inline=False)
-        embed.add_field(name="What I need in a channel", value=PERMISSIONS, inline=False)
-        embed.add_field(name="Full rules", value=rules_field(self.bot.settings.rules_url), inline=False)
+        embed = discord.Embed(
+            title=t("general.help.title"),
+            description=t("general.help.about"),
+            colour=discord.Colour.dark_gold(),
+        )
+        steps = start_words(self.bot.tree)
+        embed.add_field(
+            name=t("general.help.start.title"), value=t("general.help.start", **steps), inline=False
+        )
+        embed.add_field(
+            name=t("general.help.private.title"), value=t("general.help.private", **steps), inline=False
+        )
+        embed.add_field(
+            name=t("general.help.permissions.title"), value=t("general.help.permissions"), inline=False
+        )
+        embed.add_field(
+            name=t("general.help.rules.title"), value=rules_field(self.bot.settings.rules_url), inline=False
+        )
         for name, value in command_fields(command_lines(self.bot.tree)):
             embed.add_field(name=name, value=value, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @tavern.command(name="end", description="End the game or open table in this channel (admins)")
+    @tavern.command(name=cmd("cmd.tavern.end.name"), description=cmd("cmd.tavern.end.description"))
     @app_commands.default_permissions(manage_channels=True)
     async def end(self, interaction: discord.Interaction[TavernBot]) -> None:
         await self.bot.controller.end_here(interaction)
 
-    @tavern.command(name="settings", description="Show or change this server's game settings (admins)")
+    @tavern.command(name=cmd("cmd.tavern.settings.name"), description=cmd("cmd.tavern.settings.description"))
+    @app_commands.rename(
+        nudge_minutes=cmd("cmd.tavern.settings.nudge-minutes"),
+        claim_minutes=cmd("cmd.tavern.settings.claim-minutes"),
+        dms=cmd("cmd.tavern.settings.dms"),
+        threads=cmd("cmd.tavern.settings.threads"),
+        game=cmd("cmd.tavern.settings.game"),
+        target=cmd("cmd.tavern.settings.target"),
+        reset=cmd("cmd.tavern.settings.reset"),
+        language=cmd("cmd.tavern.settings.language"),
+    )
     @app_commands.describe(
-        nudge_minutes="Remind an idle player after this many minutes (0 = never)",
-        claim_minutes="Let the others claim against an idle player after this many minutes (0 = never)",
-        dms="Send private hands by DM (off: everyone plays with Show my hand in the channel)",
-        threads="Give each game its own thread (off: games play in the channel)",
-        game="The game whose usual target to change",
-        target="The usual target for that game (when a player doesn't give one)",
-        reset="Go back to the bot's defaults",
-        language="The language of game text in channels (private text follows each player's Discord)",
+        nudge_minutes=cmd("cmd.tavern.settings.nudge-minutes.description"),
+        claim_minutes=cmd("cmd.tavern.settings.claim-minutes.description"),
+        dms=cmd("cmd.tavern.settings.dms.description"),
+        threads=cmd("cmd.tavern.settings.threads.description"),
+        game=cmd("cmd.tavern.settings.game.description"),
+        target=cmd("cmd.tavern.settings.target.description"),
+        reset=cmd("cmd.tavern.settings.reset.description"),
+        language=cmd("cmd.tavern.settings.language.description"),
     )
     @app_commands.choices(
         language=[
-            app_commands.Choice(name="The server's Discord language", value="auto"),
-            app_commands.Choice(name="English", value="en"),
-            app_commands.Choice(name="Italiano", value="it"),
+            app_commands.Choice(name=cmd("cmd.tavern.settings.language.auto"), value="auto"),
+            app_commands.Choice(name=cmd("cmd.tavern.settings.language.en"), value="en"),
+            app_commands.Choice(name=cmd("cmd.tavern.settings.language.it"), value="it"),
         ]
     )
     @app_commands.default_permissions(manage_guild=True)
@@ -144,7 +191,7 @@ class General(commands.Cog):
             "threads": threads,
         }
         if (game is None) != (target is None):
-            raise UserFacingError("Give both a game and its target.")
+            raise UserFacingError("general.settings.game-and-target")
         if game is not None:
             changes[f"{game}_target"] = target
         await self.bot.controller.server_settings_command(
@@ -161,10 +208,11 @@ class General(commands.Cog):
             if g.targets is not None and current.lower() in g.title.lower()
         ][:25]
 
-    @tavern.command(name="cards", description="The Decktet's 45 cards: suits, ranks and values")
-    @app_commands.describe(card="One card to look at up close")
+    @tavern.command(name=cmd("cmd.tavern.cards.name"), description=cmd("cmd.tavern.cards.description"))
+    @app_commands.rename(card=cmd("cmd.tavern.cards.card"))
+    @app_commands.describe(card=cmd("cmd.tavern.cards.card.description"))
     async def cards(self, interaction: discord.Interaction[TavernBot], card: str | None = None) -> None:
-        panel = gallery.gallery_panel() if card is None else gallery.card_panel(decktet.card(card))
+        panel = gallery.gallery_panel() if card is None else gallery.card_panel(gallery.find_card(card))
         await delivery.send_ephemeral(interaction, panel, 0)
 
     @cards.autocomplete("card")
@@ -173,13 +221,13 @@ class General(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=n, value=v) for n, v in gallery.card_names(current)]
 
-    @tavern.command(name="ping", description="Check that the bot is awake")
+    @tavern.command(name=cmd("cmd.tavern.ping.name"), description=cmd("cmd.tavern.ping.description"))
     async def ping(self, interaction: discord.Interaction[TavernBot]) -> None:
         latency = self.bot.latency
         if math.isfinite(latency):
-            text = f"Pong! Gateway latency {latency * 1000:.0f} ms."
+            text = t("general.ping.latency", ms=f"{latency * 1000:.0f}")
         else:
-            text = "Pong! (no gateway latency measured yet)"
+            text = t("general.ping.unmeasured")
         await interaction.response.send_message(text, ephemeral=True)
 
 

@@ -8,12 +8,55 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import ENGLISH, speaking, t
 from bot.text import RULES_DOCS, rules_link
+from bot.translator import cmd
 
 if TYPE_CHECKING:
     from bot.app import TavernBot
 
 Interaction = discord.Interaction[Any]
+Text = str | app_commands.locale_str
+
+
+def _descriptions(game: str, title: str, board: str, resign: str) -> dict[str, Text]:
+    """Each table command's description: the catalog's, translated for Discord, for the games the bot ships;
+    for another game (a plugin), English only, built from its title."""
+    if game == "bhargage":
+        return {
+            "hand": cmd("cmd.table.bhargage.hand.description"),
+            "board": cmd("cmd.table.bhargage.board.description"),
+            "resign": cmd("cmd.table.bhargage.resign.description"),
+            "rules": cmd("cmd.table.bhargage.rules.description"),
+        }
+    if game == "deluxe":
+        return {
+            "hand": cmd("cmd.table.deluxe.hand.description"),
+            "board": cmd("cmd.table.deluxe.board.description"),
+            "resign": cmd("cmd.table.deluxe.resign.description"),
+            "rules": cmd("cmd.table.deluxe.rules.description"),
+        }
+    with speaking(ENGLISH):
+        return {
+            "hand": t("cmd.table.other.hand.description", game=title),
+            "board": t("cmd.table.other.board.description", game=title, board=board),
+            "resign": t("cmd.table.other.resign.description", game=title, resign=resign),
+            "rules": t("cmd.table.other.rules.description", game=title),
+        }
+
+
+def _names(board: str, resign: str) -> dict[str, Text]:
+    """The commands' names: the catalog's (translated for Discord) unless the game renamed one."""
+    return {
+        "hand": cmd("cmd.table.hand.name"),
+        "board": {"board": cmd("cmd.table.board.name"), "table": cmd("cmd.table.table.name")}.get(
+            board, board
+        ),
+        "resign": {"resign": cmd("cmd.table.resign.name"), "leave": cmd("cmd.table.leave.name")}.get(
+            resign, resign
+        ),
+        "rules": cmd("cmd.table.rules.name"),
+    }
 
 
 def in_guild(interaction: Interaction) -> bool:
@@ -43,19 +86,17 @@ def add_table_commands(group: app_commands.Group, bot: TavernBot, game: str) -> 
         embed = discord.Embed(title=title, description=adapter.rules_text(link), colour=adapter.colour)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    commands = (
-        ("hand", f"Your {title} hand and controls, privately", hand),
-        (
-            adapter.board_command,
-            f"Post the {title} {adapter.board_command} again (the one kept current)",
-            board,
-        ),
-        (adapter.resign_command, f"{adapter.resign_label} — your {title} game", resign),
-        ("rules", f"How {title} is played here", rules),
-    )
-    for name, description, callback in commands:
+    with speaking(ENGLISH):
+        resign_label = adapter.resign_label_text()
+    descriptions = _descriptions(game, title, adapter.board_command, resign_label)
+    names = _names(adapter.board_command, adapter.resign_command)
+    callbacks = {"hand": hand, "board": board, "resign": resign, "rules": rules}
+    for key, callback in callbacks.items():
+        description = descriptions[key]
+        if isinstance(description, str):
+            description = description[:100]
         command: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name=name, description=description[:100], callback=callback
+            name=names[key], description=description, callback=callback
         )
         if callback is not rules:
             command.add_check(in_guild)

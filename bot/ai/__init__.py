@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from bot.i18n import LANGUAGES, Msg, named, speaking
 from bot.rules.errors import RulesError
 from bot.safe import plain
 
@@ -18,15 +19,26 @@ LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL: Level = "normal"
 
 
+def level_name(level: Level | str) -> str:
+    """A level's name in the language in force: "easy" ("facile")."""
+    return named("level", level) if level in LEVELS else str(level)
+
+
 class UnknownLevel(RulesError, ValueError):
     """A level name the bot does not have; the message is for the player."""
 
 
 def level(text: str) -> Level:
-    """The level named by ``text`` (any case), or UnknownLevel with the sentence to show."""
+    """The level named by ``text`` (any case, its English value or its name in a language the bot speaks),
+    or UnknownLevel with the sentence to show."""
     word = text.strip().lower()
     for known in LEVELS:
         if known == word:
             return known
-    shown = plain(text, 20) or "(nothing)"  # whatever a client sent, shown as harmless text
-    raise UnknownLevel(f"There is no bot level called “{shown}”: choose easy, normal or hard.")
+    for language in LANGUAGES:
+        with speaking(language):
+            for known in LEVELS:
+                if level_name(known).lower() == word:
+                    return known
+    shown = plain(text, 20)  # whatever a client sent, shown as harmless text
+    raise UnknownLevel("general.level.unknown", name=shown or Msg("general.level.nothing"))

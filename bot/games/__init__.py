@@ -18,15 +18,34 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.ai import Level
+from bot.ai import LEVELS, Level, level_name
+from bot.i18n import Msg, named, t
 from bot.panel import Button, Control, Option, Panel, Picture, Select
 from bot.seats import is_bot
 
-LEVEL_WORDS = {
-    "easy": "Plays legally, with simple habits",
-    "normal": "Plays the obvious points",
-    "hard": "Looks ahead; hard to beat",
-}
+
+def level_words(level: str) -> str:
+    """What a bot level plays like, in the language in force: "Plays the obvious points"."""
+    return named("level-about", level)
+
+
+class _LevelWords(Mapping[str, str]):
+    """``LEVEL_WORDS["easy"]``: the level's words looked up when read (kept for older callers; prefer
+    :func:`level_words`)."""
+
+    def __getitem__(self, level: str) -> str:
+        if level not in LEVELS:
+            raise KeyError(level)
+        return level_words(level)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LEVELS)
+
+    def __len__(self) -> int:
+        return len(LEVELS)
+
+
+LEVEL_WORDS: Mapping[str, str] = _LevelWords()
 
 if TYPE_CHECKING:
     from bot.store import Lobby
@@ -97,14 +116,34 @@ class GameAdapter:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     challenge: ClassVar[bool] = True  # a two-player challenge (Accept/Decline), else an open lobby
-    resign_label: ClassVar[str] = "Resign"
-    resign_done: ClassVar[str] = "You resigned."
+    # the resign button and what its panel turns into, as messages looked up when shown (a game whose players
+    # leave instead overrides them: ``resign_label_msg = Msg("deluxe.resign.label")``)
+    resign_label_msg: ClassVar[Msg] = Msg("general.resign.label")
+    resign_done_msg: ClassVar[Msg] = Msg("general.resign.done")
     board_command: ClassVar[str] = "board"  # what the game's table commands are called
     resign_command: ClassVar[str] = "resign"
     colour: ClassVar[int] = 0xC27C0E
     message_limit: ClassVar[int] = 1900
     # (lowest, usual, highest) target when the game has a "target" option; a server may change the usual.
     targets: ClassVar[tuple[int, int, int] | None] = None
+
+    def resign_label_text(self) -> str:
+        """The resign button's label in the language in force ("Resign")."""
+        return str(self.resign_label_msg)
+
+    def resign_done_text(self) -> str:
+        """What the resign panel says once done, in the language in force ("You resigned.")."""
+        return str(self.resign_done_msg)
+
+    @property
+    def resign_label(self) -> str:
+        """Kept for callers that read the attribute: :meth:`resign_label_text`."""
+        return self.resign_label_text()
+
+    @property
+    def resign_done(self) -> str:
+        """Kept for callers that read the attribute: :meth:`resign_done_text`."""
+        return self.resign_done_text()
 
     # ---------------------------------------------------------------- options and lobby
 
@@ -172,11 +211,18 @@ class GameAdapter:
     def summary(self, table: Table, where: str) -> Panel:
         """The one message the channel keeps for a game played in a thread: players, options, the
         standing, and where to follow it (``where``, a thread mention)."""
-        names = " vs ".join(f"**{n}**" for n in table.names)
+        names = t("general.summary.versus").join(f"**{n}**" for n in table.names)
         over = table.status != "active"
-        follow = f"The game was played in {where}." if over else f"Follow the game in {where}."
+        follow = (
+            t("general.summary.played-in", where=where) if over else t("general.summary.follow", where=where)
+        )
         lines = [
-            f"**{self.title}** ({self.options_text(table.options)}) · {names}",
+            t(
+                "general.summary.head",
+                game=self.title,
+                options=self.options_text(table.options),
+                players=names,
+            ),
             self.score_line(table),
             follow,
         ]
@@ -248,15 +294,20 @@ class GameAdapter:
             return ()
         out: list[Control] = []
         if len(lobby.members) < self.max_players:
-            levels = tuple(Option(f"Add a bot: {lv}", lv, description=LEVEL_WORDS[lv]) for lv in LEVEL_WORDS)
-            out.append(Select("Add a bot to a free seat…", "addbot", levels))
+            levels = tuple(
+                Option(t("general.bots.add-level", level=level_name(lv)), lv, description=level_words(lv))
+                for lv in LEVELS
+            )
+            out.append(Select(t("general.bots.add-placeholder"), "addbot", levels))
         if any(is_bot(m) for m in lobby.members):
-            out.append(Button("Remove a bot", "dropbot"))
+            out.append(Button(t("general.bots.remove"), "dropbot"))
         return tuple(out)
 
     @staticmethod
-    def hand_button(label: str = "Show my hand", arg: str = "") -> Button:
-        return Button(label[:80], "hand", arg=arg, emoji="🃏")
+    def hand_button(label: str | None = None, arg: str = "") -> Button:
+        """The "Show my hand" button (``label`` replaces the words)."""
+        text = t("general.hand.button") if label is None else label
+        return Button(text[:80], "hand", arg=arg, emoji="🃏")
 
 
 ADAPTER_PATHS: dict[str, str] = {"bhargage": "bot.games.bhargage", "deluxe": "bot.games.deluxe"}

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from bot.pictures.errors import PictureError
 from bot.pictures.faces import RANK_MARKS, face_png, known
-from bot.pictures.scene import Lane, Row, Scene, Track, draw, gallery, warm
+from bot.pictures.scene import GalleryWords, Lane, Row, Scene, Track, draw, gallery, warm
 from bot.pictures.suits import SUIT_COLOURS, icon_png
 from bot.rules.decktet import Card, Suit
 
 __all__ = [
     "RANK_MARKS",
     "SUIT_COLOURS",
+    "GalleryWords",
     "Lane",
     "PictureError",
     "Row",
@@ -32,9 +33,12 @@ __all__ = [
 CARD_PNG_WIDTH = 240
 
 
-def card_png(card: Card) -> bytes:
-    """One large face (240 px wide, transparent corners), e.g. for "show me this card"."""
-    return face_png(known(card), CARD_PNG_WIDTH)
+def card_png(card: Card, name: str | None = None) -> bytes:
+    """One large face (240 px wide, transparent corners), e.g. for "show me this card"; ``name`` is the name
+    written on it in the reader's language (``bot.render.face_name``)."""
+    if name is not None and not isinstance(name, str):
+        raise PictureError(f"a card's name must be text, not {name!r}")
+    return face_png(known(card), CARD_PNG_WIDTH, name)
 
 
 def suit_icon(suit: Suit, size: int = 128) -> bytes:

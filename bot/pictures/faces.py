@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 
 from bot.pictures.errors import PictureError
 from bot.pictures.suits import INK, symbol
-from bot.pictures.text import fitted_font, font
+from bot.pictures.text import clean, fitted_font, font
 from bot.rules.decktet import ALL_CARDS, Card, Rank
 
 Worth = Literal["count", "suits"]
@@ -83,9 +83,10 @@ def worth_of(card: Card, worth: Worth) -> int:
 
 
 @lru_cache(maxsize=512)
-def face(card: Card, width: int, worth: Worth = "count") -> Image.Image:
+def face(card: Card, width: int, worth: Worth = "count", name: str | None = None) -> Image.Image:
     """The face of ``card``, ``width`` pixels wide, RGBA with rounded corners (cached: do not draw on it);
-    ``worth`` says which game's value the badge shows."""
+    ``worth`` says which game's value the badge shows; ``name`` is the name written at the bottom, in the
+    reader's language (given by the render code; the card's English name without it)."""
     known(card)
     f = 2  # supersampling
     w, h = width * f, height(width) * f
@@ -129,21 +130,24 @@ def face(card: Card, width: int, worth: Worth = "count") -> Image.Image:
 
     if show_name:
         room = w * 0.86
-        name_font = fitted_font(card.name, round(w * 0.115), room)
-        d.text((w / 2, h * 0.925), card.name, font=name_font, fill=NAME_INK, anchor="mm")
+        written = clean(card.name if name is None else name)
+        name_font = fitted_font(written, round(w * 0.115), room)
+        d.text((w / 2, h * 0.925), written, font=name_font, fill=NAME_INK, anchor="mm")
     return im.resize((width, height(width)), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=512)
-def face_on(card: Card, width: int, background: tuple[int, int, int], worth: Worth = "count") -> Image.Image:
+def face_on(
+    card: Card, width: int, background: tuple[int, int, int], worth: Worth = "count", name: str | None = None
+) -> Image.Image:
     """The face flattened onto an opaque background (RGB): pasting it needs no alpha blending, which keeps
     a crowded table fast to draw."""
     base = Image.new("RGBA", (width, height(width)), (*background, 255))
-    base.alpha_composite(face(card, width, worth))
+    base.alpha_composite(face(card, width, worth, name))
     return base.convert("RGB")
 
 
-def face_png(card: Card, width: int = 240) -> bytes:
+def face_png(card: Card, width: int = 240, name: str | None = None) -> bytes:
     buf = io.BytesIO()
-    face(known(card), width).save(buf, "PNG", optimize=True)
+    face(known(card), width, name=name).save(buf, "PNG", optimize=True)
     return buf.getvalue()

@@ -91,11 +91,32 @@ class Scene:
     parts: tuple[Row | Track, ...]
     title: str = ""
     worth: Worth = "count"  # the badge: Bhargage's count value, or Bharg Deluxe's points ("suits")
+    # the names written on the faces, one per card in deck order, in the reader's language (filled by
+    # ``bot.render.picture``); empty: each card's English name
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class _Legend:
-    """The six suit symbols with their names (the gallery's last line)."""
+    """The six suit symbols with their names (the gallery's last line), in suit order."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GalleryWords:
+    """Every word the gallery draws, built by the render code in the reader's language
+    (``bot.render.cards.gallery_words``): the pictures never look text up themselves."""
+
+    title: str  # "The Decktet · 45 cards"
+    aces: str  # "Aces · value 1"
+    middle: str  # "Ranks 2 to 9 · value = rank"
+    middle_labels: tuple[str, ...]  # one per rank 2–9: "2 · value 2"
+    pawns_courts: str  # "Pawns (P) and Courts (Ct) · value 0"
+    pawns_courts_labels: tuple[str, str]  # ("Pawns", "Courts")
+    crowns_excuse: str  # "Crowns (Cr) · value 10   ·   the Excuse (X) · value 0"
+    suits: tuple[str, ...]  # the six suit names, in suit order
+    names: tuple[str, ...] = ()  # the names on the faces, as ``Scene.names``
 
 
 # --------------------------------------------------------------------------------------------- checking
@@ -147,6 +168,8 @@ def _check(scene: object) -> Scene:
         raise PictureError("an empty scene: no parts and no title")
     if scene.worth not in ("count", "suits"):
         raise PictureError(f"a card's worth is shown as 'count' or 'suits', not {scene.worth!r}")
+    if not isinstance(scene.names, tuple) or not all(isinstance(n, str) for n in scene.names):
+        raise PictureError(f"a scene's card names must be a tuple of text, not {scene.names!r}")
     for i, part in enumerate(scene.parts):
         if isinstance(part, Row):
             _check_row(part, f"part {i} (Row {part.caption!r})")
@@ -241,7 +264,15 @@ def _empty_slot(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
     d.rounded_rectangle((x, y, x + w - 1, y + h - 1), radius=round(w * 0.08), outline=FELT_LINE, width=2)
 
 
-def _draw_row(im: Image.Image, d: ImageDraw.ImageDraw, row: Row, x0: int, y: int, worth: Worth) -> None:
+def _draw_row(
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    row: Row,
+    x0: int,
+    y: int,
+    worth: Worth,
+    names: tuple[str, ...] = (),
+) -> None:
     cap_font = font(CAPTION_SIZE, bold=True)
     if row.caption or row.suits:
         text = fit(row.caption, cap_font, 700)
@@ -266,7 +297,8 @@ def _draw_row(im: Image.Image, d: ImageDraw.ImageDraw, row: Row, x0: int, y: int
             for i, c in enumerate(slot.cards):
                 up = (slot.group, slot.first + i) in picked
                 top = y + (0 if up else lift)
-                im.paste(faces.face_on(c, w, FELT, worth), (cx, top))
+                name = names[c.index] if c.index < len(names) else None
+                im.paste(faces.face_on(c, w, FELT, worth, name), (cx, top))
                 if up:
                     d.rounded_rectangle(
                         (cx - 3, top - 3, cx + w + 2, top + h + 2),
@@ -395,14 +427,14 @@ def _legend_size() -> tuple[int, int]:
     return MAX_WIDTH, LEGEND_H
 
 
-def _draw_legend(im: Image.Image, d: ImageDraw.ImageDraw, x0: int, y: int) -> None:
+def _draw_legend(im: Image.Image, d: ImageDraw.ImageDraw, legend: _Legend, x0: int, y: int) -> None:
     step = MAX_WIDTH // len(Suit)
     f = font(16, bold=True)
-    for i, suit in enumerate(Suit):
+    for i, (suit, name) in enumerate(zip(Suit, legend.names, strict=False)):
         sym = symbol(suit, 30, halo=True)
         x = x0 + i * step
         im.paste(sym, (x, y), sym)
-        d.text((x + 36, y + 15), suit.value, font=f, fill=LIGHT, anchor="lm")
+        d.text((x + 36, y + 15), fit(name, f, step - 40), font=f, fill=LIGHT, anchor="lm")
 
 
 # --------------------------------------------------------------------------------------------- the scene
@@ -419,10 +451,12 @@ def _size(part: Row | Track | _Legend) -> tuple[int, int]:
 def compose(scene: Scene) -> Image.Image:
     """The scene as an RGB image (checked first: ``PictureError`` on bad input)."""
     _check(scene)
-    return _compose(scene.parts, scene.title, scene.worth)
+    return _compose(scene.parts, scene.title, scene.worth, scene.names)
 
 
-def _compose(parts: Sequence[Row | Track | _Legend], title: str, worth: Worth = "count") -> Image.Image:
+def _compose(
+    parts: Sequence[Row | Track | _Legend], title: str, worth: Worth = "count", names: tuple[str, ...] = ()
+) -> Image.Image:
     sizes = [_size(p) for p in parts]
     title = fit(title, font(TITLE_SIZE, True), MAX_WIDTH)
     width = max([w for w, _ in sizes] + [round(font(TITLE_SIZE, True).getlength(title)), 160]) + 2 * MARGIN
@@ -438,11 +472,11 @@ def _compose(parts: Sequence[Row | Track | _Legend], title: str, worth: Worth = 
         y += TITLE_H
     for part, (_, h) in zip(parts, sizes, strict=True):
         if isinstance(part, Row):
-            _draw_row(im, d, part, MARGIN, y, worth)
+            _draw_row(im, d, part, MARGIN, y, worth, names)
         elif isinstance(part, Track):
             _draw_track(im, d, part, MARGIN, y)
         else:
-            _draw_legend(im, d, MARGIN, y)
+            _draw_legend(im, d, part, MARGIN, y)
         y += h + ROW_GAP
     return im
 
@@ -455,14 +489,15 @@ def palette() -> Image.Image:
     from bot.rules.decktet import ALL_CARDS
 
     lanes = tuple(Lane(f"Player {i} · ąéß", 10 * i + 5, 10 * i, i + 1) for i in range(len(PEG_COLOURS)))
+    words = _english_gallery_words()
     sheet = _compose(
         (
-            *_rank_groups(),
+            *_rank_groups(words),
             Row("Caption", (ALL_CARDS[:23], ALL_CARDS[23:]), picked=((0, 0),), labels=("a", "b"), small=True),
             Track(lanes, 121),
-            _Legend(),
+            _Legend(words.suits),
         ),
-        "Title",
+        "Title",  # the palette sheet is never shown: any text gives the text colours
     )
     return sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
@@ -506,33 +541,41 @@ def clear_cache() -> None:
     _draw_cached.cache_clear()
 
 
-def _rank_groups() -> Sequence[Row]:
+def _rank_groups(words: GalleryWords) -> Sequence[Row]:
     from bot.rules.decktet import ALL_CARDS, Rank
 
     def of(*ranks: Rank) -> tuple[tuple[Card, ...], ...]:
         return tuple(tuple(c for c in ALL_CARDS if c.rank == r) for r in ranks)
 
-    def value(r: Rank) -> str:
-        return f"{faces.RANK_MARKS[r]} · value {of(r)[0][0].value}"
-
     mid = [Rank(i) for i in range(2, 10)]
+    labels = words.middle_labels
     return (
-        Row("Aces · value 1", of(Rank.ACE)),
-        Row("Ranks 2 to 9 · value = rank", of(*mid[:3]), labels=tuple(value(r) for r in mid[:3])),
-        Row("", of(*mid[3:6]), labels=tuple(value(r) for r in mid[3:6])),
-        Row("", of(*mid[6:]), labels=tuple(value(r) for r in mid[6:])),
-        Row(
-            "Pawns (P) and Courts (Ct) · value 0",
-            of(Rank.PAWN, Rank.COURT),
-            labels=("Pawns", "Courts"),
-        ),
-        Row("Crowns (Cr) · value 10   ·   the Excuse (X) · value 0", of(Rank.CROWN, Rank.EXCUSE)),
+        Row(words.aces, of(Rank.ACE)),
+        Row(words.middle, of(*mid[:3]), labels=labels[:3]),
+        Row("", of(*mid[3:6]), labels=labels[3:6]),
+        Row("", of(*mid[6:]), labels=labels[6:]),
+        Row(words.pawns_courts, of(Rank.PAWN, Rank.COURT), labels=words.pawns_courts_labels),
+        Row(words.crowns_excuse, of(Rank.CROWN, Rank.EXCUSE)),
     )
 
 
-@lru_cache(maxsize=1)
-def gallery() -> bytes:
-    """The whole deck by rank, with each card's value, and the six suit symbols named: a reference card."""
-    rows = _rank_groups()
+def _english_gallery_words() -> GalleryWords:
+    """The gallery's words in English, from the render code (the palette sheet; a gallery asked for with no
+    words)."""
+    from bot.i18n import ENGLISH, speaking
+    from bot.render.cards import gallery_words  # the render code owns the words
+
+    with speaking(ENGLISH):
+        return gallery_words()
+
+
+@lru_cache(maxsize=4)
+def gallery(words: GalleryWords | None = None) -> bytes:
+    """The whole deck by rank, with each card's value, and the six suit symbols named: a reference card.
+    ``words`` come from ``bot.render.cards.gallery_words()`` (in the language in force there); without
+    them, in English."""
+    if words is None:
+        words = _english_gallery_words()
+    rows = _rank_groups(words)
     _check(Scene(tuple(rows)))
-    return encode(_compose((*rows, _Legend()), "The Decktet · 45 cards"))
+    return encode(_compose((*rows, _Legend(words.suits)), words.title, names=words.names))

@@ -31,7 +31,7 @@ ELLIPSIS = "…"
 @lru_cache(maxsize=2)
 def _font_bytes(bold: bool) -> bytes:
     """Read once: a font object per size is cheap when the file is already in memory."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"  # i18n: not text
     return resources.files("bot.pictures").joinpath("fonts", name).read_bytes()
 
 

@@ -3,12 +3,36 @@ test): message text, and the scenes :mod:`bot.pictures` draws beside it."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from functools import partial
 
 from bot import pictures
+from bot.i18n import ENGLISH, current
 from bot.panel import Picture
+from bot.render import words
+from bot.rules.decktet import ALL_CARDS, Card
+
+_ARTICLE = re.compile(r"^(?:the|il|lo|la|i|gli|le)\s+|^l['’]\s*", re.IGNORECASE)
+
+
+def face_name(card: Card) -> str:
+    """The name written on a card's face in the language in force: its title without the article
+    ("Forest", "Foresta", "Ace of Moons", "Asso di Lune")."""
+    return words.capital(_ARTICLE.sub("", words.title(card)))
+
+
+def face_names() -> tuple[str, ...]:
+    """Every face's name in deck order for a scene, in the language in force; empty in English (the faces
+    then write the cards' own names, and the drawings cached for English stay shared)."""
+    if current() == ENGLISH:
+        return ()
+    return tuple(face_name(c) for c in ALL_CARDS)
 
 
 def picture(filename: str, scene: pictures.Scene, alt: str) -> Picture:
-    """A scene to draw when its message goes out (the drawing is cached by the scene's value)."""
+    """A scene to draw when its message goes out (the drawing is cached by the scene's value), its cards'
+    names in the language in force."""
+    if not scene.names:
+        scene = replace(scene, names=face_names())
     return Picture(filename, partial(pictures.draw, scene), alt)

@@ -2,65 +2,112 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 from functools import partial
 
 from bot import pictures
+from bot.i18n import ENGLISH, current, t, tn
 from bot.panel import Panel, Picture
-from bot.render import suits
-from bot.rules.decktet import ALL_CARDS, Card, Rank
+from bot.render import face_name, face_names, suits, words
+from bot.rules import decktet
+from bot.rules.decktet import ALL_CARDS, Card, Rank, Suit
 from bot.rules.deluxe_melds import card_points
-from bot.text import plural
+from bot.rules.errors import UnknownCard
 
-RANK_WORDS = {
-    Rank.ACE: "Ace",
-    Rank.PAWN: "Pawn",
-    Rank.COURT: "Court",
-    Rank.CROWN: "Crown",
-    Rank.EXCUSE: "the Excuse",
-}
 
-GALLERY = """\
-**The Decktet** — 45 cards in six suits: {legend}.
-• **Aces** (one suit each) and **Crowns** (one suit each) sit at either end of the ranks; **2–9** have two \
-suits each, three cards per rank. **Pawns** and **Courts** have three suits each; **the Excuse** has none.
-• A card with a bust in its corner is a **Personality** (it has no effect in these games).
-• **Bhargage** counts a card by the number in its corner: Ace 1, 2–9 as numbered, Crown 10; Pawns, Courts \
-and the Excuse 0.
-• **Bharg Deluxe** scores a card by its number of suits: Ace and Crown 1, 2–9 two, Pawn and Court 3 \
-(two Decktets, no Excuse).
-`/tavern cards card:<name>` shows one card up close."""
+def gallery_words() -> pictures.GalleryWords:
+    """Every word the gallery picture draws, in the language in force."""
+    middle = [Rank(i) for i in range(2, 10)]
+    return pictures.GalleryWords(
+        title=t("general.gallery.picture.title"),
+        aces=t("general.gallery.picture.aces"),
+        middle=t("general.gallery.picture.middle"),
+        middle_labels=tuple(
+            t("general.gallery.picture.rank-value", mark=pictures.RANK_MARKS[r], value=int(r)) for r in middle
+        ),
+        pawns_courts=t("general.gallery.picture.pawns-courts"),
+        pawns_courts_labels=(t("general.gallery.picture.pawns"), t("general.gallery.picture.courts")),
+        crowns_excuse=t("general.gallery.picture.crowns-excuse"),
+        suits=tuple(words.suit(s) for s in Suit),
+        names=face_names(),
+    )
 
 
 def gallery_panel() -> Panel:
-    alt = "The 45 Decktet cards grouped by rank, each with its suits and Bhargage value"
     return Panel(
-        content=GALLERY.format(legend=suits.legend()), picture=Picture("decktet.png", pictures.gallery, alt)
+        content=t(
+            "general.gallery.text",
+            legend=suits.legend(),
+            command=f"{t('cmd.tavern.name')} {t('cmd.tavern.cards.name')}",
+            option=t("cmd.tavern.cards.card"),
+        ),
+        picture=Picture("decktet.png", partial(pictures.gallery, gallery_words()), t("general.gallery.alt")),
     )
 
 
 def card_panel(c: Card) -> Panel:
     """One card up close, with every fact a player needs about it."""
-    rank = RANK_WORDS.get(c.rank, c.rank.label)
-    suit_words = suits.named(c.suits) if c.suits else "no suit"
+    suit_words = suits.with_names(c.suits) if c.suits else t("general.card.no-suit")
+    title = words.title(c)
     lines = [
-        f"**{c.title[0].upper()}{c.title[1:]}** — rank {rank}, {suit_words}.",
-        f"Bhargage: counts **{c.value}**.",
+        t("general.card.head", title=words.capital(title), rank=words.rank(c.rank), suits=suit_words),
+        t("general.card.bhargage", value=c.value),
         (
-            f"Bharg Deluxe: worth **{plural(card_points(c), 'point')}**."
+            tn("general.card.deluxe-worth", card_points(c))
             if c.rank is not Rank.EXCUSE
-            else "Bharg Deluxe: not in the deck."
+            else t("general.card.deluxe-none")
         ),
     ]
     if c.personality:
-        lines.append("A Personality.")
+        lines.append(t("general.card.personality"))
+    name = face_name(c) if current() != ENGLISH else None
     return Panel(
-        content="\n".join(lines), picture=Picture("card.png", partial(pictures.card_png, c), c.title)
+        content="\n".join(lines), picture=Picture("card.png", partial(pictures.card_png, c, name), title)
     )
 
 
+def _folded(text: str) -> str:
+    return " ".join(text.strip().lower().split())
+
+
+_ARTICLE = re.compile(r"^(?:the |il |lo |la |i |gli |le |l['’]\s*)")
+
+
+def _bare(title: str) -> str:
+    """A card's name without its article: "the Forest" → "forest", "l'Autore" → "autore"."""
+    return _ARTICLE.sub("", _folded(title))
+
+
+def find_card(text: str) -> Card:
+    """The card a player typed: its name in the language in force ("la Foresta", "foresta"), or anything
+    ``decktet.card`` reads (the English name, its slug); ``UnknownCard`` otherwise."""
+    wanted = _bare(text)
+    shown = {_bare(words.title(c)): c for c in ALL_CARDS}
+    if wanted in shown:
+        return shown[wanted]
+    try:
+        return decktet.card(text)
+    except UnknownCard as err:  # suggest the names the player reads, the closest in their language first
+        if current() == ENGLISH:
+            raise
+        english = {c.title: words.title(c) for c in ALL_CARDS}
+        close = [
+            words.title(shown[k]) for k in difflib.get_close_matches(wanted, list(shown), n=3, cutoff=0.6)
+        ]
+        hints = list(dict.fromkeys([*close, *(english.get(s, s) for s in err.suggestions)]))[:3]
+        raise UnknownCard(err.text, tuple(hints)) from None
+
+
 def card_names(current: str) -> list[tuple[str, str]]:
-    """Autocomplete: (shown name, value) of the cards whose name holds ``current``, best first, at most 25."""
-    needle = current.strip().lower()
-    found = [c for c in ALL_CARDS if needle in c.name.lower()]
-    found.sort(key=lambda c: (not c.name.lower().startswith(needle), c.index))
-    return [(c.title, c.slug) for c in found[:25]]
+    """Autocomplete: (shown name, value) of the cards whose name — in the language in force, or in English —
+    holds ``current``, best first, at most 25. The shown name is in the language in force."""
+    needle = _folded(current)
+    shown = {c: words.title(c) for c in ALL_CARDS}
+
+    def names(c: Card) -> tuple[str, str]:
+        return _bare(shown[c]), c.name.lower()
+
+    found = [c for c in ALL_CARDS if any(needle in n for n in names(c))]
+    found.sort(key=lambda c: (not any(n.startswith(needle) for n in names(c)), c.index))
+    return [(shown[c], c.slug) for c in found[:25]]

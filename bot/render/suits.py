@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from bot.render import words
 from bot.rules.decktet import Suit
 
 EMOJI_NAMES: Mapping[Suit, str] = {s: f"decktet_{s.value.lower()}" for s in Suit}
@@ -30,11 +31,15 @@ def marks(suits: Iterable[Suit]) -> str:
     return "".join(mark(s) for s in suits)
 
 
-def named(suits: Iterable[Suit]) -> str:
-    """Suits with their names, for players who don't know the symbols yet: "🌙 Moons ☀️ Suns"."""
-    return " ".join(f"{mark(s)} {s.value}" for s in suits)
+def with_names(suits: Iterable[Suit]) -> str:
+    """Suits with their names, for players who don't know the symbols yet: "🌙 Moons ☀️ Suns" (in the
+    language in force)."""
+    return " ".join(f"{mark(s)} {words.suit(s)}" for s in suits)
+
+
+named = with_names  # the older name (the catalog check reads a call to ``named`` as ``bot.i18n.named``)
 
 
 def legend() -> str:
     """All six suits with their names: the key under a board and on a panel."""
-    return " · ".join(f"{mark(s)} {s.value}" for s in Suit)
+    return " · ".join(f"{mark(s)} {words.suit(s)}" for s in Suit)

@@ -124,8 +124,9 @@ def _slug(name: str) -> str:
 M, S, W, L, Y, K = Suit.MOONS, Suit.SUNS, Suit.WAVES, Suit.LEAVES, Suit.WYRMS, Suit.KNOTS
 
 # (name, rank, suits, personality) in deck order; the index is the position here.
+# The names are English, for parsing and logs; players read them through bot.render.words.
 _TABLE: list[tuple[str, Rank, tuple[Suit, ...], bool]] = [
-    *[(f"Ace of {s.value}", Rank.ACE, (s,), False) for s in Suit],
+    *[(f"Ace of {s.value}", Rank.ACE, (s,), False) for s in Suit],  # i18n: not text
     ("Author", Rank.TWO, (M, K), True),
     ("Desert", Rank.TWO, (S, Y), False),
     ("Origin", Rank.TWO, (W, L), False),
@@ -141,7 +142,7 @@ _TABLE: list[tuple[str, Rank, tuple[Suit, ...], bool]] = [
     ("Lunatic", Rank.SIX, (M, W), True),
     ("Penitent", Rank.SIX, (S, Y), True),
     ("Market", Rank.SIX, (L, K), False),
-    ("Chance Meeting", Rank.SEVEN, (M, L), False),
+    ("Chance Meeting", Rank.SEVEN, (M, L), False),  # i18n: not text
     ("Castle", Rank.SEVEN, (S, K), False),
     ("Cave", Rank.SEVEN, (W, Y), False),
     ("Diplomat", Rank.EIGHT, (M, S), True),
@@ -157,7 +158,7 @@ _TABLE: list[tuple[str, Rank, tuple[Suit, ...], bool]] = [
     ("Calamity", Rank.CROWN, (Y,), False),
     ("Windfall", Rank.CROWN, (K,), False),
     ("Watchman", Rank.PAWN, (M, Y, K), True),
-    ("Light Keeper", Rank.PAWN, (S, W, K), True),
+    ("Light Keeper", Rank.PAWN, (S, W, K), True),  # i18n: not text
     ("Borderland", Rank.PAWN, (W, L, Y), False),
     ("Harvest", Rank.PAWN, (M, S, L), False),
     ("Consul", Rank.COURT, (M, W, K), True),
@@ -183,7 +184,7 @@ for _c in ALL_CARDS:
     _BY_KEY[_c.name.lower()] = _c
     if _c.rank == Rank.ACE:
         suit = _c.suits[0].value.lower()
-        for key in (f"{suit} ace", f"ace {suit}", f"ace of {suit}", f"ace of the {suit}"):
+        for key in (f"{suit} ace", f"ace {suit}", f"ace of {suit}", f"ace of the {suit}"):  # i18n: not text
             _BY_KEY[key] = _c
 
 
