@@ -25,10 +25,10 @@ from bot import ai, delivery, safe
 from bot.cooldowns import Cooldown
 from bot.errors import UserFacingError, permissions
 from bot.games import Announcement, Aside, Click, Move
-from bot.i18n import speaking, t
+from bot.i18n import Msg, speaking, t
 from bot.lobbies import Player
 from bot.panel import Button, Control, Panel
-from bot.seats import is_bot, level_of
+from bot.seats import is_bot, level_of, shown
 from bot.server_settings import describe
 from bot.settings import Settings
 from bot.tables import NotSeated, StaleAction, Table, TableClosed, TableError, TableMeta
@@ -52,6 +52,12 @@ EPHEMERAL_LIFE = 14 * 60  # seconds an ephemeral panel stays editable (its inter
 
 def _mention(user_id: int) -> str:
     return f"<@{user_id}>"
+
+
+def _lobby_panel(adapter: Any, lobby: Lobby) -> Panel:
+    """The lobby message, its bots named in the language in force."""
+    names = {user: shown(user, name) for user, name in lobby.names.items()}
+    return adapter.lobby_panel(replace(lobby, names=names))  # type: ignore[no-any-return]
 
 
 def private(interaction: Interaction) -> bool:
@@ -130,8 +136,12 @@ class TableController:
         self._seen: dict[tuple[int, int], float] = {}  # (table, seat) → the seat's last click there
         self._outboxes: dict[int, Outbox] = {}  # table id → what its channel has not been shown yet
         settings = bot.settings
-        self.openings = Cooldown(settings.openings_per_minute, 60, bot.clock, "open a table")
-        self.calculators = Cooldown(settings.calculations_per_minute, 60, bot.clock, "use the calculator")
+        self.openings = Cooldown(
+            settings.openings_per_minute, 60, bot.clock, Msg("general.cooldown.open-table")
+        )
+        self.calculators = Cooldown(
+            settings.calculations_per_minute, 60, bot.clock, Msg("general.cooldown.calculator")
+        )
 
     @property
     def settings(self) -> Settings:
@@ -143,7 +153,7 @@ class TableController:
         perms = interaction.app_permissions
         missing = [p for p in NEEDED_PERMISSIONS if not getattr(perms, p)]
         if missing:
-            raise UserFacingError("tavern.cannot-host", perms=permissions(missing))
+            raise UserFacingError("tavern.cannot-host", n=len(missing), perms=permissions(missing))
 
     async def open_lobby(
         self,
@@ -175,7 +185,7 @@ class TableController:
         )
         try:
             async with self.languages.channel(interaction.guild_id):
-                panel = adapter.lobby_panel(lobby)
+                panel = _lobby_panel(adapter, lobby)
             response = await delivery.deliver(
                 interaction.response.send_message, panel, "l", lobby.id, new=True
             )
@@ -263,7 +273,7 @@ class TableController:
             question = t("tavern.resign-elsewhere", question=question, channel=table.channel_id)
         panel = Panel(
             content=question,
-            controls=(Button(adapter.resign_label, "resign", style="danger"),),
+            controls=(Button(adapter.resign_label_text(), "resign", style="danger"),),
         )
         await delivery.send_ephemeral(interaction, panel, table.id)
 
@@ -359,7 +369,9 @@ class TableController:
         if click.verb == "hand":
             await self._ephemeral_panel(interaction, table, seat, adapter.seat_panel(table, seat))
         elif click.verb == "resign":
-            move = Move(adapter.resign_action(table, seat), "", done=lambda t, e: Panel(adapter.resign_done))
+            move = Move(
+                adapter.resign_action(table, seat), "", done=lambda _t, _e: Panel(adapter.resign_done_text())
+            )
             await self._move(interaction, table, seat, move, fresh=False)
         elif click.verb == "claim":
             await self._claim(interaction, table, seat, click)
@@ -489,11 +501,11 @@ class TableController:
         outcome = await self.lobbies.click(click.key, user, click.verb, arg)
         adapter = self.tables.adapter(outcome.lobby.game)
         async with self.languages.channel(outcome.lobby.guild_id):  # the lobby message is the channel's
-            answer = adapter.lobby_panel(outcome.lobby)
+            answer = _lobby_panel(adapter, outcome.lobby)
         if outcome.started is not None:
             table, _ = outcome.started
             async with self.tables.locked(table.id) as table, self.languages.channel(table.guild_id):
-                started = adapter.lobby_panel(outcome.lobby)
+                started = _lobby_panel(adapter, outcome.lobby)
                 answer = await self._opening(interaction, table, outcome.lobby.message_id, started)
                 await self._saved(interaction, table, table.pending, -1, answer)
             return
@@ -988,7 +1000,7 @@ class TableController:
         if lobby.message_id is None:
             return
         async with self.languages.channel(lobby.guild_id):
-            panel = self.tables.adapter(lobby.game).lobby_panel(lobby)
+            panel = _lobby_panel(self.tables.adapter(lobby.game), lobby)
         try:
             channel = self.bot.get_channel(lobby.channel_id) or await self.bot.fetch_channel(lobby.channel_id)
             message = channel.get_partial_message(lobby.message_id)  # type: ignore[union-attr]

@@ -9,20 +9,12 @@ from collections.abc import Callable
 from bot.errors import UserFacingError
 from bot.i18n import Msg
 
-# What each limited use is called ("open a table"), by the words callers passed before it was a message.
-_WHAT = {
-    "open a table": Msg("general.cooldown.open-table"),  # i18n: not text
-    "use the calculator": Msg("general.cooldown.calculator"),  # i18n: not text
-}
-
 
 class Cooldown:
     """At most ``rate`` uses per ``per`` seconds per user. ``what`` names the use in the refusal ("you can
     {what} again"): a message, ``Msg("general.cooldown.open-table")``."""
 
-    def __init__(self, rate: int, per: float, clock: Callable[[], float], what: Msg | str) -> None:
-        if isinstance(what, str):
-            what = _WHAT.get(what, Msg("general.cooldown.other"))
+    def __init__(self, rate: int, per: float, clock: Callable[[], float], what: Msg) -> None:
         self.rate, self.per, self.clock, self.what = rate, per, clock, what
         self._uses: dict[int, deque[float]] = {}
 

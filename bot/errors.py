@@ -15,7 +15,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from bot.i18n import ID_PATTERN, both, named, say, t
+from bot.i18n import ID_PATTERN, both, named, say, t, tn
 from bot.rules.errors import RulesError
 
 log = logging.getLogger("tavern.errors")
@@ -71,9 +71,11 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("tavern.error.cooldown", seconds=f"{error.retry_after:.0f}")
     if isinstance(error, app_commands.BotMissingPermissions):
-        return t("tavern.error.bot-needs", perms=permissions(error.missing_permissions))
+        missing = error.missing_permissions
+        return tn("tavern.error.bot-needs", len(missing), perms=permissions(missing))
     if isinstance(error, app_commands.MissingPermissions):
-        return t("tavern.error.you-need", perms=permissions(error.missing_permissions))
+        missing = error.missing_permissions
+        return tn("tavern.error.you-need", len(missing), perms=permissions(missing))
     if isinstance(error, app_commands.CheckFailure):  # includes NoPrivateMessage
         return t("tavern.error.server-only")
     if isinstance(error, app_commands.TransformerError):

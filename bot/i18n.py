@@ -192,8 +192,10 @@ def tn(msgid: str, n: int, /, **params: Any) -> str:
 
 
 def say(msgid: str, /, **params: Any) -> str:
-    """A message whose id a value carried here (an error): the id was checked where the value was made."""
-    return _say(msgid, None, params)
+    """A message whose id a value carried here (an error): the id was checked where the value was made. An
+    integer ``n`` among the values picks a plural form, as ``tn`` does."""
+    n = params.get("n")
+    return _say(msgid, n if isinstance(n, int) and not isinstance(n, bool) else None, params)
 
 
 def named(family: str, key: str, /, **params: Any) -> str:

@@ -6,7 +6,8 @@ as a singular one (or the reverse), and when English player text is written inli
 instead of in the catalog.
 
 Ids are found by reading the code (no import): the first argument of ``t``, ``tn``, ``Msg``, ``cmd`` and of
-every error class that carries a message (subclasses of ``RulesError`` and ``UserFacingError``). Ids made
+every error class that carries a message (subclasses of ``RulesError`` and ``UserFacingError``; plural when
+it carries a count ``n=``). Ids made
 from a family and a key (``named("suit", key)``) are checked against the family's closed set of keys below.
 Text for operators — log lines, exceptions that are bugs, the store, settings and start-up — is not player
 text; a line that must hold something prose-like and is not player text says so with ``# i18n: not text``.
@@ -154,8 +155,8 @@ def _scan_ids(tree: ast.Module, rel: str, id_errors: set[str], other_errors: set
                 out.problems.append(f"{rel}:{node.lineno}: named() needs its family written out")
         elif name in ID_CALLS and rel not in ("bot/i18n.py", "bot/translator.py"):
             _id_argument(node, ID_CALLS[name], rel, out, required=True)
-        elif name in id_errors:
-            _id_argument(node, False, rel, out, required=False)
+        elif name in id_errors:  # an error's message is plural when it carries a count ``n``
+            _id_argument(node, any(k.arg == "n" for k in node.keywords), rel, out, required=False)
 
 
 def _id_argument(node: ast.Call, plural: bool, rel: str, out: Scan, *, required: bool) -> None:

@@ -8,6 +8,7 @@ rematches without a schema change, and a bot seat never collides with a person.
 from __future__ import annotations
 
 from bot.ai import LEVELS, Level
+from bot.i18n import named, t
 
 _STEP = 100
 MAX_BOTS = 10
@@ -32,8 +33,17 @@ def level_of(user_id: int) -> Level:
 
 
 def bot_name(level: Level, n: int) -> str:
-    """What the table calls the bot: "Bot (hard)", then "Bot 2 (hard)" for a second one."""
-    return f"Bot ({level})" if n == 0 else f"Bot {n + 1} ({level})"
+    """The name stored for the bot's seat: "Bot (hard)", then "Bot 2 (hard)" for a second one. Players read it
+    in their language (:func:`shown`)."""
+    return f"Bot ({level})" if n == 0 else f"Bot {n + 1} ({level})"  # i18n: not text (stored; see shown)
+
+
+def shown(user_id: int, name: str) -> str:
+    """A seat's name as players read it: a person's own name, or the bot's in the language in force."""
+    if not is_bot(user_id):
+        return name
+    n, level = -user_id % _STEP, named("level", level_of(user_id))
+    return t("tavern.bot-name", level=level) if n == 0 else t("tavern.bot-name-n", number=n + 1, level=level)
 
 
 def next_bot(taken: list[int] | tuple[int, ...], level: Level) -> tuple[int, str]:

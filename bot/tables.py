@@ -22,7 +22,7 @@ from bot import snapshots
 from bot.errors import UserFacingError
 from bot.i18n import t
 from bot.locks import KeyedLocks
-from bot.seats import is_bot
+from bot.seats import is_bot, shown
 from bot.store import ActionRecord, ChannelBusy, Finish, GameRecord, PlayerBusy, Snapshot, Store
 
 if TYPE_CHECKING:
@@ -169,7 +169,7 @@ class Table:
 
     def mention(self, seat: int) -> str:
         """How the channel calls a seat: a ping for a person, the bold name for a bot."""
-        return f"**{self.seats[seat].name}**" if self.is_bot(seat) else f"<@{self.seats[seat].user_id}>"
+        return f"**{self.names[seat]}**" if self.is_bot(seat) else f"<@{self.seats[seat].user_id}>"
 
     @property
     def humans(self) -> tuple[int, ...]:
@@ -178,7 +178,8 @@ class Table:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(s.name for s in self.seats)
+        """The seats' names as players read them (a bot's in the language in force)."""
+        return tuple(shown(s.user_id, s.name) for s in self.seats)
 
     def waiting_for(self) -> tuple[int, ...]:
         return tuple(self.module.waiting_for(self.state))

@@ -445,7 +445,11 @@ async def test_challenge_refusals(fake_discord: FakeDiscord, start_bot: StartBot
     assert bot_.ephemeral and "Other bots don't play" in bot_.content and "/bhargage practice" in bot_.content
     quiet = fake.add_channel("quiet", bot_permissions=discord.Permissions(view_channel=True).value)
     perm = await fake.slash(alice, quiet, "bhargage challenge", opponent=bob)
-    assert perm.ephemeral and "send messages" in perm.content and fake.channel_messages(quiet) == []
+    assert (
+        perm.ephemeral
+        and "Send Messages and Embed Links permissions" in perm.content
+        and fake.channel_messages(quiet) == []
+    )
 
     pending = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
     busy = await fake.slash(carl, fake.channel, "bhargage challenge", opponent=dora)

@@ -15,6 +15,7 @@ from bot.controller import TableController
 from bot.delivery import custom_id, parse
 from bot.errors import UserFacingError
 from bot.games import GAMES
+from bot.languages import Languages
 from bot.lobbies import LobbyService
 from bot.locks import KeyedLocks
 from bot.server_settings import ServerSettings
@@ -103,8 +104,14 @@ async def test_a_lobby_whose_message_failed_is_cancelled(tmp_path: Path, fail: b
         settings = make_settings(tmp_path)
         lobbies = LobbyService(store, tables, settings, clock=clock, locks=KeyedLocks())
         server_settings = ServerSettings(store, settings, GAMES)
+        languages = Languages(store, server_settings, lambda guild_id: None)
         bot: Any = SimpleNamespace(
-            tables=tables, lobbies=lobbies, clock=clock, settings=settings, server_settings=server_settings
+            tables=tables,
+            lobbies=lobbies,
+            clock=clock,
+            settings=settings,
+            server_settings=server_settings,
+            languages=languages,
         )
         controller = TableController(bot)
         user = SimpleNamespace(id=3, display_name="ann", bot=False)
