@@ -35,7 +35,9 @@ class Bhargage(GameCog):
     game = GAME
     group = app_commands.Group(name=cmd("cmd.bhargage.name"), description=cmd("cmd.bhargage.description"))
 
-    @group.command(name=cmd("cmd.bhargage.challenge.name"), description=cmd("cmd.bhargage.challenge.description"))
+    @group.command(
+        name=cmd("cmd.bhargage.challenge.name"), description=cmd("cmd.bhargage.challenge.description")
+    )
     @app_commands.rename(
         opponent=cmd("cmd.bhargage.challenge.opponent"),
         target=cmd("cmd.bhargage.challenge.target"),
@@ -57,7 +59,9 @@ class Bhargage(GameCog):
         options = {"target": target, "sequences": sequences}
         await self.bot.controller.open_lobby(interaction, GAME, options, invited=opponent)
 
-    @group.command(name=cmd("cmd.bhargage.practice.name"), description=cmd("cmd.bhargage.practice.description"))
+    @group.command(
+        name=cmd("cmd.bhargage.practice.name"), description=cmd("cmd.bhargage.practice.description")
+    )
     @app_commands.rename(
         level=cmd("cmd.bhargage.practice.level"),
         target=cmd("cmd.bhargage.practice.target"),

@@ -25,7 +25,6 @@ from bot.store import Lobby
 from bot.tables import StaleAction, Table
 
 
-
 def hint_button() -> Button:
     return Button(t("bhargage.button.hint"), "hint", emoji="💡")
 
@@ -152,7 +151,8 @@ class Bhargage(GameAdapter):
             dealt = render.dealt(view)
             picked = {c.index for c in chosen or ()}
             options = tuple(
-                Option(label=words.label(c)[:100], value=str(c.index), default=c.index in picked) for c in dealt
+                Option(label=words.label(c)[:100], value=str(c.index), default=c.index in picked)
+                for c in dealt
             )
             if view.discarded[seat]:
                 placeholder = t("bhargage.select.change-discards")
@@ -161,7 +161,9 @@ class Bhargage(GameAdapter):
             controls.append(Select(placeholder, "pick", options, token=token, min_values=2, max_values=2))
             if chosen is not None:
                 arg = f"{chosen[0].index}-{chosen[1].index}"
-                confirm = Button(t("bhargage.button.confirm"), "discard", token=token, arg=arg, style="success")
+                confirm = Button(
+                    t("bhargage.button.confirm"), "discard", token=token, arg=arg, style="success"
+                )
                 controls.append(confirm)
             controls.append(hint_button())
         elif state.phase is bh.Phase.CUT and seat == state.non_dealer:
@@ -240,7 +242,9 @@ class Bhargage(GameAdapter):
             if played is not None:
                 said = t("bhargage.panel.you-played", card=words.title(played))
             elif laid is not None:
-                said = t("bhargage.panel.you-laid-away", first=words.title(laid[0]), second=words.title(laid[1]))
+                said = t(
+                    "bhargage.panel.you-laid-away", first=words.title(laid[0]), second=words.title(laid[1])
+                )
             lines = [said, *render.event_lines(events, table.names, table.options.target)]
             if self.replaces(table, events) or table.status != "active":
                 return Panel(content=clip_lines(lines))
@@ -257,7 +261,12 @@ class Bhargage(GameAdapter):
         # The show closes with the pegs (unless the game ended: the final board follows anyway).
         pegs = "" if over else render.pegs_text(state, names, _backs(state))
         if any(isinstance(e, bh.DealerCut) for e in events):
-            head = t("bhargage.board.opening", first=names[0], second=names[1], options=self.options_text(table.options))
+            head = t(
+                "bhargage.board.opening",
+                first=names[0],
+                second=names[1],
+                options=self.options_text(table.options),
+            )
             opening = [e for e in events if isinstance(e, bh.DealerCut | bh.HandDealt)]
             rest = [e for e in events if not isinstance(e, bh.DealerCut | bh.HandDealt)]
             texts = render.chunk([head, *render.event_lines(opening, names)])

@@ -6,9 +6,8 @@ Every call is worded as the seed announces it (R13): "11 for 2", "2 for a pair",
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-
 import re
+from collections.abc import Iterable, Mapping, Sequence
 
 from bot import pictures as pic
 from bot.ai.bhargage import DiscardLine, PlayAdvice
@@ -338,7 +337,9 @@ def hand_text(view: bh.SeatView, names: Sequence[str]) -> str:
                 lines.append(t("bhargage.panel.laid-away-yours", cards=laid))
             else:
                 lines.append(t("bhargage.panel.laid-away-theirs", cards=laid, dealer=dealer_name))
-            lines.append(t("bhargage.panel.waiting-for", name=names[other]) if not view.discarded[other] else "")
+            lines.append(
+                t("bhargage.panel.waiting-for", name=names[other]) if not view.discarded[other] else ""
+            )
             lines.append(t("bhargage.panel.may-change"))
         elif mine:
             lines.append(t("bhargage.panel.choose-yours"))
@@ -465,7 +466,9 @@ def play_hint_text(advice: PlayAdvice, count: int) -> str:
         "reply": f"{advice.reply:.1f}",
     }
     if advice.now:
-        return t("bhargage.hint.play-scores", calls=", ".join(call_text(it.reason) for it in advice.now), **params)
+        return t(
+            "bhargage.hint.play-scores", calls=", ".join(call_text(it.reason) for it in advice.now), **params
+        )
     return t("bhargage.hint.play-nothing", **params)
 
 

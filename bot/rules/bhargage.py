@@ -98,7 +98,9 @@ class Options:
         if isinstance(self.target, bool) or not isinstance(self.target, int):
             raise BadOptions("bhargage.options.target-whole")
         if not MIN_TARGET <= self.target <= MAX_TARGET:
-            raise BadOptions("bhargage.options.target-range", low=MIN_TARGET, high=MAX_TARGET, start=START_SCORE)
+            raise BadOptions(
+                "bhargage.options.target-range", low=MIN_TARGET, high=MAX_TARGET, start=START_SCORE
+            )
         if not isinstance(self.sequences, bool):
             raise BadOptions("bhargage.options.sequences-bool")
 

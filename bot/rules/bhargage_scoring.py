@@ -24,7 +24,12 @@ _PERS: tuple[bool, ...] = tuple(c.personality for c in ALL_CARDS)
 
 # Each call's English words are its identity in events, logs and tests; bot.render.bhargage.call_text words it
 # for players in their language.
-SET_REASONS: dict[int, str] = {2: "2 for a pair", 3: "6 for three", 4: "12 for four", 5: "20 for five"}  # i18n: not text
+SET_REASONS: dict[int, str] = {
+    2: "2 for a pair",
+    3: "6 for three",  # i18n: not text
+    4: "12 for four",  # i18n: not text
+    5: "20 for five",  # i18n: not text
+}
 ELEVEN = "11 for 2"
 TWENTY_THREE = "23 for 3"
 BHARG = "6 for bharg"  # i18n: not text
