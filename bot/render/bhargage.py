@@ -253,7 +253,7 @@ def chunk(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 def waiting_text(state: bh.State, names: Sequence[str]) -> str:
     if state.phase is bh.Phase.DISCARD:
         who = [names[s] for s in bh.waiting_for(state)]
-        return t("bhargage.waiting.discard", names=both(who))
+        return tn("bhargage.waiting.discard", len(who), names=both(who))
     if state.phase is bh.Phase.CUT:
         return t("bhargage.waiting.cut", name=names[state.non_dealer])
     if state.phase is bh.Phase.PLAY:
