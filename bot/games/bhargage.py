@@ -289,7 +289,7 @@ class Bhargage(GameAdapter):
         if state.phase is bh.Phase.DISCARD and any(isinstance(e, bh.HandDealt) for e in events):
             out.ping_seats = table.humans
             who = " ".join(table.mention(s) for s in out.ping_seats)
-            out.ping = t("bhargage.ping.discard", who=who)
+            out.ping = tn("bhargage.ping.discard", len(out.ping_seats), who=who)
         elif state.phase is bh.Phase.CUT and not table.is_bot(state.non_dealer):
             out.ping_seats = (state.non_dealer,)
             out.ping = t("bhargage.ping.cut", who=table.mention(state.non_dealer))
