@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 
 from bot.ai import DEFAULT_LEVEL, LEVELS
-from bot.games import LEVEL_WORDS
 from bot.games.bhargage import COUNT_CARDS_LIMIT, COUNT_UP_LIMIT, count_answer, discard_answer
 from bot.rules import bhargage as bh
+from bot.translator import cmd
 from cogs.table_commands import GameCog, in_guild
 
 if TYPE_CHECKING:
@@ -22,11 +22,10 @@ if TYPE_CHECKING:
 
 GAME = "bhargage"
 Interaction = discord.Interaction[Any]
-COUNT_OPTIONS = {
-    "cards": "The kept cards, separated by commas (3 for a hand, 4 for a bhargage)",
-    "up": "The up-card",
-    "bhargage": "Count them as the bhargage (4 cards, no Chief's Friends)",
-    "sequences": "Also score runs (the sequences variant)",
+LEVEL_CHOICES = {
+    "easy": cmd("cmd.bhargage.practice.level.easy"),
+    "normal": cmd("cmd.bhargage.practice.level.normal"),
+    "hard": cmd("cmd.bhargage.practice.level.hard"),
 }
 
 
@@ -34,13 +33,20 @@ class Bhargage(GameCog):
     """``/bhargage …``."""
 
     game = GAME
-    group = app_commands.Group(name="bhargage", description="Bhargage, the Decktet's cribbage for two")
+    group = app_commands.Group(name=cmd("cmd.bhargage.name"), description=cmd("cmd.bhargage.description"))
 
-    @group.command(name="challenge", description="Challenge someone to Bhargage in this channel")
+    @group.command(
+        name=cmd("cmd.bhargage.challenge.name"), description=cmd("cmd.bhargage.challenge.description")
+    )
+    @app_commands.rename(
+        opponent=cmd("cmd.bhargage.challenge.opponent"),
+        target=cmd("cmd.bhargage.challenge.target"),
+        sequences=cmd("cmd.bhargage.challenge.sequences"),
+    )
     @app_commands.describe(
-        opponent="Who you want to play",
-        target="Board number that wins (both start at 10; 121 is the full game; else the server's usual)",
-        sequences="Also score runs (the sequences variant)",
+        opponent=cmd("cmd.bhargage.challenge.opponent.description"),
+        target=cmd("cmd.bhargage.challenge.target.description"),
+        sequences=cmd("cmd.bhargage.challenge.sequences.description"),
     )
     @app_commands.check(in_guild)
     async def challenge(
@@ -53,15 +59,20 @@ class Bhargage(GameCog):
         options = {"target": target, "sequences": sequences}
         await self.bot.controller.open_lobby(interaction, GAME, options, invited=opponent)
 
-    @group.command(name="practice", description="Play Bhargage against the bot in this channel")
+    @group.command(
+        name=cmd("cmd.bhargage.practice.name"), description=cmd("cmd.bhargage.practice.description")
+    )
+    @app_commands.rename(
+        level=cmd("cmd.bhargage.practice.level"),
+        target=cmd("cmd.bhargage.practice.target"),
+        sequences=cmd("cmd.bhargage.practice.sequences"),
+    )
     @app_commands.describe(
-        level="How strong the bot plays (normal if you leave it out)",
-        target="Board number that wins (both start at 10; 121 is the full game; else the server's usual)",
-        sequences="Also score runs (the sequences variant)",
+        level=cmd("cmd.bhargage.practice.level.description"),
+        target=cmd("cmd.bhargage.practice.target.description"),
+        sequences=cmd("cmd.bhargage.practice.sequences.description"),
     )
-    @app_commands.choices(
-        level=[app_commands.Choice(name=f"{lv} — {LEVEL_WORDS[lv].lower()}", value=lv) for lv in LEVELS]
-    )
+    @app_commands.choices(level=[app_commands.Choice(name=LEVEL_CHOICES[lv], value=lv) for lv in LEVELS])
     @app_commands.check(in_guild)
     async def practice(
         self,
@@ -73,11 +84,16 @@ class Bhargage(GameCog):
         options = {"target": target, "sequences": sequences}
         await self.bot.controller.practice(interaction, GAME, level, options)
 
-    @group.command(name="discard", description="The coach: the expected points of every discard from 5 cards")
+    @group.command(name=cmd("cmd.bhargage.discard.name"), description=cmd("cmd.bhargage.discard.description"))
+    @app_commands.rename(
+        cards=cmd("cmd.bhargage.discard.cards"),
+        dealer=cmd("cmd.bhargage.discard.dealer"),
+        sequences=cmd("cmd.bhargage.discard.sequences"),
+    )
     @app_commands.describe(
-        cards="Your 5 dealt cards, separated by commas",
-        dealer="Are you the dealer (the bhargage is yours)?",
-        sequences="Also score runs (the sequences variant)",
+        cards=cmd("cmd.bhargage.discard.cards.description"),
+        dealer=cmd("cmd.bhargage.discard.dealer.description"),
+        sequences=cmd("cmd.bhargage.discard.sequences.description"),
     )
     async def discard(
         self,
@@ -90,8 +106,19 @@ class Bhargage(GameCog):
         answer = discard_answer(cards, dealer=dealer, sequences=sequences)
         await interaction.response.send_message(answer, ephemeral=True)
 
-    @group.command(name="count", description="Count a Bhargage hand or bhargage in the show")
-    @app_commands.describe(**COUNT_OPTIONS)
+    @group.command(name=cmd("cmd.bhargage.count.name"), description=cmd("cmd.bhargage.count.description"))
+    @app_commands.rename(
+        cards=cmd("cmd.bhargage.count.cards"),
+        up=cmd("cmd.bhargage.count.up"),
+        bhargage=cmd("cmd.bhargage.count.bhargage"),
+        sequences=cmd("cmd.bhargage.count.sequences"),
+    )
+    @app_commands.describe(
+        cards=cmd("cmd.bhargage.count.cards.description"),
+        up=cmd("cmd.bhargage.count.up.description"),
+        bhargage=cmd("cmd.bhargage.count.bhargage.description"),
+        sequences=cmd("cmd.bhargage.count.sequences.description"),
+    )
     async def count(
         self,
         interaction: Interaction,

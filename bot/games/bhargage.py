@@ -14,17 +14,19 @@ from typing import Any
 from bot.ai import bhargage as computer
 from bot.errors import UserFacingError
 from bot.games import Announcement, Aside, Click, GameAdapter, Move, clip
+from bot.i18n import t, tn
 from bot.panel import Button, Option, Panel, Select
 from bot.render import bhargage as render
-from bot.render import picture
+from bot.render import picture, words
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import missing_suits, shortage_for
 from bot.rules.decktet import ALL_CARDS, Card, card, cards
 from bot.store import Lobby
 from bot.tables import StaleAction, Table
 
-NO_LONGER = "That button is out of date."
-HINT = Button("Hint", "hint", emoji="💡")
+
+def hint_button() -> Button:
+    return Button(t("bhargage.button.hint"), "hint", emoji="💡")
 
 
 def _mention(user_id: int) -> str:
@@ -34,7 +36,7 @@ def _mention(user_id: int) -> str:
 def card_at(arg: str) -> Card:
     """A card by its index in the deck, as controls carry it; anything else is a stale or forged id."""
     if not arg.isascii() or not arg.isdigit() or len(arg) > 2 or int(arg) >= len(ALL_CARDS):
-        raise UserFacingError(NO_LONGER)
+        raise UserFacingError("bhargage.panel.out-of-date")
     return ALL_CARDS[int(arg)]
 
 
@@ -59,10 +61,9 @@ class Bhargage(GameAdapter):
         return render.rules_text(link)
 
     def options_text(self, options: Any) -> str:
-        text = f"to {options.target}"
         if options.sequences:
-            text += ", with sequences"
-        return text
+            return t("bhargage.options.with-sequences", target=options.target)
+        return t("bhargage.options.plain", target=options.target)
 
     # ---------------------------------------------------------------- the challenge
 
@@ -71,31 +72,39 @@ class Bhargage(GameAdapter):
         host, invited = lobby.host_id, lobby.invited_id or 0
         names = lobby.names
         if lobby.status == "open":
-            text = (
-                f"{_mention(invited)}, {_mention(host)} challenges you to **Bhargage** "
-                f"({self.options_text(options)}).\n"
-                f"The challenge expires <t:{int(lobby.expires_at or 0)}:R>."
+            text = t(
+                "bhargage.lobby.open",
+                invited=_mention(invited),
+                host=_mention(host),
+                options=self.options_text(options),
+                expires=f"<t:{int(lobby.expires_at or 0)}:R>",
             )
             return Panel(
                 content=text,
                 controls=(
-                    Button("Accept", "accept", style="success"),
-                    Button("Decline", "decline", style="danger"),
+                    Button(t("bhargage.button.accept"), "accept", style="success"),
+                    Button(t("bhargage.button.decline"), "decline", style="danger"),
                 ),
             )
         if lobby.status == "started":
-            text = (
-                f"{names.get(invited, 'Your opponent')} accepted {names.get(host, 'the')}'s challenge: "
-                f"**Bhargage** ({self.options_text(options)}) is on!"
-            )
+            opts = self.options_text(options)
+            if invited in names and host in names:
+                text = t("bhargage.lobby.started", invited=names[invited], host=names[host], options=opts)
+            elif host in names:
+                text = t("bhargage.lobby.started-unnamed", host=names[host], options=opts)
+            elif invited in names:
+                text = t("bhargage.lobby.started-no-host", invited=names[invited], options=opts)
+            else:
+                text = t("bhargage.lobby.started-anonymous", options=opts)
         elif lobby.status == "declined":
-            text = (
-                f"{names.get(invited, 'The player')} declined the Bhargage challenge from {_mention(host)}."
-            )
+            if invited in names:
+                text = t("bhargage.lobby.declined", invited=names[invited], host=_mention(host))
+            else:
+                text = t("bhargage.lobby.declined-unnamed", host=_mention(host))
         elif lobby.status == "cancelled":
-            text = f"The Bhargage challenge from {_mention(host)} was withdrawn."
+            text = t("bhargage.lobby.withdrawn", host=_mention(host))
         else:
-            text = f"The Bhargage challenge from {_mention(host)} to {_mention(invited)} expired unanswered."
+            text = t("bhargage.lobby.expired", host=_mention(host), invited=_mention(invited))
         return Panel(content=text)
 
     # ---------------------------------------------------------------- the table
@@ -109,10 +118,13 @@ class Bhargage(GameAdapter):
     def board(self, table: Table) -> Panel:
         state: bh.State = table.state
         names = table.names
-        scores = f"{names[0]} {state.scores[0]}, {names[1]} {state.scores[1]}"
-        alt = f"Cribbage board to {state.options.target}: {scores}"
+        scores = {"first": names[0], "first_score": state.scores[0], "second": names[1]}
+        target, second_score = state.options.target, state.scores[1]
         if state.up is not None and state.phase is not bh.Phase.OVER:
-            alt += f"; up-card {state.up.title}"
+            up = words.title(state.up)
+            alt = t("bhargage.alt.board-up", target=target, second_score=second_score, up=up, **scores)
+        else:
+            alt = t("bhargage.alt.board", target=target, second_score=second_score, **scores)
         return Panel(
             content=render.board_text(state, names, _backs(state), game_id=table.id),
             picture=picture("bhargage-board.png", render.board_scene(state, names), alt),
@@ -129,7 +141,7 @@ class Bhargage(GameAdapter):
         view = bh.view(state, seat)
         panel = Panel(content=render.hand_text(view, table.names)).with_note(note)
         if view.hand or view.discard:
-            cards = ", ".join(c.title for c in (*view.hand, *view.discard))
+            cards = ", ".join(words.title(c) for c in (*view.hand, *view.discard))
             panel = replace(panel, picture=picture("hand.png", render.panel_scene(view, chosen or ()), cards))
         if table.status != "active":
             return panel
@@ -139,22 +151,29 @@ class Bhargage(GameAdapter):
             dealt = render.dealt(view)
             picked = {c.index for c in chosen or ()}
             options = tuple(
-                Option(label=c.label[:100], value=str(c.index), default=c.index in picked) for c in dealt
+                Option(label=words.label(c)[:100], value=str(c.index), default=c.index in picked)
+                for c in dealt
             )
-            placeholder = "Change your 2 discards" if view.discarded[seat] else "Choose 2 cards to lay away"
+            if view.discarded[seat]:
+                placeholder = t("bhargage.select.change-discards")
+            else:
+                placeholder = t("bhargage.select.choose-discards")
             controls.append(Select(placeholder, "pick", options, token=token, min_values=2, max_values=2))
             if chosen is not None:
                 arg = f"{chosen[0].index}-{chosen[1].index}"
-                controls.append(Button("Confirm", "discard", token=token, arg=arg, style="success"))
-            controls.append(HINT)
+                confirm = Button(
+                    t("bhargage.button.confirm"), "discard", token=token, arg=arg, style="success"
+                )
+                controls.append(confirm)
+            controls.append(hint_button())
         elif state.phase is bh.Phase.CUT and seat == state.non_dealer:
-            controls.append(Button("Cut", "cut", token=token, style="primary"))
+            controls.append(Button(t("bhargage.button.cut"), "cut", token=token, style="primary"))
         elif state.phase is bh.Phase.PLAY and state.to_move == seat:
             legal = {a.card for a in view.legal if isinstance(a, bh.Play)}
             for c in view.hand:
                 controls.append(
                     Button(
-                        c.label,
+                        words.label(c),
                         "play",
                         token=token,
                         arg=str(c.index),
@@ -162,7 +181,7 @@ class Bhargage(GameAdapter):
                         disabled=c not in legal,
                     )
                 )
-            controls.append(HINT)
+            controls.append(hint_button())
         return replace(panel, controls=tuple(controls))
 
     def hint(self, table: Table, seat: int) -> Aside:
@@ -179,10 +198,7 @@ class Bhargage(GameAdapter):
             computer.play_advice(view) if state.phase is bh.Phase.PLAY and state.to_move == seat else None
         )
         if table.status != "active" or advice is None:
-            raise UserFacingError(
-                "There is no decision of yours to hint at just now: hints come while you discard and on "
-                "your turn in the play."
-            )
+            raise UserFacingError("bhargage.hint.none")
         return Aside(Panel(content=render.play_hint_text(advice, state.count)))
 
     def click(self, table: Table, seat: int, click: Click) -> Move | Panel | Aside:
@@ -193,33 +209,43 @@ class Bhargage(GameAdapter):
             if click.token != self.token(table, seat) or state.phase is not bh.Phase.DISCARD:
                 raise StaleAction()
             if len(click.values) != 2:
-                raise UserFacingError("Choose exactly two of your cards.")
+                raise UserFacingError("bhargage.panel.choose-two")
             a, b = (card_at(v) for v in click.values)
             bh.check(state, bh.Discard(seat, (a, b)))
-            note = f"Lay away **{a.title}** and **{b.title}**? Press Confirm (or choose again)."
+            note = t("bhargage.panel.confirm-discard", first=words.title(a), second=words.title(b))
             return self._panel(table, seat, note, chosen=(a, b))
         if click.verb == "discard":
             parts = click.arg.split("-")
             if len(parts) != 2:
-                raise UserFacingError(NO_LONGER)
+                raise UserFacingError("bhargage.panel.out-of-date")
             a, b = (card_at(x) for x in parts)
             return Move(bh.Discard(seat, (a, b)), click.token, done=self._discarded(seat, a, b))
         if click.verb == "cut":
             return Move(bh.Cut(seat), click.token, done=self._played(seat, ""))
         if click.verb == "play":
             c = card_at(click.arg)
-            return Move(bh.Play(seat, c), click.token, done=self._played(seat, f"You played **{c.title}**."))
-        raise UserFacingError(NO_LONGER)
+            return Move(bh.Play(seat, c), click.token, done=self._played(seat, "", played=c))
+        raise UserFacingError("bhargage.panel.out-of-date")
 
     def _discarded(self, seat: int, a: Card, b: Card) -> Any:
-        return self._played(seat, f"You laid away **{a.title}** and **{b.title}**.")
+        return self._played(seat, "", laid=(a, b))
 
-    def _played(self, seat: int, note: str) -> Any:
+    def _played(
+        self, seat: int, note: str, *, played: Card | None = None, laid: tuple[Card, Card] | None = None
+    ) -> Any:
         """The pressed panel after the seat's move: the live panel with what happened on top — or, when the
         move ended the hand, what happened only (the new hand comes as a new panel)."""
 
         def done(table: Table, events: Sequence[Any]) -> Panel:
-            lines = [note, *render.event_lines(events, table.names, table.options.target)]
+            # The note is worded when the panel is drawn, in the language in force then.
+            said = note
+            if played is not None:
+                said = t("bhargage.panel.you-played", card=words.title(played))
+            elif laid is not None:
+                said = t(
+                    "bhargage.panel.you-laid-away", first=words.title(laid[0]), second=words.title(laid[1])
+                )
+            lines = [said, *render.event_lines(events, table.names, table.options.target)]
             if self.replaces(table, events) or table.status != "active":
                 return Panel(content=clip_lines(lines))
             return self._panel(table, seat, clip_lines(lines, 900))
@@ -235,7 +261,12 @@ class Bhargage(GameAdapter):
         # The show closes with the pegs (unless the game ended: the final board follows anyway).
         pegs = "" if over else render.pegs_text(state, names, _backs(state))
         if any(isinstance(e, bh.DealerCut) for e in events):
-            head = f"**Bhargage** — {names[0]} vs {names[1]} ({self.options_text(table.options)})"
+            head = t(
+                "bhargage.board.opening",
+                first=names[0],
+                second=names[1],
+                options=self.options_text(table.options),
+            )
             opening = [e for e in events if isinstance(e, bh.DealerCut | bh.HandDealt)]
             rest = [e for e in events if not isinstance(e, bh.DealerCut | bh.HandDealt)]
             texts = render.chunk([head, *render.event_lines(opening, names)])
@@ -245,8 +276,9 @@ class Bhargage(GameAdapter):
         out = Announcement(messages=texts)
         show = render.show_scene(events, names)
         if show is not None:
-            out.picture = picture("show.png", show, "The show: each hand beside the up-card")
-            out.picture_at = next((i for i, t in enumerate(texts) if "**The show**" in t), -1)
+            out.picture = picture("show.png", show, t("bhargage.alt.show"))
+            heading = render.show_heading()
+            out.picture_at = next((i for i, text in enumerate(texts) if heading in text), -1)
         if over:
             final = self.board(table).content
             if texts and len(texts[-1]) + len(final) < render.MESSAGE_LIMIT:
@@ -257,15 +289,13 @@ class Bhargage(GameAdapter):
         if state.phase is bh.Phase.DISCARD and any(isinstance(e, bh.HandDealt) for e in events):
             out.ping_seats = table.humans
             who = " ".join(table.mention(s) for s in out.ping_seats)
-            out.ping = f"{who}: lay 2 cards away — your new hand is on your panel."
+            out.ping = tn("bhargage.ping.discard", len(out.ping_seats), who=who)
         elif state.phase is bh.Phase.CUT and not table.is_bot(state.non_dealer):
             out.ping_seats = (state.non_dealer,)
-            out.ping = (
-                f"{table.mention(state.non_dealer)}, cut for the up-card: the **Cut** is on your panel."
-            )
+            out.ping = t("bhargage.ping.cut", who=table.mention(state.non_dealer))
         elif state.phase is bh.Phase.PLAY and not table.is_bot(state.to_move):
             out.ping_seats = (state.to_move,)
-            out.ping = f"{table.mention(state.to_move)}, your turn — count **{state.count}**."
+            out.ping = t("bhargage.ping.play", who=table.mention(state.to_move), count=state.count)
         return out
 
     def deal(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
@@ -290,8 +320,21 @@ class Bhargage(GameAdapter):
         if state.phase is bh.Phase.OVER and state.winner >= 0:
             return "🏆 " + render.result_text(state.winner, state.scores, names, state.options.target)
         if table.status != "active":
-            return f"Ended: {names[0]} {state.scores[0]}, {names[1]} {state.scores[1]}."
-        return f"Hand {state.hand_no} · {names[0]} **{state.scores[0]}** · {names[1]} **{state.scores[1]}**"
+            return t(
+                "bhargage.score.ended",
+                first=names[0],
+                first_score=state.scores[0],
+                second=names[1],
+                second_score=state.scores[1],
+            )
+        return t(
+            "bhargage.score.hand",
+            hand=state.hand_no,
+            first=names[0],
+            first_score=state.scores[0],
+            second=names[1],
+            second_score=state.scores[1],
+        )
 
     def result_lines(self, table: Table, events: Sequence[Any]) -> list[str]:
         won = [e for e in events if isinstance(e, bh.GameWon)]
@@ -306,20 +349,17 @@ class Bhargage(GameAdapter):
         return bh.Resign(seat)
 
     def resign_question(self, table: Table, seat: int) -> str:
-        return f"Resign the game against {table.names[1 - seat]}? It counts as a loss."
+        return t("bhargage.resign.question", opponent=table.names[1 - seat])
 
     def claim_action(self, table: Table, seat: int) -> Any:
         return bh.parse_action(f"{seat} forfeit")
 
     def claim_offer(self, table: Table, idle: int, minutes: int) -> tuple[str, str]:
-        text = (
-            f"{table.mention(1 - idle)}, {table.names[idle]} has not moved for {minutes} minutes. "
-            "You may claim the game (it counts as their forfeit)."
-        )
-        return text, "Claim the game"
+        text = tn("bhargage.claim.offer", minutes, who=table.mention(1 - idle), idle=table.names[idle])
+        return text, t("bhargage.button.claim")
 
     def claimed_text(self, table: Table, idle: int, by: str) -> str:
-        return f"{by} claimed the game: {table.names[idle]} forfeits."
+        return t("bhargage.claim.claimed", by=by, idle=table.names[idle])
 
 
 ADAPTER = Bhargage()
@@ -334,23 +374,17 @@ def count_answer(cards_text: str, up_text: str, *, bhargage: bool, sequences: bo
 
     The lengths are checked here too: a client can send any text, whatever the command declares."""
     if len(cards_text) > COUNT_CARDS_LIMIT or len(up_text) > COUNT_UP_LIMIT:
-        raise UserFacingError(
-            "That is longer than any hand: name 3 cards (4 for a bhargage) separated by commas, "
-            "and the up-card, e.g. `cards: forest, sailor, ace of moons` `up: bard`."
-        )
+        raise UserFacingError("bhargage.count.too-long")
     kept = cards(cards_text)
     up = card(up_text)
     need = 4 if bhargage else 3
     if len(kept) != need:
-        kind = "a bhargage" if bhargage else "a hand"
-        raise UserFacingError(
-            f"Give {need} cards for {kind} (you gave {len(kept)}), separated by commas, plus the up-card."
-        )
+        if bhargage:
+            raise UserFacingError("bhargage.count.wrong-number-bhargage", need=need, gave=len(kept))
+        raise UserFacingError("bhargage.count.wrong-number-hand", need=need, gave=len(kept))
     everything = (*kept, up)
     if len(set(everything)) != len(everything):
-        raise UserFacingError(
-            "Each card is in the deck once: list different cards (and a different up-card)."
-        )
+        raise UserFacingError("bhargage.count.repeated")
     hc = bh.count_hand(kept, up, bhargage=bhargage, sequences=sequences)
     missing = missing_suits(everything)
     return render.count_text(
@@ -367,16 +401,11 @@ def count_answer(cards_text: str, up_text: str, *, bhargage: bool, sequences: bo
 def discard_answer(cards_text: str, *, dealer: bool, sequences: bool) -> str:
     """``/bhargage discard``: the coach's table for any five dealt cards."""
     if len(cards_text) > COUNT_CARDS_LIMIT:
-        raise UserFacingError(
-            "That is longer than any hand: name your 5 dealt cards separated by commas, e.g. "
-            "`cards: forest, sailor, ace of moons, bard, author`."
-        )
+        raise UserFacingError("bhargage.discard.too-long")
     dealt = cards(cards_text)
     if len(dealt) != bh.HAND_SIZE:
-        raise UserFacingError(
-            f"Give the {bh.HAND_SIZE} cards you were dealt (you gave {len(dealt)}), separated by commas."
-        )
+        raise UserFacingError("bhargage.discard.wrong-number", need=bh.HAND_SIZE, gave=len(dealt))
     if len(set(dealt)) != len(dealt):
-        raise UserFacingError("Each card is in the deck once: list five different cards.")
+        raise UserFacingError("bhargage.discard.repeated")
     lines = computer.discard_table(dealt, dealer, sequences=sequences)
     return render.discard_hint_text(lines, dealer=dealer, sequences=sequences)

@@ -6,49 +6,95 @@ Every call is worded as the seed announces it (R13): "11 for 2", "2 for a pair",
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from bot import pictures as pic
 from bot.ai.bhargage import DiscardLine, PlayAdvice
-from bot.render import suits
+from bot.i18n import both, t, tn
+from bot.render import suits, words
 from bot.render.board import Lane, draw_board
 from bot.rules import bhargage as bh
+from bot.rules import bhargage_scoring as sc
 from bot.rules.bhargage_scoring import GAME, HandCount, ScoreItem
 from bot.rules.decktet import Card, Rank, Suit, sort_key
 from bot.text import RULES_DOCS, rules_link
 
 MESSAGE_LIMIT = 1900  # under Discord's 2000, leaving room for a ping line
 
-HOW_WORDS = {
-    "resign": "{loser} resigned.",
-    "forfeit": "{loser} forfeited (the table waited too long).",
-    "game": "Six Aces in a row: **Game!**",
-    "muggins": "**Muggins!** The game was won on a shortage claim (it counts double).",
-    "target": "",
-}
+_RUN = re.compile(r"^(\d+) for a run$")
+
+
+def call_text(reason: str) -> str:
+    """A scoring call as the table announces it, in the language in force: the engines name each call by
+    its English words ("2 for a pair"), which stay their identity in events and logs."""
+    if reason == sc.ELEVEN:
+        return t("bhargage.call.eleven")
+    if reason == sc.TWENTY_THREE:
+        return t("bhargage.call.twenty-three")
+    if reason == sc.BHARG:
+        return t("bhargage.call.bharg")
+    if reason == sc.FRIEND:
+        return t("bhargage.call.friend")
+    if reason == GAME:
+        return t("bhargage.call.game")
+    if reason == bh.CHIEF:
+        return t("bhargage.call.chief")
+    if reason == bh.LAST:
+        return t("bhargage.call.last")
+    if reason == sc.SET_REASONS[2]:
+        return t("bhargage.call.pair")
+    if reason == sc.SET_REASONS[3]:
+        return t("bhargage.call.three")
+    if reason == sc.SET_REASONS[4]:
+        return t("bhargage.call.four")
+    if reason == sc.SET_REASONS[5]:
+        return t("bhargage.call.five")
+    run = _RUN.match(reason)
+    if run:
+        return t("bhargage.call.run", points=int(run.group(1)))
+    return reason  # i18n: not text
+
+
+def how_text(how: str, loser: str) -> str:
+    """The line that says how a game ended (none for reaching the target)."""
+    if how == "resign":
+        return t("bhargage.won.resign", loser=loser)
+    if how == "forfeit":
+        return t("bhargage.won.forfeit", loser=loser)
+    if how == "game":
+        return t("bhargage.won.game")
+    if how == "muggins":
+        return t("bhargage.won.muggins")
+    return ""
+
+
+def legend() -> str:
+    """All six suits with their names: the key under a board and on a panel."""
+    return " · ".join(f"{suits.mark(s)} {words.suit(s)}" for s in Suit)
 
 
 def card_label(c: Card) -> str:
     """A card as a Bhargage player reads it: name, rank and count value (where they differ), suits —
     "the Forest (5) 🌙🍃", "the Sea (Crown, 10) 🌊", "the Watchman (Pawn, 0) …", "Ace of Moons (1) 🌙"."""
     if c.rank is Rank.EXCUSE:
-        return f"{c.title} (0)"
-    rank = "1" if c.rank is Rank.ACE else c.rank.label
+        return f"{words.title(c)} (0)"
+    rank = "1" if c.rank is Rank.ACE else words.rank(c.rank)
     inner = rank if rank == str(c.value) else f"{rank}, {c.value}"
-    return f"{c.title} ({inner}) {suits.marks(c.suits)}"
+    return f"{words.title(c)} ({inner}) {suits.marks(c.suits)}"
 
 
 def cards_text(cards: Iterable[Card], *, short: bool = False) -> str:
     """Cards joined for reading: labels with rank, value and suits, or just their titles when ``short``."""
-    return ", ".join(c.title if short else card_label(c) for c in cards) or "—"
+    return ", ".join(words.title(c) if short else card_label(c) for c in cards) or "—"
 
 
 def _item(item: ScoreItem) -> str:
-    return f"• {item.reason} — {' + '.join(c.title for c in item.cards)}"
+    return f"• {call_text(item.reason)} — {' + '.join(words.title(c) for c in item.cards)}"
 
 
 def _suits(missing: Sequence[Suit]) -> str:
-    return suits.named(missing)
+    return " ".join(f"{suits.mark(s)} {words.suit(s)}" for s in missing)
 
 
 def _score(names: Sequence[str], seat: int, total: int) -> str:
@@ -65,56 +111,75 @@ def event_lines(events: Sequence[bh.Event], names: Sequence[str], target: int | 
     for ev in events:
         if isinstance(ev, bh.DealerCut):
             for a, b in ev.cuts:
-                tie = " — same rank, cut again" if a.rank == b.rank else ""
-                lines.append(
-                    f"Cut for the deal: {names[0]} cuts {card_label(a)}, {names[1]} cuts {card_label(b)}{tie}"
-                )
-            lines.append(f"The lower card deals: **{names[ev.dealer]}** deals first.")
+                cut = {"first": names[0], "first_card": card_label(a), "second": names[1]}
+                if a.rank == b.rank:
+                    lines.append(t("bhargage.deal.cut-again", second_card=card_label(b), **cut))
+                else:
+                    lines.append(t("bhargage.deal.cut", second_card=card_label(b), **cut))
+            lines.append(t("bhargage.deal.first", dealer=names[ev.dealer]))
         elif isinstance(ev, bh.HandDealt):
-            lines.append(
-                f"**Hand {ev.hand_no}** — {names[ev.dealer]} deals (the bhargage is theirs). "
-                "Each player lays 2 cards away."
-            )
+            lines.append(t("bhargage.deal.hand", hand=ev.hand_no, dealer=names[ev.dealer]))
         elif isinstance(ev, bh.BhargageMade):
-            lines.append(f"Both discards are in: {names[ev.dealer]}'s bhargage holds {ev.size} cards.")
+            lines.append(tn("bhargage.deal.bhargage-made", ev.size, dealer=names[ev.dealer]))
         elif isinstance(ev, bh.UpCardTurned):
-            lines.append(f"{names[ev.seat]} cuts: the up-card is **{card_label(ev.card)}**")
+            lines.append(t("bhargage.play.up-card-turned", name=names[ev.seat], card=card_label(ev.card)))
         elif isinstance(ev, bh.CardPlayed):
-            lines.append(f"{names[ev.seat]} plays **{card_label(ev.card)}** — count **{ev.count}**")
+            lines.append(
+                t("bhargage.play.card-played", name=names[ev.seat], card=card_label(ev.card), count=ev.count)
+            )
         elif isinstance(ev, bh.PointsScored):
             if ev.reason == GAME:
-                lines.append(f"**{GAME}** {names[ev.seat]} played the sixth Ace in a row.")
+                lines.append(t("bhargage.play.game", name=names[ev.seat]))
             else:
-                lines.append(f"**{ev.reason}** — {_score(names, ev.seat, ev.total_after)}")
+                lines.append(
+                    t(
+                        "bhargage.play.scored",
+                        call=call_text(ev.reason),
+                        score=_score(names, ev.seat, ev.total_after),
+                    )
+                )
         elif isinstance(ev, bh.WentGo):
-            lines.append(f"{names[ev.seat]}: **go**")
+            lines.append(t("bhargage.play.go", name=names[ev.seat]))
         elif isinstance(ev, bh.PlayEnded):
-            lines.append(f"The play is over at {ev.count}.")
+            lines.append(t("bhargage.play.over", count=ev.count))
         elif isinstance(ev, bh.HandCounted):
             lines.extend(counted_lines(ev, names))
         elif isinstance(ev, bh.ShortageClaimed):
             if ev.points:  # 0-point claims are not worth a line
                 lines.append(
-                    f"**Shortage: {ev.points}** — {_score(names, ev.claimant, ev.total_after)} "
-                    f"(missing {_suits(ev.missing)})"
+                    t(
+                        "bhargage.show.shortage",
+                        points=ev.points,
+                        score=_score(names, ev.claimant, ev.total_after),
+                        suits=_suits(ev.missing),
+                    )
                 )
         elif isinstance(ev, bh.GameWon):
             lines.extend(won_lines(ev, names, target))
     return lines
 
 
+def _whose(ev: bh.HandCounted, names: Sequence[str]) -> str:
+    """ "Ann's hand", "Ann's bhargage"."""
+    if ev.kind == "bhargage":
+        return t("bhargage.show.whose-bhargage", name=names[ev.seat])
+    return t("bhargage.show.whose-hand", name=names[ev.seat])
+
+
 def counted_lines(ev: bh.HandCounted, names: Sequence[str]) -> list[str]:
-    whose = f"{names[ev.seat]}'s {'bhargage' if ev.kind == 'bhargage' else 'hand'}"
-    lines = [f"__{whose}__: {cards_text(ev.cards)} + up {card_label(ev.up)}"]
+    whose = _whose(ev, names)
+    lines = [t("bhargage.show.cards", whose=whose, cards=cards_text(ev.cards), up=card_label(ev.up))]
     lines.extend(_item(it) for it in ev.items)
-    lines.append(f"{whose}: **{ev.total}** — {_score(names, ev.seat, ev.total_after)}")
+    lines.append(
+        t("bhargage.show.total", whose=whose, total=ev.total, score=_score(names, ev.seat, ev.total_after))
+    )
     return lines
 
 
 def won_lines(ev: bh.GameWon, names: Sequence[str], target: int | None = None) -> list[str]:
     loser = names[1 - ev.seat]
     lines = []
-    note = HOW_WORDS.get(ev.how, "").format(loser=loser)
+    note = how_text(ev.how, loser)
     if note:
         lines.append(note)
     lines.append(f"🏆 {result_text(ev.seat, ev.scores, names, target if ev.how != 'resign' else None)}")
@@ -123,10 +188,15 @@ def won_lines(ev: bh.GameWon, names: Sequence[str], target: int | None = None) -
 
 def result_text(winner: int, scores: Sequence[int], names: Sequence[str], target: int | None) -> str:
     """Who won, how far: "**Ann** reaches 121 and wins — Ann 125, Bob 111"."""
-    reached = f"reaches {target} and wins" if target is not None and scores[winner] >= target else "wins"
-    return f"**{names[winner]}** {reached} — {names[winner]} {scores[winner]}, {names[1 - winner]} " + str(
-        scores[1 - winner]
-    )
+    params = {
+        "winner": names[winner],
+        "winner_score": scores[winner],
+        "loser": names[1 - winner],
+        "loser_score": scores[1 - winner],
+    }
+    if target is not None and scores[winner] >= target:
+        return t("bhargage.result.reaches", target=target, **params)
+    return t("bhargage.result.wins", **params)
 
 
 def messages(
@@ -150,11 +220,16 @@ def messages(
     for block in blocks:
         lines = event_lines(block, names, target)
         if any(isinstance(e, bh.HandCounted) for e in block):
-            lines.insert(0, "**The show**")
+            lines.insert(0, show_heading())
             if after_show:
                 lines.append(after_show)
         out.extend(chunk(lines))
     return out
+
+
+def show_heading() -> str:
+    """The line that opens the show in the channel ("**The show**")."""
+    return t("bhargage.show.heading")
 
 
 def chunk(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
@@ -178,12 +253,14 @@ def chunk(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 def waiting_text(state: bh.State, names: Sequence[str]) -> str:
     if state.phase is bh.Phase.DISCARD:
         who = [names[s] for s in bh.waiting_for(state)]
-        return f"Waiting for {' and '.join(who)} to lay 2 cards away."
+        return tn("bhargage.waiting.discard", len(who), names=both(who))
     if state.phase is bh.Phase.CUT:
-        return f"Waiting for {names[state.non_dealer]} to cut for the up-card."
+        return t("bhargage.waiting.cut", name=names[state.non_dealer])
     if state.phase is bh.Phase.PLAY:
-        return f"Waiting for {names[state.to_move]} to play."
-    return f"Game over: {names[state.winner]} won." if state.winner >= 0 else "Game over."
+        return t("bhargage.waiting.play", name=names[state.to_move])
+    if state.winner >= 0:
+        return t("bhargage.waiting.over-won", name=names[state.winner])
+    return t("bhargage.waiting.over")
 
 
 def pegs_text(state: bh.State, names: Sequence[str], backs: Mapping[int, int] | None = None) -> str:
@@ -197,26 +274,33 @@ def board_text(
     state: bh.State, names: Sequence[str], backs: Mapping[int, int] | None = None, *, game_id: int = 0
 ) -> str:
     """The one board message: both lanes 10 → target, the deal, the up-card, the pile and the count."""
-    opts = f"to {state.options.target}" + (", sequences" if state.options.sequences else "")
+    target = state.options.target
+    if state.options.sequences:
+        opts = t("bhargage.board.options-sequences", target=target)
+    else:
+        opts = t("bhargage.board.options", target=target)
     head = f"**Bhargage** ({opts})"
     if state.phase is not bh.Phase.OVER:
-        head += f" · hand {state.hand_no} · {names[state.dealer]} deals"
+        head += t("bhargage.board.hand", hand=state.hand_no, dealer=names[state.dealer])
     lines = [head, pegs_text(state, names, backs)]
     if state.phase is not bh.Phase.OVER:
         if state.up is not None:
-            lines.append(f"Up-card: {card_label(state.up)}")
+            lines.append(t("bhargage.board.up-card", card=card_label(state.up)))
         if state.phase is bh.Phase.PLAY:
             lines.append(pile_text(state.pile, state.count))
     lines.append(waiting_text(state, names))
-    lines.append(f"-# Suits: {suits.legend()}" + (f" · game #{game_id}" if game_id else ""))
+    if game_id:
+        lines.append(t("bhargage.board.legend-game", legend=legend(), game=game_id))
+    else:
+        lines.append(t("bhargage.board.legend", legend=legend()))
     return "\n".join(lines)
 
 
 def pile_text(pile: Sequence[tuple[int, Card]], count: int) -> str:
     """The cards of this count, oldest first, with their suits: "Play: the Forest (5) 🌙🍃 · … — count 14"."""
     if not pile:
-        return "The play starts: count **0**, no card yet."
-    return "Play: " + " · ".join(card_label(c) for _, c in pile) + f" — count **{count}**"
+        return t("bhargage.board.pile-empty")
+    return t("bhargage.board.pile", cards=" · ".join(card_label(c) for _, c in pile), count=count)
 
 
 # ---------------------------------------------------------------- a player's private panel
@@ -226,46 +310,69 @@ def hand_text(view: bh.SeatView, names: Sequence[str]) -> str:
     """One seat's live panel: the whole table it needs to decide — the standing and target, the deal, the
     up-card, the count and pile with suits, the opponent's last card, whose turn — and its own cards."""
     me, other = view.seat, 1 - view.seat
-    dealer = "you deal" if view.dealer == me else f"{names[view.dealer]} deals"
+    mine = view.dealer == me
+    dealer = t("bhargage.panel.you-deal") if mine else t("bhargage.panel.they-deal", name=names[view.dealer])
     lines = [
-        f"**Bhargage — hand {view.hand_no}** ({dealer}) · **you {view.scores[me]}**, "
-        f"{names[other]} {view.scores[other]} · to {view.target}"
+        t(
+            "bhargage.panel.head",
+            hand=view.hand_no,
+            dealer=dealer,
+            mine=view.scores[me],
+            other=names[other],
+            theirs=view.scores[other],
+            target=view.target,
+        )
     ]
-    whose = "your" if view.dealer == me else f"{names[view.dealer]}'s"
+    dealer_name = names[view.dealer]
     if view.phase is bh.Phase.DISCARD:
         lines.append(
-            f"Your cards: {cards_text(view.hand if not view.discard else (*view.hand, *view.discard))}"
+            t(
+                "bhargage.panel.your-cards",
+                cards=cards_text(view.hand if not view.discard else (*view.hand, *view.discard)),
+            )
         )
         if view.discarded[me]:
-            lines.append(f"You laid away {cards_text(view.discard)} (to {whose} bhargage).")
-            lines.append(f"Waiting for {names[other]}." if not view.discarded[other] else "")
-            lines.append("You may still change your discard below.")
+            laid = cards_text(view.discard)
+            if mine:
+                lines.append(t("bhargage.panel.laid-away-yours", cards=laid))
+            else:
+                lines.append(t("bhargage.panel.laid-away-theirs", cards=laid, dealer=dealer_name))
+            lines.append(
+                t("bhargage.panel.waiting-for", name=names[other]) if not view.discarded[other] else ""
+            )
+            lines.append(t("bhargage.panel.may-change"))
+        elif mine:
+            lines.append(t("bhargage.panel.choose-yours"))
         else:
-            lines.append(f"Choose exactly 2 cards for {whose} bhargage.")
-        lines.append(f"-# Suits: {suits.legend()}")
+            lines.append(t("bhargage.panel.choose-theirs", dealer=dealer_name))
+        lines.append(t("bhargage.panel.legend", legend=legend()))
         return "\n".join(line for line in lines if line)
     if view.up is not None:
-        lines.append(f"Up-card: {card_label(view.up)}")
+        lines.append(t("bhargage.board.up-card", card=card_label(view.up)))
     if view.phase is bh.Phase.PLAY:
         lines.append(pile_text(view.pile, view.count))
         theirs = [c for s, c in view.pile if s == other]
         if theirs:
-            lines.append(f"{names[other]}'s last card: {card_label(theirs[-1])}")
-    lines.append(f"Your cards: {cards_text(view.hand)}")
+            lines.append(t("bhargage.panel.their-last-card", name=names[other], card=card_label(theirs[-1])))
+    lines.append(t("bhargage.panel.your-cards", cards=cards_text(view.hand)))
     if view.discard:
-        lines.append(f"Your discard ({whose} bhargage): {cards_text(view.discard, short=True)}")
+        short = cards_text(view.discard, short=True)
+        if mine:
+            lines.append(t("bhargage.panel.discard-yours", cards=short))
+        else:
+            lines.append(t("bhargage.panel.discard-theirs", cards=short, dealer=dealer_name))
     if view.phase is bh.Phase.CUT:
         if view.dealer != me:
-            lines.append("**Your move: cut** for the up-card.")
+            lines.append(t("bhargage.panel.your-cut"))
         else:
-            lines.append(f"Waiting for {names[other]} to cut for the up-card.")
+            lines.append(t("bhargage.waiting.cut", name=names[other]))
     elif view.phase is bh.Phase.PLAY:
         if view.to_move == me:
-            lines.append("**Your turn**: play a card (cards that would pass 23 are greyed out).")
+            lines.append(t("bhargage.panel.your-turn"))
         else:
-            lines.append(f"Waiting for {names[other]} to play.")
+            lines.append(t("bhargage.waiting.play", name=names[other]))
     else:
-        lines.append("The game is over.")
+        lines.append(t("bhargage.panel.over"))
     return "\n".join(line for line in lines if line)
 
 
@@ -274,26 +381,13 @@ def hand_text(view: bh.SeatView, names: Sequence[str]) -> str:
 
 # The short help for ``/bhargage rules``: what a newcomer needs to start; docs/rules-bhargage.md has the rest.
 # It follows RULES.md (R1–R11) without naming the rulings; tests/test_player_rules.py keeps it short.
-RULES = """\
-**Bhargage** — the Decktet's cribbage for two. 45 cards in six suits: \
-🌙 Moons · ☀️ Suns · 🌊 Waves · 🍃 Leaves · 🐉 Wyrms · 🪢 Knots.
-**Values:** Ace 1, 2–9 their number, Crown 10, Pawn, Court and Excuse 0.
-**A hand:** 5 cards each; both lay 2 away into the dealer's **bhargage**. An up-card is turned; \
-if it shows a person, the dealer scores 2.
-**The play:** take turns adding a card to one count that never passes 23 (play if you can). \
-Count 11 → 2, 23 → 3; cards of one rank in a row → 2, 6, 12, 20; the last cards holding all six suits \
-once (a **bharg**) → 6; last card → 1.
-**The show:** your 3 cards + the up-card: each combination adding to 11 → 2, each pair → 2, each bharg \
-→ 6. The dealer also counts the bhargage. The opponent scores for suits missing: 1, 3, 6, 10.
-**Winning:** both start at 10; first to 121 wins, at once.
-**Start:** `/bhargage challenge @friend` or `/bhargage practice`. Your hand comes by DM \
-(or `/bhargage hand`); **Hint** suggests a move."""
+RULES = "bhargage.rules.summary"  # the id of the short rules (looked up when shown, in the reader's language)
 
 
 def rules_text(link: str | None = None) -> str:
     """The short rules, ending with where to read the full ones (``link``; the repository's file if None)."""
     where = link or rules_link(RULES_DOCS["bhargage"])
-    return f"{RULES}\n**Full rules:** {where}"
+    return t("bhargage.rules.summary") + "\n" + t("bhargage.rules.full", link=where)
 
 
 def count_text(
@@ -307,18 +401,19 @@ def count_text(
     shortage_points: int,
 ) -> str:
     """The hand calculator's answer: the cards, every scoring item, the total and the shortage."""
-    kind = "Bhargage" if bhargage else "Hand"
-    lines = [f"**{kind}**: {cards_text(cards)}", f"**Up-card**: {up.label}"]
+    shown = cards_text(cards)
+    head = t("bhargage.count.bhargage", cards=shown) if bhargage else t("bhargage.count.hand", cards=shown)
+    lines = [head, t("bhargage.count.up-card", card=words.label(up))]
     if sequences:
-        lines.append("(sequences variant on)")
+        lines.append(t("bhargage.count.sequences"))
     lines.extend(_item(it) for it in hc.items)
     if not hc.items:
-        lines.append("• nothing scores")
-    lines.append(f"**Total: {hc.total}**")
+        lines.append(t("bhargage.count.nothing"))
+    lines.append(t("bhargage.count.total", total=hc.total))
     if shortage_points:
-        lines.append(f"Shortage: {shortage_points} for the opponent (missing {_suits(missing)})")
+        lines.append(t("bhargage.count.shortage", points=shortage_points, suits=_suits(missing)))
     else:
-        lines.append("No shortage: every suit is there.")
+        lines.append(t("bhargage.count.no-shortage"))
     return "\n".join(lines)
 
 
@@ -331,40 +426,50 @@ def _signed(x: float) -> str:
 
 def discard_hint_text(lines: Sequence[DiscardLine], *, dealer: bool, sequences: bool = False) -> str:
     """The coach's discard table: every choice's expected points this hand, best first, itemised."""
-    role = (
-        "the dealer: the bhargage is yours" if dealer else "not the dealer: the bhargage is your opponent's"
-    )
+    role = t("bhargage.hint.role-dealer") if dealer else t("bhargage.hint.role-not-dealer")
+    if sequences:
+        head = t("bhargage.hint.discard-head-sequences", role=role)
+    else:
+        head = t("bhargage.hint.discard-head", role=role)
     out = [
-        f"**Discard hint** — expected points this hand (you are {role}"
-        f"{'; sequences on' if sequences else ''}), averaged over every up-card and every pair your "
-        "opponent may lay away:",
+        head,
         "```",
-        f"{'':3}{'lay away':<28}{'hand':>7}{'bharg.':>8}{'short.':>8}{'total':>8}",
+        f"{'':3}{t('bhargage.hint.col-lay-away'):<28}{t('bhargage.hint.col-hand'):>7}"
+        f"{t('bhargage.hint.col-bhargage'):>8}{t('bhargage.hint.col-shortage'):>8}{t('bhargage.hint.col-total'):>8}",
     ]
     for i, line in enumerate(lines, 1):
-        pair = " + ".join(c.name for c in line.cards)
+        pair = " + ".join(_short_name(c) for c in line.cards)
         out.append(
             f"{i:>2} {pair[:27]:<28}{line.hand:>7.2f}{_signed(line.bhargage):>8}"
             f"{_signed(line.shortage):>8}{_signed(line.total):>8}"
         )
     out.append("```")
-    out.append(
-        "hand: your 3 kept cards with the up-card in the show · bharg.: the bhargage's count, yours as "
-        "dealer, against you otherwise · short.: shortage claims on your hand (and the bhargage's, for the "
-        "non-dealer)."
-    )
+    out.append(t("bhargage.hint.discard-key"))
     return "\n".join(out)
+
+
+_ARTICLE = re.compile(r"^(?:the|il|lo|la|i|gli|le) |^l['’]")
+
+
+def _short_name(c: Card) -> str:
+    """A card's name without its article, for a narrow column: "Forest", "Ace of Moons" ("Foresta")."""
+    return _ARTICLE.sub("", words.title(c), count=1)
 
 
 def play_hint_text(advice: PlayAdvice, count: int) -> str:
     """The coach's one line in the play: the card the strongest bot would play, and why."""
-    now = ", ".join(it.reason for it in advice.now)
-    scored = f"it scores {now} now" if now else "it scores nothing now"
-    return (
-        f"**Hint:** play **{advice.card.title}** (count {count} → {count + advice.card.value}): {scored}; "
-        f"over the rest of this count you can expect {_signed(advice.net)} points against your opponent "
-        f"(their best reply averages {advice.reply:.1f})."
-    )
+    params = {
+        "card": words.title(advice.card),
+        "count": count,
+        "after": count + advice.card.value,
+        "net": _signed(advice.net),
+        "reply": f"{advice.reply:.1f}",
+    }
+    if advice.now:
+        return t(
+            "bhargage.hint.play-scores", calls=", ".join(call_text(it.reason) for it in advice.now), **params
+        )
+    return t("bhargage.hint.play-nothing", **params)
 
 
 # ---------------------------------------------------------------- pictures (drawn by bot.pictures)
@@ -385,10 +490,10 @@ def _play_row(up: Card | None, pile: Sequence[tuple[int, Card]], count: int, pla
     if up is None:
         return None
     groups: list[tuple[Card, ...]] = [(up,)]
-    labels = ["Up-card"]
+    labels = [t("bhargage.picture.up-card")]
     if playing and pile:
         groups.append(tuple(c for _, c in pile))
-        labels.append(f"Count {count}")
+        labels.append(t("bhargage.picture.count", count=count))
     return pic.Row(caption="", groups=tuple(groups), labels=tuple(labels))
 
 
@@ -402,7 +507,10 @@ def board_scene(state: bh.State, names: Sequence[str]) -> pic.Scene:
         row = _play_row(state.up, state.pile, state.count, state.phase is bh.Phase.PLAY)
         if row is not None:
             parts.append(row)
-    title = f"Bhargage · hand {state.hand_no}" if state.phase is not bh.Phase.OVER else "Bhargage · final"
+    if state.phase is not bh.Phase.OVER:
+        title = t("bhargage.picture.board-hand", hand=state.hand_no)
+    else:
+        title = t("bhargage.picture.board-final")
     return pic.Scene(tuple(parts), title=title)
 
 
@@ -418,9 +526,9 @@ def panel_scene(view: bh.SeatView, picked: Sequence[Card] = ()) -> pic.Scene:
         cards = dealt(view)
         chosen = set(picked or view.discard)
         raised = tuple((0, i) for i, c in enumerate(cards) if c in chosen)
-        caption = "Your cards: choose 2 to lay away"
+        caption = t("bhargage.picture.choose")
     else:
-        cards, raised, caption = tuple(view.hand), (), "Your cards"
+        cards, raised, caption = tuple(view.hand), (), t("bhargage.picture.your-cards")
     parts: list[pic.Row | pic.Track] = [pic.Row(caption=caption, groups=(cards,), picked=raised)]
     row = _play_row(view.up, view.pile, view.count, view.phase is bh.Phase.PLAY)
     if row is not None:
@@ -434,13 +542,13 @@ def show_scene(events: Sequence[bh.Event], names: Sequence[str]) -> pic.Scene | 
     rows: list[pic.Row | pic.Track] = []
     for ev in events:
         if isinstance(ev, bh.HandCounted):
-            whose = f"{names[ev.seat]}'s {'bhargage' if ev.kind == 'bhargage' else 'hand'}"
-            scored = ", ".join(it.reason for it in ev.items) or "nothing"
+            whose = _whose(ev, names)
+            scored = ", ".join(call_text(it.reason) for it in ev.items) or t("bhargage.picture.nothing")
             rows.append(
                 pic.Row(
-                    caption=f"{whose}: {ev.total} ({scored})",
+                    caption=t("bhargage.picture.counted", whose=whose, total=ev.total, calls=scored),
                     groups=(ev.cards, (ev.up,)),
-                    labels=("", "Up-card"),
+                    labels=("", t("bhargage.picture.up-card")),
                 )
             )
-    return pic.Scene(tuple(rows), title="The show") if rows else None
+    return pic.Scene(tuple(rows), title=t("bhargage.picture.show")) if rows else None

@@ -78,8 +78,9 @@ LIMIT = 23  # R7: the count never exceeds 23
 HAND_SIZE = 5
 MIN_TARGET = 21
 MAX_TARGET = 221
-CHIEF = "2 for the Chief"
-LAST = "1 for last"
+# The calls' English words name them in events and logs; the render layer words them for players.
+CHIEF = "2 for the Chief"  # i18n: not text
+LAST = "1 for last"  # i18n: not text
 
 
 class BadOptions(RulesError, ValueError):
@@ -95,14 +96,13 @@ class Options:
 
     def __post_init__(self) -> None:
         if isinstance(self.target, bool) or not isinstance(self.target, int):
-            raise BadOptions("The target must be a whole number.")
+            raise BadOptions("bhargage.options.target-whole")
         if not MIN_TARGET <= self.target <= MAX_TARGET:
             raise BadOptions(
-                f"The target must be between {MIN_TARGET} and {MAX_TARGET} "
-                f"(both players start at {START_SCORE})."
+                "bhargage.options.target-range", low=MIN_TARGET, high=MAX_TARGET, start=START_SCORE
             )
         if not isinstance(self.sequences, bool):
-            raise BadOptions("The sequences option is either on or off.")
+            raise BadOptions("bhargage.options.sequences-bool")
 
     def to_dict(self) -> dict[str, Any]:
         return {"target": self.target, "sequences": self.sequences}
@@ -112,7 +112,7 @@ class Options:
         d = dict(d or {})
         unknown = set(d) - {"target", "sequences"}
         if unknown:
-            raise BadOptions(f"Bhargage has no option called {', '.join(sorted(unknown))}.")
+            raise BadOptions("bhargage.options.unknown", names=", ".join(sorted(unknown)))
         return cls(target=d.get("target", 121), sequences=d.get("sequences", False))
 
 
@@ -479,7 +479,7 @@ def _deal(w: _Work, ev: list[Event]) -> None:
 def start(seed: int, players: int = 2, options: Options | None = None) -> tuple[State, list[Event]]:
     """A new game: cut for the first deal, then deal hand 1."""
     if players != 2:
-        raise BadOptions("Bhargage is a game for exactly two players.")
+        raise BadOptions("bhargage.options.two-players")
     options = options or Options()
     cuts, dealer = _cut_for_deal(seed)
     ev: list[Event] = [DealerCut(cuts, dealer)]
@@ -522,7 +522,7 @@ def is_over(state: State) -> bool:
 
 def final_result(state: State) -> Result:
     if state.phase is not Phase.OVER:
-        raise IllegalAction("The game is not over yet.")
+        raise IllegalAction("bhargage.rules.not-over")
     return Result(scores=state.scores, winners=(state.winner,), muggins=state.muggins, how=state.how)
 
 
@@ -551,7 +551,7 @@ def _own_discard(state: State, seat: int) -> tuple[Card, ...]:
 
 def view(state: State, seat: int) -> SeatView:
     if seat not in (0, 1):
-        raise IllegalAction("There is no such seat at this table.")
+        raise IllegalAction("bhargage.rules.no-such-seat")
     over = state.phase is Phase.OVER
     return SeatView(
         seat=seat,
@@ -586,37 +586,37 @@ def check(state: State, action: Action) -> None:
     state and only looks at a few small tuples, so it is cheap enough to run on every click.
     """
     if state.phase is Phase.OVER:
-        raise GameOver("The game is over.")
+        raise GameOver("bhargage.rules.game-over")
     seat = action.seat
     if seat not in (0, 1):
-        raise IllegalAction("There is no such seat at this table.")
+        raise IllegalAction("bhargage.rules.no-such-seat")
     if isinstance(action, Resign):
         if action.how not in ("resign", "forfeit"):
-            raise IllegalAction("You can only resign or forfeit.")
+            raise IllegalAction("bhargage.rules.resign-or-forfeit")
     elif isinstance(action, Discard):
         if state.phase is not Phase.DISCARD:
             raise _phase_error(state.phase)
         if len(action.cards) != 2 or action.cards[0] == action.cards[1]:
-            raise IllegalAction("Discard exactly two different cards.")
+            raise IllegalAction("bhargage.rules.discard-two")
         dealt = (*state.hands[seat], *state.discards[seat])
         if any(c not in dealt for c in action.cards):
-            raise IllegalAction("You don't hold that card.")
+            raise IllegalAction("bhargage.rules.not-held")
     elif isinstance(action, Cut):
         if state.phase is not Phase.CUT:
             raise _phase_error(state.phase)
         if seat != state.non_dealer:
-            raise NotYourTurn("It is not your turn.")
+            raise NotYourTurn("bhargage.rules.not-your-turn")
     elif isinstance(action, Play):
         if state.phase is not Phase.PLAY:
             raise _phase_error(state.phase)
         if seat != state.to_move:
-            raise NotYourTurn("It is not your turn.")
+            raise NotYourTurn("bhargage.rules.not-your-turn")
         if action.card not in state.hands[seat]:
-            raise IllegalAction("You don't hold that card.")
+            raise IllegalAction("bhargage.rules.not-held")
         if state.count + card_value(action.card) > LIMIT:
-            raise IllegalAction("That card would take the count past 23.")
+            raise IllegalAction("bhargage.rules.past-23")
     else:  # pragma: no cover - the Action union is closed
-        raise IllegalAction("That is not a Bhargage action.")
+        raise IllegalAction("bhargage.rules.not-an-action")
 
 
 def can(state: State, action: Action) -> bool:
@@ -644,11 +644,12 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     return w.freeze(), ev
 
 
-_PHASE_TASK = {Phase.DISCARD: "discard", Phase.CUT: "cut for the up-card", Phase.PLAY: "play a card"}
-
-
 def _phase_error(phase: Phase) -> IllegalAction:
-    return IllegalAction(f"You can't do that now: it is time to {_PHASE_TASK[phase]}.")
+    if phase is Phase.DISCARD:
+        return IllegalAction("bhargage.rules.time-to-discard")
+    if phase is Phase.CUT:
+        return IllegalAction("bhargage.rules.time-to-cut")
+    return IllegalAction("bhargage.rules.time-to-play")
 
 
 # The effects below run only after ``check`` accepted the action.
@@ -792,13 +793,13 @@ def _card_from_text(word: str) -> Card:
     try:
         return card(word)
     except UnknownCard as err:
-        raise BadActionText(str(err)) from err
+        raise BadActionText(err.msgid, **err.params) from err
 
 
 def parse_action(text: str) -> Action:
     words = text.split()
     if len(words) < 2 or words[0] not in ("0", "1"):
-        raise BadActionText(f"“{text.strip()}” is not a Bhargage action (try “0 play forest”).")
+        raise BadActionText("bhargage.rules.bad-action-text", text=text.strip())
     seat = int(words[0])
     verb, rest = words[1].lower(), words[2:]
     if verb == "discard" and len(rest) == 2:
@@ -812,7 +813,7 @@ def parse_action(text: str) -> Action:
         return Resign(seat, "resign")
     if verb == "forfeit" and not rest:
         return Resign(seat, "forfeit")
-    raise BadActionText(f"“{text.strip()}” is not a Bhargage action (try “0 play forest”).")
+    raise BadActionText("bhargage.rules.bad-action-text", text=text.strip())
 
 
 def replay(seed: int, players: int, options: Options | None, texts: Sequence[str]) -> State:

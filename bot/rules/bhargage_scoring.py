@@ -22,11 +22,18 @@ _MASK: tuple[int, ...] = tuple(sum(_SUIT_BIT[s] for s in c.suits) for c in ALL_C
 _NSUITS: tuple[int, ...] = tuple(len(c.suits) for c in ALL_CARDS)
 _PERS: tuple[bool, ...] = tuple(c.personality for c in ALL_CARDS)
 
-SET_REASONS: dict[int, str] = {2: "2 for a pair", 3: "6 for three", 4: "12 for four", 5: "20 for five"}
+# Each call's English words are its identity in events, logs and tests; bot.render.bhargage.call_text words it
+# for players in their language.
+SET_REASONS: dict[int, str] = {
+    2: "2 for a pair",
+    3: "6 for three",  # i18n: not text
+    4: "12 for four",  # i18n: not text
+    5: "20 for five",  # i18n: not text
+}
 ELEVEN = "11 for 2"
 TWENTY_THREE = "23 for 3"
-BHARG = "6 for bharg"
-FRIEND = "1 for the Chief's Friend"
+BHARG = "6 for bharg"  # i18n: not text
+FRIEND = "1 for the Chief's Friend"  # i18n: not text
 GAME = "Game!"
 
 
@@ -36,7 +43,7 @@ def set_points(n: int) -> int:
 
 
 def run_reason(length: int) -> str:
-    return f"{length} for a run"
+    return f"{length} for a run"  # i18n: not text (the call's identity; see SET_REASONS)
 
 
 @dataclass(frozen=True, slots=True)
