@@ -186,7 +186,9 @@ async def main_async(game: str) -> str:
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
             bot = create_bot(settings, guild_ready_timeout=0.01, extensions=EXTENSIONS)
             task = asyncio.create_task(bot.start(settings.token))
-            await bot.wait_until_ready()
+            while not bot.is_ready():  # (wait_until_ready may only be awaited once the client logged in)
+                assert not task.done(), task.exception()
+                await asyncio.sleep(0.01)
             await bot.tables.restored()
             bot.lobbies.seed_source = lambda: SEEDS[game]
             players = people(fake)
