@@ -22,6 +22,16 @@ from bot.store import Lobby, Store
 from bot.tables import Table, TableService
 
 
+def subcommand(name: str) -> str:
+    """A table command's name as the reader's client shows it ("resign" → "abbandona")."""
+    words = {
+        "resign": t("cmd.table.resign.name"),
+        "leave": t("cmd.table.leave.name"),
+        "practice": t("cmd.bhargage.practice.name"),
+    }
+    return words.get(name, name)
+
+
 def closed_words(challenge: bool, status: str) -> str:
     """Why a lobby no longer takes clicks, for the clicker."""
     if challenge:
@@ -95,7 +105,7 @@ class LobbyService:
                     "tavern.lobby.other-seated", name=player.name, channel=seated.channel_id
                 )
             game = seated.adapter
-            leave = f"`{game.command} {game.resign_command}`"
+            leave = f"`{game.command} {subcommand(game.resign_command)}`"
             raise UserFacingError("tavern.lobby.you-seated", channel=seated.channel_id, leave=leave)
 
     async def open(
@@ -117,7 +127,7 @@ class LobbyService:
                 raise UserFacingError("tavern.lobby.not-yourself")
             if invited.bot:
                 if adapter.ai is not None:
-                    practice = f"`{adapter.command} practice`"
+                    practice = f"`{adapter.command} {subcommand('practice')}`"
                     raise UserFacingError(
                         "tavern.lobby.other-bots-practice", game=adapter.title, practice=practice
                     )
