@@ -365,7 +365,7 @@ def score_table(hand_no: int, rows: Sequence[D.ScoreRow], names: Sequence[str], 
     return "\n".join(lines)
 
 
-_REACHED = re.compile(r"^reached the target of (\d+)$")
+_REACHED = re.compile(r"^reached the target of (\d+)$")  # i18n: not text (the engine's record)
 
 
 def how_text(how: str) -> str:

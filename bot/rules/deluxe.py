@@ -584,9 +584,8 @@ def _end_hand(state: State, events: list[Event]) -> State:
         leaders = tuple(s for s in active if totals[s] == top)
         if len(leaders) == 1:
             events.append(GameWon(leaders, state.totals))
-            return replace(
-                state, winners=leaders, how=f"reached the target of {state.options.target}"
-            )  # i18n: not text
+            how = f"reached the target of {state.options.target}"  # i18n: not text (the record's wording)
+            return replace(state, winners=leaders, how=how)
         events.append(TiePlayedOn(leaders, top))
     return _deal(state, state.hand_no + 1, _next_active(state, state.first_seat), events)
 
@@ -909,9 +908,8 @@ def _leave(state: State, seat: int, events: list[Event]) -> State:
     active = _active(state)
     if len(active) < 2:
         events.append(GameWon(tuple(active), state.totals))
-        return replace(
-            state, phase=Phase.OVER, winners=tuple(active), how="the other players left"
-        )  # i18n: not text
+        how = "the other players left"  # i18n: not text (the record's wording)
+        return replace(state, phase=Phase.OVER, winners=tuple(active), how=how)
     if state.phase == Phase.FINAL_BIND:
         if state.turn == seat:
             return _next_final_binder(state, events)
