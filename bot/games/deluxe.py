@@ -15,7 +15,7 @@ from typing import Any
 from bot.ai import deluxe as computer
 from bot.errors import UserFacingError
 from bot.games import Announcement, Click, GameAdapter, Move, clip
-from bot.i18n import t, tn
+from bot.i18n import Msg, t, tn
 from bot.panel import Button, Control, Embed, Option, Panel, Picture, Select
 from bot.render import deluxe as R
 from bot.render import picture, words
@@ -241,7 +241,7 @@ def _draw_items(seq: str, queue: Sequence[Card]) -> list[Control]:
                 points=tn("deluxe.pts", R.points(taken)),
                 cards=", ".join(words.title(c) for c in taken),
             )
-            options.append(Option(label=label[:100], value=str(n), description=desc[:100]))
+            options.append(Option(label=label[:100], value=str(n), description=_fit(desc)))
         first, last = k * CHUNK + 1, k * CHUNK + len(options)
         if k == 0:
             placeholder = t("deluxe.panel.take-placeholder")
@@ -249,6 +249,16 @@ def _draw_items(seq: str, queue: Sequence[Card]) -> list[Control]:
             placeholder = t("deluxe.panel.take-range", first=first, last=last)
         items.append(Select(placeholder, "take", tuple(options), token=seq, arg=str(k), row=k + 1))
     return items
+
+
+def _fit(text: str, limit: int = 100) -> str:
+    """A menu description within Discord's limit: a list too long ends at the last whole name, with "…"
+    (never half a card's name)."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    comma = cut.rfind(", ")
+    return (cut[:comma] if comma > 0 else cut) + "…"
 
 
 def _card_option(i: int, c: Card, *, default: bool = False) -> Option:
@@ -389,14 +399,8 @@ class Deluxe(GameAdapter):
     max_players = D.MAX_PLAYERS
     challenge = False
 
-    @property
-    def resign_label(self) -> str:  # type: ignore[override]
-        return t("deluxe.leave.label")
-
-    @property
-    def resign_done(self) -> str:  # type: ignore[override]
-        return t("deluxe.leave.done")
-
+    resign_label_msg = Msg("deluxe.leave.label")
+    resign_done_msg = Msg("deluxe.leave.done")
     board_command = "table"
     resign_command = "leave"
     colour = COLOUR
