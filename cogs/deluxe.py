@@ -11,29 +11,42 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.render import deluxe as R
 from bot.rules import deluxe as D
+from bot.translator import cmd
 from cogs.table_commands import GameCog
 
 if TYPE_CHECKING:
     from bot.app import TavernBot
 
 GAME = "deluxe"
-FAST_START_CHOICES = [app_commands.Choice(name=R.FAST_START_NAMES[k][:100], value=k) for k in range(4)]
+FAST_START_CHOICES = [
+    app_commands.Choice(name=cmd("cmd.deluxe.create.fast-start.none"), value=0),
+    app_commands.Choice(name=cmd("cmd.deluxe.create.fast-start.one"), value=1),
+    app_commands.Choice(name=cmd("cmd.deluxe.create.fast-start.two"), value=2),
+    app_commands.Choice(name=cmd("cmd.deluxe.create.fast-start.three"), value=3),
+]
 
 
 class Deluxe(GameCog):
     """``/deluxe …``."""
 
     game = GAME
-    group = app_commands.Group(name="deluxe", description="Bharg Deluxe, 2–6 players", guild_only=True)
+    group = app_commands.Group(
+        name=cmd("cmd.deluxe.name"), description=cmd("cmd.deluxe.description"), guild_only=True
+    )
 
-    @group.command(name="create", description="Open a Bharg Deluxe table in this channel (2–6 players)")
+    @group.command(name=cmd("cmd.deluxe.create.name"), description=cmd("cmd.deluxe.create.description"))
+    @app_commands.rename(
+        target=cmd("cmd.deluxe.create.target"),
+        pawns=cmd("cmd.deluxe.create.pawns"),
+        courts=cmd("cmd.deluxe.create.courts"),
+        fast_start=cmd("cmd.deluxe.create.fast-start"),
+    )
     @app_commands.describe(
-        target="Score to reach: 100 is the usual game, 50 a quick one (the server's usual if left out)",
-        pawns="Add the Pawns (both copies)",
-        courts="Add the Courts (both copies)",
-        fast_start="An optional fast start rule",
+        target=cmd("cmd.deluxe.create.target.description"),
+        pawns=cmd("cmd.deluxe.create.pawns.description"),
+        courts=cmd("cmd.deluxe.create.courts.description"),
+        fast_start=cmd("cmd.deluxe.create.fast-start.description"),
     )
     @app_commands.choices(fast_start=FAST_START_CHOICES)
     async def create(

@@ -15,21 +15,21 @@ from typing import Any
 from bot.ai import deluxe as computer
 from bot.errors import UserFacingError
 from bot.games import Announcement, Click, GameAdapter, Move, clip
+from bot.i18n import Msg, t, tn
 from bot.panel import Button, Control, Embed, Option, Panel, Picture, Select
 from bot.render import deluxe as R
-from bot.render import picture
+from bot.render import picture, words
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card
+from bot.rules.deluxe_melds import chain
 from bot.rules.errors import IllegalAction, NotYourTurn, RulesError
 from bot.store import Lobby
 from bot.tables import StaleAction, Table
-from bot.text import plural
 
 CHUNK = 25  # options per select (Discord's limit)
 MAX_SELECTS = 4  # four select rows plus one row of buttons (the meld menu takes one of the four)
 EMBED_LIMIT = 4000
 COLOUR = 0x11806A
-NO_LONGER = "That button is out of date."
 
 
 # ------------------------------------------------------------------------------------------- selections
@@ -53,7 +53,7 @@ def parse_mask(text: str) -> int:
     try:
         return int(text or "0", 36)
     except ValueError:
-        raise IllegalAction("That button is damaged; use /deluxe hand for fresh controls.") from None
+        raise IllegalAction("deluxe.panel.damaged") from None
 
 
 def positions(mask: int) -> list[int]:
@@ -65,9 +65,7 @@ def chosen(hand: Sequence[Card], mask: int) -> list[Card]:
     out = []
     for i in positions(mask):
         if i >= len(hand):
-            raise IllegalAction(
-                "Those cards are no longer in your hand; use /deluxe hand for fresh controls."
-            )
+            raise IllegalAction("deluxe.panel.cards-gone")
         out.append(hand[i])
     return out
 
@@ -108,8 +106,8 @@ def _public_summary(v: D.View, table: Table) -> str:
     return "\n".join(
         [
             R.straight_line(v),
-            f"Deck: {R.deck_text(v)} · Discard Queue (top first): {R.queue_text(v.queue)}",
-            "Scores: " + R.progress_line(v, table.names),
+            t("deluxe.panel.piles", deck=R.deck_text(v), queue=R.queue_text(v.queue)),
+            t("deluxe.panel.scores", scores=R.progress_line(v, table.names)),
         ]
     )
 
@@ -159,44 +157,43 @@ def turn_panel(table: Table, seat: int, *, mask: int = 0, build: bool = False, n
     hand = v.hand
     seq = str(table.seq)
     my_move = not D.is_over(state) and v.turn == seat and not v.left[seat]
-    lines = [_public_summary(v, table), "", "**Your hand**", R.hand_text(hand)]
+    lines = [_public_summary(v, table), "", t("deluxe.panel.your-hand"), R.hand_text(hand)]
     items: list[Control] = []
-    title = f"Bharg Deluxe · hand {v.hand_no}"
+    title = t("deluxe.panel.title", hand=v.hand_no)
     final = v.phase == D.Phase.FINAL_BIND
     if D.is_over(state):
-        header = "The game is over."
+        header = t("deluxe.rules.over")
     elif v.left[seat]:
-        header = "You have left this game."
+        header = t("deluxe.rules.you-left")
     elif not my_move:
-        header = f"Waiting for {table.names[v.turn]}."
+        header = t("deluxe.panel.waiting", name=table.names[v.turn])
     elif v.phase == D.Phase.DRAW:
-        header = "**Your turn: draw** — the top of the deck, or the top cards of the Discard Queue."
+        header = t("deluxe.panel.head-draw")
         items += _draw_items(seq, v.queue)
     elif build:
-        header = "**Build a meld** — pick its cards in the menus, then press Bind picked cards."
+        header = t("deluxe.panel.head-build")
         picked = chosen(hand, mask)
         meld, reason = judge(state, seat, picked)
-        lines += ["", "**Picked:** " + R.cards_text(picked)]
+        lines += ["", t("deluxe.panel.picked", cards=R.cards_text(picked))]
         if len(picked) < 2 and meld is None:
-            reason = PICK_HINT
+            reason = pick_hint()
         lines.append(R.selection_text(meld, reason, table.names, seat))
         items += _card_items(table, seat, hand, mask, meld is not None, picked, final)
     else:
         choices, total = meld_choices(state, seat, hand)
         if final:
-            header = "**Final bind** — pick a meld to bind it, or press Done."
+            header = t("deluxe.panel.head-final")
         elif choices:
-            header = "**Your turn: bind, then discard** — pick a meld to bind it; discarding ends your turn."
+            header = t("deluxe.panel.head-bind")
         else:
-            header = "**Your turn: discard** — nothing binds now; pick a card to discard (ends your turn)."
+            header = t("deluxe.panel.head-discard")
         tosses = discard_menus(state, seat, hand, bool(choices))
         if total > len(choices):
-            more = f"The menu shows the {len(choices)} best of {total} melds: more in **Build a meld**."
-            lines += ["", more]
+            lines += ["", t("deluxe.panel.more-melds", shown=len(choices), total=total)]
         elif not choices and final:
-            lines += ["", "Nothing in your hand binds now."]
+            lines += ["", t("deluxe.panel.nothing-binds")]
         if len(tosses) < len(discard_chunks(state, seat, hand)):
-            lines += ["", "The discard menus end at card 75: discard the others in **Build a meld by hand**."]
+            lines += ["", t("deluxe.panel.discard-limit")]
         items += _bind_items(seq, table, seat, choices, tosses, hand, final)
     if note:
         lines.insert(0, note)
@@ -211,41 +208,66 @@ def turn_panel(table: Table, seat: int, *, mask: int = 0, build: bool = False, n
 def _hand_picture(hand: Sequence[Card], picked: Sequence[int] = ()) -> Picture | None:
     if not hand:
         return None
-    return picture("hand.png", R.hand_scene(hand, picked), "Your hand: " + ", ".join(c.title for c in hand))
+    alt = t("deluxe.panel.hand-alt", cards=", ".join(words.title(c) for c in hand))
+    return picture("hand.png", R.hand_scene(hand, picked), alt)
 
 
-PICK_HINT = "Pick 2 or more cards to bind (one card binds only when it extends a straight on the table)."
+def pick_hint() -> str:
+    """What a selection of fewer than two cards that binds as nothing is told."""
+    return t("deluxe.panel.pick-hint")
+
+
+def __getattr__(name: str) -> Any:
+    """``PICK_HINT``, as older callers read it: in the language in force when read."""
+    if name == "PICK_HINT":
+        return pick_hint()
+    raise AttributeError(name)
 
 
 def _draw_items(seq: str, queue: Sequence[Card]) -> list[Control]:
-    items: list[Control] = [Button("Draw from deck", "draw", token=seq, style="primary", row=0)]
+    items: list[Control] = [Button(t("deluxe.panel.draw"), "draw", token=seq, style="primary", row=0)]
     top_first = list(reversed(queue))
     for k in range(min(MAX_SELECTS, (len(queue) + CHUNK - 1) // CHUNK)):
         options = []
         for n in range(k * CHUNK + 1, min(len(queue), (k + 1) * CHUNK) + 1):
             taken = top_first[:n]
-            label = f"Take {n}: " + ("" if n == 1 else "… + ") + f"{taken[-1].title} {taken[-1].suit_emoji}"
-            options.append(
-                Option(
-                    label=label[:100],
-                    value=str(n),
-                    description=(plural(R.points(taken), "pt") + ": " + ", ".join(c.title for c in taken))[
-                        :100
-                    ],
-                )
+            last_card = f"{words.title(taken[-1])} {taken[-1].suit_emoji}"
+            if n == 1:
+                label = t("deluxe.panel.take-one", n=n, card=last_card)
+            else:
+                label = t("deluxe.panel.take-many", n=n, card=last_card)
+            desc = t(
+                "deluxe.panel.take-desc",
+                points=tn("deluxe.pts", R.points(taken)),
+                cards=", ".join(words.title(c) for c in taken),
             )
+            options.append(Option(label=label[:100], value=str(n), description=_fit(desc)))
         first, last = k * CHUNK + 1, k * CHUNK + len(options)
-        placeholder = "Take from the Discard Queue…" if k == 0 else f"Take {first}–{last} from the queue…"
+        if k == 0:
+            placeholder = t("deluxe.panel.take-placeholder")
+        else:
+            placeholder = t("deluxe.panel.take-range", first=first, last=last)
         items.append(Select(placeholder, "take", tuple(options), token=seq, arg=str(k), row=k + 1))
     return items
 
 
+def _fit(text: str, limit: int = 100) -> str:
+    """A menu description within Discord's limit: a list too long ends at the last whole name, with "…"
+    (never half a card's name)."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    comma = cut.rfind(", ")
+    return (cut[:comma] if comma > 0 else cut) + "…"
+
+
 def _card_option(i: int, c: Card, *, default: bool = False) -> Option:
-    rank = c.rank.label if c.rank.label.isdigit() else R.rank_name(c.rank)
     return Option(
-        label=f"{c.title} {c.suit_emoji}"[:100],
+        label=f"{words.title(c)} {c.suit_emoji}"[:100],
         value=str(i),
-        description=f"{rank} · " + plural(len(c.suits), "pt"),
+        description=t(
+            "deluxe.panel.card-desc", rank=R.rank_name(c.rank), points=tn("deluxe.pts", len(c.suits))
+        ),
         default=default,
     )
 
@@ -267,21 +289,20 @@ def _bind_items(
         for value, m in choices.items():
             label, desc = R.meld_option(m, table.names, binder=seat)
             options.append(Option(label=label, value=value, description=desc))
-        items.append(Select("Bind a meld…", "meld", tuple(options), token=seq, row=row))
+        items.append(Select(t("deluxe.panel.meld-placeholder"), "meld", tuple(options), token=seq, row=row))
         row += 1
     for k, part in enumerate(tosses):
         lo, hi = hand[part[0]], hand[part[-1]]
-        placeholder = (
-            "Discard a card (ends your turn)…"
-            if len(tosses) == 1
-            else f"Discard (ends your turn): {R.rank_name(lo.rank)}–{R.rank_name(hi.rank)}…"
-        )
+        if len(tosses) == 1:
+            placeholder = t("deluxe.panel.discard-placeholder")
+        else:
+            placeholder = t("deluxe.panel.discard-range", low=R.rank_name(lo.rank), high=R.rank_name(hi.rank))
         options = [_card_option(i, hand[i]) for i in part]
         items.append(Select(placeholder, "toss", tuple(options), token=seq, arg=str(k), row=row))
         row += 1
-    items.append(Button("Build a meld by hand", "build", token=seq, row=row))
+    items.append(Button(t("deluxe.panel.build"), "build", token=seq, row=row))
     if final:
-        items.append(Button("Done", "done", token=seq, style="primary", row=row))
+        items.append(Button(t("deluxe.panel.done"), "done", token=seq, style="primary", row=row))
     return items
 
 
@@ -304,12 +325,16 @@ def _card_items(
         part = list(enumerate(hand))[k * CHUNK : (k + 1) * CHUNK]
         options = [_card_option(i, c, default=bool(mask >> i & 1)) for i, c in part]
         lo, hi = part[0][1], part[-1][1]
-        placeholder = (
-            "Pick the cards of a meld…"
-            if chunks == 1
-            else f"Cards {k * CHUNK + 1}–{k * CHUNK + len(part)} "
-            f"({R.rank_name(lo.rank)}–{R.rank_name(hi.rank)})…"
-        )
+        if chunks == 1:
+            placeholder = t("deluxe.panel.pick-placeholder")
+        else:
+            placeholder = t(
+                "deluxe.panel.pick-range",
+                first=k * CHUNK + 1,
+                last=k * CHUNK + len(part),
+                low=R.rank_name(lo.rank),
+                high=R.rank_name(hi.rank),
+            )
         items.append(
             Select(
                 placeholder,
@@ -324,15 +349,17 @@ def _card_items(
         )
     row = chunks
     items.append(
-        Button("Bind picked cards", "bind", token=seq, arg=m, style="success", disabled=not can_bind, row=row)
+        Button(
+            t("deluxe.panel.bind"), "bind", token=seq, arg=m, style="success", disabled=not can_bind, row=row
+        )
     )
     state: D.State = table.state
     if not final and len(picked) == 1 and D.can(state, D.Discard(seat, picked[0])):
-        label = f"Discard {picked[0].title}"
+        label = t("deluxe.panel.discard-card", card=words.title(picked[0]))
         items.append(Button(label[:80], "disc", token=seq, arg=m, style="danger", row=row))
     if mask:
-        items.append(Button("Clear", "clr", token=seq, row=row))
-    items.append(Button("Back", "back", token=seq, row=row))
+        items.append(Button(t("deluxe.panel.clear"), "clr", token=seq, row=row))
+    items.append(Button(t("deluxe.panel.back"), "back", token=seq, row=row))
     return items
 
 
@@ -340,10 +367,10 @@ def closed_panel(table: Table, seat: int, lines: Sequence[str]) -> Panel:
     """What the live panel shows once the player's turn is over: what they did and their hand, no controls
     until it is redrawn for their next turn."""
     v = D.view(table.state, seat)
-    body = "\n".join([*lines, "", "**Your hand**", R.hand_text(v.hand)]).strip()
+    body = "\n".join([*lines, "", t("deluxe.panel.your-hand"), R.hand_text(v.hand)]).strip()
     return Panel(
-        content="Your turn is over. This panel comes alive again on your next turn (you'll be pinged).",
-        embed=_embed("Bharg Deluxe", body),
+        content=t("deluxe.panel.closed"),
+        embed=_embed("Bharg Deluxe", body),  # i18n: not text (the game's name)
         picture=_hand_picture(v.hand),
     )
 
@@ -351,19 +378,19 @@ def closed_panel(table: Table, seat: int, lines: Sequence[str]) -> Panel:
 def _mask_arg(text: str) -> int:
     """A selection as controls carry it: base-36 digits only, at most 20 of them (no hand has 100 cards)."""
     if len(text) > 20 or not all(ch in "0123456789abcdefghijklmnopqrstuvwxyz" for ch in text):
-        raise UserFacingError(NO_LONGER)
+        raise UserFacingError("deluxe.panel.stale")
     return parse_mask(text)
 
 
 def _small_int(text: str, limit: int) -> int:
     if not text.isascii() or not text.isdigit() or len(text) > 3 or int(text) >= limit:
-        raise UserFacingError(NO_LONGER)
+        raise UserFacingError("deluxe.panel.stale")
     return int(text)
 
 
 class Deluxe(GameAdapter):
     name = "deluxe"
-    title = "Bharg Deluxe"
+    title = "Bharg Deluxe"  # i18n: not text (the game's name)
     targets = (D.MIN_TARGET, 100, D.MAX_TARGET)
     rules = D
     ai = computer
@@ -371,8 +398,9 @@ class Deluxe(GameAdapter):
     min_players = D.MIN_PLAYERS
     max_players = D.MAX_PLAYERS
     challenge = False
-    resign_label = "Leave the game"
-    resign_done = "You left the game."
+
+    resign_label_msg = Msg("deluxe.leave.label")
+    resign_done_msg = Msg("deluxe.leave.done")
     board_command = "table"
     resign_command = "leave"
     colour = COLOUR
@@ -386,7 +414,7 @@ class Deluxe(GameAdapter):
     def lobby_panel(self, lobby: Lobby) -> Panel:
         options = self.options(lobby.options)
         names = lobby.names
-        host = names.get(lobby.host_id, "someone")
+        host = names.get(lobby.host_id) or t("deluxe.lobby.someone")
         members = [names.get(m, str(m)) for m in lobby.members]
         text = R.lobby_text(host, members, options, lobby.status)
         if lobby.status != "open":
@@ -394,10 +422,10 @@ class Deluxe(GameAdapter):
         return Panel(
             content=text,
             controls=(
-                Button("Join", "join", style="success"),
-                Button("Leave", "leave"),
-                Button("Start", "start", style="primary"),
-                Button("Cancel", "cancel", style="danger"),
+                Button(t("deluxe.lobby.join"), "join", style="success"),
+                Button(t("deluxe.lobby.leave"), "leave"),
+                Button(t("deluxe.lobby.start"), "start", style="primary"),
+                Button(t("deluxe.lobby.cancel"), "cancel", style="danger"),
                 *self.bot_controls(lobby),
             ),
         )
@@ -410,10 +438,10 @@ class Deluxe(GameAdapter):
             text = R.table_text(v, table.names, detail=detail)
             if len(text) <= EMBED_LIMIT:
                 break
-        embed = _embed(f"Bharg Deluxe · {R.option_text(table.options)}", text)
+        embed = _embed(t("deluxe.board.title", options=R.option_text(table.options)), text)
         controls = () if D.is_over(table.state) else (self.hand_button(),)
         scores = ", ".join(f"{n} {s}" for n, s in zip(table.names, v.scores, strict=True))
-        alt = f"Bharg Deluxe table, hand {v.hand_no}: {scores}, target {v.target}"
+        alt = t("deluxe.board.alt", hand=v.hand_no, scores=scores, target=v.target)
         return Panel(
             embed=embed, controls=controls, picture=picture("table.png", R.table_scene(v, table.names), alt)
         )
@@ -426,32 +454,32 @@ class Deluxe(GameAdapter):
         if click.token != str(table.seq):
             raise StaleAction()
         if state.turn != seat or state.left[seat]:
-            raise NotYourTurn("It's not your turn.")
+            raise NotYourTurn("deluxe.rules.not-your-turn")
         hand = D.view(state, seat).hand
         verb = click.verb
         if verb == "meld":
             if len(click.values) != 1 or click.arg:
-                raise UserFacingError(NO_LONGER)
+                raise UserFacingError("deluxe.panel.stale")
             mask = _mask_arg(click.values[0])
             choices, _ = meld_choices(state, seat, hand)
             if click.values[0] not in choices:  # not a meld this panel offered
-                raise UserFacingError(NO_LONGER)
+                raise UserFacingError("deluxe.panel.stale")
             cards = chosen(hand, mask)  # the engine classifies them again when the move is applied
             return Move(D.Bind(seat, tuple(cards)), click.token, done=self._after(seat))
         if verb == "toss":
             if len(click.values) != 1:
-                raise UserFacingError(NO_LONGER)
+                raise UserFacingError("deluxe.panel.stale")
             k = _small_int(click.arg, MAX_SELECTS)
             choices, _ = meld_choices(state, seat, hand)
             chunks = discard_menus(state, seat, hand, bool(choices))
             i = _small_int(click.values[0], len(hand))
             if k >= len(chunks) or i not in chunks[k]:
-                raise UserFacingError(NO_LONGER)
+                raise UserFacingError("deluxe.panel.stale")
             return Move(D.Discard(seat, hand[i]), click.token, done=self._after(seat))
         if verb == "pick":
             chunk, dot, old = click.arg.partition(".")
             if not dot:
-                raise UserFacingError(NO_LONGER)
+                raise UserFacingError("deluxe.panel.stale")
             k = _small_int(chunk, MAX_SELECTS)
             mask = _mask_arg(old)
             for i in range(k * CHUNK, (k + 1) * CHUNK):
@@ -459,12 +487,12 @@ class Deluxe(GameAdapter):
             for value in click.values:
                 i = _small_int(value, len(hand))
                 if not k * CHUNK <= i < (k + 1) * CHUNK:
-                    raise UserFacingError(NO_LONGER)
+                    raise UserFacingError("deluxe.panel.stale")
                 mask |= 1 << i
             return turn_panel(table, seat, mask=mask, build=True)
         if verb in ("build", "clr"):
             if click.arg or click.values:
-                raise UserFacingError(NO_LONGER)
+                raise UserFacingError("deluxe.panel.stale")
             return turn_panel(table, seat, build=True)
         if verb in ("back", "sug"):  # "sug": a panel from before the meld menu, now the same place
             return turn_panel(table, seat)
@@ -472,7 +500,7 @@ class Deluxe(GameAdapter):
             return Move(D.Draw(seat), click.token, done=self._after(seat))
         if verb == "take":
             if len(click.values) != 1:
-                raise UserFacingError(NO_LONGER)
+                raise UserFacingError("deluxe.panel.stale")
             n = _small_int(click.values[0], len(state.queue) + 1)
             return Move(D.TakeQueue(seat, n), click.token, done=self._after(seat))
         if verb == "bind":
@@ -481,11 +509,11 @@ class Deluxe(GameAdapter):
         if verb == "disc":
             cards = chosen(hand, _mask_arg(click.arg))
             if len(cards) != 1:
-                raise UserFacingError("Pick exactly one card to discard.")
+                raise UserFacingError("deluxe.panel.discard-one")
             return Move(D.Discard(seat, cards[0]), click.token, done=self._after(seat))
         if verb == "done":
             return Move(D.Done(seat), click.token, done=self._after(seat))
-        raise UserFacingError(NO_LONGER)
+        raise UserFacingError("deluxe.panel.stale")
 
     @staticmethod
     def _after(seat: int) -> Any:
@@ -498,13 +526,10 @@ class Deluxe(GameAdapter):
             note = ""
             if any(isinstance(e, D.CardDrawn) for e in events):
                 drawn = D.view(state, seat).drawn
-                note = f"You drew **{R.card_text(drawn)}**." if drawn is not None else ""
+                note = t("deluxe.panel.you-drew", card=R.card_text(drawn)) if drawn is not None else ""
             for e in events:
                 if isinstance(e, D.AceDrawnToPile):  # D10 option 1: the turn starts over
-                    note = (
-                        f"You drew **{R.card_text(e.card)}**: it went onto the empty Ace Pile "
-                        "(fast start 1). Your turn starts over: draw or take again."
-                    )
+                    note = t("deluxe.panel.you-drew-ace", card=R.card_text(e.card))
             return turn_panel(table, seat, note=note)
 
         return done
@@ -539,9 +564,8 @@ class Deluxe(GameAdapter):
         waiting = table.waiting_for()
         if turn is not None and waiting and waiting[0] == turn.seat and not table.is_bot(turn.seat):
             final_bind = isinstance(turn, D.FinalBindOffered)
-            out.ping = f"{table.mention(turn.seat)}, " + (
-                "you may bind once more before scoring." if final_bind else "your turn!"
-            )
+            who = table.mention(turn.seat)
+            out.ping = t("deluxe.ping.final-bind", who=who) if final_bind else t("deluxe.ping.turn", who=who)
             out.ping_seats = (turn.seat,)
             out.controls.append(self.hand_button())
             lines.append("")
@@ -585,14 +609,13 @@ class Deluxe(GameAdapter):
         target = table.options.target
         if D.is_over(state):
             result = D.final_result(state)
-            won = " and ".join(f"**{names[w]}**" for w in result.winners)
-            return f"🏆 {won} won — " + ", ".join(
-                f"{n} {t}" for n, t in zip(names, result.scores, strict=True)
-            )
-        standing = " · ".join(f"{n} **{t}**" for n, t in zip(names, state.totals, strict=True))
+            won = chain([f"**{names[w]}**" for w in result.winners])
+            scores = ", ".join(f"{n} {total}" for n, total in zip(names, result.scores, strict=True))
+            return tn("deluxe.score-line.won", len(result.winners), names=won, scores=scores)
+        standing = " · ".join(f"{n} **{total}**" for n, total in zip(names, state.totals, strict=True))
         if table.status != "active":
-            return f"Ended: {standing}."
-        return f"Hand {state.hand_no} · {standing} · to {target}"
+            return t("deluxe.score-line.ended", standing=standing)
+        return t("deluxe.score-line.playing", hand=state.hand_no, standing=standing, target=target)
 
     def result_lines(self, table: Table, events: Sequence[Any]) -> list[str]:
         return R.event_lines([e for e in events if isinstance(e, D.GameWon)], table.names)
@@ -600,37 +623,33 @@ class Deluxe(GameAdapter):
     def waiting_text(self, table: Table) -> str:
         state: D.State = table.state
         if D.is_over(state):
-            return "The game is over."
-        doing = {D.Phase.DRAW: "to draw", D.Phase.FINAL_BIND: "to bind once more"}.get(
-            state.phase, "to bind and discard"
-        )
-        return f"Waiting for {table.names[state.turn]} {doing}."
+            return t("deluxe.rules.over")
+        name = table.names[state.turn]
+        if state.phase == D.Phase.DRAW:
+            return t("deluxe.waiting.draw", name=name)
+        if state.phase == D.Phase.FINAL_BIND:
+            return t("deluxe.waiting.final-bind", name=name)
+        return t("deluxe.waiting.bind", name=name)
 
     # ---------------------------------------------------------------- leaving and idle seats
 
     def resign_action(self, table: Table, seat: int) -> Any:
         if table.state.left[seat]:
-            raise UserFacingError("You have already left this game.")
+            raise UserFacingError("deluxe.leave.already")
         return D.Leave(seat)
 
     def resign_question(self, table: Table, seat: int) -> str:
-        return (
-            "Leave this game? Your hand is still scored at the end of this hand, then you get no more hands. "
-            "The game goes on while two players remain."
-        )
+        return t("deluxe.leave.question")
 
     def claim_action(self, table: Table, seat: int) -> Any:
         return D.Leave(seat)
 
     def claim_offer(self, table: Table, idle: int, minutes: int) -> tuple[str, str]:
-        text = (
-            f"{table.mention(idle)} has not moved for {minutes} min. Any other player may remove them: "
-            "they leave the game (their hand is still scored) and play goes on."
-        )
-        return text, f"Remove {table.names[idle]}"
+        text = t("deluxe.claim.offer", who=table.mention(idle), minutes=minutes)
+        return text, t("deluxe.claim.button", name=table.names[idle])
 
     def claimed_text(self, table: Table, idle: int, by: str) -> str:
-        return f"{table.names[idle]} was removed for being idle (by {by})."
+        return t("deluxe.claim.done", name=table.names[idle], by=by)
 
     def playing(self, table: Table) -> list[int]:
         return [s for s in range(len(table.seats)) if not table.state.left[s]]

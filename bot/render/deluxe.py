@@ -6,29 +6,47 @@ goes. Player names come in as a tuple indexed by seat. Markdown is Discord's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import groupby
+from typing import Any
 
 from bot import pictures as pic
-from bot.render import suits
+from bot.i18n import t, tn
+from bot.render import suits, words
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, sort_key
-from bot.rules.deluxe_melds import card_points
-from bot.text import RULES_DOCS, plural, rules_link
+from bot.rules.deluxe_melds import card_points, chain
+from bot.text import RULES_DOCS, rules_link
+from bot.text import plural as plural  # the tests count cards with it
 
-FAST_START_NAMES: dict[int, str] = {
-    0: "No fast start",
-    1: "Fast start 1: an Ace drawn onto an empty Ace Pile goes there, draw again",
-    2: "Fast start 2: discard an Ace while the Ace Pile is empty",
-    3: "Fast start 3: a die picks the first straight suit",
-}
+
+def fast_start_name(k: int) -> str:
+    """A fast start option as the lobby names it (0: none)."""
+    if k == 1:
+        return t("deluxe.fast-start.1")
+    if k == 2:
+        return t("deluxe.fast-start.2")
+    if k == 3:
+        return t("deluxe.fast-start.3")
+    return t("deluxe.fast-start.0")
+
+
+def __getattr__(name: str) -> Any:
+    """Texts older callers read as constants, in the language in force when they are read."""
+    if name == "FAST_START_NAMES":
+        return {k: fast_start_name(k) for k in range(4)}
+    if name == "RULES":
+        return rules_body()
+    raise AttributeError(name)
+
 
 MELD_EMOJI = {D.BHARG_SET: "🔷", D.COMPLETE: "📏", D.PARTIAL: "➕"}
 
 
 def card_text(c: Card) -> str:
     """Name with suits: "the Forest 🌙🍃", "Ace of Moons 🌙"."""
-    return f"{c.title} {suits.marks(c.suits)}"
+    return f"{words.title(c)} {suits.marks(c.suits)}"
 
 
 def cards_text(cs: Sequence[Card]) -> str:
@@ -40,11 +58,11 @@ def points(cs: Sequence[Card]) -> int:
 
 
 def suit_text(suit: Suit | None) -> str:
-    return f"{suit.value} {suits.mark(suit)}" if suit is not None else "none"
+    return f"{words.suit(suit)} {suits.mark(suit)}" if suit is not None else t("deluxe.suit-none")
 
 
 def rank_name(rank: Rank) -> str:
-    return "Ace" if rank == Rank.ACE else rank.label
+    return words.rank(rank)
 
 
 def hand_groups(hand: Sequence[Card]) -> list[tuple[Rank, list[Card]]]:
@@ -56,7 +74,7 @@ def hand_groups(hand: Sequence[Card]) -> list[tuple[Rank, list[Card]]]:
 def hand_text(hand: Sequence[Card]) -> str:
     """One line per rank with each card's suits and the points a card of that rank is worth (D2)."""
     if not hand:
-        return "*(no cards)*"
+        return t("deluxe.hand.no-cards")
     lines = []
     for rank, cs in hand_groups(hand):
         names = []
@@ -64,40 +82,42 @@ def hand_text(hand: Sequence[Card]) -> str:
             group = list(same)
             names.append(card_text(group[0]) + (f" ×{len(group)}" if len(group) > 1 else ""))
         pts = card_points(cs[0])
-        lines.append(f"**{rank_name(rank)}** ({plural(pts, 'pt')} each): " + ", ".join(names))
-    lines.append(f"*{plural(len(hand), 'card')}, {plural(points(hand), 'point')} if left in hand.*")
+        lines.append(tn("deluxe.hand.rank", pts, rank=rank_name(rank), cards=", ".join(names)))
+    lines.append(
+        t("deluxe.hand.total", cards=tn("deluxe.cards", len(hand)), points=tn("deluxe.points", points(hand)))
+    )
     return "\n".join(lines)
 
 
 def option_text(options: D.Options) -> str:
-    parts = [f"target {options.target}"]
+    parts = [t("deluxe.options-text.target", target=options.target)]
     if options.pawns:
-        parts.append("Pawns")
+        parts.append(t("deluxe.options-text.pawns"))
     if options.courts:
-        parts.append("Courts")
+        parts.append(t("deluxe.options-text.courts"))
     if options.fast_start:
-        parts.append(f"fast start {options.fast_start}")
+        parts.append(t("deluxe.options-text.fast-start", k=options.fast_start))
     return ", ".join(parts)
 
 
 def straight_line(v: D.View) -> str:
     if v.ace_pile_top is not None:
-        return f"Straight suit: **{suit_text(v.straight_suit)}** (Ace Pile: {v.ace_pile_top.title})"
+        return t("deluxe.straight.ace", suit=suit_text(v.straight_suit), ace=words.title(v.ace_pile_top))
     if v.straight_suit is not None:
-        return f"Straight suit: **{suit_text(v.straight_suit)}** (the die's; the Ace Pile is empty)"
-    return "Straight suit: **none** — the Ace Pile is empty, so no straights can be bound yet"
+        return t("deluxe.straight.die", suit=suit_text(v.straight_suit))
+    return t("deluxe.straight.none")
 
 
 def deck_text(v: D.View) -> str:
     """The deck's size; once it was rebuilt this hand, the warning that running out again ends the hand."""
-    count = plural(v.deck_count, "card")
-    return f"{count} (rebuilt: the hand ends when it runs out)" if v.deck_rebuilt else count
+    count = tn("deluxe.cards", v.deck_count)
+    return t("deluxe.deck.rebuilt", count=count) if v.deck_rebuilt else count
 
 
 def queue_text(queue: Sequence[Card]) -> str:
     """The Discard Queue top first, numbered as "take n" counts it."""
     if not queue:
-        return "*(empty)*"
+        return t("deluxe.queue.empty")
     top_first = list(reversed(queue))
     return " · ".join(f"{i}. {card_text(c)}" for i, c in enumerate(top_first, 1))
 
@@ -107,17 +127,43 @@ def take_preview(queue: Sequence[Card], n: int) -> list[Card]:
     return list(reversed(queue))[:n]
 
 
-def meld_text(meld: D.Meld, names: Sequence[str], *, binder: int | None = None, own: str = "yours") -> str:
+def kind_word(kind: str) -> str:
+    """A meld's kind inside a sentence: "bharg set", "complete straight", "partial straight"."""
+    if kind == D.BHARG_SET:
+        return t("deluxe.kind.bharg-set")
+    if kind == D.COMPLETE:
+        return t("deluxe.kind.complete")
+    if kind == D.PARTIAL:
+        return t("deluxe.kind.partial")
+    return kind
+
+
+def kind_name(kind: str) -> str:
+    """A meld's kind as a menu names it: "Bharg set", "Complete straight", "Partial straight"."""
+    if kind == D.BHARG_SET:
+        return t("deluxe.kind-name.bharg-set")
+    if kind == D.COMPLETE:
+        return t("deluxe.kind-name.complete")
+    if kind == D.PARTIAL:
+        return t("deluxe.kind-name.partial")
+    return kind
+
+
+def meld_text(meld: D.Meld, names: Sequence[str], *, binder: int | None = None, public: bool = False) -> str:
     """A meld and, for a partial straight, the table cards it builds on (they stay where they are, D6).
 
-    ``own`` names the binder's own table cards: "yours" in a private panel, "their own" in the channel."""
-    text = f"{MELD_EMOJI.get(meld.kind, '')} {meld.kind}: {cards_text(meld.cards)}".strip()
+    The binder's own table cards are "yours" in a private panel, "their own" in the channel (``public``)."""
+    head = t("deluxe.meld.head", kind=kind_word(meld.kind), cards=cards_text(meld.cards))
+    text = f"{MELD_EMOJI.get(meld.kind, '')} {head}".strip()
     if meld.kind == D.PARTIAL and meld.used:
         uses = []
         for owner, cs in meld.used:
-            who = own if owner == binder else f"{names[owner]}'s"
-            uses.append(f"{cards_text(cs)} ({who})")
-        text += " — with " + "; ".join(uses)
+            if owner == binder:
+                who = t("deluxe.meld.their-own") if public else t("deluxe.meld.yours")
+            else:
+                who = t("deluxe.meld.owner", name=names[owner])
+            uses.append(t("deluxe.meld.use", cards=cards_text(cs), who=who))
+        text = t("deluxe.meld.with", meld=text, uses="; ".join(uses))
     return f"{text} (+{points(meld.cards)})"
 
 
@@ -139,41 +185,44 @@ def progress_line(v: D.View, names: Sequence[str]) -> str:
     """Every player's running total out of the target, on one line: "Ann 45/100 ▰▰▱▱▱ · Bob …"."""
     parts = []
     for seat, name in enumerate(names):
-        left = " (left)" if v.left[seat] else ""
+        left = t("deluxe.left-mark") if v.left[seat] else ""
         parts.append(f"{name}{left} {progress(v.scores[seat], v.target)}")
     return " · ".join(parts)
 
 
 def seat_line(v: D.View, seat: int, names: Sequence[str]) -> str:
     marker = "▶️ " if v.phase != D.Phase.OVER and v.turn == seat else ""
-    status = " *(left)*" if v.left[seat] else ""
-    return (
-        f"{marker}**{names[seat]}**{status} — {v.scores[seat]}/{v.target} pts "
-        f"{progress_bar(v.scores[seat], v.target)} · "
-        f"{plural(v.hand_sizes[seat], 'card')} in hand"
+    status = t("deluxe.seat.left") if v.left[seat] else ""
+    return t(
+        "deluxe.seat.line",
+        marker=marker,
+        name=names[seat],
+        status=status,
+        score=v.scores[seat],
+        target=v.target,
+        bar=progress_bar(v.scores[seat], v.target),
+        cards=tn("deluxe.cards", v.hand_sizes[seat]),
     )
-
-
-KIND_NAMES = {D.BHARG_SET: "Bharg set", D.COMPLETE: "Complete straight", D.PARTIAL: "Partial straight"}
 
 
 def meld_option(meld: D.Meld, names: Sequence[str], *, binder: int) -> tuple[str, str]:
     """A meld as one menu option, each part within Discord's 100 characters: the label names its cards with
     their suits, the description its kind, size and points (and, for a partial straight, whose table cards
     it builds on)."""
-    label = ", ".join(f"{c.title} {c.suit_emoji}" for c in meld.cards)  # a label shows no custom emoji
+    label = ", ".join(f"{words.title(c)} {c.suit_emoji}" for c in meld.cards)  # a label shows no custom emoji
     if len(label) > 100:
-        label = ", ".join(c.title for c in meld.cards)
+        label = ", ".join(words.title(c) for c in meld.cards)
     if len(label) > 100:
         label = label[:99] + "…"
-    desc = f"{KIND_NAMES.get(meld.kind, meld.kind)} of {len(meld.cards)} · {plural(points(meld.cards), 'pt')}"
+    size = tn("deluxe.option.kind-size", len(meld.cards), kind=kind_name(meld.kind))
+    desc = t("deluxe.option.meld", size=size, points=tn("deluxe.pts", points(meld.cards)))
     if meld.kind == D.PARTIAL and meld.used:
         owners = []
         for owner, _ in meld.used:
-            who = "your" if owner == binder else f"{names[owner]}'s"
+            who = t("deluxe.option.your") if owner == binder else t("deluxe.option.owner", name=names[owner])
             if who not in owners:
                 owners.append(who)
-        desc += " · with " + " and ".join(owners) + " table cards"
+        desc = t("deluxe.option.with-table", meld=desc, owners=chain(owners))
     if len(desc) > 100:
         desc = desc[:99] + "…"
     return label, desc
@@ -186,9 +235,9 @@ def table_text(v: D.View, names: Sequence[str], *, detail: int = 2) -> str:
     only their count and points. A busy six-player hand can outgrow an embed (4096 characters) in full, and
     cutting the text would lose the last players and whose turn it is."""
     lines = [
-        f"**Hand {v.hand_no}** · target {v.target}",
+        t("deluxe.table.head", hand=v.hand_no, target=v.target),
         straight_line(v),
-        f"Deck: {deck_text(v)} · Discard Queue ({len(v.queue)}, top first): " + queue_text(v.queue),
+        t("deluxe.table.piles", deck=deck_text(v), count=len(v.queue), queue=queue_text(v.queue)),
         "",
     ]
     for seat in range(len(names)):
@@ -199,23 +248,24 @@ def table_text(v: D.View, names: Sequence[str], *, detail: int = 2) -> str:
         total = points([c for m in bound for c in m.cards])
         if detail >= 2:
             for m in bound:
-                lines.append(f"  {meld_text(m, names, binder=seat, own='their own')}")
-            lines.append(f"  bound this hand: +{total}")
+                lines.append(f"  {meld_text(m, names, binder=seat, public=True)}")
+            lines.append("  " + t("deluxe.table.bound", total=total))
         elif detail == 1:
             melds = " · ".join(
-                f"{MELD_EMOJI.get(m.kind, '')}" + ", ".join(c.title for c in m.cards) for m in bound
+                f"{MELD_EMOJI.get(m.kind, '')}" + ", ".join(words.title(c) for c in m.cards) for m in bound
             )
             lines.append(f"  {melds} (+{total})")
         else:
-            lines.append(f"  {plural(len(bound), 'meld')} bound this hand: +{total}")
+            lines.append("  " + tn("deluxe.table.melds-bound", len(bound), total=total))
     if v.phase == D.Phase.OVER:
         if v.winners:
-            lines += ["", "🏆 " + " and ".join(names[w] for w in v.winners) + " won."]
+            lines += ["", tn("deluxe.table.won", len(v.winners), names=chain([names[w] for w in v.winners]))]
     elif v.phase == D.Phase.FINAL_BIND:
-        lines += ["", f"Final bind: **{names[v.turn]}** may bind once more before the hand is scored."]
+        lines += ["", t("deluxe.table.final-bind", name=names[v.turn])]
+    elif v.phase == D.Phase.DRAW:
+        lines += ["", t("deluxe.table.waiting-draw", name=names[v.turn])]
     else:
-        doing = "to draw" if v.phase == D.Phase.DRAW else "to bind and discard"
-        lines += ["", f"Waiting for **{names[v.turn]}** {doing}."]
+        lines += ["", t("deluxe.table.waiting-bind", name=names[v.turn])]
     return "\n".join(lines)
 
 
@@ -225,61 +275,68 @@ def event_lines(events: Sequence[D.Event], names: Sequence[str]) -> list[str]:
     for e in events:
         match e:
             case D.HandStarted(hand_no, first, _, queue, suit):
-                first_card = queue[-1].title if queue else "nothing"
+                first_card = words.title(queue[-1]) if queue else t("deluxe.nothing")
                 out.append(
-                    f"🃏 **Hand {hand_no}** is dealt, 10 cards each; **{names[first]}** goes first. "
-                    f"The Discard Queue starts with {first_card}; straight suit: {suit_text(suit)}."
+                    t(
+                        "deluxe.event.hand-started",
+                        hand=hand_no,
+                        name=names[first],
+                        card=first_card,
+                        suit=suit_text(suit),
+                    )
                 )
             case D.AceTurned(c):
-                out.append(f"{c.title} was turned onto the Ace Pile.")
+                out.append(t("deluxe.event.ace-turned", card=words.capital(words.title(c))))
             case D.DieRolled(face, suit):
-                out.append(f"🎲 The die shows {face}: the straight suit is {suit_text(suit)}.")
+                out.append(t("deluxe.event.die", face=face, suit=suit_text(suit)))
             case D.CardDrawn(seat):
-                out.append(f"{names[seat]} drew from the deck.")
+                out.append(t("deluxe.event.drew", name=names[seat]))
             case D.AceDrawnToPile(seat, c):
-                out.append(
-                    f"{names[seat]} drew {c.title}: it goes onto the empty Ace Pile; their turn starts over."
-                )
+                out.append(t("deluxe.event.ace-drawn", name=names[seat], card=words.title(c)))
             case D.QueueTaken(seat, cs):
-                out.append(f"{names[seat]} took {len(cs)} from the Discard Queue: {cards_text(cs)}.")
+                out.append(t("deluxe.event.took", name=names[seat], count=len(cs), cards=cards_text(cs)))
             case D.MeldBound(seat, kind, cs, used):
                 meld = D.Meld(kind, cs, used)
-                out.append(f"{names[seat]} bound a " + meld_text(meld, names, binder=seat, own="their own"))
+                out.append(
+                    t(
+                        "deluxe.event.bound",
+                        name=names[seat],
+                        meld=meld_text(meld, names, binder=seat, public=True),
+                    )
+                )
             case D.CardDiscarded(seat, c, to):
-                if to == "ace pile":
+                if to == "ace pile":  # i18n: not text
                     out.append(
-                        f"{names[seat]} discarded {card_text(c)} onto the Ace Pile: "
-                        f"the straight suit is now {suit_text(c.suits[0])}."
+                        t(
+                            "deluxe.event.discarded-ace",
+                            name=names[seat],
+                            card=card_text(c),
+                            suit=suit_text(c.suits[0]),
+                        )
                     )
                 else:
-                    out.append(f"{names[seat]} discarded {card_text(c)}.")
+                    out.append(t("deluxe.event.discarded", name=names[seat], card=card_text(c)))
             case D.DeckReshuffled(n):
-                out.append(
-                    f"🔄 The deck ran out: the Discard Queue except its top card ({plural(n, 'card')}) was "
-                    "shuffled into a new deck. This happens once a hand: if the deck runs out again, "
-                    "the hand ends."
-                )
+                out.append(t("deluxe.event.reshuffled", cards=tn("deluxe.cards", n)))
             case D.DeckRanOut(seat, rebuilt):
-                why = (
-                    "the deck ran out a second time this hand"
-                    if rebuilt
-                    else "the deck is empty and the Discard Queue has too few cards to rebuild it"
-                )
-                out.append(f"📭 {names[seat]} can't draw: {why}. The hand ends and is scored.")
+                if rebuilt:
+                    out.append(t("deluxe.event.ran-out-again", name=names[seat]))
+                else:
+                    out.append(t("deluxe.event.ran-out", name=names[seat]))
             case D.PlayerWentOut(seat):
-                out.append(f"**{names[seat]}** has no cards left: the hand ends.")
+                out.append(t("deluxe.event.went-out", name=names[seat]))
             case D.FinalBindOffered(seat):
-                out.append(f"{names[seat]} may still bind from their hand before scoring.")
+                out.append(t("deluxe.event.final-bind", name=names[seat]))
             case D.TiePlayedOn(seats, total):
-                tied = " and ".join(names[s] for s in seats)
-                out.append(f"{tied} are tied at {total}: another hand is played.")
+                out.append(t("deluxe.event.tie", names=chain([names[s] for s in seats]), total=total))
             case D.SeatLeft(seat):
-                out.append(f"🚪 {names[seat]} left the game.")
+                out.append(t("deluxe.event.left", name=names[seat]))
             case D.GameWon(winners, _):
                 if winners:
-                    out.append("🏆 " + " and ".join(f"**{names[w]}**" for w in winners) + " won the game!")
+                    won = chain([f"**{names[w]}**" for w in winners])
+                    out.append(tn("deluxe.event.won", len(winners), names=won))
                 else:
-                    out.append("The game ended with no winner.")
+                    out.append(t("deluxe.event.no-winner"))
             case _:
                 pass  # TurnStarted, HandScored: shown as the ping and the score sheet
     return out
@@ -287,23 +344,45 @@ def event_lines(events: Sequence[D.Event], names: Sequence[str]) -> list[str]:
 
 def score_table(hand_no: int, rows: Sequence[D.ScoreRow], names: Sequence[str], left: Sequence[bool]) -> str:
     """The sheet after a hand: bound points, the hand penalty, the hand's score and the running total."""
-    width = max(6, *(len(n) for n in names))
-    head = f"{'Player':<{width}}  Bound  Hand  Score  Total"
-    lines = [f"**Hand {hand_no} scored**", "```", head, "-" * len(head)]
+    player, bound, hand, score, total = (
+        t("deluxe.score.player"),
+        t("deluxe.score.bound"),
+        t("deluxe.score.hand"),
+        t("deluxe.score.score"),
+        t("deluxe.score.total"),
+    )
+    width = max(6, len(player), *(len(n) for n in names))
+    wb, wh, ws, wt = max(5, len(bound)), max(4, len(hand)), max(5, len(score)), max(5, len(total))
+    head = f"{player:<{width}}  {bound:>{wb}}  {hand:>{wh}}  {score:>{ws}}  {total:>{wt}}"
+    lines = [t("deluxe.score.title", hand=hand_no), "```", head, "-" * len(head)]
     for r in rows:
         name = names[r.seat] + ("*" if left[r.seat] else "")
-        lines.append(
-            f"{name:<{width}}  {r.bound_points:>5}  {-r.hand_penalty:>4}  {r.hand_score:>+5}  {r.total:>5}"
-        )
+        cells = f"{r.bound_points:>{wb}}  {-r.hand_penalty:>{wh}}  {r.hand_score:>+{ws}}  {r.total:>{wt}}"
+        lines.append(f"{name:<{width}}  {cells}")
     lines.append("```")
     if any(left):
-        lines.append("\\* left the game")
+        lines.append(t("deluxe.score.left"))
     return "\n".join(lines)
+
+
+_REACHED = re.compile(r"^reached the target of (\d+)$")  # i18n: not text (the engine's record)
+
+
+def how_text(how: str) -> str:
+    """How a game ended, from the engine's record of it ("reached the target of 100")."""
+    reached = _REACHED.match(how)
+    if reached:
+        return t("deluxe.how.target", target=int(reached.group(1)))
+    if how == "the other players left":  # i18n: not text
+        return t("deluxe.how.others-left")
+    if not how:
+        return t("deluxe.how.finished")
+    return how
 
 
 def final_text(result: D.Result, names: Sequence[str]) -> str:
     order = sorted(range(len(names)), key=lambda s: (-result.scores[s], s))
-    lines = ["**Game over** — " + (result.how or "finished") + "."]
+    lines = [t("deluxe.final.head", how=how_text(result.how or ""))]
     for place, s in enumerate(order, 1):
         crown = " 🏆" if s in result.winners else ""
         lines.append(f"{place}. {names[s]} — {result.scores[s]}{crown}")
@@ -312,63 +391,56 @@ def final_text(result: D.Result, names: Sequence[str]) -> str:
 
 def lobby_text(host: str, members: Sequence[str], options: D.Options, status: str = "open") -> str:
     lines = [
-        f"**Bharg Deluxe** table by {host} — {option_text(options)}",
-        FAST_START_NAMES[options.fast_start] + ".",
-        f"Players ({len(members)}/6): " + (", ".join(members) if members else "—"),
+        t("deluxe.lobby.head", host=host, options=option_text(options)),
+        fast_start_name(options.fast_start) + ".",
+        t("deluxe.lobby.players", count=len(members), names=", ".join(members) if members else "—"),
     ]
     if status == "open":
-        lines.append("Press **Join** to sit down; the host starts with 2 to 6 players.")
+        lines.append(t("deluxe.lobby.open"))
+    elif status == "started":
+        lines.append(t("deluxe.lobby.started"))
+    elif status == "expired":
+        lines.append(t("deluxe.lobby.expired"))
+    elif status == "cancelled":
+        lines.append(t("deluxe.lobby.cancelled"))
     else:
-        lines.append(
-            {
-                "started": "The game has started.",
-                "expired": "This table closed: it was not started in time.",
-                "cancelled": "The host cancelled this table.",
-            }.get(status, status)
-        )
+        lines.append(status)
     return "\n".join(lines)
 
 
 def selection_text(meld: D.Meld | None, reason: str | None, names: Sequence[str], seat: int) -> str:
     """What the selected cards would bind as, or why they can't."""
     if meld is not None:
-        return "These make a " + meld_text(meld, names, binder=seat) + "."
+        return t("deluxe.selection", meld=meld_text(meld, names, binder=seat))
     return reason or ""
 
 
-# The short help for ``/deluxe rules``: what a newcomer needs to start; docs/rules-deluxe.md has the rest.
-# It follows RULES.md (D1–D9) without naming the rulings; tests/test_player_rules.py keeps it short.
-RULES = """
-**Bharg Deluxe** — 2–6 players, two Decktets shuffled together. Six suits:
-🌙 Moons · ☀️ Suns · 🌊 Waves · 🍃 Leaves · 🐉 Wyrms · 🪢 Knots.
-
-**Your turn:** draw the top card of the deck **or** any number of cards from the top of the Discard
-Queue; bind melds if you can; discard one card (Aces go onto the Ace Pile).
-
-**Melds:** a **bharg set** is 3+ cards with each of the six suits exactly once. A **straight** is 3+
-cards of consecutive ranks (Ace, 2–9, Crown) all in the suit of the top Ace on the Ace Pile; a
-**partial straight** is 1–2 cards that finish a straight with cards already on the table.
-
-**Card points:** Ace and Crown 1, 2–9 two, Pawn and Court 3.
-
-**Scoring:** the hand ends when someone runs out of cards: you score your bound cards minus the cards
-left in your hand. After someone reaches 100, the highest total wins.
-
-**Start:** `/deluxe create`, then Join and Start (or Add a bot). Your hand comes by DM (or `/deluxe
-hand`); **Suggest melds** finds what you can bind.
-"""
+def rules_body() -> str:
+    """The short help for ``/deluxe rules``: what a newcomer needs to start (docs/rules-deluxe.md has the
+    rest). It follows RULES.md (D1–D9) without naming the rulings; tests/test_player_rules.py keeps it
+    short."""
+    return t("deluxe.rules-help")
 
 
 def rules_text(link: str | None = None) -> str:
     """The short rules, one line per paragraph, ending with where to read the full ones (``link``)."""
     where = link or rules_link(RULES_DOCS["deluxe"])
-    body = "\n".join(p.replace("\n", " ") for p in RULES.strip().split("\n\n"))
-    return f"{body}\n**Full rules:** {where}"
+    body = "\n".join(p.replace("\n", " ") for p in rules_body().strip().split("\n\n"))
+    return t("deluxe.rules-full", body=body, where=where)
 
 
 # ---------------------------------------------------------------- pictures (drawn by bot.pictures)
 
-KIND_SHORT = {D.BHARG_SET: "Bharg set", D.COMPLETE: "Straight", D.PARTIAL: "Partial"}
+
+def kind_short(kind: str) -> str:
+    """A meld's kind under its cards in a picture: "Bharg set", "Straight", "Partial"."""
+    if kind == D.BHARG_SET:
+        return t("deluxe.kind-short.bharg-set")
+    if kind == D.COMPLETE:
+        return t("deluxe.kind-short.complete")
+    if kind == D.PARTIAL:
+        return t("deluxe.kind-short.partial")
+    return kind
 
 
 def table_scene(v: D.View, names: Sequence[str]) -> pic.Scene:
@@ -377,32 +449,34 @@ def table_scene(v: D.View, names: Sequence[str]) -> pic.Scene:
     rows: list[pic.Row | pic.Track] = []
     for seat, name in enumerate(names):
         turn = "» " if v.phase != D.Phase.OVER and v.turn == seat else ""
-        left = " (left)" if v.left[seat] else ""
+        left = t("deluxe.left-mark") if v.left[seat] else ""
         bound = v.bound[seat]
         rows.append(
             pic.Row(
                 caption=f"{turn}{name}{left} · {v.scores[seat]}/{v.target}",
                 groups=tuple(m.cards for m in bound),
-                labels=tuple(f"{KIND_SHORT.get(m.kind, m.kind)} +{points(m.cards)}" for m in bound),
+                labels=tuple(f"{kind_short(m.kind)} +{points(m.cards)}" for m in bound),
                 small=True,
             )
         )
     top_first = tuple(reversed(v.queue))
-    queue = f"Discard Queue · {len(v.queue)}, top first" if v.queue else "Discard Queue · empty"
+    queue = t("deluxe.picture.queue", count=len(v.queue)) if v.queue else t("deluxe.picture.queue-empty")
     rows.append(pic.Row(caption=queue, groups=(top_first,) if top_first else (), small=True))
     suit = v.straight_suit
     aces = pic.Row(
-        caption="Ace Pile · straights in" if suit is not None else "Ace Pile · no straight suit yet",
+        caption=t("deluxe.picture.aces") if suit is not None else t("deluxe.picture.aces-none"),
         groups=(tuple(v.ace_pile),) if v.ace_pile else (),
         suits=(suit,) if suit is not None else (),
         small=True,
     )
     rows.append(aces)
-    return pic.Scene(tuple(rows), title=f"Bharg Deluxe · hand {v.hand_no}", worth="suits")
+    return pic.Scene(tuple(rows), title=t("deluxe.picture.title", hand=v.hand_no), worth="suits")
 
 
 def hand_scene(hand: Sequence[Card], picked: Sequence[int] = ()) -> pic.Scene:
     """A player's hand as a picture, in the view's order (the order the menus list it, so ``picked``, the
     positions of the cards picked for a meld, are raised)."""
-    row = pic.Row(caption="Your hand", groups=(tuple(hand),), picked=tuple((0, i) for i in picked))
+    row = pic.Row(
+        caption=t("deluxe.picture.your-hand"), groups=(tuple(hand),), picked=tuple((0, i) for i in picked)
+    )
     return pic.Scene((row,), worth="suits")

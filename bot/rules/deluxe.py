@@ -28,22 +28,25 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
+from bot.i18n import t, tn
 from bot.rules.decktet import Card, Rank, Suit, cards, deluxe_deck, shuffled, sort_key
 from bot.rules.deluxe_melds import (
     BHARG_SET,
     COMPLETE,
     PARTIAL,
+    Later,
     Meld,
     MeldKind,
     TableUse,
+    card_name,
     card_points,
     find_melds,
     find_partial,
     is_bharg_set,
     is_complete_straight,
+    listing,
     refusal,
     straight_order,
-    word_list,
 )
 from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError
 
@@ -135,15 +138,12 @@ class Options:
             or not isinstance(self.target, int)
             or not MIN_TARGET <= self.target <= MAX_TARGET
         ):
-            raise BadOptions(
-                f"The target score must be a whole number from {MIN_TARGET} to {MAX_TARGET} "
-                "(100 is usual, 50 quick)."
-            )
+            raise BadOptions("deluxe.options.target-range", low=MIN_TARGET, high=MAX_TARGET)
         for name in ("pawns", "courts"):
             if not isinstance(getattr(self, name), bool):
-                raise BadOptions(f"The {name} option is on or off (true or false).")
+                raise BadOptions("deluxe.options.on-off", name=name)
         if isinstance(self.fast_start, bool) or self.fast_start not in (0, 1, 2, 3):
-            raise BadOptions("Fast start is 0 (none), 1, 2 or 3; only one option at a time.")
+            raise BadOptions("deluxe.options.fast-start")
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -153,7 +153,7 @@ class Options:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(d) - known)
         if unknown:
-            raise BadOptions(f"Bharg Deluxe has no option called {', '.join(unknown)}.")
+            raise BadOptions("deluxe.options.unknown", names=", ".join(unknown))
         return cls(**dict(d))
 
 
@@ -261,7 +261,7 @@ class MeldBound:
 class CardDiscarded:
     seat: int
     card: Card
-    to: Literal["ace pile", "queue"]
+    to: Literal["ace pile", "queue"]  # i18n: not text
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,7 +358,7 @@ Event = (
 class Phase(enum.Enum):
     DRAW = "draw"
     BIND = "bind"  # bind any number of melds, then discard
-    FINAL_BIND = "final bind"  # D7 exception window: bind, then done
+    FINAL_BIND = "final bind"  # i18n: not text. D7 exception window: bind, then done
     OVER = "over"
 
 
@@ -584,7 +584,8 @@ def _end_hand(state: State, events: list[Event]) -> State:
         leaders = tuple(s for s in active if totals[s] == top)
         if len(leaders) == 1:
             events.append(GameWon(leaders, state.totals))
-            return replace(state, winners=leaders, how=f"reached the target of {state.options.target}")
+            how = f"reached the target of {state.options.target}"  # i18n: not text (the record's wording)
+            return replace(state, winners=leaders, how=how)
         events.append(TiePlayedOn(leaders, top))
     return _deal(state, state.hand_no + 1, _next_active(state, state.first_seat), events)
 
@@ -625,7 +626,7 @@ def start(seed: int | str, players: int, options: Options | None = None) -> tupl
     """A new game: hand 1 dealt, its first player drawn at random from the seed (D3)."""
     options = options or Options()
     if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise BadOptions(f"Bharg Deluxe is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        raise BadOptions("deluxe.options.players", low=MIN_PLAYERS, high=MAX_PLAYERS)
     first = _rng(seed, 1, "first").randrange(players)
     blank = State(
         seed=seed,
@@ -659,7 +660,7 @@ def waiting_for(state: State) -> tuple[int, ...]:
 
 def final_result(state: State) -> Result:
     if not is_over(state):
-        raise IllegalAction("The game is not over yet.")
+        raise IllegalAction("deluxe.rules.not-over")
     return Result(state.totals, state.winners, False, state.how, tuple(state.left))
 
 
@@ -712,7 +713,8 @@ def classify(state: State, seat: int, cs: Sequence[Card]) -> Meld:
         used = find_partial(cs, _table(state, seat), suit, pawns=opts.pawns, courts=opts.courts)
         if used is not None:
             return Meld(PARTIAL, cs, used)
-    raise IllegalAction(refusal(cs, _table(state, seat), suit, pawns=opts.pawns, courts=opts.courts))
+    why = refusal(cs, _table(state, seat), suit, pawns=opts.pawns, courts=opts.courts)
+    raise IllegalAction(why.msgid, **dict(why.params))
 
 
 def check(state: State, action: Action) -> None:
@@ -736,16 +738,16 @@ def can(state: State, action: Action) -> bool:
 def _validate(state: State, action: Action) -> Meld | None:
     """The rules check for one action; for a Bind, the meld it makes (so ``apply`` doesn't classify twice)."""
     if is_over(state):
-        raise GameOver("The game is over.")
+        raise GameOver("deluxe.rules.over")
     seat = action.seat
     if not 0 <= seat < state.players:
-        raise IllegalAction("There is no such seat at this table.")
+        raise IllegalAction("deluxe.rules.no-seat")
     if state.left[seat]:
-        raise IllegalAction("You have left this game.")
+        raise IllegalAction("deluxe.rules.you-left")
     if isinstance(action, Leave):
         return None
     if seat != state.turn:
-        raise NotYourTurn("It's not your turn.")
+        raise NotYourTurn("deluxe.rules.not-your-turn")
     if isinstance(action, Draw):
         _need_phase(state, Phase.DRAW, "draw")
     elif isinstance(action, TakeQueue):
@@ -756,9 +758,9 @@ def _validate(state: State, action: Action) -> Meld | None:
         _check_discard(state, seat, action.card)
     elif isinstance(action, Done):
         if state.phase != Phase.FINAL_BIND:
-            raise IllegalAction("“Done” only ends a final bind; on your turn you finish by discarding.")
+            raise IllegalAction("deluxe.rules.done-not-final")
     else:
-        raise IllegalAction("That is not a Bharg Deluxe action.")
+        raise IllegalAction("deluxe.rules.not-an-action")
     return None
 
 
@@ -782,51 +784,59 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
 
 
 def _need_phase(state: State, phase: Phase, what: str) -> None:
+    """``what``: "draw", "take", "bind" or "discard" (the step the player tried)."""
     if state.phase != phase:
-        hints = {
-            Phase.DRAW: "You have to draw first: the top of the deck or cards from the Discard Queue.",
-            Phase.BIND: "You have already drawn this turn: bind, then discard.",
-            Phase.FINAL_BIND: "This is your final bind: bind what you can, then say done.",
-        }
-        raise IllegalAction(f"You can't {what} now. {hints.get(state.phase, '')}".strip())
+        if state.phase == Phase.DRAW:
+            hint = Later(lambda: t("deluxe.rules.hint-draw"))
+        elif state.phase == Phase.BIND:
+            hint = Later(lambda: t("deluxe.rules.hint-bind"))
+        else:
+            hint = Later(lambda: t("deluxe.rules.hint-final"))
+        if what == "draw":
+            raise IllegalAction("deluxe.rules.cant-draw", hint=hint)
+        if what == "take":
+            raise IllegalAction("deluxe.rules.cant-take", hint=hint)
+        if what == "bind":
+            raise IllegalAction("deluxe.rules.cant-bind", hint=hint)
+        raise IllegalAction("deluxe.rules.cant-discard", hint=hint)
 
 
 def _check_take(state: State, n: int) -> None:
-    _need_phase(state, Phase.DRAW, "take from the Discard Queue")
+    _need_phase(state, Phase.DRAW, "take")
     if n < 1:
-        raise IllegalAction("Take at least one card from the Discard Queue.")
+        raise IllegalAction("deluxe.rules.take-none")
     if n > len(state.queue):
         held = len(state.queue)
-        raise IllegalAction(
-            f"The Discard Queue holds only {held} card{'s' if held != 1 else ''}."
-            if held
-            else "The Discard Queue is empty."
-        )
+        if held:
+            raise IllegalAction("deluxe.rules.queue-holds", cards=Later(lambda: tn("deluxe.cards", held)))
+        raise IllegalAction("deluxe.rules.queue-empty")
 
 
 def _check_bind(state: State, seat: int, cs: tuple[Card, ...]) -> Meld:
     if state.phase not in (Phase.BIND, Phase.FINAL_BIND):
         _need_phase(state, Phase.BIND, "bind")
     if not cs:
-        raise IllegalAction("Name the cards to bind.")
+        raise IllegalAction("deluxe.rules.bind-none")
     have = Counter(state.hands[seat])
-    missing = [
-        c.title if have[c] == 0 else f"{k} copies of {c.title}" for c, k in Counter(cs).items() if have[c] < k
-    ]
+    missing = [_copies(c, k) if have[c] else card_name(c) for c, k in Counter(cs).items() if have[c] < k]
     if missing:
-        raise IllegalAction(f"You don't hold {word_list(missing, 'or')}.")
+        raise IllegalAction("deluxe.rules.not-held", cards=listing(missing, "or"))
     return classify(state, seat, cs)
+
+
+def _copies(c: Card, k: int) -> Later:
+    """Two copies of a card ("2 copies of the Forest"), named when shown."""
+    name = card_name(c)
+    return Later(lambda: tn("deluxe.rules.copies", k, card=name))
 
 
 def _check_discard(state: State, seat: int, c: Card) -> None:
     _need_phase(state, Phase.BIND, "discard")
     hand = state.hands[seat]
     if c not in hand:
-        raise IllegalAction(f"You don't hold {c.title}.")
+        raise IllegalAction("deluxe.rules.not-held", cards=card_name(c))
     if c.rank != Rank.ACE and _must_discard_ace(state, hand):
-        raise IllegalAction(
-            "The Ace Pile is empty and you hold an Ace: you must discard an Ace (fast start 2)."
-        )
+        raise IllegalAction("deluxe.rules.must-discard-ace")
 
 
 # The effects below run only after ``_validate`` accepted the action.
@@ -882,7 +892,7 @@ def _discard(state: State, seat: int, c: Card, events: list[Event]) -> State:
     assert rest is not None
     if c.rank == Rank.ACE:
         state = replace(state, ace_pile=(*state.ace_pile, c))
-        events.append(CardDiscarded(seat, c, "ace pile"))
+        events.append(CardDiscarded(seat, c, "ace pile"))  # i18n: not text
     else:
         state = replace(state, queue=(*state.queue, c))
         events.append(CardDiscarded(seat, c, "queue"))
@@ -898,7 +908,8 @@ def _leave(state: State, seat: int, events: list[Event]) -> State:
     active = _active(state)
     if len(active) < 2:
         events.append(GameWon(tuple(active), state.totals))
-        return replace(state, phase=Phase.OVER, winners=tuple(active), how="the other players left")
+        how = "the other players left"  # i18n: not text (the record's wording)
+        return replace(state, phase=Phase.OVER, winners=tuple(active), how=how)
     if state.phase == Phase.FINAL_BIND:
         if state.turn == seat:
             return _next_final_binder(state, events)
@@ -925,7 +936,7 @@ def action_text(action: Action) -> str:
             return f"{seat} done"
         case Leave(seat):
             return f"{seat} leave"
-    raise BadActionText(f"Not a Bharg Deluxe action: {action!r}")
+    raise BadActionText("deluxe.action.unknown", action=repr(action))
 
 
 def parse_action(text: str) -> Action:
@@ -933,7 +944,7 @@ def parse_action(text: str) -> Action:
     ``2 done``, ``2 leave``."""
     parts = text.strip().split(None, 2)
     if len(parts) < 2 or not parts[0].isdigit():
-        raise BadActionText(f"“{text.strip()}” is not an action: expected a seat number and a verb.")
+        raise BadActionText("deluxe.action.no-verb", text=text.strip())
     seat, verb = int(parts[0]), parts[1].lower()
     rest = parts[2].strip() if len(parts) > 2 else ""
     if verb == "draw" and not rest:
@@ -948,15 +959,13 @@ def parse_action(text: str) -> Action:
         return Bind(seat, cards(rest))
     if verb == "discard" and rest and "," not in rest:
         return Discard(seat, cards(rest)[0])
-    raise BadActionText(
-        f"“{text.strip()}” is not an action: try draw, take N, bind CARD,CARD,…, discard CARD, done or leave."
-    )
+    raise BadActionText("deluxe.action.bad-verb", text=text.strip())
 
 
 def replay(seed: int | str, players: int, options: Options | None, texts: Iterable[str]) -> State:
     state, _ = start(seed, players, options)
-    for t in texts:
-        state, _ = apply(state, parse_action(t))
+    for text in texts:
+        state, _ = apply(state, parse_action(text))
     return state
 
 

@@ -8,19 +8,20 @@ over suit bitmasks, so a crowded table and a 30-card hand stay in the low millis
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
+from bot.i18n import Msg, named, t, tn
 from bot.rules.decktet import Card, Rank, Suit, sort_key
 
-MeldKind = Literal["bharg set", "complete straight", "partial straight"]
-BHARG_SET: MeldKind = "bharg set"
-COMPLETE: MeldKind = "complete straight"
-PARTIAL: MeldKind = "partial straight"
+MeldKind = Literal["bharg set", "complete straight", "partial straight"]  # i18n: not text
+BHARG_SET: MeldKind = "bharg set"  # i18n: not text
+COMPLETE: MeldKind = "complete straight"  # i18n: not text
+PARTIAL: MeldKind = "partial straight"  # i18n: not text
 
 TableUse = tuple[tuple[int, tuple[Card, ...]], ...]
-"""Table cards a partial straight builds on: (owner seat, cards) pairs. They stay where they are (D6)."""
+# Table cards a partial straight builds on: (owner seat, cards) pairs. They stay where they are (D6).
 
 _BIT = {s: 1 << i for i, s in enumerate(Suit)}
 ALL_SUITS_MASK = (1 << len(Suit)) - 1
@@ -268,39 +269,98 @@ def partial_positions(
 # --- explaining a refusal -------------------------------------------------------------------------------
 
 
-def _ranks_text(cs: Iterable[Card], pos: dict[Rank, int]) -> str:
-    return "–".join(c.rank.label for c in sorted(cs, key=lambda c: pos.get(c.rank, 99)))
+class Later:
+    """Text a refusal names, looked up when the refusal is shown (in the language in force then), not when
+    the engine writes it: a card's name, a list of them, a reason inside a sentence."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self._make()), spec)
+
+    def __str__(self) -> str:
+        return str(self._make())
+
+
+def card_name(c: Card) -> Later:
+    """The card's name in the language shown: "the Forest" ("la Foresta")."""
+    slug = c.slug
+    return Later(lambda: named("card", slug))
+
+
+def suit_name(s: Suit) -> Later:
+    """The suit's name in the language shown: "Moons" ("Lune")."""
+    key = s.name.lower()
+    return Later(lambda: named("suit", key))
+
+
+def rank_name(r: Rank) -> str:
+    """A rank as players say it in the language in force: "Ace", "5", "Crown" ("Asso", "5", "Corona")."""
+    if Rank.TWO <= r <= Rank.NINE:
+        return str(int(r))
+    return named("rank", r.name.lower())
 
 
 def word_list(words: Sequence[str], last: str = "and") -> str:
-    """``a``, ``a and b``, ``a, b and c`` (or ``or``): a list as a player reads it in a sentence."""
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+    """``a``, ``a and b``, ``a, b and c`` (or ``or``) in the language in force: a list in a sentence."""
+    if len(words) == 1:
+        return words[0]
+    head = ", ".join(words[:-1])
+    if last == "or":
+        return t("deluxe.list.or", items=head, last=words[-1])
+    return t("deluxe.list.and", items=head, last=words[-1])
 
 
-def _bharg_reason(cards: Sequence[Card]) -> str:
+def chain(words: Sequence[str]) -> str:
+    """``a and b and c`` in the language in force (names of players tied or winning together)."""
+    out = words[0] if words else ""
+    for w in words[1:]:
+        out = t("deluxe.list.and", items=out, last=w)
+    return out
+
+
+def listing(items: Sequence[Any], last: str = "and") -> Later:
+    """:func:`word_list` of names looked up when shown."""
+    frozen = tuple(items)
+    return Later(lambda: word_list([str(i) for i in frozen], last))
+
+
+def _ranks_text(cs: Iterable[Card], pos: dict[Rank, int]) -> Later:
+    ranks = [c.rank for c in sorted(cs, key=lambda c: pos.get(c.rank, 99))]
+    return Later(lambda: "–".join(rank_name(r) for r in ranks))
+
+
+def _bharg_reason(cards: Sequence[Card]) -> Later:
     counts = {s: 0 for s in Suit}
     for c in cards:
         for s in c.suits:
             counts[s] += 1
-    twice = [s.value for s in Suit if counts[s] > 1]
-    missing = [s.value for s in Suit if counts[s] == 0]
+    twice = [suit_name(s) for s in Suit if counts[s] > 1]
+    missing = [suit_name(s) for s in Suit if counts[s] == 0]
     if twice:
-        return f"{word_list(twice)} appear{'s' if len(twice) == 1 else ''} more than once, so no bharg set"
-    return f"{word_list(missing)} {'is' if len(missing) == 1 else 'are'} missing, so no bharg set"
+        names = listing(twice)
+        return Later(lambda: tn("deluxe.meld.suits-twice", len(twice), suits=names))
+    names = listing(missing)
+    return Later(lambda: tn("deluxe.meld.suits-missing", len(missing), suits=names))
 
 
-def _straight_reason(cards: Sequence[Card], suit: Suit, pos: dict[Rank, int]) -> str:
-    lacking = [c.title for c in cards if suit not in c.suits]
+def _straight_reason(cards: Sequence[Card], suit: Suit, pos: dict[Rank, int]) -> Later:
+    lacking = [card_name(c) for c in cards if suit not in c.suits]
     if lacking:
-        verb = "has" if len(lacking) == 1 else "have"
-        return f"{word_list(lacking)} {verb} no {suit.value}, the straight suit"
-    off = [c.title for c in cards if c.rank not in pos]
+        names, suit_word = listing(lacking), suit_name(suit)
+        return Later(lambda: tn("deluxe.meld.lacks-suit", len(lacking), cards=names, suit=suit_word))
+    off = [card_name(c) for c in cards if c.rank not in pos]
     if off:
-        return f"{word_list(off)} {'has' if len(off) == 1 else 'have'} no straight rank in this game"
+        names = listing(off)
+        return Later(lambda: tn("deluxe.meld.no-straight-rank", len(off), cards=names))
     ranks = [pos[c.rank] for c in cards]
     if len(set(ranks)) != len(ranks):
-        return "two cards share a rank, and a straight has one card per rank"
-    return f"the ranks {_ranks_text(cards, pos)} are not consecutive"
+        return Later(lambda: t("deluxe.meld.shared-rank"))
+    text = _ranks_text(cards, pos)
+    return Later(lambda: t("deluxe.meld.not-consecutive", ranks=text))
 
 
 def refusal(
@@ -310,24 +370,24 @@ def refusal(
     *,
     pawns: bool = False,
     courts: bool = False,
-) -> str:
-    """A sentence saying why these cards bind as no meld (the caller has found that they don't)."""
+) -> Msg:
+    """The message saying why these cards bind as no meld (the caller has found that they don't)."""
     pos = _POSITIONS[(pawns, courts)]
     if len(cards) >= 3:
         bharg = _bharg_reason(cards)
         if suit is None:
             shared = set(cards[0].suits).intersection(*(c.suits for c in cards[1:]))
             if any(is_complete_straight(cards, s, pawns=pawns, courts=courts) for s in shared):
-                return "Straights need an Ace on the Ace Pile."
-            return f"Those cards make no meld: {bharg}, and straights need an Ace on the Ace Pile."
-        return f"Those cards make no meld: {bharg}, and {_straight_reason(cards, suit, pos)}."
+                return Msg("deluxe.meld.need-ace")
+            return Msg("deluxe.meld.none-need-ace", bharg=bharg)
+        return Msg("deluxe.meld.none-both", bharg=bharg, straight=_straight_reason(cards, suit, pos))
     if suit is None:
-        return "Straights need an Ace on the Ace Pile."
+        return Msg("deluxe.meld.need-ace")
     if len(cards) == 2 and pos.get(cards[0].rank) == pos.get(cards[1].rank):
-        return "Those cards make no meld: two cards share a rank, and a straight has one card per rank."
+        return Msg("deluxe.meld.none-shared-rank")
     new_pos = _new_positions(cards, suit, pos)
     if new_pos is None:
-        return f"Those cards make no meld: {_straight_reason(cards, suit, pos)}."
+        return Msg("deluxe.meld.none-straight", straight=_straight_reason(cards, suit, pos))
     loose = table_pieces(table, suit, pos, split_blocks=True)
     used = _search(new_pos, loose, len(pos))
     if used is not None:
@@ -337,14 +397,12 @@ def refusal(
                 if cs[0] in m.cards:
                     part = [c for c in m.cards if any(c == u for _, us in used for u in us)]
                     if len(part) < len(m.cards) or not all(suit in c.suits for c in m.cards):
-                        return (
-                            f"The {_ranks_text(cards, pos)} and {_ranks_text(part, pos)} are part of a "
-                            "complete straight: a partial straight must use all of it."
+                        return Msg(
+                            "deluxe.meld.whole-straight",
+                            ranks=_ranks_text(cards, pos),
+                            table=_ranks_text(part, pos),
                         )
-    return (
-        f"Those cards make no meld: no bound {suit.value} cards complete a straight of three or more with "
-        f"the {_ranks_text(cards, pos)}."
-    )
+    return Msg("deluxe.meld.none-partial", suit=suit_name(suit), ranks=_ranks_text(cards, pos))
 
 
 # --- listing -----------------------------------------------------------------------------------------------
