@@ -15,7 +15,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from bot.i18n import ID_PATTERN, both, named, say, t, tn
+from bot.i18n import both, named, say, t, tn
 from bot.rules.errors import RulesError
 
 log = logging.getLogger("tavern.errors")
@@ -53,8 +53,6 @@ class UserFacingError(Exception):
         self.params = params
 
     def __str__(self) -> str:
-        if not ID_PATTERN.match(self.msgid):  # TRANSITION: English text not yet in the catalog
-            return self.msgid
         return say(self.msgid, **self.params)
 
 

@@ -19,10 +19,8 @@ class RulesError(Exception):
         self.params = params
 
     def __str__(self) -> str:
-        from bot.i18n import ID_PATTERN, say  # the engines do not load catalogs unless a message is shown
+        from bot.i18n import say  # the engines do not load catalogs unless a message is shown
 
-        if not ID_PATTERN.match(self.msgid):  # TRANSITION: English text not yet in the catalog
-            return self.msgid
         return say(self.msgid, **self.params)
 
 
