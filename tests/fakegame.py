@@ -115,7 +115,7 @@ def apply(state: State, action: Action) -> tuple[State, list[object]]:
     if action.seat != state.turn:
         raise NotYourTurn("It is not your turn.")
     if action.amount not in (1, 2, 3):
-        raise IllegalAction("You may add 1, 2 or 3.")
+        raise IllegalAction("tavern.table.not-your-move")  # (a catalog message: a plug-in game has its own)
     totals = list(state.totals)
     totals[action.seat] += action.amount
     hands = list(state.hand_scores)
@@ -218,7 +218,7 @@ class RaceAdapter(GameAdapter):
 
     def click(self, table: Any, seat: int, click: Click) -> Move | Panel:
         if click.verb != "add" or click.arg not in ("1", "2", "3"):
-            raise UserFacingError("That button is out of date.")
+            raise UserFacingError("tavern.out-of-date")
         return Move(Add(seat, int(click.arg)), click.token, done=lambda t, e: Panel(content="Added."))
 
     def announce(self, table: Any, events: Sequence[Any]) -> Announcement:

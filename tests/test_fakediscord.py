@@ -62,7 +62,7 @@ class Counter(TavernView):
 
     @discord.ui.button(label="Refuse", custom_id="counter:refuse")
     async def refuse(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        raise UserFacingError("You may not refuse.")
+        raise UserFacingError("tavern.table.not-seated")
 
     @discord.ui.button(label="Off", custom_id="counter:off", disabled=True)
     async def off(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
@@ -115,7 +115,7 @@ class Seat(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"seat:(?P<n
     @handles_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if self.n == 0:
-            raise IllegalAction("Seat 0 is the dealer's.")
+            raise IllegalAction("tavern.table.no-such-seat")
         await interaction.response.send_message(f"sat at {self.n}", ephemeral=True)
 
 
@@ -194,12 +194,12 @@ def add_test_commands(bot: TavernBot) -> None:
     )
     async def fail(interaction: discord.Interaction[Any], kind: str) -> None:
         if kind == "user":
-            raise UserFacingError("This channel already has a table.")
+            raise UserFacingError("tavern.lobby.busy-lobby")
         if kind == "rules":
-            raise IllegalAction("You cannot play the Excuse now.")
+            raise IllegalAction("tavern.table.not-your-move")
         if kind == "late":
             await interaction.response.defer(ephemeral=True)
-            raise UserFacingError("Refused after thinking.")
+            raise UserFacingError("tavern.claim.not-yet")
         raise RuntimeError("boom")
 
     @group.command(name="broken", description="a plain view that raises")
@@ -375,7 +375,7 @@ async def test_buttons_edit_history_and_disabled(fake_discord: FakeDiscord, star
     assert fake_discord.channel_messages(fake_discord.channel) == [msg]
 
     refused = await fake_discord.click(alice, msg, "Refuse")
-    assert refused.ephemeral and refused.content == "You may not refuse."
+    assert refused.ephemeral and refused.content == "You are not playing at this table."
     with pytest.raises(AssertionError, match="disabled"):
         await fake_discord.click(alice, msg, "Off")
     with pytest.raises(AssertionError, match="0 buttons match"):
@@ -444,11 +444,13 @@ async def test_error_handler_replies(
     channel = fake_discord.channel
 
     user = await fake_discord.slash(alice, channel, "t fail", kind="user")
-    assert user.ephemeral and user.content == "This channel already has a table."
+    assert user.ephemeral and user.content == "There is already an open table or challenge in this channel."
     rules = await fake_discord.slash(alice, channel, "t fail", kind="rules")
-    assert rules.ephemeral and rules.content == "You cannot play the Excuse now."
+    assert rules.ephemeral and rules.content == "That move belongs to another player."
     late = await fake_discord.slash(alice, channel, "t fail", kind="late")
-    assert late.type == 5 and [m.content for m in late.followups] == ["Refused after thinking."]
+    assert late.type == 5 and [m.content for m in late.followups] == [
+        "Not yet: the table has not been idle long enough to claim."
+    ]
     assert late.followups[0].ephemeral
     assert error_logs.records == []
 
@@ -475,7 +477,7 @@ async def test_dynamic_items_survive_a_restart(
     again = await fake_discord.click(alice, msg, "seat:1")
     assert again.content == "sat at 1"
     refused = await fake_discord.click(alice, msg, "Seat 0")
-    assert refused.ephemeral and refused.content == "Seat 0 is the dealer's."
+    assert refused.ephemeral and refused.content == "There is no such seat at this table."
     assert error_logs.records == []
 
 
