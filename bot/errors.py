@@ -15,7 +15,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from bot.i18n import both, named, say, t, tn
+from bot.i18n import Said, both, named, t, tn
 from bot.rules.errors import RulesError
 
 log = logging.getLogger("tavern.errors")
@@ -43,17 +43,9 @@ def permissions(names: Iterable[str]) -> Any:
     return both(named("perm", p) if p in PERMISSIONS else p.replace("_", " ") for p in names)
 
 
-class UserFacingError(Exception):
-    """A service-level refusal such as "This channel already has a table.": it carries a message id and what
-    fills it; ``str(err)`` is the sentence in the language in force (the player's, when it is shown)."""
-
-    def __init__(self, msgid: str, /, **params: Any) -> None:
-        super().__init__(msgid)
-        self.msgid = msgid
-        self.params = params
-
-    def __str__(self) -> str:
-        return say(self.msgid, **self.params)
+class UserFacingError(Said):
+    """A service-level refusal such as "There is already a game in this channel": a message id and what fills
+    it; ``str(err)`` is the sentence in the language in force (the player's, when it is shown)."""
 
 
 def user_message(error: BaseException) -> str | None:

@@ -239,6 +239,19 @@ def _render(cat: Catalog, msgid: str, n: int | None, params: Mapping[str, Any]) 
         return None
 
 
+class Said(Exception):
+    """An error whose text is a message: it carries the id and what fills it, and ``str(err)`` is the sentence
+    in the language in force where it is shown (the base of the rules' and the services' refusals)."""
+
+    def __init__(self, msgid: str, /, **params: Any) -> None:
+        super().__init__(msgid)
+        self.msgid = msgid
+        self.params = params
+
+    def __str__(self) -> str:
+        return say(self.msgid, **self.params)
+
+
 class _Listing:
     """Items joined as the language in force joins a list ("A, B and C"; "A o B"), when formatted."""
 

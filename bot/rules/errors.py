@@ -1,27 +1,16 @@
 """Typed rules errors: each carries the id of a sentence a player can read, and what fills it.
 
-The engines stay free of languages: an error names its message (``IllegalAction("rules.not-your-turn")``)
-and the layer that shows it looks the sentence up in the player's language (``str(err)`` does, in the
-language in force, see :mod:`bot.i18n`).
+Engines stay free of languages: an error names its message (``NotYourTurn("bhargage.rules.not-your-turn")``),
+and ``str(err)`` looks it up in the language in force where it is shown (:class:`bot.i18n.Said`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from bot.i18n import Said
 
 
-class RulesError(Exception):
+class RulesError(Said):
     """An action or input the rules do not allow; ``str(err)`` is a sentence a player can read."""
-
-    def __init__(self, msgid: str, /, **params: Any) -> None:
-        super().__init__(msgid)
-        self.msgid = msgid
-        self.params = params
-
-    def __str__(self) -> str:
-        from bot.i18n import say  # the engines do not load catalogs unless a message is shown
-
-        return say(self.msgid, **self.params)
 
 
 class NotYourTurn(RulesError):
