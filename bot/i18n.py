@@ -43,14 +43,12 @@ _warned: set[tuple[str, str]] = set()
 
 @dataclass(frozen=True)
 class Entry:
-    """One message: its forms (one, or one per plural category of the language) and where it is written."""
+    """One message: its forms (one, or one per plural category of the language), where it is written, and
+    whether it is a plural message (``msgid_plural``)."""
 
     forms: tuple[str, ...]
     source: str
-
-    @property
-    def plural(self) -> bool:
-        return len(self.forms) > 1 or self.source.endswith("+plural")
+    plural: bool = False
 
 
 @dataclass
@@ -82,19 +80,19 @@ def read_catalog(folder: Path, language: str) -> Catalog:
         for message in po:
             if not message.id:
                 continue
+            plural = isinstance(message.id, tuple)
             if isinstance(message.id, tuple):
                 msgid = message.id[0]
                 forms = tuple(message.string) if isinstance(message.string, tuple | list) else ()
-                source = f"{path.name}:{message.lineno}+plural"
             else:
                 msgid = str(message.id)
                 forms = (message.string,) if isinstance(message.string, str) else ()
-                source = f"{path.name}:{message.lineno}"
+            source = f"{path.name}:{message.lineno}"
             if msgid in entries:
                 raise ValueError(f"message id {msgid!r} is written twice ({entries[msgid].source}, {source})")
             if message.fuzzy or not all(forms):
                 continue  # an untranslated or doubtful entry: English stands in for it
-            entries[msgid] = Entry(forms, source)
+            entries[msgid] = Entry(forms, source, plural)
     return Catalog(language, entries, gettext.c2py(plural_expr))
 
 
@@ -120,19 +118,23 @@ def _check_against_english(cat: Catalog) -> None:
         source = english.get(msgid)
         if source is None:
             continue
-        wanted = set().union(*(placeholders(f) for f in source.forms))
-        for form in entry.forms:
-            # a plural form may leave out the count ("una partita"); nothing else may be left out or added
-            if placeholders(form) - {"n"} != wanted - {"n"}:
-                log.warning(
-                    "The %s text of %r fills %s, not %s as in English: English is shown instead",
-                    cat.language,
-                    msgid,
-                    sorted(placeholders(form)) or "nothing",
-                    sorted(wanted),
-                )
-                del cat.entries[msgid]
-                break
+        wanted, wrong = misfilled(source, entry)
+        if wrong:
+            log.warning(
+                "The %s text of %r fills %s, not %s as in English: English is shown instead",
+                cat.language,
+                msgid,
+                sorted(placeholders(wrong[0])) or "nothing",
+                sorted(wanted),
+            )
+            del cat.entries[msgid]
+
+
+def misfilled(english: Entry, entry: Entry) -> tuple[frozenset[str], list[str]]:
+    """What the English text fills, and the forms of a translation that fill something else (a plural form
+    may leave out the count, "una partita"; nothing else may be left out or added)."""
+    wanted = frozenset().union(*(placeholders(f) for f in english.forms))
+    return wanted, [f for f in entry.forms if placeholders(f) - {"n"} != wanted - {"n"}]
 
 
 def _warn_once(kind: str, what: str, message: str, *args: Any) -> None:
@@ -164,7 +166,7 @@ def current() -> str:
 @contextmanager
 def speaking(language: str) -> Iterator[None]:
     """Text looked up inside this block is in ``language`` (one of ``LANGUAGES``; anything else → English)."""
-    token = _current.set(language if language in LANGUAGES else resolve(language))
+    token = _current.set(resolve(language))
     try:
         yield
     finally:
@@ -175,7 +177,7 @@ def use(language: str) -> None:
     """Make ``language`` the one in force for the rest of this task: called where a task starts handling one
     player's interaction (each runs in its own task), so everything it answers is in that player's
     language unless a block says otherwise (the channel's text, another seat's panel)."""
-    _current.set(language if language in LANGUAGES else resolve(language))
+    _current.set(resolve(language))
 
 
 # ------------------------------------------------------------------------------------------------ lookup

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.i18n import ENGLISH, ID_PATTERN, LANGUAGES, Catalog, placeholders, read_catalog
+from bot.i18n import ENGLISH, ID_PATTERN, LANGUAGES, Catalog, misfilled, placeholders, read_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 ID_CALLS = {"t": False, "tn": True, "Msg": False, "cmd": False}  # name → looks up a plural message
@@ -279,13 +279,12 @@ def check(root: Path = ROOT, locales: Path | None = None) -> list[str]:
             source = english.entries.get(msgid)
             if source is None:
                 continue
-            want = set().union(*(placeholders(f) for f in source.forms)) - {"n"}
-            for form in entry.forms:
-                if placeholders(form) - {"n"} != want:
-                    problems.append(
-                        f"{language}: {msgid!r} ({entry.source}) fills {sorted(placeholders(form))}, "
-                        f"English fills {sorted(want)}"
-                    )
+            wanted, wrong = misfilled(source, entry)
+            problems += [
+                f"{language}: {msgid!r} ({entry.source}) fills {sorted(placeholders(form))}, "
+                f"English fills {sorted(wanted - {'n'})}"
+                for form in wrong
+            ]
     if "tavern.text-missing" not in english.entries:
         problems.append("en: 'tavern.text-missing' (shown when a message is missing) is missing")
     return problems
