@@ -14,41 +14,39 @@ from typing import Any
 from bot import ai
 from bot.errors import UserFacingError
 from bot.games import GameAdapter
-from bot.i18n import t
+from bot.i18n import Msg
 from bot.locks import KeyedLocks
 from bot.seats import is_bot, next_bot
 from bot.settings import Settings
 from bot.store import Lobby, Store
 from bot.tables import Table, TableService
 
+# Table commands a refusal names, as the reader's client shows them ("resign" → "abbandona").
+SUBCOMMANDS = {
+    "resign": Msg("cmd.table.resign.name"),
+    "leave": Msg("cmd.table.leave.name"),
+    "practice": Msg("cmd.bhargage.practice.name"),
+}
+# Why a lobby no longer takes clicks, for the clicker: a challenge's words, an open table's.
+CLOSED_WORDS = {
+    True: {
+        "expired": Msg("tavern.lobby.challenge-expired"),
+        "declined": Msg("tavern.lobby.challenge-declined"),
+        "started": Msg("tavern.lobby.challenge-accepted"),
+        "cancelled": Msg("tavern.lobby.challenge-withdrawn"),
+    },
+    False: {
+        "expired": Msg("tavern.lobby.table-expired"),
+        "declined": Msg("tavern.lobby.table-cancelled"),
+        "started": Msg("tavern.lobby.table-started"),
+        "cancelled": Msg("tavern.lobby.table-cancelled"),
+    },
+}
+
 
 def subcommand(name: str) -> str:
-    """A table command's name as the reader's client shows it ("resign" → "abbandona")."""
-    words = {
-        "resign": t("cmd.table.resign.name"),
-        "leave": t("cmd.table.leave.name"),
-        "practice": t("cmd.bhargage.practice.name"),
-    }
-    return words.get(name, name)
-
-
-def closed_words(challenge: bool, status: str) -> str:
-    """Why a lobby no longer takes clicks, for the clicker."""
-    if challenge:
-        words = {
-            "expired": t("tavern.lobby.challenge-expired"),
-            "declined": t("tavern.lobby.challenge-declined"),
-            "started": t("tavern.lobby.challenge-accepted"),
-            "cancelled": t("tavern.lobby.challenge-withdrawn"),
-        }
-    else:
-        words = {
-            "expired": t("tavern.lobby.table-expired"),
-            "declined": t("tavern.lobby.table-cancelled"),
-            "started": t("tavern.lobby.table-started"),
-            "cancelled": t("tavern.lobby.table-cancelled"),
-        }
-    return words.get(status, "")
+    """A table command's name as the reader's client shows it."""
+    return str(SUBCOMMANDS.get(name, name))
 
 
 @dataclass(frozen=True)
@@ -267,7 +265,7 @@ class LobbyService:
             if self._overdue(lobby):
                 lobby = await self.store.update_lobby(lobby.id, status="expired")
             if lobby.status != "open":
-                return LobbyOutcome(lobby, notice=closed_words(adapter.challenge, lobby.status))
+                return LobbyOutcome(lobby, notice=str(CLOSED_WORDS[adapter.challenge].get(lobby.status, "")))
             if verb == "start" or verb == "accept":
                 names = {**lobby.names, user.id: user.name}
                 if names != lobby.names:
