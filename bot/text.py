@@ -7,13 +7,6 @@ from bot.i18n import t
 RULES_DOCS = {"bhargage": "rules-bhargage.md", "deluxe": "rules-deluxe.md"}
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``plural(1, "game")`` → "1 game", ``plural(2, "game")`` → "2 games"; ``many`` for irregular words.
-
-    English only: player text counts with :func:`bot.i18n.tn` (this stays for code not yet moved to it)."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 def rules_link(doc: str, base: str | None = None) -> str:
     """Where the full rules ``doc`` (e.g. "rules-bhargage.md") can be read.
 
@@ -23,3 +16,9 @@ def rules_link(doc: str, base: str | None = None) -> str:
     if base:
         return f"{base.rstrip('/')}/{doc}"
     return t("general.rules.repository", doc=doc)
+
+
+def game_rules_link(game: str, base: str | None = None) -> str | None:
+    """Where a game's full rules can be read, if the bot has them (see :func:`rules_link`)."""
+    doc = RULES_DOCS.get(game)
+    return rules_link(doc, base) if doc is not None else None

@@ -42,6 +42,19 @@ def fits(text: str, where: Where) -> bool:
     return 1 <= len(text) <= limit
 
 
+def localized(text: str | app_commands.locale_str, language: str, where: Where) -> str | None:
+    """A command's name or description in ``language``: its catalog text when it carries an id and the text
+    fits Discord's rules for ``where`` (a misfit is logged and left out); None otherwise."""
+    msgid = text.extras.get("msgid") if isinstance(text, app_commands.locale_str) else None
+    entry = catalog(language).entries.get(msgid) if isinstance(msgid, str) else None
+    if entry is None:
+        return None
+    if not fits(entry.forms[0], where):
+        log.warning("The %s text of %r does not fit Discord's rules for it: left out", language, msgid)
+        return None
+    return entry.forms[0]
+
+
 class CatalogTranslator(app_commands.Translator):
     """Gives Discord each command's text in every language of the catalog (English is the default)."""
 
@@ -51,16 +64,7 @@ class CatalogTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContext[Any, Any],
     ) -> str | None:
-        msgid = string.extras.get("msgid")
         base = locale.value.split("-")[0]
-        language = base if base in LANGUAGES else ENGLISH
-        if not isinstance(msgid, str) or language == ENGLISH:
+        if base not in LANGUAGES or base == ENGLISH:
             return None
-        entry = catalog(language).entries.get(msgid)
-        if entry is None:
-            return None
-        text = entry.forms[0]
-        if not fits(text, context.location):
-            log.warning("The %s text of %r does not fit Discord's rules for it: left out", language, msgid)
-            return None
-        return text
+        return localized(string, base, context.location)

@@ -13,11 +13,12 @@ from discord.ext import commands
 
 from bot import delivery
 from bot.errors import UserFacingError
-from bot.i18n import catalog, current, t
+from bot.games import GAMES
+from bot.i18n import current, t
 from bot.render import cards as gallery
 from bot.server_settings import MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
 from bot.text import RULES_DOCS, rules_link
-from bot.translator import cmd, fits
+from bot.translator import cmd, localized
 
 if TYPE_CHECKING:
     from bot.app import TavernBot
@@ -26,20 +27,15 @@ if TYPE_CHECKING:
 def rules_field(base: str | None) -> str:
     """Where the full rules are: the operator's published docs (``TAVERN_RULES_URL``) or the repository."""
     return "\n".join(
-        t("general.help.rules-line", game=title, link=rules_link(RULES_DOCS[game], base))
-        for game, title in (("bhargage", "Bhargage"), ("deluxe", "Bharg Deluxe"))  # i18n: not text
+        t("general.help.rules-line", game=GAMES[game].title, link=rules_link(doc, base))
+        for game, doc in RULES_DOCS.items()
     )
 
 
 def shown(text: str | app_commands.locale_str, where: Where) -> str:
     """A command's name or description as the reader's Discord shows it: the catalog's text in the language
     in force when the command carries an id (and the text fits Discord's rules), else the text itself."""
-    msgid = text.extras.get("msgid") if isinstance(text, app_commands.locale_str) else None
-    if isinstance(msgid, str):
-        entry = catalog(current()).entries.get(msgid)
-        if entry is not None and fits(entry.forms[0], where):
-            return entry.forms[0]
-    return str(text)
+    return localized(text, current(), where) or str(text)
 
 
 def command_name(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> str:
@@ -76,7 +72,6 @@ def start_words(tree: app_commands.CommandTree[Any]) -> dict[str, str]:
 def command_lines(tree: app_commands.CommandTree[discord.Client]) -> list[str]:
     """One line per invocable slash command, so new game cogs show up in help without edits here."""
     lines: list[str] = []
-    name = command_name
 
     def walk(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> None:
         if isinstance(command, app_commands.Group):
@@ -84,7 +79,7 @@ def command_lines(tree: app_commands.CommandTree[discord.Client]) -> list[str]:
                 walk(child)
         else:
             about = shown(command._locale_description or command.description, Where.command_description)
-            lines.append(f"`/{name(command)}` — {about}")
+            lines.append(f"`/{command_name(command)}` — {about}")
 
     for top in tree.get_commands(type=discord.AppCommandType.chat_input):
         if isinstance(top, app_commands.Command | app_commands.Group):

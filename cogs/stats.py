@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot import safe
 from bot.ai import level_name
+from bot.games import GAMES
 from bot.i18n import t, tn
 from bot.records import BotRecord, GameStats, LeaderRow
 from bot.translator import cmd
@@ -18,13 +19,17 @@ from bot.translator import cmd
 if TYPE_CHECKING:
     from bot.app import TavernBot
 
-GAME_NAMES = {"bhargage": "Bhargage", "deluxe": "Bharg Deluxe"}  # i18n: not text (the games' names)
 
 # Ratings are shown on one friendly scale where a new player stands at START in both games. Display only:
 # the store keeps Elo (Bhargage, newcomers at 1500) and 60·(mu − 3·sigma) (Deluxe openskill, newcomers at 0).
 START = 1000
 STORED_START = {"bhargage": 1500, "deluxe": 0}
 PROVISIONAL_GAMES = 5  # fewer rated games than this: the number is marked provisional ("?")
+
+
+def _title(game: str) -> str:
+    """A game's name (its adapter's title), or its key for a game the bot no longer has."""
+    return GAMES[game].title if game in GAMES else game
 
 
 def rating_legend() -> str:
@@ -47,7 +52,7 @@ def shown_rating(game: str, rating: int, games: int) -> str:
 
 def leaderboard_text(game: str, rows: list[LeaderRow]) -> str:
     """Bhargage shows muggins wins (they count double for stakes); Deluxe shows the average hand score."""
-    title = t("general.leaderboard.title", game=GAME_NAMES.get(game, game))
+    title = t("general.leaderboard.title", game=_title(game))
     if not rows:
         return f"{title}\n{t('general.leaderboard.empty')}"
     by_hands = game == "deluxe"
@@ -97,7 +102,7 @@ def stats_lines(name: str, stats: dict[str, GameStats], against_bot: Sequence[Bo
         out.append(
             t(
                 "general.stats.game-line",
-                game=GAME_NAMES.get(game, game),
+                game=_title(game),
                 games=tn("general.stats.games", s.games),
                 wins=tn("general.stats.wins", s.wins),
                 losses=tn("general.stats.losses", s.losses),
@@ -117,7 +122,7 @@ def stats_lines(name: str, stats: dict[str, GameStats], against_bot: Sequence[Bo
             out.append(
                 t(
                     "general.stats.bot-line",
-                    game=GAME_NAMES.get(r.game, r.game),
+                    game=_title(r.game),
                     level=level_name(r.level),
                     games=tn("general.stats.games", r.games),
                     wins=tn("general.stats.wins", r.wins),

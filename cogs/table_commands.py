@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import ENGLISH, speaking, t
-from bot.text import RULES_DOCS, rules_link
+from bot.text import game_rules_link
 from bot.translator import cmd
 
 if TYPE_CHECKING:
@@ -81,8 +81,7 @@ def add_table_commands(group: app_commands.Group, bot: TavernBot, game: str) -> 
         await bot.controller.ask_resign(interaction, game)
 
     async def rules(interaction: Interaction) -> None:
-        doc = RULES_DOCS.get(game)
-        link = rules_link(doc, bot.settings.rules_url) if doc is not None else None
+        link = game_rules_link(game, bot.settings.rules_url)
         embed = discord.Embed(title=title, description=adapter.rules_text(link), colour=adapter.colour)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

@@ -21,6 +21,11 @@ from tests.fakediscord import FAKE_TOKEN, FakeDiscord
 StartBot = Callable[..., Awaitable[TavernBot]]
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """English counting, as the expected text in tests writes it: "1 card", "2 cards"."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 class ErrorLogGuard(logging.Handler):
     """Collects ERROR records from every logger; the test fails at teardown unless they were taken."""
 

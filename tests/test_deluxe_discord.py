@@ -8,7 +8,7 @@ from bot.app import TavernBot
 from bot.render import deluxe as R
 from bot.rules import deluxe as D
 from bot.settings import Settings
-from tests.conftest import StartBot
+from tests.conftest import StartBot, plural
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 EXTENSIONS = ["cogs.general", "cogs.stats", "cogs.deluxe"]
@@ -217,7 +217,7 @@ async def test_the_turn_panel_binds_and_discards_in_one_click_each(
             assert len(melds.options) == min(25, len(best))
             pts = [R.points(m.cards) for m in best[:25]]
             assert pts == sorted(pts, reverse=True)
-            assert [o.description.split(" · ")[1] for o in melds.options] == [R.plural(p, "pt") for p in pts]
+            assert [o.description.split(" · ")[1] for o in melds.options] == [plural(p, "pt") for p in pts]
             top = best[0]
             assert melds.options[0].label == ", ".join(R.card_text(c) for c in top.cards)
             assert melds.options[0].value == V.mask_text(V.mask_of(hand, top.cards))

@@ -26,9 +26,9 @@ from bot.rules.deluxe_melds import (
     is_complete_straight,
 )
 from bot.settings import Settings, SettingsError, settings_from_env
-from bot.text import RULES_DOCS, plural, rules_link
+from bot.text import RULES_DOCS, rules_link
 from cogs.stats import RATING_LEGEND, leaderboard_text, shown_rating, stats_lines
-from tests.conftest import StartBot
+from tests.conftest import StartBot, plural
 from tests.fakediscord import FakeDiscord
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

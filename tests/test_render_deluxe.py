@@ -7,6 +7,7 @@ from dataclasses import replace
 from bot.render import deluxe as R
 from bot.rules import deluxe as D
 from bot.rules.decktet import Suit, card, cards
+from tests.conftest import plural
 
 NAMES = ("Ann", "Bob", "Cat")
 
@@ -138,7 +139,7 @@ def test_the_channel_is_told_the_deck_was_rebuilt_and_why_the_hand_ended() -> No
         "The hand ends and is scored."
     )
     state, _ = D.start(5, 3, D.Options())
-    assert "Deck: " + R.plural(len(state.deck), "card") + " ·" in R.table_text(D.view(state, -1), NAMES)
+    assert "Deck: " + plural(len(state.deck), "card") + " ·" in R.table_text(D.view(state, -1), NAMES)
     rebuilt = D.view(replace(state, deck=state.deck[:1], reshuffles=1), -1)
     assert "Deck: 1 card (rebuilt: the hand ends when it runs out) ·" in R.table_text(rebuilt, NAMES)
 

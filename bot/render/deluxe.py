@@ -18,7 +18,6 @@ from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, sort_key
 from bot.rules.deluxe_melds import card_points, chain
 from bot.text import RULES_DOCS, rules_link
-from bot.text import plural as plural  # the tests count cards with it
 
 
 def fast_start_name(k: int) -> str:
