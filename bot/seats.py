@@ -7,8 +7,8 @@ rematches without a schema change, and a bot seat never collides with a person.
 
 from __future__ import annotations
 
-from bot.ai import LEVELS, Level
-from bot.i18n import named, t
+from bot.ai import LEVELS, Level, level_name
+from bot.i18n import t
 
 _STEP = 100
 MAX_BOTS = 10
@@ -42,7 +42,7 @@ def shown(user_id: int, name: str) -> str:
     """A seat's name as players read it: a person's own name, or the bot's in the language in force."""
     if not is_bot(user_id):
         return name
-    n, level = -user_id % _STEP, named("level", level_of(user_id))
+    n, level = -user_id % _STEP, level_name(level_of(user_id))
     return t("tavern.bot-name", level=level) if n == 0 else t("tavern.bot-name-n", number=n + 1, level=level)
 
 

@@ -29,24 +29,6 @@ def level_words(level: str) -> str:
     return named("level-about", level)
 
 
-class _LevelWords(Mapping[str, str]):
-    """``LEVEL_WORDS["easy"]``: the level's words looked up when read (kept for older callers; prefer
-    :func:`level_words`)."""
-
-    def __getitem__(self, level: str) -> str:
-        if level not in LEVELS:
-            raise KeyError(level)
-        return level_words(level)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(LEVELS)
-
-    def __len__(self) -> int:
-        return len(LEVELS)
-
-
-LEVEL_WORDS: Mapping[str, str] = _LevelWords()
-
 if TYPE_CHECKING:
     from bot.store import Lobby
     from bot.tables import Table
@@ -134,16 +116,6 @@ class GameAdapter:
     def resign_done_text(self) -> str:
         """What the resign panel says once done, in the language in force ("You resigned.")."""
         return str(self.resign_done_msg)
-
-    @property
-    def resign_label(self) -> str:
-        """Kept for callers that read the attribute: :meth:`resign_label_text`."""
-        return self.resign_label_text()
-
-    @property
-    def resign_done(self) -> str:
-        """Kept for callers that read the attribute: :meth:`resign_done_text`."""
-        return self.resign_done_text()
 
     # ---------------------------------------------------------------- options and lobby
 

@@ -16,10 +16,15 @@ from bot.rules.decktet import ALL_CARDS, Card
 _ARTICLE = re.compile(r"^(?:the|il|lo|la|i|gli|le)\s+|^l['’]\s*", re.IGNORECASE)
 
 
+def strip_article(text: str) -> str:
+    """A card's name without its article: "the Forest" → "Forest", "l'Autore" → "Autore"."""
+    return _ARTICLE.sub("", text, count=1)
+
+
 def face_name(card: Card) -> str:
     """The name written on a card's face in the language in force: its title without the article
     ("Forest", "Foresta", "Ace of Moons", "Asso di Lune")."""
-    return words.capital(_ARTICLE.sub("", words.title(card)))
+    return words.capital(strip_article(words.title(card)))
 
 
 def face_names() -> tuple[str, ...]:

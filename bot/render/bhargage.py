@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from bot import pictures as pic
 from bot.ai.bhargage import DiscardLine, PlayAdvice
 from bot.i18n import both, t, tn
-from bot.render import suits, words
+from bot.render import face_name, suits, words
 from bot.render.board import Lane, draw_board
 from bot.rules import bhargage as bh
 from bot.rules import bhargage_scoring as sc
@@ -69,11 +69,6 @@ def how_text(how: str, loser: str) -> str:
     return ""
 
 
-def legend() -> str:
-    """All six suits with their names: the key under a board and on a panel."""
-    return " · ".join(f"{suits.mark(s)} {words.suit(s)}" for s in Suit)
-
-
 def card_label(c: Card) -> str:
     """A card as a Bhargage player reads it: name, rank and count value (where they differ), suits —
     "the Forest (5) 🌙🍃", "the Sea (Crown, 10) 🌊", "the Watchman (Pawn, 0) …", "Ace of Moons (1) 🌙"."""
@@ -91,10 +86,6 @@ def cards_text(cards: Iterable[Card], *, short: bool = False) -> str:
 
 def _item(item: ScoreItem) -> str:
     return f"• {call_text(item.reason)} — {' + '.join(words.title(c) for c in item.cards)}"
-
-
-def _suits(missing: Sequence[Suit]) -> str:
-    return " ".join(f"{suits.mark(s)} {words.suit(s)}" for s in missing)
 
 
 def _score(names: Sequence[str], seat: int, total: int) -> str:
@@ -151,7 +142,7 @@ def event_lines(events: Sequence[bh.Event], names: Sequence[str], target: int | 
                         "bhargage.show.shortage",
                         points=ev.points,
                         score=_score(names, ev.claimant, ev.total_after),
-                        suits=_suits(ev.missing),
+                        suits=suits.with_names(ev.missing),
                     )
                 )
         elif isinstance(ev, bh.GameWon):
@@ -290,9 +281,9 @@ def board_text(
             lines.append(pile_text(state.pile, state.count))
     lines.append(waiting_text(state, names))
     if game_id:
-        lines.append(t("bhargage.board.legend-game", legend=legend(), game=game_id))
+        lines.append(t("bhargage.board.legend-game", legend=suits.legend(), game=game_id))
     else:
-        lines.append(t("bhargage.board.legend", legend=legend()))
+        lines.append(t("bhargage.board.legend", legend=suits.legend()))
     return "\n".join(lines)
 
 
@@ -345,7 +336,7 @@ def hand_text(view: bh.SeatView, names: Sequence[str]) -> str:
             lines.append(t("bhargage.panel.choose-yours"))
         else:
             lines.append(t("bhargage.panel.choose-theirs", dealer=dealer_name))
-        lines.append(t("bhargage.panel.legend", legend=legend()))
+        lines.append(t("bhargage.panel.legend", legend=suits.legend()))
         return "\n".join(line for line in lines if line)
     if view.up is not None:
         lines.append(t("bhargage.board.up-card", card=card_label(view.up)))
@@ -411,7 +402,7 @@ def count_text(
         lines.append(t("bhargage.count.nothing"))
     lines.append(t("bhargage.count.total", total=hc.total))
     if shortage_points:
-        lines.append(t("bhargage.count.shortage", points=shortage_points, suits=_suits(missing)))
+        lines.append(t("bhargage.count.shortage", points=shortage_points, suits=suits.with_names(missing)))
     else:
         lines.append(t("bhargage.count.no-shortage"))
     return "\n".join(lines)
@@ -438,7 +429,7 @@ def discard_hint_text(lines: Sequence[DiscardLine], *, dealer: bool, sequences: 
         f"{t('bhargage.hint.col-bhargage'):>8}{t('bhargage.hint.col-shortage'):>8}{t('bhargage.hint.col-total'):>8}",
     ]
     for i, line in enumerate(lines, 1):
-        pair = " + ".join(_short_name(c) for c in line.cards)
+        pair = " + ".join(face_name(c) for c in line.cards)
         out.append(
             f"{i:>2} {pair[:27]:<28}{line.hand:>7.2f}{_signed(line.bhargage):>8}"
             f"{_signed(line.shortage):>8}{_signed(line.total):>8}"
@@ -446,14 +437,6 @@ def discard_hint_text(lines: Sequence[DiscardLine], *, dealer: bool, sequences: 
     out.append("```")
     out.append(t("bhargage.hint.discard-key"))
     return "\n".join(out)
-
-
-_ARTICLE = re.compile(r"^(?:the|il|lo|la|i|gli|le) |^l['’]")
-
-
-def _short_name(c: Card) -> str:
-    """A card's name without its article, for a narrow column: "Forest", "Ace of Moons" ("Foresta")."""
-    return _ARTICLE.sub("", words.title(c), count=1)
 
 
 def play_hint_text(advice: PlayAdvice, count: int) -> str:

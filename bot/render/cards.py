@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import difflib
-import re
 from functools import partial
 
 from bot import pictures
 from bot.i18n import ENGLISH, current, t, tn
 from bot.panel import Panel, Picture
-from bot.render import face_name, face_names, suits, words
+from bot.render import face_name, face_names, strip_article, suits, words
 from bot.rules import decktet
 from bot.rules.decktet import ALL_CARDS, Card, Rank, Suit
 from bot.rules.deluxe_melds import card_points
@@ -71,12 +70,9 @@ def _folded(text: str) -> str:
     return " ".join(text.strip().lower().split())
 
 
-_ARTICLE = re.compile(r"^(?:the |il |lo |la |i |gli |le |l['’]\s*)")
-
-
 def _bare(title: str) -> str:
     """A card's name without its article: "the Forest" → "forest", "l'Autore" → "autore"."""
-    return _ARTICLE.sub("", _folded(title))
+    return strip_article(_folded(title))
 
 
 def find_card(text: str) -> Card:

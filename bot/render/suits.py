@@ -37,9 +37,6 @@ def with_names(suits: Iterable[Suit]) -> str:
     return " ".join(f"{mark(s)} {words.suit(s)}" for s in suits)
 
 
-named = with_names  # the older name (the catalog check reads a call to ``named`` as ``bot.i18n.named``)
-
-
 def legend() -> str:
     """All six suits with their names: the key under a board and on a panel."""
     return " · ".join(f"{mark(s)} {words.suit(s)}" for s in Suit)

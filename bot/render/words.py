@@ -6,8 +6,6 @@ through here, so an Italian table reads "la Foresta (5) 🌙🍃" and "Asso di L
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from bot.i18n import named
 from bot.rules.decktet import Card, Rank, Suit
 
@@ -39,7 +37,3 @@ def label(card: Card) -> str:
     if card.rank in (Rank.ACE, Rank.EXCUSE):
         return f"{title(card)} {card.suit_emoji}".rstrip()
     return f"{title(card)} ({rank(card.rank)}) {card.suit_emoji}"
-
-
-def titles(cards: Iterable[Card]) -> list[str]:
-    return [title(c) for c in cards]
