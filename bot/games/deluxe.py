@@ -187,12 +187,13 @@ def turn_panel(table: Table, seat: int, *, mask: int = 0, build: bool = False, n
             header = t("deluxe.panel.head-bind")
         else:
             header = t("deluxe.panel.head-discard")
-        tosses = discard_menus(state, seat, hand, bool(choices))
+        chunks = discard_chunks(state, seat, hand)
+        tosses = chunks[: MAX_SELECTS - (1 if choices else 0)]  # as discard_menus, from the chunks made once
         if total > len(choices):
             lines += ["", t("deluxe.panel.more-melds", shown=len(choices), total=total)]
         elif not choices and final:
             lines += ["", t("deluxe.panel.nothing-binds")]
-        if len(tosses) < len(discard_chunks(state, seat, hand)):
+        if len(tosses) < len(chunks):
             lines += ["", t("deluxe.panel.discard-limit")]
         items += _bind_items(seq, table, seat, choices, tosses, hand, final)
     if note:
@@ -470,8 +471,7 @@ class Deluxe(GameAdapter):
             if len(click.values) != 1:
                 raise UserFacingError("deluxe.panel.stale")
             k = _small_int(click.arg, MAX_SELECTS)
-            choices, _ = meld_choices(state, seat, hand)
-            chunks = discard_menus(state, seat, hand, bool(choices))
+            chunks = discard_menus(state, seat, hand, bool(D.bindable_melds(state, seat)))
             i = _small_int(click.values[0], len(hand))
             if k >= len(chunks) or i not in chunks[k]:
                 raise UserFacingError("deluxe.panel.stale")

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
-from bot.i18n import t, tn
+from bot.i18n import Msg, tn
 from bot.rules.decktet import Card, Rank, Suit, cards, deluxe_deck, shuffled, sort_key
 from bot.rules.deluxe_melds import (
     BHARG_SET,
@@ -787,11 +787,11 @@ def _need_phase(state: State, phase: Phase, what: str) -> None:
     """``what``: "draw", "take", "bind" or "discard" (the step the player tried)."""
     if state.phase != phase:
         if state.phase == Phase.DRAW:
-            hint = Later(lambda: t("deluxe.rules.hint-draw"))
+            hint = Msg("deluxe.rules.hint-draw")
         elif state.phase == Phase.BIND:
-            hint = Later(lambda: t("deluxe.rules.hint-bind"))
+            hint = Msg("deluxe.rules.hint-bind")
         else:
-            hint = Later(lambda: t("deluxe.rules.hint-final"))
+            hint = Msg("deluxe.rules.hint-final")
         if what == "draw":
             raise IllegalAction("deluxe.rules.cant-draw", hint=hint)
         if what == "take":

@@ -347,7 +347,7 @@ def _bharg_reason(cards: Sequence[Card]) -> Later:
     return Later(lambda: tn("deluxe.meld.suits-missing", len(missing), suits=names))
 
 
-def _straight_reason(cards: Sequence[Card], suit: Suit, pos: dict[Rank, int]) -> Later:
+def _straight_reason(cards: Sequence[Card], suit: Suit, pos: dict[Rank, int]) -> Later | Msg:
     lacking = [card_name(c) for c in cards if suit not in c.suits]
     if lacking:
         names, suit_word = listing(lacking), suit_name(suit)
@@ -358,9 +358,9 @@ def _straight_reason(cards: Sequence[Card], suit: Suit, pos: dict[Rank, int]) ->
         return Later(lambda: tn("deluxe.meld.no-straight-rank", len(off), cards=names))
     ranks = [pos[c.rank] for c in cards]
     if len(set(ranks)) != len(ranks):
-        return Later(lambda: t("deluxe.meld.shared-rank"))
+        return Msg("deluxe.meld.shared-rank")
     text = _ranks_text(cards, pos)
-    return Later(lambda: t("deluxe.meld.not-consecutive", ranks=text))
+    return Msg("deluxe.meld.not-consecutive", ranks=text)
 
 
 def refusal(
