@@ -218,8 +218,6 @@ class TavernBot(commands.Bot):
         cid = data.get("custom_id")
         if isinstance(cid, str) and not cid.startswith(delivery.ID_PREFIX) and self._handled_elsewhere():
             return
-        if not _loads_its_table(cid, data.get("values", ())):
-            await self.tables.restored()  # a lobby or rematch click looks tables up by channel and user
         await delivery.on_component(self, interaction)
 
     def _handled_elsewhere(self) -> bool:
@@ -263,17 +261,6 @@ class TavernBot(commands.Bot):
             if self._store_open:
                 self._store_open = False
                 await self.store.close()
-
-
-def _loads_its_table(cid: object, values: object) -> bool:
-    """Whether a press is a game's own (its custom id carries the game id, and ``TableService.get`` loads
-    that one table on demand): those go ahead while the tables are being restored. A rematch starts a new
-    game, checked against every live table, so it waits like the rest."""
-    try:
-        click = delivery.parse(cid, values)
-    except delivery.Refused:
-        return True  # refused at once by on_component, with or without tables
-    return click.scope == "g" and click.verb != "rematch"
 
 
 def create_bot(settings: Settings, **options: Any) -> TavernBot:

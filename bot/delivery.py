@@ -126,6 +126,10 @@ async def on_component(bot: TavernBot, interaction: discord.Interaction[Any]) ->
         await bot.languages.heard(interaction)  # the presser's language for everything this press answers
         click = parse(data.get("custom_id"), data.get("values", ()))
         offered(interaction.message, data["custom_id"], click.values)
+        if click.scope != "g" or click.verb == "rematch":
+            # A game's own press loads its one table on demand (``TableService.get``) while the tables are
+            # restored; a lobby or rematch press looks tables up by channel and user, so it waits for them.
+            await bot.tables.restored()
         async with bot.drain.hold():  # a closing bot refuses new presses and waits for these
             await bot.controller.on_click(interaction, click)
     except Exception as err:
@@ -310,7 +314,5 @@ async def send_dm(
 
 async def send_ephemeral(interaction: discord.Interaction[Any], panel: Panel, key: int) -> None:
     """Always a *fresh* ephemeral message: old ephemerals can't be edited after their token expires."""
-    if interaction.response.is_done():
-        await deliver(partial(interaction.followup.send, ephemeral=True), panel, "g", key, new=True)
-    else:
-        await deliver(partial(interaction.response.send_message, ephemeral=True), panel, "g", key, new=True)
+    send = interaction.followup.send if interaction.response.is_done() else interaction.response.send_message
+    await deliver(partial(send, ephemeral=True), panel, "g", key, new=True)

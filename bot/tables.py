@@ -169,7 +169,8 @@ class Table:
 
     def mention(self, seat: int) -> str:
         """How the channel calls a seat: a ping for a person, the bold name for a bot."""
-        return f"**{self.names[seat]}**" if self.is_bot(seat) else f"<@{self.seats[seat].user_id}>"
+        own = self.seats[seat]
+        return f"**{shown(own.user_id, own.name)}**" if self.is_bot(seat) else f"<@{own.user_id}>"
 
     @property
     def humans(self) -> tuple[int, ...]:
