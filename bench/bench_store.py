@@ -11,17 +11,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import math
 import tempfile
 import time
 from pathlib import Path
 
+from bench.bench_load import percentile
 from bot.store import SQLiteStore
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
 async def _run(path: Path, synchronous: str, moves: int, tables: int) -> tuple[list[float], float, float]:
