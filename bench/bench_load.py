@@ -892,10 +892,13 @@ def _pointed_at(fake: FakeDiscord) -> Iterator[None]:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    fake: FakeDiscord, settings: Settings, setup: Callable[[TavernBot], None] | None = None
+    fake: FakeDiscord,
+    settings: Settings,
+    setup: Callable[[TavernBot], None] | None = None,
+    ready_timeout: float = 30,
 ) -> AsyncIterator[TavernBot]:
     """The fake started, the real bot connected to it (in this process) and ready; both stopped on the way
-    out."""
+    out. ``setup`` runs on the bot just before it starts."""
     await fake.start()
     try:
         with _pointed_at(fake):
@@ -904,7 +907,7 @@ async def running_bot(
                 setup(bot)
             task = asyncio.create_task(bot.start(settings.token), name="bench-bot")
             try:
-                await asyncio.wait_for(bot.wait_until_ready(), 30)
+                await asyncio.wait_for(bot.wait_until_ready(), ready_timeout)
                 yield bot
             finally:
                 await bot.close()

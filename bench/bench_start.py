@@ -31,8 +31,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
-from bench.bench_load import _pointed_at
-from bot.app import create_bot
+from bench.bench_load import running_bot
+from bot.app import TavernBot
 from bot.games import GAMES
 from bot.settings import Settings
 from bot.store import SQLiteStore
@@ -138,29 +138,24 @@ async def start_up(path: Path) -> dict[str, float]:
 
     TableService.restore = timed_restore  # type: ignore[method-assign]
     fake = FakeDiscord()
-    await fake.start()
+
+    def starting(_bot: TavernBot) -> None:
+        marks["t0"] = time.monotonic()
+
     try:
-        with _pointed_at(fake), tempfile.TemporaryDirectory() as tmp:
+        with tempfile.TemporaryDirectory() as tmp:
             settings = Settings(
                 token=FAKE_TOKEN, db_path=path, health_path=Path(tmp) / "heartbeat", suit_emojis=False
             )
-            bot = create_bot(settings, guild_ready_timeout=0.01)
-            t0 = time.monotonic()
-            task = asyncio.create_task(bot.start(settings.token), name="bench-bot")
-            try:
-                await asyncio.wait_for(bot.wait_until_ready(), 120)
+            async with running_bot(fake, settings, setup=starting, ready_timeout=120) as bot:
                 marks["ready"] = time.monotonic()
                 while "restored" not in marks:
                     await asyncio.sleep(0.005)
                 marks["live"] = len(bot.tables.active_tables())
                 marks["rss"], marks["peak"] = _rss_mb()
-            finally:
-                await bot.close()
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(task, 10)
     finally:
         TableService.restore = restore  # type: ignore[method-assign]
-        await fake.stop()
+    t0 = marks["t0"]
     return {
         "gateway": fake.gateway_opened_at[0] - t0,
         "identify": fake.identified_at[0] - t0,
