@@ -1308,9 +1308,9 @@ class FakeDiscord:
         channel.deleted = True
         for msg in self._in_channel.get(channel.id, ()):
             msg.deleted = True
-        for msg in self.messages.values():
-            if msg.thread is channel:
-                msg.thread = None
+        starter = self.messages.get(channel.id)  # a thread started from a message takes that message's id
+        if starter is not None and starter.thread is channel:
+            starter.thread = None
         if channel.is_thread:
             assert channel.guild is not None and channel.parent is not None
             gone = {

@@ -425,21 +425,18 @@ def _check_allowed_mentions(errors: FormErrors, mentions: Any) -> None:
 def validate_message_payload(
     payload: dict[str, Any],
     *,
-    files: int = 0,
+    attachments: int,
     current: Any = None,
     prefix: tuple[str, ...] = (),
-    attachments: int | None = None,
     emoji_ids: Container[int] | None = None,
 ) -> None:
     """Raise :class:`DiscordError` as Discord would for a message create/edit body (or a callback's ``data``).
 
-    ``files``: how many files the request uploads. ``current``: the message being edited (an object with
-    ``content``, ``embeds``, ``components``, ``attachments``, ``flags``), whose kept fields must leave
-    something to show. ``prefix``: where the body sits in the request (``("data",)`` for an interaction
-    callback), so the error paths match Discord's. ``attachments``: how many attachments the message will
-    have after the request, when the caller has worked it out (then ``files`` and the body's ``attachments``
-    are not used for the empty-message rule). ``emoji_ids``: the custom emoji ids components may use (None:
-    custom ids are not checked).
+    ``attachments``: how many attachments the message will have after the request (for the empty-message
+    rule). ``current``: the message being edited (an object with ``content``, ``embeds``, ``components``,
+    ``flags``), whose kept fields must leave something to show. ``prefix``: where the body sits in the
+    request (``("data",)`` for an interaction callback), so the error paths match Discord's. ``emoji_ids``:
+    the custom emoji ids components may use (None: custom ids are not checked).
     """
     errors = FormErrors(prefix)
     content = payload.get("content")
@@ -492,8 +489,6 @@ def validate_message_payload(
             return payload[key]
         return getattr(current, key, None) if current is not None else None
 
-    if attachments is None:
-        attachments = len(kept("attachments") or []) + files
     if not (
         kept("content")
         or kept("embeds")
