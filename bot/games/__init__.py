@@ -241,15 +241,18 @@ class GameAdapter:
         seated (it leaves, so bots alone never play on)."""
         if table.status != "active":
             return None
-        playing = self.playing(table)
-        if not set(playing) & set(table.humans):
-            return next((s for s in playing if table.is_bot(s)), None)
+        if self.people_gone(table):
+            return next((s for s in self.playing(table) if table.is_bot(s)), None)
         return next((s for s in table.waiting_for() if table.is_bot(s)), None)
+
+    def people_gone(self, table: Table) -> bool:
+        """No person plays on: every seat still in the game is a bot's."""
+        return not set(self.playing(table)) & set(table.humans)
 
     def bot_action(self, table: Table, seat: int, rng: random.Random, level: Level) -> Any:
         """What the bot at ``seat`` does: its player's choice from the seat's view, or leaving when no person
         plays on. Pure work on the state; the controller runs it in a worker thread."""
-        if not set(self.playing(table)) & set(table.humans):
+        if self.people_gone(table):
             return self.resign_action(table, seat)
         return self.ai.choose(self.rules.view(table.state, seat), rng, level)
 

@@ -219,26 +219,21 @@ class Bhargage(GameAdapter):
             if len(parts) != 2:
                 raise UserFacingError("bhargage.panel.out-of-date")
             a, b = (card_at(x) for x in parts)
-            return Move(bh.Discard(seat, (a, b)), click.token, done=self._discarded(seat, a, b))
+            return Move(bh.Discard(seat, (a, b)), click.token, done=self._played(seat, laid=(a, b)))
         if click.verb == "cut":
-            return Move(bh.Cut(seat), click.token, done=self._played(seat, ""))
+            return Move(bh.Cut(seat), click.token, done=self._played(seat))
         if click.verb == "play":
             c = card_at(click.arg)
-            return Move(bh.Play(seat, c), click.token, done=self._played(seat, "", played=c))
+            return Move(bh.Play(seat, c), click.token, done=self._played(seat, played=c))
         raise UserFacingError("bhargage.panel.out-of-date")
 
-    def _discarded(self, seat: int, a: Card, b: Card) -> Any:
-        return self._played(seat, "", laid=(a, b))
-
-    def _played(
-        self, seat: int, note: str, *, played: Card | None = None, laid: tuple[Card, Card] | None = None
-    ) -> Any:
+    def _played(self, seat: int, *, played: Card | None = None, laid: tuple[Card, Card] | None = None) -> Any:
         """The pressed panel after the seat's move: the live panel with what happened on top — or, when the
         move ended the hand, what happened only (the new hand comes as a new panel)."""
 
         def done(table: Table, events: Sequence[Any]) -> Panel:
-            # The note is worded when the panel is drawn, in the language in force then.
-            said = note
+            # What the seat did is worded when the panel is drawn, in the language in force then.
+            said = ""
             if played is not None:
                 said = t("bhargage.panel.you-played", card=words.title(played))
             elif laid is not None:

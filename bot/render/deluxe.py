@@ -139,13 +139,7 @@ def kind_word(kind: str) -> str:
 
 def kind_name(kind: str) -> str:
     """A meld's kind as a menu names it: "Bharg set", "Complete straight", "Partial straight"."""
-    if kind == D.BHARG_SET:
-        return t("deluxe.kind-name.bharg-set")
-    if kind == D.COMPLETE:
-        return t("deluxe.kind-name.complete")
-    if kind == D.PARTIAL:
-        return t("deluxe.kind-name.partial")
-    return kind
+    return words.capital(kind_word(kind))
 
 
 def meld_text(meld: D.Meld, names: Sequence[str], *, binder: int | None = None, public: bool = False) -> str:
