@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import partial
+from functools import cache, partial
 
 from bot import pictures
-from bot.i18n import ENGLISH, current
+from bot.i18n import ENGLISH, current, speaking
 from bot.panel import Picture
 from bot.render import words
 from bot.rules.decktet import ALL_CARDS, Card
@@ -30,9 +30,15 @@ def face_name(card: Card) -> str:
 def face_names() -> tuple[str, ...]:
     """Every face's name in deck order for a scene, in the language in force; empty in English (the faces
     then write the cards' own names, and the drawings cached for English stay shared)."""
-    if current() == ENGLISH:
-        return ()
-    return tuple(face_name(c) for c in ALL_CARDS)
+    language = current()
+    return () if language == ENGLISH else _face_names(language)
+
+
+@cache
+def _face_names(language: str) -> tuple[str, ...]:
+    """Made once per language (every picture of every panel asks; the catalogs do not change)."""
+    with speaking(language):
+        return tuple(face_name(c) for c in ALL_CARDS)
 
 
 def picture(filename: str, scene: pictures.Scene, alt: str) -> Picture:
