@@ -19,7 +19,7 @@ from bot.pictures.errors import PictureError
 from bot.pictures.faces import Worth
 from bot.pictures.suits import symbol
 from bot.pictures.text import fit, font
-from bot.rules.decktet import Card, Suit
+from bot.rules.decktet import ALL_CARDS, Card, Rank, Suit
 
 RGB = tuple[int, int, int]
 
@@ -486,8 +486,6 @@ def palette() -> Image.Image:
     """One 256-colour palette for every picture, taken once from a sheet of all the renderer draws (every
     face at both sizes, a highlight, a full peg board, the suit legend, text): mapping a picture onto a fixed
     palette costs 2 ms where building one per picture costs 10."""
-    from bot.rules.decktet import ALL_CARDS
-
     lanes = tuple(Lane(f"Player {i} · ąéß", 10 * i + 5, 10 * i, i + 1) for i in range(len(PEG_COLOURS)))
     words = _english_gallery_words()
     sheet = _compose(
@@ -542,8 +540,6 @@ def clear_cache() -> None:
 
 
 def _rank_groups(words: GalleryWords) -> Sequence[Row]:
-    from bot.rules.decktet import ALL_CARDS, Rank
-
     def of(*ranks: Rank) -> tuple[tuple[Card, ...], ...]:
         return tuple(tuple(c for c in ALL_CARDS if c.rank == r) for r in ranks)
 
