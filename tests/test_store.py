@@ -11,7 +11,16 @@ from typing import Any
 import pytest
 
 from bot import ratings as rt
-from bot.store import LATEST_VERSION, MIGRATIONS, ChannelBusy, Finish, PlayerBusy, SQLiteStore, open_store
+from bot.store import (
+    LATEST_VERSION,
+    MIGRATIONS,
+    ActionConflict,
+    ChannelBusy,
+    Finish,
+    PlayerBusy,
+    SQLiteStore,
+    open_store,
+)
 
 GUILD = 1
 
@@ -30,6 +39,14 @@ async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
     )
     yield s
     await s.close()
+
+
+async def old_action(store: SQLiteStore, game_id: int, seq: int, seat: int, text: str, at: float) -> None:
+    """Log an action in a database of an older version, as the code of that version did."""
+    await store.db.execute(
+        "INSERT INTO actions (game_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)",
+        (game_id, seq, seat, text, at),
+    )
 
 
 def test_migrations_are_numbered_in_order() -> None:
@@ -55,7 +72,7 @@ async def test_old_database_is_migrated_and_keeps_its_data(tmp_path: Path) -> No
     old = await SQLiteStore.open(path, migrate_to=1)
     assert await old.schema_version() == 1
     gid = await old.create_game("race", GUILD, 10, 42, [(100, "Ann"), (200, "Bob")], {"target": 5}, 1.0)
-    await old.append_action(gid, 1, 0, "0 add 2", 2.0)
+    await old_action(old, gid, 1, 0, "0 add 2", 2.0)
     await old.close()
     with sqlite3.connect(path) as raw:
         tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -113,7 +130,7 @@ async def test_actions_are_committed_and_visible_to_another_connection(store: SQ
             "SELECT seq, seat, text FROM actions WHERE game_id = ? ORDER BY seq", (gid,)
         ).fetchall()
     assert rows == [(1, 0, "0 add 1"), (2, 1, "1 add 3")]
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ActionConflict):
         await store.append_action(gid, 2, 0, "0 add 2", 3.0)
     assert [a.seq for a in await store.actions(gid)] == [1, 2]
 
@@ -246,7 +263,7 @@ async def test_append_action_with_meta_writes_both_in_one_transaction(store: SQL
 async def test_a_failing_append_does_not_change_the_meta(store: SQLiteStore) -> None:
     gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     await store.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"board": 1})
-    with pytest.raises(sqlite3.IntegrityError):  # duplicate seq
+    with pytest.raises(ActionConflict):  # duplicate seq
         await store.append_action(gid, 1, 1, "1 add 1", 2.0, meta={"board": 2})
     assert await meta_of(store, gid) == {"board": 1}
     assert [a.text for a in await store.actions(gid)] == ["0 add 1"]
@@ -306,14 +323,31 @@ async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everythin
     old = await SQLiteStore.open(path, migrate_to=3)
     assert await old.schema_version() == 3
     active = await old.create_game("deluxe", GUILD, 30, 7, [(1, "A"), (2, "B"), (3, "C")], {"fast": 1}, 1.0)
-    await old.append_action(active, 1, 0, "0 draw", 2.0)
-    await old.append_action(active, 2, 1, "1 draw", 3.0)
+    await old_action(old, active, 1, 0, "0 draw", 2.0)
+    await old_action(old, active, 2, 1, "1 draw", 3.0)
     await old.db.execute(
         "INSERT INTO table_meta (game_id, data) VALUES (?, ?)",
         (active, json.dumps({"board_id": 9, "log": []})),
     )
+    # A finished game as the code of that version wrote it: closed, its results and its players' ratings.
     done = await old.create_game("bhargage", GUILD, 31, 8, [(100, "Ann"), (200, "Bob")], {"target": 61}, 4.0)
-    await old.append_action(done, 1, 0, "0 play", 5.0, finish=Finish((61, 40), (0,), True, "target", 5.0))
+    await old_action(old, done, 1, 0, "0 play", 5.0)
+    result = Finish((61, 40), (0,), True, "target", 5.0).to_dict()
+    await old.db.execute(
+        "UPDATE games SET status = 'finished', finished_at = 5.0, result = ? WHERE id = ?",
+        (json.dumps(result), done),
+    )
+    await old.db.executemany(
+        "INSERT INTO results (game_id, guild_id, game, user_id, seat, score, rank, won, muggins, how, "
+        "hand_score_avg, players, finished_at) "
+        "VALUES (?, ?, 'bhargage', ?, ?, ?, ?, ?, ?, 'target', NULL, 2, 5.0)",
+        [(done, GUILD, 100, 0, 61, 1, 1, 1), (done, GUILD, 200, 1, 40, 2, 0, 0)],
+    )
+    await old.db.executemany(
+        "INSERT INTO ratings (guild_id, game, user_id, name, rating, mu, sigma, games, wins, losses, "
+        "muggins_wins, updated_at) VALUES (?, 'bhargage', ?, ?, ?, NULL, NULL, 1, ?, ?, ?, 5.0)",
+        [(GUILD, 100, "Ann", 1516.0, 1, 0, 1), (GUILD, 200, "Bob", 1484.0, 0, 1, 0)],
+    )
     lobby_sql = (
         "INSERT INTO lobbies (kind, guild_id, channel_id, host_id, invited_id, options, members, message_id, "
         "created_at, expires_at, status, game_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"

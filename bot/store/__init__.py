@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.store.interface import Store
 from bot.store.records import (
+    ActionConflict,
     ActionRecord,
     BotRecord,
     ChannelBusy,
@@ -26,6 +27,7 @@ from bot.store.records import (
     Rating,
     SeatRecord,
     Snapshot,
+    StoreOpenError,
 )
 from bot.store.schema import LATEST_VERSION, MIGRATIONS
 from bot.store.sqlite import SQLiteStore
@@ -33,6 +35,7 @@ from bot.store.sqlite import SQLiteStore
 __all__ = [
     "LATEST_VERSION",
     "MIGRATIONS",
+    "ActionConflict",
     "ActionRecord",
     "BotRecord",
     "ChannelBusy",
@@ -48,6 +51,7 @@ __all__ = [
     "SeatRecord",
     "Snapshot",
     "Store",
+    "StoreOpenError",
     "open_store",
 ]
 

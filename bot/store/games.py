@@ -15,6 +15,7 @@ from bot.seats import is_bot
 from bot.store import stats
 from bot.store._base import Params, SQLiteBase
 from bot.store.records import (
+    ActionConflict,
     ActionRecord,
     ChannelBusy,
     Finish,
@@ -84,23 +85,26 @@ class GamesMixin(SQLiteBase):
         finish: Finish | None = None,
         meta: Mapping[str, Any] | None = None,
         snapshot: Snapshot | None = None,
-    ) -> None:
+    ) -> int:
         """Commit one accepted action in one transaction; with ``finish`` it also closes the game, with
         ``meta`` it also replaces the table's UI data, and with ``snapshot`` (taken at this ``seq``) it also
-        replaces the game's snapshot.
+        replaces the game's snapshot. Returns the game's new version.
 
-        ``seq`` is 1 for the first action. A duplicate (game_id, seq) raises ``sqlite3.IntegrityError``; a
-        ``finish`` for a game that is not active, or a snapshot of another seq, raises ``ValueError``. Either
-        way nothing is written.
+        ``seq`` is 1 for the first action. A duplicate (game_id, seq) raises ``ActionConflict``; a ``finish``
+        for a game that is not active, or a snapshot of another seq, raises ``ValueError``. Either way
+        nothing is written.
         """
         if snapshot is not None and snapshot.seq != seq:
             raise ValueError(f"a snapshot of action {snapshot.seq} given with action {seq}")
         data = None if meta is None else json.dumps(dict(meta))
         async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO actions (game_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, seat, text, at),
-            )
+            try:
+                await db.execute(
+                    "INSERT INTO actions (game_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, seq, seat, text, at),
+                )
+            except sqlite3.IntegrityError as err:
+                raise ActionConflict(game_id, seq) from err
             if finish is not None:
                 await self._finish_in_tx(db, game_id, finish)
             if data is not None:
@@ -112,17 +116,19 @@ class GamesMixin(SQLiteBase):
                     "fingerprint = excluded.fingerprint, data = excluded.data",
                     (game_id, seq, at, snapshot.fingerprint, snapshot.data),
                 )
+            return await _bump(db, game_id)
 
     async def finish_game(self, game_id: int, finish: Finish) -> None:
         """Close a game whose last action is already logged (used when a restore finds a finished state)."""
         async with self._tx() as db:
             await self._finish_in_tx(db, game_id, finish)
+            await _bump(db, game_id)
 
     async def abandon_game(self, game_id: int, at: float, reason: str) -> None:
         """Close an active game without results or rating changes; ``ValueError`` if it is not active."""
         async with self._tx() as db:
             cur = await db.execute(
-                "UPDATE games SET status = 'abandoned', finished_at = ?, result = ? "
+                "UPDATE games SET status = 'abandoned', finished_at = ?, result = ?, version = version + 1 "
                 "WHERE id = ? AND status = 'active'",
                 (at, json.dumps({"abandoned": reason}), game_id),
             )
@@ -135,19 +141,31 @@ class GamesMixin(SQLiteBase):
         return records[0] if records else None
 
     async def active_games(
-        self, *, after: int = 0, limit: int | None = None, snapshots: Mapping[str, str] | None = None
+        self,
+        *,
+        after: int = 0,
+        limit: int | None = None,
+        snapshots: Mapping[str, str] | None = None,
+        shards: tuple[int, Sequence[int]] | None = None,
     ) -> list[GameRecord]:
         """The active games with an id above ``after`` (at most ``limit``), by id, with their seats, actions
         and meta. With ``snapshots`` ({game name: fingerprint}), a game whose snapshot carries its game's
-        fingerprint comes with it and only the actions after it (the rest, the whole log)."""
-        where = "g.status = 'active' AND g.id > :after"
+        fingerprint comes with it and only the actions after it (the rest, the whole log). With ``shards``
+        (count, ids), only the games whose guild Discord puts on one of those shards."""
         params: dict[str, Any] = {"after": after}
+
+        def active(g: str) -> str:
+            text = f"{g}status = 'active' AND {g}id > :after"
+            if shards is not None:
+                count, ids = shards
+                on = ", ".join(str(int(i)) for i in ids)
+                text += f" AND (({g}guild_id >> 22) % {int(count)}) IN ({on})"
+            return text
+
+        where = active("g.")
         if limit is not None:
             # A page by id, chosen inside each query: the read is one snapshot, so all pick the same games.
-            where = (
-                "g.id IN (SELECT id FROM games WHERE status = 'active' AND id > :after "
-                "ORDER BY id LIMIT :limit)"
-            )
+            where = f"g.id IN (SELECT id FROM games WHERE {active('')} ORDER BY id LIMIT :limit)"
             params["limit"] = limit
         return await self._records(where, params, snapshots)
 
@@ -158,11 +176,12 @@ class GamesMixin(SQLiteBase):
         )
         return [_action(r) for r in rows]
 
-    async def set_meta(self, game_id: int, data: Mapping[str, Any]) -> None:
-        """Replace the table's UI data with ``data`` (a JSON-able mapping)."""
+    async def set_meta(self, game_id: int, data: Mapping[str, Any]) -> int:
+        """Replace the table's UI data with ``data`` (a JSON-able mapping); returns the game's new version."""
         text = json.dumps(dict(data))
         async with self._tx() as db:
             await _write_meta(db, game_id, text)
+            return await _bump(db, game_id)
 
     async def _records(
         self, where: str, params: Params = (), snapshots: Mapping[str, str] | None = None
@@ -234,6 +253,7 @@ class GamesMixin(SQLiteBase):
                 created_at=r["created_at"],
                 finished_at=r["finished_at"],
                 result=json.loads(r["result"]) if r["result"] else None,
+                version=r["version"],
                 seats=tuple(seats_of[r["id"]]),
                 actions=tuple(actions_of[r["id"]]),
                 meta=meta_of.get(r["id"], {}),
@@ -258,6 +278,17 @@ class GamesMixin(SQLiteBase):
 async def _fetch(db: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
     cur = await db.execute(sql, params)
     return list(await cur.fetchall())
+
+
+async def _bump(db: aiosqlite.Connection, game_id: int) -> int:
+    """Count one more write to the game; its new version."""
+    cur = await db.execute(
+        "UPDATE games SET version = version + 1 WHERE id = ? RETURNING version", (game_id,)
+    )
+    row = await cur.fetchone()
+    if row is None:
+        raise ValueError(f"no game {game_id}")
+    return int(row[0])
 
 
 async def _write_meta(db: aiosqlite.Connection, game_id: int, data: str) -> None:

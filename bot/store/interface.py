@@ -1,11 +1,13 @@
 """``Store``: what the bot needs from its database, so the bot never learns which backend it talks to.
 
-``SQLiteStore`` implements it; a second backend (PostgreSQL) must honour every contract stated here.
+``SQLiteStore`` (one file, one process) and ``PostgresStore`` (one server, any number of bot processes)
+implement it; both honour every contract stated here, and ``tests/test_store.py`` runs against both.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from bot.store.records import (
@@ -36,7 +38,14 @@ class Store(Protocol):
     never reused. Finishing a game (``append_action(finish=...)`` or ``finish_game``) closes it, writes one
     results row per seat and updates each seat's rating with ``bot.ratings.rate_game`` (the system from
     ``bot.ratings.system_for``) and the games/wins/losses/muggins_wins counters, all in that transaction.
+
+    Several bot processes may share one store (PostgreSQL). Each game then has a ``version`` that every
+    write to it (``append_action``, ``set_meta``, ``finish_game``, ``abandon_game``) bumps by exactly one, a
+    lock that holds across processes (``table_lock``), and news of other processes' writes (``watch``).
     """
+
+    # Whether other processes may write this store too (then cached games must be checked before use).
+    shared: bool
 
     async def close(self) -> None:
         """Release the connection(s); closing twice is harmless, and nothing else may be called afterwards."""
@@ -73,9 +82,10 @@ class Store(Protocol):
         finish: Finish | None = None,
         meta: Mapping[str, Any] | None = None,
         snapshot: Snapshot | None = None,
-    ) -> None:
-        """One transaction: log it (duplicate (game_id, seq) rejected), close per finish, replace meta,
-        replace the game's one snapshot (its seq must be ``seq``, else ``ValueError``). Closing a game
+    ) -> int:
+        """One transaction: log it, close per finish, replace meta, replace the game's one snapshot (its seq
+        must be ``seq``, else ``ValueError``); returns the game's new version. A (game_id, seq) already
+        logged raises ``ActionConflict`` (another writer moved first) and writes nothing. Closing a game
         (here, ``finish_game`` or ``abandon_game``) deletes its snapshot."""
         ...
 
@@ -92,20 +102,41 @@ class Store(Protocol):
         ...
 
     async def active_games(
-        self, *, after: int = 0, limit: int | None = None, snapshots: Mapping[str, str] | None = None
+        self,
+        *,
+        after: int = 0,
+        limit: int | None = None,
+        snapshots: Mapping[str, str] | None = None,
+        shards: tuple[int, Sequence[int]] | None = None,
     ) -> list[GameRecord]:
         """The active games with an id above ``after``, by id, at most ``limit`` (one consistent read), each
         as ``load_game`` gives it, without one query per game. With ``snapshots`` ({game name: fingerprint}),
         a game whose snapshot has its game's fingerprint comes with it (``GameRecord.snapshot``) and only the
-        actions after the snapshot's seq; any other game comes with its whole log."""
+        actions after the snapshot's seq; any other game comes with its whole log. With ``shards``
+        (shard_count, shard ids), only games whose guild is on one of those shards, as Discord assigns
+        them: ``(guild_id >> 22) % shard_count``."""
         ...
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's committed action log by seq (empty for an unknown game)."""
         ...
 
-    async def set_meta(self, game_id: int, data: Mapping[str, Any]) -> None:
-        """Replace the game's whole table meta with ``data`` (keys are not merged with the old ones)."""
+    async def set_meta(self, game_id: int, data: Mapping[str, Any]) -> int:
+        """Replace the game's whole table meta with ``data`` (keys are not merged with the old ones); returns
+        the game's new version."""
+        ...
+
+    def table_lock(self, game_id: int) -> AbstractAsyncContextManager[int | None]:
+        """Hold the game's lock, across every process sharing the store, for one whole move (``async with``);
+        it yields the game's stored version read once the lock is held (None for an unknown game). A store
+        that only one process uses yields None at once: the caller's in-process lock is all there is, and
+        its cached games are the truth. Raises the backend's error when the database can't be reached."""
+        ...
+
+    async def watch(self, changed: Callable[[int | None], None]) -> None:
+        """From now on, call ``changed(game_id)`` soon after another process commits a write to a game,
+        and ``changed(None)`` when such news may have been missed (the listening connection was lost and is
+        back): every cached game is then suspect. A store that only one process uses never calls it."""
         ...
 
     # ---------------------------------------------------------------- lobbies

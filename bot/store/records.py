@@ -8,6 +8,7 @@ from typing import Any
 from bot.ratings import Rating
 
 __all__ = [
+    "ActionConflict",
     "ActionRecord",
     "ChannelBusy",
     "Finish",
@@ -20,7 +21,17 @@ __all__ = [
     "Rating",
     "SeatRecord",
     "Snapshot",
+    "StoreOpenError",
 ]
+
+
+class StoreOpenError(Exception):
+    """The database could not be opened (unreachable, refused the login, unknown database, bad address);
+    ``str(err)`` is one sentence an operator can act on, never carrying a password."""
+
+
+class ActionConflict(Exception):
+    """The action's (game, seq) is already in the log: another writer (another process) moved first."""
 
 
 class ChannelBusy(Exception):
@@ -78,6 +89,9 @@ class GameRecord:
     seats: tuple[SeatRecord, ...]
     actions: tuple[ActionRecord, ...]
     meta: dict[str, Any] = field(default_factory=dict)  # the table's UI data (see Store.set_meta); {} if none
+    # Bumped by one by every write to the game (an action, its meta, its end): a cached copy whose version
+    # differs from the stored one is stale (another process wrote it).
+    version: int = 0
     # Only when asked for (``Store.active_games(snapshots=...)``): then ``actions`` are those after its seq.
     snapshot: Snapshot | None = None
 

@@ -197,6 +197,14 @@ MIGRATIONS: list[tuple[int, str]] = [
         );
         """,
     ),
+    (
+        8,
+        # Each game's version, bumped by every write to it: several bot processes may share one database,
+        # and a process checks its cached copy of a game against this before using it (bot.tables).
+        """
+        ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+        """,
+    ),
 ]
 
 LATEST_VERSION = MIGRATIONS[-1][0]

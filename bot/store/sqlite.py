@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +45,8 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
     db: aiosqlite.Connection
     path: Path
     rating_systems: dict[str, rt.RatingSystem] = field(default_factory=lambda: dict(rt.DEFAULT_SYSTEMS))
+
+    shared = False  # one process: its cached games are the truth
 
     def __post_init__(self) -> None:
         self._lock = asyncio.Lock()
@@ -101,6 +103,14 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
         """Read a PRAGMA (tests check WAL and synchronous). SQLite only: not part of ``Store``."""
         row = await self._one(f"PRAGMA {name}")
         return row[0] if row else None
+
+    @asynccontextmanager
+    async def table_lock(self, game_id: int) -> AsyncIterator[int | None]:
+        """Nothing to hold across processes: the file serves one process, whose own lock suffices."""
+        yield None
+
+    async def watch(self, changed: Callable[[int | None], None]) -> None:
+        """No other process writes this file: there is never news."""
 
     # ---------------------------------------------------------------- plumbing
 
