@@ -17,6 +17,7 @@ from .model import (
     Select,
     SelectOption,
     UploadRecord,
+    shard_of,
 )
 from .server import FAKE_TOKEN, FakeDiscord
 from .validate import DiscordError, validate_message_payload, validate_modal_payload
@@ -41,6 +42,7 @@ __all__ = [
     "Select",
     "SelectOption",
     "UploadRecord",
+    "shard_of",
     "validate_message_payload",
     "validate_modal_payload",
 ]

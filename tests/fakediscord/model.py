@@ -45,6 +45,22 @@ class Snowflakes:
         self._last = max(self._last + 1, now)
         return self._last
 
+    def next_on_shard(self, shard: int, shard_count: int) -> int:
+        """The next id whose ``(id >> 22) % shard_count`` is ``shard``, so a guild lands on a chosen shard.
+
+        Each ``1 << 22`` step is one millisecond later and one shard further; the ids after it continue from
+        there, so they stay monotonic."""
+        assert 0 <= shard < shard_count, f"no shard {shard} among {shard_count}"
+        first = self.next()
+        self._last = first + (((shard - (first >> 22)) % shard_count) << 22)
+        return self._last
+
+
+def shard_of(guild: FakeGuild | int, shard_count: int) -> int:
+    """The shard that gets a guild's gateway events, by Discord's rule ``(guild_id >> 22) % shard_count``."""
+    guild_id = guild if isinstance(guild, int) else guild.id
+    return (guild_id >> 22) % shard_count
+
 
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
 _ROLE_MENTION = re.compile(r"<@&(\d+)>")
@@ -597,6 +613,9 @@ class FakeInteraction:
     response: FakeMessage | None = None  # the original response message (callback 4 or 5)
     followups: list[FakeMessage] = field(default_factory=list)
     expired: bool = False
+    # the shard_id of the gateway connection INTERACTION_CREATE went to; None: no live connection had the
+    # guild's shard (or shard 0, for a DM), so nothing was delivered
+    shard: int | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @property

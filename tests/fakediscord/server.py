@@ -24,6 +24,18 @@ entity too large"; at most 10 attachments per message. Uploaded bytes stay on th
 lists every request that carried files; ``fail_uploads`` makes them fail. Application emojis
 (``application_emojis``, routes under ``/applications/{id}/emojis``) and the emoji of buttons and select
 options (validate.py) are checked as Discord does.
+
+The gateway routes by shard as Discord does, so several bot processes (each an ``AutoShardedBot`` with its
+own ``shard_ids``, one token) can share one fake. IDENTIFY's ``shard`` ``[shard_id, shard_count]`` (absent:
+``[0, 1]``) is remembered per connection; an invalid one (``shard_id`` outside ``0..shard_count-1``) closes
+the socket with 4010 "Invalid shard.". A guild belongs to shard ``(guild_id >> 22) % shard_count``
+(``shard_of``): READY lists only that connection's guilds and echoes its ``shard``, GUILD_CREATE follows for
+those only, and every event about a guild (the payload's ``guild_id``, interactions from its channels and
+threads) goes only to the connection of the guild's shard; events without a guild (a DM's interactions) go
+to shard 0 only. Of two live connections for one guild's events, the most recently identified gets them.
+An event whose shard has no live connection is not delivered (``FakeInteraction.shard`` is then None, and a
+drive call waiting for an answer times out). ``GET /gateway/bot`` answers ``recommended_shards`` and the
+fake's gateway URL, which discord.py uses when no ``shard_count`` is given.
 """
 
 from __future__ import annotations
@@ -64,6 +76,7 @@ from .model import (
     RequestRecord,
     Snowflakes,
     UploadRecord,
+    shard_of,
 )
 from .validate import (
     DiscordError,
@@ -110,11 +123,27 @@ def _no_content() -> web.Response:
 
 
 class _Conn:
+    """One gateway websocket: its sequence, and once identified its intents, shard and identify order."""
+
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
         self.seq = 0
         self.identified = False
         self.intents = 0
+        self.shard_id = 0
+        self.shard_count = 1
+        self.order = 0  # the identify_count at its IDENTIFY: the newest live connection of a shard wins
+
+    @property
+    def live(self) -> bool:
+        return self.identified and not self.ws.closed
+
+    def covers(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this connection the events of ``guild_id`` (None: events without a guild,
+        which go to shard 0)."""
+        if guild_id is None:
+            return self.shard_id == 0
+        return shard_of(guild_id, self.shard_count) == self.shard_id
 
     async def send(self, op: int, d: Any, t: str | None = None) -> None:
         payload: dict[str, Any] = {"op": op, "d": d, "s": None, "t": t}
@@ -147,6 +176,7 @@ class FakeDiscord:
     attachments_max = 10  # per message
     application_emojis_max = 2000
     emoji_image_max = 256 * 1024  # bytes of a decoded emoji image
+    recommended_shards = 1  # what GET /gateway/bot answers in "shards"
 
     def __init__(self) -> None:
         self.ids = Snowflakes()
@@ -200,9 +230,13 @@ class FakeDiscord:
             guild.members.append(user)
         return user
 
-    def add_guild(self, name: str) -> FakeGuild:
-        """A guild with the bot and every known human user as members (visible to bots started later)."""
-        guild = FakeGuild(self.ids.next(), name, owner_id=getattr(self, "owner", self.bot_user).id)
+    def add_guild(self, name: str, *, shard: int | None = None, shard_count: int = 2) -> FakeGuild:
+        """A guild with the bot and every known human user as members (visible to bots started later).
+
+        ``shard``: its id is picked so that the guild belongs to that shard of ``shard_count`` (``shard_of``),
+        for tests of bots that run as several shards."""
+        gid = self.ids.next() if shard is None else self.ids.next_on_shard(shard, shard_count)
+        guild = FakeGuild(gid, name, owner_id=getattr(self, "owner", self.bot_user).id)
         guild.members.extend(self.users.values())
         self.guilds[guild.id] = guild
         return guild
@@ -365,6 +399,10 @@ class FakeDiscord:
     def command_syncs(self) -> int:
         """How many bulk command syncs (``PUT .../commands``, global or guild) the bot has sent."""
         return sum(1 for method, path, _ in self.requests if method == "PUT" and path.endswith("/commands"))
+
+    def live_shards(self) -> list[tuple[int, int]]:
+        """``(shard_id, shard_count)`` of every live identified gateway connection, oldest IDENTIFY first."""
+        return [(c.shard_id, c.shard_count) for c in sorted(self._live(), key=lambda c: c.order)]
 
     # ---------------------------------------------------------------------------------------- lifecycle
 
@@ -817,9 +855,9 @@ class FakeDiscord:
         expect_reply: bool = True,
         settle: bool = True,
     ) -> InteractionResult:
-        conn = self._active()
-        if conn is None:
+        if not self._live():
             raise AssertionError("no bot is connected to the fake Discord")
+        conn = self._route(channel.guild.id if channel.guild is not None else None)
         # What Discord would never deliver, whoever sends it.
         if channel.deleted or (channel.parent is not None and channel.parent.deleted):
             raise AssertionError(f"{channel!r} was deleted; nobody can use it")
@@ -841,14 +879,20 @@ class FakeDiscord:
         self._touch()
         payload = self._interaction_payload(it)
         it.sent_at = time.perf_counter()
-        await conn.send(0, payload, "INTERACTION_CREATE")
+        if conn is not None:
+            it.shard = conn.shard_id
+            await conn.send(0, payload, "INTERACTION_CREATE")
         if expect_reply:
             try:
                 await asyncio.wait_for(it.answered.wait(), self.reply_timeout)
             except TimeoutError:
-                raise AssertionError(
-                    f"the bot did not answer {it.description} within {self.reply_timeout}s "
+                why = (
                     "(check the error-log guard output for an exception)"
+                    if conn is not None
+                    else f"(not delivered: no live connection has its shard; live: {self.live_shards()})"
+                )
+                raise AssertionError(
+                    f"the bot did not answer {it.description} within {self.reply_timeout}s {why}"
                 ) from None
         if settle:
             await self.settle()
@@ -856,15 +900,20 @@ class FakeDiscord:
 
     # --------------------------------------------------------------------------------------- gateway
 
-    def _active(self) -> _Conn | None:
-        for conn in reversed(self._conns):
-            if conn.identified and not conn.ws.closed:
-                return conn
-        return None
+    def _live(self) -> list[_Conn]:
+        return [c for c in self._conns if c.live]
+
+    def _route(self, guild_id: int | None) -> _Conn | None:
+        """The connection Discord sends the events of ``guild_id`` to (None: events without a guild, shard
+        0's): the most recently identified live one whose shard has the guild, or None (not delivered)."""
+        covering = [c for c in self._live() if c.covers(guild_id)]
+        return max(covering, key=lambda c: c.order, default=None)
 
     async def _dispatch(self, event: str, payload: dict[str, Any], *, intent: int = GUILDS_INTENT) -> None:
-        """Send a gateway event to the connected bot, if it asked for the intent that carries it."""
-        conn = self._active()
+        """Send a gateway event to the connection of its guild's shard (the payload's ``guild_id``; without
+        one, shard 0), if that connection asked for the intent that carries it."""
+        guild_id = payload.get("guild_id")
+        conn = self._route(int(guild_id) if guild_id is not None else None)
         if conn is not None and conn.intents & intent:
             await conn.send(0, payload, event)
 
@@ -901,23 +950,33 @@ class FakeDiscord:
         if token != self.token:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
+        shard = d.get("shard")
+        if shard is None:
+            shard = [0, 1]
+        valid = isinstance(shard, list) and len(shard) == 2 and all(type(n) is int for n in shard)
+        if not valid or not 0 <= shard[0] < shard[1]:
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
         self.identify_count += 1
         self.identified_at.append(time.monotonic())
         conn.identified = True
         conn.intents = int(d.get("intents") or 0)
+        conn.shard_id, conn.shard_count = shard
+        conn.order = self.identify_count
+        guilds = [g for g in self.guilds.values() if conn.covers(g.id)]
         ready = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": f"session-{self.identify_count}",
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.app_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
-            "shard": [0, 1],
+            "shard": [conn.shard_id, conn.shard_count],
         }
         await conn.send(0, ready, "READY")
-        for guild in self.guilds.values():
+        for guild in guilds:
             await conn.send(0, guild.payload(), "GUILD_CREATE")
 
     # ------------------------------------------------------------------------------------------ REST
@@ -1019,6 +1078,8 @@ class FakeDiscord:
             raise DiscordError(401, 0, "401: Unauthorized")
         if p == ["users", "@me"] and method == "GET":
             return _json(self.bot_user.payload())
+        if p == ["gateway", "bot"] and method == "GET":
+            return _json(self._gateway_bot())
         if p == ["oauth2", "applications", "@me"] and method == "GET":
             return _json(self._application())
         if p[0] == "applications" and n in (3, 4) and p[2] == "emojis":
@@ -1040,6 +1101,15 @@ class FakeDiscord:
             return await self._channel_route(request, p)
         self.unhandled.append(f"{method} {request.path}")
         raise DiscordError(404, 0, f"fake Discord does not model {method} {request.path}")
+
+    def _gateway_bot(self) -> dict[str, Any]:
+        """Get Gateway Bot: where to connect and how many shards to run (discord.py's AutoShardedClient asks
+        when it is given no shard_count, and then connects to this ``url`` instead of DEFAULT_GATEWAY)."""
+        return {
+            "url": self.gateway_url,
+            "shards": self.recommended_shards,
+            "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
+        }
 
     def _application(self) -> dict[str, Any]:
         return {
