@@ -10,6 +10,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from dotenv import load_dotenv
 
@@ -59,6 +61,41 @@ class Settings:
     threads: bool = True  # each game in its own thread where the bot may open one (a server may turn it off)
     suit_emojis: bool = True  # suits in message text as the application's own emojis (made once at start)
     rules_url: str | None = None  # where docs/ is published: the full rules are <rules_url>/rules-<game>.md
+    # PostgreSQL instead of the SQLite file: any number of bot processes may share it (never logged whole:
+    # it may carry a password).
+    database_url: str | None = field(default=None, repr=False)
+    database_pool: int = 10  # connections each process keeps to PostgreSQL
+    # Discord shards: how many in all (None: as many as Discord recommends), and which this process runs
+    # (None: all of them).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def secrets(self) -> list[str]:
+        """What no log line may show: the token, and the database password as written and decoded."""
+        found = [self.token]
+        if self.database_url:
+            written = urlsplit(self.database_url).password
+            if written:
+                found += [written, unquote(written)]
+        return found
+
+    @property
+    def shards(self) -> tuple[int, tuple[int, ...]] | None:
+        """(shard count, this process's shard ids) when it runs only some shards; None when it runs all."""
+        if self.shard_ids is None or self.shard_count is None:
+            return None
+        return self.shard_count, self.shard_ids
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether this process runs the shard Discord puts the guild on (its timers and lobbies are ours)."""
+        shards = self.shards
+        return shards is None or (guild_id >> 22) % shards[0] in shards[1]
+
+    @property
+    def first_shard(self) -> bool:
+        """Whether this process runs shard 0, which gets every DM: it alone does the once-per-bot chores."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     @property
     def heartbeat_path(self) -> Path:
@@ -82,12 +119,12 @@ def _minutes(env: Mapping[str, str], name: str, default: float, *, allow_zero: b
     return int(value) if value.is_integer() else value
 
 
-def _count(env: Mapping[str, str], name: str, default: int) -> int:
+def _count(env: Mapping[str, str], name: str, default: int, *, most: int = 10_000) -> int:
     raw = env.get(name, "").strip()
     if not raw:
         return default
-    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= 10_000:
-        raise SettingsError(f"{name} must be a whole number from 1 to 10000, got {raw!r}.")
+    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= most:
+        raise SettingsError(f"{name} must be a whole number from 1 to {most}, got {raw!r}.")
     return int(raw)
 
 
@@ -141,7 +178,60 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         threads=_switch(env, "TAVERN_THREADS", True),
         suit_emojis=_switch(env, "TAVERN_SUIT_EMOJIS", True),
         rules_url=_url(env, "TAVERN_RULES_URL"),
+        database_url=_database_url(env),
+        database_pool=_count(env, "TAVERN_DATABASE_POOL", 10, most=100),
+        **_shards(env),
     )
+
+
+def _database_url(env: Mapping[str, str]) -> str | None:
+    """A PostgreSQL address, checked without ever echoing it (it may carry a password)."""
+    raw = env.get("TAVERN_DATABASE_URL", "").strip()
+    if not raw:
+        return None
+    scheme, sep, rest = raw.partition("://")
+    if scheme not in ("postgresql", "postgres") or not sep:
+        shown = f"{scheme}://" if sep else "no scheme"
+        raise SettingsError(
+            "TAVERN_DATABASE_URL must be a PostgreSQL address such as "
+            f"postgresql://tavern:PASSWORD@db.example:5432/tavern (got {shown}); leave it empty to use "
+            "the SQLite file TAVERN_DB_PATH."
+        )
+    host = rest.rpartition("@")[2].partition("/")[0].partition("?")[0]
+    if not (host or "host=" in rest) or any(ch.isspace() for ch in raw):
+        raise SettingsError(
+            "TAVERN_DATABASE_URL must name the server: postgresql://USER:PASSWORD@HOST:PORT/DATABASE."
+        )
+    return raw
+
+
+def _shards(env: Mapping[str, str]) -> dict[str, Any]:
+    """TAVERN_SHARD_COUNT and TAVERN_SHARD_IDS ("0,1" or "2-3"): the shards this process runs."""
+    raw_count = env.get("TAVERN_SHARD_COUNT", "").strip()
+    raw_ids = env.get("TAVERN_SHARD_IDS", "").strip()
+    if not raw_count:
+        if raw_ids:
+            raise SettingsError(
+                "TAVERN_SHARD_IDS needs TAVERN_SHARD_COUNT (how many shards there are in all)."
+            )
+        return {}
+    count = _count(env, "TAVERN_SHARD_COUNT", 1)
+    if not raw_ids:
+        return {"shard_count": count}
+    ids: set[int] = set()
+    for part in raw_ids.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not (first.isascii() and first.isdigit() and (not dash or (last.isascii() and last.isdigit()))):
+            raise SettingsError(
+                f"TAVERN_SHARD_IDS must list shard numbers such as 0,1 or 0-3, got {raw_ids!r}."
+            )
+        ids.update(range(int(first), int(last if dash else first) + 1))
+    if not ids or max(ids) >= count:
+        raise SettingsError(
+            f"TAVERN_SHARD_IDS must be shard numbers from 0 to {count - 1} "
+            f"(TAVERN_SHARD_COUNT is {count}), got {raw_ids!r}."
+        )
+    return {"shard_count": count, "shard_ids": tuple(sorted(ids))}
 
 
 def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:

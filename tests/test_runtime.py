@@ -71,6 +71,11 @@ def test_values_parse(tmp_path: Path) -> None:
         ("TAVERN_LOG_LEVEL", "LOUD", "one of DEBUG"),
         ("TAVERN_DEV_GUILD_ID", "my-server", "server id"),
         ("DISCORD_TOKEN", "two words", "spaces"),
+        ("TAVERN_DATABASE_URL", "mysql://tavern:pw@db/tavern", "PostgreSQL address"),
+        ("TAVERN_DATABASE_URL", "postgresql://tavern:pw@/tavern", "name the server"),
+        ("TAVERN_DATABASE_POOL", "0", "from 1 to 100"),
+        ("TAVERN_SHARD_COUNT", "two", "whole number"),
+        ("TAVERN_SHARD_IDS", "0", "needs TAVERN_SHARD_COUNT"),
     ],
 )
 def test_bad_values_name_the_variable(tmp_path: Path, name: str, value: str, words: str) -> None:
@@ -78,6 +83,32 @@ def test_bad_values_name_the_variable(tmp_path: Path, name: str, value: str, wor
     with pytest.raises(SettingsError, match=words) as info:
         settings_from_env(env)
     assert name in str(info.value) or name == "DISCORD_TOKEN"
+
+
+def test_shards_and_the_database_address(tmp_path: Path) -> None:
+    base = {"DISCORD_TOKEN": "tok", "TAVERN_DB_PATH": str(tmp_path / "t.db")}
+    alone = settings_from_env(base)
+    assert alone.shards is None and alone.shard_count is None and alone.first_shard
+    assert alone.owns(1 << 22) and alone.database_url is None
+    url = "postgresql://tavern:s%40cret@db.example:5432/tavern"
+    s = settings_from_env(
+        {**base, "TAVERN_SHARD_COUNT": "4", "TAVERN_SHARD_IDS": "1, 3", "TAVERN_DATABASE_URL": url}
+    )
+    assert s.shards == (4, (1, 3)) and not s.first_shard
+    assert [s.owns(n << 22) for n in range(8)] == [False, True, False, True] * 2
+    assert settings_from_env({**base, "TAVERN_SHARD_COUNT": "4", "TAVERN_SHARD_IDS": "0-2"}).shard_ids == (
+        0,
+        1,
+        2,
+    )
+    # The password never shows, and the log scrubs it as written and as decoded.
+    assert "s%40cret" not in repr(s) and {"s%40cret", "s@cret"} <= set(s.secrets)
+    for ids in ("4", "1,x", "-1"):
+        with pytest.raises(SettingsError, match="TAVERN_SHARD_IDS"):
+            settings_from_env({**base, "TAVERN_SHARD_COUNT": "4", "TAVERN_SHARD_IDS": ids})
+    with pytest.raises(SettingsError) as info:
+        settings_from_env({**base, "TAVERN_DATABASE_URL": "mysql://tavern:hunter2@db/tavern"})
+    assert "hunter2" not in str(info.value)
 
 
 def test_db_path_that_is_a_folder(tmp_path: Path) -> None:
