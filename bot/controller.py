@@ -618,13 +618,19 @@ class TableController:
         return ann
 
     def _can_wait(self, table: Table, ann: Announcement, box: Outbox) -> bool:
-        """Calls that ping nobody and offer nothing may wait a moment, to go out with the next ones."""
+        """Calls that ping nobody and offer nothing may wait a moment, to go out with the next ones — where
+        several processes share the store, only while everyone the table waits for has been pressing here:
+        a next move played through another process must find the calls before it already posted."""
         return (
             self._coalesce() > 0
             and not ann.ping
             and not ann.controls
             and not table.is_over()
             and not (ann.picture is not None and box.picture())
+            and (
+                not self.tables.store.shared
+                or all((table.id, s) in self._seen for s in table.people_waited_for())
+            )
         )
 
     def _flush_soon(self, table_id: int, box: Outbox) -> None:
@@ -988,13 +994,16 @@ class TableController:
             await asyncio.sleep(self._tick())
 
     async def run_timers(self) -> None:
-        """One pass: close overdue lobbies, nudge the player to move once per turn, offer claims."""
+        """One pass: close overdue lobbies, nudge the player to move once per turn, offer claims — for the
+        guilds on this process's shards only, so each timer fires once however many processes run."""
+        owns = self.settings.owns
         async with self._timer_lock:
-            for lobby in await self.lobbies.expire_due():
+            for lobby in await self.lobbies.expire_due(owns):
                 await self._edit_lobby_message(lobby)
             for table in self.tables.active_tables():
-                self.wake_bots(table)
-                await self._check_idle(table)
+                if owns(table.guild_id):
+                    self.wake_bots(table)
+                    await self._check_idle(table)
 
     async def _edit_lobby_message(self, lobby: Lobby) -> None:
         if lobby.message_id is None:
@@ -1017,7 +1026,8 @@ class TableController:
         if table.status != "active" or not waiting or not due or idle_for < min(due):
             return  # nothing to say yet: no lock, no database read, no channel lookup
         async with self.tables.locked(table.id) as table, self.languages.channel(table.guild_id):
-            if table.status != "active" or table.people_waited_for() != waiting:
+            idle_for = self.clock() - table.last_action_at  # as stored: another process may have moved
+            if table.status != "active" or table.people_waited_for() != waiting or idle_for < min(due):
                 return
             adapter = table.adapter
             minutes = int(idle_for // 60)

@@ -33,9 +33,14 @@ async def suit_emojis(client: discord.Client) -> dict[Suit, str]:
                 image = await asyncio.to_thread(pictures.suit_icon, suit)
                 emoji = await client.create_application_emoji(name=name, image=image)
             except (discord.HTTPException, pictures.PictureError) as err:
-                log.warning("could not create the %s emoji (%s); %s stay unicode", name, err, suit.value)
-                continue
-            log.info("created the application emoji %s", name)
+                # Another bot process starting at the same moment may have just made it.
+                have = {e.name: e for e in await client.fetch_application_emojis()}
+                emoji = have.get(name)
+                if emoji is None:
+                    log.warning("could not create the %s emoji (%s); %s stay unicode", name, err, suit.value)
+                    continue
+            else:
+                log.info("created the application emoji %s", name)
         out[suit] = str(emoji)
     return out
 

@@ -319,12 +319,13 @@ class LobbyService:
 
     # ---------------------------------------------------------------- expiry
 
-    async def expire_due(self) -> list[Lobby]:
-        """Close every overdue open lobby; returns them, so their messages can say so."""
+    async def expire_due(self, owns: Callable[[int], bool] = lambda guild_id: True) -> list[Lobby]:
+        """Close every overdue open lobby of the guilds this process ``owns`` (a lobby's clicks all reach
+        its guild's shard, so its process alone touches it); returns them, so their messages can say so."""
         now = self.clock()
         expired: list[Lobby] = []
         for lobby in await self.store.open_lobbies():
-            if lobby.expires_at is None or lobby.expires_at > now:
+            if lobby.expires_at is None or lobby.expires_at > now or not owns(lobby.guild_id):
                 continue
             async with self.locks(("lobby", lobby.id)):
                 current = await self.store.get_lobby(lobby.id)

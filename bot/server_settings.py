@@ -9,6 +9,8 @@ checked here, whatever the client sent; a change is all or nothing.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -21,6 +23,7 @@ from bot.settings import Settings
 from bot.store import Store
 
 MAX_NUDGE_MINUTES = 24 * 60
+SHARED_TTL = 30.0  # seconds a process trusts its copy of a server's settings when several share the store
 MAX_CLAIM_MINUTES = 7 * 24 * 60
 
 
@@ -59,26 +62,33 @@ class ServerSettings:
             threads=settings.threads,
             targets={name: g.targets[1] for name, g in games.items() if g.targets is not None},
         )
-        self._cache: dict[int, ServerConfig] = {}
+        self._cache: dict[int, tuple[ServerConfig, float]] = {}
+        # Where other processes share the store, an admin's change made through one of them reaches the
+        # others within this many seconds (its own process sees it at once).
+        self.ttl = SHARED_TTL if store.shared else math.inf
 
     async def get(self, guild_id: int) -> ServerConfig:
-        config = self._cache.get(guild_id)
-        if config is None:
-            config = self._apply(self.defaults, await self.store.guild_settings(guild_id), strict=False)
-            self._cache[guild_id] = config
+        cached = self._cache.get(guild_id)
+        if cached is not None and time.monotonic() - cached[1] < self.ttl:
+            return cached[0]
+        config = self._apply(self.defaults, await self.store.guild_settings(guild_id), strict=False)
+        self._keep(guild_id, config)
         return config
+
+    def _keep(self, guild_id: int, config: ServerConfig) -> None:
+        self._cache[guild_id] = (config, time.monotonic())
 
     async def change(self, guild_id: int, changes: Mapping[str, Any]) -> ServerConfig:
         """Apply ``changes`` (``nudge_minutes``, ``claim_minutes``, ``dms``, ``<game>_target``) or refuse them
         all with a sentence saying what is wrong."""
         config = self._apply(await self.get(guild_id), self._as_stored(changes), strict=True)
         await self.store.set_guild_settings(guild_id, config.changes(self.defaults))
-        self._cache[guild_id] = config
+        self._keep(guild_id, config)
         return config
 
     async def reset(self, guild_id: int) -> ServerConfig:
         await self.store.set_guild_settings(guild_id, {})
-        self._cache[guild_id] = self.defaults
+        self._keep(guild_id, self.defaults)
         return self.defaults
 
     def _as_stored(self, changes: Mapping[str, Any]) -> dict[str, Any]:

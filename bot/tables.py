@@ -11,6 +11,7 @@ usable snapshot, by replaying its whole log) in the background, while the bot co
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -23,7 +24,16 @@ from bot.errors import UserFacingError
 from bot.i18n import t
 from bot.locks import KeyedLocks
 from bot.seats import is_bot, shown
-from bot.store import ActionRecord, ChannelBusy, Finish, GameRecord, PlayerBusy, Snapshot, Store
+from bot.store import (
+    ActionConflict,
+    ActionRecord,
+    ChannelBusy,
+    Finish,
+    GameRecord,
+    PlayerBusy,
+    Snapshot,
+    Store,
+)
 
 if TYPE_CHECKING:
     from bot.games import GameAdapter
@@ -62,6 +72,13 @@ class TableUnavailable(TableError):
 class TableClosed(TableError):
     def __init__(self) -> None:
         super().__init__("tavern.table.closed")
+
+
+class MoveConflict(TableError):
+    """Another process logged a move at this seq first: this one was not played."""
+
+    def __init__(self) -> None:
+        super().__init__("tavern.table.conflict")
 
 
 @dataclass(frozen=True)
@@ -129,7 +146,9 @@ class TableMeta:
 class Table:
     """One game in play. ``seq`` counts the actions applied since ``start``; ``pending`` holds the events
     the channel has not been shown yet (see ``TableMeta.untold_after``); ``snapshot_seq`` is the seq of the
-    store's snapshot of it (0: none known), from which the next one is counted."""
+    store's snapshot of it (0: none known), from which the next one is counted. ``version`` is the stored
+    game's version this copy matches (``GameRecord.version``); ``stale`` says another process has written
+    the game since, so it is read again before use."""
 
     id: int
     game: str
@@ -147,6 +166,8 @@ class Table:
     pending: list[Any] = field(default_factory=list)
     status: str = "active"
     snapshot_seq: int = 0
+    version: int = 0
+    stale: bool = False
 
     @property
     def module(self) -> Any:
@@ -288,10 +309,11 @@ class TableService:
         ]
 
     async def get(self, game_id: int) -> Table:
-        """The live table, or the game rebuilt from the store (finished ones too); unknown id → TableError."""
+        """The live table, or the game rebuilt from the store (finished ones too); unknown id → TableError.
+        A table another process has written since it was read is read again."""
         table = self._by_id.get(game_id)
         if table is not None:
-            return table
+            return table if not table.stale else await self._reload(table)
         try:
             record = await self.store.load_game(game_id)
         except Exception as err:
@@ -306,6 +328,37 @@ class TableService:
         if table.status == "active":
             self._register(table)
         return table
+
+    async def _reload(self, table: Table) -> Table:
+        """Read a game again after another process wrote it: the store's copy replaces ours (a finished
+        game is returned but no longer live)."""
+        try:
+            record = await self.store.load_game(table.id)
+        except Exception as err:
+            log.warning("game %d could not be read again (%s)", table.id, err)
+            raise TableUnavailable() from err
+        if record is None:
+            raise TableError("tavern.table.not-found")
+        fresh = self._rebuild(record)
+        self._unregister(table)
+        if fresh.status == "active":
+            self._register(fresh)
+        return fresh
+
+    def changed_elsewhere(self, game_id: int | None, closed: bool) -> None:
+        """News from the store: another process wrote this game (None: any game may have been written).
+        Our copy is read again before it is next used; a game closed elsewhere stops being live here at
+        once, so lookups by channel and player see it gone. The news counts as activity for the idle
+        timers until the copy is read again (the game was just played)."""
+        tables = list(self._by_id.values()) if game_id is None else [self._by_id.get(game_id)]
+        for table in tables:
+            if table is None:
+                continue
+            table.stale = True
+            if closed:
+                self._unregister(table)
+            elif game_id is not None:
+                table.last_action_at = max(table.last_action_at, self.clock())
 
     def adapter(self, game: str) -> GameAdapter:
         try:
@@ -395,6 +448,7 @@ class TableService:
             pending=pending[-PENDING_LIMIT:],
             status=record.status,
             snapshot_seq=snapshot_seq,
+            version=record.version,
         )
 
     def _fingerprint(self, game: str) -> str | None:
@@ -424,21 +478,23 @@ class TableService:
 
     # ---------------------------------------------------------------- lifecycle
 
-    async def restore(self) -> int:
+    async def restore(self, shards: tuple[int, Sequence[int]] | None = None) -> int:
         """Bring back every active game; returns how many tables it made live. A game with a usable snapshot
         is rebuilt from it and the actions after it (only those are read), any other by replaying its log.
 
         Games are read and rebuilt ``RESTORE_CHUNK`` at a time, yielding to the event loop in between, so
         the bot connects and answers meanwhile: a click loads its own table through :meth:`get`, and a table
         made live that way (or created) is kept, never rebuilt a second time. Lookups by channel or user
-        are complete only once :meth:`restored` returns."""
+        are complete only once :meth:`restored` returns. With ``shards`` (count, ids), only the games of
+        guilds on those shards: the games of other shards' guilds are their processes' (a DM press still
+        loads one here on demand)."""
         fingerprints = {name: fp for name in self.games if (fp := self._fingerprint(name)) is not None}
         self._restoring = set(self._by_id)
         restored = resumed = 0
         after = 0
         try:
             while records := await self.store.active_games(
-                after=after, limit=RESTORE_CHUNK, snapshots=fingerprints
+                after=after, limit=RESTORE_CHUNK, snapshots=fingerprints, shards=shards
             ):
                 after = records[-1].id
                 for record in records:
@@ -549,9 +605,19 @@ class TableService:
 
     @asynccontextmanager
     async def locked(self, game_id: int) -> AsyncIterator[Table]:
-        """Hold the table's lock: one move at a time, from its check to its last announcement."""
-        async with self._locks(game_id):
-            yield await self.get(game_id)
+        """Hold the table's lock: one move at a time, from its check to its last announcement — in this
+        process, and in every process sharing the store (``Store.table_lock``). The table yielded is the
+        stored game as of the lock: a copy another process has written since is read again first."""
+        async with self._locks(game_id), contextlib.AsyncExitStack() as held:
+            try:
+                stored = await held.enter_async_context(self.store.table_lock(game_id))
+            except Exception as err:
+                log.warning("game %d: its lock could not be taken (%s)", game_id, err)
+                raise TableUnavailable() from err
+            table = await self.get(game_id)
+            if stored is not None and stored != table.version:
+                table = await self._reload(table)
+            yield table
 
     async def act(
         self,
@@ -607,9 +673,16 @@ class TableService:
         async def commit() -> None:
             changed = new_meta.to_dict() if new_meta != table.meta else None
             try:
-                await self.store.append_action(
+                table.version = await self.store.append_action(
                     table.id, seq, seat, text, now, finish=finish, meta=changed, snapshot=snapshot
                 )
+            except ActionConflict as err:
+                # Another process logged this seq first (it held the game while ours did not see it):
+                # never ours, whatever its text. What the store has becomes the table.
+                log.warning("game %d: action %d was logged by another process first", table.id, seq)
+                with contextlib.suppress(TableError):
+                    await self._reload(table)
+                raise MoveConflict() from err
             except Exception as err:
                 if not await self._saved_anyway(table, seq, text):
                     log.warning("game %d: action %d was not saved (%s)", table.id, seq, err)
@@ -665,6 +738,7 @@ class TableService:
         if record is None:
             return False
         if len(record.actions) >= seq and record.actions[seq - 1].text == text:
+            table.version = record.version
             if record.status == "active":
                 self._register(table)
             return True
@@ -676,7 +750,7 @@ class TableService:
         """Change the table's meta outside a move (a board message posted, DMs found closed, a nudge)."""
         new = replace(table.meta, **changes)
         if new != table.meta:
-            await self.store.set_meta(table.id, new.to_dict())
+            table.version = await self.store.set_meta(table.id, new.to_dict())
             moved = new.thread_id != table.meta.thread_id and table.status == "active"
             if moved:
                 self._unregister(table)  # indexed under its old thread

@@ -56,6 +56,6 @@ __all__ = [
 ]
 
 
-async def open_store(path: str | Path, **kw: Any) -> SQLiteStore:
-    """Open the SQLite store at ``path``: the same as ``SQLiteStore.open(path, **kw)``."""
-    return await SQLiteStore.open(path, **kw)
+async def open_store(location: str | Path, *, pool_size: int = 10, **kw: Any) -> SQLiteStore:
+    """Open the SQLite store at ``location``: the same as ``SQLiteStore.open(location, **kw)``."""
+    return await SQLiteStore.open(location, **kw)

@@ -282,9 +282,10 @@ async def _fetch(db: aiosqlite.Connection, sql: str, params: Params = ()) -> lis
 
 async def _bump(db: aiosqlite.Connection, game_id: int) -> int:
     """Count one more write to the game; its new version."""
-    cur = await db.execute(
-        "UPDATE games SET version = version + 1 WHERE id = ? RETURNING version", (game_id,)
-    )
+    # No RETURNING: a write statement whose rows were never read keeps SQLite from committing or rolling
+    # back, and a fault can come between the two.
+    await db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game_id,))
+    cur = await db.execute("SELECT version FROM games WHERE id = ?", (game_id,))
     row = await cur.fetchone()
     if row is None:
         raise ValueError(f"no game {game_id}")

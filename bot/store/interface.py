@@ -133,10 +133,11 @@ class Store(Protocol):
         its cached games are the truth. Raises the backend's error when the database can't be reached."""
         ...
 
-    async def watch(self, changed: Callable[[int | None], None]) -> None:
-        """From now on, call ``changed(game_id)`` soon after another process commits a write to a game,
-        and ``changed(None)`` when such news may have been missed (the listening connection was lost and is
-        back): every cached game is then suspect. A store that only one process uses never calls it."""
+    async def watch(self, changed: Callable[[int | None, bool], None]) -> None:
+        """From now on, call ``changed(game_id, closed)`` soon after another process commits a write to a
+        game (``closed``: the game is no longer active), and ``changed(None, False)`` when such news may have
+        been missed (the listening connection was lost and is back): every cached game is then suspect. A
+        store that only one process uses never calls it."""
         ...
 
     # ---------------------------------------------------------------- lobbies

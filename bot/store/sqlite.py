@@ -109,7 +109,7 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
         """Nothing to hold across processes: the file serves one process, whose own lock suffices."""
         yield None
 
-    async def watch(self, changed: Callable[[int | None], None]) -> None:
+    async def watch(self, changed: Callable[[int | None, bool], None]) -> None:
         """No other process writes this file: there is never news."""
 
     # ---------------------------------------------------------------- plumbing
