@@ -3,7 +3,7 @@
 The load bench and the kill test start it; by hand (with a fake Discord already listening)::
 
     python -m bench.bot_process --api http://127.0.0.1:PORT/api/v10 --gateway ws://127.0.0.1:PORT/gateway/ \\
-        --db /tmp/tavern.sqlite3
+        --db /tmp/tavern.sqlite3 [--database-url postgresql://… --shards 2:1]
 
 It builds the bot exactly as the bench always did (the bench's settings, plus a test-only no-op slash
 command), prints ``{"ready": true, ...}`` on stdout once the gateway said READY, logs WARNING and above on
@@ -45,9 +45,13 @@ READY_SECONDS = 60.0  # opening a big database and restoring its tables can take
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def bench_settings(db_path: Path) -> Settings:
+def bench_settings(
+    db_path: Path, database_url: str | None = None, shards: tuple[int, tuple[int, ...]] | None = None
+) -> Settings:
     """What the bench runs the bot with: no nudges or claims (nobody is idle on purpose), and openings
-    unlimited because the bench's players rematch at once, again and again."""
+    unlimited because the bench's players rematch at once, again and again. With ``database_url`` the
+    games live in PostgreSQL (``db_path`` then only places the heartbeat file); with ``shards`` (count, ids)
+    the process runs those shards only."""
     return Settings(
         token=FAKE_TOKEN,
         db_path=db_path,
@@ -55,7 +59,16 @@ def bench_settings(db_path: Path) -> Settings:
         nudge_minutes=0,
         claim_minutes=0,
         openings_per_minute=10_000,
+        database_url=database_url,
+        shard_count=shards[0] if shards else None,
+        shard_ids=shards[1] if shards else None,
     )
+
+
+def parse_shards(text: str) -> tuple[int, tuple[int, ...]]:
+    """``COUNT:ID[,ID…]``, e.g. ``2:1``."""
+    count, _, ids = text.partition(":")
+    return int(count), tuple(int(i) for i in ids.split(","))
 
 
 def point_at(api_base: str, gateway_url: str) -> tuple[str, yarl.URL]:
@@ -87,7 +100,8 @@ def counters(bot: TavernBot) -> dict[str, Any]:
 
 async def _serve(args: argparse.Namespace) -> int:
     point_at(args.api, args.gateway)
-    settings = bench_settings(Path(args.db))
+    shards = parse_shards(args.shards) if args.shards else None
+    settings = bench_settings(Path(args.db), args.database_url, shards)
     bot = create_bot(settings, guild_ready_timeout=0.01)
     add_noop(bot)
 
@@ -104,7 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="The bot alone, pointed at a fake Discord")
     parser.add_argument("--api", required=True, help="the fake's REST base, e.g. http://127.0.0.1:N/api/v10")
     parser.add_argument("--gateway", required=True, help="the fake's gateway URL")
-    parser.add_argument("--db", required=True, help="the SQLite file")
+    parser.add_argument(
+        "--db", required=True, help="the SQLite file (with --database-url: its folder holds health.json)"
+    )
+    parser.add_argument("--database-url", default=None, help="PostgreSQL instead of the SQLite file")
+    parser.add_argument("--shards", default=None, help="COUNT:IDS, the shards this process runs (e.g. 2:1)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     return asyncio.run(_serve(args))
@@ -124,13 +142,25 @@ class BotChild:
     _readers: list[asyncio.Task[None]] = field(default_factory=list)
 
     @classmethod
-    async def start(cls, api_base: str, gateway_url: str, db_path: Path) -> BotChild:
+    async def start(
+        cls,
+        api_base: str,
+        gateway_url: str,
+        db_path: Path,
+        *,
+        database_url: str | None = None,
+        shards: tuple[int, tuple[int, ...]] | None = None,
+    ) -> BotChild:
         """Start the bot process and wait until it is connected and ready (or fail if it exits first)."""
+        extra = ["--database-url", database_url] if database_url else []
+        if shards is not None:
+            extra += ["--shards", f"{shards[0]}:{','.join(str(i) for i in shards[1])}"]
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "bench.bot_process",
             *("--api", api_base, "--gateway", gateway_url, "--db", str(db_path)),
+            *extra,
             cwd=Path(__file__).resolve().parent.parent,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,

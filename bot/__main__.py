@@ -22,6 +22,7 @@ from bot import health
 from bot.app import TavernBot, create_bot
 from bot.logging_setup import setup_logging
 from bot.settings import MissingTokenError, Settings, SettingsError, load_health_path, load_settings
+from bot.store import StoreOpenError
 
 log = logging.getLogger("tavern.main")
 
@@ -40,6 +41,10 @@ INTENTS_HELP = (
 async def run(settings: Settings, *, bot: TavernBot | None = None, stop: asyncio.Event | None = None) -> int:
     """Run the bot until it stops or ``stop`` is set (SIGINT/SIGTERM set it); returns the exit code."""
     bot = bot or create_bot(settings)
+    try:
+        await bot.open_store()
+    except Exception as err:
+        return _failed(err)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     installed: list[signal.Signals] = []
@@ -80,7 +85,11 @@ async def sync(settings: Settings, *, bot: TavernBot | None = None) -> int:
 
 
 def _failed(err: Exception) -> int:
-    """Explain why the bot could not run (a sentence for what the operator can fix); the exit code."""
+    """Explain why the bot could not run (a sentence for what the operator can fix); the exit code: 3 when
+    the database can't be opened, else 1."""
+    if isinstance(err, StoreOpenError):
+        print(f"Could not open the database: {err}", file=sys.stderr)
+        return 3
     if isinstance(err, discord.LoginFailure):
         print(BAD_TOKEN, file=sys.stderr)
     elif isinstance(err, discord.PrivilegedIntentsRequired):
@@ -128,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as err:
         print(f"Configuration error: {err}", file=sys.stderr)
         return 2
-    setup_logging(settings.log_level, secrets=[settings.token])
+    setup_logging(settings.log_level, secrets=settings.secrets)
     try:
         return asyncio.run(sync(settings) if command == "sync" else run(settings))
     except KeyboardInterrupt:  # a second Ctrl-C while closing

@@ -28,7 +28,7 @@ from bot.records import Records
 from bot.render import suits
 from bot.server_settings import ServerSettings
 from bot.settings import Settings
-from bot.store import SQLiteStore, Store
+from bot.store import Store, open_store
 from bot.tables import TableService
 from bot.translator import CatalogTranslator
 
@@ -58,9 +58,14 @@ def intents() -> discord.Intents:
     return result
 
 
-class TavernBot(commands.Bot):
+class TavernBot(commands.AutoShardedBot):
     """The Decktet Tavern bot. The services exist once ``setup_hook`` has run; ``clock`` and ``drain`` from
-    the start. ``sync_only`` (``python -m bot sync``): set up, force a command sync, no timer or heartbeat."""
+    the start. ``sync_only`` (``python -m bot sync``): set up, force a command sync, no timer or heartbeat.
+
+    It runs the shards ``Settings.shard_ids`` of ``Settings.shard_count`` (by default every shard Discord
+    recommends): several processes, each its own shards, share one PostgreSQL store. Any process serves any
+    table (every DM press reaches shard 0); a process restores, and runs the timers of, only the tables and
+    lobbies of the guilds on its own shards."""
 
     store: Store
     tables: TableService
@@ -85,8 +90,11 @@ class TavernBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             guild_ready_timeout=guild_ready_timeout,
+            shard_count=settings.shard_count,
             **options,
         )
+        if settings.shard_ids is not None:  # discord.py takes the list as given, and None for "all"
+            self.shard_ids = list(settings.shard_ids)
         self.settings = settings
         self.clock = Clock()
         self.games: Mapping[str, GameAdapter] = GAMES if games is None else games
@@ -100,9 +108,17 @@ class TavernBot(commands.Bot):
         self._warming: asyncio.Task[None] | None = None
         self._restoring: asyncio.Task[None] | None = None
 
+    async def open_store(self) -> None:
+        """Open (and migrate) the database; ``run`` calls it before logging in, so a database that can't be
+        reached stops the bot before it touches Discord (``StoreOpenError``)."""
+        if not self._store_open:
+            self.store = await open_store(
+                self.settings.database_url or self.settings.db_path, pool_size=self.settings.database_pool
+            )
+            self._store_open = True
+
     async def setup_hook(self) -> None:
-        self.store = await SQLiteStore.open(self.settings.db_path)
-        self._store_open = True
+        await self.open_store()
         self.tables = TableService(self.store, clock=self.clock, games=self.games)
         self.lobbies = LobbyService(
             self.store, self.tables, self.settings, clock=self.clock, locks=KeyedLocks()
@@ -113,7 +129,9 @@ class TavernBot(commands.Bot):
         await self.languages.load()
         await self.tree.set_translator(CatalogTranslator())
         self.controller = TableController(self)
-        log.info("Database %s open; restoring its tables while connecting", self.settings.db_path)
+        await self.store.watch(self.tables.changed_elsewhere)
+        where = "PostgreSQL" if self.settings.database_url else str(self.settings.db_path)
+        log.info("Database %s open; restoring its tables while connecting", where)
         self._restoring = asyncio.create_task(self._restore(), name="tavern-restore")
         for name in self.initial_extensions:
             await self.load_extension(name)
@@ -124,13 +142,14 @@ class TavernBot(commands.Bot):
         self._warming = asyncio.create_task(delivery.start_drawing(), name="tavern-pictures")
         if self.settings.suit_emojis:  # in the background: connecting never waits on it
             self._emojis = asyncio.create_task(emojis.load_suit_emojis(self), name="tavern-emojis")
-        await self.sync_commands()
+        if self.settings.first_shard:  # one process syncs for all
+            await self.sync_commands()
 
     async def _restore(self) -> None:
         """Restore the tables in the background (connecting does not wait), then start the timer, whose
         passes go over every live table."""
         try:
-            await self.tables.restore()
+            await self.tables.restore(self.settings.shards)
         except Exception:
             log.exception("Restoring the tables failed; those not restored load when clicked")
         if not self.sync_only:
@@ -178,14 +197,14 @@ class TavernBot(commands.Bot):
     # ------------------------------------------------------------------------------------------ health
 
     def gateway_ok(self) -> bool:
-        """Connected to the gateway right now: ready, not closed, the websocket open, heartbeats answered."""
-        ws = self.ws
+        """Connected to the gateway right now: ready, not closed, every shard's websocket open and its
+        heartbeats answered."""
+        shards = list(self.shards.values())
         return (
             self.is_ready()
             and not self.is_closed()
-            and ws is not None
-            and ws.open
-            and math.isfinite(self.latency)
+            and bool(shards)
+            and all(not shard.is_closed() and math.isfinite(shard.latency) for shard in shards)
         )
 
     async def health_beat(self) -> health.Beat:
