@@ -878,6 +878,10 @@ class Config:
     seed: int = 1
     db_dir: Path | None = None
     in_process: bool = False
+    # PostgreSQL instead of the SQLite file, and how many bot processes share it (each one shard of that
+    # many; the tables' guilds spread evenly over the shards, every DM on shard 0 as Discord does).
+    database_url: str | None = None
+    processes: int = 1
 
 
 @contextlib.contextmanager
@@ -919,20 +923,44 @@ async def running_bot(
 
 @dataclass
 class BotSide:
-    """The bot under test, wherever it runs: its ERROR logs, and its CPU when it has a process of its own."""
+    """The bot under test, wherever it runs: its ERROR logs, and its CPU when it has processes of its own."""
 
     errors: list[str]
-    child: BotChild | None = None
+    children: list[BotChild] = field(default_factory=list)
+
+    @property
+    def child(self) -> BotChild | None:
+        """The first (or only) bot process."""
+        return self.children[0] if self.children else None
 
     def cpu(self) -> tuple[float, float] | None:
-        """The bot process's CPU seconds so far, and its descendants' (None in-process)."""
-        return self.child.cpu_seconds() if self.child is not None else None
+        """The bot processes' CPU seconds so far, and their descendants' (None in-process)."""
+        if not self.children:
+            return None
+        each = [c.cpu_seconds() for c in self.children]
+        return sum(own for own, _ in each), sum(kids for _, kids in each)
+
+    @property
+    def counters(self) -> dict[str, Any] | None:
+        """What the bot processes printed at exit, added up (the first's when there is one)."""
+        found = [c.counters for c in self.children if c.counters]
+        if len(found) < 2:
+            return found[0] if found else None
+        return {k: sum(f.get(k) or 0 for f in found) for k in found[0]}
 
 
 @contextlib.asynccontextmanager
-async def bot_side(fake: FakeDiscord, db_path: Path, *, in_process: bool) -> AsyncIterator[BotSide]:
-    """The fake started and the bot connected to it, in a child process (or this one); both stopped on the
-    way out (the child by SIGTERM, so its counters come back)."""
+async def bot_side(
+    fake: FakeDiscord,
+    db_path: Path,
+    *,
+    in_process: bool,
+    database_url: str | None = None,
+    processes: int = 1,
+) -> AsyncIterator[BotSide]:
+    """The fake started and the bot connected to it, in child processes (or this one); all stopped on the
+    way out (the children by SIGTERM, so their counters come back). With ``processes`` > 1, each child runs
+    one shard of that many, all on ``database_url``."""
     if in_process:
         errors = ErrorCollector()
         logging.getLogger().addHandler(errors)
@@ -943,38 +971,62 @@ async def bot_side(fake: FakeDiscord, db_path: Path, *, in_process: bool) -> Asy
             logging.getLogger().removeHandler(errors)
         return
     await fake.start()
+    side = BotSide([])
     try:
-        child = await BotChild.start(fake.api_base, fake.gateway_url, db_path)
-        try:
-            yield BotSide(child.errors, child)
-        finally:
-            await child.stop()
+        for k in range(processes):
+            shards = (processes, (k,)) if processes > 1 else None
+            where = db_path if processes == 1 else db_path.parent / f"process-{k}" / db_path.name
+            where.parent.mkdir(parents=True, exist_ok=True)
+            child = await BotChild.start(
+                fake.api_base, fake.gateway_url, where, database_url=database_url, shards=shards
+            )
+            side.children.append(child)
+        side.errors = [e for c in side.children for e in c.errors]
+        yield side
     finally:
+        for child in side.children:
+            await child.stop()
+        side.errors[:] = [e for c in side.children for e in c.errors]
         await fake.stop()
 
 
-def _db_figures(path: Path) -> tuple[dict[str, int], dict[str, int]]:
-    """Finished games and stored actions by game, read straight from the SQLite file."""
+FINISHED_SQL = "SELECT game, COUNT(*) FROM games WHERE status='finished' GROUP BY game"
+ACTIONS_SQL = "SELECT g.game, COUNT(*) FROM actions a JOIN games g ON g.id = a.game_id GROUP BY g.game"
+
+
+async def _db_figures(path: Path, database_url: str | None = None) -> tuple[dict[str, int], dict[str, int]]:
+    """Finished games and stored actions by game, read straight from the SQLite file (or PostgreSQL)."""
+    if database_url is not None:
+        import asyncpg
+
+        db = await asyncpg.connect(database_url)
+        try:
+            finished = {r[0]: int(r[1]) for r in await db.fetch(FINISHED_SQL)}
+            actions = {r[0]: int(r[1]) for r in await db.fetch(ACTIONS_SQL)}
+        finally:
+            await db.close()
+        return finished, actions
     with contextlib.closing(sqlite3.connect(path)) as db:
-        finished = dict(db.execute("SELECT game, COUNT(*) FROM games WHERE status='finished' GROUP BY game"))
-        actions = dict(
-            db.execute(
-                "SELECT g.game, COUNT(*) FROM actions a JOIN games g ON g.id = a.game_id GROUP BY g.game"
-            )
-        )
-    return finished, actions
+        return dict(db.execute(FINISHED_SQL)), dict(db.execute(ACTIONS_SQL))
 
 
 def seat_tables(config: Config, fake: FakeDiscord) -> list[tuple[str, FakeChannel, list[FakeUser]]]:
-    """A channel and its players for every table the config asks for."""
+    """A channel and its players for every table the config asks for; with several processes, the
+    channels are spread over one guild per shard."""
     seating: list[tuple[str, FakeChannel, list[FakeUser]]] = []
+    guilds = [fake.guild]
+    if config.processes > 1:
+        guilds = [
+            fake.add_guild(f"shard-{k}", shard=k, shard_count=config.processes)
+            for k in range(config.processes)
+        ]
     for kind, n in (
         ("bhargage", config.tables),
         ("deluxe", config.deluxe_tables),
         ("ping", config.ping_tables),
     ):
         for i in range(n):
-            channel = fake.add_channel(f"{kind}-{i}")
+            channel = fake.add_channel(f"{kind}-{i}", guilds[i % len(guilds)])
             size = config.deluxe_players if kind == "deluxe" else 2
             users = [fake.add_user(f"{kind}{i}-{s}") for s in range(size)]
             seating.append((kind, channel, users))
@@ -1007,21 +1059,26 @@ async def run_bench(config: Config) -> BenchResult:
         seating = seat_tables(config, fake)
         noop_channel = fake.add_channel("bench-noop")
         noop_users = [fake.add_user(f"noop-{i}") for i in range(8)]
-        async with bot_side(fake, db_path, in_process=config.in_process) as bot:
-            _, actions0 = _db_figures(db_path)
+        async with bot_side(
+            fake,
+            db_path,
+            in_process=config.in_process,
+            database_url=config.database_url,
+            processes=config.processes,
+        ) as bot:
+            _, actions0 = await _db_figures(db_path, config.database_url)
             since = len(fake.request_log)
             try:
                 result, h = await _play(config, fake, bot, seating, noop_channel, noop_users)
             finally:
                 with contextlib.suppress(AssertionError):
                     await fake.settle(quiet=0.2, timeout=10)
-        if bot.child is not None:
-            result.bot_counters = bot.child.counters
+        result.bot_counters = bot.counters
         dms = {fake.dm_channel(u).id: channel.id for _, channel, users in seating for u in users}
         result.traffic = analyse(fake, since, h.tables_of, dms)
         for series in result.series.values():
             series.finish(result.traffic.late_callbacks, result.traffic.delivered_at)
-        result.games_finished, actions = _db_figures(db_path)
+        result.games_finished, actions = await _db_figures(db_path, config.database_url)
         result.actions = {k: n - actions0.get(k, 0) for k, n in actions.items()}
         result.errors = bot.errors + fake.errors + [f"unmodelled route {u}" for u in fake.unhandled]
         return result
