@@ -235,9 +235,14 @@ class TableController:
             answer = await self._opening(interaction, table, starter, Panel(content=text))
             await self._saved(interaction, table, table.pending, -1, answer)
 
-    def my_table(self, interaction: Interaction, game: str) -> tuple[Table, int]:
-        """The caller's table of this game here, else elsewhere in this server: a channel that was deleted
-        or that they (or the bot) can no longer reach must not leave them stuck."""
+    async def my_table(self, interaction: Interaction, game: str) -> tuple[Table, int]:
+        """The caller's table of this game here, else elsewhere in this server (a channel that was deleted
+        or that they, or the bot, can no longer reach must not leave them stuck), as stored: a copy another
+        process has written since is read again."""
+        table, seat = self._my_table(interaction, game)
+        return await self.tables.get(table.id), seat
+
+    def _my_table(self, interaction: Interaction, game: str) -> tuple[Table, int]:
         here = self.tables.table_for_channel(interaction.channel_id or 0)
         if here is not None and here.game == game:
             seat = here.seat_of(interaction.user.id)
@@ -257,7 +262,7 @@ class TableController:
         return interaction.channel_id != table.channel_id
 
     async def show_hand(self, interaction: Interaction, game: str) -> None:
-        table, seat = self.my_table(interaction, game)
+        table, seat = await self.my_table(interaction, game)
         note = (
             t("tavern.your-game-in", channel=table.channel_id) if self.elsewhere(interaction, table) else ""
         )
@@ -265,7 +270,7 @@ class TableController:
         await self._ephemeral_panel(interaction, table, seat, panel)
 
     async def ask_resign(self, interaction: Interaction, game: str) -> None:
-        table, seat = self.my_table(interaction, game)
+        table, seat = await self.my_table(interaction, game)
         adapter = table.adapter
         adapter.resign_action(table, seat)  # refuses at once if the seat can't resign (already left)
         question = adapter.resign_question(table, seat)
@@ -283,6 +288,7 @@ class TableController:
         table = self.tables.table_for_channel(interaction.channel_id or 0)
         if table is None or table.game != game:
             raise UserFacingError("tavern.no-game-here", game=self.tables.adapter(game).title)
+        table = await self.tables.get(table.id)  # as stored, if another process moved since
         place = self._place(table)
         if interaction.channel_id != place:  # the game plays in its thread: the board kept current is there
             board = table.adapter.board(table).with_note(t("tavern.board-in-thread", channel=place))
@@ -292,7 +298,7 @@ class TableController:
             board = table.adapter.board(table)
         response = await delivery.deliver(interaction.response.send_message, board, "g", table.id, new=True)
         if response.message_id is not None:
-            async with self.tables.locked(table.id):
+            async with self.tables.locked(table.id) as table:
                 await self.tables.save_meta(table, board_id=response.message_id)
 
     async def end_here(self, interaction: Interaction) -> None:
