@@ -6,10 +6,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from bot.store._base import SQLiteBase
+from bot.store._base import StoreBase
 
 
-class ConfigMixin(SQLiteBase):
+class ConfigMixin(StoreBase):
     async def get_state(self, key: str) -> str | None:
         """The bot-wide value stored under ``key``; ``None`` if there is none."""
         row = await self._one("SELECT value FROM bot_state WHERE key = ?", (key,))

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import aiosqlite
-
 from bot import ratings as rt
 from bot.seats import is_bot
 from bot.store import stats
-from bot.store._base import Params, SQLiteBase
+from bot.store._base import Conn, Params, Row, StoreBase
 from bot.store.records import (
     ActionConflict,
     ActionRecord,
@@ -26,7 +23,7 @@ from bot.store.records import (
 )
 
 
-class GamesMixin(SQLiteBase):
+class GamesMixin(StoreBase):
     async def create_game(
         self,
         game: str,
@@ -42,37 +39,35 @@ class GamesMixin(SQLiteBase):
         cannot both seat a player)."""
         try:
             async with self._tx() as db:
-                cur = await db.execute(
+                await self._serialize_seating(db)
+                if await db.fetchrow(
                     "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
-                )
-                if await cur.fetchone() is not None:
+                ):
                     raise ChannelBusy(channel_id)
                 user_ids = [uid for uid, _ in seats if not is_bot(uid)]  # the bot plays anywhere
-                marks = ", ".join("?" for _ in user_ids)
-                cur = await db.execute(
-                    "SELECT s.user_id, g.channel_id FROM seats s JOIN games g ON g.id = s.game_id "
-                    f"WHERE g.status = 'active' AND s.user_id IN ({marks}) ORDER BY g.id LIMIT 1",
-                    user_ids,
-                )
-                busy = await cur.fetchone()
-                if busy is not None:
-                    raise PlayerBusy(int(busy["user_id"]), int(busy["channel_id"]))
-                cur = await db.execute(
+                if user_ids:
+                    marks = ", ".join("?" for _ in user_ids)
+                    busy = await db.fetchrow(
+                        "SELECT s.user_id, g.channel_id FROM seats s JOIN games g ON g.id = s.game_id "
+                        f"WHERE g.status = 'active' AND s.user_id IN ({marks}) ORDER BY g.id LIMIT 1",
+                        user_ids,
+                    )
+                    if busy is not None:
+                        raise PlayerBusy(int(busy["user_id"]), int(busy["channel_id"]))
+                row = await db.fetchrow(
                     "INSERT INTO games (game, guild_id, channel_id, seed, players, options, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (game, guild_id, channel_id, seed, len(seats), json.dumps(dict(options)), created_at),
                 )
-                game_id = cur.lastrowid
-                assert game_id is not None
+                assert row is not None
+                game_id = int(row["id"])
                 await db.executemany(
                     "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
                     [(game_id, i, uid, name) for i, (uid, name) in enumerate(seats)],
                 )
-        except sqlite3.IntegrityError as err:
-            if "games.channel_id" in str(err) or "UNIQUE" in str(err):
-                raise ChannelBusy(channel_id) from err
-            raise
-        return int(game_id)
+        except self._unique_errors as err:  # the channel's one active game, inserted meanwhile
+            raise ChannelBusy(channel_id) from err
+        return game_id
 
     async def append_action(
         self,
@@ -103,7 +98,7 @@ class GamesMixin(SQLiteBase):
                     "INSERT INTO actions (game_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)",
                     (game_id, seq, seat, text, at),
                 )
-            except sqlite3.IntegrityError as err:
+            except self._unique_errors as err:
                 raise ActionConflict(game_id, seq) from err
             if finish is not None:
                 await self._finish_in_tx(db, game_id, finish)
@@ -127,12 +122,12 @@ class GamesMixin(SQLiteBase):
     async def abandon_game(self, game_id: int, at: float, reason: str) -> None:
         """Close an active game without results or rating changes; ``ValueError`` if it is not active."""
         async with self._tx() as db:
-            cur = await db.execute(
+            changed = await db.execute(
                 "UPDATE games SET status = 'abandoned', finished_at = ?, result = ?, version = version + 1 "
                 "WHERE id = ? AND status = 'active'",
                 (at, json.dumps({"abandoned": reason}), game_id),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise ValueError(f"game {game_id} is not active")
 
     async def load_game(self, game_id: int) -> GameRecord | None:
@@ -152,10 +147,10 @@ class GamesMixin(SQLiteBase):
         and meta. With ``snapshots`` ({game name: fingerprint}), a game whose snapshot carries its game's
         fingerprint comes with it and only the actions after it (the rest, the whole log). With ``shards``
         (count, ids), only the games whose guild Discord puts on one of those shards."""
-        params: dict[str, Any] = {"after": after}
+        params: list[Any] = [after]
 
         def active(g: str) -> str:
-            text = f"{g}status = 'active' AND {g}id > :after"
+            text = f"{g}status = 'active' AND {g}id > ?"
             if shards is not None:
                 count, ids = shards
                 on = ", ".join(str(int(i)) for i in ids)
@@ -165,8 +160,8 @@ class GamesMixin(SQLiteBase):
         where = active("g.")
         if limit is not None:
             # A page by id, chosen inside each query: the read is one snapshot, so all pick the same games.
-            where = f"g.id IN (SELECT id FROM games WHERE {active('')} ORDER BY id LIMIT :limit)"
-            params["limit"] = limit
+            where = f"g.id IN (SELECT id FROM games WHERE {active('')} ORDER BY id LIMIT ?)"
+            params.append(limit)
         return await self._records(where, params, snapshots)
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
@@ -186,14 +181,16 @@ class GamesMixin(SQLiteBase):
     async def _records(
         self, where: str, params: Params = (), snapshots: Mapping[str, str] | None = None
     ) -> list[GameRecord]:
-        """Games matching ``where`` (alias ``g``) with their seats, actions and meta: four queries in all (a
-        fifth for the snapshots wanted, which then cut the actions read short)."""
+        """Games matching ``where`` (alias ``g``, its ``?`` bound to ``params``) with their seats, actions
+        and meta: four queries in all (a fifth for the snapshots wanted, which then cut the actions read
+        short)."""
         # A snapshot is used only if it was made by the engine code its game runs now.
-        fits = "sn.game_id = g.id AND sn.fingerprint = json_extract(:fingerprints, '$.\"' || g.game || '\"')"
+        fits, fits_params = _fits(snapshots or {})
         read_actions = (
             "SELECT a.game_id, a.seq, a.seat, a.text, a.at FROM actions a "
             f"JOIN games g ON g.id = a.game_id WHERE {where} ORDER BY a.game_id, a.seq"
         )
+        actions_params = list(params)
         if snapshots is not None:
             # Games first, then their snapshots, then the actions after each (a range of the actions' key).
             read_actions = (
@@ -202,31 +199,27 @@ class GamesMixin(SQLiteBase):
                 f"WHERE a.game_id = g.id AND a.seq > COALESCE(sn.seq, 0) AND {where} "
                 "ORDER BY a.game_id, a.seq"
             )
-            assert isinstance(params, Mapping), "snapshots are read with named parameters"
-            params = {**params, "fingerprints": json.dumps(dict(snapshots))}
+            actions_params = [*fits_params, *params]
         async with self._read() as db:
-            games = await _fetch(db, f"SELECT g.* FROM games g WHERE {where} ORDER BY g.id", params)
+            games = await db.fetch(f"SELECT g.* FROM games g WHERE {where} ORDER BY g.id", params)
             if not games:
                 return []
-            seats = await _fetch(
-                db,
+            seats = await db.fetch(
                 "SELECT s.game_id, s.seat, s.user_id, s.name FROM seats s JOIN games g ON g.id = s.game_id "
                 f"WHERE {where} ORDER BY s.game_id, s.seat",
                 params,
             )
-            actions = await _fetch(db, read_actions, params)
+            actions = await db.fetch(read_actions, actions_params)
             snaps = (
-                await _fetch(
-                    db,
+                await db.fetch(
                     "SELECT sn.game_id, sn.seq, sn.at, sn.fingerprint, sn.data FROM games g "
                     f"JOIN snapshots sn ON {fits} WHERE {where}",
-                    params,
+                    [*fits_params, *params],
                 )
                 if snapshots is not None
                 else []
             )
-            metas = await _fetch(
-                db,
+            metas = await db.fetch(
                 f"SELECT m.game_id, m.data FROM table_meta m JOIN games g ON g.id = m.game_id WHERE {where}",
                 params,
             )
@@ -262,9 +255,8 @@ class GamesMixin(SQLiteBase):
             for r in games
         ]
 
-    async def _finish_in_tx(self, db: aiosqlite.Connection, game_id: int, f: Finish) -> None:
-        cur = await db.execute("SELECT game, guild_id, status FROM games WHERE id = ?", (game_id,))
-        g = await cur.fetchone()
+    async def _finish_in_tx(self, db: Conn, game_id: int, f: Finish) -> None:
+        g = await db.fetchrow("SELECT game, guild_id, status FROM games WHERE id = ?", (game_id,))
         if g is None or g["status"] != "active":
             raise ValueError(f"game {game_id} is not active")
         await db.execute(
@@ -275,24 +267,28 @@ class GamesMixin(SQLiteBase):
         await stats.record_finish(db, game_id, g["game"], g["guild_id"], f, system)
 
 
-async def _fetch(db: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-    cur = await db.execute(sql, params)
-    return list(await cur.fetchall())
+def _fits(snapshots: Mapping[str, str]) -> tuple[str, list[Any]]:
+    """The join condition (aliases ``g`` and ``sn``) of a snapshot made by the engine code its game runs now,
+    given {game name: fingerprint}, and its parameters: plain SQL both databases speak."""
+    if not snapshots:
+        return "sn.game_id = g.id AND 1 = 0", []
+    whens = " ".join("WHEN ? THEN ?" for _ in snapshots)
+    params = [x for pair in sorted(snapshots.items()) for x in pair]
+    return f"sn.game_id = g.id AND sn.fingerprint = CASE g.game {whens} END", params
 
 
-async def _bump(db: aiosqlite.Connection, game_id: int) -> int:
+async def _bump(db: Conn, game_id: int) -> int:
     """Count one more write to the game; its new version."""
     # No RETURNING: a write statement whose rows were never read keeps SQLite from committing or rolling
     # back, and a fault can come between the two.
     await db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game_id,))
-    cur = await db.execute("SELECT version FROM games WHERE id = ?", (game_id,))
-    row = await cur.fetchone()
+    row = await db.fetchrow("SELECT version FROM games WHERE id = ?", (game_id,))
     if row is None:
         raise ValueError(f"no game {game_id}")
     return int(row[0])
 
 
-async def _write_meta(db: aiosqlite.Connection, game_id: int, data: str) -> None:
+async def _write_meta(db: Conn, game_id: int, data: str) -> None:
     await db.execute(
         "INSERT INTO table_meta (game_id, data) VALUES (?, ?) "
         "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data",
@@ -300,5 +296,5 @@ async def _write_meta(db: aiosqlite.Connection, game_id: int, data: str) -> None
     )
 
 
-def _action(r: sqlite3.Row) -> ActionRecord:
+def _action(r: Row) -> ActionRecord:
     return ActionRecord(r["seq"], r["seat"], r["text"], r["at"])

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import aiosqlite
-
-from bot.store._base import SQLiteBase
-from bot.store.interface import LOBBY_FIELDS
+from bot.store._base import Conn, Row, StoreBase
+from bot.store.interface import LOBBY_FIELDS, LOBBY_STATUSES
 from bot.store.records import Lobby
 
 
-class LobbiesMixin(SQLiteBase):
+class LobbiesMixin(StoreBase):
     async def create_lobby(
         self,
         game: str,
@@ -32,9 +29,10 @@ class LobbiesMixin(SQLiteBase):
     ) -> Lobby:
         """Insert an open lobby and return it as stored."""
         async with self._tx() as db:
-            cur = await db.execute(
+            row = await db.fetchrow(
                 "INSERT INTO lobbies (game, guild_id, channel_id, host_id, invited_id, options, names, "
-                "members, message_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "members, message_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "RETURNING id",
                 (
                     game,
                     guild_id,
@@ -49,8 +47,8 @@ class LobbiesMixin(SQLiteBase):
                     expires_at,
                 ),
             )
-            assert cur.lastrowid is not None
-            lobby = await _select(db, cur.lastrowid)
+            assert row is not None
+            lobby = await _select(db, int(row["id"]))
         assert lobby is not None
         return lobby
 
@@ -64,6 +62,8 @@ class LobbiesMixin(SQLiteBase):
         bad = set(fields) - LOBBY_FIELDS
         if bad:
             raise TypeError(f"unknown lobby fields: {sorted(bad)}")
+        if "status" in fields and fields["status"] not in LOBBY_STATUSES:
+            raise ValueError(f"not a lobby status: {fields['status']!r}")
         values = [_encode(k, v) for k, v in fields.items()]
         async with self._tx() as db:
             if fields:
@@ -107,13 +107,12 @@ def _members_json(members: Sequence[int]) -> str:
     return json.dumps(list(members))
 
 
-async def _select(db: aiosqlite.Connection, lobby_id: int) -> Lobby | None:
-    cur = await db.execute("SELECT * FROM lobbies WHERE id = ?", (lobby_id,))
-    row = await cur.fetchone()
+async def _select(db: Conn, lobby_id: int) -> Lobby | None:
+    row = await db.fetchrow("SELECT * FROM lobbies WHERE id = ?", (lobby_id,))
     return _lobby(row) if row else None
 
 
-def _lobby(r: sqlite3.Row) -> Lobby:
+def _lobby(r: Row) -> Lobby:
     return Lobby(
         id=r["id"],
         game=r["game"],

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +25,7 @@ import aiosqlite
 
 from bot import ratings as rt
 from bot.store import schema
-from bot.store._base import Params
+from bot.store._base import Conn, Params, Row
 from bot.store.config import ConfigMixin
 from bot.store.games import GamesMixin
 from bot.store.lobbies import LobbiesMixin
@@ -47,6 +47,7 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
     rating_systems: dict[str, rt.RatingSystem] = field(default_factory=lambda: dict(rt.DEFAULT_SYSTEMS))
 
     shared = False  # one process: its cached games are the truth
+    _unique_errors = (sqlite3.IntegrityError,)
 
     def __post_init__(self) -> None:
         self._lock = asyncio.Lock()
@@ -115,44 +116,73 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
     # ---------------------------------------------------------------- plumbing
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _tx(self) -> AsyncIterator[Conn]:
         async with self._lock:
+            db = self.db
             try:
-                await self.db.execute("BEGIN IMMEDIATE")
-                yield self.db
-                await self.db.execute("COMMIT")
+                await db.execute("BEGIN IMMEDIATE")
+                yield SQLiteConn(db)
+                await db.execute("COMMIT")
                 self.write_transactions += 1
             except BaseException:
                 # Whichever statement failed — BEGIN after it began, one inside, or COMMIT (disk I/O, full
                 # disk) — an open transaction is rolled back, or the next write's COMMIT would carry it too.
-                if self.db.in_transaction:
+                if db.in_transaction:
                     with contextlib.suppress(sqlite3.Error):
-                        await self.db.execute("ROLLBACK")
+                        await db.execute("ROLLBACK")
                 raise
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _read(self) -> AsyncIterator[Conn]:
         async with self._lock:
+            db = self.db
             try:
-                await self.db.execute("BEGIN")
-                yield self.db
+                await db.execute("BEGIN")
+                yield SQLiteConn(db)
             finally:
-                if self.db.in_transaction:
-                    await self.db.execute("COMMIT")
+                if db.in_transaction:
+                    await db.execute("COMMIT")
 
-    async def _all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    async def _all(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._lock:
-            cur = await self.db.execute(sql, params)
-            return list(await cur.fetchall())
+            return await SQLiteConn(self.db).fetch(sql, params)
 
-    async def _one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+    async def _one(self, sql: str, params: Params = ()) -> Row | None:
         async with self._lock:
-            cur = await self.db.execute(sql, params)
+            return await SQLiteConn(self.db).fetchrow(sql, params)
+
+
+class SQLiteConn:
+    """``Conn`` on the store's aiosqlite connection: one ``execute`` of it per statement."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def fetch(self, sql: str, params: Params = ()) -> list[Row]:
+        cur = await self.db.execute(sql, params)
+        rows: list[Row] = list(await cur.fetchall())
+        return rows
+
+    async def fetchrow(self, sql: str, params: Params = ()) -> Row | None:
+        cur = await self.db.execute(sql, params)
+        try:
             row: sqlite3.Row | None = await cur.fetchone()
-            return row
+        finally:
+            await cur.close()  # a statement left half-read would keep the transaction from committing
+        return row
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        cur = await self.db.execute(sql, params)
+        return int(cur.rowcount)
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        await self.db.executemany(sql, rows)
 
 
 if TYPE_CHECKING:
 
     def _implements_store(s: SQLiteStore) -> Store:
         return s
+
+    def _implements_conn(c: SQLiteConn) -> Conn:
+        return c

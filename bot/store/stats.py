@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import aiosqlite
-
 from bot import ratings as rt
 from bot.seats import is_bot, level_of
-from bot.store._base import SQLiteBase
+from bot.store._base import Conn, StoreBase
 from bot.store.records import BotRecord, Finish, GameStats, HistoryRow, LeaderRow
 
 # The player's average hand score in one game, over the finished games that record one (Deluxe), as a
@@ -25,13 +23,12 @@ _HAND_AVG = (
 
 
 async def record_finish(
-    db: aiosqlite.Connection, game_id: int, game: str, guild_id: int, f: Finish, system: rt.RatingSystem
+    db: Conn, game_id: int, game: str, guild_id: int, f: Finish, system: rt.RatingSystem
 ) -> None:
     """Write the results rows and the new ratings of a game being closed, inside the caller's transaction."""
-    cur = await db.execute(
+    seats = await db.fetch(
         "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
     )
-    seats = list(await cur.fetchall())
     n = len(seats)
     ranks = rt.ranks_from_result(f.scores, f.winners, f.left)
     hands = list(f.hand_score_avg) + [None] * (n - len(f.hand_score_avg))
@@ -61,11 +58,10 @@ async def record_finish(
         return  # recorded, but a game against the bot moves no rating and no leaderboard
     current: list[rt.Rating | None] = []
     for s in seats:
-        cur = await db.execute(
+        row = await db.fetchrow(
             "SELECT rating, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
             (guild_id, game, s["user_id"]),
         )
-        row = await cur.fetchone()
         current.append(rt.Rating(row["rating"], row["mu"], row["sigma"]) if row else None)
     new = rt.rate_game(system, current, ranks, f.winners)
     for s, r in zip(seats, new, strict=True):
@@ -74,9 +70,9 @@ async def record_finish(
             "INSERT INTO ratings (guild_id, game, user_id, name, rating, mu, sigma, games, wins, losses, "
             "muggins_wins, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET name = excluded.name, "
-            "rating = excluded.rating, mu = excluded.mu, sigma = excluded.sigma, games = games + 1, "
-            "wins = wins + excluded.wins, losses = losses + excluded.losses, "
-            "muggins_wins = muggins_wins + excluded.muggins_wins, updated_at = excluded.updated_at",
+            "rating = excluded.rating, mu = excluded.mu, sigma = excluded.sigma, games = ratings.games + 1, "
+            "wins = ratings.wins + excluded.wins, losses = ratings.losses + excluded.losses, "
+            "muggins_wins = ratings.muggins_wins + excluded.muggins_wins, updated_at = excluded.updated_at",
             (
                 guild_id,
                 game,
@@ -93,7 +89,7 @@ async def record_finish(
         )
 
 
-class StatsMixin(SQLiteBase):
+class StatsMixin(StoreBase):
     async def rating_of(self, guild_id: int, game: str, user_id: int) -> dict[str, Any] | None:
         """The player's ratings row in this guild and game, as a dict; ``None`` if they never finished one."""
         row = await self._one(
@@ -126,20 +122,19 @@ class StatsMixin(SQLiteBase):
     async def stats(self, guild_id: int, user_id: int, *, recent: int = 5) -> dict[str, GameStats]:
         """Per game the user has finished in this guild: totals, rating, average hand score, recent games."""
         async with self._read() as db:
-            cur = await db.execute(
+            rows = await db.fetch(
                 f"SELECT r.*, {_HAND_AVG} FROM ratings r WHERE r.guild_id = ? AND r.user_id = ? "
                 "ORDER BY r.game",
                 (guild_id, user_id),
             )
-            rows = list(await cur.fetchall())
-            cur = await db.execute(
-                "SELECT * FROM (SELECT *, ROW_NUMBER() OVER "
-                "(PARTITION BY game ORDER BY finished_at DESC, game_id DESC) AS n "
-                "FROM results x WHERE guild_id = ? AND user_id = ? AND NOT EXISTS (SELECT 1 FROM results b "
-                "WHERE b.game_id = x.game_id AND b.user_id < 0)) WHERE n <= ? ORDER BY game, n",
+            history = await db.fetch(
+                "SELECT * FROM (SELECT x.*, ROW_NUMBER() OVER "
+                "(PARTITION BY x.game ORDER BY x.finished_at DESC, x.game_id DESC) AS n "
+                "FROM results x WHERE x.guild_id = ? AND x.user_id = ? AND NOT EXISTS "
+                "(SELECT 1 FROM results b WHERE b.game_id = x.game_id AND b.user_id < 0)) AS h "
+                "WHERE h.n <= ? ORDER BY h.game, h.n",
                 (guild_id, user_id, recent),
             )
-            history = list(await cur.fetchall())
         recent_of: dict[str, list[HistoryRow]] = {}
         for h in history:
             recent_of.setdefault(h["game"], []).append(
@@ -174,9 +169,9 @@ class StatsMixin(SQLiteBase):
         """The user's finished games against the bot in this guild, per game and level (the strongest bot at
         the table), apart from the human leaderboard."""
         rows = await self._all(
-            "SELECT r.game, r.won, (SELECT MIN(b.user_id) FROM results b WHERE b.game_id = r.game_id "
-            "AND b.user_id < 0) AS bot FROM results r WHERE r.guild_id = ? AND r.user_id = ? "
-            "AND bot IS NOT NULL",
+            "SELECT t.game, t.won, t.bot FROM (SELECT r.game, r.won, (SELECT MIN(b.user_id) FROM results b "
+            "WHERE b.game_id = r.game_id AND b.user_id < 0) AS bot FROM results r "
+            "WHERE r.guild_id = ? AND r.user_id = ?) AS t WHERE t.bot IS NOT NULL",
             (guild_id, user_id),
         )
         tally: dict[tuple[str, str], list[int]] = {}
