@@ -17,6 +17,7 @@ import yarl
 from bot.app import TavernBot, create_bot
 from bot.settings import Settings
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord
+from tests.pgserver import PostgresServer
 
 StartBot = Callable[..., Awaitable[TavernBot]]
 
@@ -69,6 +70,26 @@ def error_logs() -> Iterator[ErrorLogGuard]:
     finally:
         root.removeHandler(guard)
     guard.check()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One real PostgreSQL server for the whole session, started when a test first needs it (see
+    tests/pgserver.py: it needs the server binaries, else it fails saying how to get them)."""
+    server = PostgresServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def pg_url(postgres_server: PostgresServer) -> str:
+    """The URL of a fresh, empty database on the session's server (its own per test)."""
+    if postgres_server.process is None or postgres_server.process.poll() is not None:
+        postgres_server.start()  # a test stopped it and failed before starting it again
+    return postgres_server.new_database()
 
 
 @pytest.fixture

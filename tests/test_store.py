@@ -1,4 +1,5 @@
-"""The SQLite store on real files: migrations, durability settings, game logs, finishing, queries, lobbies."""
+"""The store's contract, on both backends (a SQLite file, and a database on a real PostgreSQL server started
+by the tests): migrations, game logs, finishing, queries, lobbies; SQLite's durability settings."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot import ratings as rt
@@ -18,36 +20,71 @@ from bot.store import (
     ChannelBusy,
     Finish,
     PlayerBusy,
+    PostgresStore,
     SQLiteStore,
     open_store,
 )
 from bot.store.schema import Migration
 
 GUILD = 1
+SYSTEMS: dict[str, rt.RatingSystem] = {"race": "elo", "raceN": "openskill"}
+AnyStore = SQLiteStore | PostgresStore
 
 
-async def meta_of(store: SQLiteStore, game_id: int) -> dict[str, Any]:
+async def meta_of(store: AnyStore, game_id: int) -> dict[str, Any]:
     """A game's table meta, as every reader gets it: with the game."""
     record = await store.load_game(game_id)
     assert record is not None
     return record.meta
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a store lives: a SQLite file that does not exist yet, or a fresh empty PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "sub" / "tavern.db")
+    url: str = request.getfixturevalue("pg_url")
+    return url
+
+
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
-    s = await SQLiteStore.open(
-        tmp_path / "sub" / "tavern.db", rating_systems={"race": "elo", "raceN": "openskill"}
-    )
+async def store(location: str) -> AsyncIterator[AnyStore]:
+    s = await open_store(location, rating_systems=SYSTEMS)
+    assert isinstance(s, SQLiteStore | PostgresStore)
     yield s
     await s.close()
 
 
-async def old_action(store: SQLiteStore, game_id: int, seq: int, seat: int, text: str, at: float) -> None:
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(tmp_path / "sub" / "tavern.db", rating_systems=SYSTEMS)
+    yield s
+    await s.close()
+
+
+async def raw(store: AnyStore, sql: str, *rows: tuple[Any, ...]) -> None:
+    """Write as the code of an older version did, one statement per parameter row, in one transaction."""
+    async with store._tx() as db:
+        await db.executemany(sql, rows or [()])
+
+
+async def old_action(store: AnyStore, game_id: int, seq: int, seat: int, text: str, at: float) -> None:
     """Log an action in a database of an older version, as the code of that version did."""
-    await store.db.execute(
+    await raw(
+        store,
         "INSERT INTO actions (game_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)",
         (game_id, seq, seat, text, at),
     )
+
+
+async def tables_of(store: AnyStore) -> set[str]:
+    if isinstance(store, SQLiteStore):
+        rows = await store._all("SELECT name FROM sqlite_master WHERE type = 'table'")
+    else:
+        rows = await store._all(
+            "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'"
+        )
+    return {r["name"] for r in rows}
 
 
 def test_migrations_are_numbered_in_order() -> None:
@@ -68,18 +105,18 @@ async def test_open_creates_folder_wal_and_full_sync(tmp_path: Path) -> None:
         await s.close()
 
 
-async def test_old_database_is_migrated_and_keeps_its_data(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    old = await SQLiteStore.open(path, migrate_to=1)
+async def test_old_database_is_migrated_and_keeps_its_data(location: str) -> None:
+    old = await open_store(location, migrate_to=1)
+    assert isinstance(old, SQLiteStore | PostgresStore)
     assert await old.schema_version() == 1
     gid = await old.create_game("race", GUILD, 10, 42, [(100, "Ann"), (200, "Bob")], {"target": 5}, 1.0)
     await old_action(old, gid, 1, 0, "0 add 2", 2.0)
-    await old.close()
-    with sqlite3.connect(path) as raw:
-        tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    tables = await tables_of(old)
     assert "games" in tables and "ratings" not in tables and "lobbies" not in tables
+    await old.close()
 
-    new = await SQLiteStore.open(path)
+    new = await open_store(location)
+    assert isinstance(new, SQLiteStore | PostgresStore)
     try:
         assert await new.schema_version() == LATEST_VERSION
         record = await new.load_game(gid)
@@ -88,30 +125,31 @@ async def test_old_database_is_migrated_and_keeps_its_data(tmp_path: Path) -> No
         assert record.options == {"target": 5}
         await new.set_meta(gid, {"board": 5})  # a table from migration 3 works
         assert await meta_of(new, gid) == {"board": 5}
+        rows = await new._all("SELECT version FROM schema_version ORDER BY version")
+        assert [r["version"] for r in rows] == [m.version for m in MIGRATIONS]
     finally:
         await new.close()
-    with sqlite3.connect(path) as raw:
-        assert [r[0] for r in raw.execute("SELECT version FROM schema_version ORDER BY version")] == [
-            m.version for m in MIGRATIONS
-        ]
 
 
-async def test_a_failing_migration_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "bad.db"
-    s = await SQLiteStore.open(path, migrate_to=1)
+async def test_a_failing_migration_rolls_back(location: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = await open_store(location, migrate_to=1)
     await s.close()
     broken = "CREATE TABLE half (x INTEGER); CREATE TABLE oops (;"
     bad = [*MIGRATIONS[:1], Migration(2, broken, broken)]
     monkeypatch.setattr("bot.store.schema.MIGRATIONS", bad)
-    with pytest.raises(sqlite3.OperationalError):
-        await SQLiteStore.open(path, migrate_to=2)
-    with sqlite3.connect(path) as raw:
-        tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        assert "half" not in tables
-        assert raw.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 1
+    with pytest.raises((sqlite3.OperationalError, asyncpg.PostgresSyntaxError)):
+        await open_store(location, migrate_to=2)
+    monkeypatch.undo()
+    s = await open_store(location, migrate_to=1)
+    assert isinstance(s, SQLiteStore | PostgresStore)
+    try:
+        assert "half" not in await tables_of(s)
+        assert await s.schema_version() == 1
+    finally:
+        await s.close()
 
 
-async def test_one_active_game_per_channel(store: SQLiteStore) -> None:
+async def test_one_active_game_per_channel(store: AnyStore) -> None:
     gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     with pytest.raises(ChannelBusy):
         await store.create_game("raceN", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
@@ -123,14 +161,17 @@ async def test_one_active_game_per_channel(store: SQLiteStore) -> None:
     assert [g.id for g in await store.active_games()] == [again]
 
 
-async def test_actions_are_committed_and_visible_to_another_connection(store: SQLiteStore) -> None:
+async def test_actions_are_committed_and_visible_to_another_connection(
+    store: AnyStore, location: str
+) -> None:
     gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     await store.append_action(gid, 1, 0, "0 add 1", 1.0)
     await store.append_action(gid, 2, 1, "1 add 3", 2.0)
-    with sqlite3.connect(store.path) as other:
-        rows = other.execute(
-            "SELECT seq, seat, text FROM actions WHERE game_id = ? ORDER BY seq", (gid,)
-        ).fetchall()
+    other = await open_store(location)
+    try:
+        rows = [(a.seq, a.seat, a.text) for a in await other.actions(gid)]
+    finally:
+        await other.close()
     assert rows == [(1, 0, "0 add 1"), (2, 1, "1 add 3")]
     with pytest.raises(ActionConflict):
         await store.append_action(gid, 2, 0, "0 add 2", 3.0)
@@ -138,7 +179,7 @@ async def test_actions_are_committed_and_visible_to_another_connection(store: SQ
 
 
 async def _play_two(
-    store: SQLiteStore, channel: int, winner: int, *, muggins: bool = False, at: float = 5.0
+    store: AnyStore, channel: int, winner: int, *, muggins: bool = False, at: float = 5.0
 ) -> int:
     gid = await store.create_game("race", GUILD, channel, 1, [(100, "Ann"), (200, "Bob")], {}, at - 1)
     scores = (10, 7) if winner == 0 else (7, 10)
@@ -148,7 +189,7 @@ async def _play_two(
     return gid
 
 
-async def test_finishing_writes_game_results_and_elo_in_one_transaction(store: SQLiteStore) -> None:
+async def test_finishing_writes_game_results_and_elo_in_one_transaction(store: AnyStore) -> None:
     gid = await _play_two(store, 10, 0, muggins=True)
     record = await store.load_game(gid)
     assert record is not None and record.status == "finished" and record.finished_at == 5.0
@@ -166,7 +207,7 @@ async def test_finishing_writes_game_results_and_elo_in_one_transaction(store: S
     assert (await store.rating_of(GUILD, "race", 100))["games"] == 1  # type: ignore[index]
 
 
-async def test_leaderboard_and_stats_numbers(store: SQLiteStore) -> None:
+async def test_leaderboard_and_stats_numbers(store: AnyStore) -> None:
     await _play_two(store, 10, 0, muggins=True, at=5)
     await _play_two(store, 10, 0, at=6)
     await _play_two(store, 10, 1, at=7)
@@ -193,7 +234,7 @@ async def test_leaderboard_and_stats_numbers(store: SQLiteStore) -> None:
     assert await store.stats(GUILD, 999) == {}
 
 
-async def test_multiplayer_finish_uses_openskill_and_hand_averages(store: SQLiteStore) -> None:
+async def test_multiplayer_finish_uses_openskill_and_hand_averages(store: AnyStore) -> None:
     seats = [(1, "A"), (2, "B"), (3, "C")]
     gid = await store.create_game("raceN", GUILD, 20, 1, seats, {}, 0.0)
     await store.append_action(
@@ -210,7 +251,7 @@ async def test_multiplayer_finish_uses_openskill_and_hand_averages(store: SQLite
     assert (await store.stats(GUILD, 3))["raceN"].hand_score_avg is None
 
 
-async def test_a_seat_that_left_ranks_last_in_results_and_ratings(store: SQLiteStore) -> None:
+async def test_a_seat_that_left_ranks_last_in_results_and_ratings(store: AnyStore) -> None:
     seats = [(1, "A"), (2, "B"), (3, "C")]
     gid = await store.create_game("raceN", GUILD, 21, 1, seats, {}, 0.0)
     finish = Finish((50, 90, 20), (0,), False, "target", 1.0, left=(False, True, False))
@@ -220,9 +261,9 @@ async def test_a_seat_that_left_ranks_last_in_results_and_ratings(store: SQLiteS
     assert [r.user_id for r in await store.leaderboard(GUILD, "raceN")] == [1, 3, 2]
 
 
-async def test_meta_is_replaced_whole_and_survives_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    s = await SQLiteStore.open(path)
+async def test_meta_is_replaced_whole_and_survives_reopen(location: str) -> None:
+    path = location
+    s = await open_store(path)
     gid = await s.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     assert await meta_of(s, gid) == {}
     await s.set_meta(gid, {"board_message_id": 123, "dms": {"0": [5, 6]}, "nudged": True})
@@ -230,7 +271,7 @@ async def test_meta_is_replaced_whole_and_survives_reopen(tmp_path: Path) -> Non
     got = await meta_of(s, gid)
     got["board_message_id"] = 0  # a fresh dict: changing it changes nothing stored
     await s.close()
-    s = await SQLiteStore.open(path)
+    s = await open_store(path)
     try:
         assert await meta_of(s, gid) == {"board_message_id": 124, "dms": {"0": [5, 6]}}
         record = await s.load_game(gid)
@@ -241,7 +282,8 @@ async def test_meta_is_replaced_whole_and_survives_reopen(tmp_path: Path) -> Non
         await s.close()
 
 
-async def test_append_action_with_meta_writes_both_in_one_transaction(store: SQLiteStore) -> None:
+async def test_append_action_with_meta_writes_both_in_one_transaction(sqlite_store: SQLiteStore) -> None:
+    store = sqlite_store
     gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     await store.set_meta(gid, {"board": 1, "nudged": 0})
     statements: list[str] = []
@@ -262,7 +304,7 @@ async def test_append_action_with_meta_writes_both_in_one_transaction(store: SQL
     assert record is not None and record.meta == {"board": 2} and [a.seq for a in record.actions] == [1]
 
 
-async def test_a_failing_append_does_not_change_the_meta(store: SQLiteStore) -> None:
+async def test_a_failing_append_does_not_change_the_meta(store: AnyStore) -> None:
     gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     await store.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"board": 1})
     with pytest.raises(ActionConflict):  # duplicate seq
@@ -285,7 +327,7 @@ async def test_a_failing_append_does_not_change_the_meta(store: SQLiteStore) -> 
     assert record is not None and record.status == "finished" and record.meta == {"done": True}
 
 
-async def test_lobbies(store: SQLiteStore) -> None:
+async def test_lobbies(store: AnyStore) -> None:
     lobby = await store.create_lobby(
         "bhargage", GUILD, 10, 100, invited_id=200, options={"target": 61}, created_at=1.0, expires_at=11.0
     )
@@ -320,14 +362,16 @@ async def test_lobbies(store: SQLiteStore) -> None:
         await store.update_lobby(other.id, status="bogus")
 
 
-async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everything(tmp_path: Path) -> None:
-    path = tmp_path / "v3.db"
-    old = await SQLiteStore.open(path, migrate_to=3)
+async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everything(location: str) -> None:
+    path = location
+    old = await open_store(path, migrate_to=3)
+    assert isinstance(old, SQLiteStore | PostgresStore)
     assert await old.schema_version() == 3
     active = await old.create_game("deluxe", GUILD, 30, 7, [(1, "A"), (2, "B"), (3, "C")], {"fast": 1}, 1.0)
     await old_action(old, active, 1, 0, "0 draw", 2.0)
     await old_action(old, active, 2, 1, "1 draw", 3.0)
-    await old.db.execute(
+    await raw(
+        old,
         "INSERT INTO table_meta (game_id, data) VALUES (?, ?)",
         (active, json.dumps({"board_id": 9, "log": []})),
     )
@@ -335,20 +379,25 @@ async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everythin
     done = await old.create_game("bhargage", GUILD, 31, 8, [(100, "Ann"), (200, "Bob")], {"target": 61}, 4.0)
     await old_action(old, done, 1, 0, "0 play", 5.0)
     result = Finish((61, 40), (0,), True, "target", 5.0).to_dict()
-    await old.db.execute(
+    await raw(
+        old,
         "UPDATE games SET status = 'finished', finished_at = 5.0, result = ? WHERE id = ?",
         (json.dumps(result), done),
     )
-    await old.db.executemany(
+    await raw(
+        old,
         "INSERT INTO results (game_id, guild_id, game, user_id, seat, score, rank, won, muggins, how, "
         "hand_score_avg, players, finished_at) "
         "VALUES (?, ?, 'bhargage', ?, ?, ?, ?, ?, ?, 'target', NULL, 2, 5.0)",
-        [(done, GUILD, 100, 0, 61, 1, 1, 1), (done, GUILD, 200, 1, 40, 2, 0, 0)],
+        (done, GUILD, 100, 0, 61, 1, 1, 1),
+        (done, GUILD, 200, 1, 40, 2, 0, 0),
     )
-    await old.db.executemany(
+    await raw(
+        old,
         "INSERT INTO ratings (guild_id, game, user_id, name, rating, mu, sigma, games, wins, losses, "
         "muggins_wins, updated_at) VALUES (?, 'bhargage', ?, ?, ?, NULL, NULL, 1, ?, ?, ?, 5.0)",
-        [(GUILD, 100, "Ann", 1516.0, 1, 0, 1), (GUILD, 200, "Bob", 1484.0, 0, 1, 0)],
+        (GUILD, 100, "Ann", 1516.0, 1, 0, 1),
+        (GUILD, 200, "Bob", 1484.0, 0, 1, 0),
     )
     lobby_sql = (
         "INSERT INTO lobbies (kind, guild_id, channel_id, host_id, invited_id, options, members, message_id, "
@@ -363,8 +412,8 @@ async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everythin
         ("deluxe", GUILD, 30, 1, None, json.dumps(started_options), "[1]", None, 0.5, 9.0, "started", active),
         ("challenge", GUILD, 32, 1, 2, "{}", "[]", None, 3.0, 4.0, "declined", None),
     ]
-    await old.db.executemany(lobby_sql, rows)
-    await old.db.execute("DELETE FROM lobbies WHERE id = 4")  # its id must never be handed out again
+    await raw(old, lobby_sql, *rows)
+    await raw(old, "DELETE FROM lobbies WHERE id = 4")  # its id must never be handed out again
     await old.close()
 
     new = await open_store(path)
@@ -430,8 +479,16 @@ async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everythin
         assert [x.id for x in await new.open_lobbies()] == [1, 2, 5]
         with pytest.raises(ValueError):
             await new.update_lobby(race.id, status="bogus")
+        assert isinstance(new, SQLiteStore | PostgresStore)
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.CheckViolationError)):  # the check survived
+            await raw(new, "UPDATE lobbies SET status = 'bogus' WHERE id = ?", (race.id,))
     finally:
         await new.close()
+    if not path.startswith("postgres"):
+        check_sqlite_file(path)
+
+
+def check_sqlite_file(path: str) -> None:
     with sqlite3.connect(path) as raw:
         columns = [r[1] for r in raw.execute("PRAGMA table_info(lobbies)")]
         assert "kind" not in columns and {"game", "names"} <= set(columns)
@@ -441,9 +498,9 @@ async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everythin
         assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
 
-async def test_bot_state_and_guild_settings_survive_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "t.db"
-    s = await SQLiteStore.open(path)
+async def test_bot_state_and_guild_settings_survive_reopen(location: str) -> None:
+    path = location
+    s = await open_store(path)
     try:
         assert await s.get_state("sync") is None and await s.guild_settings(7) == {}
         await s.set_state("sync", "abc")
@@ -453,7 +510,7 @@ async def test_bot_state_and_guild_settings_survive_reopen(tmp_path: Path) -> No
         await s.set_guild_settings(8, {})
     finally:
         await s.close()
-    s = await SQLiteStore.open(path)
+    s = await open_store(path)
     try:
         assert await s.get_state("sync") == "def"
         assert await s.guild_settings(7) == {"nudge_minutes": 5}
@@ -462,7 +519,7 @@ async def test_bot_state_and_guild_settings_survive_reopen(tmp_path: Path) -> No
         await s.close()
 
 
-async def test_one_seat_per_player_across_channels(store: SQLiteStore) -> None:
+async def test_one_seat_per_player_across_channels(store: AnyStore) -> None:
     gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     with pytest.raises(PlayerBusy) as busy:
         await store.create_game("race", GUILD + 1, 11, 1, [(3, "c"), (2, "b")], {}, 0.0)

@@ -1,9 +1,12 @@
 """The one place that talks to the database: games, their action logs, results, ratings, lobbies and
 per-table UI data.
 
-``Store`` (``interface.py``) is what the rest of the bot uses; ``SQLiteStore`` (``sqlite.py``, built from the
-``games``, ``lobbies`` and ``stats`` mixins) implements it on one SQLite file whose schema is ``schema.py``.
-The rating policy is pure functions in ``bot.ratings``.
+``Store`` (``interface.py``) is what the rest of the bot uses. Two backends implement it, both built from
+the ``games``, ``lobbies``, ``stats`` and ``config`` mixins, whose SQL is written once: ``SQLiteStore``
+(``sqlite.py``) on one SQLite file for one process, and ``PostgresStore`` (``postgres.py``) on a PostgreSQL
+server that any number of bot processes share. ``open_store`` picks one from the location. The schema is
+``schema.py``: one numbered list of migrations, each in both dialects. The rating policy is pure functions
+in ``bot.ratings``.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.store.interface import Store
+from bot.store.postgres import PostgresStore, is_postgres_url, redacted
 from bot.store.records import (
     ActionConflict,
     ActionRecord,
@@ -46,6 +50,7 @@ __all__ = [
     "LeaderRow",
     "Lobby",
     "PlayerBusy",
+    "PostgresStore",
     "Rating",
     "SQLiteStore",
     "SeatRecord",
@@ -53,9 +58,14 @@ __all__ = [
     "Store",
     "StoreOpenError",
     "open_store",
+    "redacted",
 ]
 
 
-async def open_store(location: str | Path, *, pool_size: int = 10, **kw: Any) -> SQLiteStore:
-    """Open the SQLite store at ``location``: the same as ``SQLiteStore.open(location, **kw)``."""
+async def open_store(location: str | Path, *, pool_size: int = 10, **kw: Any) -> Store:
+    """Open the store at ``location``: ``PostgresStore.open`` for a ``postgresql://`` (or ``postgres://``)
+    URL, with a pool of ``pool_size`` connections; else ``SQLiteStore.open`` on that file path. ``kw``
+    (``rating_systems``, ``migrate_to``) goes to either."""
+    if is_postgres_url(location):
+        return await PostgresStore.open(str(location), pool_size=pool_size, **kw)
     return await SQLiteStore.open(location, **kw)

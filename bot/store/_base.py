@@ -65,6 +65,11 @@ class StoreBase:
     async def _one(self, sql: str, params: Params = ()) -> Row | None:
         raise NotImplementedError
 
+    async def schema_version(self) -> int:
+        """The highest schema migration applied to the database."""
+        row = await self._one("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version")
+        return int(row["v"]) if row else 0
+
     async def _serialize_seating(self, db: Conn) -> None:
         """Inside ``create_game``'s transaction, before its checks: make other processes' seating wait until
         this transaction ends. A backend whose write transactions are already serialized does nothing."""

@@ -10,6 +10,7 @@ import aiosqlite
 
 if TYPE_CHECKING:
     import asyncpg
+    from asyncpg.pool import PoolConnectionProxy
 
 log = logging.getLogger(__name__)
 
@@ -413,7 +414,9 @@ async def migrate(db: aiosqlite.Connection, target: int, *, name: str = "databas
             log.info("%s migrated to version %d", name, version)
 
 
-async def migrate_postgres(conn: asyncpg.Connection, target: int, *, name: str = "database") -> None:
+async def migrate_postgres(
+    conn: asyncpg.Connection | PoolConnectionProxy, target: int, *, name: str = "database"
+) -> None:
     """Apply every migration above the current version up to ``target`` to a PostgreSQL database, each in
     its own transaction under an advisory lock (another process starting at once waits, then finds the work
     done). A migration that fails is rolled back whole and re-raised."""

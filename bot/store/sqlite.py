@@ -96,10 +96,6 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
                 self._closed = True
                 await self.db.close()
 
-    async def schema_version(self) -> int:
-        row = await self._one("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version")
-        return int(row["v"]) if row else 0
-
     async def pragma(self, name: str) -> Any:
         """Read a PRAGMA (tests check WAL and synchronous). SQLite only: not part of ``Store``."""
         row = await self._one(f"PRAGMA {name}")
