@@ -13,7 +13,15 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from bot.store import ActionConflict, PlayerBusy, PostgresStore, StoreOpenError, open_store, redacted
+from bot.store import (
+    LATEST_VERSION,
+    ActionConflict,
+    PlayerBusy,
+    PostgresStore,
+    StoreOpenError,
+    open_store,
+    redacted,
+)
 from bot.store.postgres import to_dollar
 from tests.pgserver import PostgresServer, free_port
 
@@ -233,3 +241,13 @@ async def test_a_restarted_server_loses_nothing_committed(
         await eventually(lambda: (None, False) in news, timeout=10)  # the listener is back and says so
     finally:
         await store.close()
+
+
+async def test_two_processes_starting_at_once_migrate_once(pg_url: str) -> None:
+    stores = await asyncio.gather(*(PostgresStore.open(pg_url) for _ in range(3)))
+    try:
+        rows = await stores[0]._all("SELECT version FROM schema_version ORDER BY version")
+        assert [r["version"] for r in rows] == list(range(1, LATEST_VERSION + 1))
+    finally:
+        for s in stores:
+            await s.close()
