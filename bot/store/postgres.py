@@ -306,7 +306,8 @@ class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
                 )
         except Exception as err:  # the session is gone or stuck: so is its lock, once it is ended
             log.warning("Could not release a table lock (%s); dropping its connection", err)
-            conn.terminate()
+            with contextlib.suppress(asyncpg.InterfaceError):  # the pool may have taken back a dead one
+                conn.terminate()
         finally:
             await self.pool.release(conn)
 
