@@ -1032,8 +1032,10 @@ class TableController:
         if table.status != "active" or not waiting or not due or idle_for < min(due):
             return  # nothing to say yet: no lock, no database read, no channel lookup
         async with self.tables.locked(table.id) as table, self.languages.channel(table.guild_id):
-            idle_for = self.clock() - table.last_action_at  # as stored: another process may have moved
-            if table.status != "active" or table.people_waited_for() != waiting or idle_for < min(due):
+            # As stored: someone may have moved since the look above, here or through another process.
+            idle_for = self.clock() - table.last_action_at
+            waiting = table.people_waited_for()
+            if table.status != "active" or not waiting or idle_for < min(due):
                 return
             adapter = table.adapter
             minutes = int(idle_for // 60)
