@@ -1,0 +1,159 @@
+"""The bot on PostgreSQL when the database fails: down or refusing at start (a clear line and exit code 3, no
+traceback, never the password), and restarted in the middle of a game (the moves in flight are told to try
+again; nothing is lost or applied twice)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.app import TavernBot
+from tests.conftest import StartBot, make_settings
+from tests.fakediscord import FakeDiscord, FakeUser
+from tests.pgserver import PostgresServer
+from tests.transcripts import live_panel, verb
+
+ROOT = Path(__file__).resolve().parent.parent
+SECRET = "hunter2-not-in-any-log"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def run_bot(tmp_path: Path, url: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` as an operator starts it (no Discord is reachable: the database comes first)."""
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": "x" * 59,
+        "TAVERN_DATABASE_URL": url,
+        "TAVERN_DB_PATH": str(tmp_path / "t.sqlite3"),
+        "TAVERN_LOG_LEVEL": "DEBUG",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def check_refused(done: subprocess.CompletedProcess[str], *needles: str) -> None:
+    out = done.stdout + done.stderr
+    assert done.returncode == 3, out
+    assert "Traceback" not in out and SECRET not in out, out
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert lines and lines[-1].startswith("Could not open the database:"), out
+    for needle in needles:
+        assert needle in lines[-1], out
+
+
+def test_postgresql_down_at_start_is_one_clear_line_and_exit_code_3(tmp_path: Path) -> None:
+    port = free_port()
+    done = run_bot(tmp_path, f"postgresql://tavern:{SECRET}@127.0.0.1:{port}/tavern")
+    check_refused(done, f"127.0.0.1:{port}")
+
+
+def test_wrong_credentials_are_one_clear_line_and_never_the_password(
+    tmp_path: Path, postgres_server: PostgresServer, pg_url: str
+) -> None:
+    wrong = pg_url.replace(f"{postgres_server.password}@", f"{SECRET}@", 1)
+    assert wrong != pg_url
+    done = run_bot(tmp_path, wrong)
+    check_refused(done, postgres_server.user)
+
+
+def test_an_unknown_database_is_named(tmp_path: Path, postgres_server: PostgresServer) -> None:
+    done = run_bot(tmp_path, postgres_server.url("no_such_database"))
+    check_refused(done, "no_such_database")
+
+
+async def pg_bot(start_bot: StartBot, tmp_path: Path, pg_url: str) -> TavernBot:
+    return await start_bot(make_settings(tmp_path, database_url=pg_url))
+
+
+async def bhargage_game(fake: FakeDiscord, bot: TavernBot) -> tuple[FakeUser, FakeUser, int]:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    posted = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
+    accept = next(b.custom_id for b in posted.message.buttons() if verb(b.custom_id) == "accept")
+    await fake.click(bob, posted.message, str(accept))
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    return alice, bob, table.id
+
+
+async def discard(fake: FakeDiscord, user: FakeUser) -> str:
+    """Choose two cards on the user's DM panel and confirm; the text the player is shown afterwards."""
+    panel = live_panel(fake, user)
+    assert panel is not None
+    menu = next(s for s in panel.selects() if verb(s.custom_id) == "pick")
+    chosen = await fake.select(user, panel, str(menu.custom_id), menu.values()[:2])
+    confirm = next(b for b in chosen.message.buttons() if verb(b.custom_id) == "discard")
+    done = await fake.click(user, chosen.message, str(confirm.custom_id))
+    texts = [m.content for m in fake.ephemerals(user)[-1:]] + [done.message.content if done.message else ""]
+    return "\n".join(texts)
+
+
+async def test_postgresql_restarted_mid_game_says_try_again_and_loses_nothing(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    tmp_path: Path,
+    pg_url: str,
+    postgres_server: PostgresServer,
+) -> None:
+    fake = fake_discord
+    bot = await pg_bot(start_bot, tmp_path, pg_url)
+    alice, bob, game = await bhargage_game(fake, bot)
+    before = len(await bot.store.actions(game))
+
+    # The server restarts while Alice's discard is being committed: her move is in flight.
+    real_append = bot.store.append_action
+    restarted: list[bool] = []
+
+    async def append_during_a_restart(*args: Any, **kwargs: Any) -> int:
+        if not restarted:
+            restarted.append(True)
+            postgres_server.restart()
+        return await real_append(*args, **kwargs)
+
+    bot.store.append_action = append_during_a_restart  # type: ignore[method-assign]
+    said = await discard(fake, alice)
+    bot.store.append_action = real_append  # type: ignore[method-assign]
+    assert restarted
+    assert "press again" in said or "try again" in said, said
+    assert len(await bot.store.actions(game)) == before, "a move told to try again is not in the log"
+
+    # Pressed again, it is played — once.
+    await discard(fake, alice)
+    actions = await bot.store.actions(game)
+    assert len(actions) == before + 1
+    assert bot.tables.table_for_channel(fake.channel.id) is not None
+    live = await bot.tables.get(game)
+    assert live.seq == len(actions)
+    # The game goes on: Bob discards too, through the same (recovered) pool.
+    await discard(fake, bob)
+    assert len(await bot.store.actions(game)) == before + 2
+
+
+async def test_postgresql_down_while_a_player_presses_says_try_again(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    tmp_path: Path,
+    pg_url: str,
+    postgres_server: PostgresServer,
+) -> None:
+    fake = fake_discord
+    bot = await pg_bot(start_bot, tmp_path, pg_url)
+    alice, _bob, game = await bhargage_game(fake, bot)
+    before = len(await bot.store.actions(game))
+    postgres_server.stop()
+    try:
+        said = await discard(fake, alice)
+    finally:
+        postgres_server.start()
+    assert "try again" in said or "press again" in said, said
+    await discard(fake, alice)
+    assert len(await bot.store.actions(game)) == before + 1
