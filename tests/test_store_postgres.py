@@ -7,6 +7,7 @@ loses nothing committed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator
 
@@ -87,7 +88,6 @@ async def test_the_table_lock_excludes_the_other_process_until_released(
         waiting = asyncio.create_task(other())
         await asyncio.sleep(0.3)
         assert order == []  # b waits while a holds it
-        # Inside the lock, a's calls run on the locked connection: with a pool of one they still can't block.
         await a.append_action(gid, 2, 1, "1 add 1", 2.0)
         order.append("a wrote")
     await asyncio.wait_for(waiting, 5)
@@ -121,15 +121,22 @@ async def test_a_lock_whose_connection_dies_is_freed(two: tuple[PostgresStore, P
     assert await a.load_game(gid) is not None  # and a's pool still serves
 
 
-async def test_a_pinned_connection_serves_tasks_spawned_under_the_lock(pg_url: str) -> None:
+async def test_held_table_locks_tie_up_no_pool_connection(pg_url: str) -> None:
+    """Moves in flight hold their tables' locks while they announce: with a pool of one connection, three
+    tables locked at once still read and write."""
     store = await PostgresStore.open(pg_url, pool_size=1)
     try:
-        gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-        async with asyncio.timeout(5), store.table_lock(gid):
-            # The pool's one connection is the lock's: a spawned task's calls must use it too.
-            await asyncio.gather(*(asyncio.create_task(store.actions(gid)) for _ in range(3)))
-            await store.set_meta(gid, {"x": 1})
-        assert (await store.load_game(gid)).meta == {"x": 1}  # type: ignore[union-attr]
+        games = [
+            await store.create_game("race", GUILD, 10 + i, 1, [(i * 2 + 1, "a"), (i * 2 + 2, "b")], {}, 0.0)
+            for i in range(3)
+        ]
+        async with asyncio.timeout(5), contextlib.AsyncExitStack() as held:
+            for gid in games:
+                assert await held.enter_async_context(store.table_lock(gid)) == 0
+            for gid in games:
+                assert await store.set_meta(gid, {"x": gid}) == 1
+        for gid in games:
+            assert (await store.load_game(gid)).meta == {"x": gid}  # type: ignore[union-attr]
     finally:
         await store.close()
 

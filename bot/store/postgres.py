@@ -8,9 +8,12 @@ Across processes:
 
 - ``create_game`` takes a transaction-level advisory lock before its checks, so two processes can never seat
   one player twice (SQLite's BEGIN IMMEDIATE does the same for one file).
-- ``table_lock(game_id)`` holds a session-level advisory lock on a pooled connection for a whole move. While
-  it is held, the store calls of that task (and of tasks it starts meanwhile) run on that same connection:
-  N moves holding N locks must not wait for pool connections to write with.
+- ``table_lock(game_id)`` holds a session-level advisory lock for a whole move, taken with
+  ``pg_try_advisory_lock`` (retried with a short backoff while another process holds it) on one connection of
+  the store's own that holds all of this process's table locks. A held lock ties up no pool connection: the
+  move's reads and writes are short pool transactions, so any number of moves in flight (each announcing,
+  drawing, waiting on Discord) never exhaust the pool. If that connection dies its locks go with it; the
+  actions' primary key (game, seq) still refuses a second writer (``ActionConflict``).
 - ``watch``: a trigger (migration 8) notifies the channel ``tavern_games`` of every write to a game, with the
   writer's token (each store sets ``tavern.writer`` on its connections); a dedicated listening connection
   tells the bot about the other processes' writes, reconnects in the background when lost, and then says
@@ -26,8 +29,6 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
@@ -35,6 +36,7 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot import ratings as rt
+from bot.locks import KeyedLocks
 from bot.store import schema
 from bot.store._base import Conn, Params, Row
 from bot.store.config import ConfigMixin
@@ -54,6 +56,8 @@ CHANNEL = "tavern_games"  # where the trigger of migration 8 tells of writes to 
 TABLE_LOCKS = 1  # advisory lock class of table_lock: (1, game id mod 2**31)
 SEATING_LOCK = (2, 0)  # the transaction lock create_game holds while seating
 RECONNECT_DELAYS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0)  # the listener's backoff, the last one repeating
+LOCK_WAIT = 30.0  # seconds a move waits for a table lock another process holds before giving up
+LOCK_RETRY = (0.002, 0.05)  # the first and the longest pause between two tries of a held table lock
 
 Changed = Callable[[int | None, bool], None]
 AnyConnection = asyncpg.Connection | PoolConnectionProxy  # a pool's connections come wrapped
@@ -127,19 +131,6 @@ class PgConn:
         await self.conn.executemany(to_dollar(sql), [tuple(r) for r in rows])
 
 
-@dataclass(eq=False)
-class _Pin:
-    """The connection a ``table_lock`` holds, lent to the store calls made while it is held."""
-
-    store: PostgresStore
-    conn: PoolConnectionProxy
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one user at a time
-    live: bool = True  # cleared on leaving the lock: then every call goes to the pool again
-
-
-_pins: ContextVar[tuple[_Pin, ...]] = ContextVar("tavern_store_pins", default=())
-
-
 def _open_error(err: BaseException, url: str) -> StoreOpenError | None:
     """One sentence for an operator, never with the password; None for an error that is none of these."""
     parts = urlsplit(url)
@@ -195,6 +186,9 @@ class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
         self._watchers: list[Changed] = []
         self._listener: asyncpg.Connection | None = None
         self._reconnecting: asyncio.Task[None] | None = None
+        self._locker: asyncpg.Connection | None = None  # holds this process's table locks
+        self._locker_busy = asyncio.Lock()  # one statement at a time on it
+        self._local = KeyedLocks()  # one holder per table in this process
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -252,11 +246,12 @@ class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
             self._reconnecting.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reconnecting
-        if self._listener is not None:
-            listener, self._listener = self._listener, None
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(listener.close(), 5)
-            listener.terminate()
+        for side in (self._listener, self._locker):
+            if side is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(side.close(), 5)
+                side.terminate()
+        self._listener = self._locker = None
         try:
             await asyncio.wait_for(self.pool.close(), 10)
         except (TimeoutError, Exception):
@@ -266,56 +261,45 @@ class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
 
     @asynccontextmanager
     async def table_lock(self, game_id: int) -> AsyncIterator[int | None]:
-        """Hold the game's advisory lock (session level, on a connection kept for the whole move) and yield
-        its stored version, read once the lock is held (None for an unknown game)."""
+        """Hold the game's advisory lock for a whole move and yield its stored version, read once the lock is
+        held (None for an unknown game); see the module doc. Waiting longer than ``LOCK_WAIT`` raises."""
         key = game_id % 2**31
-        pin = self._pin()
-        if pin is not None:  # already holding a table's lock: take this one on that connection too
-            async with pin.lock:
-                await pin.conn.execute("SELECT pg_advisory_lock($1, $2)", TABLE_LOCKS, key)
-                version = await pin.conn.fetchval("SELECT version FROM games WHERE id = $1", game_id)
+        async with self._local(key):
+            held_on = await self._take(game_id, key)
             try:
-                yield None if version is None else int(version)
+                row = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
+                yield None if row is None else int(row["version"])
             finally:
-                async with pin.lock:
-                    await pin.conn.execute("SELECT pg_advisory_unlock($1, $2)", TABLE_LOCKS, key)
-            return
-        conn = await self.pool.acquire(timeout=ACQUIRE_TIMEOUT)
-        pin = _Pin(self, conn)
-        locked = False
-        token = None
-        try:
-            await conn.execute("SELECT pg_advisory_lock($1, $2)", TABLE_LOCKS, key)
-            locked = True
-            version = await conn.fetchval("SELECT version FROM games WHERE id = $1", game_id)
-            token = _pins.set((*_pins.get(), pin))
-            yield None if version is None else int(version)
-        finally:
-            if token is not None:
-                with contextlib.suppress(ValueError):  # left from another context: nothing to undo there
-                    _pins.reset(token)
-            async with pin.lock:
-                pin.live = False
-                await self._unlock_and_release(conn, key, locked)
+                await self._give_back(held_on, key)
 
-    async def _unlock_and_release(self, conn: PoolConnectionProxy, key: int, locked: bool) -> None:
-        try:
-            if locked and not conn.is_closed():
+    async def _take(self, game_id: int, key: int) -> asyncpg.Connection:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LOCK_WAIT
+        pause = LOCK_RETRY[0]
+        while True:
+            async with self._locker_busy:
+                if self._locker is None or self._locker.is_closed():
+                    self._locker = await self._own_connection("locks")
+                conn = self._locker
+                if await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", TABLE_LOCKS, key):
+                    return conn
+            if loop.time() > deadline:
+                raise TimeoutError(f"game {game_id}'s lock stayed held by another process")
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, LOCK_RETRY[1])
+
+    async def _give_back(self, conn: asyncpg.Connection, key: int) -> None:
+        async with self._locker_busy:
+            if conn is not self._locker or conn.is_closed():
+                return  # that connection is gone, and its locks with it
+            try:
                 await asyncio.wait_for(
                     conn.execute("SELECT pg_advisory_unlock($1, $2)", TABLE_LOCKS, key), ACQUIRE_TIMEOUT
                 )
-        except Exception as err:  # the session is gone or stuck: so is its lock, once it is ended
-            log.warning("Could not release a table lock (%s); dropping its connection", err)
-            with contextlib.suppress(asyncpg.InterfaceError):  # the pool may have taken back a dead one
+            except Exception as err:  # the session is gone or stuck: end it, and its locks go too
+                log.warning("Could not release a table lock (%s); dropping the locks' connection", err)
                 conn.terminate()
-        finally:
-            await self.pool.release(conn)
-
-    def _pin(self) -> _Pin | None:
-        for pin in reversed(_pins.get()):
-            if pin.store is self and pin.live:
-                return pin
-        return None
+                self._locker = None
 
     async def watch(self, changed: Changed) -> None:
         """Listen (on a connection of its own) for other processes' writes to games; see the module doc."""
@@ -323,12 +307,16 @@ class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
         if self._listener is None and self._reconnecting is None:
             await self._listen()
 
-    async def _listen(self) -> None:
-        conn = await asyncpg.connect(
+    async def _own_connection(self, role: str) -> asyncpg.Connection:
+        """A connection outside the pool (the listener's, the table locks'), writing as this store."""
+        return await asyncpg.connect(
             self.url,
             timeout=CONNECT_TIMEOUT,
-            server_settings={"tavern.writer": self._token, "application_name": "decktet-tavern-listener"},
+            server_settings={"tavern.writer": self._token, "application_name": f"decktet-tavern-{role}"},
         )
+
+    async def _listen(self) -> None:
+        conn = await self._own_connection("listener")
         try:
             await conn.add_listener(CHANNEL, self._notified)
         except BaseException:
@@ -389,13 +377,6 @@ class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[PoolConnectionProxy]:
-        """The connection of the table lock this task holds, else one from the pool."""
-        pin = self._pin()
-        if pin is not None:
-            async with pin.lock:
-                if pin.live:
-                    yield pin.conn
-                    return
         async with self.pool.acquire(timeout=ACQUIRE_TIMEOUT) as conn:
             yield conn
 
