@@ -219,7 +219,10 @@ async def test_killing_a_process_mid_game_loses_nothing_and_the_other_carries_on
     )
     try:
         await bhargage_between(fake, channel, alice, bob)
-        [game] = await a.store.active_games()
+        async with asyncio.timeout(10):  # B is another process: its start of the game lands a moment later
+            while not (games := await a.store.active_games()):
+                await asyncio.sleep(0.01)
+        [game] = games
 
         async def alice_in_the_guild(user: FakeUser) -> FakeMessage | None:
             """Alice plays through /bhargage hand in the guild (shard 1, process B); Bob by DM."""
@@ -241,7 +244,12 @@ async def test_killing_a_process_mid_game_loses_nothing_and_the_other_carries_on
         await b.kill()
     assert b.errors == []
 
-    shards = await play_out(fake, a, game.id, [alice, bob])
+    async def by_dm(user: FakeUser) -> FakeMessage | None:
+        """The newest DM with controls (Alice's private panel in the guild is B's, and B is gone)."""
+        live = [m for m in fake.dms(user) if any(not x.disabled for x in [*m.buttons(), *m.selects()])]
+        return live[-1] if live else None
+
+    shards = await play_out(fake, a, game.id, [alice, bob], panel_of=by_dm)
     assert set(shards) == {0}
     record = await a.store.load_game(game.id)
     assert record is not None and record.status == "finished"
