@@ -47,6 +47,8 @@ class Figures:
     done50: float  # last reply ms: the move played, stored and answered (a deferred press's real answer)
     done99: float
     failures: int  # unanswered, or answered past Discord's 3 s
+    refused: int  # presses answered with an error (e.g. "from an earlier turn": the player was too quick)
+    stuck: int  # tables left with nothing to press for 10 s (the simulated players never retry a refusal)
     bot_cpu: float | None  # seconds, every bot process together, during the run
     moves: int
 
@@ -60,6 +62,8 @@ class Figures:
             done50=percentile(done, 50),
             done99=percentile(done, 99),
             failures=result.unanswered + result.late,
+            refused=sum(s.refused for s in result.series.values()),
+            stuck=result.stuck,
             bot_cpu=result.bot_cpu_seconds,
             moves=result.moves,
         )
@@ -98,7 +102,8 @@ def report(figures: dict[tuple[str, int], Figures], tables: list[int], seconds: 
         "int/s: game interactions answered per second; callback: the press sent → Discord got the bot's "
         "answer (what the player waits for); reply: → the move's own answer (stored and redrawn)",
         f"{'setup':<26} {'tables':>6} {'int/s':>7} {'callback p50/p99 ms':>20} {'reply p50/p99 ms':>18} "
-        f"{'fail':>5} {'moves':>6} {'bot CPU s':>9}   ratio to SQLite (int/s, callback p50, p99)",
+        f"{'fail':>5} {'refused':>7} {'stuck':>5} {'moves':>6} {'bot CPU s':>9}   "
+        "ratio to SQLite (int/s, callback p50, p99)",
     ]
     for n in tables:
         base = figures[(SETUPS[0].name, n)]
@@ -112,7 +117,8 @@ def report(figures: dict[tuple[str, int], Figures], tables: list[int], seconds: 
             )
             lines.append(
                 f"{setup.name:<26} {n:>6} {f.per_second:7.1f} {f.p50:10.1f} / {f.p99:7.1f} "
-                f"{f.done50:8.1f} / {f.done99:7.1f} {f.failures:>5} {f.moves:>6} {cpu}   {ratio}"
+                f"{f.done50:8.1f} / {f.done99:7.1f} {f.failures:>5} {f.refused:>7} {f.stuck:>5} {f.moves:>6} "
+                f"{cpu}   {ratio}"
             )
     return "\n".join(lines)
 
