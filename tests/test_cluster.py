@@ -100,15 +100,22 @@ async def table_in(bot: TavernBot, channel: FakeChannel) -> Table:
     return table
 
 
-async def test_a_whole_bhargage_game_in_a_guild_on_shard_1_played_by_dm_on_shard_0(
-    fake_discord: FakeDiscord, start_bot: StartBot, tmp_path: Path, pg_url: str
-) -> None:
-    fake = fake_discord
+async def bhargage_in_a_far_guild(
+    fake: FakeDiscord, start_bot: StartBot, tmp_path: Path, pg_url: str
+) -> tuple[TavernBot, TavernBot, FakeChannel, tuple[FakeUser, FakeUser], Table]:
+    """Both processes up, and Alice and Bob at a Bhargage table in a guild on shard 1 (B's)."""
     channel = far_channel(fake)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     a, b = await cluster(start_bot, tmp_path, pg_url)
     await bhargage_between(fake, channel, alice, bob)
-    table = await table_in(b, channel)
+    return a, b, channel, (alice, bob), await table_in(b, channel)
+
+
+async def test_a_whole_bhargage_game_in_a_guild_on_shard_1_played_by_dm_on_shard_0(
+    fake_discord: FakeDiscord, start_bot: StartBot, tmp_path: Path, pg_url: str
+) -> None:
+    fake = fake_discord
+    a, b, channel, (alice, bob), table = await bhargage_in_a_far_guild(fake, start_bot, tmp_path, pg_url)
     assert a.tables.table_for_channel(channel.id) is None  # not A's guild: A has not even loaded it
 
     shards = await play_out(fake, a, table.id, [alice, bob])
@@ -159,11 +166,7 @@ async def test_the_same_press_at_the_same_instant_on_two_processes_applies_once(
     """Alice has her DM panel (shard 0, process A) and a private Show my hand panel in the guild (shard 1,
     process B); she presses the same card on both at once."""
     fake = fake_discord
-    channel = far_channel(fake)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    a, b = await cluster(start_bot, tmp_path, pg_url)
-    await bhargage_between(fake, channel, alice, bob)
-    table = await table_in(b, channel)
+    a, b, channel, (alice, bob), table = await bhargage_in_a_far_guild(fake, start_bot, tmp_path, pg_url)
 
     def alice_plays(t: Table) -> bool:
         dm = live_panel(fake, alice)

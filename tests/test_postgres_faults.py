@@ -71,18 +71,19 @@ def test_an_unknown_database_is_named(tmp_path: Path, postgres_server: PostgresS
     check_refused(done, "no_such_database")
 
 
-async def pg_bot(start_bot: StartBot, tmp_path: Path, pg_url: str) -> TavernBot:
-    return await start_bot(make_settings(tmp_path, database_url=pg_url))
-
-
-async def bhargage_game(fake: FakeDiscord, bot: TavernBot) -> tuple[FakeUser, FakeUser, int]:
+async def bhargage_game(
+    fake: FakeDiscord, start_bot: StartBot, tmp_path: Path, pg_url: str
+) -> tuple[TavernBot, tuple[FakeUser, FakeUser], int, int]:
+    """A bot on PostgreSQL and Alice and Bob at a Bhargage table: the bot, the players, the game and how many
+    actions it has logged."""
+    bot = await start_bot(make_settings(tmp_path, database_url=pg_url))
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     posted = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
     accept = next(b.custom_id for b in posted.message.buttons() if verb(b.custom_id) == "accept")
     await fake.click(bob, posted.message, str(accept))
     table = bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
-    return alice, bob, table.id
+    return bot, (alice, bob), table.id, len(await bot.store.actions(table.id))
 
 
 async def discard(fake: FakeDiscord, user: FakeUser) -> str:
@@ -105,9 +106,7 @@ async def test_postgresql_restarted_mid_game_says_try_again_and_loses_nothing(
     postgres_server: PostgresServer,
 ) -> None:
     fake = fake_discord
-    bot = await pg_bot(start_bot, tmp_path, pg_url)
-    alice, bob, game = await bhargage_game(fake, bot)
-    before = len(await bot.store.actions(game))
+    bot, (alice, bob), game, before = await bhargage_game(fake, start_bot, tmp_path, pg_url)
 
     # The server restarts while Alice's discard is being committed: her move is in flight.
     real_append = bot.store.append_action
@@ -146,9 +145,7 @@ async def test_postgresql_down_while_a_player_presses_says_try_again(
     postgres_server: PostgresServer,
 ) -> None:
     fake = fake_discord
-    bot = await pg_bot(start_bot, tmp_path, pg_url)
-    alice, _bob, game = await bhargage_game(fake, bot)
-    before = len(await bot.store.actions(game))
+    bot, (alice, _bob), game, before = await bhargage_game(fake, start_bot, tmp_path, pg_url)
     postgres_server.stop()
     try:
         said = await discard(fake, alice)
