@@ -91,7 +91,7 @@ async def measure(tables: list[int], seconds: float, think: float) -> dict[tuple
                 out[(setup.name, n)] = Figures.of(result)
                 print(f"  done: {setup.name}, {n} tables", flush=True)
     finally:
-        server.stop()
+        server.close()
     return out
 
 

@@ -5,7 +5,6 @@ again; nothing is lost or applied twice)."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,17 +13,11 @@ from typing import Any
 from bot.app import TavernBot
 from tests.conftest import StartBot, make_settings
 from tests.fakediscord import FakeDiscord, FakeUser
-from tests.pgserver import PostgresServer
+from tests.pgserver import PostgresServer, free_port
 from tests.transcripts import live_panel, verb
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "hunter2-not-in-any-log"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def run_bot(tmp_path: Path, url: str) -> subprocess.CompletedProcess[str]:
