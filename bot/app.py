@@ -28,7 +28,7 @@ from bot.records import Records
 from bot.render import suits
 from bot.server_settings import ServerSettings
 from bot.settings import Settings
-from bot.store import Store, open_store
+from bot.store import Store, open_store, redacted
 from bot.tables import TableService
 from bot.translator import CatalogTranslator
 
@@ -130,7 +130,8 @@ class TavernBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator())
         self.controller = TableController(self)
         await self.store.watch(self.tables.changed_elsewhere)
-        where = "PostgreSQL" if self.settings.database_url else str(self.settings.db_path)
+        url = self.settings.database_url
+        where = redacted(url) if url else str(self.settings.db_path)
         log.info("Database %s open; restoring its tables while connecting", where)
         self._restoring = asyncio.create_task(self._restore(), name="tavern-restore")
         for name in self.initial_extensions:

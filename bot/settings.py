@@ -15,6 +15,8 @@ from urllib.parse import unquote, urlsplit
 
 from dotenv import load_dotenv
 
+from bot.store.postgres import is_postgres_url
+
 DEFAULT_DB_PATH = "data/tavern.sqlite3"
 HEALTH_FILE = "health.json"  # next to the database unless TAVERN_HEALTH_PATH says otherwise
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -190,7 +192,7 @@ def _database_url(env: Mapping[str, str]) -> str | None:
     if not raw:
         return None
     scheme, sep, rest = raw.partition("://")
-    if scheme not in ("postgresql", "postgres") or not sep:
+    if not is_postgres_url(raw):
         shown = f"{scheme}://" if sep else "no scheme"
         raise SettingsError(
             "TAVERN_DATABASE_URL must be a PostgreSQL address such as "

@@ -73,7 +73,3 @@ class StoreBase:
     async def _serialize_seating(self, db: Conn) -> None:
         """Inside ``create_game``'s transaction, before its checks: make other processes' seating wait until
         this transaction ends. A backend whose write transactions are already serialized does nothing."""
-
-
-# The old name, for code written before there were two backends.
-SQLiteBase = StoreBase

@@ -209,7 +209,7 @@ class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
             parts.port  # noqa: B018  (a port that is no number raises here)
         except ValueError:
             raise StoreOpenError(_malformed()) from None
-        if parts.scheme not in ("postgresql", "postgres"):
+        if not is_postgres_url(url):
             raise StoreOpenError(_malformed())
         token = secrets.token_hex(8)
         try:
