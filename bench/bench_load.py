@@ -60,6 +60,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bot_process import NOOP_COMMAND, BotChild, add_noop, bench_settings, point_at
@@ -981,12 +983,11 @@ async def bot_side(
                 fake.api_base, fake.gateway_url, where, database_url=database_url, shards=shards
             )
             side.children.append(child)
-        side.errors = [e for c in side.children for e in c.errors]
         yield side
     finally:
         for child in side.children:
             await child.stop()
-        side.errors[:] = [e for c in side.children for e in c.errors]
+        side.errors = [e for c in side.children for e in c.errors]  # read once the run is over
         await fake.stop()
 
 
@@ -997,8 +998,6 @@ ACTIONS_SQL = "SELECT g.game, COUNT(*) FROM actions a JOIN games g ON g.id = a.g
 async def _db_figures(path: Path, database_url: str | None = None) -> tuple[dict[str, int], dict[str, int]]:
     """Finished games and stored actions by game, read straight from the SQLite file (or PostgreSQL)."""
     if database_url is not None:
-        import asyncpg
-
         db = await asyncpg.connect(database_url)
         try:
             finished = {r[0]: int(r[1]) for r in await db.fetch(FINISHED_SQL)}
