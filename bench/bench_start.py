@@ -74,7 +74,7 @@ async def build(path: Path, games: int, seed: int) -> dict[str, int]:
     now = time.time() - 60  # recent moves: no idle nudges at start-up
     rows: dict[str, list[tuple[Any, ...]]] = {"games": [], "seats": [], "actions": [], "snapshots": []}
     counts = {"bhargage": 0, "deluxe": 0, "actions": 0, "snapshots": 0}
-    fingerprints = {name: snapshots.fingerprint(a.rules) for name, a in GAMES.items()} if snapshots else {}
+    codecs = {name: snapshots.codec(a.rules) for name, a in GAMES.items()} if snapshots else {}
     for i in range(1, games + 1):
         game = "bhargage" if i % 2 else "deluxe"
         game_seed = rng.randrange(2**62)
@@ -86,14 +86,15 @@ async def build(path: Path, games: int, seed: int) -> dict[str, int]:
         for seq, (seat, text) in enumerate(moves, 1):
             rows["actions"].append((i, seq, seat, f"{seat} {text}", now + seq))
         counts["actions"] += len(moves)
-        if snapshots is not None:
+        codec = codecs.get(game)
+        if codec is not None:
             last = 0  # the seq of the snapshot the table would hold: made whenever one was due
             for seq in range(1, len(moves) + 1):
                 if snapshots.due(seq, last):
                     last = seq
             if last:
-                data = snapshots.dump(states[last])
-                rows["snapshots"].append((i, last, now + last, fingerprints[game], data))
+                data = codec.dump(states[last])
+                rows["snapshots"].append((i, last, now + last, codec.tag, data))
                 counts["snapshots"] += 1
     async with store._tx() as db:  # one bulk transaction through the store's own connection
         await db.executemany(
@@ -186,17 +187,18 @@ async def snapshot_cost(folder: Path, moves: int = 400) -> dict[str, float]:
             plain = await store.create_game(game, 1, 10 + n * 2, 1, seats, options.to_dict(), 0.0)
             seats = [(5 + n * 10 + s, "p") for s in range(players)]
             snapped = await store.create_game(game, 1, 11 + n * 2, 1, seats, options.to_dict(), 0.0)
-            fp = snapshots.fingerprint(rules)
+            codec = snapshots.codec(rules)
+            assert codec is not None
             for seq, ((seat, text), state) in enumerate(zip(played, states[1:], strict=True), 1):
                 t = time.perf_counter()
-                data = snapshots.dump(state)
+                data = codec.dump(state)
                 dump_s += time.perf_counter() - t
                 sizes.append(len(data))
                 t = time.perf_counter()
                 await store.append_action(plain, seq, seat, text, 0.0)
                 plain_s += time.perf_counter() - t
                 t = time.perf_counter()
-                snap = Snapshot(seq, 0.0, fp, data)
+                snap = Snapshot(seq, 0.0, codec.tag, data)
                 await store.append_action(snapped, seq, seat, text, 0.0, snapshot=snap)
                 with_s += time.perf_counter() - t
     finally:

@@ -232,7 +232,7 @@ _drawing: ProcessPoolExecutor | None = None
 def drawing_pool() -> ProcessPoolExecutor:
     """The worker process that draws pictures, shared by the whole process and started on first use. Drawing
     is CPU work that holds Python's GIL: in a thread it would slow every other table's clicks, so it runs
-    beside the event loop instead (the scene goes over pickled; PNG bytes come back)."""
+    beside the event loop instead (the scene goes over as a copy; PNG bytes come back)."""
     global _drawing
     if _drawing is None:
         context = multiprocessing.get_context("forkserver")  # no copy of the running bot's loop and sockets

@@ -2,39 +2,45 @@
 
 A table keeps one snapshot in the store, replaced in the transaction of the move it follows (see
 ``TableService.apply_locked``): made when ``EVERY`` actions have passed since the last one and the channel has
-been told everything (so the events still to be told all come after it). The action log stays the truth: a
-snapshot is used only when its fingerprint — a hash of the engine's source, of this file and of the Python
-version — matches the running code, and anything wrong with it means a full replay instead.
+been told everything (so the events still to be told all come after it). The action log stays the truth:
+anything wrong with a snapshot means a full replay instead.
 
-The form is a pickle. Unpickling can run code, so this is safe only because the bytes come from the bot's own
-database, written by the bot itself: anyone able to write that file can already change every game. Never load
-a snapshot from anywhere else. Reading snapshots back is most of a restart's work, so two things are pickled
-in a faster form: decktet cards as their index into ``ALL_CARDS`` (a quarter of the size, and several times
-faster to read), and the engines' slotted dataclasses as their class and field values, set as pickle's own
-``__setstate__`` sets them but without looking their fields up each time.
+A snapshot is JSON, written and read by a :class:`Codec` made from the type hints of the engine's ``State``:
+frozen dataclasses as objects of their fields, ints, bools, strings and None as themselves, enums and
+Literals by value, tuples as arrays, unions told apart by their JSON type, decktet cards by their index into
+``ALL_CARDS``. Reading builds those types and nothing else, so a snapshot row — whoever wrote it — can't run
+code, and whatever is not exactly that shape raises :class:`SnapshotError`. Each snapshot carries its tag,
+the format, the engine and the engine's ``STATE_VERSION`` (``json1:bhargage:1``), also kept beside it in the
+store so that only snapshots of the running version are read: an engine edit that keeps ``STATE_VERSION``
+keeps every snapshot usable; one that changes the State's shape or meaning bumps it, and the older snapshots
+are left unread. An engine without ``STATE_VERSION`` gets no snapshots.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import io
-import pickle
-import sys
-from pathlib import Path
-from types import ModuleType
-from typing import Any
+import enum
+import json
+import types
+import typing
+from collections.abc import Callable, Iterable
+from typing import Any, Literal, NoReturn
 
 from bot.rules.decktet import ALL_CARDS, Card
 
 # Actions between snapshots: a restart replays at most EVERY - 1 actions of a table (plus those it has not
 # told the channel yet). Hands do not bound that (a Bharg Deluxe hand runs to hundreds of actions), the count
-# does. A snapshot is ~580 bytes made in ~0.06 ms, and adds ~0.15 ms to its move's commit (one fsync either
-# way): every other move pays that, and 10,000 tables restore in about 1.5 s (bench/bench_start.py).
+# does. What a snapshot costs a move, and what it saves a restart, is printed by bench/bench_start.py.
 EVERY = 2
-PROTOCOL = 5
+FORMAT = "json1"
+MAX_BYTES = 64 * 1024  # far above any real state; a row above it is refused unread
 
-_fields: dict[type, tuple[str, ...] | None] = {}
+_HEADER = ("format", "engine", "version", "state")
+
+
+class SnapshotError(Exception):
+    """A snapshot this code can't use: not exactly what it writes for this engine and version (or a state it
+    can't write). The caller replays the whole log instead."""
 
 
 def due(seq: int, last: int) -> bool:
@@ -43,59 +49,309 @@ def due(seq: int, last: int) -> bool:
     return seq - last >= EVERY
 
 
-def fingerprint(rules: ModuleType) -> str:
-    """A hash of the code a snapshot of this engine depends on: every Python file of the engine's package
-    (its own module and what it imports beside it, e.g. the decktet), this file, and the Python version. It
-    reads those files: ``TableService`` keeps the result per game."""
-    name = rules.__name__
-    if rules.__file__ is None:
-        raise TypeError(f"the engine {name} has no source file")
-    digest = hashlib.sha256(f"{name} {sys.version_info[:2]} {PROTOCOL}".encode())
-    source = Path(rules.__file__)
-    for path in [*sorted(source.parent.glob("*.py")), Path(__file__)]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:32]
+def codec(rules: types.ModuleType) -> Codec | None:
+    """The engine's snapshot codec; None for an engine that declares no ``STATE_VERSION`` (no snapshots).
+    TypeError when its State holds a type the format can't carry."""
+    version = getattr(rules, "STATE_VERSION", None)
+    if version is None:
+        return None
+    if type(version) is not int or version < 1:
+        raise TypeError(f"{rules.__name__}.STATE_VERSION must be a positive int, not {version!r}")
+    return Codec(rules.__name__.rpartition(".")[2], version, rules.State)
 
 
-def card_at(index: int) -> Card:
-    """The card a snapshot names by its index."""
-    return ALL_CARDS[index]
+class Codec:
+    """Snapshots of one engine's State at one ``STATE_VERSION``: ``dump`` and a strict, total ``load``."""
+
+    def __init__(self, engine: str, version: int, state: type) -> None:
+        self.engine = engine
+        self.version = version
+        self.tag = f"{FORMAT}:{engine}:{version}"
+        self._codec = _compile(state)
+        names = {f.name for f in dataclasses.fields(state)}
+        self._seed = "seed" in names
+        self._options = "options" in names
+
+    def dump(self, state: Any) -> bytes:
+        """The state as snapshot bytes; SnapshotError if it is not of its declared shape, or too large."""
+        try:
+            body = {"format": FORMAT, "engine": self.engine, "version": self.version}
+            body["state"] = self._codec.encode(state)
+            data = json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
+        except SnapshotError:
+            raise
+        except Exception as err:
+            raise SnapshotError(f"the state can't be written ({err!r})") from err
+        if len(data) > MAX_BYTES:
+            raise SnapshotError(f"the state takes {len(data)} bytes, above {MAX_BYTES}")
+        return data
+
+    def load(self, data: bytes, *, seed: int, options: Any) -> Any:
+        """The state a snapshot holds, checked against its game's ``seed`` and ``options`` where the State
+        has them; anything else — whatever the bytes — raises SnapshotError and nothing else."""
+        try:
+            if type(data) is not bytes:
+                raise SnapshotError(f"a snapshot of {type(data).__name__}, not bytes")
+            if len(data) > MAX_BYTES:
+                raise SnapshotError(f"{len(data)} bytes, above {MAX_BYTES}")
+            body = json.loads(data.decode(), parse_constant=_no_constant, object_pairs_hook=_object)
+            if type(body) is not dict or tuple(body) != _HEADER:
+                raise SnapshotError("not a snapshot")
+            if body["format"] != FORMAT:
+                raise SnapshotError(f"a snapshot in format {_shown(body['format'])}, not {FORMAT}")
+            if body["engine"] != self.engine:
+                raise SnapshotError(f"a snapshot of {_shown(body['engine'])}, not {self.engine}")
+            version = body["version"]
+            if type(version) is not int or version != self.version:
+                raise SnapshotError(f"a snapshot of STATE_VERSION {_shown(version)}, not {self.version}")
+            state = self._codec.decode(body["state"])
+            if self._seed and state.seed != seed:
+                raise SnapshotError("a snapshot of a game with another seed")
+            if self._options and state.options != options:
+                raise SnapshotError("a snapshot of a game with other options")
+            return state
+        except SnapshotError:
+            raise
+        except Exception as err:  # not UTF-8, not JSON, too deep, a huge number, options the engine refuses
+            raise SnapshotError(
+                f"not a snapshot of this state ({type(err).__name__}: {str(err)[:100]})"
+            ) from err
 
 
-def _field_names(cls: type) -> tuple[str, ...] | None:
-    """The fields of a slotted dataclass, in order (None for any other class)."""
-    if cls not in _fields:
-        slotted = dataclasses.is_dataclass(cls) and "__slots__" in cls.__dict__
-        _fields[cls] = tuple(f.name for f in dataclasses.fields(cls)) if slotted else None
-    return _fields[cls]
+def _no_constant(name: str) -> NoReturn:
+    raise SnapshotError(f"{name} is not JSON")
 
 
-def dataclass_of(cls: type, values: tuple[Any, ...]) -> Any:
-    """The slotted dataclass a snapshot names by its class and field values."""
-    obj: Any = object.__new__(cls)
-    for name, value in zip(_field_names(cls) or (), values, strict=True):
-        object.__setattr__(obj, name, value)
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused when it names a key twice (JSON would keep the last)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise SnapshotError("a key given twice")
     return obj
 
 
-class _Pickler(pickle.Pickler):
-    def reducer_override(self, obj: Any) -> Any:
-        kind = type(obj)
-        if kind is Card and ALL_CARDS[obj.index] is obj:  # every card the engines use is one of these
-            return card_at, (obj.index,)
-        names = _field_names(kind)
-        if names is not None:
-            return dataclass_of, (kind, tuple(getattr(obj, n) for n in names))
-        return NotImplemented
+# ---------------------------------------------------------------- the codec of each type
 
 
-def dump(state: Any) -> bytes:
-    """The engine state as snapshot bytes."""
-    out = io.BytesIO()
-    _Pickler(out, protocol=PROTOCOL).dump(state)
-    return out.getvalue()
+@dataclasses.dataclass(frozen=True)
+class _Part:
+    """How one type is written and read: ``encode`` takes a value of the type (else raises), ``decode``
+    takes parsed JSON (else raises); ``reads`` are the JSON value types it reads, ``takes`` the Python types
+    it writes, so a union picks its member by the value's type both ways."""
+
+    encode: Callable[[Any], Any]
+    decode: Callable[[Any], Any]
+    reads: frozenset[type]
+    takes: frozenset[type]
 
 
-def load(data: bytes) -> Any:
-    """The engine state from snapshot bytes the bot wrote itself (never from elsewhere: see above)."""
-    return pickle.loads(data)  # only the bot's own database is ever read
+def _bad(what: str, value: Any) -> NoReturn:
+    raise SnapshotError(f"{what} expected, found {_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    """A value read from a snapshot, as an error names it: short, one line (the row may be anyone's)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
+_compiled: dict[Any, _Part] = {}
+
+
+def _compile(tp: Any) -> _Part:
+    """The part for a type hint, made once per type (TypeError for a type the format does not carry)."""
+    part = _compiled.get(tp)
+    if part is None:
+        part = _compiled[tp] = _make(tp)
+    return part
+
+
+def _make(tp: Any) -> _Part:
+    origin = typing.get_origin(tp)
+    if tp in (int, bool, str, type(None)):
+        return _exact(tp)
+    if tp is Card:
+        return _card()
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return _enum(tp)
+    if origin is Literal:
+        return _literal(typing.get_args(tp))
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return _variadic(_compile(args[0]))
+        if args and Ellipsis not in args:
+            return _fixed(tuple(_compile(a) for a in args))
+    if origin in (typing.Union, types.UnionType):
+        return _union(repr(tp), tuple(_compile(a) for a in typing.get_args(tp)))
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return _dataclass(tp)
+    raise TypeError(f"snapshots can't carry {tp!r}")
+
+
+def _exact(kind: type) -> _Part:
+    """int, bool, str or None, as themselves (a bool is no int here, whatever Python says)."""
+    name = kind.__name__
+
+    def check(value: Any) -> Any:
+        if type(value) is not kind:
+            _bad(name, value)
+        return value
+
+    return _Part(check, check, frozenset({kind}), frozenset({kind}))
+
+
+def _card() -> _Part:
+    """A decktet card, by its index into ALL_CARDS."""
+    cards = ALL_CARDS
+    count = len(cards)
+
+    def encode(card: Any) -> int:
+        if type(card) is not Card or not 0 <= card.index < count or cards[card.index] != card:
+            _bad("a card of ALL_CARDS", card)
+        return card.index
+
+    def decode(raw: Any) -> Card:
+        if type(raw) is not int or not 0 <= raw < count:
+            raise SnapshotError(f"no card {_shown(raw)}")
+        return cards[raw]
+
+    return _Part(encode, decode, frozenset({int}), frozenset({Card}))
+
+
+def _values(kind: str, values: Iterable[Any]) -> tuple[dict[tuple[type, Any], Any], frozenset[type]]:
+    """Values written as themselves (an enum's, a Literal's), keyed by (type, value) so that True is not 1."""
+    table: dict[tuple[type, Any], Any] = {}
+    for value in values:
+        raw = value.value if isinstance(value, enum.Enum) else value
+        if type(raw) not in (int, str, bool):
+            raise TypeError(f"snapshots can't carry the {kind} value {raw!r}")
+        table[type(raw), raw] = value
+    return table, frozenset(t for t, _ in table)
+
+
+def _enum(cls: type[enum.Enum]) -> _Part:
+    """An enum member, by its value."""
+    table, reads = _values(cls.__name__, cls)
+
+    def encode(member: Any) -> Any:
+        if type(member) is not cls:
+            _bad(cls.__name__, member)
+        return member.value
+
+    def decode(raw: Any) -> Any:
+        if type(raw) not in reads:
+            _bad(cls.__name__, raw)
+        member = table.get((type(raw), raw))
+        if member is None:
+            raise SnapshotError(f"no {cls.__name__} {_shown(raw)}")
+        return member
+
+    return _Part(encode, decode, reads, frozenset({cls}))
+
+
+def _literal(allowed: tuple[Any, ...]) -> _Part:
+    """One of a Literal's values."""
+    table, reads = _values("Literal", allowed)
+
+    def check(value: Any) -> Any:
+        if type(value) not in reads or (type(value), value) not in table:
+            raise SnapshotError(f"{_shown(value)} is none of {allowed!r}")
+        return value
+
+    return _Part(check, check, reads, reads)
+
+
+def _variadic(item: _Part) -> _Part:
+    """tuple[X, ...], as an array of any length."""
+    encode_item, decode_item = item.encode, item.decode
+
+    def encode(value: Any) -> list[Any]:
+        if type(value) is not tuple:
+            _bad("a tuple", value)
+        return [encode_item(v) for v in value]
+
+    def decode(raw: Any) -> tuple[Any, ...]:
+        if type(raw) is not list:
+            _bad("an array", raw)
+        return tuple([decode_item(r) for r in raw])
+
+    return _Part(encode, decode, frozenset({list}), frozenset({tuple}))
+
+
+def _fixed(items: tuple[_Part, ...]) -> _Part:
+    """tuple[X, Y, ...] of a fixed length, as an array of that length."""
+    encoders = tuple(i.encode for i in items)
+    decoders = tuple(i.decode for i in items)
+    size = len(items)
+
+    def encode(value: Any) -> list[Any]:
+        if type(value) is not tuple or len(value) != size:
+            _bad(f"a tuple of {size}", value)
+        return [e(v) for e, v in zip(encoders, value, strict=True)]
+
+    def decode(raw: Any) -> tuple[Any, ...]:
+        if type(raw) is not list or len(raw) != size:
+            _bad(f"an array of {size} items", raw)
+        return tuple([d(r) for d, r in zip(decoders, raw, strict=True)])
+
+    return _Part(encode, decode, frozenset({list}), frozenset({tuple}))
+
+
+def _union(name: str, members: tuple[_Part, ...]) -> _Part:
+    """X | Y | ...: the member is the one that reads the JSON value's type (writes the value's type), so
+    members must differ in both (``int | Card`` is refused: both are JSON ints)."""
+    by_read: dict[type, Callable[[Any], Any]] = {}
+    by_take: dict[type, Callable[[Any], Any]] = {}
+    for member in members:
+        for kind in member.reads:
+            if by_read.setdefault(kind, member.decode) is not member.decode:
+                raise TypeError("snapshots can't tell apart the members of a union read from one JSON type")
+        for kind in member.takes:
+            if by_take.setdefault(kind, member.encode) is not member.encode:
+                raise TypeError("snapshots can't tell apart the members of a union of one Python type")
+
+    def encode(value: Any) -> Any:
+        member = by_take.get(type(value))
+        if member is None:
+            _bad(name, value)
+        return member(value)
+
+    def decode(raw: Any) -> Any:
+        member = by_read.get(type(raw))
+        if member is None:
+            _bad(name, raw)
+        return member(raw)
+
+    return _Part(encode, decode, frozenset(by_read), frozenset(by_take))
+
+
+def _dataclass(cls: type) -> _Part:
+    """A frozen dataclass, as an object of every field by name (none missing, none more), rebuilt through
+    its constructor (so its own checks run)."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.frozen:
+        raise TypeError(f"snapshots carry frozen dataclasses only, not {cls.__name__}")
+    fields = dataclasses.fields(cls)
+    if any(not f.init or f.kw_only for f in fields):
+        raise TypeError(f"{cls.__name__} has a field its constructor does not take in order")
+    hints = typing.get_type_hints(cls)
+    parts = tuple((f.name, _compile(hints[f.name])) for f in fields)
+    encoders = tuple((name, part.encode) for name, part in parts)
+    decoders = tuple((name, part.decode) for name, part in parts)
+    names = frozenset(name for name, _ in parts)
+
+    def encode(value: Any) -> dict[str, Any]:
+        if type(value) is not cls:
+            _bad(cls.__name__, value)
+        return {name: e(getattr(value, name)) for name, e in encoders}
+
+    def decode(raw: Any) -> Any:
+        if type(raw) is not dict:
+            _bad(f"an object of {cls.__name__}", raw)
+        if len(raw) != len(names) or not names.issuperset(raw):
+            missing, unknown = sorted(names.difference(raw)), sorted(set(raw) - names)
+            raise SnapshotError(f"{cls.__name__} without {missing} or with {_shown(unknown)}")
+        return cls(*[d(raw[name]) for name, d in decoders])
+
+    return _Part(encode, decode, frozenset({dict}), frozenset({cls}))

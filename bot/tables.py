@@ -277,7 +277,7 @@ class TableService:
         self._by_thread: dict[int, Table] = {}
         self._create_lock = asyncio.Lock()
         self._locks = KeyedLocks()
-        self._fingerprints: dict[str, str | None] = {}
+        self._codecs: dict[str, snapshots.Codec | None] = {}
         self._restored = asyncio.Event()
         self._restoring: set[int] | None = None  # while restoring: every game id registered meanwhile
 
@@ -395,7 +395,8 @@ class TableService:
     def _resume(self, record: GameRecord, snapshot: Snapshot) -> Table | None:
         """The table from its snapshot and the actions after it (all the record holds), exactly as
         :meth:`_rebuild` would make it; None when the snapshot can't be used, for the caller to replay the
-        whole log: it can't be read, or the channel was not told everything up to it."""
+        whole log: it is refused (see ``bot.snapshots``), the actions after it do not apply to it, or the
+        channel was not told everything up to it."""
         module = self.adapter(record.game).rules
         seq = snapshot.seq + len(record.actions)
         meta = TableMeta.from_dict(record.meta)
@@ -406,16 +407,27 @@ class TableService:
         if [a.seq for a in record.actions] != list(range(snapshot.seq + 1, seq + 1)):
             log.warning("game %d: the actions read do not follow its snapshot: replaying its log", record.id)
             return None
-        try:
-            state = snapshots.load(snapshot.data)
-            kind = getattr(module, "State", None)
-            if kind is not None and not isinstance(state, kind):
-                raise TypeError(f"a snapshot of a {type(state).__name__}")
-            state, pending = _replay(module, state, record.actions, told, [])
-        except Exception as err:
-            log.warning("game %d: its snapshot can't be used (%r): replaying its log", record.id, err)
+        codec = self._codec(record.game)
+        if codec is None or snapshot.tag != codec.tag:
+            log.warning(
+                "game %d: a snapshot tagged %r is not read here: replaying its log", record.id, snapshot.tag
+            )
             return None
         options = module.Options.from_dict(record.options)
+        try:
+            state = codec.load(snapshot.data, seed=record.seed, options=options)
+        except snapshots.SnapshotError as err:
+            log.warning("game %d: its snapshot was refused (%s): replaying its whole log", record.id, err)
+            return None
+        try:
+            state, pending = _replay(module, state, record.actions, told, [])
+        except Exception as err:
+            log.warning(
+                "game %d: the actions after its snapshot do not apply to it (%r): replaying its whole log",
+                record.id,
+                err,
+            )
+            return None
         last_at = record.actions[-1].at if record.actions else snapshot.at
         return self._table(record, options, meta, state, seq, last_at, pending, snapshot_seq=snapshot.seq)
 
@@ -451,30 +463,35 @@ class TableService:
             version=record.version,
         )
 
-    def _fingerprint(self, game: str) -> str | None:
-        """The fingerprint of the game's engine code (None: it has none, so it gets no snapshots)."""
-        if game not in self._fingerprints:
+    def _codec(self, game: str) -> snapshots.Codec | None:
+        """The snapshot codec of the game's engine (None: it declares no STATE_VERSION, or its State can't
+        be carried, so it gets no snapshots)."""
+        if game not in self._codecs:
             try:
-                self._fingerprints[game] = snapshots.fingerprint(self.adapter(game).rules)
-            except (OSError, TypeError, TableError) as err:
-                log.warning("game %s: no snapshots (its engine's source can't be read: %r)", game, err)
-                self._fingerprints[game] = None
-        return self._fingerprints[game]
+                self._codecs[game] = snapshots.codec(self.adapter(game).rules)
+            except TypeError as err:
+                log.error("game %s: no snapshots (%s)", game, err)
+                self._codecs[game] = None
+        return self._codecs[game]
+
+    def _tags(self) -> dict[str, str]:
+        """{game name: the tag of the snapshots its engine reads}, for the store to pick usable snapshots."""
+        return {name: codec.tag for name in self.games if (codec := self._codec(name)) is not None}
 
     def _snapshot(self, table: Table, state: Any, seq: int, at: float, meta: TableMeta) -> Snapshot | None:
         """The snapshot a move to ``seq`` leaves, if one is due and the channel is told everything up to it
         (events still to tell must come after a snapshot: they are re-derived from the actions after it)."""
         if meta.told(seq) != seq or not snapshots.due(seq, table.snapshot_seq):
             return None
-        fingerprint = self._fingerprint(table.game)
-        if fingerprint is None:
+        codec = self._codec(table.game)
+        if codec is None:
             return None
         try:
-            data = snapshots.dump(state)
-        except Exception as err:  # the log is the truth: a state that won't pickle only costs start-up time
-            log.warning("game %d: no snapshot at action %d (%r)", table.id, seq, err)
+            data = codec.dump(state)
+        except snapshots.SnapshotError as err:  # the log is the truth: no snapshot only costs start-up time
+            log.warning("game %d: no snapshot at action %d (%s)", table.id, seq, err)
             return None
-        return Snapshot(seq, at, fingerprint, data)
+        return Snapshot(seq, at, codec.tag, data)
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -488,13 +505,13 @@ class TableService:
         are complete only once :meth:`restored` returns. With ``shards`` (count, ids), only the games of
         guilds on those shards: the games of other shards' guilds are their processes' (a DM press still
         loads one here on demand)."""
-        fingerprints = {name: fp for name in self.games if (fp := self._fingerprint(name)) is not None}
+        tags = self._tags()
         self._restoring = set(self._by_id)
         restored = resumed = 0
         after = 0
         try:
             while records := await self.store.active_games(
-                after=after, limit=RESTORE_CHUNK, snapshots=fingerprints, shards=shards
+                after=after, limit=RESTORE_CHUNK, snapshots=tags, shards=shards
             ):
                 after = records[-1].id
                 for record in records:

@@ -1,19 +1,32 @@
-"""A restart through the real bot and the fake Discord: the game resumes from its snapshot, the bot connects
-before its tables are restored, a press on a game's own panel is answered meanwhile (loading that one table),
-and a command waits for the restore and then finds the right table."""
+"""A restart through the real bot and the fake Discord: the game resumes from its snapshot; a hostile snapshot
+row (a pickle that would write a file) is refused and the game replayed from its log; the bot connects before
+its tables are restored, a press on a game's own panel is answered meanwhile (loading that one table), and a
+command waits for the restore and then finds the right table."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import pickle
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.store import SQLiteStore
-from bot.tables import TableService
+from bot.tables import Table, TableService
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
 from tests.test_bhargage_discord import SEED, act_with_panel, challenge, enabled, play_out, step, waiting_line
+from tests.test_snapshot_codec import Exploit
+
+
+async def replayed(service: TableService, game_id: int) -> Table:
+    """The table a full replay of the whole stored log gives (no snapshot read)."""
+    record = await service.store.load_game(game_id)
+    assert record is not None
+    return service._rebuild(record)
 
 
 @pytest.fixture
@@ -39,10 +52,49 @@ async def test_a_game_resumes_from_its_snapshot_after_a_restart(
     table = second.tables.table_for_channel(fake.channel.id)
     assert table is not None and table is not before
     assert table.snapshot_seq == before.snapshot_seq and table.seq == 7
-    truth = await TableService(second.store, clock=second.clock, games=second.games).get(table.id)
+    truth = await replayed(second.tables, table.id)
     assert table.state == truth.state == before.state and table.pending == truth.pending
     assert await play_out(fake, fake.channel, [alice, bob]) > 0
     assert table.status == "finished"
+
+
+async def test_a_hostile_snapshot_row_is_refused_at_start_and_the_game_replayed(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    seeded: None,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Someone with access to the database writes, with plain SQL, a pickle that creates a file when
+    unpickled as a game's snapshot, under the tag the bot reads. The bot starts: nothing is created, a
+    warning says the snapshot was refused, and the game is its replayed log and plays on to its end."""
+    fake = fake_discord
+    first = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    for _ in range(7):
+        assert await step(fake, fake.channel, [alice, bob]) is not None
+    before = first.tables.table_for_channel(fake.channel.id)
+    assert before is not None and before.snapshot_seq > 0
+    await first.close()
+    owned = tmp_path / "owned"
+    with sqlite3.connect(first.settings.db_path) as db:
+        tag = db.execute("SELECT fingerprint FROM snapshots WHERE game_id = ?", (before.id,)).fetchone()[0]
+        assert tag == "json1:bhargage:1"
+        db.execute(
+            "UPDATE snapshots SET data = ? WHERE game_id = ?", (pickle.dumps(Exploit(owned)), before.id)
+        )
+
+    with caplog.at_level(logging.WARNING, logger="bot.tables"):
+        second = await start_bot()
+    assert not owned.exists()
+    assert f"game {before.id}: its snapshot was refused" in caplog.text
+    table = second.tables.table_for_channel(fake.channel.id)
+    assert table is not None and table.snapshot_seq == 0 and table.seq == 7
+    truth = await replayed(second.tables, table.id)
+    assert table.state == truth.state == before.state and table.pending == truth.pending == []
+    assert await play_out(fake, fake.channel, [alice, bob]) > 0
+    assert table.status == "finished" and not owned.exists()
 
 
 async def test_presses_are_answered_while_the_tables_are_restored(

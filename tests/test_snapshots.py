@@ -1,14 +1,16 @@
 """Start-up from snapshots: every table restored from its snapshot and the actions after it equals the table
-a full replay of its log gives (the log stays the truth), and a snapshot that can't be used falls back to that
-replay. The bot-level side (connecting while restoring) is in test_restart_snapshots_discord.py."""
+a full replay of its log gives (the log stays the truth); a snapshot that can't be used — a hostile row above
+all — is refused and the whole log replayed. The format itself is tested in test_snapshot_codec.py; the
+bot-level side (connecting while restoring) in test_restart_snapshots_discord.py."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import pickle
 import random
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,8 +22,10 @@ from bot.games import GAMES
 from bot.rules import bhargage as bh
 from bot.store import Snapshot, SQLiteStore
 from bot.tables import Table, TableMeta, TableService
+from tests.test_snapshot_codec import Exploit
 
 GUILD = 7
+TAGS = {name: f"json1:{name}:{GAMES[name].rules.STATE_VERSION}" for name in ("bhargage", "deluxe")}
 AVOID = {"Resign", "Leave"}  # moves that end a game at once: most games here should stay live
 
 
@@ -102,13 +106,24 @@ def assert_same(restored: Table, truth: Table) -> None:
 
 
 async def replayed(store: SQLiteStore, game_id: int) -> Table:
-    """The table a full replay of the stored log gives: a fresh service's ``get`` (no snapshot is read)."""
-    return await service(store).get(game_id)
+    """The table a full replay of the whole stored log gives (no snapshot read)."""
+    record = await store.load_game(game_id)
+    assert record is not None and record.snapshot is None
+    return service(store)._rebuild(record)
 
 
 def snapshot_rows(store: SQLiteStore) -> dict[int, tuple[int, str]]:
+    """{game id: (seq, tag)} as stored (the tag in the column fingerprint)."""
     with sqlite3.connect(store.path) as db:
-        return {g: (seq, fp) for g, seq, fp in db.execute("SELECT game_id, seq, fingerprint FROM snapshots")}
+        return {
+            g: (seq, tag) for g, seq, tag in db.execute("SELECT game_id, seq, fingerprint FROM snapshots")
+        }
+
+
+def write(store: SQLiteStore, sql: str, *params: Any) -> None:
+    """Write to the database with plain SQL, as anyone with access to it could."""
+    with sqlite3.connect(store.path) as db:
+        db.execute(sql, params)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -145,8 +160,7 @@ async def test_restored_from_snapshots_equals_full_replay(store: SQLiteStore, se
 async def test_only_the_actions_after_a_snapshot_are_read(store: SQLiteStore) -> None:
     svc = service(store)
     made = await populate(svc, random.Random(9), 8)
-    fingerprints = {name: snapshots.fingerprint(GAMES[name].rules) for name in ("bhargage", "deluxe")}
-    records = await store.active_games(snapshots=fingerprints)
+    records = await store.active_games(snapshots=TAGS)
     by_id = {t.id: t for t in made}
     used = 0
     for record in records:
@@ -161,28 +175,43 @@ async def test_only_the_actions_after_a_snapshot_are_read(store: SQLiteStore) ->
     # Paged reads give the same games, in order.
     paged = []
     after = 0
-    while page := await store.active_games(after=after, limit=3, snapshots=fingerprints):
+    while page := await store.active_games(after=after, limit=3, snapshots=TAGS):
         paged.extend(page)
         after = page[-1].id
     assert paged == records
 
 
-@pytest.mark.parametrize(
-    "spoil",
-    [
-        "UPDATE snapshots SET fingerprint = 'made-by-older-code'",
-        "UPDATE snapshots SET data = X'00ff00'",  # not a pickle
-        "UPDATE snapshots SET data = X'80054b2a2e'",  # a pickle, of 42: the replay after it fails
-    ],
-)
+def swap_between_games(store: SQLiteStore) -> None:
+    """Give each game's snapshot to the next game of the same engine (its tag still fits)."""
+    with sqlite3.connect(store.path) as db:
+        rows = db.execute(
+            "SELECT s.game_id, g.game, s.data FROM snapshots s JOIN games g ON g.id = s.game_id ORDER BY 1"
+        ).fetchall()
+        for game in ("bhargage", "deluxe"):
+            mine = [(gid, data) for gid, name, data in rows if name == game]
+            for (gid, _), (_, data) in zip(mine, mine[1:] + mine[:1], strict=True):
+                db.execute("UPDATE snapshots SET data = ? WHERE game_id = ?", (data, gid))
+
+
+SPOILS: dict[str, Callable[[SQLiteStore], None]] = {
+    # Another STATE_VERSION's: not even read.
+    "another version": lambda s: write(
+        s, "UPDATE snapshots SET fingerprint = replace(fingerprint, ':1', ':0')"
+    ),
+    "not JSON": lambda s: write(s, "UPDATE snapshots SET data = X'00ff00'"),
+    "a pickle": lambda s: write(s, "UPDATE snapshots SET data = X'80054b2a2e'"),  # of 42
+    "another game's": swap_between_games,  # seed and options tell
+}
+
+
+@pytest.mark.parametrize("spoil", list(SPOILS))
 async def test_a_snapshot_that_cannot_be_used_falls_back_to_full_replay(
     store: SQLiteStore, spoil: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     svc = service(store)
     made = [t for t in await populate(svc, random.Random(4), 10) if t.status == "active"]
-    assert any(t.snapshot_seq for t in made)
-    with sqlite3.connect(store.path) as db:
-        db.execute(spoil)
+    assert sum(t.snapshot_seq > 0 for t in made) >= 4
+    SPOILS[spoil](store)
     second = service(store)
     with caplog.at_level(logging.INFO, logger="bot.tables"):
         assert await second.restore() == len(made)
@@ -191,9 +220,47 @@ async def test_a_snapshot_that_cannot_be_used_falls_back_to_full_replay(
         assert restored.snapshot_seq == 0  # rebuilt by replay
         assert_same(restored, await replayed(store, t.id))
         assert_same(restored, t)
-    if "fingerprint" not in spoil:
-        assert "replaying its log" in caplog.text
+    if spoil != "another version":
+        refused = [r for r in caplog.records if "its snapshot was refused" in r.getMessage()]
+        assert len(refused) == sum(t.snapshot_seq > 0 for t in made)
+        assert all(r.levelno == logging.WARNING for r in refused)
     assert f"{len(made)} by replaying the whole log" in caplog.text
+
+
+async def test_a_hostile_pickle_row_is_refused_and_the_log_replayed(
+    store: SQLiteStore, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A pickle that creates a file when unpickled, written with plain SQL as the game's snapshot under the
+    tag the running code reads: the restore refuses it with a warning, nothing runs, and the table is its
+    replayed log, which plays on."""
+    svc = service(store)
+    table, _ = await svc.create("bhargage", GUILD, 1, [(1, "a"), (2, "b")], seed=21)
+    await play(svc, table, 9, random.Random(3), hold=0.0)
+    assert snapshot_rows(store)[table.id] == (table.snapshot_seq, TAGS["bhargage"])
+    owned = tmp_path / "owned"
+    write(store, "UPDATE snapshots SET data = ? WHERE game_id = ?", pickle.dumps(Exploit(owned)), table.id)
+    assert snapshot_rows(store)[table.id] == (table.snapshot_seq, TAGS["bhargage"])  # found by its tag
+
+    second = service(store)
+    with caplog.at_level(logging.WARNING, logger="bot.tables"):
+        assert await second.restore() == 1
+    assert not owned.exists()
+    refusals = [r.getMessage() for r in caplog.records if "its snapshot was refused" in r.getMessage()]
+    assert len(refusals) == 1 and f"game {table.id}:" in refusals[0]
+    restored = second.table_for_channel(1)
+    assert restored is not None and restored.snapshot_seq == 0
+    assert_same(restored, await replayed(store, table.id))
+    assert_same(restored, table)
+    # It plays on, and its next snapshot is one the code writes again, and reads.
+    await play(second, restored, 2, random.Random(4), hold=0.0)
+    assert restored.seq == table.seq + 2 and restored.snapshot_seq > table.seq
+    assert snapshot_rows(store)[table.id] == (restored.snapshot_seq, TAGS["bhargage"])
+    third = service(store)
+    assert await third.restore() == 1
+    again = third.table_for_channel(1)
+    assert again is not None and again.snapshot_seq == restored.snapshot_seq
+    assert_same(again, restored)
+    assert not owned.exists()
 
 
 async def test_events_untold_since_before_the_snapshot_come_from_a_full_replay(store: SQLiteStore) -> None:
@@ -263,8 +330,7 @@ async def test_a_snapshot_every_few_moves_once_everything_is_told(store: SQLiteS
     assert snapshot_rows(store)[table.id][0] == 8 == table.snapshot_seq
     await play(svc, table, 1, rng, hold=0.0)
     assert snapshot_rows(store)[table.id][0] == table.seq == table.snapshot_seq
-    fingerprint = snapshots.fingerprint(GAMES["bhargage"].rules)
-    assert snapshot_rows(store)[table.id][1] == fingerprint != snapshots.fingerprint(GAMES["deluxe"].rules)
+    assert snapshot_rows(store)[table.id][1] == "json1:bhargage:1" == TAGS["bhargage"]
     # Closing the game deletes its snapshot, in the same transaction.
     async with svc.locked(table.id):
         result = await svc.apply_locked(table, 0, bh.Resign(0))

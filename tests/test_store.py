@@ -21,6 +21,7 @@ from bot.store import (
     Finish,
     PlayerBusy,
     PostgresStore,
+    Snapshot,
     SQLiteStore,
     open_store,
 )
@@ -528,3 +529,22 @@ async def test_one_seat_per_player_across_channels(store: AnyStore) -> None:
     await store.finish_game(gid, Finish((1, 0), (0,), False, "target", 1.0))
     again = await store.create_game("race", GUILD, 11, 1, [(3, "c"), (2, "b")], {}, 2.0)
     assert [g.id for g in await store.active_games()] == [again]
+
+
+async def test_migration_9_deletes_every_snapshot_written_before(location: str) -> None:
+    old = await open_store(location, migrate_to=8)
+    assert isinstance(old, SQLiteStore | PostgresStore)
+    gid = await old.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    await old.append_action(gid, 1, 0, "0 add 1", 1.0, snapshot=Snapshot(1, 1.0, "0123abcd", b"\x80\x05K*."))
+    [before] = await old.active_games(snapshots={"race": "0123abcd"})
+    assert before.snapshot is not None and before.actions == ()
+    await old.close()
+    new = await open_store(location)
+    assert isinstance(new, SQLiteStore | PostgresStore)
+    try:
+        assert await new.schema_version() == LATEST_VERSION >= 9
+        assert await new._all("SELECT game_id FROM snapshots") == []
+        [after] = await new.active_games(snapshots={"race": "0123abcd"})
+        assert after.id == gid and after.snapshot is None and len(after.actions) == 1
+    finally:
+        await new.close()

@@ -30,6 +30,7 @@ from bot.rules.decktet import Card, Suit, bhargage_deck, card, shuffled, sort_ke
 from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError, UnknownCard
 
 __all__ = [
+    "STATE_VERSION",
     "Action",
     "BadOptions",
     "BhargageMade",
@@ -265,6 +266,11 @@ Event = (
 
 
 # ---------------------------------------------------------------- state
+
+# The version of State that snapshots store (bot/snapshots.py): bump it only when the State's shape or
+# meaning changes, or that of what it holds (Options, Phase, cards);
+# snapshots of other versions are left unread.
+STATE_VERSION = 1
 
 Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
 _NO_HANDS: Hands = ((), ())

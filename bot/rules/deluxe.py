@@ -54,6 +54,7 @@ __all__ = [
     "BHARG_SET",
     "COMPLETE",
     "PARTIAL",
+    "STATE_VERSION",
     "AceDrawnToPile",
     "AceTurned",
     "Action",
@@ -353,6 +354,12 @@ Event = (
 
 
 # --- state ------------------------------------------------------------------------------------------------
+
+
+# The version of State that snapshots store (bot/snapshots.py): bump it only when the State's shape or
+# meaning changes, or that of what it holds (Options, Phase, Meld, ScoreRow, Suit, cards);
+# snapshots of other versions are left unread.
+STATE_VERSION = 1
 
 
 class Phase(enum.Enum):

@@ -109,7 +109,7 @@ class GamesMixin(StoreBase):
                     "INSERT INTO snapshots (game_id, seq, at, fingerprint, data) VALUES (?, ?, ?, ?, ?) "
                     "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, at = excluded.at, "
                     "fingerprint = excluded.fingerprint, data = excluded.data",
-                    (game_id, seq, at, snapshot.fingerprint, snapshot.data),
+                    (game_id, seq, at, snapshot.tag, snapshot.data),
                 )
             return await _bump(db, game_id)
 
@@ -144,9 +144,9 @@ class GamesMixin(StoreBase):
         shards: tuple[int, Sequence[int]] | None = None,
     ) -> list[GameRecord]:
         """The active games with an id above ``after`` (at most ``limit``), by id, with their seats, actions
-        and meta. With ``snapshots`` ({game name: fingerprint}), a game whose snapshot carries its game's
-        fingerprint comes with it and only the actions after it (the rest, the whole log). With ``shards``
-        (count, ids), only the games whose guild Discord puts on one of those shards."""
+        and meta. With ``snapshots`` ({game name: tag}), a game whose snapshot carries its game's tag comes
+        with it and only the actions after it (the rest, the whole log). With ``shards`` (count, ids), only
+        the games whose guild Discord puts on one of those shards."""
         params: list[Any] = [after]
 
         def active(g: str) -> str:
@@ -184,7 +184,7 @@ class GamesMixin(StoreBase):
         """Games matching ``where`` (alias ``g``, its ``?`` bound to ``params``) with their seats, actions
         and meta: four queries in all (a fifth for the snapshots wanted, which then cut the actions read
         short)."""
-        # A snapshot is used only if it was made by the engine code its game runs now.
+        # A snapshot is used only if it carries the tag its game's engine reads now.
         fits, fits_params = _fits(snapshots or {})
         read_actions = (
             "SELECT a.game_id, a.seq, a.seat, a.text, a.at FROM actions a "
@@ -268,8 +268,9 @@ class GamesMixin(StoreBase):
 
 
 def _fits(snapshots: Mapping[str, str]) -> tuple[str, list[Any]]:
-    """The join condition (aliases ``g`` and ``sn``) of a snapshot made by the engine code its game runs now,
-    given {game name: fingerprint}, and its parameters: plain SQL both databases speak."""
+    """The join condition (aliases ``g`` and ``sn``) of a snapshot its game's engine reads now, given
+    {game name: tag} (the tag is in the column ``fingerprint``), and its parameters: plain SQL both
+    databases speak."""
     if not snapshots:
         return "sn.game_id = g.id AND 1 = 0", []
     whens = " ".join("WHEN ? THEN ?" for _ in snapshots)

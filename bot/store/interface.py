@@ -110,9 +110,9 @@ class Store(Protocol):
         shards: tuple[int, Sequence[int]] | None = None,
     ) -> list[GameRecord]:
         """The active games with an id above ``after``, by id, at most ``limit`` (one consistent read), each
-        as ``load_game`` gives it, without one query per game. With ``snapshots`` ({game name: fingerprint}),
-        a game whose snapshot has its game's fingerprint comes with it (``GameRecord.snapshot``) and only the
-        actions after the snapshot's seq; any other game comes with its whole log. With ``shards``
+        as ``load_game`` gives it, without one query per game. With ``snapshots`` ({game name: tag}), a
+        game whose snapshot has its game's tag (``Snapshot.tag``) comes with it (``GameRecord.snapshot``) and
+        only the actions after the snapshot's seq; any other game comes with its whole log. With ``shards``
         (shard_count, shard ids), only games whose guild is on one of those shards, as Discord assigns
         them: ``(guild_id >> 22) % shard_count``."""
         ...

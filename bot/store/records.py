@@ -64,12 +64,13 @@ class ActionRecord:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game's engine state as of action ``seq`` (committed at ``at``), in a form only the engine code with
-    this ``fingerprint`` may read back; ``data`` is opaque to the store (see ``bot.snapshots``)."""
+    """A game's engine state as of action ``seq`` (committed at ``at``), in the form ``tag`` names (its
+    format, engine and state version, e.g. ``json1:bhargage:1``); ``data`` is opaque to the store (see
+    ``bot.snapshots``). The database column holding the tag is called ``fingerprint``."""
 
     seq: int
     at: float
-    fingerprint: str
+    tag: str
     data: bytes
 
 

@@ -222,6 +222,14 @@ _SQLITE: list[tuple[int, str]] = [
         ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
         """,
     ),
+    (
+        9,
+        # Snapshots are typed JSON from now on, their column fingerprint holding a tag (format, engine, state
+        # version: bot.snapshots); those written before in the old form are never read again, so they go.
+        """
+        DELETE FROM snapshots;
+        """,
+    ),
 ]
 
 _POSTGRES: dict[int, str] = {
@@ -377,6 +385,9 @@ _POSTGRES: dict[int, str] = {
             FOR EACH ROW EXECUTE FUNCTION tavern_games_news();
         CREATE TRIGGER games_news_of_new_games AFTER INSERT ON games
             FOR EACH ROW EXECUTE FUNCTION tavern_games_news();
+        """,
+    9: """
+        DELETE FROM snapshots;
         """,
 }
 
