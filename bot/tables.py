@@ -309,19 +309,13 @@ class TableService:
         ]
 
     async def get(self, game_id: int) -> Table:
-        """The live table, or the game rebuilt from the store (finished ones too); unknown id → TableError.
-        A table another process has written since it was read is read again."""
+        """The live table, or the game rebuilt from the store (finished ones too) from its snapshot and the
+        actions after it; unknown id → TableError. A table another process has written since it was read is
+        read again."""
         table = self._by_id.get(game_id)
         if table is not None:
             return table if not table.stale else await self._reload(table)
-        try:
-            record = await self.store.load_game(game_id)
-        except Exception as err:
-            log.warning("game %d could not be read (%s)", game_id, err)
-            raise TableUnavailable() from err
-        if record is None:
-            raise TableError("tavern.table.not-found")
-        table = self._rebuild(record)
+        table = await self._load(game_id)
         existing = self._by_id.get(game_id)  # another caller may have loaded it while we awaited
         if existing is not None:
             return existing
@@ -332,14 +326,7 @@ class TableService:
     async def _reload(self, table: Table) -> Table:
         """Read a game again after another process wrote it: the store's copy replaces ours (a finished
         game is returned but no longer live)."""
-        try:
-            record = await self.store.load_game(table.id)
-        except Exception as err:
-            log.warning("game %d could not be read again (%s)", table.id, err)
-            raise TableUnavailable() from err
-        if record is None:
-            raise TableError("tavern.table.not-found")
-        fresh = self._rebuild(record)
+        fresh = await self._load(table.id)
         self._unregister(table)
         if fresh.status == "active":
             self._register(fresh)
@@ -380,6 +367,30 @@ class TableService:
             del self._by_channel[table.channel_id]
         if table.meta.thread_id is not None and self._by_thread.get(table.meta.thread_id) is table:
             del self._by_thread[table.meta.thread_id]
+
+    async def _read(self, game_id: int, snapshots: Mapping[str, str] | None = None) -> GameRecord:
+        try:
+            record = await self.store.load_game(game_id, snapshots=snapshots)
+        except Exception as err:
+            log.warning("game %d could not be read (%s)", game_id, err)
+            raise TableUnavailable() from err
+        if record is None:
+            raise TableError("tavern.table.not-found")
+        return record
+
+    async def _load(self, game_id: int) -> Table:
+        """The stored game as a table, from its snapshot and the actions after it where it has one."""
+        return await self._build(await self._read(game_id, self._tags()))
+
+    async def _build(self, record: GameRecord) -> Table:
+        """The table of a game read with its snapshot: resumed from it, else (none, or one that can't be
+        used) by replaying the whole log, read again if the record holds only the actions after it."""
+        if record.snapshot is not None:
+            table = self._resume(record, record.snapshot)
+            if table is not None:
+                return table
+            record = await self._read(record.id)
+        return self._rebuild(record)
 
     def _rebuild(self, record: GameRecord) -> Table:
         """Replay the whole log; the events after what the channel was told are kept to be told next."""
@@ -538,17 +549,10 @@ class TableService:
         impossible to rebuild (logged; ``abandon_unplayable`` can close it)."""
         assert self._restoring is not None
         try:
-            table = None
-            if record.snapshot is not None:
-                table = self._resume(record, record.snapshot)
-                if table is None:
-                    full = await self.store.load_game(record.id)
-                    if full is None or full.status != "active" or record.id in self._restoring:
-                        return None
-                    record = full
-            if table is None:
-                table = self._rebuild(record)
-            if table.is_over() and table.id not in self._restoring:
+            table = await self._build(record)
+            if table.status != "active" or table.id in self._restoring:
+                return None
+            if table.is_over():
                 # The log ends in a finished state that was never closed: close it now.
                 finish = _finish_from(table.result(), self.clock(), table.module, table.state)
                 await self.store.finish_game(table.id, finish)

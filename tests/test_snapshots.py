@@ -1,7 +1,8 @@
-"""Start-up from snapshots: every table restored from its snapshot and the actions after it equals the table
-a full replay of its log gives (the log stays the truth); a snapshot that can't be used — a hostile row above
-all — is refused and the whole log replayed. The format itself is tested in test_snapshot_codec.py; the
-bot-level side (connecting while restoring) in test_restart_snapshots_discord.py."""
+"""Tables from snapshots: every table restored, loaded or read again from its snapshot and the actions after
+it equals the table a full replay of its log gives (the log stays the truth); a snapshot that can't be used —
+a hostile row above all — is refused and the whole log replayed. The format itself is tested in
+test_snapshot_codec.py; the bot-level side (connecting while restoring) in
+test_restart_snapshots_discord.py."""
 
 from __future__ import annotations
 
@@ -231,8 +232,8 @@ async def test_a_hostile_pickle_row_is_refused_and_the_log_replayed(
     store: SQLiteStore, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A pickle that creates a file when unpickled, written with plain SQL as the game's snapshot under the
-    tag the running code reads: the restore refuses it with a warning, nothing runs, and the table is its
-    replayed log, which plays on."""
+    tag the running code reads: the restore and a cold load both refuse it with a warning, nothing runs, and
+    the table is its replayed log, which plays on."""
     svc = service(store)
     table, _ = await svc.create("bhargage", GUILD, 1, [(1, "a"), (2, "b")], seed=21)
     await play(svc, table, 9, random.Random(3), hold=0.0)
@@ -244,13 +245,15 @@ async def test_a_hostile_pickle_row_is_refused_and_the_log_replayed(
     second = service(store)
     with caplog.at_level(logging.WARNING, logger="bot.tables"):
         assert await second.restore() == 1
+        cold = await service(store).get(table.id)
     assert not owned.exists()
     refusals = [r.getMessage() for r in caplog.records if "its snapshot was refused" in r.getMessage()]
-    assert len(refusals) == 1 and f"game {table.id}:" in refusals[0]
+    assert len(refusals) == 2 and all(f"game {table.id}:" in m for m in refusals)
     restored = second.table_for_channel(1)
-    assert restored is not None and restored.snapshot_seq == 0
+    assert restored is not None and restored.snapshot_seq == 0 == cold.snapshot_seq
     assert_same(restored, await replayed(store, table.id))
     assert_same(restored, table)
+    assert_same(cold, table)
     # It plays on, and its next snapshot is one the code writes again, and reads.
     await play(second, restored, 2, random.Random(4), hold=0.0)
     assert restored.seq == table.seq + 2 and restored.snapshot_seq > table.seq
@@ -313,6 +316,60 @@ async def test_a_table_loaded_on_demand_during_the_restore_is_the_only_one(
     assert len(second.active_tables()) == len(made)
     assert_same(loaded, await replayed(store, clicked.id))
     assert_same(await second.get(other.id), other)
+
+
+class Reads:
+    """What ``load_game`` returned, call by call (wraps the store's own)."""
+
+    def __init__(self, store: SQLiteStore, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.records: list[Any] = []
+        real = store.load_game
+
+        async def load_game(game_id: int, **kw: Any) -> Any:
+            record = await real(game_id, **kw)
+            self.records.append(record)
+            return record
+
+        monkeypatch.setattr(store, "load_game", load_game)
+
+
+async def test_a_table_loaded_cold_comes_from_its_snapshot_and_the_actions_after_it(
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = [t for t in await populate(service(store), random.Random(12), 8) if t.status == "active"]
+    reads = Reads(store, monkeypatch)
+    for t in made:
+        loaded = await service(store).get(t.id)  # no restore: loaded on demand, as a press does
+        record = reads.records[-1]
+        assert_same(loaded, t)
+        assert_same(loaded, await replayed(store, t.id))
+        if t.snapshot_seq:
+            assert record.snapshot is not None and loaded.snapshot_seq == t.snapshot_seq
+            assert [a.seq for a in record.actions] == list(range(t.snapshot_seq + 1, t.seq + 1))
+        else:
+            assert record.snapshot is None and len(record.actions) == t.seq
+    assert sum(t.snapshot_seq > 0 for t in made) >= len(made) // 2
+
+
+async def test_a_table_read_again_after_another_process_wrote_it_comes_from_its_snapshot(
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two services on one store, as two processes: the one whose copy went stale reads the game again from
+    the snapshot the other's moves left, not by replaying the whole log."""
+    mine, theirs = service(store), service(store)
+    table, _ = await mine.create("deluxe", GUILD, 1, [(1, "a"), (2, "b"), (3, "c")], seed=5)
+    await play(mine, table, 10, random.Random(1), hold=0.0)
+    there = await theirs.get(table.id)
+    await play(theirs, there, 30, random.Random(2), hold=0.0)
+    assert there.snapshot_seq > table.seq
+    reads = Reads(store, monkeypatch)
+    mine.changed_elsewhere(table.id, closed=False)  # the store's news
+    again = await mine.get(table.id)
+    assert again is not table and again.snapshot_seq == there.snapshot_seq
+    assert len(reads.records[-1].actions) == there.seq - there.snapshot_seq < snapshots.EVERY
+    assert_same(again, there)
+    assert_same(again, await replayed(store, table.id))
+    assert mine.table_for_channel(1) is again
 
 
 async def test_a_snapshot_every_few_moves_once_everything_is_told(store: SQLiteStore) -> None:

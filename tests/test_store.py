@@ -531,6 +531,30 @@ async def test_one_seat_per_player_across_channels(store: AnyStore) -> None:
     assert [g.id for g in await store.active_games()] == [again]
 
 
+async def test_a_game_is_read_with_its_snapshot_when_its_tag_is_asked_for(store: AnyStore) -> None:
+    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    other = await store.create_game("raceN", GUILD, 11, 1, [(3, "c"), (4, "d")], {}, 0.0)
+    for seq in range(1, 6):
+        snap = Snapshot(seq, float(seq), "json1:race:1", b"state %d" % seq) if seq in (2, 3) else None
+        await store.append_action(gid, seq, seq % 2, f"{seq % 2} add 1", float(seq), snapshot=snap)
+    await store.append_action(other, 1, 0, "0 add 1", 1.0)
+    tags = {"race": "json1:race:1", "raceN": "json1:raceN:1"}
+
+    record = await store.load_game(gid, snapshots=tags)
+    assert record is not None and record.snapshot == Snapshot(3, 3.0, "json1:race:1", b"state 3")
+    assert [a.seq for a in record.actions] == [4, 5] and record.seats[1].user_id == 2
+    [listed] = [g for g in await store.active_games(snapshots=tags) if g.id == gid]
+    assert listed == record
+    for without in (None, {"race": "json1:race:2"}, {"raceN": "json1:race:1"}):  # no tag asked fits
+        whole = await store.load_game(gid, snapshots=without)
+        assert (
+            whole is not None and whole.snapshot is None and [a.seq for a in whole.actions] == [1, 2, 3, 4, 5]
+        )
+    alone = await store.load_game(other, snapshots=tags)
+    assert alone is not None and alone.snapshot is None and len(alone.actions) == 1
+    assert await store.load_game(999, snapshots=tags) is None
+
+
 async def test_migration_9_deletes_every_snapshot_written_before(location: str) -> None:
     old = await open_store(location, migrate_to=8)
     assert isinstance(old, SQLiteStore | PostgresStore)

@@ -130,9 +130,12 @@ class GamesMixin(StoreBase):
             if changed != 1:
                 raise ValueError(f"game {game_id} is not active")
 
-    async def load_game(self, game_id: int) -> GameRecord | None:
-        """The game with its seats, actions and meta, whatever its status; ``None`` if there is none."""
-        records = await self._records("g.id = ?", (game_id,))
+    async def load_game(
+        self, game_id: int, *, snapshots: Mapping[str, str] | None = None
+    ) -> GameRecord | None:
+        """The game with its seats, actions and meta, whatever its status; ``None`` if there is none. With
+        ``snapshots`` ({game name: tag}), as ``active_games`` reads them."""
+        records = await self._records("g.id = ?", (game_id,), snapshots)
         return records[0] if records else None
 
     async def active_games(

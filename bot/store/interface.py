@@ -97,8 +97,11 @@ class Store(Protocol):
         """Close an active game as abandoned (no results, no rating change); ``ValueError`` if not active."""
         ...
 
-    async def load_game(self, game_id: int) -> GameRecord | None:
-        """The game in any status with seats, actions by seq and meta (``{}`` if none); None if unknown."""
+    async def load_game(
+        self, game_id: int, *, snapshots: Mapping[str, str] | None = None
+    ) -> GameRecord | None:
+        """The game in any status with seats, actions by seq and meta (``{}`` if none); None if unknown.
+        With ``snapshots``, its snapshot and only the actions after it, as ``active_games`` gives them."""
         ...
 
     async def active_games(

@@ -93,7 +93,8 @@ class GameRecord:
     # Bumped by one by every write to the game (an action, its meta, its end): a cached copy whose version
     # differs from the stored one is stale (another process wrote it).
     version: int = 0
-    # Only when asked for (``Store.active_games(snapshots=...)``): then ``actions`` are those after its seq.
+    # Only when asked for (``snapshots=`` of ``Store.load_game`` / ``active_games``): then ``actions`` are
+    # those after its seq.
     snapshot: Snapshot | None = None
 
 
