@@ -239,16 +239,16 @@ class TableController:
         """The caller's table of this game here, else elsewhere in this server (a channel that was deleted
         or that they, or the bot, can no longer reach must not leave them stuck), as stored: a copy another
         process has written since is read again."""
-        table, seat = self._my_table(interaction, game)
+        table, seat = await self._my_table(interaction, game)
         return await self.tables.get(table.id), seat
 
-    def _my_table(self, interaction: Interaction, game: str) -> tuple[Table, int]:
-        here = self.tables.table_for_channel(interaction.channel_id or 0)
+    async def _my_table(self, interaction: Interaction, game: str) -> tuple[Table, int]:
+        here = await self.tables.table_for_channel(interaction.channel_id or 0)
         if here is not None and here.game == game:
             seat = here.seat_of(interaction.user.id)
             if seat is not None:
                 return here, seat
-        for mine in self.tables.tables_of_user(interaction.guild_id or 0, interaction.user.id):
+        for mine in await self.tables.tables_of_user(interaction.guild_id or 0, interaction.user.id):
             seat = mine.seat_of(interaction.user.id)
             if mine.game == game and seat is not None:
                 return mine, seat
@@ -285,7 +285,7 @@ class TableController:
     async def repost_board(self, interaction: Interaction, game: str) -> None:
         """The board again, as this command's answer; that message is the one kept current from now on.
         Asked in the channel of a game played in a thread, it is shown privately with the thread's link."""
-        table = self.tables.table_for_channel(interaction.channel_id or 0)
+        table = await self.tables.table_for_channel(interaction.channel_id or 0)
         if table is None or table.game != game:
             raise UserFacingError("tavern.no-game-here", game=self.tables.adapter(game).title)
         table = await self.tables.get(table.id)  # as stored, if another process moved since
@@ -311,7 +311,7 @@ class TableController:
             raise UserFacingError("tavern.end.admins-only")
         admin = safe.name(interaction.user.display_name)
         reason = f"ended by {admin}"  # i18n: not text (stored with the game, for the operator)
-        table = self.tables.table_for_channel(interaction.channel_id)
+        table = await self.tables.table_for_channel(interaction.channel_id)
         if table is not None:
             async with self.tables.locked(table.id) as table:
                 if table.status == "active":

@@ -128,8 +128,9 @@ async def on_component(bot: TavernBot, interaction: discord.Interaction[Any]) ->
         offered(interaction.message, data["custom_id"], click.values)
         if click.scope != "g" or click.verb == "rematch":
             # A game's own press loads its one table on demand (``TableService.get``) while the tables are
-            # restored; a lobby or rematch press looks tables up by channel and user, so it waits for them.
-            await bot.tables.restored()
+            # restored; a lobby or rematch press looks tables up by channel and user, so it waits until
+            # every active game is listed (the first, short step of the restore).
+            await bot.tables.indexed()
         async with bot.drain.hold():  # a closing bot refuses new presses and waits for these
             await bot.controller.on_click(interaction, click)
     except Exception as err:

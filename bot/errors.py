@@ -146,15 +146,16 @@ class TavernTree(app_commands.CommandTree[Any]):
     """Command tree whose errors go through :func:`reply_error`."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """A command waits for the tables restored at start-up (it may look them up by channel or user); a
-        closing bot refuses new commands (``bot.drain``), with the same short answer as a press; an option
-        no client would send is refused before discord.py parses it."""
+        """A command waits, at start-up, until every active game is listed (``TableService.indexed``: it
+        may look tables up by channel or user; the restore of the tables themselves goes on, and a table
+        looked up is rebuilt then); a closing bot refuses new commands (``bot.drain``), with the same short
+        answer as a press; an option no client would send is refused before discord.py parses it."""
         languages = getattr(interaction.client, "languages", None)
         if languages is not None:  # the caller's language for everything this command answers
             await languages.heard(interaction)
         tables = getattr(interaction.client, "tables", None)
         if tables is not None:
-            await tables.restored()
+            await tables.indexed()
         drain = getattr(interaction.client, "drain", None)
         if drain is not None:
             drain.refuse_if_closing()

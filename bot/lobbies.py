@@ -91,11 +91,11 @@ class LobbyService:
 
     # ---------------------------------------------------------------- opening
 
-    def _refuse_seated(self, adapter: GameAdapter, players: Sequence[Player], clicker: int) -> None:
+    async def _refuse_seated(self, adapter: GameAdapter, players: Sequence[Player], clicker: int) -> None:
         """A player takes one seat at a time, anywhere: a quick check before anything is written (the store
         decides for good, atomically, when the table is created)."""
         for player in players:
-            seated = self.tables.seated_at(player.id)
+            seated = await self.tables.seated_at(player.id)
             if seated is None:
                 continue
             if player.id != clicker:
@@ -157,9 +157,9 @@ class LobbyService:
         self, adapter: GameAdapter, channel_id: int, players: Sequence[Player], host: Player
     ) -> None:
         """One table or open lobby per channel, one seat per player; the caller holds the channel's lock."""
-        if self.tables.table_for_channel(channel_id) is not None:
+        if await self.tables.table_for_channel(channel_id) is not None:
             raise UserFacingError("tavern.lobby.busy-table")
-        self._refuse_seated(adapter, players, host.id)
+        await self._refuse_seated(adapter, players, host.id)
         now = self.clock()
         for lobby in await self.store.open_lobbies(channel_id=channel_id):
             if lobby.expires_at is None or lobby.expires_at > now:  # an overdue one is the timer's
@@ -275,7 +275,7 @@ class LobbyService:
                 players = [Player(uid, names.get(uid, str(uid)), is_bot(uid)) for uid in seated]
                 return await self._start(adapter, lobby, players, user.id)
             if verb == "join":
-                self._refuse_seated(adapter, [user], user.id)
+                await self._refuse_seated(adapter, [user], user.id)
                 members, names = [*lobby.members, user.id], {**lobby.names, user.id: user.name}
                 return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members, names=names))
             if verb == "addbot":
@@ -295,7 +295,7 @@ class LobbyService:
     async def _start(
         self, adapter: GameAdapter, lobby: Lobby, players: Sequence[Player], clicker: int
     ) -> LobbyOutcome:
-        self._refuse_seated(adapter, players, clicker)
+        await self._refuse_seated(adapter, players, clicker)
         table, events = await self.tables.create(
             adapter.name,
             lobby.guild_id,

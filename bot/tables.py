@@ -4,8 +4,10 @@ A game is fully determined by (seed, players, options, action log), so the store
 small typed :class:`TableMeta`; the log is the truth. A move runs under the table's lock (``locked``); it is
 committed to the store, with the meta it changes and now and then a snapshot of the engine state
 (:mod:`bot.snapshots`), in one transaction before its events are returned, so nothing the bot announces can be
-lost. A restart rebuilds every active table from its snapshot and the few actions after it (or, without a
-usable snapshot, by replaying its whole log) in the background, while the bot connects.
+lost. A restart lists every active game at once (where it plays, who sits there: what lookups need), then
+rebuilds each table from its snapshot and the few actions after it (or, without a usable snapshot, by
+replaying its whole log) in the background, while the bot connects; a table looked up before its turn is
+rebuilt then. A table read again (another process wrote it) is rebuilt from its snapshot too.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from bot.seats import is_bot, shown
 from bot.store import (
     ActionConflict,
     ActionRecord,
+    ActiveGame,
     ChannelBusy,
     Finish,
     GameRecord,
@@ -219,6 +222,27 @@ class Table:
 
 
 @dataclass(frozen=True)
+class _Listed:
+    """An active game as the lookups find it, whether its table is live or not rebuilt yet: where it plays
+    and the people seated at it (the bot is never looked up by seat)."""
+
+    id: int
+    channel_id: int
+    thread_id: int | None
+    people: tuple[int, ...]
+
+    @classmethod
+    def of(cls, game: ActiveGame) -> _Listed:
+        try:
+            thread = TableMeta.from_dict(game.meta).thread_id
+        except Exception as err:  # its rebuild will say what is wrong; it is still found by channel
+            log.warning("game %d: its table meta can't be read (%r)", game.id, err)
+            thread = None
+        people = tuple(s.user_id for s in game.seats if not is_bot(s.user_id))
+        return cls(game.id, game.channel_id, thread, people)
+
+
+@dataclass(frozen=True)
 class ActResult:
     table: Table
     events: list[Any]
@@ -272,41 +296,76 @@ class TableService:
         self.store = store
         self.clock = clock
         self.games = games
-        self._by_id: dict[int, Table] = {}
-        self._by_channel: dict[int, Table] = {}
-        self._by_thread: dict[int, Table] = {}
+        self._by_id: dict[int, Table] = {}  # the live tables
+        # Every active game the lookups know: the live tables, and at start-up those the restore has listed
+        # but not rebuilt yet (``_Listed``), by id and by channel, thread and seated person.
+        self._listed: dict[int, _Listed] = {}
+        self._channels: dict[int, int] = {}
+        self._threads: dict[int, int] = {}
+        self._seated: dict[int, set[int]] = {}
         self._create_lock = asyncio.Lock()
         self._locks = KeyedLocks()
         self._codecs: dict[str, snapshots.Codec | None] = {}
+        self._indexed = asyncio.Event()
         self._restored = asyncio.Event()
-        self._restoring: set[int] | None = None  # while restoring: every game id registered meanwhile
+        # While restoring: the ids of the games it must leave as they are, made live, closed or found
+        # unplayable meanwhile.
+        self._restoring: set[int] | None = None
 
     # ---------------------------------------------------------------- lookup
 
-    def table_for_channel(self, channel_id: int) -> Table | None:
-        """The active table in this channel, or in this game thread."""
-        table = self._by_channel.get(channel_id)
-        if table is None:
-            table = self._by_thread.get(channel_id)
-        return table
+    async def table_for_channel(self, channel_id: int) -> Table | None:
+        """The active table in this channel, or in this game thread (rebuilt now if the start-up restore
+        has not come to it yet)."""
+        game_id = self._channels.get(channel_id)
+        if game_id is None:
+            game_id = self._threads.get(channel_id)
+        return None if game_id is None else await self._live(game_id)
 
     def active_tables(self) -> list[Table]:
-        return list(self._by_channel.values())
+        """The live tables: every active game once :meth:`restored` returns."""
+        return list(self._by_id.values())
 
-    def seated_at(self, user_id: int) -> Table | None:
+    async def seated_at(self, user_id: int) -> Table | None:
         """The active table where the user sits, in any server (a player takes one seat at a time; the bot
         plays at any number of tables)."""
-        if is_bot(user_id):
-            return None
-        for table in self._by_channel.values():
-            if table.seat_of(user_id) is not None:
-                return table
+        for table in await self._tables_of(user_id):
+            return table
         return None
 
-    def tables_of_user(self, guild_id: int, user_id: int) -> list[Table]:
-        return [
-            t for t in self._by_channel.values() if t.guild_id == guild_id and t.seat_of(user_id) is not None
-        ]
+    async def tables_of_user(self, guild_id: int, user_id: int) -> list[Table]:
+        """The active tables of this server where the user sits."""
+        return [t for t in await self._tables_of(user_id) if t.guild_id == guild_id]
+
+    async def _tables_of(self, user_id: int) -> list[Table]:
+        found = []
+        for game_id in sorted(self._seated.get(user_id, ())):  # a copy: rebuilding one changes the index
+            table = await self._live(game_id)
+            if table is not None and table.seat_of(user_id) is not None:
+                found.append(table)
+        return found
+
+    async def _live(self, game_id: int) -> Table | None:
+        """The live table of a listed game, rebuilt now if the restore has not come to it yet; None if it is
+        no longer active or can't be rebuilt (then logged, and left for ``abandon_unplayable``)."""
+        table = self._by_id.get(game_id)
+        if table is not None:
+            return table
+        try:
+            table = await self.get(game_id)
+        except TableUnavailable:
+            raise
+        except Exception:
+            log.exception("could not rebuild game %d", game_id)
+            self._forget(game_id)
+            return None
+        return table if table.status == "active" else None
+
+    async def indexed(self) -> None:
+        """Return once the restore's first step has listed every active game (at once afterwards): from then
+        on the lookups by channel, thread and user find every one, rebuilding a table the restore has not
+        come to yet. That step reads a few rows per game and takes a fraction of the whole restore."""
+        await self._indexed.wait()
 
     async def get(self, game_id: int) -> Table:
         """The live table, or the game rebuilt from the store (finished ones too) from its snapshot and the
@@ -321,6 +380,8 @@ class TableService:
             return existing
         if table.status == "active":
             self._register(table)
+        else:
+            self._forget(game_id)
         return table
 
     async def _reload(self, table: Table) -> Table:
@@ -337,6 +398,8 @@ class TableService:
         Our copy is read again before it is next used; a game closed elsewhere stops being live here at
         once, so lookups by channel and player see it gone. The news counts as activity for the idle
         timers until the copy is read again (the game was just played)."""
+        if closed and game_id is not None and game_id not in self._by_id:
+            self._forget(game_id)  # listed, not rebuilt yet
         tables = list(self._by_id.values()) if game_id is None else [self._by_id.get(game_id)]
         for table in tables:
             if table is None:
@@ -357,16 +420,44 @@ class TableService:
         if self._restoring is not None:
             self._restoring.add(table.id)
         self._by_id[table.id] = table
-        self._by_channel[table.channel_id] = table
-        if table.meta.thread_id is not None:
-            self._by_thread[table.meta.thread_id] = table
+        people = tuple(uid for uid in table.user_ids if not is_bot(uid))
+        self._list(_Listed(table.id, table.channel_id, table.meta.thread_id, people))
 
     def _unregister(self, table: Table) -> None:
         self._by_id.pop(table.id, None)
-        if self._by_channel.get(table.channel_id) is table:
-            del self._by_channel[table.channel_id]
-        if table.meta.thread_id is not None and self._by_thread.get(table.meta.thread_id) is table:
-            del self._by_thread[table.meta.thread_id]
+        self._forget(table.id)
+
+    def _list(self, entry: _Listed) -> None:
+        """Make an active game found by its channel, thread and seated people."""
+        self._delist(entry.id)
+        self._listed[entry.id] = entry
+        self._channels[entry.channel_id] = entry.id
+        if entry.thread_id is not None:
+            self._threads[entry.thread_id] = entry.id
+        for user_id in entry.people:
+            self._seated.setdefault(user_id, set()).add(entry.id)
+
+    def _delist(self, game_id: int) -> None:
+        entry = self._listed.pop(game_id, None)
+        if entry is None:
+            return
+        if self._channels.get(entry.channel_id) == game_id:
+            del self._channels[entry.channel_id]
+        if entry.thread_id is not None and self._threads.get(entry.thread_id) == game_id:
+            del self._threads[entry.thread_id]
+        for user_id in entry.people:
+            games = self._seated.get(user_id)
+            if games is not None:
+                games.discard(game_id)
+                if not games:
+                    del self._seated[user_id]
+
+    def _forget(self, game_id: int) -> None:
+        """The game is no longer live here (closed, or it can't be rebuilt): out of the lookups, and left
+        alone by a restore under way."""
+        self._delist(game_id)
+        if self._restoring is not None:
+            self._restoring.add(game_id)
 
     async def _read(self, game_id: int, snapshots: Mapping[str, str] | None = None) -> GameRecord:
         try:
@@ -507,34 +598,43 @@ class TableService:
     # ---------------------------------------------------------------- lifecycle
 
     async def restore(self, shards: tuple[int, Sequence[int]] | None = None) -> int:
-        """Bring back every active game; returns how many tables it made live. A game with a usable snapshot
-        is rebuilt from it and the actions after it (only those are read), any other by replaying its log.
+        """Bring back every active game; returns how many tables it made live.
 
-        Games are read and rebuilt ``RESTORE_CHUNK`` at a time, yielding to the event loop in between, so
-        the bot connects and answers meanwhile: a click loads its own table through :meth:`get`, and a table
-        made live that way (or created) is kept, never rebuilt a second time. Lookups by channel or user
-        are complete only once :meth:`restored` returns. With ``shards`` (count, ids), only the games of
-        guilds on those shards: the games of other shards' guilds are their processes' (a DM press still
-        loads one here on demand)."""
+        First every active game is listed (its channel, thread and seated people, a few rows per game), so
+        the lookups by channel and user find them all as soon as :meth:`indexed` returns: a table not
+        rebuilt yet is rebuilt when looked up. Then the games are read and rebuilt ``RESTORE_CHUNK`` at a
+        time, yielding to the event loop in between, so the bot connects and answers meanwhile: a game with
+        a usable snapshot from it and the actions after it (only those are read), any other by replaying its
+        log. A table made live meanwhile (looked up, pressed, created) is kept, never rebuilt a second
+        time; :meth:`restored` returns once every game is live. With ``shards`` (count, ids), only the
+        games of guilds on those shards: the games of other shards' guilds are their processes' (a DM press
+        still loads one here on demand)."""
         tags = self._tags()
         self._restoring = set(self._by_id)
         restored = resumed = 0
         after = 0
         try:
+            for game in await self.store.active_index(shards=shards):
+                if game.id not in self._restoring:
+                    self._list(_Listed.of(game))
+            self._indexed.set()
             while records := await self.store.active_games(
                 after=after, limit=RESTORE_CHUNK, snapshots=tags, shards=shards
             ):
                 after = records[-1].id
                 for record in records:
+                    if record.id in self._restoring:
+                        continue  # made live (or closed) meanwhile: that stays
                     table = await self._restore_one(record)
                     if table is None or table.id in self._restoring:
-                        continue  # closed, unplayable, or made live meanwhile (that table stays)
+                        continue
                     self._register(table)
                     restored += 1
                     resumed += table.snapshot_seq > 0
                 await asyncio.sleep(0)
         finally:
             self._restoring = None
+            self._indexed.set()
             self._restored.set()
         log.info(
             "restored %d active table(s): %d from snapshots, %d by replaying the whole log",
@@ -557,15 +657,17 @@ class TableService:
                 finish = _finish_from(table.result(), self.clock(), table.module, table.state)
                 await self.store.finish_game(table.id, finish)
                 table.status = "finished"
+                self._forget(table.id)
                 return None
         except Exception:
             log.exception("could not restore game %d (%s)", record.id, record.game)
+            self._forget(record.id)
             return None
         return table
 
     async def restored(self) -> None:
-        """Return once :meth:`restore` has run (at once afterwards): what waits here — commands, the timer —
-        sees every live table in the lookups by channel and user."""
+        """Return once :meth:`restore` has run (at once afterwards): what waits here — the timer — finds
+        every active game among the live tables."""
         await self._restored.wait()
 
     async def create(
@@ -592,7 +694,7 @@ class TableService:
         if seed is None:
             seed = secrets.randbits(63)
         async with self._create_lock:
-            if channel_id in self._by_channel:
+            if channel_id in self._channels:
                 raise TableError("tavern.table.busy")
             # Start first: a rules refusal (e.g. wrong player count) must not leave a row behind.
             state, events = module.start(seed, len(players), options)

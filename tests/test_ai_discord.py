@@ -69,7 +69,7 @@ async def test_practice_bhargage_against_the_bot_to_the_end(
     opened = await fake.slash(alice, fake.channel, "bhargage practice", level="hard", target=41)
     assert not opened.ephemeral and "practise" in opened.message.content
     await settle(fake, bot)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.names == ("alice", "Bot (hard)")
     assert is_bot(table.user_ids[1]) and level_of(table.user_ids[1]) == "hard"
 
@@ -119,7 +119,7 @@ async def test_challenging_the_bot_user_starts_a_practice_game(
     opened = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=fake.bot_user)
     assert "practise" in opened.message.content and "Bot (normal)" in opened.message.content
     await settle(fake, bot)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.names[1] == "Bot (normal)"
     # The bot laid its discard at once; the table waits for alice only.
     assert table.waiting_for() == (0,)
@@ -138,7 +138,7 @@ async def test_deluxe_table_with_two_bots_to_the_end(fake_discord: FakeDiscord, 
     assert "Bot (hard)" in lobby.content and "Bot 2 (easy)" in lobby.content
     await fake.click(alice, lobby, "Start")
     await settle(fake, bot)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and len(table.seats) == 3 and table.humans == (0,)
     turns = 0
     while table.status == "active":
@@ -166,7 +166,7 @@ async def test_practice_with_an_unknown_level_is_refused(
         fake, alice, fake.channel, "bhargage practice", {"level": "hard"}, level="wizard"
     )
     assert refused.ephemeral and "no bot level called “wizard”" in refused.message.content
-    assert bot.tables.table_for_channel(fake.channel.id) is None
+    assert await bot.tables.table_for_channel(fake.channel.id) is None
 
 
 async def test_adding_a_bot_to_a_full_or_started_lobby(
@@ -195,7 +195,7 @@ async def test_adding_a_bot_to_a_full_or_started_lobby(
     await settle(fake, bot)
     late = await forge(fake, alice, lobby, menu_id, ["hard"])
     assert late.ephemeral and late.message.content
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and len(table.seats) == D.MAX_PLAYERS
     assert (await bot.lobbies.get(lobby_id)).status == "started"
 
@@ -206,7 +206,7 @@ async def test_hint_when_it_is_not_your_decision(fake_discord: FakeDiscord, star
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     posted = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob, target=41)
     await fake.click(bob, posted.message, "Accept")
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     await act_with_panel(fake, alice, live_dm(fake, alice))
     shown = (await fake.slash(alice, fake.channel, "bhargage hand")).message  # a private panel, kept as sent
@@ -261,14 +261,14 @@ async def test_a_restart_while_the_bot_is_to_move_loses_nothing(
     alice = fake.add_user("alice")
     await fake.slash(alice, fake.channel, "bhargage practice", level="easy", target=41)
     await fake.settle()
-    table = first.tables.table_for_channel(fake.channel.id)
+    table = await first.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.seq == 0 and 1 in table.waiting_for()  # the bot has not discarded yet
     await first.close()
 
     second = await start_bot(make_settings(tmp_path), extensions=EXTENSIONS)
     await second.controller.run_timers()  # what the timer does after start-up
     await settle(fake, second)
-    table = second.tables.table_for_channel(fake.channel.id)
+    table = await second.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.waiting_for() == (0,) and table.seq == 1
 
 
@@ -288,7 +288,7 @@ async def test_when_the_last_person_leaves_the_bots_do_not_play_on(
     await fake.select(alice, lobby, menu.custom_id, ["hard"])
     await fake.click(alice, lobby, "Start")
     await settle(fake, bot)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.names == ("alice", "Bot (normal)", "Bot 2 (hard)")
     asked = await fake.slash(alice, fake.channel, "deluxe leave")
     await fake.click(alice, asked.message, "Leave the game")

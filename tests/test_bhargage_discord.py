@@ -160,7 +160,7 @@ async def test_whole_game_from_challenge_to_leaderboard(
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     await challenge(fake, alice, bob)
 
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.seed == SEED and table.names == ("alice", "bob")
     opening = fake.channel_messages(fake.channel)[1].content
     assert "Cut for the deal: alice cuts" in opening and "deals first" in opening
@@ -252,7 +252,7 @@ async def test_resign_with_an_ephemeral_confirm(fake_discord: FakeDiscord, start
     assert done.message.content == "You resigned."
     last = fake.last_message(fake.channel)
     assert "bob resigned." in last.content and "🏆 **alice** wins" in last.content
-    assert bot.tables.table_for_channel(fake.channel.id) is None
+    assert await bot.tables.table_for_channel(fake.channel.id) is None
     assert "Game over: alice won." in new_board.content and "Game over" not in old_board.content
     rating = await bot.store.rating_of(fake.guild.id, "bhargage", bob.id)
     assert rating is not None and rating["losses"] == 1
@@ -276,7 +276,7 @@ async def test_restart_mid_hand_then_finish_with_old_buttons(
     await first.close()
 
     second = await start_bot()
-    table = second.tables.table_for_channel(fake.channel.id)
+    table = await second.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.seq == 6
     # The first move after the restart uses a panel sent before it.
     line = waiting_line(fake, fake.channel)
@@ -329,7 +329,7 @@ async def test_wrong_user_stale_double_click_and_not_your_turn(
     bot = await start_bot()
     alice, bob, eve = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("eve")
     await challenge(fake, alice, bob)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
 
     outsider = await fake.slash(eve, fake.channel, "bhargage hand")
@@ -474,7 +474,7 @@ async def test_challenge_expiry_and_decline(fake_discord: FakeDiscord, start_bot
     bot.clock.advance(11 * 60)
     late = await fake.click(bob, first.message, "Accept")
     assert "This challenge has expired." in late.text() and first.message.buttons() == []
-    assert bot.tables.table_for_channel(fake.channel.id) is None
+    assert await bot.tables.table_for_channel(fake.channel.id) is None
 
     second = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
     bot.clock.advance(11 * 60)
@@ -487,7 +487,7 @@ async def test_challenge_expiry_and_decline(fake_discord: FakeDiscord, start_bot
     third = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
     declined = await fake.click(bob, third.message, "Decline")
     assert "bob declined" in declined.message.content and third.message.buttons() == []
-    assert bot.tables.table_for_channel(fake.channel.id) is None
+    assert await bot.tables.table_for_channel(fake.channel.id) is None
 
 
 async def test_idle_nudge_once_then_claim(
@@ -497,7 +497,7 @@ async def test_idle_nudge_once_then_claim(
     bot = await start_bot(dataclasses.replace(settings, nudge_minutes=1, claim_minutes=3))
     alice, bob, eve = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("eve")
     await challenge(fake, alice, bob)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     bot.clock.advance(90)
     await bot.controller.run_timers()
@@ -572,7 +572,7 @@ async def test_muggins_is_announced_and_counted(
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     await challenge(fake, alice, bob)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     await play_out(fake, fake.channel, [alice, bob])
     assert table.state.how == "muggins"
@@ -647,7 +647,7 @@ async def test_bot_loses_channel_permission_mid_game(
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     users = [alice, bob]
     await challenge(fake, alice, bob)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     await fake.set_bot_permissions(fake.channel, discord.Permissions(view_channel=True).value)
     posted_before = len(fake.channel_messages(fake.channel))
@@ -678,7 +678,7 @@ async def test_resign_and_hand_from_another_channel_when_the_table_is_gone(
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     await challenge(fake, alice, bob)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     del fake.channels[fake.channel.id]  # gone: posts there now answer 404 Unknown Channel
     other = fake.add_channel("other")
@@ -690,7 +690,7 @@ async def test_resign_and_hand_from_another_channel_when_the_table_is_gone(
     assert ask.ephemeral and "bob" in ask.content and f"<#{table.channel_id}>" in ask.content
     await fake.click(alice, ask.message, "Resign")
     await fake.settle()
-    assert table.status == "finished" and bot.tables.tables_of_user(fake.guild.id, alice.id) == []
+    assert table.status == "finished" and await bot.tables.tables_of_user(fake.guild.id, alice.id) == []
     assert "🏆 **bob** wins" in fake.dms(bob)[-1].content
     nobody = await fake.slash(fake.add_user("eve"), other, "bhargage resign")
     assert nobody.content == "There is no Bhargage game in this channel."
@@ -725,7 +725,7 @@ async def test_rematch_after_another_table_started_here(
     refused = await fake.click(alice, result, "Rematch")
     assert refused.ephemeral and "already a game in this channel" in refused.content
     assert await bot.store.open_lobbies(channel_id=fake.channel.id) == []
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.names == ("carl", "dora")
 
 

@@ -99,7 +99,7 @@ async def bhargage_between(
 
 
 async def table_in(bot: TavernBot, channel: FakeChannel) -> Table:
-    table = bot.tables.table_for_channel(channel.id)
+    table = await bot.tables.table_for_channel(channel.id)
     assert table is not None, "the owning process has no table in the channel"
     return table
 
@@ -120,7 +120,7 @@ async def test_a_whole_bhargage_game_in_a_guild_on_shard_1_played_by_dm_on_shard
 ) -> None:
     fake = fake_discord
     a, b, channel, (alice, bob), table = await bhargage_in_a_far_guild(fake, start_bot, tmp_path, pg_url)
-    assert a.tables.table_for_channel(channel.id) is None  # not A's guild: A has not even loaded it
+    assert await a.tables.table_for_channel(channel.id) is None  # not A's guild: A has not even loaded it
 
     shards = await play_out(fake, a, table.id, [alice, bob])
     assert shards and set(shards) == {0}, "every DM button lands on shard 0"
@@ -129,7 +129,9 @@ async def test_a_whole_bhargage_game_in_a_guild_on_shard_1_played_by_dm_on_shard
     assert record is not None and record.status == "finished" and record.result is not None
     assert [x.seq for x in record.actions] == list(range(1, len(record.actions) + 1))
     # The guild's own process heard that the game ended elsewhere: its channel is free at once.
-    await fake.wait_for(lambda: b.tables.table_for_channel(channel.id) is None, what="B to hear of the end")
+    await fake.wait_for(
+        lambda: all(t.channel_id != channel.id for t in b.tables.active_tables()), what="B to hear of the end"
+    )
     # The end was told in the guild's channel (by A, over REST), with a Rematch that B serves.
     last = fake.last_message(channel)
     await fake.click(alice, last, button(last, "rematch"))
@@ -160,7 +162,9 @@ async def test_a_whole_deluxe_game_in_a_guild_on_shard_1_played_by_dm_on_shard_0
 
     record = await a.store.load_game(table.id)
     assert record is not None and record.status == "finished"
-    await fake.wait_for(lambda: b.tables.table_for_channel(channel.id) is None, what="B to hear of the end")
+    await fake.wait_for(
+        lambda: all(t.channel_id != channel.id for t in b.tables.active_tables()), what="B to hear of the end"
+    )
     assert any(verb(x.custom_id) == "rematch" for x in fake.last_message(channel).buttons())
 
 

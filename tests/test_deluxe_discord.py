@@ -125,7 +125,7 @@ async def test_whole_three_player_game_by_clicks(fake_discord: FakeDiscord, star
     bot = await boot(start_bot)
     users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
     await open_table(fake, users, target=30)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.game == "deluxe"
     game_id = table.id
     board_id = table.meta.board_id
@@ -180,7 +180,7 @@ async def test_whole_three_player_game_by_clicks(fake_discord: FakeDiscord, star
     assert again.ephemeral and "already an open table" in again.content
     started = await fake.click(users[1], lobby, "Start")
     assert "has started" in started.message.content
-    assert bot.tables.table_for_channel(fake.channel.id) is not None
+    assert await bot.tables.table_for_channel(fake.channel.id) is not None
 
 
 async def test_the_turn_panel_binds_and_discards_in_one_click_each(
@@ -194,7 +194,7 @@ async def test_the_turn_panel_binds_and_discards_in_one_click_each(
     bot = await boot(start_bot, seed=5)
     users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
     await open_table(fake, users, target=30)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     checked_hint = False
     for _ in range(30):

@@ -29,7 +29,7 @@ from tests.test_deluxe_discord import (
 
 
 async def the_table(bot: Any, fake: FakeDiscord) -> Any:
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     return table
 
@@ -169,7 +169,7 @@ async def test_leaving_three_to_two_then_two_to_one(fake_discord: FakeDiscord, s
     record = await bot.store.load_game(table.id)
     assert record is not None and record.status == "finished" and record.result is not None
     assert record.result["winners"] == [table.seat_of(winner.id)]
-    assert bot.tables.table_for_channel(fake.channel.id) is None
+    assert await bot.tables.table_for_channel(fake.channel.id) is None
 
 
 async def test_bad_input_is_refused_and_changes_nothing(

@@ -70,7 +70,7 @@ async def test_final_bind_window_after_the_first_player_goes_out_on_the_first_tu
     bot = await boot(start_bot, seed=D7_SEED)
     ann, bob, cat = users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
     await open_table(fake, users)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.state.first_seat == 2
     assert to_move(fake, users) is cat
     stale_cat = await cat_goes_out(fake, cat, table)
@@ -124,7 +124,7 @@ async def test_joining_a_started_table_is_refused(fake_discord: FakeDiscord, sta
     await fake.click(bob, lobby, "Join")
     shown_before = list(lobby.components)  # what a client that has not refreshed still shows
     await fake.click(ann, lobby, "Start")
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and len(table.seats) == 2 and lobby.buttons() == []
     seq = table.seq
     lobby.components = shown_before
@@ -176,7 +176,7 @@ async def test_lost_channel_permission_does_not_stop_the_game(
     bot = await boot(start_bot, seed=3)
     users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
     await open_table(fake, users)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     mover = to_move(fake, users)
     n_pings = len(pings(fake))
@@ -227,7 +227,7 @@ async def test_fast_start_1_an_ace_drawn_goes_to_the_pile_and_the_panel_says_so(
     bot = await boot(start_bot, seed=2)  # fast start 1, seed 2: the first draw is the Ace of Leaves
     users = [fake.add_user("ann"), fake.add_user("bob")]
     await open_table(fake, users, fast_start=1)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and not table.state.ace_pile
     mover = to_move(fake, users)
     panel = (await fake.click(mover, live_panel(fake, mover), "Draw from deck")).message
@@ -248,7 +248,7 @@ async def test_a_deleted_table_message_is_posted_again(
     bot = await boot(start_bot, seed=3)
     users = [fake.add_user("ann"), fake.add_user("bob")]
     await open_table(fake, users)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     old_id = table.meta.board_id
     fake.messages[old_id].deleted = True  # a moderator removed it
@@ -269,7 +269,7 @@ async def test_a_passing_dm_failure_still_pings_and_updates_the_table(
     bot = await boot(start_bot, seed=3)
     users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
     await open_table(fake, users)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     mover = to_move(fake, users)
     nxt = next(u for u in users if table.seat_of(u.id) == (table.state.turn + 1) % 3)
@@ -310,7 +310,7 @@ async def test_a_lobby_started_as_it_expires_is_not_marked_expired(
     await bot.controller.run_timers()
     await start
     await fake.settle()
-    assert bot.tables.table_for_channel(fake.channel.id) is not None
+    assert await bot.tables.table_for_channel(fake.channel.id) is not None
     assert (await bot.store.get_lobby(stored.id)).status == "started"  # type: ignore[union-attr]
     shown = [lobby.content, *(e.content for e in lobby.edits)]
     assert not any("not started in time" in text for text in shown), shown
@@ -324,7 +324,7 @@ async def test_a_final_bind_with_nothing_to_bind_is_made_for_the_player(
     bot = await boot(start_bot, seed=D7_SEED)
     ann, bob, cat = users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
     await open_table(fake, users)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     binds = D.bindable_melds
 

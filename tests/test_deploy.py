@@ -65,7 +65,7 @@ async def open_race(fake: FakeDiscord, bot: TavernBot, channel: Any, a: FakeUser
     await fake.click(b, lobby, "Join")
     await fake.click(a, lobby, "Start")
     await fake.settle()
-    table = bot.tables.table_for_channel(channel.id)
+    table = await bot.tables.table_for_channel(channel.id)
     assert table is not None
     return table.id
 

@@ -1028,7 +1028,7 @@ async def test_the_checks_catch_what_they_look_for(
         fake._new_message(fake.dm_channel(cat), "channel", {"content": panel.content}, {})
         fake._new_message(there, "channel", {"content": fake.dms(bob)[-1].content}, {})
         # The live table ahead of its stored log.
-        table = bot.tables.table_for_channel(here.id)
+        table = await bot.tables.table_for_channel(here.id)
         assert table is not None
         table.seq += 1
         # A second Bhargage game for a seated player, active in the store but not live (planted in what the

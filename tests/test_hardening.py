@@ -59,7 +59,7 @@ async def bhargage_started(
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     await challenge(fake, alice, bob)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     return bot, alice, bob, table
 
@@ -312,7 +312,7 @@ async def test_a_failed_commit_through_discord_says_press_again(
     assert table.seq == 0 and await stored_seq(bot, table) == 0
     again = await fake.click(alice, chosen.message, "Confirm")
     await fake.settle()
-    live = bot.tables.table_for_channel(fake.channel.id)
+    live = await bot.tables.table_for_channel(fake.channel.id)
     assert live is not None and live.seq == 1 == await stored_seq(bot, live)
     assert not again.ephemeral
 
@@ -339,7 +339,7 @@ async def test_a_move_whose_reply_fails_is_still_announced(
         raise discord.HTTPException(SimpleNamespace(status=500, reason="Server Error"), "down")  # type: ignore[arg-type]
 
     monkeypatch.setattr(discord.Interaction, "edit_original_response", refuse)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     seq = table.seq
     await step(fake, fake.channel, [alice, bob])  # the cut
@@ -369,11 +369,11 @@ async def test_tavern_end_by_admin_only_once_and_with_no_rating_change(
     nothing = await fake.slash(mod, fake.channel, "tavern end")
     assert nothing.ephemeral and "no game or open table" in nothing.text()
     await challenge(fake, alice, bob)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     refused = await fake.slash(alice, fake.channel, "tavern end")
     assert refused.ephemeral and "Manage Server or Manage Channels" in refused.text()
-    assert bot.tables.table_for_channel(fake.channel.id) is table
+    assert await bot.tables.table_for_channel(fake.channel.id) is table
     first, second = await asyncio.gather(
         fake.slash(mod, fake.channel, "tavern end"), fake.slash(mod, fake.channel, "tavern end")
     )
@@ -431,7 +431,7 @@ async def test_tavern_settings_checked_stored_and_used(
     assert "31" in posted.text()
     await fake.click(bob, posted.message, "Accept")
     await fake.settle()
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.options.target == 31
     assert len(fake.dms(alice)) == dms_before  # no DMs in this server
     shows = [

@@ -47,7 +47,7 @@ async def test_a_race_from_lobby_to_rematch(fake_discord: FakeDiscord, start_bot
     started = await fake.click(ann, lobby, "Start")
     assert "started" in started.message.content and lobby.buttons() == []
     await fake.settle()
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.game == "race" and table.names == ("ann", "bob", "cat")
     boards = [m for m in fake.channel_messages(fake.channel) if m.content.startswith("**Race board**")]
     assert len(boards) == 1
@@ -86,7 +86,7 @@ async def test_a_race_is_nudged_then_claimed_on_the_shared_timer(
     await fake.click(bob, lobby, "Join")
     await fake.click(ann, lobby, "Start")
     await fake.settle()
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     idle, other = ([ann, bob][s] for s in (table.waiting_for()[0], 1 - table.waiting_for()[0]))
 
@@ -131,7 +131,7 @@ async def test_what_the_channel_missed_is_told_with_the_next_post_even_after_a_r
     await fake.click(bob, lobby, "Join")
     await fake.click(ann, lobby, "Start")
     await fake.settle()
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     users = {table.seat_of(u.id): u for u in (ann, bob)}
     first = users[table.waiting_for()[0]]
@@ -147,7 +147,7 @@ async def test_what_the_channel_missed_is_told_with_the_next_post_even_after_a_r
 
     await fake.set_bot_permissions(fake.channel, allowed)
     again = await start_bot(setup=plug_in_race)
-    restored = again.tables.table_for_channel(fake.channel.id)
+    restored = await again.tables.table_for_channel(fake.channel.id)
     assert restored is not None and restored.meta.untold_after == 0 and restored.pending
     second = users[restored.waiting_for()[0]]
     panel = live_panel(fake, second)

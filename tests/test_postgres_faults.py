@@ -74,7 +74,7 @@ async def bhargage_game(
     posted = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
     accept = next(b.custom_id for b in posted.message.buttons() if verb(b.custom_id) == "accept")
     await fake.click(bob, posted.message, str(accept))
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     return bot, (alice, bob), table.id, len(await bot.store.actions(table.id))
 
@@ -122,7 +122,7 @@ async def test_postgresql_restarted_mid_game_says_try_again_and_loses_nothing(
     await discard(fake, alice)
     actions = await bot.store.actions(game)
     assert len(actions) == before + 1
-    assert bot.tables.table_for_channel(fake.channel.id) is not None
+    assert await bot.tables.table_for_channel(fake.channel.id) is not None
     live = await bot.tables.get(game)
     assert live.seq == len(actions)
     # The game goes on: Bob discards too, through the same (recovered) pool.

@@ -136,7 +136,7 @@ async def _to_the_play(
     players = [flow.Player(fake, u, [fake.channel]) for u in (ann, bob)]
     made = await fake.slash(ann, fake.channel, "bhargage challenge", opponent=bob, target=61)
     await fake.click(bob, made.message, "Accept")
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     rng = random.Random(seed)
     while table.state.phase is not bh.Phase.PLAY:

@@ -1,7 +1,7 @@
 """A restart through the real bot and the fake Discord: the game resumes from its snapshot; a hostile snapshot
-row (a pickle that would write a file) is refused and the game replayed from its log; the bot connects before
-its tables are restored, a press on a game's own panel is answered meanwhile (loading that one table), and a
-command waits for the restore and then finds the right table."""
+row (a pickle that would write a file) is refused and the game replayed from its log; the bot connects
+before its tables are restored, and while they are, a press on a game's own panel and slash commands that
+look tables up by channel or player are answered with the right table (rebuilt on demand)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import SQLiteStore
+from bot.delivery import parse
 from bot.tables import Table, TableService
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
@@ -44,12 +44,12 @@ async def test_a_game_resumes_from_its_snapshot_after_a_restart(
     await challenge(fake, alice, bob)
     for _ in range(7):
         assert await step(fake, fake.channel, [alice, bob]) is not None
-    before = first.tables.table_for_channel(fake.channel.id)
+    before = await first.tables.table_for_channel(fake.channel.id)
     assert before is not None and before.snapshot_seq > 0
     await first.close()
 
     second = await start_bot()
-    table = second.tables.table_for_channel(fake.channel.id)
+    table = await second.tables.table_for_channel(fake.channel.id)
     assert table is not None and table is not before
     assert table.snapshot_seq == before.snapshot_seq and table.seq == 7
     truth = await replayed(second.tables, table.id)
@@ -74,7 +74,7 @@ async def test_a_hostile_snapshot_row_is_refused_at_start_and_the_game_replayed(
     await challenge(fake, alice, bob)
     for _ in range(7):
         assert await step(fake, fake.channel, [alice, bob]) is not None
-    before = first.tables.table_for_channel(fake.channel.id)
+    before = await first.tables.table_for_channel(fake.channel.id)
     assert before is not None and before.snapshot_seq > 0
     await first.close()
     owned = tmp_path / "owned"
@@ -89,7 +89,7 @@ async def test_a_hostile_snapshot_row_is_refused_at_start_and_the_game_replayed(
         second = await start_bot()
     assert not owned.exists()
     assert f"game {before.id}: its snapshot was refused" in caplog.text
-    table = second.tables.table_for_channel(fake.channel.id)
+    table = await second.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.snapshot_seq == 0 and table.seq == 7
     truth = await replayed(second.tables, table.id)
     assert table.state == truth.state == before.state and table.pending == truth.pending == []
@@ -97,7 +97,7 @@ async def test_a_hostile_snapshot_row_is_refused_at_start_and_the_game_replayed(
     assert table.status == "finished" and not owned.exists()
 
 
-async def test_presses_are_answered_while_the_tables_are_restored(
+async def test_presses_and_commands_are_answered_while_the_tables_are_restored(
     fake_discord: FakeDiscord, start_bot: StartBot, seeded: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake = fake_discord
@@ -110,28 +110,23 @@ async def test_presses_are_answered_while_the_tables_are_restored(
     for _ in range(6):
         assert await step(fake, fake.channel, [alice, bob]) is not None
         assert await step(fake, other, [carol, dan]) is not None
+    theirs = await first.tables.table_for_channel(other.id)
+    assert theirs is not None
     await first.close()
 
-    # The next start-up's restore reads nothing until the test lets it.
+    # The next start-up rebuilds no table until the test lets it: the restore is as slow as can be.
     gate = asyncio.Event()
-    active_games = SQLiteStore.active_games
+    restore_one = TableService._restore_one
 
-    async def slow(self: SQLiteStore, **kw: Any) -> Any:
+    async def slow(self: TableService, record: Any) -> Any:
         await gate.wait()
-        return await active_games(self, **kw)
+        return await restore_one(self, record)
 
-    monkeypatch.setattr(SQLiteStore, "active_games", slow)
-    waiting = asyncio.Event()
-    restored = TableService.restored
-
-    async def watched(self: TableService) -> None:
-        if not gate.is_set():
-            waiting.set()
-        await restored(self)
-
-    monkeypatch.setattr(TableService, "restored", watched)
+    monkeypatch.setattr(TableService, "_restore_one", slow)
     second = await start_bot(restored=False)
+    restoring = second._restoring
     assert second.is_ready() and second.tables.active_tables() == []
+    assert restoring is not None and not restoring.done()
 
     # A press on the game's own panel carries the game id: it is played now, loading that one table.
     line = waiting_line(fake, fake.channel)
@@ -141,16 +136,23 @@ async def test_presses_are_answered_while_the_tables_are_restored(
     [loaded] = second.tables.active_tables()
     assert loaded.seq == 7 and loaded.snapshot_seq == 6  # from its snapshot and the one action after it
 
-    # A command looks tables up by channel: it waits for the restore (the other game is not live yet).
-    board = asyncio.create_task(fake.slash(dan, other, "bhargage board"))
-    await waiting.wait()
-    assert not board.done() and second.tables.table_for_channel(other.id) is None
+    # Commands look tables up by channel and player: answered now, with the right table, rebuilt for them.
+    hand = await fake.slash(carol, other, "bhargage hand")
+    assert hand.ephemeral and hand.message.selects() + hand.message.buttons()
+    ids = [c.custom_id for c in (*hand.message.selects(), *hand.message.buttons()) if c.custom_id]
+    assert ids and {parse(cid, ()).key for cid in ids} == {theirs.id}
+    board = await fake.slash(dan, other, "bhargage board")
+    assert not board.ephemeral and board.message.content.startswith("**Bhargage** (")
+    assert "carol" in board.message.content and board.message.channel is other
+    rebuilt = await second.tables.table_for_channel(other.id)
+    assert rebuilt is not None and rebuilt.seq == theirs.seq == 6 and rebuilt.state == theirs.state
+    assert not restoring.done()  # all of this before a single table was rebuilt by the restore
+
     gate.set()
-    answer = await board
-    assert not answer.ephemeral and answer.message.content.startswith("**Bhargage** (")
-    assert "carol" in answer.message.content and answer.message.channel is other
     await second.tables.restored()
-    assert second.tables.table_for_channel(fake.channel.id) is loaded  # the press's table, not a second one
+    await restoring
+    assert await second.tables.table_for_channel(fake.channel.id) is loaded  # not a second one
+    assert await second.tables.table_for_channel(other.id) is rebuilt
     assert len(second.tables.active_tables()) == 2
     timer = second.controller._timer
     assert timer is not None and not timer.done()  # the timer starts once the tables are restored

@@ -1,8 +1,8 @@
 """Tables from snapshots: every table restored, loaded or read again from its snapshot and the actions after
 it equals the table a full replay of its log gives (the log stays the truth); a snapshot that can't be used —
-a hostile row above all — is refused and the whole log replayed. The format itself is tested in
-test_snapshot_codec.py; the bot-level side (connecting while restoring) in
-test_restart_snapshots_discord.py."""
+a hostile row above all — is refused and the whole log replayed; lookups find every game while the restore
+runs. The format itself is tested in test_snapshot_codec.py; the bot-level side (connecting and answering
+while restoring) in test_restart_snapshots_discord.py."""
 
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ async def test_restored_from_snapshots_equals_full_replay(store: SQLiteStore, se
     from_snapshot = 0
     for t in live:
         restored = await second.get(t.id)
-        assert second.table_for_channel(t.channel_id) is restored
+        assert await second.table_for_channel(t.channel_id) is restored
         truth = await replayed(store, t.id)
         assert_same(restored, truth)
         assert_same(restored, t)  # and equal to the table as it was live before the "restart"
@@ -249,7 +249,7 @@ async def test_a_hostile_pickle_row_is_refused_and_the_log_replayed(
     assert not owned.exists()
     refusals = [r.getMessage() for r in caplog.records if "its snapshot was refused" in r.getMessage()]
     assert len(refusals) == 2 and all(f"game {table.id}:" in m for m in refusals)
-    restored = second.table_for_channel(1)
+    restored = await second.table_for_channel(1)
     assert restored is not None and restored.snapshot_seq == 0 == cold.snapshot_seq
     assert_same(restored, await replayed(store, table.id))
     assert_same(restored, table)
@@ -260,7 +260,7 @@ async def test_a_hostile_pickle_row_is_refused_and_the_log_replayed(
     assert snapshot_rows(store)[table.id] == (restored.snapshot_seq, TAGS["bhargage"])
     third = service(store)
     assert await third.restore() == 1
-    again = third.table_for_channel(1)
+    again = await third.table_for_channel(1)
     assert again is not None and again.snapshot_seq == restored.snapshot_seq
     assert_same(again, restored)
     assert not owned.exists()
@@ -306,12 +306,12 @@ async def test_a_table_loaded_on_demand_during_the_restore_is_the_only_one(
         await asyncio.sleep(0)
     # A click during the restore loads its own table, and may play on it.
     loaded = await second.get(clicked.id)
-    assert second.table_for_channel(clicked.channel_id) is loaded and not restoring.done()
+    assert await second.table_for_channel(clicked.channel_id) is loaded and not restoring.done()
     await play(second, loaded, 2, random.Random(1))
     gate.set()
     assert await restoring == len(made) - 1  # the loaded table was not rebuilt again
     await second.restored()
-    assert second.table_for_channel(clicked.channel_id) is loaded
+    assert await second.table_for_channel(clicked.channel_id) is loaded
     assert await second.get(clicked.id) is loaded
     assert len(second.active_tables()) == len(made)
     assert_same(loaded, await replayed(store, clicked.id))
@@ -369,7 +369,55 @@ async def test_a_table_read_again_after_another_process_wrote_it_comes_from_its_
     assert len(reads.records[-1].actions) == there.seq - there.snapshot_seq < snapshots.EVERY
     assert_same(again, there)
     assert_same(again, await replayed(store, table.id))
-    assert mine.table_for_channel(1) is again
+    assert await mine.table_for_channel(1) is again
+
+
+async def test_every_game_is_found_by_channel_thread_and_player_before_it_is_rebuilt(
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The restore lists every game first; with each rebuild then held up, lookups find every one (a table
+    not rebuilt yet is rebuilt then), the restore keeps those tables, and a game closed elsewhere meanwhile
+    is gone from the lookups at once."""
+    svc = service(store)
+    made = [t for t in await populate(svc, random.Random(8), 8) if t.status == "active"]
+    threaded = made[1]
+    await svc.save_meta(threaded, thread_id=9_000)
+    gate = asyncio.Event()
+    restore_one = TableService._restore_one
+
+    async def slow(self: TableService, record: Any) -> Any:
+        await gate.wait()
+        return await restore_one(self, record)
+
+    monkeypatch.setattr(TableService, "_restore_one", slow)
+    second = service(store)
+    restoring = asyncio.create_task(second.restore())
+    await second.indexed()
+    assert second.active_tables() == []
+    by_channel = await second.table_for_channel(made[0].channel_id)
+    by_thread = await second.table_for_channel(9_000)
+    person = made[2].seats[-1].user_id
+    by_player = await second.seated_at(person)
+    in_guild = await second.tables_of_user(GUILD, made[3].seats[0].user_id)
+    assert await second.tables_of_user(GUILD + 1, made[3].seats[0].user_id) == []
+    assert by_channel is not None and by_thread is not None and by_player is not None
+    assert [t.id for t in (by_channel, by_thread, by_player, *in_guild)] == [t.id for t in made[:4]]
+    for found, truth in zip((by_channel, by_thread, by_player, *in_guild), made[:4], strict=True):
+        assert_same(found, truth)
+    # Another process closes a game the restore has not come to: no lookup finds it from then on.
+    closed = made[4]
+    await store.abandon_game(closed.id, 5000.0, "ended elsewhere")
+    second.changed_elsewhere(closed.id, closed=True)
+    assert await second.table_for_channel(closed.channel_id) is None
+    assert await second.seated_at(closed.seats[0].user_id) is None
+    assert not restoring.done()
+    gate.set()
+    assert await restoring == len(made) - 5  # neither those looked up nor the closed one are rebuilt again
+    assert await second.table_for_channel(made[0].channel_id) is by_channel
+    assert await second.table_for_channel(9_000) is by_thread
+    assert await second.seated_at(person) is by_player
+    assert {t.id for t in second.active_tables()} == {t.id for t in made} - {closed.id}
+    assert await second.table_for_channel(closed.channel_id) is None
 
 
 async def test_a_snapshot_every_few_moves_once_everything_is_told(store: SQLiteStore) -> None:

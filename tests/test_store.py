@@ -555,6 +555,25 @@ async def test_a_game_is_read_with_its_snapshot_when_its_tag_is_asked_for(store:
     assert await store.load_game(999, snapshots=tags) is None
 
 
+async def test_the_active_index_lists_every_active_game_without_its_actions(store: AnyStore) -> None:
+    first = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (-101, "Bot")], {}, 0.0)
+    await store.append_action(first, 1, 0, "0 add 1", 1.0, meta={"thread_id": 77})
+    far_guild = (5 << 22) | 9  # on shard 1 of 2
+    second = await store.create_game("raceN", far_guild, 11, 1, [(3, "c"), (4, "d"), (5, "e")], {}, 0.0)
+    done = await _play_two(store, 12, 0)
+    index = await store.active_index()
+    assert [g.id for g in index] == [first, second]
+    assert [g.id for g in index] == [g.id for g in await store.active_games()]
+    assert done not in [g.id for g in index]
+    a, b = index
+    assert (a.game, a.guild_id, a.channel_id, a.meta) == ("race", GUILD, 10, {"thread_id": 77})
+    assert [(s.seat, s.user_id, s.name) for s in a.seats] == [(0, 1, "a"), (1, -101, "Bot")]
+    assert (b.game, b.guild_id, b.channel_id, b.meta) == ("raceN", far_guild, 11, {})
+    assert [s.user_id for s in b.seats] == [3, 4, 5]
+    assert [g.id for g in await store.active_index(shards=(2, [1]))] == [second]
+    assert [g.id for g in await store.active_index(shards=(2, [0]))] == [first]
+
+
 async def test_migration_9_deletes_every_snapshot_written_before(location: str) -> None:
     old = await open_store(location, migrate_to=8)
     assert isinstance(old, SQLiteStore | PostgresStore)

@@ -67,7 +67,7 @@ async def game_in_a_thread(fake: FakeDiscord, start_bot: StartBot, settings: Set
     bot = await start_bot(settings)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     summary, thread = await start(fake, alice, bob)
-    table = bot.tables.table_for_channel(thread.id)
+    table = await bot.tables.table_for_channel(thread.id)
     assert table is not None
     return Game(bot, alice, bob, summary, thread, table)
 
@@ -84,8 +84,8 @@ async def test_a_game_in_its_own_thread_with_one_live_panel_each(
     assert summary.buttons() == []
     # The table lives in the thread: the board and the opening, the ping for both discards.
     assert "Waiting for" in waiting_line(fake, thread)
-    table = bot.tables.table_for_channel(thread.id)
-    assert table is not None and table is bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(thread.id)
+    assert table is not None and table is await bot.tables.table_for_channel(fake.channel.id)
     saw_context = False
     hands_seen = 1
     while (await step(fake, thread, [alice, bob])) is not None:
@@ -118,7 +118,7 @@ async def test_a_game_in_its_own_thread_with_one_live_panel_each(
     rematch = await fake.click(bob, last, "Rematch")
     assert rematch.message.channel is thread and alice.mention in rematch.content
     await fake.click(alice, rematch.message, "Accept")
-    again = bot.tables.table_for_channel(thread.id)
+    again = await bot.tables.table_for_channel(thread.id)
     assert again is not None and again.id != table.id and again.channel_id == thread.id
     assert len(fake.threads(fake.channel)) == 1
     channel_now = fake.channel_messages(fake.channel)
@@ -154,7 +154,7 @@ async def test_a_new_hand_redraws_the_same_panel(
     fake = fake_discord
     game = await game_in_a_thread(fake, start_bot, threaded)
     bot, alice, bob, thread = game.bot, game.alice, game.bob, game.thread
-    table = bot.tables.table_for_channel(thread.id)
+    table = await bot.tables.table_for_channel(thread.id)
     assert table is not None
     while table.state.hand_no == 1:
         await step(fake, thread, [alice, bob])
@@ -248,7 +248,7 @@ async def test_restart_mid_game_keeps_the_thread_and_the_live_panels(
     panels = {u.name: live_panels(fake, u) for u in (alice, bob)}
     await first.close()
     second = await start_bot(threaded)
-    table = second.tables.table_for_channel(thread.id)
+    table = await second.tables.table_for_channel(thread.id)
     assert table is not None and table.meta.thread_id == thread.id
     while (await step(fake, thread, [alice, bob])) is not None:
         pass
@@ -271,7 +271,7 @@ async def test_practice_opens_its_thread_and_a_closed_dm_panel_stays_live(
     opened = await fake.slash(alice, fake.channel, "bhargage practice", level="easy", target=31)
     thread = fake.thread_of(opened.message)
     assert thread is not None and thread.mention in opened.message.content
-    table = bot.tables.table_for_channel(thread.id)
+    table = await bot.tables.table_for_channel(thread.id)
     assert table is not None
     await bot.controller.bots_idle()
     await fake.settle()

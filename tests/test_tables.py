@@ -62,7 +62,7 @@ def mover(table: Table) -> int:
 async def test_create_and_act_and_the_log_is_on_disk_before_return(store: Store) -> None:
     svc = service(store)
     table = await new_race(svc)
-    assert svc.table_for_channel(10) is table
+    assert await svc.table_for_channel(10) is table
     assert await svc.get(table.id) is table
     assert table.seq == 0 and table.options == fakegame.Options(10)
     first = table.waiting_for()[0]
@@ -104,10 +104,10 @@ async def test_refusals(store: Store) -> None:
     with pytest.raises(TableError, match=r"Ann is already playing in <#10>"):
         await svc.create("raceN", GUILD + 1, 11, [(CAT, "Cat"), (ANN, "Ann")], None)
     other, _ = await svc.create("raceN", GUILD, 11, [(CAT, "Cat"), (DAN, "Dan"), (EVE, "Eve")], None)
-    assert [t.id for t in svc.tables_of_user(GUILD, ANN)] == [table.id]
-    assert [t.id for t in svc.tables_of_user(GUILD, CAT)] == [other.id]
-    assert svc.tables_of_user(GUILD + 1, ANN) == []
-    assert svc.seated_at(CAT) is other and svc.seated_at(ANN) is table
+    assert [t.id for t in await svc.tables_of_user(GUILD, ANN)] == [table.id]
+    assert [t.id for t in await svc.tables_of_user(GUILD, CAT)] == [other.id]
+    assert await svc.tables_of_user(GUILD + 1, ANN) == []
+    assert await svc.seated_at(CAT) is other and await svc.seated_at(ANN) is table
 
 
 async def test_stale_sequence_number(store: Store) -> None:
@@ -166,17 +166,17 @@ async def test_restore_by_replay_equals_live_state(store: Store, tmp_path: Path)
         svc2 = service(store2)
         assert await svc2.restore() == 2
         for live in (race, n3):
-            again = svc2.table_for_channel(live.channel_id)
+            again = await svc2.table_for_channel(live.channel_id)
             assert again is not None and again is not live
             assert again.state == live.state and again.seq == live.seq == 12
             assert again.seats == live.seats and again.options == live.options and again.seed == live.seed
             assert again.last_action_at == live.last_action_at
-        assert svc2.table_for_channel(12) is None
+        assert await svc2.table_for_channel(12) is None
         # A finished game can still be looked at (rebuilt, not registered).
         old = await svc2.get(done.id)
-        assert old.status == "finished" and old.is_over() and svc2.table_for_channel(12) is None
+        assert old.status == "finished" and old.is_over() and await svc2.table_for_channel(12) is None
         # The restored table keeps playing where it stopped.
-        t = svc2.table_for_channel(10)
+        t = await svc2.table_for_channel(10)
         assert t is not None
         res = await svc2.act(t.id, mover(t), "add 1", expected_seq=12)
         assert res.seq == 13
@@ -202,7 +202,7 @@ async def test_finishing_writes_results_and_ratings(store: Store) -> None:
     winner = table.seats[winner_seat].user_id
     res = await svc.act(table.id, winner, "add 3")
     assert res.finished and res.result is not None and res.result.muggins
-    assert table.status == "finished" and svc.table_for_channel(10) is None
+    assert table.status == "finished" and await svc.table_for_channel(10) is None
     with pytest.raises(TableClosed):
         await svc.act(table.id, winner, "add 1")
     board = await store.leaderboard(GUILD, "race")
@@ -221,7 +221,7 @@ async def test_resign_is_a_forfeit(store: Store) -> None:
     res = await svc.act(table.id, ANN, "resign")
     assert res.finished and res.result.how == "forfeit" and set(res.result.winners) == {0, 2}
     assert (await store.rating_of(GUILD, "raceN", ANN))["losses"] == 1  # type: ignore[index]
-    assert svc.table_for_channel(10) is None
+    assert await svc.table_for_channel(10) is None
     assert await store.rating_of(GUILD, "race", ANN) is None
 
 
@@ -295,7 +295,7 @@ async def test_real_bhargage_game_persists_replays_and_rates(store: Store) -> No
             # Restart mid-game: a new service over the same file must rebuild the same state.
             svc2 = TableService(store, clock=Clock(), games={"bhargage": GAMES["bhargage"]})
             assert await svc2.restore() == 1
-            again = svc2.table_for_channel(10)
+            again = await svc2.table_for_channel(10)
             assert again is not None and again.state == table.state and again.seq == table.seq
         assert steps < 2000
     result = bh.final_result(table.state)
@@ -332,7 +332,7 @@ async def test_real_deluxe_game_persists_replays_and_rates(store: Store) -> None
         if steps % 25 == 0 and table.status == "active":
             svc2 = TableService(store, clock=Clock(), games={"deluxe": GAMES["deluxe"]})
             assert await svc2.restore() == 1
-            again = svc2.table_for_channel(10)
+            again = await svc2.table_for_channel(10)
             assert again is not None and again.state == table.state and again.seq == table.seq
         if steps == 3000:  # no progress: end it the ordinary way, by players leaving
             await svc.act(table.id, ANN, "leave")
@@ -388,4 +388,4 @@ async def test_concurrent_loads_share_one_table(store: Store) -> None:
     table = await new_race(svc)
     fresh = service(store)  # no restore: tables are loaded on demand
     a, b = await asyncio.gather(fresh.get(table.id), fresh.get(table.id))
-    assert a is b and fresh.table_for_channel(10) is a
+    assert a is b and await fresh.table_for_channel(10) is a

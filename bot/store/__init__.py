@@ -19,6 +19,7 @@ from bot.store.postgres import PostgresStore, is_postgres_url, redacted
 from bot.store.records import (
     ActionConflict,
     ActionRecord,
+    ActiveGame,
     BotRecord,
     ChannelBusy,
     Finish,
@@ -41,6 +42,7 @@ __all__ = [
     "MIGRATIONS",
     "ActionConflict",
     "ActionRecord",
+    "ActiveGame",
     "BotRecord",
     "ChannelBusy",
     "Finish",

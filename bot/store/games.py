@@ -14,6 +14,7 @@ from bot.store._base import Conn, Params, Row, StoreBase
 from bot.store.records import (
     ActionConflict,
     ActionRecord,
+    ActiveGame,
     ChannelBusy,
     Finish,
     GameRecord,
@@ -151,21 +152,43 @@ class GamesMixin(StoreBase):
         with it and only the actions after it (the rest, the whole log). With ``shards`` (count, ids), only
         the games whose guild Discord puts on one of those shards."""
         params: list[Any] = [after]
-
-        def active(g: str) -> str:
-            text = f"{g}status = 'active' AND {g}id > ?"
-            if shards is not None:
-                count, ids = shards
-                on = ", ".join(str(int(i)) for i in ids)
-                text += f" AND (({g}guild_id >> 22) % {int(count)}) IN ({on})"
-            return text
-
-        where = active("g.")
+        where = _active("g.", shards)
         if limit is not None:
             # A page by id, chosen inside each query: the read is one snapshot, so all pick the same games.
-            where = f"g.id IN (SELECT id FROM games WHERE {active('')} ORDER BY id LIMIT ?)"
+            where = f"g.id IN (SELECT id FROM games WHERE {_active('', shards)} ORDER BY id LIMIT ?)"
             params.append(limit)
         return await self._records(where, params, snapshots)
+
+    async def active_index(self, *, shards: tuple[int, Sequence[int]] | None = None) -> list[ActiveGame]:
+        """Every active game (of a guild on ``shards``, as ``active_games``), by id, with its seats and meta
+        but no actions: three queries in one read."""
+        where = _active("g.", shards)
+        async with self._read() as db:
+            games = await db.fetch(
+                f"SELECT g.id, g.game, g.guild_id, g.channel_id FROM games g WHERE {where} ORDER BY g.id", [0]
+            )
+            seats = await db.fetch(
+                "SELECT s.game_id, s.seat, s.user_id, s.name FROM seats s JOIN games g ON g.id = s.game_id "
+                f"WHERE {where} ORDER BY s.game_id, s.seat",
+                [0],
+            )
+            metas = await db.fetch(
+                f"SELECT m.game_id, m.data FROM table_meta m JOIN games g ON g.id = m.game_id WHERE {where}",
+                [0],
+            )
+        seats_of = _seats(seats)
+        meta_of = {m["game_id"]: dict(json.loads(m["data"])) for m in metas}
+        return [
+            ActiveGame(
+                id=r["id"],
+                game=r["game"],
+                guild_id=r["guild_id"],
+                channel_id=r["channel_id"],
+                seats=tuple(seats_of[r["id"]]),
+                meta=meta_of.get(r["id"], {}),
+            )
+            for r in games
+        ]
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's action log, by seq."""
@@ -226,9 +249,7 @@ class GamesMixin(StoreBase):
                 f"SELECT m.game_id, m.data FROM table_meta m JOIN games g ON g.id = m.game_id WHERE {where}",
                 params,
             )
-        seats_of: dict[int, list[SeatRecord]] = defaultdict(list)
-        for s in seats:
-            seats_of[s["game_id"]].append(SeatRecord(s["seat"], s["user_id"], s["name"]))
+        seats_of = _seats(seats)
         actions_of: dict[int, list[ActionRecord]] = defaultdict(list)
         for a in actions:
             actions_of[a["game_id"]].append(_action(a))
@@ -268,6 +289,25 @@ class GamesMixin(StoreBase):
         )
         system = rt.system_for(g["game"], self.rating_systems)
         await stats.record_finish(db, game_id, g["game"], g["guild_id"], f, system)
+
+
+def _active(g: str, shards: tuple[int, Sequence[int]] | None) -> str:
+    """The condition (alias prefix ``g``, one ``?`` for the id above which) of an active game, of a guild on
+    one of ``shards`` (count, ids) when given."""
+    text = f"{g}status = 'active' AND {g}id > ?"
+    if shards is not None:
+        count, ids = shards
+        on = ", ".join(str(int(i)) for i in ids)
+        text += f" AND (({g}guild_id >> 22) % {int(count)}) IN ({on})"
+    return text
+
+
+def _seats(rows: Sequence[Row]) -> dict[int, list[SeatRecord]]:
+    """Seat rows (ordered by game and seat) by game id."""
+    seats_of: dict[int, list[SeatRecord]] = defaultdict(list)
+    for s in rows:
+        seats_of[s["game_id"]].append(SeatRecord(s["seat"], s["user_id"], s["name"]))
+    return seats_of
 
 
 def _fits(snapshots: Mapping[str, str]) -> tuple[str, list[Any]]:

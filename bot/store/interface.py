@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from bot.store.records import (
     ActionRecord,
+    ActiveGame,
     BotRecord,
     Finish,
     GameRecord,
@@ -118,6 +119,11 @@ class Store(Protocol):
         only the actions after the snapshot's seq; any other game comes with its whole log. With ``shards``
         (shard_count, shard ids), only games whose guild is on one of those shards, as Discord assigns
         them: ``(guild_id >> 22) % shard_count``."""
+        ...
+
+    async def active_index(self, *, shards: tuple[int, Sequence[int]] | None = None) -> list[ActiveGame]:
+        """Every active game (only those on ``shards``, as ``active_games``), by id, with its seats and meta
+        and no actions, in one consistent read of a few queries whatever the number of games."""
         ...
 
     async def actions(self, game_id: int) -> list[ActionRecord]:

@@ -10,6 +10,7 @@ from bot.ratings import Rating
 __all__ = [
     "ActionConflict",
     "ActionRecord",
+    "ActiveGame",
     "ChannelBusy",
     "Finish",
     "GameRecord",
@@ -96,6 +97,19 @@ class GameRecord:
     # Only when asked for (``snapshots=`` of ``Store.load_game`` / ``active_games``): then ``actions`` are
     # those after its seq.
     snapshot: Snapshot | None = None
+
+
+@dataclass(frozen=True)
+class ActiveGame:
+    """An active game as lookups by channel, thread and player need it: no actions (``Store.active_index``).
+    ``meta`` is the table's UI data, as in ``GameRecord``."""
+
+    id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    seats: tuple[SeatRecord, ...]
+    meta: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
