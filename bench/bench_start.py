@@ -1,16 +1,23 @@
 """Start-up benchmark: the real bot started on a database holding many live games.
 
-Run: ``.venv/bin/python bench/bench_start.py [--games 10000] [--seed 1] [--db PATH]``.
+Run: ``.venv/bin/python bench/bench_start.py [--games 10000] [--seed 1] [--db PATH] [--no-edit]``.
 Target on a 2-core machine, with 10,000 live games: the gateway connection begins within 2 s of
-``bot.start()``, and every table is restored soon after (well under 3 s).
+``bot.start()``, every table is restored soon after (well under 3 s), and a slash command sent as soon as the
+bot is ready is answered well within Discord's 3 s while the restore still runs.
 
 The database is built first (not timed): N live games, Bhargage and Bharg Deluxe in turn, each played by the
 engines to a random point (3–60 random legal moves, stopping short of the end), written through the store in
 one bulk transaction, with the snapshot each game's table would have kept when the code has snapshots. Then
 the real bot starts against the fake Discord of ``tests/fakediscord`` and the figures are printed: from
-``bot.start()`` to the fake's gateway accepting the websocket and receiving IDENTIFY, to READY, and to the end
-of the restore; the number of tables restored; the process's RSS. Last, what a snapshot costs a move: its
-size, the time to make it, and the time of a move's commit with and without it (on disk, synchronous=FULL).
+``bot.start()`` to the fake's gateway accepting the websocket and receiving IDENTIFY, to READY, to every game
+listed (what commands wait for) and to the end of the restore; the tables restored, and how many came from
+their snapshot; the process's RSS; and ``/… hand`` sent at READY by a player of the last game (the last one
+the restore comes to): its callback latency, whether it came before the end of the restore, and whether it
+showed that game. Then the same start-up again after an engine edit that keeps ``STATE_VERSION``, in a child
+process running a copy of the code whose two engine modules carry an edit (a function appended, which
+changed the hash of the engines' source that keyed snapshots before they had a ``STATE_VERSION``): every
+snapshot must still be used (``--no-edit`` skips it). Last, what a snapshot costs a move: its size, the time
+to make it, and the time of a move's commit with and without it (on disk).
 """
 
 from __future__ import annotations
@@ -18,10 +25,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import random
 import resource
+import shutil
+import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,11 +44,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_load import running_bot
 from bot.app import TavernBot
+from bot.delivery import parse
 from bot.games import GAMES
 from bot.settings import Settings
 from bot.store import SQLiteStore
 from bot.tables import TableService
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord
+
+ROOT = Path(__file__).resolve().parent.parent
+# What the engine edit appends to each engine module: code, kept STATE_VERSION.
+EDIT = '''
+
+def _edited_by_bench_start() -> str:
+    """An edit of the engine that keeps STATE_VERSION (bench/bench_start.py)."""
+    return "edited"
+'''
 
 try:  # absent before start-up used snapshots: the same bench then measures restore by replay
     from bot import snapshots
@@ -128,20 +149,46 @@ def _rss_mb() -> tuple[float, float]:
 
 
 async def start_up(path: Path) -> dict[str, float]:
-    """Start the real bot on ``path`` against the fake; the figures in seconds from ``bot.start()``."""
+    """Start the real bot on ``path`` against the fake, and send a command at READY; the figures in seconds
+    from ``bot.start()``."""
     marks: dict[str, float] = {}
-    restore = TableService.restore
+    restore, index = TableService.restore, SQLiteStore.active_index
 
     async def timed_restore(self: TableService, *args: Any, **kwargs: Any) -> int:
         count = await restore(self, *args, **kwargs)
-        marks["restored"], marks["tables"] = time.monotonic(), count
+        marks["restored"], marks["tables"] = time.perf_counter(), count
         return count
 
+    async def timed_index(self: SQLiteStore, **kwargs: Any) -> Any:
+        listed = await index(self, **kwargs)
+        marks["listed"] = time.perf_counter()
+        return listed
+
     TableService.restore = timed_restore  # type: ignore[method-assign]
+    SQLiteStore.active_index = timed_index  # type: ignore[method-assign]
     fake = FakeDiscord()
+    player = fake.add_user("player")
+    # The last game (the restore comes to it last) moves to the fake's channel, and the seat it waits for
+    # to a fake user, whose hand then has the game's controls on it.
+    with sqlite3.connect(path) as db:
+        last, game, seed, players, options = db.execute(
+            "SELECT id, game, seed, players, options FROM games ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        rules = GAMES[game].rules
+        state, _ = rules.start(seed, players, rules.Options.from_dict(json.loads(options)))
+        for (text,) in db.execute("SELECT text FROM actions WHERE game_id = ? ORDER BY seq", (last,)):
+            state, _ = rules.apply(state, rules.parse_action(text))
+        seat = rules.waiting_for(state)[0]
+        db.execute(
+            "UPDATE games SET guild_id = ?, channel_id = ? WHERE id = ?",
+            (fake.guild.id, fake.channel.id, last),
+        )
+        db.execute("UPDATE seats SET user_id = ? WHERE game_id = ? AND seat = ?", (player.id, last, seat))
+        marks["snapshots"] = db.execute("SELECT count(*) FROM snapshots").fetchone()[0]
 
     def starting(_bot: TavernBot) -> None:
-        marks["t0"] = time.monotonic()
+        marks["t0"] = time.perf_counter()
+        marks["t0 monotonic"] = time.monotonic()  # the clock of the fake's gateway marks
 
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -149,24 +196,86 @@ async def start_up(path: Path) -> dict[str, float]:
                 token=FAKE_TOKEN, db_path=path, health_path=Path(tmp) / "heartbeat", suit_emojis=False
             )
             async with running_bot(fake, settings, setup=starting, ready_timeout=120) as bot:
-                marks["ready"] = time.monotonic()
+                marks["ready"] = time.perf_counter()
+                command = f"{GAMES[game].command.lstrip('/')} hand"
+                answer = await fake.slash(player, fake.channel, command)
+                marks["early"] = "restored" not in marks
+                it = answer.interaction
+                assert it.sent_at is not None and it.callback_at is not None
+                marks["sent"], marks["callback"] = it.sent_at, it.callback_at
+                controls = [*answer.message.selects(), *answer.message.buttons()]
+                keys = {parse(c.custom_id, ()).key for c in controls if c.custom_id}
+                marks["right"] = answer.ephemeral and keys == {last}
                 while "restored" not in marks:
                     await asyncio.sleep(0.005)
-                marks["live"] = len(bot.tables.active_tables())
+                live = bot.tables.active_tables()
+                marks["live"] = len(live)
+                marks["resumed"] = sum(t.snapshot_seq > 0 for t in live)
                 marks["rss"], marks["peak"] = _rss_mb()
     finally:
         TableService.restore = restore  # type: ignore[method-assign]
+        SQLiteStore.active_index = index  # type: ignore[method-assign]
     t0 = marks["t0"]
     return {
-        "gateway": fake.gateway_opened_at[0] - t0,
-        "identify": fake.identified_at[0] - t0,
+        "gateway": fake.gateway_opened_at[0] - marks["t0 monotonic"],
+        "identify": fake.identified_at[0] - marks["t0 monotonic"],
         "ready": marks["ready"] - t0,
+        "listed": marks["listed"] - t0,
         "restored": marks["restored"] - t0,
         "tables": marks["tables"],
         "live": marks["live"],
+        "snapshots": marks["snapshots"],
+        "resumed": marks["resumed"],
         "rss": marks["rss"],
         "peak": marks["peak"],
+        "sent": marks["sent"] - t0,
+        "callback_ms": (marks["callback"] - marks["sent"]) * 1000,
+        "early": marks["early"],
+        "right": marks["right"],
     }
+
+
+def report(f: dict[str, float]) -> None:
+    print(f"gateway websocket accepted   {f['gateway']:7.3f} s after bot.start()")
+    print(f"IDENTIFY received            {f['identify']:7.3f} s")
+    print(f"READY (bot side)             {f['ready']:7.3f} s")
+    print(f"every active game listed     {f['listed']:7.3f} s (commands wait for this)")
+    print(f"every table restored         {f['restored']:7.3f} s")
+    print(
+        f"tables restored              {int(f['tables']):7d} (live afterwards: {int(f['live'])}; "
+        f"from their snapshot: {int(f['resumed'])} of the {int(f['snapshots'])} games with one)"
+    )
+    print(f"RSS                          {f['rss']:7.1f} MB (getrusage max RSS {f['peak']:.1f} MB)")
+    print(
+        f"/… hand at READY ({f['sent']:.3f} s): callback in {f['callback_ms']:.0f} ms, "
+        f"{'before' if f['early'] else 'AFTER'} the restore ended, "
+        f"{'showing' if f['right'] else 'NOT showing'} the last game's hand"
+    )
+
+
+def _engines_hash(root: Path) -> str:
+    """A hash of the engines' source, as the snapshots' fingerprint was before STATE_VERSION."""
+    digest = hashlib.sha256()
+    for path in sorted((root / "bot" / "rules").glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def start_after_engine_edit(folder: Path, path: Path) -> None:
+    """The start-up again, in a child process running a copy of the code whose engines carry ``EDIT``."""
+    root = folder / "edited"
+    for part in ("bot", "cogs", "tests", "bench"):
+        shutil.copytree(ROOT / part, root / part, ignore=shutil.ignore_patterns("__pycache__", "reference"))
+    for name in ("bhargage.py", "deluxe.py"):
+        engine = root / "bot" / "rules" / name
+        engine.write_text(engine.read_text() + EDIT)
+    print(
+        f"\nafter an engine edit that keeps STATE_VERSION (the engines' source hash {_engines_hash(ROOT)} -> "
+        f"{_engines_hash(root)}):",
+        flush=True,
+    )
+    script = root / "bench" / "bench_start.py"
+    subprocess.run([sys.executable, str(script), "--db", str(path), "--start-only"], check=True, cwd=root)
 
 
 async def snapshot_cost(folder: Path, moves: int = 400) -> dict[str, float]:
@@ -214,6 +323,10 @@ async def snapshot_cost(folder: Path, moves: int = 400) -> dict[str, float]:
 
 
 async def run(args: argparse.Namespace) -> None:
+    if args.start_only:  # the child of start_after_engine_edit
+        print(f"engine code from             {Path(GAMES['bhargage'].rules.__file__).parent}")
+        report(await start_up(Path(args.db)))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(args.db) if args.db else Path(tmp) / "tavern.sqlite3"
         if not path.exists():
@@ -224,17 +337,13 @@ async def run(args: argparse.Namespace) -> None:
                 f"{counts['actions']} actions, {counts['snapshots']} snapshots) "
                 f"in {time.monotonic() - t:.1f} s"
             )
-        f = await start_up(path)
-        print(f"gateway websocket accepted   {f['gateway']:7.3f} s after bot.start()")
-        print(f"IDENTIFY received            {f['identify']:7.3f} s")
-        print(f"READY (bot side)             {f['ready']:7.3f} s")
-        print(f"every table restored         {f['restored']:7.3f} s")
-        print(f"tables restored              {int(f['tables']):7d} (live afterwards: {int(f['live'])})")
-        print(f"RSS                          {f['rss']:7.1f} MB (getrusage max RSS {f['peak']:.1f} MB)")
+        report(await start_up(path))
+        if not args.no_edit:
+            start_after_engine_edit(Path(tmp), path)
         if snapshots is not None:
             c = await snapshot_cost(Path(tmp))
             print(
-                f"snapshot per move ({int(c['moves'])} moves): {c['bytes']:.0f} bytes, "
+                f"\nsnapshot per move ({int(c['moves'])} moves): {c['bytes']:.0f} bytes, "
                 f"made in {c['dump_ms']:.3f} ms; "
                 f"commit {c['plain_ms']:.2f} ms without, {c['with_ms']:.2f} ms with"
             )
@@ -245,6 +354,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=10_000, help="live games in the database")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games built")
     parser.add_argument("--db", help="use (or build once) this database file instead of a temporary one")
+    parser.add_argument("--no-edit", action="store_true", help="skip the start-up after an engine edit")
+    parser.add_argument("--start-only", action="store_true", help=argparse.SUPPRESS)  # the edited child
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     asyncio.run(run(args))
