@@ -302,8 +302,8 @@ class TableController:
                 await self.tables.save_meta(table, board_id=response.message_id)
 
     async def end_here(self, interaction: Interaction) -> None:
-        """``/tavern end``: an admin closes this channel's game (abandoned: no result, no rating change, the
-        players told) or its open lobby."""
+        """``/tavern-admin end``: an admin closes this channel's game (abandoned: no result, no rating change,
+        the players told) or its open lobby."""
         perms = interaction.permissions
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserFacingError("tavern.error.server-only")
@@ -336,7 +336,7 @@ class TableController:
     async def server_settings_command(
         self, interaction: Interaction, changes: dict[str, Any], *, reset: bool = False
     ) -> None:
-        """``/tavern settings``: shown to, and changed by, members with Manage Server only."""
+        """``/tavern-admin settings``: shown to, and changed by, members with Manage Server only."""
         if interaction.guild_id is None:
             raise UserFacingError("tavern.error.server-only")
         if not interaction.permissions.manage_guild:

@@ -308,7 +308,7 @@ class LobbyService:
         return LobbyOutcome(lobby, started=(table, events))
 
     async def cancel_in(self, channel_id: int) -> list[Lobby]:
-        """Close the channel's open lobbies (an admin's ``/tavern end``); returns them as now closed."""
+        """Close the channel's open lobbies (an admin's ``/tavern-admin end``); returns them as now closed."""
         closed: list[Lobby] = []
         for lobby in await self.store.open_lobbies(channel_id=channel_id):
             async with self.locks(("lobby", lobby.id)):
