@@ -228,6 +228,7 @@ class General(commands.Cog):
     @app_commands.rename(card=cmd("cmd.tavern.cards.card"))
     @app_commands.describe(card=cmd("cmd.tavern.cards.card.description"))
     async def cards(self, interaction: discord.Interaction[TavernBot], card: str | None = None) -> None:
+        self.bot.controller.cards.take(interaction.user.id)
         panel = gallery.gallery_panel() if card is None else gallery.card_panel(gallery.find_card(card))
         await delivery.send_ephemeral(interaction, panel, 0)
 
