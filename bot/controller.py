@@ -826,7 +826,11 @@ class TableController:
         await self._refresh_summary(table)
 
     async def _post(self, table: Table, panel: Panel) -> discord.Message | None:
-        """Post where the table lives; None (logged) if Discord refuses: one lost post never stops a game."""
+        """Post where the table lives; None (logged) if Discord refuses: one lost post never stops a game.
+        It pings the table's people that it calls by mention (a turn, a nudge, a claim, a notice), nobody
+        else: a name is never a mention (``bot.safe``)."""
+        called = tuple(u for u in table.user_ids if not is_bot(u) and _mention(u) in panel.content)
+        panel = replace(panel, pings=called)
         for attempt in range(3):
             place = self._place(table)
             try:
