@@ -115,7 +115,7 @@ class Outbox:
 
 
 def player(user: discord.abc.User) -> Player:
-    return Player(user.id, safe.name(user.display_name), user.bot)
+    return Player(user.id, safe.name(user.display_name, user.name), user.bot)
 
 
 class TableController:
@@ -316,7 +316,7 @@ class TableController:
         if not (perms.manage_guild or perms.manage_channels):
             raise UserFacingError("tavern.end.admins-only")
         self.admin.take(interaction.user.id)  # counted when there is nothing to end too: that asks the store
-        admin = safe.name(interaction.user.display_name)
+        admin = safe.name(interaction.user.display_name, interaction.user.name)
         reason = f"ended by {admin}"  # i18n: not text (stored with the game, for the operator)
         table = self.tables.table_for_channel(interaction.channel_id)
         if table is not None:
@@ -480,7 +480,9 @@ class TableController:
             told = table.meta.told(table.seq)
             events = await self._apply(table, idle, action, expected_seq=int(click.token))
             async with self.languages.channel(table.guild_id):  # the claim offer is a channel message
-                text = table.adapter.claimed_text(table, idle, safe.name(interaction.user.display_name))
+                text = table.adapter.claimed_text(
+                    table, idle, safe.name(interaction.user.display_name, interaction.user.name)
+                )
             await self._saved(interaction, table, events, told, Panel(content=text))
 
     async def _rematch(self, interaction: Interaction, table: Table) -> None:

@@ -1,13 +1,19 @@
-"""Hostile input through the real client: forged option values are refused quietly and post nothing, and a
-message pings exactly whom it means."""
+"""Hostile input through the real client: forged option values are refused quietly and post nothing, a message
+pings exactly whom it means, and hostile display names are shown as their plain characters."""
 
 from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
 
 import pytest
 
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_hardening import slash_raw
+
+BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 
 def everything(fake: FakeDiscord, *users: FakeUser) -> list[FakeMessage]:
@@ -79,3 +85,85 @@ async def test_a_challenge_pings_the_challenged_player_only(
     assert calls and sorted(calls[-1].pinged_user_ids()) == sorted([alice.id, bob.id])
     for m in fake.channel_messages(fake.channel):
         assert m.allowed_mentions is not None and not m.allowed_mentions.get("parse"), m.allowed_mentions
+
+
+# ------------------------------------------------------------------------------------------ hostile names
+
+
+def no_unescaped(pattern: str) -> Callable[[str], bool]:
+    """The text has no ``pattern`` that no backslash escapes."""
+    return lambda text: not re.search(r"(?<!\\)" + pattern, text)
+
+
+def marks_capped(text: str) -> bool:
+    run = 0
+    for ch in text:
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if run > 2:
+            return False
+    return True
+
+
+# (display name, what must hold of every text the bot posts, the name shown when it is blank)
+HOSTILE: dict[str, tuple[str, Callable[[str], bool], str | None]] = {
+    "masked link": (
+        "[Prize](https://evil.io/x)",
+        lambda text: no_unescaped(r"\]\(")(text) and "https://evil.io" not in text,
+        None,
+    ),
+    "heading": ("# Winner", lambda text: not re.search(r"(?m)^#{1,3} ", text), None),
+    "bare heading mark": ("##", lambda text: not re.search(r"(?m)^#{1,3} ", text), None),
+    "subtext": ("-# small print", lambda text: not re.search(r"(?m)^-# small", text), None),
+    "list": ("- item", lambda text: not re.search(r"(?m)^- item", text), None),
+    "numbered list": ("1. first", lambda text: not re.search(r"(?m)^1\. first", text), None),
+    "quote": (">>> boss", lambda text: not re.search(r"(?m)^>", text), None),
+    "bare url": ("https://evil.io/free", lambda text: "https://evil.io" not in text, None),
+    "invite": ("discord.gg/evil", lambda text: "discord.gg/evil" not in text, None),
+    "bidi override": ("\u202eevil\u202c ron", lambda text: not any(c in text for c in BIDI), None),
+    "zero width only": ("\u200b\u200b\u200b", lambda text: "\u200b" not in text, "mallory"),
+    "word joiners only": (
+        "\u2060\ufeff\u2060",
+        lambda text: "\u2060" not in text and "\ufeff" not in text,
+        "mallory",
+    ),
+    "hangul filler": ("\u3164\u3164\u3164", lambda text: "\u3164" not in text, "mallory"),
+    "braille blank": ("\u2800\u2800", lambda text: "\u2800" not in text, "mallory"),
+    "channel": ("<#1234567890>", lambda text: "<#1234567890>" not in text, None),
+    "timestamp": ("<t:1:R>", lambda text: "<t:1:R>" not in text, None),
+    "emoji": ("<:pog:1234567890>", lambda text: "<:pog:1234567890>" not in text, None),
+    "combining flood": ("Z" + "\u0301\u0302\u0303" * 30, marks_capped, None),
+    "mention": (
+        "<@{carol}> and @everyone",
+        lambda text: "<@{carol}>" not in text and "@everyone" not in text,
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(HOSTILE))
+async def test_a_hostile_display_name_is_shown_as_plain_text(
+    fake_discord: FakeDiscord, start_bot: StartBot, kind: str
+) -> None:
+    """A player with a hostile display name is challenged and accepts: the channel's answer begins with that
+    name ("… accepted bob's challenge"), the opening and the board show it, the other player's panel too.
+    Every text is checked for the form the name tried to make; a name with nothing visible is shown as the
+    member's username."""
+    fake = fake_discord
+    bot = await start_bot()
+    raw, harmless, blank_as = HOSTILE[kind]
+    bob, carol, mallory = fake.add_user("bob"), fake.add_user("carol"), fake.add_user("mallory")
+    mallory.global_name = raw.replace("{carol}", str(carol.id))
+    posted = await fake.slash(bob, fake.channel, "bhargage challenge", opponent=mallory)
+    accepted = await fake.click(mallory, posted.message, "Accept")
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    shown = table.names[table.seat_of(mallory.id) or 0]
+    if blank_as is not None:
+        assert shown == blank_as
+    assert accepted.message.content.startswith(shown), (shown, accepted.message.content)
+    messages = everything(fake, bob, mallory)
+    assert any(shown in m.text() for m in messages if m is not accepted.message)
+    for m in messages:
+        assert harmless(m.text().replace(str(carol.id), "{carol}")), (kind, m.text())
+        assert set(m.pinged_user_ids()) <= {bob.id, mallory.id} and not m.pings_everyone, m.content
+    assert f"<@{carol.id}>" not in "".join(m.content for m in messages)
