@@ -88,7 +88,8 @@ class TavernBot(commands.AutoShardedBot):
             intents=intents(),
             tree_cls=TavernTree,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nothing pings unless it says whom: a panel names its pings (``delivery.mentions``).
+            allowed_mentions=discord.AllowedMentions.none(),
             guild_ready_timeout=guild_ready_timeout,
             shard_count=settings.shard_count,
             **options,

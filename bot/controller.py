@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import ai, delivery, safe
-from bot.cooldowns import Cooldown
+from bot.cooldowns import ADMIN_PER_MINUTE, BOARDS_PER_MINUTE, CARDS_PER_MINUTE, Cooldown
 from bot.errors import UserFacingError, permissions
 from bot.games import Announcement, Aside, Click, Move
 from bot.i18n import Msg, speaking, t
@@ -115,7 +115,7 @@ class Outbox:
 
 
 def player(user: discord.abc.User) -> Player:
-    return Player(user.id, safe.name(user.display_name), user.bot)
+    return Player(user.id, safe.name(user.display_name, user.name), user.bot)
 
 
 class TableController:
@@ -142,6 +142,9 @@ class TableController:
         self.calculators = Cooldown(
             settings.calculations_per_minute, 60, bot.clock, Msg("general.cooldown.calculator")
         )
+        self.admin = Cooldown(ADMIN_PER_MINUTE, 60, bot.clock, Msg("general.cooldown.admin"))
+        self.cards = Cooldown(CARDS_PER_MINUTE, 60, bot.clock, Msg("general.cooldown.cards"))
+        self.boards = Cooldown(BOARDS_PER_MINUTE, 60, bot.clock, Msg("general.cooldown.board"))
 
     @property
     def settings(self) -> Settings:
@@ -171,29 +174,28 @@ class TableController:
             await self.practice(interaction, game, ai.DEFAULT_LEVEL, options)  # challenging the bot itself
             return
         self.refuse_permissions(interaction)
-        self.openings.check(interaction.user.id)
-        adapter = self.tables.adapter(game)
-        options = await self._usual_target(interaction.guild_id, adapter, options)
-        lobby = await self.lobbies.open(
-            adapter,
-            interaction.guild_id,
-            interaction.channel_id,
-            player(interaction.user),
-            invited=player(invited) if invited is not None else None,
-            members=members,
-            options=options,
-        )
-        try:
-            async with self.languages.channel(interaction.guild_id):
-                panel = _lobby_panel(adapter, lobby)
-            response = await delivery.deliver(
-                interaction.response.send_message, panel, "l", lobby.id, new=True
+        with self.openings.reserve(interaction.user.id):  # given back if nothing opens
+            adapter = self.tables.adapter(game)
+            options = await self._usual_target(interaction.guild_id, adapter, options)
+            lobby = await self.lobbies.open(
+                adapter,
+                interaction.guild_id,
+                interaction.channel_id,
+                player(interaction.user),
+                invited=player(invited) if invited is not None else None,
+                members=members,
+                options=options,
             )
-        except BaseException:
-            await self.lobbies.posted(lobby.id, None)
-            raise
-        await self.lobbies.posted(lobby.id, response.message_id)
-        self.openings.record(interaction.user.id)
+            try:
+                async with self.languages.channel(interaction.guild_id):
+                    panel = _lobby_panel(adapter, lobby)
+                response = await delivery.deliver(
+                    interaction.response.send_message, panel, "l", lobby.id, new=True
+                )
+            except BaseException:
+                await self.lobbies.posted(lobby.id, None)
+                raise
+            await self.lobbies.posted(lobby.id, response.message_id)
 
     async def _usual_target(self, guild_id: int, adapter: Any, options: dict[str, Any]) -> dict[str, Any]:
         """The server's usual target where the command left it out."""
@@ -210,19 +212,18 @@ class TableController:
             raise UserFacingError("tavern.error.server-only")
         chosen = ai.level(level)
         self.refuse_permissions(interaction)
-        self.openings.check(interaction.user.id)
-        adapter = self.tables.adapter(game)
-        options = await self._usual_target(interaction.guild_id, adapter, options)
-        table, _ = await self.lobbies.practice(
-            adapter,
-            interaction.guild_id,
-            interaction.channel_id,
-            player(interaction.user),
-            chosen,
-            options,
-        )  # a refusal (a busy channel, a player seated elsewhere) is still this command's private answer
+        with self.openings.reserve(interaction.user.id):  # given back if no table starts
+            adapter = self.tables.adapter(game)
+            options = await self._usual_target(interaction.guild_id, adapter, options)
+            table, _ = await self.lobbies.practice(
+                adapter,
+                interaction.guild_id,
+                interaction.channel_id,
+                player(interaction.user),
+                chosen,
+                options,
+            )  # a refusal (a busy channel, a player seated elsewhere) is still this command's private answer
         response = await interaction.response.defer()
-        self.openings.record(interaction.user.id)
         async with self.tables.locked(table.id) as table, self.languages.channel(table.guild_id):
             text = t(
                 "tavern.practice.opening",
@@ -284,7 +285,12 @@ class TableController:
 
     async def repost_board(self, interaction: Interaction, game: str) -> None:
         """The board again, as this command's answer; that message is the one kept current from now on.
-        Asked in the channel of a game played in a thread, it is shown privately with the thread's link."""
+        Asked in the channel of a game played in a thread, it is shown privately with the thread's link.
+        Anyone in the channel may ask, a few times a minute (each answer is a new message there)."""
+        with self.boards.reserve(interaction.user.id):
+            await self._repost_board(interaction, game)
+
+    async def _repost_board(self, interaction: Interaction, game: str) -> None:
         table = await self.tables.table_for_channel(interaction.channel_id or 0)
         if table is None or table.game != game:
             raise UserFacingError("tavern.no-game-here", game=self.tables.adapter(game).title)
@@ -302,14 +308,15 @@ class TableController:
                 await self.tables.save_meta(table, board_id=response.message_id)
 
     async def end_here(self, interaction: Interaction) -> None:
-        """``/tavern end``: an admin closes this channel's game (abandoned: no result, no rating change, the
-        players told) or its open lobby."""
+        """``/tavern-admin end``: an admin closes this channel's game (abandoned: no result, no rating change,
+        the players told) or its open lobby."""
         perms = interaction.permissions
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserFacingError("tavern.error.server-only")
         if not (perms.manage_guild or perms.manage_channels):
             raise UserFacingError("tavern.end.admins-only")
-        admin = safe.name(interaction.user.display_name)
+        self.admin.take(interaction.user.id)  # counted when there is nothing to end too: that asks the store
+        admin = safe.name(interaction.user.display_name, interaction.user.name)
         reason = f"ended by {admin}"  # i18n: not text (stored with the game, for the operator)
         table = await self.tables.table_for_channel(interaction.channel_id)
         if table is not None:
@@ -336,11 +343,12 @@ class TableController:
     async def server_settings_command(
         self, interaction: Interaction, changes: dict[str, Any], *, reset: bool = False
     ) -> None:
-        """``/tavern settings``: shown to, and changed by, members with Manage Server only."""
+        """``/tavern-admin settings``: shown to, and changed by, members with Manage Server only."""
         if interaction.guild_id is None:
             raise UserFacingError("tavern.error.server-only")
         if not interaction.permissions.manage_guild:
             raise UserFacingError("tavern.settings.admins-only")
+        self.admin.take(interaction.user.id)
         service = self.server_settings
         if reset:
             config = await service.reset(interaction.guild_id)
@@ -472,7 +480,9 @@ class TableController:
             told = table.meta.told(table.seq)
             events = await self._apply(table, idle, action, expected_seq=int(click.token))
             async with self.languages.channel(table.guild_id):  # the claim offer is a channel message
-                text = table.adapter.claimed_text(table, idle, safe.name(interaction.user.display_name))
+                text = table.adapter.claimed_text(
+                    table, idle, safe.name(interaction.user.display_name, interaction.user.name)
+                )
             await self._saved(interaction, table, events, told, Panel(content=text))
 
     async def _rematch(self, interaction: Interaction, table: Table) -> None:
@@ -818,7 +828,11 @@ class TableController:
         await self._refresh_summary(table)
 
     async def _post(self, table: Table, panel: Panel) -> discord.Message | None:
-        """Post where the table lives; None (logged) if Discord refuses: one lost post never stops a game."""
+        """Post where the table lives; None (logged) if Discord refuses: one lost post never stops a game.
+        It pings the table's people that it calls by mention (a turn, a nudge, a claim, a notice), nobody
+        else: a name is never a mention (``bot.safe``)."""
+        called = tuple(u for u in table.user_ids if not is_bot(u) and _mention(u) in panel.content)
+        panel = replace(panel, pings=called)
         for attempt in range(3):
             place = self._place(table)
             try:

@@ -206,17 +206,26 @@ def embed(spec: Embed, image: str | None = None) -> discord.Embed:
     return out
 
 
+def mentions(pings: Sequence[int]) -> discord.AllowedMentions:
+    """Whom a message may notify: exactly the users ``pings`` names. Any other mention in it (a name that
+    looks like one, a value someone forged) shows as text; roles, everyone and replies never ping."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in pings]
+    )
+
+
 def kwargs(
     panel: Panel, scope: str, key: int, *, new: bool = False, files: Sequence[discord.File] = ()
 ) -> dict[str, Any]:
-    """Send or edit arguments, with the panel's picture as ``files`` (drawn by :func:`draw`). Editing sets
-    every part (an edit removes old controls, and replaces or removes the old picture); a new message leaves
-    out what it does not have."""
+    """Send or edit arguments, with the panel's picture as ``files`` (drawn by :func:`draw`) and its pings as
+    the only mentions allowed. Editing sets every part (an edit removes old controls, and replaces or
+    removes the old picture); a new message leaves out what it does not have."""
     content = panel.content[:CONTENT_LIMIT] or None
     out: dict[str, Any] = {
         "content": content,
         "embeds": [embed(panel.embed, files[0].filename if files else None)] if panel.embed else [],
         "view": view(panel.controls, scope, key),
+        "allowed_mentions": mentions(panel.pings),
     }
     if new:
         out = {k: v for k, v in out.items() if v not in (None, [])}

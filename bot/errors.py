@@ -17,6 +17,7 @@ from discord import app_commands
 
 from bot.i18n import Said, both, named, t, tn
 from bot.rules.errors import RulesError
+from bot.safe import plain
 
 log = logging.getLogger("tavern.errors")
 
@@ -69,7 +70,7 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CheckFailure):  # includes NoPrivateMessage
         return t("tavern.error.server-only")
     if isinstance(error, app_commands.TransformerError):
-        return t("tavern.error.bad-option-value", value=error.value)
+        return t("tavern.error.bad-option-value", value=plain(str(error.value)))
     return None
 
 
@@ -142,6 +143,38 @@ def check_options(data: Any) -> None:
             raise BadOption("tavern.error.not-found", kind=named("option-kind", kind))
 
 
+# What an option of each type may hold: string, integer, boolean, number (bool is no integer here).
+VALUE_TYPES: dict[int, tuple[type, ...]] = {3: (str,), 4: (int,), 5: (bool,), 10: (int, float)}
+
+
+def check_values(interaction: discord.Interaction[Any]) -> None:
+    """Refuse what no client would send for this command: a value of another type than its option's, or one
+    that is not among the option's declared choices (the choices are the client's menu, not a check: anyone
+    can send any value). Refused quietly, without repeating the value."""
+    data: Any = interaction.data or {}
+    command = interaction.command
+    if interaction.type is not discord.InteractionType.application_command or not isinstance(
+        command, app_commands.Command
+    ):
+        return
+    options = list(data.get("options") or [])
+    while options and isinstance(options[0], dict) and options[0].get("type") in (1, 2):
+        options = list(options[0].get("options") or [])  # down to the subcommand's own options
+    parameters = {p.display_name: p for p in command.parameters}
+    for option in options:
+        parameter = parameters.get(str(option.get("name"))) if isinstance(option, dict) else None
+        if parameter is None or parameter.type.value not in VALUE_TYPES:
+            continue
+        value = option.get("value")
+        kinds = VALUE_TYPES[parameter.type.value]
+        if option.get("type") != parameter.type.value or not isinstance(value, kinds):
+            raise BadOption("tavern.error.unreadable-command")
+        if isinstance(value, bool) and parameter.type.value != 5:
+            raise BadOption("tavern.error.unreadable-command")
+        if parameter.choices and value not in {c.value for c in parameter.choices}:
+            raise BadOption("tavern.error.not-a-choice")
+
+
 class TavernTree(app_commands.CommandTree[Any]):
     """Command tree whose errors go through :func:`reply_error`."""
 
@@ -149,7 +182,8 @@ class TavernTree(app_commands.CommandTree[Any]):
         """A command waits, at start-up, until every active game is listed (``TableService.indexed``: it
         may look tables up by channel or user; the restore of the tables themselves goes on, and a table
         looked up is rebuilt then); a closing bot refuses new commands (``bot.drain``), with the same short
-        answer as a press; an option no client would send is refused before discord.py parses it."""
+        answer as a press; an option no client would send (an id that isn't one, a value of the wrong type
+        or not among its choices) is refused before the command runs."""
         languages = getattr(interaction.client, "languages", None)
         if languages is not None:  # the caller's language for everything this command answers
             await languages.heard(interaction)
@@ -160,6 +194,7 @@ class TavernTree(app_commands.CommandTree[Any]):
         if drain is not None:
             drain.refuse_if_closing()
         check_options(interaction.data or {})
+        check_values(interaction)
         return True
 
     async def on_error(

@@ -3,9 +3,9 @@
 Every interaction says the clicking player's client language (``interaction.locale``): the bot answers them in
 it, and remembers it (in memory and in the store, written only when it changes), so a player's private panel
 redrawn because someone else moved is still in their language — after a restart too. Channel text (the board,
-the calls, results, lobbies) is in the server's language: what an admin chose with ``/tavern settings
-language``, else the server's own preferred locale as Discord reports it, else English. Languages the bot
-has no catalog for fall back to English (:func:`bot.i18n.resolve`, which logs it once).
+the calls, results, lobbies) is in the server's language: what an admin chose with ``/tavern-admin
+settings language``, else the server's own preferred locale as Discord reports it, else English. Languages the
+bot has no catalog for fall back to English (:func:`bot.i18n.resolve`, which logs it once).
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """Lobbies: two-player challenges and open lobbies of 2–6, for every game; the only code that asks the store
 about lobbies.
 
-One table or open lobby per channel (of any game): opening runs under the channel's lock. A click on a lobby
-runs under that lobby's lock, so simultaneous Joins all count and a Start and an expiry never both win.
+One table or open lobby per channel (of any game): opening runs under the channel's lock. One open lobby or
+challenge per host, anywhere (a player sits at one table at a time, so a second could never start with them):
+the store decides it with the insert. A click on a lobby runs under that lobby's lock, so simultaneous Joins
+all count and a Start and an expiry never both win.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from bot.i18n import Msg
 from bot.locks import KeyedLocks
 from bot.seats import is_bot, next_bot
 from bot.settings import Settings
-from bot.store import Lobby, Store
+from bot.store import HostBusy, Lobby, Store
 from bot.tables import Table, TableService
 
 # Table commands a refusal names, as the reader's client shows them ("resign" → "abbandona").
@@ -140,18 +142,28 @@ class LobbyService:
                 adapter, channel_id, [host, *([invited] if invited else []), *members], host
             )
             everyone = [host, *(m for m in members if m.id != host.id)]
-            return await self.store.create_lobby(
-                adapter.name,
-                guild_id,
-                channel_id,
-                host.id,
-                created_at=now,
-                expires_at=now + self._minutes(adapter) * 60,
-                invited_id=invited.id if invited else None,
-                options=opts.to_dict(),
-                names={p.id: p.name for p in [*everyone, *([invited] if invited else [])]},
-                members=[p.id for p in everyone],
-            )
+            try:
+                return await self.store.create_lobby(
+                    adapter.name,
+                    guild_id,
+                    channel_id,
+                    host.id,
+                    created_at=now,
+                    expires_at=now + self._minutes(adapter) * 60,
+                    invited_id=invited.id if invited else None,
+                    options=opts.to_dict(),
+                    names={p.id: p.name for p in [*everyone, *([invited] if invited else [])]},
+                    members=[p.id for p in everyone],
+                )
+            except HostBusy as busy:
+                raise self._hosting(busy.lobby) from None
+
+    def _hosting(self, lobby: Lobby) -> UserFacingError:
+        """The refusal of a second lobby to a host: where their open one is, and how to close it."""
+        game = self.tables.games.get(lobby.game)
+        if game is not None and game.challenge:
+            return UserFacingError("tavern.lobby.hosting-challenge", channel=lobby.channel_id)
+        return UserFacingError("tavern.lobby.hosting-table", channel=lobby.channel_id)
 
     async def _refuse_busy(
         self, adapter: GameAdapter, channel_id: int, players: Sequence[Player], host: Player
@@ -205,7 +217,8 @@ class LobbyService:
     def refuse(self, lobby: Lobby, user: Player, verb: str, arg: str = "") -> None:
         """Raise the refusal this click gets on this lobby as it stands, if any; pure, so a click can be
         refused before it is acknowledged (and is checked again under the lobby's lock). ``arg`` is the
-        value chosen in a menu (a bot's level)."""
+        value chosen in a menu (a bot's level). A challenge is answered by the player it invites; its host
+        may only withdraw it, with the same decline button."""
         adapter = self.adapter(lobby)
         known = (
             ("accept", "decline")
@@ -214,7 +227,8 @@ class LobbyService:
         )
         if verb not in known:
             raise UserFacingError("tavern.out-of-date")
-        if adapter.challenge and user.id != lobby.invited_id:
+        withdraws = verb == "decline" and user.id == lobby.host_id  # the host takes their challenge back
+        if adapter.challenge and user.id != lobby.invited_id and not withdraws:
             raise UserFacingError("tavern.lobby.not-for-you", user=lobby.invited_id)
         if lobby.status != "open" or self._overdue(lobby):
             return  # answered with the lobby as it is, and a word on why it is closed
@@ -289,7 +303,7 @@ class LobbyService:
             if verb == "leave":
                 members = [m for m in lobby.members if m != user.id]
                 return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members))
-            status = "declined" if verb == "decline" else "cancelled"
+            status = "declined" if verb == "decline" and user.id != lobby.host_id else "cancelled"
             return LobbyOutcome(await self.store.update_lobby(lobby.id, status=status))
 
     async def _start(
@@ -308,7 +322,7 @@ class LobbyService:
         return LobbyOutcome(lobby, started=(table, events))
 
     async def cancel_in(self, channel_id: int) -> list[Lobby]:
-        """Close the channel's open lobbies (an admin's ``/tavern end``); returns them as now closed."""
+        """Close the channel's open lobbies (an admin's ``/tavern-admin end``); returns them as now closed."""
         closed: list[Lobby] = []
         for lobby in await self.store.open_lobbies(channel_id=channel_id):
             async with self.locks(("lobby", lobby.id)):

@@ -76,12 +76,14 @@ class Picture:
 @dataclass(frozen=True)
 class Panel:
     """A message: ``content`` and/or ``embed``, an optional ``picture``, plus ``controls`` (none = a message
-    with no live controls)."""
+    with no live controls). ``pings`` are the user ids whose mentions in it notify them: nobody else's do,
+    and never a role or everyone."""
 
     content: str = ""
     embed: Embed | None = None
     controls: tuple[Control, ...] = field(default=())
     picture: Picture | None = None
+    pings: tuple[int, ...] = ()
 
     def with_note(self, note: str) -> Panel:
         """The same panel with a line put first (what just happened, where the game is)."""

@@ -102,7 +102,7 @@ class Bhargage(GameCog):
         dealer: bool,
         sequences: bool = False,
     ) -> None:
-        self.bot.controller.calculators.use(interaction.user.id)
+        self.bot.controller.calculators.take(interaction.user.id)
         answer = discard_answer(cards, dealer=dealer, sequences=sequences)
         await interaction.response.send_message(answer, ephemeral=True)
 
@@ -127,7 +127,7 @@ class Bhargage(GameCog):
         bhargage: bool = False,
         sequences: bool = False,
     ) -> None:
-        self.bot.controller.calculators.use(interaction.user.id)
+        self.bot.controller.calculators.take(interaction.user.id)
         answer = count_answer(cards, up, bhargage=bhargage, sequences=sequences)
         await interaction.response.send_message(answer, ephemeral=True)
 

@@ -1,5 +1,5 @@
 """``/tavern help``, ``/tavern cards`` and ``/tavern ping``: what the bot is and whether it is alive,
-in the reader's language."""
+in the reader's language; and ``/tavern-admin end`` and ``/tavern-admin settings`` for a server's admins."""
 
 from __future__ import annotations
 
@@ -69,8 +69,20 @@ def start_words(tree: app_commands.CommandTree[Any]) -> dict[str, str]:
     }
 
 
-def command_lines(tree: app_commands.CommandTree[discord.Client]) -> list[str]:
-    """One line per invocable slash command, so new game cogs show up in help without edits here."""
+def offered(
+    command: app_commands.Command[Any, ..., Any] | app_commands.Group, perms: discord.Permissions
+) -> bool:
+    """Whether Discord shows the reader this top-level command by default: one that asks for permissions
+    (the admin group) only to members who have them here."""
+    needed = command.default_permissions
+    return needed is None or perms.administrator or perms >= needed
+
+
+def command_lines(
+    tree: app_commands.CommandTree[discord.Client], perms: discord.Permissions | None = None
+) -> list[str]:
+    """One line per invocable slash command the reader is offered (``perms``, theirs where they ask; None:
+    every command), so new game cogs show up in help without edits here."""
     lines: list[str] = []
 
     def walk(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> None:
@@ -82,7 +94,9 @@ def command_lines(tree: app_commands.CommandTree[discord.Client]) -> list[str]:
             lines.append(f"`/{command_name(command)}` — {about}")
 
     for top in tree.get_commands(type=discord.AppCommandType.chat_input):
-        if isinstance(top, app_commands.Command | app_commands.Group):
+        if not isinstance(top, app_commands.Command | app_commands.Group):
+            continue
+        if perms is None or offered(top, perms):
             walk(top)
     return sorted(lines)
 
@@ -104,6 +118,15 @@ class General(commands.Cog):
     """Bot-wide commands that belong to no game."""
 
     tavern = app_commands.Group(name=cmd("cmd.tavern.name"), description=cmd("cmd.tavern.description"))
+    # A top-level group of its own: Discord applies default permissions to top-level commands only, so only
+    # members who may manage channels see it (a server can change that under Integrations). The commands
+    # still check who calls them: end wants Manage Server or Manage Channels, settings Manage Server.
+    admin = app_commands.Group(
+        name=cmd("cmd.admin.name"),
+        description=cmd("cmd.admin.description"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_channels=True),
+    )
 
     def __init__(self, bot: TavernBot) -> None:
         self.bot = bot
@@ -128,44 +151,42 @@ class General(commands.Cog):
         embed.add_field(
             name=t("general.help.rules.title"), value=rules_field(self.bot.settings.rules_url), inline=False
         )
-        for name, value in command_fields(command_lines(self.bot.tree)):
+        for name, value in command_fields(command_lines(self.bot.tree, interaction.permissions)):
             embed.add_field(name=name, value=value, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @tavern.command(name=cmd("cmd.tavern.end.name"), description=cmd("cmd.tavern.end.description"))
-    @app_commands.default_permissions(manage_channels=True)
+    @admin.command(name=cmd("cmd.admin.end.name"), description=cmd("cmd.admin.end.description"))
     async def end(self, interaction: discord.Interaction[TavernBot]) -> None:
         await self.bot.controller.end_here(interaction)
 
-    @tavern.command(name=cmd("cmd.tavern.settings.name"), description=cmd("cmd.tavern.settings.description"))
+    @admin.command(name=cmd("cmd.admin.settings.name"), description=cmd("cmd.admin.settings.description"))
     @app_commands.rename(
-        nudge_minutes=cmd("cmd.tavern.settings.nudge-minutes"),
-        claim_minutes=cmd("cmd.tavern.settings.claim-minutes"),
-        dms=cmd("cmd.tavern.settings.dms"),
-        threads=cmd("cmd.tavern.settings.threads"),
-        game=cmd("cmd.tavern.settings.game"),
-        target=cmd("cmd.tavern.settings.target"),
-        reset=cmd("cmd.tavern.settings.reset"),
-        language=cmd("cmd.tavern.settings.language"),
+        nudge_minutes=cmd("cmd.admin.settings.nudge-minutes"),
+        claim_minutes=cmd("cmd.admin.settings.claim-minutes"),
+        dms=cmd("cmd.admin.settings.dms"),
+        threads=cmd("cmd.admin.settings.threads"),
+        game=cmd("cmd.admin.settings.game"),
+        target=cmd("cmd.admin.settings.target"),
+        reset=cmd("cmd.admin.settings.reset"),
+        language=cmd("cmd.admin.settings.language"),
     )
     @app_commands.describe(
-        nudge_minutes=cmd("cmd.tavern.settings.nudge-minutes.description"),
-        claim_minutes=cmd("cmd.tavern.settings.claim-minutes.description"),
-        dms=cmd("cmd.tavern.settings.dms.description"),
-        threads=cmd("cmd.tavern.settings.threads.description"),
-        game=cmd("cmd.tavern.settings.game.description"),
-        target=cmd("cmd.tavern.settings.target.description"),
-        reset=cmd("cmd.tavern.settings.reset.description"),
-        language=cmd("cmd.tavern.settings.language.description"),
+        nudge_minutes=cmd("cmd.admin.settings.nudge-minutes.description"),
+        claim_minutes=cmd("cmd.admin.settings.claim-minutes.description"),
+        dms=cmd("cmd.admin.settings.dms.description"),
+        threads=cmd("cmd.admin.settings.threads.description"),
+        game=cmd("cmd.admin.settings.game.description"),
+        target=cmd("cmd.admin.settings.target.description"),
+        reset=cmd("cmd.admin.settings.reset.description"),
+        language=cmd("cmd.admin.settings.language.description"),
     )
     @app_commands.choices(
         language=[
-            app_commands.Choice(name=cmd("cmd.tavern.settings.language.auto"), value="auto"),
-            app_commands.Choice(name=cmd("cmd.tavern.settings.language.en"), value="en"),
-            app_commands.Choice(name=cmd("cmd.tavern.settings.language.it"), value="it"),
+            app_commands.Choice(name=cmd("cmd.admin.settings.language.auto"), value="auto"),
+            app_commands.Choice(name=cmd("cmd.admin.settings.language.en"), value="en"),
+            app_commands.Choice(name=cmd("cmd.admin.settings.language.it"), value="it"),
         ]
     )
-    @app_commands.default_permissions(manage_guild=True)
     async def settings(
         self,
         interaction: discord.Interaction[TavernBot],
@@ -207,6 +228,7 @@ class General(commands.Cog):
     @app_commands.rename(card=cmd("cmd.tavern.cards.card"))
     @app_commands.describe(card=cmd("cmd.tavern.cards.card.description"))
     async def cards(self, interaction: discord.Interaction[TavernBot], card: str | None = None) -> None:
+        self.bot.controller.cards.take(interaction.user.id)
         panel = gallery.gallery_panel() if card is None else gallery.card_panel(gallery.find_card(card))
         await delivery.send_ephemeral(interaction, panel, 0)
 

@@ -162,7 +162,7 @@ class Stats(commands.Cog):
         found = await self.bot.records.stats(interaction.guild_id, who.id)
         practice = await self.bot.records.bot_records(interaction.guild_id, who.id)
         await interaction.response.send_message(
-            stats_lines(safe.name(who.display_name), found, practice), ephemeral=True
+            stats_lines(safe.name(who.display_name, who.name), found, practice), ephemeral=True
         )
 
 

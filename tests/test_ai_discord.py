@@ -165,7 +165,7 @@ async def test_practice_with_an_unknown_level_is_refused(
     refused = await slash_raw(
         fake, alice, fake.channel, "bhargage practice", {"level": "hard"}, level="wizard"
     )
-    assert refused.ephemeral and "no bot level called “wizard”" in refused.message.content
+    assert refused.ephemeral and "That isn't one of this command's choices" in refused.message.content
     assert await bot.tables.table_for_channel(fake.channel.id) is None
 
 

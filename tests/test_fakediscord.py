@@ -1042,8 +1042,9 @@ async def test_allowed_mentions_are_recorded(fake_discord: FakeDiscord, start_bo
     assert note.allowed_mentions is not None
     assert [int(u) for u in note.allowed_mentions["users"]] == [alice.id]
     assert note.pinged_user_ids() == [alice.id] and not note.pings_everyone
-    # the bot's default (users yes, roles and @everyone no) reaches the interaction reply too
-    assert result.message.pinged_user_ids() == [alice.id, bob.id]
+    # the bot's default (nobody: a message says whom it pings) reaches the interaction reply too
+    assert result.message.allowed_mentions == {"parse": []}
+    assert result.message.pinged_user_ids() == []
     assert not result.message.pings_everyone
 
 

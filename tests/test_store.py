@@ -19,6 +19,7 @@ from bot.store import (
     ActionConflict,
     ChannelBusy,
     Finish,
+    HostBusy,
     PlayerBusy,
     PostgresStore,
     Snapshot,
@@ -151,15 +152,36 @@ async def test_a_failing_migration_rolls_back(location: str, monkeypatch: pytest
 
 
 async def test_one_active_game_per_channel(store: AnyStore) -> None:
+    assert await store.active_game_in(10) is None
     gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    assert await store.active_game_in(10) == gid and await store.active_game_in(11) is None
     with pytest.raises(ChannelBusy):
         await store.create_game("raceN", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     with pytest.raises(ChannelBusy):  # the refused game left nothing behind
         await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     assert [g.id for g in await store.active_games()] == [gid]
     await store.finish_game(gid, Finish((1, 0), (0,), False, "target", 1.0))  # a finished game frees it
+    assert await store.active_game_in(10) is None
     again = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 2.0)
     assert [g.id for g in await store.active_games()] == [again]
+    await store.abandon_game(again, 3.0, "ended by an admin")
+    assert await store.active_game_in(10) is None
+
+
+async def test_the_channels_game_is_found_by_its_index(store: AnyStore) -> None:
+    """``/tavern-admin end`` in a channel asks for that channel's game alone: the query uses the index that
+    keeps a channel to one active game, never a scan of the games."""
+    await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    sql = "SELECT id FROM games WHERE channel_id = ? AND status = 'active'"
+    if isinstance(store, SQLiteStore):
+        plan = " ".join(str(r[-1]) for r in await store._all(f"EXPLAIN QUERY PLAN {sql}", (10,)))
+        assert "games_one_active_per_channel" in plan, plan
+    else:
+        async with store._read() as db:
+            await db.execute("SET LOCAL enable_seqscan = off")  # a table this small is scanned otherwise
+            rows = await db.fetch(f"EXPLAIN {sql}", (10,))
+        plan = " ".join(str(r[0]) for r in rows)
+        assert "games_one_active_per_channel" in plan, plan
 
 
 async def test_actions_are_committed_and_visible_to_another_connection(
@@ -335,9 +357,9 @@ async def test_lobbies(store: AnyStore) -> None:
     assert lobby.status == "open" and lobby.options == {"target": 61} and lobby.members == ()
     assert lobby.game == "bhargage" and lobby.names == {} and lobby.invited_id == 200
     other = await store.create_lobby(
-        "deluxe", GUILD, 11, 100, members=[100], names={100: "Ann"}, created_at=1.0, expires_at=50.0
+        "deluxe", GUILD, 11, 101, members=[101], names={101: "Ann"}, created_at=1.0, expires_at=50.0
     )
-    assert other.names == {100: "Ann"} and other.options == {} and other.members == (100,)
+    assert other.names == {101: "Ann"} and other.options == {} and other.members == (101,)
     lobby = await store.update_lobby(lobby.id, message_id=77, members=[100, 200])
     assert lobby.message_id == 77 and lobby.members == (100, 200)
     assert [x.id for x in await store.open_lobbies(channel_id=10)] == [lobby.id]
@@ -346,9 +368,9 @@ async def test_lobbies(store: AnyStore) -> None:
     assert await store.get_lobby(lobby.id) == expired
     assert [x.id for x in await store.open_lobbies()] == [other.id]
     other = await store.update_lobby(
-        other.id, members=[100, 300], names={100: "Ann", 300: "Cy"}, options={"fast_start": 2}
+        other.id, members=[101, 300], names={101: "Ann", 300: "Cy"}, options={"fast_start": 2}
     )
-    assert other.members == (100, 300) and other.names == {100: "Ann", 300: "Cy"}
+    assert other.members == (101, 300) and other.names == {101: "Ann", 300: "Cy"}
     assert other.options == {"fast_start": 2}
     assert await store.get_lobby(other.id) == other
     assert await store.get_lobby(other.id + 100) is None
@@ -591,3 +613,23 @@ async def test_migration_9_deletes_every_snapshot_written_before(location: str) 
         assert after.id == gid and after.snapshot is None and len(after.actions) == 1
     finally:
         await new.close()
+
+
+async def test_one_open_lobby_per_host_anywhere(store: AnyStore) -> None:
+    """A member hosts one open lobby or challenge at a time, in any channel of any server: the store refuses
+    a second in the insert's transaction and names the open one; a closed or overdue one no longer counts."""
+    first = await store.create_lobby("deluxe", GUILD, 10, 100, created_at=1.0, expires_at=11.0)
+    for guild, channel in ((GUILD, 11), (GUILD + 1, 12)):
+        with pytest.raises(HostBusy) as busy:
+            await store.create_lobby("bhargage", guild, channel, 100, invited_id=200, created_at=2.0)
+        assert busy.value.lobby == first
+    assert [x.id for x in await store.open_lobbies()] == [first.id]  # nothing of the refused one was written
+    invited = await store.create_lobby("bhargage", GUILD, 11, 200, invited_id=100, created_at=2.0)
+    assert invited.host_id == 200  # being invited, or seated in someone else's lobby, is not hosting
+    overdue = await store.create_lobby("deluxe", GUILD, 12, 100, created_at=11.0, expires_at=20.0)
+    await store.update_lobby(overdue.id, status="cancelled")
+    again = await store.create_lobby("deluxe", GUILD, 12, 100, created_at=12.0)  # never runs out
+    with pytest.raises(HostBusy):
+        await store.create_lobby("deluxe", GUILD, 13, 100, created_at=10_000.0)
+    await store.update_lobby(again.id, status="started")
+    await store.create_lobby("deluxe", GUILD, 13, 100, created_at=10_001.0)

@@ -320,7 +320,7 @@ async def test_a_server_can_turn_threads_off(
     fake = fake_discord
     await start_bot(threaded)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    shown = await fake.slash(fake.owner, fake.channel, "tavern settings", threads=False)
+    shown = await fake.slash(fake.owner, fake.channel, "tavern-admin settings", threads=False)
     assert "**Threads**: off" in shown.content
     posted = await challenge(fake, alice, bob)
     assert fake.threads(fake.channel) == [] and THREADS_REFUSED not in posted.content

@@ -114,7 +114,7 @@ async def test_a_lobby_whose_message_failed_is_cancelled(tmp_path: Path, fail: b
             languages=languages,
         )
         controller = TableController(bot)
-        user = SimpleNamespace(id=3, display_name="ann", bot=False)
+        user = SimpleNamespace(id=3, name="ann", display_name="ann", bot=False)
         interaction: Any = SimpleNamespace(
             guild_id=1,
             channel_id=2,

@@ -127,7 +127,7 @@ async def play(fake: FakeDiscord, bot: TavernBot, game: str, players: list[FakeU
     """An Italian-language server (set by an admin), the first player opens the game, the others join, and
     the game is played to its end."""
     admin = fake.owner
-    said = await fake.slash(admin, fake.channel, "tavern settings", language="it")
+    said = await fake.slash(admin, fake.channel, "tavern-admin settings", language="it")
     assert said.ephemeral
     host, others = players[0], players[1:]
     if game == "bhargage":

@@ -85,6 +85,7 @@ class Bhargage(GameAdapter):
                     Button(t("bhargage.button.accept"), "accept", style="success"),
                     Button(t("bhargage.button.decline"), "decline", style="danger"),
                 ),
+                pings=(invited,),  # the challenged player; the host asked for it
             )
         if lobby.status == "started":
             opts = self.options_text(options)

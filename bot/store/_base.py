@@ -71,5 +71,6 @@ class StoreBase:
         return int(row["v"]) if row else 0
 
     async def _serialize_seating(self, db: Conn) -> None:
-        """Inside ``create_game``'s transaction, before its checks: make other processes' seating wait until
-        this transaction ends. A backend whose write transactions are already serialized does nothing."""
+        """Inside ``create_game``'s and ``create_lobby``'s transactions, before their checks: make other
+        processes' seating and hosting wait until this transaction ends. A backend whose write transactions
+        are already serialized does nothing."""

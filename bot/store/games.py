@@ -190,6 +190,13 @@ class GamesMixin(StoreBase):
             for r in games
         ]
 
+    async def active_game_in(self, channel_id: int) -> int | None:
+        """The channel's active game, by the index that keeps it to one."""
+        row = await self._one(
+            "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+        )
+        return int(row["id"]) if row is not None else None
+
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's action log, by seq."""
         rows = await self._all(

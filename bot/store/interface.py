@@ -126,6 +126,10 @@ class Store(Protocol):
         and no actions, in one consistent read of a few queries whatever the number of games."""
         ...
 
+    async def active_game_in(self, channel_id: int) -> int | None:
+        """The id of the channel's active game (a channel has at most one), or None: one indexed lookup."""
+        ...
+
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's committed action log by seq (empty for an unknown game)."""
         ...
@@ -166,7 +170,9 @@ class Store(Protocol):
         members: Sequence[int] = (),
         message_id: int | None = None,
     ) -> Lobby:
-        """Insert an open lobby for any game name (none is refused) and return it as stored."""
+        """Insert an open lobby for any game name (none is refused) and return it as stored. A member hosts
+        one open lobby at a time, anywhere: ``HostBusy`` (carrying it) if ``host_id`` already hosts an open
+        lobby that has not run out by ``created_at``, decided atomically with the insert."""
         ...
 
     async def get_lobby(self, lobby_id: int) -> Lobby | None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.store._base import Conn, Row, StoreBase
 from bot.store.interface import LOBBY_FIELDS, LOBBY_STATUSES
-from bot.store.records import Lobby
+from bot.store.records import HostBusy, Lobby
 
 
 class LobbiesMixin(StoreBase):
@@ -27,8 +27,18 @@ class LobbiesMixin(StoreBase):
         members: Sequence[int] = (),
         message_id: int | None = None,
     ) -> Lobby:
-        """Insert an open lobby and return it as stored."""
+        """Insert an open lobby and return it as stored; ``HostBusy`` if the host already hosts an open lobby
+        that has not run out by ``created_at`` (checked in the insert's transaction, so two at once from one
+        host, in two channels or two processes, cannot both open)."""
         async with self._tx() as db:
+            await self._serialize_seating(db)
+            hosted = await db.fetchrow(
+                "SELECT * FROM lobbies WHERE status = 'open' AND host_id = ? "
+                "AND (expires_at IS NULL OR expires_at > ?) ORDER BY id LIMIT 1",
+                (host_id, created_at),
+            )
+            if hosted is not None:
+                raise HostBusy(_lobby(hosted))
             row = await db.fetchrow(
                 "INSERT INTO lobbies (game, guild_id, channel_id, host_id, invited_id, options, names, "
                 "members, message_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "

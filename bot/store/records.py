@@ -48,6 +48,14 @@ class PlayerBusy(Exception):
         self.channel_id = channel_id
 
 
+class HostBusy(Exception):
+    """The host of a new lobby already hosts an open one (anywhere: one at a time); ``lobby`` is that one."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        super().__init__(lobby.id, lobby.channel_id)
+        self.lobby = lobby
+
+
 @dataclass(frozen=True)
 class SeatRecord:
     seat: int

@@ -1,7 +1,9 @@
 """A fake Discord (REST + gateway) on 127.0.0.1 that the unmodified discord.py client talks to.
 
 Tests act as users (``slash``, ``click``, ``select``, ``submit_modal``) and read what the bot sent
-(``channel_messages``, ``dms``, the returned :class:`InteractionResult`). Discord's refusals that matter to
+(``channel_messages``, ``dms``, the returned :class:`InteractionResult`). As in Discord's client, a member is
+offered only the top-level commands whose ``default_member_permissions`` they hold (``slash`` refuses the
+others unless ``force``: what a modified client could still send). Discord's refusals that matter to
 the bot are modelled: closed DMs (50007), missing permissions (50013), expired interaction tokens
 (10015 Unknown Webhook), double acknowledgement (40060), late callbacks (10062), and every message body
 Discord would refuse (50035 Invalid Form Body, 50006 empty message; see validate.py).
@@ -55,6 +57,7 @@ from aiohttp import WSMsgType, web
 
 from . import media
 from .model import (
+    ADMINISTRATOR,
     ALL_PERMISSIONS,
     AUTO_ARCHIVE_DURATIONS,
     CREATE_PUBLIC_THREADS,
@@ -686,6 +689,17 @@ class FakeDiscord:
         )
         raise AssertionError(f"no synced slash command /{name} visible in {channel!r}; synced: {known}")
 
+    @staticmethod
+    def _offered(cmd: dict[str, Any], user: FakeUser) -> bool:
+        """Whether Discord shows ``user`` the top-level command in a server: its
+        ``default_member_permissions`` (None: everyone; "0": administrators only) are all among the member's,
+        or they are an administrator.
+        Discord ignores the field on subcommands, so only the top level counts."""
+        needed = cmd.get("default_member_permissions")
+        if needed is None or user.permissions & ADMINISTRATOR:
+            return True
+        return int(needed) != 0 and int(needed) & ~user.permissions == 0
+
     def _command_data(
         self,
         user: FakeUser,
@@ -698,6 +712,11 @@ class FakeDiscord:
     ) -> dict[str, Any]:
         words = path.strip().lstrip("/").split()
         cmd, is_guild = self._find_command(channel, words[0])
+        if not force and channel.guild is not None and not self._offered(cmd, user):
+            raise AssertionError(
+                f"/{path} is not offered to {user!r}: the command needs the permissions "
+                f"{cmd['default_member_permissions']}; pass force=True to send it anyway"
+            )
         if channel.is_dm and not force:
             contexts = cmd.get("contexts")
             if cmd.get("dm_permission") is False or (contexts is not None and 1 not in contexts):
