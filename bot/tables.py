@@ -33,6 +33,7 @@ from bot.store import (
     PlayerBusy,
     Snapshot,
     Store,
+    VersionConflict,
 )
 
 if TYPE_CHECKING:
@@ -461,10 +462,12 @@ class TableService:
                 self._fingerprints[game] = None
         return self._fingerprints[game]
 
-    def _snapshot(self, table: Table, state: Any, seq: int, at: float, meta: TableMeta) -> Snapshot | None:
-        """The snapshot a move to ``seq`` leaves, if one is due and the channel is told everything up to it
-        (events still to tell must come after a snapshot: they are re-derived from the actions after it)."""
-        if meta.told(seq) != seq or not snapshots.due(seq, table.snapshot_seq):
+    def _snapshot(self, table: Table) -> Snapshot | None:
+        """The snapshot a move leaves, if one is due: of the state before it, and only if the channel was
+        told everything up to there (events still to tell must come after a snapshot: they are re-derived
+        from the actions after it, and a move is committed untold)."""
+        seq, state, at = table.seq, table.state, table.last_action_at
+        if table.meta.told(seq) != seq or not snapshots.due(seq, table.snapshot_seq):
             return None
         fingerprint = self._fingerprint(table.game)
         if fingerprint is None:
@@ -576,9 +579,17 @@ class TableService:
             # Start first: a rules refusal (e.g. wrong player count) must not leave a row behind.
             state, events = module.start(seed, len(players), options)
             now = self.clock()
+            meta = TableMeta(untold_after=-1)  # the opening is told once the table is announced
             try:
                 game_id = await self.store.create_game(
-                    game, guild_id, channel_id, seed, list(players), options.to_dict(), now
+                    game,
+                    guild_id,
+                    channel_id,
+                    seed,
+                    list(players),
+                    options.to_dict(),
+                    now,
+                    meta=meta.to_dict(),
                 )
             except ChannelBusy:
                 raise TableError("tavern.table.busy") from None
@@ -598,6 +609,7 @@ class TableService:
                 seq=0,
                 created_at=now,
                 last_action_at=now,
+                meta=meta,
                 pending=list(events),
             )
             self._register(table)
@@ -668,7 +680,7 @@ class TableService:
         result = module.final_result(new_state) if module.is_over(new_state) else None
         finish = _finish_from(result, now, module, new_state) if result is not None else None
         new_meta = meta_after(events, seq) if meta_after is not None else table.meta
-        snapshot = self._snapshot(table, new_state, seq, now, new_meta) if finish is None else None
+        snapshot = self._snapshot(table) if finish is None else None
 
         async def commit() -> None:
             changed = new_meta.to_dict() if new_meta != table.meta else None
@@ -690,7 +702,7 @@ class TableService:
                 log.warning("game %d: action %d was saved, though the write reported %r", table.id, seq, err)
             table.state, table.seq, table.last_action_at, table.meta = new_state, seq, now, new_meta
             if snapshot is not None:
-                table.snapshot_seq = seq
+                table.snapshot_seq = snapshot.seq
             table.pending = [*table.pending, *events][-PENDING_LIMIT:]
             if finish is not None:
                 table.status = "finished"
@@ -747,10 +759,27 @@ class TableService:
         return False
 
     async def save_meta(self, table: Table, **changes: Any) -> None:
-        """Change the table's meta outside a move (a board message posted, DMs found closed, a nudge)."""
+        """Change the table's meta outside a move (a board message posted, DMs found closed, a nudge), if
+        the stored game is still the version this copy was read at. If not — another process wrote it
+        without its lock, or the copy missed a write — the store is believed: the changes go onto the
+        stored meta, and the copy is read again before its next use."""
         new = replace(table.meta, **changes)
         if new != table.meta:
-            table.version = await self.store.set_meta(table.id, new.to_dict())
+            try:
+                table.version = await self.store.set_meta(table.id, new.to_dict(), version=table.version)
+            except VersionConflict:
+                record = await self.store.load_game(table.id)
+                if record is None:
+                    raise TableError("tavern.table.not-found") from None
+                log.warning(
+                    "game %d: its meta was written elsewhere (version %d, not %d); changing the stored one",
+                    table.id,
+                    record.version,
+                    table.version,
+                )
+                new = replace(TableMeta.from_dict(record.meta), **changes)
+                table.version = await self.store.set_meta(table.id, new.to_dict(), version=record.version)
+                table.stale = table.status == "active"
             moved = new.thread_id != table.meta.thread_id and table.status == "active"
             if moved:
                 self._unregister(table)  # indexed under its old thread

@@ -22,6 +22,7 @@ from bot.store import (
     PlayerBusy,
     PostgresStore,
     SQLiteStore,
+    VersionConflict,
     open_store,
 )
 from bot.store.schema import Migration
@@ -280,6 +281,24 @@ async def test_meta_is_replaced_whole_and_survives_reopen(location: str) -> None
         assert await meta_of(s, gid) == {}
     finally:
         await s.close()
+
+
+async def test_set_meta_at_a_version_refuses_a_game_written_since(store: AnyStore) -> None:
+    """Two writers that read the game at one version: the first meta write wins, the second is refused
+    whole (another process wrote the game since it read it) instead of silently replacing the first."""
+    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    read_at = (await store.load_game(gid)).version  # type: ignore[union-attr]
+    first = await store.set_meta(gid, {"board": 1}, version=read_at)
+    assert first == read_at + 1
+    with pytest.raises(VersionConflict):
+        await store.set_meta(gid, {"board": 2}, version=read_at)
+    record = await store.load_game(gid)
+    assert record is not None and record.meta == {"board": 1} and record.version == first
+    await store.append_action(gid, 1, 0, "0 add 1", 1.0)  # any write moves the version on
+    with pytest.raises(VersionConflict):
+        await store.set_meta(gid, {"board": 3}, version=first)
+    assert await store.set_meta(gid, {"board": 3}, version=first + 1) == first + 2
+    assert await meta_of(store, gid) == {"board": 3}
 
 
 async def test_append_action_with_meta_writes_both_in_one_transaction(sqlite_store: SQLiteStore) -> None:

@@ -32,6 +32,7 @@ from bot.store.records import (
     SeatRecord,
     Snapshot,
     StoreOpenError,
+    VersionConflict,
 )
 from bot.store.schema import LATEST_VERSION, MIGRATIONS
 from bot.store.sqlite import SQLiteStore
@@ -57,6 +58,7 @@ __all__ = [
     "Snapshot",
     "Store",
     "StoreOpenError",
+    "VersionConflict",
     "open_store",
     "redacted",
 ]

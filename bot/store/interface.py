@@ -66,9 +66,12 @@ class Store(Protocol):
         seats: Sequence[tuple[int, str]],
         options: Mapping[str, Any],
         created_at: float,
+        *,
+        meta: Mapping[str, Any] | None = None,
     ) -> int:
-        """Insert an active game and its seats, return its new id; ``ChannelBusy`` if the channel has one,
-        ``PlayerBusy`` if a player is seated at an active game: decided atomically with the insert."""
+        """Insert an active game, its seats and (``meta``) its table meta, return its new id; ``ChannelBusy``
+        if the channel has one, ``PlayerBusy`` if a player is seated at an active game: decided atomically
+        with the insert."""
         ...
 
     async def append_action(
@@ -83,10 +86,10 @@ class Store(Protocol):
         meta: Mapping[str, Any] | None = None,
         snapshot: Snapshot | None = None,
     ) -> int:
-        """One transaction: log it, close per finish, replace meta, replace the game's one snapshot (its seq
-        must be ``seq``, else ``ValueError``); returns the game's new version. A (game_id, seq) already
-        logged raises ``ActionConflict`` (another writer moved first) and writes nothing. Closing a game
-        (here, ``finish_game`` or ``abandon_game``) deletes its snapshot."""
+        """One transaction: log it, close per finish, replace meta, replace the game's one snapshot (of an
+        action from 1 to ``seq`` - 1, else ``ValueError``); returns the game's new version. A (game_id, seq)
+        already logged raises ``ActionConflict`` (another writer moved first) and writes nothing. Closing a
+        game (here, ``finish_game`` or ``abandon_game``) deletes its snapshot."""
         ...
 
     async def finish_game(self, game_id: int, finish: Finish) -> None:
@@ -121,9 +124,10 @@ class Store(Protocol):
         """The game's committed action log by seq (empty for an unknown game)."""
         ...
 
-    async def set_meta(self, game_id: int, data: Mapping[str, Any]) -> int:
+    async def set_meta(self, game_id: int, data: Mapping[str, Any], *, version: int | None = None) -> int:
         """Replace the game's whole table meta with ``data`` (keys are not merged with the old ones); returns
-        the game's new version."""
+        the game's new version. With ``version``, only if the game is at that version when written, else
+        ``VersionConflict`` and nothing is written (another process wrote it meanwhile)."""
         ...
 
     def table_lock(self, game_id: int) -> AbstractAsyncContextManager[int | None]:
