@@ -48,25 +48,36 @@ from bench.bot_process import BotChild
 from tests.fakediscord import FakeDiscord, FakeMessage
 
 _PANEL = re.compile(r"tv:g:(\d+):(\d+):")
+_GAME = re.compile(r"tv:g:(\d+):")
 REPLY_TIMEOUT = 4.0  # past Discord's 3 s: an interaction not answered by then never will be
 STALL_SECONDS = 2.0  # a table with nothing to do this long retries what the killed bot may have dropped
 
 
 class TokenWatch:
-    """The highest integer panel token the bot ever sent or edited in, per game."""
+    """The highest integer panel token the bot ever sent or edited in, per game; and when a private panel
+    of the game (a DM or an ephemeral message with its controls, whatever their token) was last drawn."""
 
     def __init__(self, fake: FakeDiscord) -> None:
         self.highest: dict[int, int] = {}
+        self.drawn: dict[int, float] = {}  # game → wall-clock time of its last private panel drawn
         fake.listeners.append(self._seen)
 
     def _seen(self, msg: FakeMessage) -> None:
         ids = [b.custom_id for b in msg.buttons()] + [s.custom_id for s in msg.selects()]
+        private = msg.ephemeral or msg.channel.is_dm
         for cid in ids:
+            if private and (g := _GAME.match(cid or "")) is not None:
+                self.drawn[int(g[1])] = time.time()
             m = _PANEL.match(cid or "")
             if m is not None:
                 game, token = int(m[1]), int(m[2])
                 if token > self.highest.get(game, -1):
                     self.highest[game] = token
+
+    def shows(self, game: int, actions: int, newest_at: float) -> bool:
+        """Whether a panel shows the game's newest stored move: one carries its action count, or one was
+        drawn after it was committed (a panel waiting on another seat carries no count)."""
+        return self.highest.get(game, 0) >= actions or self.drawn.get(game, -math.inf) >= newest_at
 
 
 @dataclass
@@ -204,10 +215,10 @@ async def run_kill_test(
         with contextlib.closing(sqlite3.connect(db_path)) as db:
             report.actions_stored = db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
             active = db.execute(
-                "SELECT g.id, g.channel_id, COUNT(a.seq) FROM games g "
+                "SELECT g.id, g.channel_id, COUNT(a.seq), COALESCE(MAX(a.at), g.created_at) FROM games g "
                 "LEFT JOIN actions a ON a.game_id = g.id WHERE g.status = 'active' GROUP BY g.id"
             ).fetchall()
-        unshown = {channel for game, channel, n in active if n > tokens.highest.get(game, 0)}
+        unshown = {channel for game, channel, n, at in active if not tokens.shows(game, n, at)}
         report.unshown = len(unshown)
         # Stuck: nothing a player can press moves it on, or its newest stored move is on no panel.
         report.stuck_tables = len({d.channel.id for d in drivers if d.stuck} | unshown)

@@ -143,6 +143,7 @@ class TableController:
         self._told_here: dict[int, int] = {}
         # (table, seat) → the action count at which a press of the seat last redrew its live panel
         self._answered: dict[tuple[int, int], int] = {}
+        self._endings_told = False  # the first timer pass tells the ends that were never told
         settings = bot.settings
         self.openings = Cooldown(
             settings.openings_per_minute, 60, bot.clock, Msg("general.cooldown.open-table")
@@ -474,17 +475,21 @@ class TableController:
             yield table
 
     def _owes(self, table: Table) -> bool:
-        """Whether the store says the table's last moves were committed but never told by a process that
-        could: a bot stopped between committing and telling, or a commit whose answer was lost. Not what
-        this process told, or tried to tell, at this action (a channel refusing posts is tried again with
-        the next move), not calls waiting in its outbox, and not events the game holds back on purpose (a
-        Deluxe turn is told when it passes)."""
-        if table.status != "active" or table.meta.untold_after is None or not table.pending:
-            return False
+        """Whether the store says the table's last move was committed but never told by a process that
+        could — a bot stopped between committing and telling, a commit whose answer was lost — or that
+        calls were lost from an outbox (untold, and not held back on purpose: a Deluxe turn is told when it
+        passes). Not what this process told, or tried to tell, at this action (a channel refusing posts is
+        tried again with the next move), and not while its own outbox holds the table's calls."""
         if self._told_here.get(table.id) == table.seq:
             return False
+        if table.status != "active":  # a game's end that was never told (see ``run_timers``)
+            return table.status == "finished" and table.meta.owed
         box = self._outboxes.get(table.id)
-        return (box is None or not box.messages) and not table.adapter.hold(table, table.pending)
+        if box is not None and box.messages:
+            return False
+        meta = table.meta
+        lost = meta.untold_after is not None and bool(table.pending)
+        return meta.owed or (lost and not table.adapter.hold(table, table.pending))
 
     async def _tell_owed(self, table: Table) -> None:
         """Tell what the store says is owed (see ``_owes``): the calls, every person's panel, the board."""
@@ -526,9 +531,9 @@ class TableController:
         with it."""
 
         def meta_after(events: Sequence[Any], seq: int) -> TableMeta:
-            # Committed as untold: the announcement clears it once it is out (``publish``, or the outbox's
-            # flush), so a bot stopped in between tells it when it is back (``_tell_owed``).
-            return replace(table.meta, untold_after=table.meta.told(seq - 1))
+            # Committed as owed and untold: telling it clears them (``publish``; the calls, once out of the
+            # outbox), so a bot stopped in between tells it when it is back (``_tell_owed``).
+            return replace(table.meta, untold_after=table.meta.told(seq - 1), owed=True)
 
         result = await self.tables.apply_locked(
             table, seat, action, expected_seq=expected_seq, meta_after=meta_after
@@ -623,7 +628,7 @@ class TableController:
         redrew; ``everyone`` redraws every person's panel (a retelling: nobody knows which ones went out)."""
         adapter = table.adapter
         self._told_here[table.id] = table.seq
-        changes: dict[str, Any] = {}
+        changes: dict[str, Any] = {"owed": False}  # written at the end, once everything below is done
         held = adapter.hold(table, events)
         news = list(events) if held else list(table.pending)
         channel = await self.languages.of_guild(table.guild_id)
@@ -1103,6 +1108,14 @@ class TableController:
         guilds on this process's shards only, so each timer fires once however many processes run."""
         owns = self.settings.owns
         async with self._timer_lock:
+            if not self._endings_told:  # once: games whose end a stopped process committed but never told
+                self._endings_told = True
+                for game_id in await self.tables.untold_endings(self.settings.shards):
+                    try:
+                        async with self._table(game_id):
+                            pass  # taking the table tells what it owes
+                    except Exception:
+                        log.exception("game %d: its end could not be told", game_id)
             for lobby in await self.lobbies.expire_due(owns):
                 await self._edit_lobby_message(lobby)
             for table in self.tables.active_tables():

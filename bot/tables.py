@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 PENDING_LIMIT = 400  # events kept for a channel that refuses posts (the oldest go first)
 # Games read and rebuilt between two yields to the event loop at start-up: a few tens of milliseconds' work.
 RESTORE_CHUNK = 250
+ENDINGS_WINDOW = 24 * 3600.0  # an end committed but never told is told when the bot is back within a day
 
 
 class TableError(UserFacingError):
@@ -94,6 +95,8 @@ class TableMeta:
 
     ``untold_after`` is None while the channel has been told everything in the log; else the action count
     up to which it has been told (-1: not even the opening), the later events being re-derived from the log.
+    ``owed`` says the last move was committed and its telling — the presser's answer, the panels, the calls
+    or their place in the outbox — had not finished: a process that finds it so tells it again.
     ``nudged`` / ``claim_offered`` hold the action count at which the idle nudge / claim offer was made, so
     each comes once per turn. ``thread_id`` is the game's own thread (None: it plays in its channel),
     ``summary`` the (channel, message) kept current in the channel while it plays in a thread, and
@@ -106,6 +109,7 @@ class TableMeta:
     nudged: int = -1
     claim_offered: int = -1
     untold_after: int | None = None
+    owed: bool = False
     thread_id: int | None = None
     summary: tuple[int, int] | None = None
     panels: Mapping[int, tuple[int, int]] = field(default_factory=dict)
@@ -121,6 +125,7 @@ class TableMeta:
             "nudged": self.nudged,
             "claim_offered": self.claim_offered,
             "untold_after": self.untold_after,
+            "owed": self.owed,
             "thread_id": self.thread_id,
             "summary": list(self.summary) if self.summary is not None else None,
             "panels": {str(s): list(p) for s, p in sorted(self.panels.items())},
@@ -137,6 +142,7 @@ class TableMeta:
             nudged=int(data.get("nudged", -1)),
             claim_offered=int(data.get("claim_offered", -1)),
             untold_after=int(untold) if untold is not None else None,
+            owed=data.get("owed") is True,
             thread_id=int(thread) if thread is not None else None,
             summary=(int(summary[0]), int(summary[1])) if summary else None,
             panels={int(s): (int(p[0]), int(p[1])) for s, p in (data.get("panels") or {}).items()},
@@ -545,6 +551,11 @@ class TableService:
             return None
         return table
 
+    async def untold_endings(self, shards: tuple[int, Sequence[int]] | None = None) -> list[int]:
+        """Games that ended within ``ENDINGS_WINDOW`` whose end was committed and never told (the bot
+        stopped in between): a restore does not bring back a finished game, so whoever tells it asks."""
+        return await self.store.untold_endings(since=self.clock() - ENDINGS_WINDOW, shards=shards)
+
     async def restored(self) -> None:
         """Return once :meth:`restore` has run (at once afterwards): what waits here — commands, the timer —
         sees every live table in the lookups by channel and user."""
@@ -579,7 +590,7 @@ class TableService:
             # Start first: a rules refusal (e.g. wrong player count) must not leave a row behind.
             state, events = module.start(seed, len(players), options)
             now = self.clock()
-            meta = TableMeta(untold_after=-1)  # the opening is told once the table is announced
+            meta = TableMeta(untold_after=-1, owed=True)  # until the opening is out
             try:
                 game_id = await self.store.create_game(
                     game,

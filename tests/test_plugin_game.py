@@ -7,9 +7,11 @@ import dataclasses
 from typing import Any
 
 import discord
+import pytest
 from discord import app_commands
 
 from bot.app import TavernBot
+from bot.controller import TableController
 from bot.games import GAMES
 from bot.settings import Settings
 from tests import fakegame
@@ -160,3 +162,47 @@ async def test_what_the_channel_missed_is_told_with_the_next_post_even_after_a_r
     assert 0 <= told.index(f"{first.name} adds 2 → 2") < told.index(f"{second.name} adds 1 → 1")
     assert told.count(f"{first.name} adds 2 → 2") == 1
     assert restored.meta.untold_after is None and restored.pending == []
+
+
+async def test_an_end_committed_but_never_told_is_told_when_the_bot_is_back(
+    fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops right after committing the move that ends the game: the game is closed in the store,
+    so no restore brings it back, yet its end (the calls, the Rematch, the summary) is told once it is up."""
+    fake = fake_discord
+    bot = await start_bot(setup=plug_in_race)
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    lobby = (await fake.slash(ann, fake.channel, "race", target=6)).message
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    await fake.settle()
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    users = [ann, bob]
+    saved = TableController._saved
+
+    async def stops_at_the_end(
+        self: TableController, interaction: Any, table: Any, *a: Any, **k: Any
+    ) -> None:
+        if table.status == "active":
+            await saved(self, interaction, table, *a, **k)
+
+    monkeypatch.setattr(TableController, "_saved", stops_at_the_end)
+    while table.status == "active":
+        panel = live_panel(fake, users[table.waiting_for()[0]])
+        assert panel is not None
+        await fake.click(users[table.waiting_for()[0]], panel, "Add 3")
+        await fake.settle()
+    assert not any(b.label == "Rematch" for m in fake.channel_messages(fake.channel) for b in m.buttons())
+    await bot.close()
+    monkeypatch.setattr(TableController, "_saved", saved)
+
+    again = await start_bot(setup=plug_in_race)
+    await again.controller.run_timers()
+    await fake.settle()
+    last = fake.last_message(fake.channel)
+    assert "adds 3" in last.content and [b.label for b in last.buttons()] == ["Rematch"]
+    assert await again.tables.untold_endings() == []  # told once: the next start finds nothing owed
+    await again.controller.run_timers()
+    await fake.settle()
+    assert fake.last_message(fake.channel) is last

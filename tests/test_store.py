@@ -3,6 +3,7 @@ by the tests): migrations, game logs, finishing, queries, lobbies; SQLite's dura
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import AsyncIterator
@@ -547,3 +548,23 @@ async def test_one_seat_per_player_across_channels(store: AnyStore) -> None:
     await store.finish_game(gid, Finish((1, 0), (0,), False, "target", 1.0))
     again = await store.create_game("race", GUILD, 11, 1, [(3, "c"), (2, "b")], {}, 2.0)
     assert [g.id for g in await store.active_games()] == [again]
+
+
+async def test_untold_endings_are_the_finished_games_whose_meta_says_owed(store: AnyStore) -> None:
+    """A game whose end was committed but never told is found (its meta says so), by when it finished and
+    by shard; one that was told, or that is still active, is not."""
+    f = Finish(scores=(10, 3), winners=(0,), muggins=False, how="target", at=50.0)
+    games = [
+        await store.create_game("race", GUILD, 20 + i, 1, [(10 + 2 * i, "a"), (11 + 2 * i, "b")], {}, 0.0)
+        for i in range(4)
+    ]
+    owed, told, early, live = games
+    for gid in (owed, told, early, live):
+        await store.set_meta(gid, {"untold_after": 0, "owed": gid != told})
+    await store.append_action(owed, 1, 0, "0 add 10", 50.0, finish=f)
+    await store.append_action(told, 1, 0, "0 add 10", 50.0, finish=f)
+    await store.append_action(early, 1, 0, "0 add 10", 5.0, finish=dataclasses.replace(f, at=5.0))
+    assert await store.untold_endings(since=40.0) == [owed]
+    assert await store.untold_endings(since=0.0) == [owed, early]
+    shard = (GUILD >> 22) % 2
+    assert await store.untold_endings(since=0.0, shards=(2, (1 - shard,))) == []

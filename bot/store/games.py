@@ -23,6 +23,9 @@ from bot.store.records import (
     VersionConflict,
 )
 
+# How an owed telling reads in a table meta's JSON (``json.dumps``'s separators): ``untold_endings`` finds it.
+OWED = json.dumps({"owed": True})[1:-1]
+
 
 class GamesMixin(StoreBase):
     async def create_game(
@@ -169,6 +172,22 @@ class GamesMixin(StoreBase):
             where = f"g.id IN (SELECT id FROM games WHERE {active('')} ORDER BY id LIMIT ?)"
             params.append(limit)
         return await self._records(where, params, snapshots)
+
+    async def untold_endings(
+        self, *, since: float, shards: tuple[int, Sequence[int]] | None = None
+    ) -> list[int]:
+        """The games finished at ``since`` or later (of guilds on ``shards``, if given), by id, whose table
+        meta says their last move's telling was owed: a bot stopped between committing a game's end and
+        telling it. The meta is the JSON ``set_meta`` writes, so its ``"owed": true`` is matched as text."""
+        sql = (
+            "SELECT g.id FROM games g JOIN table_meta m ON m.game_id = g.id "
+            "WHERE g.status = 'finished' AND g.finished_at >= ? AND m.data LIKE ?"
+        )
+        if shards is not None:
+            count, ids = shards
+            sql += f" AND ((g.guild_id >> 22) % {int(count)}) IN ({', '.join(str(int(i)) for i in ids)})"
+        rows = await self._all(sql + " ORDER BY g.id", (since, f"%{OWED}%"))
+        return [int(r["id"]) for r in rows]
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's action log, by seq."""

@@ -120,6 +120,14 @@ class Store(Protocol):
         them: ``(guild_id >> 22) % shard_count``."""
         ...
 
+    async def untold_endings(
+        self, *, since: float, shards: tuple[int, Sequence[int]] | None = None
+    ) -> list[int]:
+        """The ids of games finished at ``since`` or later whose table meta (as ``set_meta`` or
+        ``append_action`` wrote it) has ``"owed": true``: their end was committed and never told. With
+        ``shards``, only games whose guild is on one of those shards."""
+        ...
+
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's committed action log by seq (empty for an unknown game)."""
         ...
