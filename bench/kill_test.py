@@ -19,10 +19,10 @@ of actions the database holds for that game; and the file must pass ``PRAGMA int
 The summary: kills; moves answered (game interactions the bot acknowledged); checks made (per kill, one
 per game shown so far plus the integrity check); violations, with details; interactions sent while the bot
 was down or in flight at a kill (expected, not losses) apart from those unanswered while it was up
-(failures); tables stuck at the end (nothing left for their players to press), and active games whose
-newest stored move no panel ever showed (committed by a bot killed before it drew the panel, which the
-restart does not draw either; or a panel still on its way when the test stopped); ERROR lines of the bot.
-The exit status is 1 on any violation.
+(failures); tables stuck at the end: nothing their players can press moves them on (for ``stall``
+seconds), or their newest stored move is on no panel (a bot killed between committing a move and drawing
+its panels must tell it when it is back); ERROR lines of the bot. The exit status is 1 on any violation or
+stuck table.
 """
 
 from __future__ import annotations
@@ -48,25 +48,36 @@ from bench.bot_process import BotChild
 from tests.fakediscord import FakeDiscord, FakeMessage
 
 _PANEL = re.compile(r"tv:g:(\d+):(\d+):")
+_GAME = re.compile(r"tv:g:(\d+):")
 REPLY_TIMEOUT = 4.0  # past Discord's 3 s: an interaction not answered by then never will be
 STALL_SECONDS = 2.0  # a table with nothing to do this long retries what the killed bot may have dropped
 
 
 class TokenWatch:
-    """The highest integer panel token the bot ever sent or edited in, per game."""
+    """The highest integer panel token the bot ever sent or edited in, per game; and when a private panel
+    of the game (a DM or an ephemeral message with its controls, whatever their token) was last drawn."""
 
     def __init__(self, fake: FakeDiscord) -> None:
         self.highest: dict[int, int] = {}
+        self.drawn: dict[int, float] = {}  # game → wall-clock time of its last private panel drawn
         fake.listeners.append(self._seen)
 
     def _seen(self, msg: FakeMessage) -> None:
         ids = [b.custom_id for b in msg.buttons()] + [s.custom_id for s in msg.selects()]
+        private = msg.ephemeral or msg.channel.is_dm
         for cid in ids:
+            if private and (g := _GAME.match(cid or "")) is not None:
+                self.drawn[int(g[1])] = time.time()
             m = _PANEL.match(cid or "")
             if m is not None:
                 game, token = int(m[1]), int(m[2])
                 if token > self.highest.get(game, -1):
                     self.highest[game] = token
+
+    def shows(self, game: int, actions: int, newest_at: float) -> bool:
+        """Whether a panel shows the game's newest stored move: one carries its action count, or one was
+        drawn after it was committed (a panel waiting on another seat carries no count)."""
+        return self.highest.get(game, 0) >= actions or self.drawn.get(game, -math.inf) >= newest_at
 
 
 @dataclass
@@ -78,7 +89,7 @@ class KillReport:
     sent_while_down: int = 0  # refused by the fake (no bot connected) or unanswered around a kill
     unanswered_while_up: int = 0
     actions_stored: int = 0
-    stuck_tables: int = 0  # nothing left to press at the end
+    stuck_tables: int = 0  # at the end: nothing left to press, or the newest stored move on no panel
     unshown: int = 0  # active games at the end whose newest stored move no panel ever showed
     errors: list[str] = field(default_factory=list)
 
@@ -93,8 +104,8 @@ class KillReport:
             "interactions sent while the bot was down or in flight at a kill (expected): "
             f"{self.sent_while_down}",
             f"unanswered while the bot was up (failures): {self.unanswered_while_up}",
-            f"tables stuck at the end: {self.stuck_tables}   active games whose newest stored move no panel "
-            f"showed: {self.unshown}",
+            f"tables stuck at the end: {self.stuck_tables} (nothing their players can press moves them on, "
+            f"or their newest stored move is on no panel; of these, newest move on no panel: {self.unshown})",
             f"ERROR lines of the bot: {len(self.errors)}",
             *(f"  ! {e[:160]}" for e in self.errors[:5]),
         ]
@@ -201,14 +212,16 @@ async def run_kill_test(
         finally:
             await fake.stop()
         _classify(report, h, down)
-        report.stuck_tables = sum(d.stuck for d in drivers)
         with contextlib.closing(sqlite3.connect(db_path)) as db:
             report.actions_stored = db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
             active = db.execute(
-                "SELECT g.id, COUNT(a.seq) FROM games g LEFT JOIN actions a ON a.game_id = g.id "
-                "WHERE g.status = 'active' GROUP BY g.id"
-            )
-            report.unshown = sum(1 for game, n in active if n > tokens.highest.get(game, 0))
+                "SELECT g.id, g.channel_id, COUNT(a.seq), COALESCE(MAX(a.at), g.created_at) FROM games g "
+                "LEFT JOIN actions a ON a.game_id = g.id WHERE g.status = 'active' GROUP BY g.id"
+            ).fetchall()
+        unshown = {channel for game, channel, n, at in active if not tokens.shows(game, n, at)}
+        report.unshown = len(unshown)
+        # Stuck: nothing a player can press moves it on, or its newest stored move is on no panel.
+        report.stuck_tables = len({d.channel.id for d in drivers if d.stuck} | unshown)
     return report
 
 
@@ -245,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     report = asyncio.run(run_kill_test(config))
     print(report.summary())
-    return 1 if report.violations else 0
+    return 1 if report.violations or report.stuck_tables else 0
 
 
 if __name__ == "__main__":

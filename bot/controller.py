@@ -15,7 +15,8 @@ import contextlib
 import logging
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +78,7 @@ class Outbox:
     board_dirty: bool = False
     board_at: float = -math.inf  # when the board was last edited
     task: asyncio.Task[None] | None = None
+    through: int = 0  # the action count the waiting calls tell the table up to
 
     def pending(self) -> bool:
         return bool(self.messages) or self.board_dirty
@@ -88,11 +90,12 @@ class Outbox:
         """When the board's next edit may go: one per ``BOARD_EVERY`` coalescing windows."""
         return self.board_at + BOARD_EVERY * window
 
-    def hold(self, ann: Announcement, now: float) -> None:
+    def hold(self, ann: Announcement, now: float, through: int) -> None:
         if ann.messages:
             if not self.messages:
                 self.since = now
             self.messages.append(ann)
+        self.through = through
 
     def take(self, ann: Announcement) -> Announcement:
         """``ann`` with the waiting calls first, packed together into as few messages as fit."""
@@ -135,6 +138,12 @@ class TableController:
         self._held: dict[tuple[int, int], Held] = {}
         self._seen: dict[tuple[int, int], float] = {}  # (table, seat) → the seat's last click there
         self._outboxes: dict[int, Outbox] = {}  # table id → what its channel has not been shown yet
+        # table id → the action count up to which this process told the table, or tried to: what the store
+        # says is owed beyond it was committed by a process that could not tell it (``_owes``)
+        self._told_here: dict[int, int] = {}
+        # (table, seat) → the action count at which a press of the seat last redrew its live panel
+        self._answered: dict[tuple[int, int], int] = {}
+        self._endings_told = False  # the first timer pass tells the ends that were never told
         settings = bot.settings
         self.openings = Cooldown(
             settings.openings_per_minute, 60, bot.clock, Msg("general.cooldown.open-table")
@@ -223,6 +232,7 @@ class TableController:
                 chosen,
                 options,
             )  # a refusal (a busy channel, a player seated elsewhere) is still this command's private answer
+            self._told_here[table.id] = table.seq  # the opening is told just below
         response = await interaction.response.defer()
         async with self.tables.locked(table.id) as table, self.languages.channel(table.guild_id):
             text = t(
@@ -390,7 +400,11 @@ class TableController:
         elif click.verb == "claim":
             await self._claim(interaction, table, seat, click)
         else:
-            outcome = adapter.click(table, seat, click)
+            try:
+                outcome = adapter.click(table, seat, click)
+            except StaleAction:
+                await self._stale(interaction, table.id, seat)
+                return
             if isinstance(outcome, Aside):
                 await delivery.send_ephemeral(interaction, outcome.panel, table.id)
             elif isinstance(outcome, Panel) and not private(interaction):
@@ -408,9 +422,10 @@ class TableController:
         under the table's lock and answer through the interaction."""
         if not interaction.response.is_done():
             await interaction.response.defer()
-        async with self.tables.locked(table.id) as table:
+        async with self._table(table.id) as table:
             if fresh and move.token != table.adapter.token(table, seat):
-                raise StaleAction()
+                await self._stale_locked(interaction, table, seat)
+                return
             told = table.meta.told(table.seq)
             events = await self._apply(table, seat, move.action)
             done = move.done(table, events) if move.done is not None else None
@@ -423,6 +438,74 @@ class TableController:
                 answered = seat  # the pressed panel is the seat's live panel, redrawn through the answer
                 await self._hold(interaction, table, seat)
             await self._saved(interaction, table, events, told, done, answered=answered)
+
+    async def _stale(self, interaction: Interaction, table_id: int, seat: int) -> None:
+        """A press on a panel drawn before the table's last move (the panel was not redrawn yet, or the bot
+        stopped before it could be): the seat gets its panel as the table is now, not a bare refusal, so no
+        player is ever left holding buttons that only say no."""
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        async with self._table(table_id) as table:
+            if table.status != "active":
+                raise TableClosed()
+            await self._stale_locked(interaction, table, seat)
+
+    async def _stale_locked(self, interaction: Interaction, table: Table, seat: int) -> None:
+        """The pressed panel, if it is the seat's live one, becomes the seat's panel as the table is now; the
+        caller holds the table's lock and has acknowledged the press. A second press on a panel a press of
+        the seat already redrew (a double click), or a press on a panel that is not the live one, is refused
+        as before: the player has the current table in front of them."""
+        if self._answered.get((table.id, seat)) == table.seq or not self._live(interaction, table, seat):
+            raise StaleAction()
+        panel = table.adapter.seat_panel(table, seat, t("tavern.table.stale-redrawn"))
+        await delivery.deliver(interaction.edit_original_response, panel, "g", table.id)
+        self._answered[(table.id, seat)] = table.seq
+        await self._hold(interaction, table, seat)
+
+    def _live(self, interaction: Interaction, table: Table, seat: int) -> bool:
+        """Whether the pressed message is the seat's live private panel: its DM panel, or an ephemeral one
+        where that is how the seat plays (no DM panel is held instead)."""
+        message = interaction.message
+        if message is None or not private(interaction):
+            return False
+        if message.flags.ephemeral:
+            held = self._held.get((table.id, seat))
+            return held is None or held[2] is None
+        live = table.meta.panels.get(seat)
+        return live is not None and live[1] == message.id
+
+    @asynccontextmanager
+    async def _table(self, table_id: int) -> AsyncIterator[Table]:
+        """The table under its lock, for a move: an announcement the store says is owed — a bot stopped
+        between committing a move and telling it, or a commit whose answer was lost — is told first."""
+        async with self.tables.locked(table_id) as table:
+            await self._tell_owed(table)
+            yield table
+
+    def _owes(self, table: Table) -> bool:
+        """Whether the store says the table's last move was committed but never told by a process that
+        could — a bot stopped between committing and telling, a commit whose answer was lost — or that
+        calls were lost from an outbox (untold, and not held back on purpose: a Deluxe turn is told when it
+        passes). Not what this process told, or tried to tell, at this action (a channel refusing posts is
+        tried again with the next move), and not while its own outbox holds the table's calls."""
+        if self._told_here.get(table.id) == table.seq:
+            return False
+        if table.status != "active":  # a game's end that was never told (see ``run_timers``)
+            return table.status == "finished" and table.meta.owed
+        box = self._outboxes.get(table.id)
+        if box is not None and box.messages:
+            return False
+        meta = table.meta
+        lost = meta.untold_after is not None and bool(table.pending)
+        return meta.owed or (lost and not table.adapter.hold(table, table.pending))
+
+    async def _tell_owed(self, table: Table) -> None:
+        """Tell what the store says is owed (see ``_owes``): the calls, every person's panel, the board."""
+        if not self._owes(table):
+            return
+        log.info("game %d: telling what was committed but not told (after action %d)", table.id, table.seq)
+        told = table.meta.told(table.seq)
+        await self.publish(table, list(table.pending), told_before=told, everyone=True)
 
     async def _saved(
         self,
@@ -445,6 +528,8 @@ class TableController:
         except discord.HTTPException as err:
             log.warning("game %d: move saved, but its reply failed (%s)", table.id, err)
             answered = None  # the pressed panel was not redrawn: redraw it like any other
+        if answered is not None:
+            self._answered[(table.id, answered)] = table.seq
         await self.publish(table, events, told_before=told, answered=answered)
 
     async def _apply(
@@ -452,11 +537,11 @@ class TableController:
     ) -> list[Any]:
         """Apply under the held lock; the move's meta (what the channel will have been told) is committed
         with it."""
-        adapter = table.adapter
 
         def meta_after(events: Sequence[Any], seq: int) -> TableMeta:
-            held = adapter.hold(table, events)
-            return replace(table.meta, untold_after=table.meta.told(seq - 1) if held else None)
+            # Committed as owed and untold: telling it clears them (``publish``; the calls, once out of the
+            # outbox), so a bot stopped in between tells it when it is back (``_tell_owed``).
+            return replace(table.meta, untold_after=table.meta.told(seq - 1), owed=True)
 
         result = await self.tables.apply_locked(
             table, seat, action, expected_seq=expected_seq, meta_after=meta_after
@@ -475,7 +560,7 @@ class TableController:
         if not claim or self.clock() - table.last_action_at < claim:
             raise UserFacingError("tavern.claim.not-yet")
         await interaction.response.defer()
-        async with self.tables.locked(table.id) as table:
+        async with self._table(table.id) as table:
             action = table.adapter.claim_action(table, idle)
             told = table.meta.told(table.seq)
             events = await self._apply(table, idle, action, expected_seq=int(click.token))
@@ -520,6 +605,7 @@ class TableController:
             answer = _lobby_panel(adapter, outcome.lobby)
         if outcome.started is not None:
             table, _ = outcome.started
+            self._told_here[table.id] = table.seq  # the opening is told just below
             async with self.tables.locked(table.id) as table, self.languages.channel(table.guild_id):
                 started = _lobby_panel(adapter, outcome.lobby)
                 answer = await self._opening(interaction, table, outcome.lobby.message_id, started)
@@ -535,15 +621,24 @@ class TableController:
     # ================================================================ telling everyone
 
     async def publish(
-        self, table: Table, events: Sequence[Any], *, told_before: int, answered: int | None = None
+        self,
+        table: Table,
+        events: Sequence[Any],
+        *,
+        told_before: int,
+        answered: int | None = None,
+        everyone: bool = False,
     ) -> None:
         """Everything a move (or the opening) makes visible; the caller holds the table's lock. The move is
-        already committed: a Discord failure here is logged and never undoes it. ``told_before`` is the
-        action count up to which the table had been told before these events (-1 for the opening): if its
-        channel refuses this post, the untold events wait for the next one, across a restart too.
-        ``answered`` is the seat whose live panel the click's own answer already redrew."""
+        already committed, marked untold: a Discord failure here is logged and never undoes it.
+        ``told_before`` is the action count up to which the table had been told before these events (-1 for
+        the opening); the mark is cleared once the calls are out — at once, or when the outbox's window ends
+        — and stays while the channel refuses them or the game holds them back, so they are told later,
+        across a restart too. ``answered`` is the seat whose live panel the click's own answer already
+        redrew; ``everyone`` redraws every person's panel (a retelling: nobody knows which ones went out)."""
         adapter = table.adapter
-        changes: dict[str, Any] = {}
+        self._told_here[table.id] = table.seq
+        changes: dict[str, Any] = {"owed": False}  # written at the end, once everything below is done
         held = adapter.hold(table, events)
         news = list(events) if held else list(table.pending)
         channel = await self.languages.of_guild(table.guild_id)
@@ -553,7 +648,7 @@ class TableController:
         notes: dict[str, dict[int, str]] = {}
         with speaking(channel):
             dealt = adapter.deal(table, news)
-        if table.is_over():  # every panel shows the end, without controls
+        if table.is_over() or everyone:  # every panel: the end (without controls), or a retelling
             dealt = {s: dealt.get(s, "") for s in range(len(table.seats))}
         for seat in dealt:
             if table.is_bot(seat) or (seat == answered and not fresh):
@@ -570,13 +665,15 @@ class TableController:
         if not held:
             with speaking(channel):
                 ann = self._attend(table, adapter.announce(table, table.pending))
-            if self._can_wait(table, ann, box):
-                box.hold(ann, self._now())
+            if not everyone and self._can_wait(table, ann, box):
+                box.hold(ann, self._now(), table.seq)
+                # Told when the window ends (``_flush``); with nothing waiting there is nothing to tell.
+                changes["untold_after"] = told_before if box.messages else None
             else:
                 posted = await self._tell_channel(table, box.take(ann))
+                changes["untold_after"] = None if posted else told_before
             if posted:
                 table.pending = []
-            changes["untold_after"] = None if posted else told_before
         if self._coalesce() and not table.is_over() and self._now() < box.board_due(self._coalesce()):
             box.board_dirty = True  # the board waits: several moves, one edit
         else:
@@ -607,7 +704,9 @@ class TableController:
             for seat in range(len(table.seats)):
                 self._held.pop((table.id, seat), None)
                 self._seen.pop((table.id, seat), None)
+                self._answered.pop((table.id, seat), None)
             self._outboxes.pop(table.id, None)
+            self._told_here.pop(table.id, None)
             if box.task is not None and box.task is not asyncio.current_task():
                 box.task.cancel()
         self.wake_bots(table)
@@ -673,8 +772,13 @@ class TableController:
         table's lock."""
         now = self._now()
         due = box.messages and (everything or now >= box.since + self._coalesce())
-        if due and not await self._tell_channel(table, box.take(Announcement())):
-            log.warning("game %d: the channel refused calls that had waited; they are dropped", table.id)
+        if due:
+            through = box.through
+            if await self._tell_channel(table, box.take(Announcement())):
+                # Told up to the calls' last action; events held back since (a Deluxe turn) stay untold.
+                await self.tables.save_meta(table, untold_after=through if table.pending else None)
+            else:
+                log.warning("game %d: the channel refused calls that had waited; they are dropped", table.id)
         if box.board_dirty and (everything or now >= box.board_due(self._coalesce())):
             box.board_at, box.board_dirty = now, False
             board_id = await self._refresh_board(table)
@@ -1018,11 +1122,22 @@ class TableController:
         guilds on this process's shards only, so each timer fires once however many processes run."""
         owns = self.settings.owns
         async with self._timer_lock:
+            if not self._endings_told:  # once: games whose end a stopped process committed but never told
+                self._endings_told = True
+                for game_id in await self.tables.untold_endings(self.settings.shards):
+                    try:
+                        async with self._table(game_id):
+                            pass  # taking the table tells what it owes
+                    except Exception:
+                        log.exception("game %d: its end could not be told", game_id)
             for lobby in await self.lobbies.expire_due(owns):
                 await self._edit_lobby_message(lobby)
             for table in self.tables.active_tables():
                 if owns(table.guild_id):
                     self.wake_bots(table)
+                    if self._owes(table):  # committed, never told (a restart): the first pass tells it
+                        async with self._table(table.id):
+                            pass  # taking the table tells what it owes
                     await self._check_idle(table)
 
     async def _edit_lobby_message(self, lobby: Lobby) -> None:
@@ -1045,7 +1160,7 @@ class TableController:
         waiting = table.people_waited_for()  # a bot is woken, not nudged
         if table.status != "active" or not waiting or not due or idle_for < min(due):
             return  # nothing to say yet: no lock, no database read, no channel lookup
-        async with self.tables.locked(table.id) as table, self.languages.channel(table.guild_id):
+        async with self._table(table.id) as table, self.languages.channel(table.guild_id):
             # As stored: someone may have moved since the look above, here or through another process.
             idle_for = self.clock() - table.last_action_at
             waiting = table.people_waited_for()
@@ -1104,7 +1219,7 @@ class TableController:
                 if peek is None and table.status != "active":
                     del self._bots[table_id]
                     return
-                async with self.tables.locked(table_id) as table:
+                async with self._table(table_id) as table:
                     seat = table.adapter.bot_seat(table)
                     forced = table.adapter.forced(table) if seat is None else None
                     if seat is None and forced is None:

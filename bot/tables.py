@@ -36,6 +36,7 @@ from bot.store import (
     PlayerBusy,
     Snapshot,
     Store,
+    VersionConflict,
 )
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ log = logging.getLogger(__name__)
 PENDING_LIMIT = 400  # events kept for a channel that refuses posts (the oldest go first)
 # Games read and rebuilt between two yields to the event loop at start-up: a few tens of milliseconds' work.
 RESTORE_CHUNK = 250
+ENDINGS_WINDOW = 24 * 3600.0  # an end committed but never told is told when the bot is back within a day
 
 
 class TableError(UserFacingError):
@@ -96,6 +98,8 @@ class TableMeta:
 
     ``untold_after`` is None while the channel has been told everything in the log; else the action count
     up to which it has been told (-1: not even the opening), the later events being re-derived from the log.
+    ``owed`` says the last move was committed and its telling — the presser's answer, the panels, the calls
+    or their place in the outbox — had not finished: a process that finds it so tells it again.
     ``nudged`` / ``claim_offered`` hold the action count at which the idle nudge / claim offer was made, so
     each comes once per turn. ``thread_id`` is the game's own thread (None: it plays in its channel),
     ``summary`` the (channel, message) kept current in the channel while it plays in a thread, and
@@ -108,6 +112,7 @@ class TableMeta:
     nudged: int = -1
     claim_offered: int = -1
     untold_after: int | None = None
+    owed: bool = False
     thread_id: int | None = None
     summary: tuple[int, int] | None = None
     panels: Mapping[int, tuple[int, int]] = field(default_factory=dict)
@@ -123,6 +128,7 @@ class TableMeta:
             "nudged": self.nudged,
             "claim_offered": self.claim_offered,
             "untold_after": self.untold_after,
+            "owed": self.owed,
             "thread_id": self.thread_id,
             "summary": list(self.summary) if self.summary is not None else None,
             "panels": {str(s): list(p) for s, p in sorted(self.panels.items())},
@@ -139,6 +145,7 @@ class TableMeta:
             nudged=int(data.get("nudged", -1)),
             claim_offered=int(data.get("claim_offered", -1)),
             untold_after=int(untold) if untold is not None else None,
+            owed=data.get("owed") is True,
             thread_id=int(thread) if thread is not None else None,
             summary=(int(summary[0]), int(summary[1])) if summary else None,
             panels={int(s): (int(p[0]), int(p[1])) for s, p in (data.get("panels") or {}).items()},
@@ -580,10 +587,12 @@ class TableService:
         """{game name: the tag of the snapshots its engine reads}, for the store to pick usable snapshots."""
         return {name: codec.tag for name in self.games if (codec := self._codec(name)) is not None}
 
-    def _snapshot(self, table: Table, state: Any, seq: int, at: float, meta: TableMeta) -> Snapshot | None:
-        """The snapshot a move to ``seq`` leaves, if one is due and the channel is told everything up to it
-        (events still to tell must come after a snapshot: they are re-derived from the actions after it)."""
-        if meta.told(seq) != seq or not snapshots.due(seq, table.snapshot_seq):
+    def _snapshot(self, table: Table) -> Snapshot | None:
+        """The snapshot a move leaves, if one is due: of the state before it, and only if the channel was
+        told everything up to there (events still to tell must come after a snapshot: they are re-derived
+        from the actions after it, and a move is committed untold)."""
+        seq, state, at = table.seq, table.state, table.last_action_at
+        if table.meta.told(seq) != seq or not snapshots.due(seq, table.snapshot_seq):
             return None
         codec = self._codec(table.game)
         if codec is None:
@@ -665,6 +674,11 @@ class TableService:
             return None
         return table
 
+    async def untold_endings(self, shards: tuple[int, Sequence[int]] | None = None) -> list[int]:
+        """Games that ended within ``ENDINGS_WINDOW`` whose end was committed and never told (the bot
+        stopped in between): a restore does not bring back a finished game, so whoever tells it asks."""
+        return await self.store.untold_endings(since=self.clock() - ENDINGS_WINDOW, shards=shards)
+
     async def restored(self) -> None:
         """Return once :meth:`restore` has run (at once afterwards): what waits here — the timer — finds
         every active game among the live tables."""
@@ -699,9 +713,17 @@ class TableService:
             # Start first: a rules refusal (e.g. wrong player count) must not leave a row behind.
             state, events = module.start(seed, len(players), options)
             now = self.clock()
+            meta = TableMeta(untold_after=-1, owed=True)  # until the opening is out
             try:
                 game_id = await self.store.create_game(
-                    game, guild_id, channel_id, seed, list(players), options.to_dict(), now
+                    game,
+                    guild_id,
+                    channel_id,
+                    seed,
+                    list(players),
+                    options.to_dict(),
+                    now,
+                    meta=meta.to_dict(),
                 )
             except ChannelBusy:
                 raise TableError("tavern.table.busy") from None
@@ -721,6 +743,7 @@ class TableService:
                 seq=0,
                 created_at=now,
                 last_action_at=now,
+                meta=meta,
                 pending=list(events),
             )
             self._register(table)
@@ -791,7 +814,7 @@ class TableService:
         result = module.final_result(new_state) if module.is_over(new_state) else None
         finish = _finish_from(result, now, module, new_state) if result is not None else None
         new_meta = meta_after(events, seq) if meta_after is not None else table.meta
-        snapshot = self._snapshot(table, new_state, seq, now, new_meta) if finish is None else None
+        snapshot = self._snapshot(table) if finish is None else None
 
         async def commit() -> None:
             changed = new_meta.to_dict() if new_meta != table.meta else None
@@ -813,7 +836,7 @@ class TableService:
                 log.warning("game %d: action %d was saved, though the write reported %r", table.id, seq, err)
             table.state, table.seq, table.last_action_at, table.meta = new_state, seq, now, new_meta
             if snapshot is not None:
-                table.snapshot_seq = seq
+                table.snapshot_seq = snapshot.seq
             table.pending = [*table.pending, *events][-PENDING_LIMIT:]
             if finish is not None:
                 table.status = "finished"
@@ -871,10 +894,27 @@ class TableService:
         return False
 
     async def save_meta(self, table: Table, **changes: Any) -> None:
-        """Change the table's meta outside a move (a board message posted, DMs found closed, a nudge)."""
+        """Change the table's meta outside a move (a board message posted, DMs found closed, a nudge), if
+        the stored game is still the version this copy was read at. If not — another process wrote it
+        without its lock, or the copy missed a write — the store is believed: the changes go onto the
+        stored meta, and the copy is read again before its next use."""
         new = replace(table.meta, **changes)
         if new != table.meta:
-            table.version = await self.store.set_meta(table.id, new.to_dict())
+            try:
+                table.version = await self.store.set_meta(table.id, new.to_dict(), version=table.version)
+            except VersionConflict:
+                record = await self.store.load_game(table.id)
+                if record is None:
+                    raise TableError("tavern.table.not-found") from None
+                log.warning(
+                    "game %d: its meta was written elsewhere (version %d, not %d); changing the stored one",
+                    table.id,
+                    record.version,
+                    table.version,
+                )
+                new = replace(TableMeta.from_dict(record.meta), **changes)
+                table.version = await self.store.set_meta(table.id, new.to_dict(), version=record.version)
+                table.stale = table.status == "active"
             moved = new.thread_id != table.meta.thread_id and table.status == "active"
             if moved:
                 self._unregister(table)  # indexed under its old thread

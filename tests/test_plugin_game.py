@@ -7,9 +7,11 @@ import dataclasses
 from typing import Any
 
 import discord
+import pytest
 from discord import app_commands
 
 from bot.app import TavernBot
+from bot.controller import TableController
 from bot.games import GAMES
 from bot.settings import Settings
 from tests import fakegame
@@ -123,7 +125,8 @@ async def test_what_the_channel_missed_is_told_with_the_next_post_even_after_a_r
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:
     """The channel refuses a post: that move's lines wait (the table's meta says from where), survive a
-    restart (re-derived from the log, not stored as text), and come with the next post that goes out."""
+    restart (re-derived from the log, not stored as text), and are told by the restarted bot, before the
+    next move's."""
     fake = fake_discord
     bot = await start_bot(setup=plug_in_race)
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
@@ -146,14 +149,60 @@ async def test_what_the_channel_missed_is_told_with_the_next_post_even_after_a_r
     await bot.close()
 
     await fake.set_bot_permissions(fake.channel, allowed)
+    posted = len(fake.channel_messages(fake.channel))
     again = await start_bot(setup=plug_in_race)
     restored = await again.tables.table_for_channel(fake.channel.id)
-    assert restored is not None and restored.meta.untold_after == 0 and restored.pending
+    assert restored is not None  # its untold move is told by its first timer pass, or by the next press
     second = users[restored.waiting_for()[0]]
     panel = live_panel(fake, second)
     assert panel is not None
     await fake.click(second, panel, "Add 1")
     await fake.settle()
-    told = fake.last_message(fake.channel).content
-    assert f"{first.name} adds 2 → 2" in told and f"{second.name} adds 1 → 1" in told
+    told = "\n".join(m.content for m in fake.channel_messages(fake.channel)[posted:])
+    assert 0 <= told.index(f"{first.name} adds 2 → 2") < told.index(f"{second.name} adds 1 → 1")
+    assert told.count(f"{first.name} adds 2 → 2") == 1
     assert restored.meta.untold_after is None and restored.pending == []
+
+
+async def test_an_end_committed_but_never_told_is_told_when_the_bot_is_back(
+    fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops right after committing the move that ends the game: the game is closed in the store,
+    so no restore brings it back, yet its end (the calls, the Rematch, the summary) is told once it is up."""
+    fake = fake_discord
+    bot = await start_bot(setup=plug_in_race)
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    lobby = (await fake.slash(ann, fake.channel, "race", target=6)).message
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    await fake.settle()
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    users = [ann, bob]
+    saved = TableController._saved
+
+    async def stops_at_the_end(
+        self: TableController, interaction: Any, table: Any, *a: Any, **k: Any
+    ) -> None:
+        if table.status == "active":
+            await saved(self, interaction, table, *a, **k)
+
+    monkeypatch.setattr(TableController, "_saved", stops_at_the_end)
+    while table.status == "active":
+        panel = live_panel(fake, users[table.waiting_for()[0]])
+        assert panel is not None
+        await fake.click(users[table.waiting_for()[0]], panel, "Add 3")
+        await fake.settle()
+    assert not any(b.label == "Rematch" for m in fake.channel_messages(fake.channel) for b in m.buttons())
+    await bot.close()
+    monkeypatch.setattr(TableController, "_saved", saved)
+
+    again = await start_bot(setup=plug_in_race)
+    await again.controller.run_timers()
+    await fake.settle()
+    last = fake.last_message(fake.channel)
+    assert "adds 3" in last.content and [b.label for b in last.buttons()] == ["Rematch"]
+    assert await again.tables.untold_endings() == []  # told once: the next start finds nothing owed
+    await again.controller.run_timers()
+    await fake.settle()
+    assert fake.last_message(fake.channel) is last

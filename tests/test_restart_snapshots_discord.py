@@ -134,7 +134,8 @@ async def test_presses_and_commands_are_answered_while_the_tables_are_restored(
     panel = [m for m in fake.dms(mover) if enabled(m)][-1]
     await act_with_panel(fake, mover, panel)
     [loaded] = second.tables.active_tables()
-    assert loaded.seq == 7 and loaded.snapshot_seq == 6  # from its snapshot and the one action after it
+    # Its move left a snapshot, of the state before it (the last one told).
+    assert (loaded.seq, loaded.snapshot_seq) == (7, 6)
 
     # Commands look tables up by channel and player: answered now, with the right table, rebuilt for them.
     hand = await fake.slash(carol, other, "bhargage hand")

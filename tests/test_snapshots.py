@@ -61,13 +61,14 @@ async def play(svc: TableService, table: Table, moves: int, rng: random.Random, 
         options = [a for a in module.legal_actions(table.state, seat) if type(a).__name__ not in AVOID]
         held = rng.random() < hold
 
-        def meta_after(events: Any, seq: int, held: bool = held) -> TableMeta:
-            return replace(table.meta, untold_after=table.meta.told(seq - 1) if held else None)
+        def meta_after(events: Any, seq: int) -> TableMeta:
+            return replace(table.meta, untold_after=table.meta.told(seq - 1))  # committed untold
 
         async with svc.locked(table.id):
             await svc.apply_locked(table, seat, rng.choice(options), meta_after=meta_after)
-            if not held:
-                table.pending = []  # told, as the controller does
+            if not held:  # told, as the controller does once the calls are out
+                table.pending = []
+                await svc.save_meta(table, untold_after=None)
 
 
 async def populate(svc: TableService, rng: random.Random, games: int) -> list[Table]:
@@ -78,7 +79,8 @@ async def populate(svc: TableService, rng: random.Random, games: int) -> list[Ta
         players = 2 if game == "bhargage" else rng.choice((2, 3, 4))
         seats = [(1000 * (i + 1) + s, f"p{i}.{s}") for s in range(players)]
         table, _ = await svc.create(game, GUILD, 100 + i, seats, seed=rng.randrange(2**40))
-        table.pending = []  # the opening was told
+        table.pending = []  # the opening was told, as the controller does once it is out
+        await svc.save_meta(table, untold_after=None)
         await play(svc, table, rng.randrange(4) if rng.random() < 0.2 else rng.randrange(4, 130), rng)
         made.append(table)
     return made
@@ -139,9 +141,8 @@ async def test_restored_from_snapshots_equals_full_replay(store: SQLiteStore, se
     assert all(t.id not in rows for t in finished)  # closing a game deletes its snapshot
     for t in live:  # the snapshot on disk is the one the table counts from
         assert rows.get(t.id, (0, ""))[0] == t.snapshot_seq
-        assert (
-            t.snapshot_seq == 0 or t.seq - t.snapshot_seq < snapshots.EVERY or t.meta.untold_after is not None
-        )
+        assert t.snapshot_seq <= t.meta.told(t.seq)  # never past what the channel was told
+    assert sum(t.snapshot_seq > 0 for t in live if t.seq > 2 * snapshots.EVERY) >= len(live) // 2
 
     second = service(store)
     assert await second.restore() == len(live)
@@ -428,13 +429,16 @@ async def test_a_snapshot_every_few_moves_once_everything_is_told(store: SQLiteS
     for _ in range(8):
         await play(svc, table, 1, rng, hold=0.0)
         seqs.append(snapshot_rows(store).get(table.id, (0, ""))[0])
-    assert seqs == [s - s % snapshots.EVERY for s in range(1, 9)]
-    assert table.snapshot_seq == 8
-    # A move whose events are held back from the channel leaves none; the next one told does.
+    assert seqs == [s - s % snapshots.EVERY for s in range(8)]  # of the state before the move
+    assert table.snapshot_seq == 6
+    # Moves whose events are held back from the channel leave none past the last state told (the first
+    # of them leaves that one, 8); nor does the move that tells them; the next move does.
     await play(svc, table, snapshots.EVERY, rng, hold=1.0)
     assert snapshot_rows(store)[table.id][0] == 8 == table.snapshot_seq
     await play(svc, table, 1, rng, hold=0.0)
-    assert snapshot_rows(store)[table.id][0] == table.seq == table.snapshot_seq
+    assert snapshot_rows(store)[table.id][0] == 8 == table.snapshot_seq
+    await play(svc, table, 1, rng, hold=0.0)
+    assert snapshot_rows(store)[table.id][0] == table.seq - 1 == table.snapshot_seq
     assert snapshot_rows(store)[table.id][1] == "json1:bhargage:1" == TAGS["bhargage"]
     # Closing the game deletes its snapshot, in the same transaction.
     async with svc.locked(table.id):
@@ -442,10 +446,11 @@ async def test_a_snapshot_every_few_moves_once_everything_is_told(store: SQLiteS
     assert result.finished and table.id not in snapshot_rows(store)
 
 
-async def test_a_snapshot_must_be_of_the_action_it_is_written_with(store: SQLiteStore) -> None:
+async def test_a_snapshot_must_be_of_an_action_before_the_one_it_is_written_with(store: SQLiteStore) -> None:
     game = await store.create_game("bhargage", GUILD, 1, 5, [(1, "a"), (2, "b")], {}, 0.0)
-    with pytest.raises(ValueError, match="snapshot"):
-        await store.append_action(game, 1, 0, "0 cut", 1.0, snapshot=Snapshot(2, 1.0, "f", b""))
+    for seq in (1, 2):
+        with pytest.raises(ValueError, match="snapshot"):
+            await store.append_action(game, 1, 0, "0 cut", 1.0, snapshot=Snapshot(seq, 1.0, "f", b""))
     assert await store.actions(game) == []
 
 
@@ -453,7 +458,7 @@ async def test_an_abandoned_game_loses_its_snapshot(store: SQLiteStore) -> None:
     svc = service(store)
     table, _ = await svc.create("deluxe", GUILD, 1, [(1, "a"), (2, "b"), (3, "c")], seed=8)
     await play(svc, table, 6, random.Random(2), hold=0.0)
-    assert snapshot_rows(store)[table.id][0] == table.snapshot_seq == 6
+    assert snapshot_rows(store)[table.id][0] == table.snapshot_seq == 4
     async with svc.locked(table.id):
         await svc.abandon(table, "ended by an admin")
     assert table.id not in snapshot_rows(store)

@@ -3,6 +3,7 @@ by the tests): migrations, game logs, finishing, queries, lobbies; SQLite's dura
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import AsyncIterator
@@ -24,6 +25,7 @@ from bot.store import (
     PostgresStore,
     Snapshot,
     SQLiteStore,
+    VersionConflict,
     open_store,
 )
 from bot.store.schema import Migration
@@ -303,6 +305,24 @@ async def test_meta_is_replaced_whole_and_survives_reopen(location: str) -> None
         assert await meta_of(s, gid) == {}
     finally:
         await s.close()
+
+
+async def test_set_meta_at_a_version_refuses_a_game_written_since(store: AnyStore) -> None:
+    """Two writers that read the game at one version: the first meta write wins, the second is refused
+    whole (another process wrote the game since it read it) instead of silently replacing the first."""
+    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    read_at = (await store.load_game(gid)).version  # type: ignore[union-attr]
+    first = await store.set_meta(gid, {"board": 1}, version=read_at)
+    assert first == read_at + 1
+    with pytest.raises(VersionConflict):
+        await store.set_meta(gid, {"board": 2}, version=read_at)
+    record = await store.load_game(gid)
+    assert record is not None and record.meta == {"board": 1} and record.version == first
+    await store.append_action(gid, 1, 0, "0 add 1", 1.0)  # any write moves the version on
+    with pytest.raises(VersionConflict):
+        await store.set_meta(gid, {"board": 3}, version=first)
+    assert await store.set_meta(gid, {"board": 3}, version=first + 1) == first + 2
+    assert await meta_of(store, gid) == {"board": 3}
 
 
 async def test_append_action_with_meta_writes_both_in_one_transaction(sqlite_store: SQLiteStore) -> None:
@@ -633,3 +653,23 @@ async def test_one_open_lobby_per_host_anywhere(store: AnyStore) -> None:
         await store.create_lobby("deluxe", GUILD, 13, 100, created_at=10_000.0)
     await store.update_lobby(again.id, status="started")
     await store.create_lobby("deluxe", GUILD, 13, 100, created_at=10_001.0)
+
+
+async def test_untold_endings_are_the_finished_games_whose_meta_says_owed(store: AnyStore) -> None:
+    """A game whose end was committed but never told is found (its meta says so), by when it finished and
+    by shard; one that was told, or that is still active, is not."""
+    f = Finish(scores=(10, 3), winners=(0,), muggins=False, how="target", at=50.0)
+    games = [
+        await store.create_game("race", GUILD, 20 + i, 1, [(10 + 2 * i, "a"), (11 + 2 * i, "b")], {}, 0.0)
+        for i in range(4)
+    ]
+    owed, told, early, live = games
+    for gid in (owed, told, early, live):
+        await store.set_meta(gid, {"untold_after": 0, "owed": gid != told})
+    await store.append_action(owed, 1, 0, "0 add 10", 50.0, finish=f)
+    await store.append_action(told, 1, 0, "0 add 10", 50.0, finish=f)
+    await store.append_action(early, 1, 0, "0 add 10", 5.0, finish=dataclasses.replace(f, at=5.0))
+    assert await store.untold_endings(since=40.0) == [owed]
+    assert await store.untold_endings(since=0.0) == [owed, early]
+    shard = (GUILD >> 22) % 2
+    assert await store.untold_endings(since=0.0, shards=(2, (1 - shard,))) == []

@@ -389,3 +389,41 @@ async def test_concurrent_loads_share_one_table(store: Store) -> None:
     fresh = service(store)  # no restore: tables are loaded on demand
     a, b = await asyncio.gather(fresh.get(table.id), fresh.get(table.id))
     assert a is b and await fresh.table_for_channel(10) is a
+
+
+async def test_a_meta_change_goes_onto_what_another_writer_stored(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Another writer changed the table's meta after this copy was read (a process that lost its lock):
+    saving a change here neither replaces theirs nor is lost; the copy is read again before its next use."""
+    svc = service(store)
+    table = await new_race(svc)
+    await svc.save_meta(table, board_id=11)
+    elsewhere = {**table.meta.to_dict(), "thread_id": 99}
+    await store.set_meta(table.id, elsewhere)  # written without this copy knowing
+    with caplog.at_level(logging.WARNING, logger="bot.tables"):
+        await svc.save_meta(table, nudged=3)
+    assert "written elsewhere" in caplog.text
+    record = await store.load_game(table.id)
+    assert record is not None
+    assert (record.meta["thread_id"], record.meta["board_id"], record.meta["nudged"]) == (99, 11, 3)
+    assert table.stale and table.version == record.version
+    fresh = await svc.get(table.id)
+    assert fresh.meta.thread_id == 99 and fresh.meta.nudged == 3
+
+
+async def test_a_new_table_is_untold_until_its_opening_is_out(store: Store) -> None:
+    """The opening (the deal, the first panels) is owed from the moment the game is stored: a bot stopped
+    before it told it finds it still to tell when it is back, instead of players with no hand."""
+    svc = service(store)
+    table = await new_race(svc)
+    opening = list(table.pending)
+    assert table.meta.untold_after == -1 and opening
+    again = service(store)
+    assert await again.restore() == 1
+    restored = await again.get(table.id)
+    assert restored.meta.untold_after == -1 and restored.pending == opening
+    await svc.save_meta(table, untold_after=None)  # what the controller does once the opening is out
+    told = service(store)
+    await told.restore()
+    assert (await told.get(table.id)).pending == []

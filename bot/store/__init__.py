@@ -34,6 +34,7 @@ from bot.store.records import (
     SeatRecord,
     Snapshot,
     StoreOpenError,
+    VersionConflict,
 )
 from bot.store.schema import LATEST_VERSION, MIGRATIONS
 from bot.store.sqlite import SQLiteStore
@@ -61,6 +62,7 @@ __all__ = [
     "Snapshot",
     "Store",
     "StoreOpenError",
+    "VersionConflict",
     "open_store",
     "redacted",
 ]

@@ -21,7 +21,11 @@ from bot.store.records import (
     PlayerBusy,
     SeatRecord,
     Snapshot,
+    VersionConflict,
 )
+
+# How an owed telling reads in a table meta's JSON (``json.dumps``'s separators): ``untold_endings`` finds it.
+OWED = json.dumps({"owed": True})[1:-1]
 
 
 class GamesMixin(StoreBase):
@@ -34,10 +38,12 @@ class GamesMixin(StoreBase):
         seats: Sequence[tuple[int, str]],
         options: Mapping[str, Any],
         created_at: float,
+        *,
+        meta: Mapping[str, Any] | None = None,
     ) -> int:
-        """Insert an active game and its seats; raises ``ChannelBusy`` if the channel has an active game and
-        ``PlayerBusy`` if a player sits at one (checked in the same transaction, so two starts at once
-        cannot both seat a player)."""
+        """Insert an active game, its seats and its first table meta; raises ``ChannelBusy`` if the channel
+        has an active game and ``PlayerBusy`` if a player sits at one (checked in the same transaction, so
+        two starts at once cannot both seat a player)."""
         try:
             async with self._tx() as db:
                 await self._serialize_seating(db)
@@ -66,6 +72,8 @@ class GamesMixin(StoreBase):
                     "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
                     [(game_id, i, uid, name) for i, (uid, name) in enumerate(seats)],
                 )
+                if meta is not None:
+                    await _write_meta(db, game_id, json.dumps(dict(meta)))
         except self._unique_errors as err:  # the channel's one active game, inserted meanwhile
             raise ChannelBusy(channel_id) from err
         return game_id
@@ -83,14 +91,15 @@ class GamesMixin(StoreBase):
         snapshot: Snapshot | None = None,
     ) -> int:
         """Commit one accepted action in one transaction; with ``finish`` it also closes the game, with
-        ``meta`` it also replaces the table's UI data, and with ``snapshot`` (taken at this ``seq``) it also
-        replaces the game's snapshot. Returns the game's new version.
+        ``meta`` it also replaces the table's UI data, and with ``snapshot`` (of the state at an earlier
+        action: a move is logged untold, so the newest snapshot is of the last state told) it also replaces
+        the game's snapshot. Returns the game's new version.
 
         ``seq`` is 1 for the first action. A duplicate (game_id, seq) raises ``ActionConflict``; a ``finish``
-        for a game that is not active, or a snapshot of another seq, raises ``ValueError``. Either way
-        nothing is written.
+        for a game that is not active, or a snapshot not of an earlier action, raises ``ValueError``. Either
+        way nothing is written.
         """
-        if snapshot is not None and snapshot.seq != seq:
+        if snapshot is not None and not 0 < snapshot.seq < seq:
             raise ValueError(f"a snapshot of action {snapshot.seq} given with action {seq}")
         data = None if meta is None else json.dumps(dict(meta))
         async with self._tx() as db:
@@ -110,7 +119,7 @@ class GamesMixin(StoreBase):
                     "INSERT INTO snapshots (game_id, seq, at, fingerprint, data) VALUES (?, ?, ?, ?, ?) "
                     "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, at = excluded.at, "
                     "fingerprint = excluded.fingerprint, data = excluded.data",
-                    (game_id, seq, at, snapshot.tag, snapshot.data),
+                    (game_id, snapshot.seq, snapshot.at, snapshot.tag, snapshot.data),
                 )
             return await _bump(db, game_id)
 
@@ -197,6 +206,22 @@ class GamesMixin(StoreBase):
         )
         return int(row["id"]) if row is not None else None
 
+    async def untold_endings(
+        self, *, since: float, shards: tuple[int, Sequence[int]] | None = None
+    ) -> list[int]:
+        """The games finished at ``since`` or later (of guilds on ``shards``, if given), by id, whose table
+        meta says their last move's telling was owed: a bot stopped between committing a game's end and
+        telling it. The meta is the JSON ``set_meta`` writes, so its ``"owed": true`` is matched as text."""
+        sql = (
+            "SELECT g.id FROM games g JOIN table_meta m ON m.game_id = g.id "
+            "WHERE g.status = 'finished' AND g.finished_at >= ? AND m.data LIKE ?"
+        )
+        if shards is not None:
+            count, ids = shards
+            sql += f" AND ((g.guild_id >> 22) % {int(count)}) IN ({', '.join(str(int(i)) for i in ids)})"
+        rows = await self._all(sql + " ORDER BY g.id", (since, f"%{OWED}%"))
+        return [int(r["id"]) for r in rows]
+
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's action log, by seq."""
         rows = await self._all(
@@ -204,12 +229,23 @@ class GamesMixin(StoreBase):
         )
         return [_action(r) for r in rows]
 
-    async def set_meta(self, game_id: int, data: Mapping[str, Any]) -> int:
-        """Replace the table's UI data with ``data`` (a JSON-able mapping); returns the game's new version."""
+    async def set_meta(self, game_id: int, data: Mapping[str, Any], *, version: int | None = None) -> int:
+        """Replace the table's UI data with ``data`` (a JSON-able mapping); returns the game's new version.
+        With ``version``, only if the game is still at that version (``VersionConflict`` otherwise, and
+        nothing is written): the version check and the bump are one statement, so two writers never both
+        pass it."""
         text = json.dumps(dict(data))
         async with self._tx() as db:
+            if version is None:
+                await _write_meta(db, game_id, text)
+                return await _bump(db, game_id)
+            bumped = await db.execute(
+                "UPDATE games SET version = version + 1 WHERE id = ? AND version = ?", (game_id, version)
+            )
+            if bumped != 1:
+                raise VersionConflict(game_id, version)
             await _write_meta(db, game_id, text)
-            return await _bump(db, game_id)
+            return version + 1
 
     async def _records(
         self, where: str, params: Params = (), snapshots: Mapping[str, str] | None = None

@@ -67,9 +67,12 @@ class Store(Protocol):
         seats: Sequence[tuple[int, str]],
         options: Mapping[str, Any],
         created_at: float,
+        *,
+        meta: Mapping[str, Any] | None = None,
     ) -> int:
-        """Insert an active game and its seats, return its new id; ``ChannelBusy`` if the channel has one,
-        ``PlayerBusy`` if a player is seated at an active game: decided atomically with the insert."""
+        """Insert an active game, its seats and (``meta``) its table meta, return its new id; ``ChannelBusy``
+        if the channel has one, ``PlayerBusy`` if a player is seated at an active game: decided atomically
+        with the insert."""
         ...
 
     async def append_action(
@@ -84,10 +87,10 @@ class Store(Protocol):
         meta: Mapping[str, Any] | None = None,
         snapshot: Snapshot | None = None,
     ) -> int:
-        """One transaction: log it, close per finish, replace meta, replace the game's one snapshot (its seq
-        must be ``seq``, else ``ValueError``); returns the game's new version. A (game_id, seq) already
-        logged raises ``ActionConflict`` (another writer moved first) and writes nothing. Closing a game
-        (here, ``finish_game`` or ``abandon_game``) deletes its snapshot."""
+        """One transaction: log it, close per finish, replace meta, replace the game's one snapshot (of an
+        action from 1 to ``seq`` - 1, else ``ValueError``); returns the game's new version. A (game_id, seq)
+        already logged raises ``ActionConflict`` (another writer moved first) and writes nothing. Closing a
+        game (here, ``finish_game`` or ``abandon_game``) deletes its snapshot."""
         ...
 
     async def finish_game(self, game_id: int, finish: Finish) -> None:
@@ -130,13 +133,22 @@ class Store(Protocol):
         """The id of the channel's active game (a channel has at most one), or None: one indexed lookup."""
         ...
 
+    async def untold_endings(
+        self, *, since: float, shards: tuple[int, Sequence[int]] | None = None
+    ) -> list[int]:
+        """The ids of games finished at ``since`` or later whose table meta (as ``set_meta`` or
+        ``append_action`` wrote it) has ``"owed": true``: their end was committed and never told. With
+        ``shards``, only games whose guild is on one of those shards."""
+        ...
+
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's committed action log by seq (empty for an unknown game)."""
         ...
 
-    async def set_meta(self, game_id: int, data: Mapping[str, Any]) -> int:
+    async def set_meta(self, game_id: int, data: Mapping[str, Any], *, version: int | None = None) -> int:
         """Replace the game's whole table meta with ``data`` (keys are not merged with the old ones); returns
-        the game's new version."""
+        the game's new version. With ``version``, only if the game is at that version when written, else
+        ``VersionConflict`` and nothing is written (another process wrote it meanwhile)."""
         ...
 
     def table_lock(self, game_id: int) -> AbstractAsyncContextManager[int | None]:

@@ -35,6 +35,10 @@ class ActionConflict(Exception):
     """The action's (game, seq) is already in the log: another writer (another process) moved first."""
 
 
+class VersionConflict(Exception):
+    """A write that expected the game at one version found another: someone else wrote it meanwhile."""
+
+
 class ChannelBusy(Exception):
     """The channel already has an active game."""
 

@@ -50,6 +50,7 @@ import secrets
 import time
 import traceback
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import quote
 
@@ -123,6 +124,22 @@ def _json(data: Any, status: int = 200) -> web.Response:
 
 def _no_content() -> web.Response:
     return web.Response(status=204)
+
+
+@dataclass
+class Hang:
+    """Requests that reach the fake and are never answered until :meth:`cut`, then fail unapplied: a
+    connection lost mid-request (a bot killed while it waits on Discord)."""
+
+    method: str
+    pattern: re.Pattern[str]
+    waiting: int = 0  # requests caught so far
+    caught: asyncio.Event = field(default_factory=asyncio.Event)
+    over: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def cut(self) -> None:
+        """Let go: the caught requests fail (nobody is left to read the answer), later ones pass."""
+        self.over.set()
 
 
 class _Conn:
@@ -206,6 +223,7 @@ class FakeDiscord:
         self.attachment_data: dict[int, bytes] = {}  # uploaded bytes by attachment id (never sent to the bot)
         self.application_emojis: list[FakeEmoji] = []
         self._failures: list[tuple[str, re.Pattern[str], DiscordError]] = []
+        self._hangs: list[Hang] = []
         self._upload_failure: tuple[DiscordError, int | None] | None = None
         self._dms: dict[int, FakeChannel] = {}
         self._by_tok: dict[str, FakeInteraction] = {}  # O(1) lookups, so long runs do not slow down
@@ -294,6 +312,28 @@ class FakeDiscord:
         matches ``path_regex`` (``re.search``) fails once with Discord's error shape, before the fake
         looks at it: a passing fault (403 on a thread creation, 404 on an edit...)."""
         self._failures.append((method.upper(), re.compile(path_regex), DiscordError(status, code, message)))
+
+    def hang(self, method: str, path_regex: str) -> Hang:
+        """Every ``method`` request (``""``: any) whose path (after ``/api/v10``) matches ``path_regex``
+        waits, unanswered and unapplied, until the returned :class:`Hang` is cut, then fails: for catching
+        a bot between two of its requests, e.g. to kill it there."""
+        hang = Hang(method.upper(), re.compile(path_regex))
+        self._hangs.append(hang)
+        return hang
+
+    async def _hung(self, request: web.Request) -> None:
+        path = request.path.removeprefix(API)
+        for hang in self._hangs:
+            if hang.over.is_set() or hang.method not in ("", request.method) or not hang.pattern.search(path):
+                continue
+            hang.waiting += 1
+            hang.caught.set()
+            self._inflight -= 1  # a hung request is not the bot at work: settle() may return meanwhile
+            try:
+                await hang.over.wait()
+            finally:
+                self._inflight += 1
+            raise DiscordError(503, 0, "the connection was lost")
 
     def fail_uploads(
         self, status: int, code: int = 0, message: str = "Service Unavailable", times: int | None = None
@@ -1014,6 +1054,7 @@ class FakeDiscord:
                     body, parts = await self._read_form(request)
                     request[_FORM_KEY] = (body, parts)
                     request[_BODY_KEY] = body
+                await self._hung(request)
                 self._injected_failure(request)
                 if parts:
                     self._check_uploads(parts)
