@@ -176,7 +176,7 @@ async def test_an_end_committed_but_never_told_is_told_when_the_bot_is_back(
     await fake.click(bob, lobby, "Join")
     await fake.click(ann, lobby, "Start")
     await fake.settle()
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     users = [ann, bob]
     saved = TableController._saved

@@ -175,7 +175,7 @@ async def test_a_press_on_a_panel_drawn_before_the_last_move_gets_the_table_as_i
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     await to_the_play(fake, fake.channel, alice, bob)
     mover, other = (alice, bob) if plays(fake, alice) else (bob, alice)
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     before = table.seq
     mine, theirs = live_panel(fake, mover), fake.dms(other)[-1]
