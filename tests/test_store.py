@@ -577,7 +577,10 @@ async def test_a_game_is_read_with_its_snapshot_when_its_tag_is_asked_for(store:
     gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
     other = await store.create_game("raceN", GUILD, 11, 1, [(3, "c"), (4, "d")], {}, 0.0)
     for seq in range(1, 6):
-        snap = Snapshot(seq, float(seq), "json1:race:1", b"state %d" % seq) if seq in (2, 3) else None
+        # A snapshot is of the state before the action it is written with.
+        snap = (
+            Snapshot(seq - 1, seq - 1.0, "json1:race:1", b"state %d" % (seq - 1)) if seq in (3, 4) else None
+        )
         await store.append_action(gid, seq, seq % 2, f"{seq % 2} add 1", float(seq), snapshot=snap)
     await store.append_action(other, 1, 0, "0 add 1", 1.0)
     tags = {"race": "json1:race:1", "raceN": "json1:raceN:1"}
@@ -620,9 +623,10 @@ async def test_migration_9_deletes_every_snapshot_written_before(location: str) 
     old = await open_store(location, migrate_to=8)
     assert isinstance(old, SQLiteStore | PostgresStore)
     gid = await old.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-    await old.append_action(gid, 1, 0, "0 add 1", 1.0, snapshot=Snapshot(1, 1.0, "0123abcd", b"\x80\x05K*."))
+    await old.append_action(gid, 1, 0, "0 add 1", 1.0)
+    await old.append_action(gid, 2, 1, "1 add 1", 2.0, snapshot=Snapshot(1, 1.0, "0123abcd", b"\x80\x05K*."))
     [before] = await old.active_games(snapshots={"race": "0123abcd"})
-    assert before.snapshot is not None and before.actions == ()
+    assert before.snapshot is not None and [a.seq for a in before.actions] == [2]
     await old.close()
     new = await open_store(location)
     assert isinstance(new, SQLiteStore | PostgresStore)
@@ -630,7 +634,7 @@ async def test_migration_9_deletes_every_snapshot_written_before(location: str) 
         assert await new.schema_version() == LATEST_VERSION >= 9
         assert await new._all("SELECT game_id FROM snapshots") == []
         [after] = await new.active_games(snapshots={"race": "0123abcd"})
-        assert after.id == gid and after.snapshot is None and len(after.actions) == 1
+        assert after.id == gid and after.snapshot is None and len(after.actions) == 2
     finally:
         await new.close()
 
