@@ -22,6 +22,7 @@ from bot.store import (
     PlayerBusy,
     PostgresStore,
     SQLiteStore,
+    StoreOpenError,
     open_store,
 )
 from bot.store.schema import Migration
@@ -147,6 +148,38 @@ async def test_a_failing_migration_rolls_back(location: str, monkeypatch: pytest
         assert await s.schema_version() == 1
     finally:
         await s.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused_untouched(location: str) -> None:
+    """A database a newer version of the bot migrated is refused at open, in one sentence, before anything
+    is written: this code would fail on it later, in front of the players."""
+    s = await open_store(location)
+    assert isinstance(s, SQLiteStore | PostgresStore)
+    newer = LATEST_VERSION + 1
+    await raw(s, "INSERT INTO schema_version (version) VALUES (?)", (newer,))
+    before = await tables_of(s)
+    await s.close()
+    with pytest.raises(StoreOpenError) as refused:
+        await open_store(location)
+    said = str(refused.value)
+    assert f"schema version {newer}, newer than this version of the bot knows ({LATEST_VERSION})" in said
+    assert "run the newer version of the bot, or restore a backup" in said and "\n" not in said
+    # Nothing was changed: read with the database's own driver, since the bot's store refuses it.
+    version = "SELECT MAX(version) FROM schema_version"
+    if location.startswith("postgresql://"):
+        conn = await asyncpg.connect(location)
+        try:
+            assert await conn.fetchval(version) == newer
+            found = await conn.fetch(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+            )
+        finally:
+            await conn.close()
+    else:
+        with sqlite3.connect(location) as db:
+            assert db.execute(version).fetchone() == (newer,)
+            found = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    assert {row[0] for row in found} == before
 
 
 async def test_one_active_game_per_channel(store: AnyStore) -> None:
