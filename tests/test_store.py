@@ -360,6 +360,29 @@ async def test_a_failing_append_does_not_change_the_meta(store: AnyStore) -> Non
     assert record is not None and record.status == "finished" and record.meta == {"done": True}
 
 
+async def test_only_the_actions_own_key_is_a_conflict(store: AnyStore) -> None:
+    """``ActionConflict`` tells players that someone moved at the same moment: only the (game_id, seq) key
+    means that. Any other refusal of the insert — here a unique index such as a newer schema might add, and
+    an unknown game — is the backend's own error (an ordinary failed write), and nothing is written."""
+    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    await store.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"board": 1})
+    async with store._tx() as db:
+        await db.execute("CREATE UNIQUE INDEX actions_one_text_per_game ON actions (game_id, text)")
+    refusals = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+    with pytest.raises(refusals) as refused:
+        await store.append_action(gid, 2, 1, "0 add 1", 2.0, meta={"board": 2})
+    assert not isinstance(refused.value, ActionConflict)
+    with pytest.raises(refusals) as refused:
+        await store.append_action(gid + 1000, 1, 0, "0 add 1", 2.0)  # no such game
+    assert not isinstance(refused.value, ActionConflict)
+    assert [a.text for a in await store.actions(gid)] == ["0 add 1"]
+    assert await meta_of(store, gid) == {"board": 1}
+    with pytest.raises(ActionConflict):  # the seq already logged still is one
+        await store.append_action(gid, 1, 1, "1 add 2", 3.0)
+    await store.append_action(gid, 2, 1, "1 add 2", 3.0)
+    assert [a.text for a in await store.actions(gid)] == ["0 add 1", "1 add 2"]
+
+
 async def test_lobbies(store: AnyStore) -> None:
     lobby = await store.create_lobby(
         "bhargage", GUILD, 10, 100, invited_id=200, options={"target": 61}, created_at=1.0, expires_at=11.0
