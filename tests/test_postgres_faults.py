@@ -4,6 +4,8 @@ again; nothing is lost or applied twice). Also, on either backend, a database ne
 
 from __future__ import annotations
 
+import io
+import logging
 import os
 import subprocess
 import sys
@@ -13,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.app import TavernBot
+from bot.logging_setup import install_redaction, uninstall_redaction
 from bot.store import LATEST_VERSION, open_store
 from tests.conftest import StartBot, make_settings
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -86,6 +89,43 @@ async def test_a_database_newer_than_the_bot_is_refused_in_one_line(
         f"({LATEST_VERSION}): run the newer version of the bot, or restore a backup",
     )
     assert "migrated" not in done.stderr, done.stderr
+
+
+def test_a_password_given_as_a_parameter_is_never_shown_when_refused(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    where = f"{postgres_server.user}@127.0.0.1:{postgres_server.port}/postgres"
+    done = run_bot(tmp_path, f"postgresql://{where}?password={SECRET}")
+    check_refused(done, postgres_server.user)
+
+
+async def test_a_running_bot_never_logs_a_password_given_as_a_parameter(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    tmp_path: Path,
+    pg_url: str,
+    postgres_server: PostgresServer,
+) -> None:
+    """Everything logged at DEBUG from start to a game's first moves, scrubbed as ``python -m bot`` does:
+    the start-up line names the database without its password, and no line holds it."""
+    password = postgres_server.password
+    url = pg_url.replace(f":{password}@", "@", 1) + f"?password={password}"
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    install_redaction(make_settings(tmp_path, database_url=url).secrets)  # as python -m bot does
+    try:
+        await bhargage_game(fake_discord, start_bot, tmp_path, url)
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+        uninstall_redaction()
+    text = stream.getvalue()
+    assert f"Database {url.replace(password, '***')} open" in text
+    assert password not in text
 
 
 async def bhargage_game(
