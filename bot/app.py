@@ -24,6 +24,7 @@ from bot.games import GAMES, GameAdapter
 from bot.languages import Languages
 from bot.lobbies import LobbyService
 from bot.locks import KeyedLocks
+from bot.logging_setup import redact
 from bot.records import Records
 from bot.render import suits
 from bot.server_settings import ServerSettings
@@ -210,14 +211,15 @@ class TavernBot(commands.AutoShardedBot):
 
     async def health_beat(self) -> health.Beat:
         """Check the gateway, run a trivial query (a missing bot_state key) against the database, and call
-        the drawing process (replaced there if it hung)."""
+        the drawing process (replaced there if it hung). The file is readable by anyone on the machine: the
+        detail is scrubbed like a log line."""
         try:
             await asyncio.wait_for(self.store.get_state("health_probe"), DB_CHECK_SECONDS)
             database, detail = True, ""
         except TimeoutError:
             database, detail = False, f"no answer within {DB_CHECK_SECONDS:.0f} s"  # i18n: not text
         except Exception as err:
-            database, detail = False, f"{err.__class__.__name__}: {err}"
+            database, detail = False, redact(f"{err.__class__.__name__}: {err}", self.settings.secrets)
         pictures = await drawing.DRAWING.check()
         return health.Beat(time.time(), self.gateway_ok(), database, detail, drawing=pictures)
 

@@ -391,6 +391,31 @@ async def test_the_running_bot_writes_its_heartbeat(
     assert not ok and "gateway" in why and "stopped" in why
 
 
+async def test_the_heartbeat_detail_never_carries_a_secret(settings: Settings, tmp_path: Path) -> None:
+    """The health file is for anyone on the machine (and docker inspect): a database error that quotes the
+    password, the token or an interaction's address is scrubbed there as in the log."""
+    secret = "pw-9f3c-in-an-error"
+    url = f"postgresql://tavern@db:5432/tavern?password={secret}"
+    bot = create_bot(dataclasses.replace(settings, database_url=url))
+
+    class Failing:
+        async def get_state(self, key: str) -> str | None:
+            raise OSError(
+                f"lost {url} (password {secret}) with token {settings.token} answering "
+                "POST /interactions/12/itok-12-0a1b/callback"
+            )
+
+    bot.store = Failing()  # type: ignore[assignment]
+    beat = await bot.health_beat()
+    assert not beat.database and beat.detail.startswith("OSError: lost postgresql://tavern@db:5432/tavern")
+    path = tmp_path / "health.json"
+    health.write(path, beat)
+    written = path.read_text() + health.check(path)[1]
+    assert "password=[REDACTED]" in written and "/interactions/12/[REDACTED]/callback" in written
+    for leak in (secret, settings.token, "itok-12-0a1b"):
+        assert leak not in written
+
+
 # ------------------------------------------------------------------------------------------- lock file
 
 

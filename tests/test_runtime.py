@@ -296,6 +296,37 @@ async def test_running_bot_never_logs_its_token(
     assert FAKE_TOKEN not in text
 
 
+async def test_interaction_tokens_are_scrubbed_from_every_log_line(
+    fake_discord: FakeDiscord, start_bot: StartBot, captured: io.StringIO
+) -> None:
+    """An interaction token lets whoever holds it answer and edit as the bot for 15 minutes. discord.py names
+    it in the URLs it logs (every interaction request at DEBUG, the one a rate limit held among them) and in
+    the gateway events it logs at DEBUG. A /tavern ping whose answer Discord rate-limits once: it is answered
+    after the wait, the warning is logged, and no log line holds the token."""
+    fake = fake_discord
+    root = logging.getLogger()
+    handler = logging.StreamHandler(captured)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s %(message)s"))
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    install_redaction([FAKE_TOKEN])  # what python -m bot installs at start
+    try:
+        await start_bot()
+        fake.rate_limit_next("POST", r"^/interactions/\d+/[^/]+/callback$", retry_after=0.05)
+        result = await fake.slash(fake.owner, fake.channel, "tavern ping")
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    assert "Pong!" in result.content
+    assert [r.status for r in fake.rejections()] == [429]
+    text = captured.getvalue()
+    assert "WARNING discord.webhook.async_ Webhook ID" in text and "is rate limited" in text
+    assert f"/interactions/{result.interaction.id}/{REDACTED}/callback" in text
+    assert "'token': '[REDACTED]'" in text  # the INTERACTION_CREATE event, logged at DEBUG
+    assert result.interaction.token not in text and FAKE_TOKEN not in text
+
+
 def test_a_password_given_as_a_url_parameter_is_never_logged(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
