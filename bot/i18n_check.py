@@ -35,6 +35,7 @@ OPERATOR_ONLY = (
     "bot/logging_setup.py",
     "bot/health.py",
     "bot/drawing.py",
+    "bot/backup.py",
     "bot/snapshots.py",
     "bot/i18n.py",
     "bot/i18n_check.py",

@@ -416,6 +416,126 @@ async def test_the_heartbeat_detail_never_carries_a_secret(settings: Settings, t
         assert leak not in written
 
 
+# ------------------------------------------------------------------------------------------------ backup
+
+
+async def backup_command(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot backup …`` as an operator runs it beside the running bot (no token needed), without
+    blocking the event loop the bot in this process runs on."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("TAVERN_", "DISCORD_"))}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "backup",
+        *args,
+        cwd=tmp_path,
+        env={**clean, **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode is not None
+    return subprocess.CompletedProcess(["backup", *args], proc.returncode, out.decode(), err.decode())
+
+
+async def test_a_backup_taken_while_the_bot_writes_moves_is_a_whole_database(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings, tmp_path: Path
+) -> None:
+    """``python -m bot backup PATH`` while three games are played as fast as the bot answers: each copy is
+    one file that passes SQLite's integrity check, opens as the bot's store, and holds every game, each of
+    whose logs replays, with at least the moves stored before it began and at most those stored after."""
+    fake = fake_discord
+    bot = await start_bot(setup=plug_in_race)
+    channels = [fake.channel, fake.add_channel("tavern-1"), fake.add_channel("tavern-2")]
+    players = [(fake.add_user(f"a{i}"), fake.add_user(f"b{i}")) for i in range(len(channels))]
+    games = [await open_race(fake, bot, ch, a, b) for ch, (a, b) in zip(channels, players, strict=True)]
+    users = dict(zip(games, players, strict=True))
+    stop = asyncio.Event()
+
+    async def play(game: int) -> int:
+        """Press "Add 1" for whoever moves until told to stop; how many moves were answered."""
+        moves = 0
+        while not stop.is_set():
+            table = await bot.tables.get(game)
+            a, b = users[game]
+            mover = a if table.seat_of(a.id) == table.waiting_for()[0] else b
+            panel = await poll(lambda m=mover: live_panel(fake, m), what="a live panel")
+            await fake.click(mover, panel, "Add 1", settle=False)
+            await poll(lambda t=table, n=table.seq: t.seq > n, what="the move to be stored")
+            moves += 1
+        return moves
+
+    async def stored() -> dict[int, int]:
+        return {game: len(await bot.store.actions(game)) for game in games}
+
+    players_at_work = [asyncio.create_task(play(game)) for game in games]
+    copies: list[tuple[Path, dict[int, int], dict[int, int]]] = []
+    try:
+        tables = [await bot.tables.get(game) for game in games]
+        await poll(lambda: all(table.seq >= 3 for table in tables), what="the games to be under way")
+        for n in range(3):
+            target = tmp_path / f"backup-{n}.sqlite3"
+            before = await stored()
+            done = await backup_command(tmp_path, str(target), TAVERN_DB_PATH=str(settings.db_path))
+            after = await stored()
+            assert done.returncode == 0, done.stderr
+            assert done.stdout.startswith(f"Backed up {settings.db_path} to {target}: ") and done.stderr == ""
+            assert "3 games (3 active), integrity checked." in done.stdout
+            assert len(done.stdout.strip().splitlines()) == 1
+            copies.append((target, before, after))
+    finally:
+        stop.set()
+        answered = await asyncio.gather(*players_at_work)
+    assert all(moves >= 3 for moves in answered), answered
+    assert any(before != after for _, before, after in copies), "no move was stored during a backup"
+
+    for target, before, after in copies:
+        assert sorted(p.name for p in tmp_path.glob(f"{target.name}*")) == [target.name]  # one file
+        with sqlite3.connect(target) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            assert db.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+        copy = await SQLiteStore.open(target)
+        try:
+            restored = TableService(copy, clock=time.time, games=RACE_GAMES)
+            assert await restored.restore() == len(games)  # every game replays to a valid, live state
+            for game in games:
+                table = await restored.get(game)
+                texts = [a.text for a in await copy.actions(game)]
+                assert before[game] <= len(texts) <= after[game], (game, before, len(texts), after)
+                assert table.seq == len(texts)
+                assert table.state == fakegame.replay(table.seed, len(table.seats), table.options, texts)
+        finally:
+            await copy.close()
+
+
+async def test_backup_refuses_what_it_cannot_do_well(tmp_path: Path, settings: Settings) -> None:
+    """Never over a file; no database, no copy; a PostgreSQL database is pg_dump's, and the command says how
+    (without the password) instead of copying anything."""
+    store = await SQLiteStore.open(settings.db_path)
+    await store.close()
+    env = {"TAVERN_DB_PATH": str(settings.db_path)}
+    kept = tmp_path / "kept.sqlite3"
+    kept.write_text("an older backup")
+    done = await backup_command(tmp_path, str(kept), **env)
+    assert done.returncode == 1 and "kept.sqlite3 already exists" in done.stderr
+    assert kept.read_text() == "an older backup"
+
+    missing = await backup_command(tmp_path, "b.sqlite3", TAVERN_DB_PATH=str(tmp_path / "none.sqlite3"))
+    assert missing.returncode == 1 and "there is no database at" in missing.stderr
+    assert not (tmp_path / "none.sqlite3").exists()
+
+    into = tmp_path / "backups"
+    into.mkdir()
+    dated = await backup_command(tmp_path, str(into), **env)
+    assert dated.returncode == 0 and [p.suffix for p in into.iterdir()] == [".sqlite3"]
+
+    url = "postgresql://tavern:s3cret-pw@db.example:5432/tavern"
+    pg = await backup_command(tmp_path, "c.dump", TAVERN_DATABASE_URL=url, **env)
+    assert pg.returncode == 2 and "pg_dump --format=custom" in pg.stderr
+    assert "s3cret-pw" not in pg.stdout + pg.stderr and not (tmp_path / "c.dump").exists()
+
+
 # ------------------------------------------------------------------------------------------- lock file
 
 
