@@ -536,6 +536,162 @@ async def test_backup_refuses_what_it_cannot_do_well(tmp_path: Path, settings: S
     assert "s3cret-pw" not in pg.stdout + pg.stderr and not (tmp_path / "c.dump").exists()
 
 
+# ------------------------------------------------------------------------------------------------ compose
+
+COMPOSE = REPO / "docker-compose.yml"
+INIT_SCRIPT = REPO / "deploy" / "postgres-init" / "10-tavern-role.sh"
+
+
+def compose_service(text: str, name: str) -> str:
+    """One service's block of docker-compose.yml (or the x-bot anchor's), as text: no YAML parser needed."""
+    lines = text.splitlines()
+    head = next((i for i, line in enumerate(lines) if re.match(rf"(  )?{re.escape(name)}:", line)), None)
+    assert head is not None, f"no {name} in docker-compose.yml"
+    indent = len(lines[head]) - len(lines[head].lstrip())
+    block = []
+    for line in lines[head + 1 :]:
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            break
+        block.append(line)
+    return "\n".join(block) + "\n"
+
+
+def test_compose_has_no_default_password_and_the_bots_are_no_superuser() -> None:
+    """Compose refuses to start without the passwords (``${VAR:?…}``, no ``:-`` fallback); the bots log in as
+    tavern, which is not the image's superuser (POSTGRES_USER), whose password stays out of the bot containers
+    (postgres.env, read by the db service only, never committed); the init script that makes tavern is
+    mounted where the image runs it."""
+    text = COMPOSE.read_text()
+    uses = re.findall(r"\$\{([^}]*)\}", text)
+    assert uses and not [u for u in uses if ":-" in u or re.match(r"\w+-", u)], uses
+    assert all(":?" in u for u in uses if "PASSWORD" in u), uses
+    assert "change-me" not in text and not re.search(r"^\s*POSTGRES_PASSWORD\s*:", text, re.M)
+
+    db, bots = compose_service(text, "db"), compose_service(text, "x-bot")
+    superuser = re.search(r"POSTGRES_USER:\s*(\S+)", db)
+    assert superuser and superuser[1] == "postgres"
+    assert re.search(r"env_file:\s*postgres\.env", db) and re.search(r"env_file:\s*\.env\s", bots)
+    assert "./deploy/postgres-init:/docker-entrypoint-initdb.d" in db
+    assert "pg_isready -h 127.0.0.1" in db  # healthy only once the init script is done and TCP is open
+    for name in ("bot-0", "bot-1"):
+        bot = compose_service(text, name)
+        url = re.search(
+            r"TAVERN_DATABASE_URL:\s*\"?postgresql://([^:]+):\$\{TAVERN_POSTGRES_PASSWORD:\?", bot
+        )
+        assert url and url[1] == "tavern" != superuser[1] and "<<: *bot" in bot, name
+    ignored = (REPO / ".gitignore").read_text().split()
+    assert "postgres.env" in ignored and ".env" in ignored
+    assert "POSTGRES_PASSWORD=\n" in (REPO / "postgres.env.example").read_text()
+
+    script = INIT_SCRIPT.read_text()
+    assert os.access(INIT_SCRIPT, os.X_OK), "the image sources a script that is not executable"
+    assert re.search(r"CREATE ROLE tavern LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE\b", script)
+    assert "CREATE DATABASE tavern OWNER tavern;" in script
+    assert (
+        "\\getenv tavern_password TAVERN_POSTGRES_PASSWORD" in script
+        and "PASSWORD :'tavern_password'" in script
+    )
+
+
+def test_the_init_script_makes_an_owner_that_is_no_superuser_and_runs_the_bot(tmp_path: Path) -> None:
+    """The init script, run as the postgres image runs it (as the superuser ``postgres``, with the image's
+    environment), on a real server: tavern logs in with its password, takes in the games of a database the
+    earlier compose file's superuser bots wrote (the README's move to a new volume), migrates and plays as a
+    non-superuser owner, cannot do what only a superuser can, and the README's backup and restore work as
+    tavern."""
+    import asyncpg
+
+    from bot.store import LATEST_VERSION, PostgresStore
+    from tests.pgserver import PostgresServer
+
+    password = "t" + os.urandom(12).hex()
+    with PostgresServer(user="postgres") as server:
+        env = {
+            **os.environ,
+            "PATH": f"{server.bin_dir}:{os.environ.get('PATH', '')}",
+            "PGHOST": "127.0.0.1",
+            "PGPORT": str(server.port),
+            "PGUSER": "postgres",
+            "PGPASSWORD": server.password,
+            "POSTGRES_USER": "postgres",
+            "POSTGRES_DB": "postgres",
+            "TAVERN_POSTGRES_PASSWORD": password,
+        }
+
+        def run(*args: str, **more: str) -> None:
+            done = subprocess.run(args, env={**env, **more}, capture_output=True, text=True, timeout=60)
+            assert done.returncode == 0, done.stderr
+            assert password not in done.stdout + done.stderr
+
+        url = f"postgresql://tavern:{password}@127.0.0.1:{server.port}/tavern"
+        server.execute("CREATE DATABASE earlier")
+
+        async def earlier() -> None:  # the bots of the earlier compose file, logged in as the superuser
+            store = await PostgresStore.open(server.url("earlier"))
+            try:
+                gid = await store.create_game("race", 1, 10, 7, [(1, "a"), (2, "b")], {"target": 9}, 1.0)
+                await store.append_action(gid, 1, 0, "0 add 2", 2.0, meta={"board": 1})
+            finally:
+                await store.close()
+
+        asyncio.run(earlier())
+        run(str(INIT_SCRIPT))
+        moved = tmp_path / "earlier.dump"
+        run("pg_dump", "--format=custom", "--no-owner", f"--file={moved}", "earlier")
+        as_tavern = {"PGUSER": "tavern", "PGPASSWORD": password}
+        run("pg_restore", "--no-owner", "--single-transaction", "-dtavern", str(moved), **as_tavern)
+
+        async def play() -> None:
+            store = await PostgresStore.open(url)  # migrates, as the bot does at each start
+            try:
+                assert await store.schema_version() == LATEST_VERSION
+                (game,) = await store.active_games()
+                assert [a.text for a in game.actions] == ["0 add 2"] and game.meta == {"board": 1}
+                await store.append_action(game.id, 2, 1, "1 add 3", 3.0, meta={"board": 2})
+                async with store.table_lock(game.id) as version:
+                    assert version == game.version + 1
+            finally:
+                await store.close()
+            conn = await asyncpg.connect(url)
+            try:
+                role = await conn.fetchrow(
+                    "SELECT rolsuper, rolcreaterole, rolcreatedb, rolreplication FROM pg_roles "
+                    "WHERE rolname = current_user"
+                )
+                assert role is not None and not any(role.values())
+                owners = await conn.fetch(
+                    "SELECT DISTINCT pg_get_userbyid(relowner) FROM pg_class "
+                    "WHERE relnamespace = 'public'::regnamespace"
+                )
+                assert [r[0] for r in owners] == ["tavern"]
+                owner = "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = 'tavern'"
+                assert await conn.fetchval(owner) == "tavern"
+                with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                    await conn.execute("COPY (SELECT 1) TO PROGRAM 'true'")
+                with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                    await conn.execute("CREATE ROLE intruder SUPERUSER")
+            finally:
+                await conn.close()
+
+        asyncio.run(play())
+
+        # The README's backup and restore, as tavern: a dump in the custom format, restored over the database.
+        dump = tmp_path / "tavern.dump"
+        run("pg_dump", "--format=custom", f"--file={dump}", "tavern", **as_tavern)
+        restore = ["--clean", "--if-exists", "--no-owner", "--single-transaction", "-dtavern", str(dump)]
+        run("pg_restore", *restore, **as_tavern)
+
+        async def restored() -> None:
+            store = await PostgresStore.open(url)
+            try:
+                (game,) = await store.active_games()
+                assert [a.text for a in game.actions] == ["0 add 2", "1 add 3"] and game.meta == {"board": 2}
+            finally:
+                await store.close()
+
+        asyncio.run(restored())
+
+
 # ------------------------------------------------------------------------------------------- lock file
 
 
