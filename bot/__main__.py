@@ -2,7 +2,8 @@
 
 ``python -m bot sync`` forces a slash-command sync and exits (a normal start syncs only when the commands
 changed); ``python -m bot health`` reads the running bot's heartbeat file and exits 0 if it is healthy (the
-container's HEALTHCHECK). ``python -m bot play bhargage`` (or ``play deluxe``) plays a game in the terminal
+container's HEALTHCHECK); ``python -m bot backup PATH`` copies the SQLite database consistently, while the bot
+runs (:mod:`bot.backup`). ``python -m bot play bhargage`` (or ``play deluxe``) plays a game in the terminal
 against the computer, with no token and no Discord (:mod:`bot.play`).
 """
 
@@ -14,14 +15,23 @@ import contextlib
 import logging
 import signal
 import sys
+from pathlib import Path
 
 import aiohttp
 import discord
 
 from bot import health
 from bot.app import TavernBot, create_bot
+from bot.backup import PG_DUMP_HELP, BackupError, backup_sqlite
 from bot.logging_setup import setup_logging
-from bot.settings import MissingTokenError, Settings, SettingsError, load_health_path, load_settings
+from bot.settings import (
+    MissingTokenError,
+    Settings,
+    SettingsError,
+    load_database,
+    load_health_path,
+    load_settings,
+)
 from bot.store import StoreOpenError
 
 log = logging.getLogger("tavern.main")
@@ -108,6 +118,25 @@ def check_health() -> int:
     return 0 if healthy else 1
 
 
+def backup(path: str) -> int:
+    """``python -m bot backup PATH``: one line on stdout saying what was written (0), or on stderr why not
+    (1; 2 for a configuration that has no SQLite file to copy). Needs no token."""
+    try:
+        db_path, database_url = load_database()
+    except SettingsError as err:
+        print(f"Configuration error: {err}", file=sys.stderr)
+        return 2
+    if database_url:
+        print(PG_DUMP_HELP, file=sys.stderr)
+        return 2
+    try:
+        print(backup_sqlite(db_path, Path(path).expanduser()))
+    except (BackupError, OSError) as err:
+        print(f"No backup was made: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["play"]:
@@ -123,12 +152,19 @@ def main(argv: list[str] | None = None) -> int:
         "command",
         nargs="?",
         default="run",
-        choices=("run", "sync", "health"),
-        help="run the bot (default); force a slash-command sync and exit; check the running bot's health",
+        choices=("run", "sync", "health", "backup"),
+        help="run the bot (default); force a slash-command sync and exit; check the running bot's health; "
+        "copy the SQLite database to PATH (safe while the bot runs)",
     )
-    command = parser.parse_args(args).command
+    parser.add_argument("path", nargs="?", help="backup: the new file (or a folder) to write the copy to")
+    parsed = parser.parse_args(args)
+    command = parsed.command
+    if (command == "backup") != (parsed.path is not None):
+        parser.error("backup takes one PATH, and only backup takes one")
     if command == "health":
         return check_health()
+    if command == "backup":
+        return backup(parsed.path)
     try:
         settings = load_settings()
     except MissingTokenError as err:

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import delivery, emojis, health
+from bot import delivery, drawing, emojis, health
 from bot.clock import Clock
 from bot.controller import TableController
 from bot.drain import Drain
@@ -24,6 +24,7 @@ from bot.games import GAMES, GameAdapter
 from bot.languages import Languages
 from bot.lobbies import LobbyService
 from bot.locks import KeyedLocks
+from bot.logging_setup import redact
 from bot.records import Records
 from bot.render import suits
 from bot.server_settings import ServerSettings
@@ -141,7 +142,7 @@ class TavernBot(commands.AutoShardedBot):
             await self.sync_commands(force=True)
             return
         self._heartbeat = asyncio.create_task(self._heartbeat_loop(), name="tavern-heartbeat")
-        self._warming = asyncio.create_task(delivery.start_drawing(), name="tavern-pictures")
+        self._warming = asyncio.create_task(drawing.DRAWING.start(), name="tavern-pictures")
         if self.settings.suit_emojis:  # in the background: connecting never waits on it
             self._emojis = asyncio.create_task(emojis.load_suit_emojis(self), name="tavern-emojis")
         if self.settings.first_shard:  # one process syncs for all
@@ -210,15 +211,18 @@ class TavernBot(commands.AutoShardedBot):
         )
 
     async def health_beat(self) -> health.Beat:
-        """Check the gateway and run a trivial query (a missing bot_state key) against the database."""
+        """Check the gateway, run a trivial query (a missing bot_state key) against the database, and call
+        the drawing process (replaced there if it hung). The file is readable by anyone on the machine: the
+        detail is scrubbed like a log line."""
         try:
             await asyncio.wait_for(self.store.get_state("health_probe"), DB_CHECK_SECONDS)
             database, detail = True, ""
         except TimeoutError:
             database, detail = False, f"no answer within {DB_CHECK_SECONDS:.0f} s"  # i18n: not text
         except Exception as err:
-            database, detail = False, f"{err.__class__.__name__}: {err}"
-        return health.Beat(time.time(), self.gateway_ok(), database, detail)
+            database, detail = False, redact(f"{err.__class__.__name__}: {err}", self.settings.secrets)
+        pictures = await drawing.DRAWING.check()
+        return health.Beat(time.time(), self.gateway_ok(), database, detail, drawing=pictures)
 
     async def _heartbeat_loop(self) -> None:
         path = self.settings.heartbeat_path

@@ -4,27 +4,24 @@ Every control the bot sends carries its own address: ``tv:<scope>:<key>:<token>:
 ``g`` is a game table (key = game id) and ``l`` a lobby (key = lobby id). :func:`on_component` takes every
 press, before or after a restart, parses it strictly into a :class:`~bot.games.Click` (or refuses it quietly)
 and hands it to the table controller. What is sent is cut to Discord's limits here, so no message is refused
-for its size, and every message goes through :func:`deliver`: its picture drawn in the drawing process and
-uploaded, or left out (logged) when it can't be drawn or Discord refuses it. Nothing here knows any game's
-rules.
+for its size, and every message goes through :func:`deliver`: its picture drawn in the drawing process
+(``bot.drawing``) and uploaded, or left out (logged) when it is not drawn in time, can't be drawn or Discord
+refuses it. Nothing here knows any game's rules.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
-import multiprocessing
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 
-from bot import pictures
+from bot import drawing
 from bot.errors import UserFacingError, reply_error
 from bot.games import Click
 from bot.panel import Button, Control, Embed, Panel, Picture
@@ -57,7 +54,6 @@ STYLES = {
 }
 DESCRIPTION_LIMIT = 1024  # an attachment's description (alt text)
 REFUSED_UPLOAD = 413  # Discord's "Request entity too large"
-DRAWING_WORKERS = 1  # one process beside the event loop: a move's pictures take a few milliseconds
 DmResult = Literal["sent", "closed", "failed"]
 T = TypeVar("T")
 
@@ -236,39 +232,22 @@ def kwargs(
     return out
 
 
-_drawing: ProcessPoolExecutor | None = None
-
-
-def drawing_pool() -> ProcessPoolExecutor:
-    """The worker process that draws pictures, shared by the whole process and started on first use. Drawing
-    is CPU work that holds Python's GIL: in a thread it would slow every other table's clicks, so it runs
-    beside the event loop instead (the scene goes over as a copy; PNG bytes come back)."""
-    global _drawing
-    if _drawing is None:
-        context = multiprocessing.get_context("forkserver")  # no copy of the running bot's loop and sockets
-        _drawing = ProcessPoolExecutor(DRAWING_WORKERS, mp_context=context, initializer=pictures.warm)
-    return _drawing
-
-
-async def start_drawing() -> None:
-    """Start the drawing process now and let it draw every card face, so the first game's pictures come as
-    fast as the rest."""
-    await asyncio.get_running_loop().run_in_executor(drawing_pool(), pictures.warm)
-
-
 async def draw(picture: Picture | None) -> list[discord.File]:
-    """The picture as a file to upload, drawn in the drawing process so the event loop never waits on it;
-    none (logged as an error) when it cannot be drawn: the text beside it carries the move."""
-    global _drawing
+    """The picture as a file to upload, drawn in the drawing process (``bot.drawing``) so the event loop
+    never waits on it, and never waited for longer than ``drawing.DRAW_SECONDS``; none when it is not drawn
+    in time or cannot be drawn (logged): the text beside it carries the move."""
     if picture is None:
         return []
     try:
-        png = await asyncio.get_running_loop().run_in_executor(drawing_pool(), picture.draw)
-    except BrokenProcessPool as err:  # the drawing process died: start a new one for the next picture
-        broken, _drawing = _drawing, None
-        if broken is not None:
-            broken.shutdown(wait=False)
-        log.error("the drawing process stopped (%s); sending text alone", err)
+        png = await drawing.DRAWING.call(picture.draw)
+    except drawing.TooSlow as err:
+        log.warning("picture %s left out (%s); sending text alone", picture.filename, err)
+        return []
+    except BrokenProcessPool:  # the drawing process died (logged once, and replaced, by bot.drawing)
+        log.warning(
+            "picture %s left out: the drawing process stopped or was replaced; sending text alone",
+            picture.filename,
+        )
         return []
     except Exception as err:
         log.error(

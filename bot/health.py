@@ -4,7 +4,9 @@ A process can be alive while the bot is useless: the gateway lost for good, the 
 event loop stuck. So the running bot writes a small JSON file every ``HEARTBEAT_SECONDS`` (when it wrote,
 whether the gateway is connected, whether a trivial database query answered) and ``python -m bot health`` — a
 separate, short-lived process — reads it: healthy only if the file is fresh and both checks passed. A stuck
-loop stops writing, so staleness covers it too.
+loop stops writing, so staleness covers it too. The file also says when the drawing process was replaced
+lately (it hung or died; ``bot.drawing``): the bot healed itself and plays on, with pictures again, so that
+is said on the healthy line rather than making the bot unhealthy.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ MAX_AGE = 60.0
 
 @dataclass(frozen=True)
 class Beat:
-    """One heartbeat: Unix time written, the two checks, and why a check failed (never a secret)."""
+    """One heartbeat: Unix time written, the two checks, why a check failed (never a secret), and what the
+    drawing process went through lately ("" when nothing)."""
 
     at: float
     gateway: bool
     database: bool
     detail: str = ""
+    drawing: str = ""
 
 
 def write(path: Path, beat: Beat) -> None:
@@ -47,6 +51,7 @@ def read(path: Path) -> Beat:
         gateway=data["gateway"] is True,
         database=data["database"] is True,
         detail=str(data.get("detail", "")),
+        drawing=str(data.get("drawing", "")),
     )
 
 
@@ -60,10 +65,11 @@ def check(path: Path, *, now: float | None = None, max_age: float = MAX_AGE) -> 
         return False, f"unhealthy: unreadable heartbeat file {path} ({err.__class__.__name__})"
     age = (time.time() if now is None else now) - beat.at
     detail = f": {beat.detail}" if beat.detail else ""
+    pictures = f"; {beat.drawing}" if beat.drawing else ""
     if age > max_age:
         return False, f"unhealthy: last heartbeat {age:.0f} s ago (the bot is stopped or stuck)"
     if not beat.gateway:
-        return False, f"unhealthy: not connected to the Discord gateway{detail}"
+        return False, f"unhealthy: not connected to the Discord gateway{detail}{pictures}"
     if not beat.database:
-        return False, f"unhealthy: the database check failed{detail}"
-    return True, f"ok: heartbeat {max(age, 0):.0f} s ago, gateway connected, database answering"
+        return False, f"unhealthy: the database check failed{detail}{pictures}"
+    return True, f"ok: heartbeat {max(age, 0):.0f} s ago, gateway connected, database answering{pictures}"

@@ -34,6 +34,8 @@ OPERATOR_ONLY = (
     "bot/__main__.py",
     "bot/logging_setup.py",
     "bot/health.py",
+    "bot/drawing.py",
+    "bot/backup.py",
     "bot/snapshots.py",
     "bot/i18n.py",
     "bot/i18n_check.py",

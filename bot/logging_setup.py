@@ -1,12 +1,17 @@
-"""Logging for the bot process, with the bot token scrubbed from every log record.
+"""Logging for the bot process, with secrets scrubbed from every log record.
 
 Redaction happens in the log-record factory, so it covers records from every logger (discord.py, aiohttp,
-ours) and every handler, including handlers added later, and formatted tracebacks too.
+ours) and every handler, including handlers added later, and formatted tracebacks too. It scrubs the secrets
+registered at start (the bot token, the database password) and, by their shape, interaction tokens: each
+lets whoever holds it answer and edit as the bot for 15 minutes, and discord.py names them in the URLs it
+logs (``/interactions/{id}/{token}/callback``, ``/webhooks/{application}/{token}/…``: every interaction
+request at DEBUG, and rate-limit warnings) and in the gateway events it logs at DEBUG (``'token': …``).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -19,19 +24,26 @@ _secrets: set[str] = set()
 _previous_factory: Callable[..., logging.LogRecord] | None = None
 
 
-def redact(text: str) -> str:
-    """Replace every registered secret in ``text``."""
-    for secret in _secrets:
-        if secret in text:
+# An interaction (or webhook) token where discord.py writes one: in a URL after the interaction's or
+# application's id, or as the "token" field of an event it logs.
+_TOKEN_SHAPES = re.compile(
+    r"""(?P<lead>/(?:interactions|webhooks)/[0-9]+/|['"]token['"]:\s*['"])[^/?#\s'"]+"""
+)
+
+
+def redact(text: str, secrets: Iterable[str] = ()) -> str:
+    """``text`` without the registered secrets, ``secrets`` and anything shaped like an interaction token."""
+    for secret in (*_secrets, *secrets):
+        if secret and secret in text:
             text = text.replace(secret, REDACTED)
+    if "token" in text or "/interactions/" in text or "/webhooks/" in text:
+        text = _TOKEN_SHAPES.sub(lambda m: m["lead"] + REDACTED, text)
     return text
 
 
 def _redacting_factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
     assert _previous_factory is not None
     record = _previous_factory(*args, **kwargs)
-    if not _secrets:
-        return record
     try:
         message = record.getMessage()
     except Exception:  # a malformed call; keep the raw parts but still scrub them
@@ -48,7 +60,8 @@ def _redacting_factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
 
 
 def install_redaction(secrets: Iterable[str]) -> None:
-    """Register secrets to scrub from all future log records (idempotent)."""
+    """Scrub ``secrets`` and interaction tokens from all future log records (idempotent; more secrets may
+    be added by calling it again)."""
     global _previous_factory
     with _lock:
         _secrets.update(s for s in secrets if s)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, unquote_plus, urlsplit
 
 from dotenv import load_dotenv
 
@@ -74,13 +74,20 @@ class Settings:
 
     @property
     def secrets(self) -> list[str]:
-        """What no log line may show: the token, and the database password as written and decoded."""
+        """What no log line may show: the token, and the database password — in the address or as a
+        ``password=`` parameter (both are PostgreSQL's) — as written and decoded."""
         found = [self.token]
         if self.database_url:
-            written = urlsplit(self.database_url).password
-            if written:
-                found += [written, unquote(written)]
-        return found
+            parts = urlsplit(self.database_url)
+            written = [parts.password or ""]
+            for pair in parts.query.split("&"):
+                key, _, value = pair.partition("=")
+                if unquote(key) == "password":
+                    written.append(value)
+            for value in written:
+                if value:
+                    found += [value, unquote(value), unquote_plus(value)]
+        return list(dict.fromkeys(found))
 
     @property
     def shards(self) -> tuple[int, tuple[int, ...]] | None:
@@ -286,6 +293,13 @@ def load_settings(dotenv_path: str | Path | None = None) -> Settings:
     """Read ``.env`` (without overriding variables already set) and then the process environment."""
     load_dotenv(dotenv_path=dotenv_path or Path.cwd() / ".env", override=False)
     return settings_from_env(os.environ)
+
+
+def load_database(dotenv_path: str | Path | None = None) -> tuple[Path, str | None]:
+    """Like :func:`load_settings`, but only where the games are: the SQLite file, and the PostgreSQL address
+    if there is one (checked, never echoed). No token needed; no folder is created."""
+    load_dotenv(dotenv_path=dotenv_path or Path.cwd() / ".env", override=False)
+    return _db_path(os.environ), _database_url(os.environ)
 
 
 def load_health_path(dotenv_path: str | Path | None = None) -> Path:

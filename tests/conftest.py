@@ -160,6 +160,8 @@ async def start_bot(fake_discord: FakeDiscord, settings: Settings) -> AsyncItera
             raise AssertionError(f"the bot was not ready within {timeout}s")
         if restored:
             await asyncio.wait_for(bot.tables.restored(), timeout)
+        if bot._warming is not None:  # the drawing process is up: no picture is left out while it starts
+            await asyncio.wait_for(asyncio.shield(bot._warming), timeout)
         return bot
 
     yield start

@@ -391,6 +391,307 @@ async def test_the_running_bot_writes_its_heartbeat(
     assert not ok and "gateway" in why and "stopped" in why
 
 
+async def test_the_heartbeat_detail_never_carries_a_secret(settings: Settings, tmp_path: Path) -> None:
+    """The health file is for anyone on the machine (and docker inspect): a database error that quotes the
+    password, the token or an interaction's address is scrubbed there as in the log."""
+    secret = "pw-9f3c-in-an-error"
+    url = f"postgresql://tavern@db:5432/tavern?password={secret}"
+    bot = create_bot(dataclasses.replace(settings, database_url=url))
+
+    class Failing:
+        async def get_state(self, key: str) -> str | None:
+            raise OSError(
+                f"lost {url} (password {secret}) with token {settings.token} answering "
+                "POST /interactions/12/itok-12-0a1b/callback"
+            )
+
+    bot.store = Failing()  # type: ignore[assignment]
+    beat = await bot.health_beat()
+    assert not beat.database and beat.detail.startswith("OSError: lost postgresql://tavern@db:5432/tavern")
+    path = tmp_path / "health.json"
+    health.write(path, beat)
+    written = path.read_text() + health.check(path)[1]
+    assert "password=[REDACTED]" in written and "/interactions/12/[REDACTED]/callback" in written
+    for leak in (secret, settings.token, "itok-12-0a1b"):
+        assert leak not in written
+
+
+# ------------------------------------------------------------------------------------------------ backup
+
+
+async def backup_command(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot backup …`` as an operator runs it beside the running bot (no token needed), without
+    blocking the event loop the bot in this process runs on."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("TAVERN_", "DISCORD_"))}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "backup",
+        *args,
+        cwd=tmp_path,
+        env={**clean, **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode is not None
+    return subprocess.CompletedProcess(["backup", *args], proc.returncode, out.decode(), err.decode())
+
+
+async def test_a_backup_taken_while_the_bot_writes_moves_is_a_whole_database(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings, tmp_path: Path
+) -> None:
+    """``python -m bot backup PATH`` while three games are played as fast as the bot answers: each copy is
+    one file that passes SQLite's integrity check, opens as the bot's store, and holds every game, each of
+    whose logs replays, with at least the moves stored before it began and at most those stored after."""
+    fake = fake_discord
+    bot = await start_bot(setup=plug_in_race)
+    channels = [fake.channel, fake.add_channel("tavern-1"), fake.add_channel("tavern-2")]
+    players = [(fake.add_user(f"a{i}"), fake.add_user(f"b{i}")) for i in range(len(channels))]
+    games = [await open_race(fake, bot, ch, a, b) for ch, (a, b) in zip(channels, players, strict=True)]
+    users = dict(zip(games, players, strict=True))
+    stop = asyncio.Event()
+
+    async def play(game: int) -> int:
+        """Press "Add 1" for whoever moves until told to stop; how many moves were answered."""
+        moves = 0
+        while not stop.is_set():
+            table = await bot.tables.get(game)
+            a, b = users[game]
+            mover = a if table.seat_of(a.id) == table.waiting_for()[0] else b
+            panel = await poll(lambda m=mover: live_panel(fake, m), what="a live panel")
+            await fake.click(mover, panel, "Add 1", settle=False)
+            await poll(lambda t=table, n=table.seq: t.seq > n, what="the move to be stored")
+            moves += 1
+        return moves
+
+    async def stored() -> dict[int, int]:
+        return {game: len(await bot.store.actions(game)) for game in games}
+
+    players_at_work = [asyncio.create_task(play(game)) for game in games]
+    copies: list[tuple[Path, dict[int, int], dict[int, int]]] = []
+    try:
+        tables = [await bot.tables.get(game) for game in games]
+        await poll(lambda: all(table.seq >= 3 for table in tables), what="the games to be under way")
+        for n in range(3):
+            target = tmp_path / f"backup-{n}.sqlite3"
+            before = await stored()
+            done = await backup_command(tmp_path, str(target), TAVERN_DB_PATH=str(settings.db_path))
+            after = await stored()
+            assert done.returncode == 0, done.stderr
+            assert done.stdout.startswith(f"Backed up {settings.db_path} to {target}: ") and done.stderr == ""
+            assert "3 games (3 active), integrity checked." in done.stdout
+            assert len(done.stdout.strip().splitlines()) == 1
+            copies.append((target, before, after))
+    finally:
+        stop.set()
+        answered = await asyncio.gather(*players_at_work)
+    assert all(moves >= 3 for moves in answered), answered
+    assert any(before != after for _, before, after in copies), "no move was stored during a backup"
+
+    for target, before, after in copies:
+        assert sorted(p.name for p in tmp_path.glob(f"{target.name}*")) == [target.name]  # one file
+        with sqlite3.connect(target) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            assert db.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+        copy = await SQLiteStore.open(target)
+        try:
+            restored = TableService(copy, clock=time.time, games=RACE_GAMES)
+            assert await restored.restore() == len(games)  # every game replays to a valid, live state
+            for game in games:
+                table = await restored.get(game)
+                texts = [a.text for a in await copy.actions(game)]
+                assert before[game] <= len(texts) <= after[game], (game, before, len(texts), after)
+                assert table.seq == len(texts)
+                assert table.state == fakegame.replay(table.seed, len(table.seats), table.options, texts)
+        finally:
+            await copy.close()
+
+
+async def test_backup_refuses_what_it_cannot_do_well(tmp_path: Path, settings: Settings) -> None:
+    """Never over a file; no database, no copy; a PostgreSQL database is pg_dump's, and the command says how
+    (without the password) instead of copying anything."""
+    store = await SQLiteStore.open(settings.db_path)
+    await store.close()
+    env = {"TAVERN_DB_PATH": str(settings.db_path)}
+    kept = tmp_path / "kept.sqlite3"
+    kept.write_text("an older backup")
+    done = await backup_command(tmp_path, str(kept), **env)
+    assert done.returncode == 1 and "kept.sqlite3 already exists" in done.stderr
+    assert kept.read_text() == "an older backup"
+
+    missing = await backup_command(tmp_path, "b.sqlite3", TAVERN_DB_PATH=str(tmp_path / "none.sqlite3"))
+    assert missing.returncode == 1 and "there is no database at" in missing.stderr
+    assert not (tmp_path / "none.sqlite3").exists()
+
+    into = tmp_path / "backups"
+    into.mkdir()
+    dated = await backup_command(tmp_path, str(into), **env)
+    assert dated.returncode == 0 and [p.suffix for p in into.iterdir()] == [".sqlite3"]
+
+    url = "postgresql://tavern:s3cret-pw@db.example:5432/tavern"
+    pg = await backup_command(tmp_path, "c.dump", TAVERN_DATABASE_URL=url, **env)
+    assert pg.returncode == 2 and "pg_dump --format=custom" in pg.stderr
+    assert "s3cret-pw" not in pg.stdout + pg.stderr and not (tmp_path / "c.dump").exists()
+
+
+# ------------------------------------------------------------------------------------------------ compose
+
+COMPOSE = REPO / "docker-compose.yml"
+INIT_SCRIPT = REPO / "deploy" / "postgres-init" / "10-tavern-role.sh"
+
+
+def compose_service(text: str, name: str) -> str:
+    """One service's block of docker-compose.yml (or the x-bot anchor's), as text: no YAML parser needed."""
+    lines = text.splitlines()
+    head = next((i for i, line in enumerate(lines) if re.match(rf"(  )?{re.escape(name)}:", line)), None)
+    assert head is not None, f"no {name} in docker-compose.yml"
+    indent = len(lines[head]) - len(lines[head].lstrip())
+    block = []
+    for line in lines[head + 1 :]:
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            break
+        block.append(line)
+    return "\n".join(block) + "\n"
+
+
+def test_compose_has_no_default_password_and_the_bots_are_no_superuser() -> None:
+    """Compose refuses to start without the passwords (``${VAR:?…}``, no ``:-`` fallback); the bots log in as
+    tavern, which is not the image's superuser (POSTGRES_USER), whose password stays out of the bot containers
+    (postgres.env, read by the db service only, never committed); the init script that makes tavern is
+    mounted where the image runs it."""
+    text = COMPOSE.read_text()
+    uses = re.findall(r"\$\{([^}]*)\}", text)
+    assert uses and not [u for u in uses if ":-" in u or re.match(r"\w+-", u)], uses
+    assert all(":?" in u for u in uses if "PASSWORD" in u), uses
+    assert "change-me" not in text and not re.search(r"^\s*POSTGRES_PASSWORD\s*:", text, re.M)
+
+    db, bots = compose_service(text, "db"), compose_service(text, "x-bot")
+    superuser = re.search(r"POSTGRES_USER:\s*(\S+)", db)
+    assert superuser and superuser[1] == "postgres"
+    assert re.search(r"env_file:\s*postgres\.env", db) and re.search(r"env_file:\s*\.env\s", bots)
+    assert "./deploy/postgres-init:/docker-entrypoint-initdb.d" in db
+    assert "pg_isready -h 127.0.0.1" in db  # healthy only once the init script is done and TCP is open
+    for name in ("bot-0", "bot-1"):
+        bot = compose_service(text, name)
+        url = re.search(
+            r"TAVERN_DATABASE_URL:\s*\"?postgresql://([^:]+):\$\{TAVERN_POSTGRES_PASSWORD:\?", bot
+        )
+        assert url and url[1] == "tavern" != superuser[1] and "<<: *bot" in bot, name
+    ignored = (REPO / ".gitignore").read_text().split()
+    assert "postgres.env" in ignored and ".env" in ignored
+    assert "POSTGRES_PASSWORD=\n" in (REPO / "postgres.env.example").read_text()
+
+    script = INIT_SCRIPT.read_text()
+    assert os.access(INIT_SCRIPT, os.X_OK), "the image sources a script that is not executable"
+    assert re.search(r"CREATE ROLE tavern LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE\b", script)
+    assert "CREATE DATABASE tavern OWNER tavern;" in script
+    assert (
+        "\\getenv tavern_password TAVERN_POSTGRES_PASSWORD" in script
+        and "PASSWORD :'tavern_password'" in script
+    )
+
+
+def test_the_init_script_makes_an_owner_that_is_no_superuser_and_runs_the_bot(tmp_path: Path) -> None:
+    """The init script, run as the postgres image runs it (as the superuser ``postgres``, with the image's
+    environment), on a real server: tavern logs in with its password, takes in the games of a database the
+    earlier compose file's superuser bots wrote (the README's move to a new volume), migrates and plays as a
+    non-superuser owner, cannot do what only a superuser can, and the README's backup and restore work as
+    tavern."""
+    import asyncpg
+
+    from bot.store import LATEST_VERSION, PostgresStore
+    from tests.pgserver import PostgresServer
+
+    password = "t" + os.urandom(12).hex()
+    with PostgresServer(user="postgres") as server:
+        env = {
+            **os.environ,
+            "PATH": f"{server.bin_dir}:{os.environ.get('PATH', '')}",
+            "PGHOST": "127.0.0.1",
+            "PGPORT": str(server.port),
+            "PGUSER": "postgres",
+            "PGPASSWORD": server.password,
+            "POSTGRES_USER": "postgres",
+            "POSTGRES_DB": "postgres",
+            "TAVERN_POSTGRES_PASSWORD": password,
+        }
+
+        def run(*args: str, **more: str) -> None:
+            done = subprocess.run(args, env={**env, **more}, capture_output=True, text=True, timeout=60)
+            assert done.returncode == 0, done.stderr
+            assert password not in done.stdout + done.stderr
+
+        url = f"postgresql://tavern:{password}@127.0.0.1:{server.port}/tavern"
+        server.execute("CREATE DATABASE earlier")
+
+        async def earlier() -> None:  # the bots of the earlier compose file, logged in as the superuser
+            store = await PostgresStore.open(server.url("earlier"))
+            try:
+                gid = await store.create_game("race", 1, 10, 7, [(1, "a"), (2, "b")], {"target": 9}, 1.0)
+                await store.append_action(gid, 1, 0, "0 add 2", 2.0, meta={"board": 1})
+            finally:
+                await store.close()
+
+        asyncio.run(earlier())
+        run(str(INIT_SCRIPT))
+        moved = tmp_path / "earlier.dump"
+        run("pg_dump", "--format=custom", "--no-owner", f"--file={moved}", "earlier")
+        as_tavern = {"PGUSER": "tavern", "PGPASSWORD": password}
+        run("pg_restore", "--no-owner", "--single-transaction", "-dtavern", str(moved), **as_tavern)
+
+        async def play() -> None:
+            store = await PostgresStore.open(url)  # migrates, as the bot does at each start
+            try:
+                assert await store.schema_version() == LATEST_VERSION
+                (game,) = await store.active_games()
+                assert [a.text for a in game.actions] == ["0 add 2"] and game.meta == {"board": 1}
+                await store.append_action(game.id, 2, 1, "1 add 3", 3.0, meta={"board": 2})
+                async with store.table_lock(game.id) as version:
+                    assert version == game.version + 1
+            finally:
+                await store.close()
+            conn = await asyncpg.connect(url)
+            try:
+                role = await conn.fetchrow(
+                    "SELECT rolsuper, rolcreaterole, rolcreatedb, rolreplication FROM pg_roles "
+                    "WHERE rolname = current_user"
+                )
+                assert role is not None and not any(role.values())
+                owners = await conn.fetch(
+                    "SELECT DISTINCT pg_get_userbyid(relowner) FROM pg_class "
+                    "WHERE relnamespace = 'public'::regnamespace"
+                )
+                assert [r[0] for r in owners] == ["tavern"]
+                owner = "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = 'tavern'"
+                assert await conn.fetchval(owner) == "tavern"
+                with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                    await conn.execute("COPY (SELECT 1) TO PROGRAM 'true'")
+                with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                    await conn.execute("CREATE ROLE intruder SUPERUSER")
+            finally:
+                await conn.close()
+
+        asyncio.run(play())
+
+        # The README's backup and restore, as tavern: a dump in the custom format, restored over the database.
+        dump = tmp_path / "tavern.dump"
+        run("pg_dump", "--format=custom", f"--file={dump}", "tavern", **as_tavern)
+        restore = ["--clean", "--if-exists", "--no-owner", "--single-transaction", "-dtavern", str(dump)]
+        run("pg_restore", *restore, **as_tavern)
+
+        async def restored() -> None:
+            store = await PostgresStore.open(url)
+            try:
+                (game,) = await store.active_games()
+                assert [a.text for a in game.actions] == ["0 add 2", "1 add 3"] and game.meta == {"board": 2}
+            finally:
+                await store.close()
+
+        asyncio.run(restored())
+
+
 # ------------------------------------------------------------------------------------------- lock file
 
 

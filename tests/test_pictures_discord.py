@@ -4,16 +4,26 @@ be drawn, leaves the game playing on with text; the suit emojis are made once; `
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import io
+import json
 import logging
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
 from functools import partial
+from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from PIL import Image
 
 from bench import sample_sheet
-from bot import delivery, pictures
+from bot import delivery, drawing, health, pictures
+from bot.app import TavernBot
 from bot.panel import Picture
 from bot.render import suits
 from bot.rules.decktet import Card, Rank, Suit
@@ -22,6 +32,8 @@ from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_bhargage_discord import SEED, board, challenge, enabled, play_out, step, waiting_line
 from tests.test_deluxe_discord import boot, live_panel, open_table, play_turn, to_move
+
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -233,13 +245,108 @@ async def test_a_drawing_process_that_dies_costs_one_picture(error_logs: ErrorLo
     (first,) = await delivery.draw(board)
     drawn = first.fp.read()
     assert first.filename == "b.png" and drawn.startswith(b"\x89PNG")
-    for process in list(delivery.drawing_pool()._processes.values()):
+    for process in list(drawing.DRAWING.pool()._processes.values()):
         process.kill()
         process.join()
     assert await delivery.draw(board) == []
-    assert error_logs.take("the drawing process stopped")
+    assert error_logs.take("The drawing process stopped")
     (again,) = await delivery.draw(board)
     assert again.fp.read() == drawn
+
+
+@pytest.fixture
+def stopped() -> Iterator[list[int]]:
+    """The processes a test stops (SIGSTOP), killed at its end whatever happened: none outlives it."""
+    pids: list[int] = []
+    yield pids
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def gone(pid: int) -> bool:
+    """The process has exited (a zombie not yet reaped by its parent counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in ("Z", "X")
+
+
+async def poll(check: Callable[[], T], timeout: float, what: str) -> T:
+    deadline = time.monotonic() + timeout
+    while not (result := check()):
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.005)
+    return result
+
+
+async def test_a_hung_drawing_process_costs_pictures_not_moves_and_is_replaced(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    seeded: None,
+    error_logs: ErrorLogGuard,
+    stopped: list[int],
+) -> None:
+    """The drawing process stopped (SIGSTOP) in the middle of a game: the next move is answered within
+    DRAW_SECONDS and a little, in text alone, instead of every table waiting on it; the stopped worker is
+    killed and a new one draws the pictures of the move after; the heartbeat says so and stays healthy."""
+    fake = fake_discord
+
+    def fast(bot: TavernBot) -> None:
+        bot.heartbeat_seconds = 0.05
+
+    bot = await start_bot(setup=fast)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    while True:  # on to the pegging, where a press on a card is a move (the discard is a selection first)
+        mover = next(u for u in (alice, bob) if u.name in waiting_line(fake, fake.channel))
+        plays = [
+            b for b in live_dm(fake, mover).buttons() if ":play:" in (b.custom_id or "") and not b.disabled
+        ]
+        if plays:
+            break
+        await step(fake, fake.channel, [alice, bob])
+    panel = live_dm(fake, mover)
+    assert names(panel) == ["hand.png"]
+    table = bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    moves = table.seq
+
+    hung = drawing.DRAWING.pids()
+    assert hung
+    for pid in hung:
+        os.kill(pid, signal.SIGSTOP)
+        stopped.append(pid)
+    edits = len(panel.edits)
+    pressed = time.monotonic()
+    await fake.click(mover, panel, str(plays[0].custom_id), settle=False)
+    await poll(lambda: len(panel.edits) > edits, 10, "the pressed panel to be redrawn")
+    answered = time.monotonic() - pressed
+    assert answered < drawing.DRAW_SECONDS + 1.0 < 3.0, f"the move was answered after {answered:.2f} s"
+    assert names(panel) == [] and panel.content, "the move's answer is its text alone"
+    await fake.settle(timeout=10)
+    assert table.seq == moves + 1 and len(await bot.store.actions(table.id)) == moves + 1
+    assert len(error_logs.take("The drawing process did not answer for 1.5 s")) == 1
+
+    # The stopped worker is gone (SIGKILL reaches a stopped process) and a new one is up.
+    await poll(lambda: all(gone(pid) for pid in hung), 10, "the hung worker to be killed")
+    await poll(drawing.DRAWING.ready, 10, "a new drawing process")
+    assert drawing.DRAWING.pids() and not set(drawing.DRAWING.pids()) & set(hung)
+
+    # The next move has its pictures again.
+    uploads = len(fake.uploads)
+    await step(fake, fake.channel, [alice, bob])
+    assert len(fake.uploads) > uploads and all(u.status < 300 for u in fake.uploads[uploads:])
+    assert names(board(fake, fake.channel)) == ["bhargage-board.png"]
+
+    # The heartbeat tells the operator, and the bot stays healthy: it healed itself.
+    path = bot.settings.heartbeat_path
+    await poll(lambda: "the last one hung" in health.check(path)[1], 5, "the heartbeat to mention it")
+    healthy, line = health.check(path)
+    assert healthy and line.startswith("ok: heartbeat") and "; the drawing process was replaced" in line
+    assert "the last one hung" in line and "the new one draws" in line
+    assert "the last one hung" in json.loads(path.read_text())["drawing"]
 
 
 async def test_show_my_hand_carries_the_hand_picture_where_dms_are_closed(

@@ -1,16 +1,22 @@
 """The bot on PostgreSQL when the database fails: down or refusing at start (a clear line and exit code 3, no
 traceback, never the password), and restarted in the middle of a game (the moves in flight are told to try
-again; nothing is lost or applied twice)."""
+again; nothing is lost or applied twice). Also, on either backend, a database newer than the code."""
 
 from __future__ import annotations
 
+import io
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.app import TavernBot
+from bot.logging_setup import install_redaction, uninstall_redaction
+from bot.store import LATEST_VERSION, open_store
 from tests.conftest import StartBot, make_settings
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.pgserver import PostgresServer, free_port
@@ -20,12 +26,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SECRET = "hunter2-not-in-any-log"
 
 
-def run_bot(tmp_path: Path, url: str) -> subprocess.CompletedProcess[str]:
-    """``python -m bot`` as an operator starts it (no Discord is reachable: the database comes first)."""
+def run_bot(tmp_path: Path, url: str | None) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` as an operator starts it (no Discord is reachable: the database comes first), on
+    PostgreSQL at ``url``, or on the SQLite file ``tmp_path/t.sqlite3`` for None."""
     env = {
         **os.environ,
         "DISCORD_TOKEN": "x" * 59,
-        "TAVERN_DATABASE_URL": url,
+        "TAVERN_DATABASE_URL": url or "",
         "TAVERN_DB_PATH": str(tmp_path / "t.sqlite3"),
         "TAVERN_LOG_LEVEL": "DEBUG",
     }
@@ -62,6 +69,63 @@ def test_wrong_credentials_are_one_clear_line_and_never_the_password(
 def test_an_unknown_database_is_named(tmp_path: Path, postgres_server: PostgresServer) -> None:
     done = run_bot(tmp_path, postgres_server.url("no_such_database"))
     check_refused(done, "no_such_database")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_database_newer_than_the_bot_is_refused_in_one_line(
+    tmp_path: Path, backend: str, request: pytest.FixtureRequest
+) -> None:
+    """A database that a newer version of the bot migrated: refused at start (one line, exit code 3), not
+    used until a later write fails in front of the players."""
+    url: str | None = request.getfixturevalue("pg_url") if backend == "postgres" else None
+    store = await open_store(url or tmp_path / "t.sqlite3")
+    async with store._tx() as db:
+        await db.execute("INSERT INTO schema_version (version) VALUES (?)", (LATEST_VERSION + 1,))
+    await store.close()
+    done = run_bot(tmp_path, url)
+    check_refused(
+        done,
+        f"is at schema version {LATEST_VERSION + 1}, newer than this version of the bot knows "
+        f"({LATEST_VERSION}): run the newer version of the bot, or restore a backup",
+    )
+    assert "migrated" not in done.stderr, done.stderr
+
+
+def test_a_password_given_as_a_parameter_is_never_shown_when_refused(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    where = f"{postgres_server.user}@127.0.0.1:{postgres_server.port}/postgres"
+    done = run_bot(tmp_path, f"postgresql://{where}?password={SECRET}")
+    check_refused(done, postgres_server.user)
+
+
+async def test_a_running_bot_never_logs_a_password_given_as_a_parameter(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    tmp_path: Path,
+    pg_url: str,
+    postgres_server: PostgresServer,
+) -> None:
+    """Everything logged at DEBUG from start to a game's first moves, scrubbed as ``python -m bot`` does:
+    the start-up line names the database without its password, and no line holds it."""
+    password = postgres_server.password
+    url = pg_url.replace(f":{password}@", "@", 1) + f"?password={password}"
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    install_redaction(make_settings(tmp_path, database_url=url).secrets)  # as python -m bot does
+    try:
+        await bhargage_game(fake_discord, start_bot, tmp_path, url)
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+        uninstall_redaction()
+    text = stream.getvalue()
+    assert f"Database {url.replace(password, '***')} open" in text
+    assert password not in text
 
 
 async def bhargage_game(

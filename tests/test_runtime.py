@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -25,7 +26,7 @@ from bot.settings import (
     load_settings,
     settings_from_env,
 )
-from tests.conftest import StartBot
+from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord
 
 REPO = Path(__file__).resolve().parents[1]
@@ -293,6 +294,80 @@ async def test_running_bot_never_logs_its_token(
     text = captured.getvalue()
     assert "discord.gateway" in text and "settings token [REDACTED]" in text
     assert FAKE_TOKEN not in text
+
+
+async def test_interaction_tokens_are_scrubbed_from_every_log_line(
+    fake_discord: FakeDiscord, start_bot: StartBot, captured: io.StringIO
+) -> None:
+    """An interaction token lets whoever holds it answer and edit as the bot for 15 minutes. discord.py names
+    it in the URLs it logs (every interaction request at DEBUG, the one a rate limit held among them) and in
+    the gateway events it logs at DEBUG. A /tavern ping whose answer Discord rate-limits once: it is answered
+    after the wait, the warning is logged, and no log line holds the token."""
+    fake = fake_discord
+    root = logging.getLogger()
+    handler = logging.StreamHandler(captured)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s %(message)s"))
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    install_redaction([FAKE_TOKEN])  # what python -m bot installs at start
+    try:
+        await start_bot()
+        fake.rate_limit_next("POST", r"^/interactions/\d+/[^/]+/callback$", retry_after=0.05)
+        result = await fake.slash(fake.owner, fake.channel, "tavern ping")
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    assert "Pong!" in result.content
+    assert [r.status for r in fake.rejections()] == [429]
+    text = captured.getvalue()
+    assert "WARNING discord.webhook.async_ Webhook ID" in text and "is rate limited" in text
+    assert f"/interactions/{result.interaction.id}/{REDACTED}/callback" in text
+    assert "'token': '[REDACTED]'" in text  # the INTERACTION_CREATE event, logged at DEBUG
+    assert result.interaction.token not in text and FAKE_TOKEN not in text
+
+
+def test_a_password_given_as_a_url_parameter_is_never_logged(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    error_logs: ErrorLogGuard,
+) -> None:
+    """PostgreSQL takes the password in the address or as ``?password=``: either way no log line shows it,
+    as written or decoded. ``python -m bot`` whose open fails with an error quoting the address (as a
+    driver's unexpected error may): the traceback is logged, the password is not."""
+    import asyncpg
+
+    written, decoded = "p%40ss+w%2Fd-7e1", "p@ss w/d-7e1"
+    url = f"postgresql://tavern@db.example:5432/tavern?sslmode=prefer&password={written}"
+
+    async def refused(dsn: str, **kwargs: object) -> None:
+        raise RuntimeError(f"cannot use {dsn} (password {decoded!r}, or {unquote(written)!r})")
+
+    monkeypatch.setattr(asyncpg, "create_pool", refused)
+    for name, value in {
+        "DISCORD_TOKEN": "tok-" + "x" * 40,
+        "TAVERN_DATABASE_URL": url,
+        "TAVERN_DB_PATH": str(tmp_path / "t.sqlite3"),
+        "TAVERN_LOG_LEVEL": "DEBUG",
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        assert main_mod.main([]) == 1
+    finally:
+        for handler in root.handlers:
+            if handler not in handlers:
+                root.removeHandler(handler)
+        root.setLevel(level)
+        uninstall_redaction()
+    logged = error_logs.take("The bot stopped because of an error")
+    err = capsys.readouterr().err
+    assert logged and "RuntimeError: cannot use postgresql://tavern@db.example" in err
+    for shown in (written, decoded, unquote(written), "p@ss"):
+        assert shown not in err and shown not in (logged[0].exc_text or "") + logged[0].getMessage()
 
 
 # ----------------------------------------------------------------------------------------------- factory

@@ -25,6 +25,7 @@ from bot.store import (
     PostgresStore,
     Snapshot,
     SQLiteStore,
+    StoreOpenError,
     VersionConflict,
     open_store,
 )
@@ -151,6 +152,38 @@ async def test_a_failing_migration_rolls_back(location: str, monkeypatch: pytest
         assert await s.schema_version() == 1
     finally:
         await s.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused_untouched(location: str) -> None:
+    """A database a newer version of the bot migrated is refused at open, in one sentence, before anything
+    is written: this code would fail on it later, in front of the players."""
+    s = await open_store(location)
+    assert isinstance(s, SQLiteStore | PostgresStore)
+    newer = LATEST_VERSION + 1
+    await raw(s, "INSERT INTO schema_version (version) VALUES (?)", (newer,))
+    before = await tables_of(s)
+    await s.close()
+    with pytest.raises(StoreOpenError) as refused:
+        await open_store(location)
+    said = str(refused.value)
+    assert f"schema version {newer}, newer than this version of the bot knows ({LATEST_VERSION})" in said
+    assert "run the newer version of the bot, or restore a backup" in said and "\n" not in said
+    # Nothing was changed: read with the database's own driver, since the bot's store refuses it.
+    version = "SELECT MAX(version) FROM schema_version"
+    if location.startswith("postgresql://"):
+        conn = await asyncpg.connect(location)
+        try:
+            assert await conn.fetchval(version) == newer
+            found = await conn.fetch(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+            )
+        finally:
+            await conn.close()
+    else:
+        with sqlite3.connect(location) as db:
+            assert db.execute(version).fetchone() == (newer,)
+            found = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    assert {row[0] for row in found} == before
 
 
 async def test_one_active_game_per_channel(store: AnyStore) -> None:
@@ -368,6 +401,29 @@ async def test_a_failing_append_does_not_change_the_meta(store: AnyStore) -> Non
     )
     record = await store.load_game(other)
     assert record is not None and record.status == "finished" and record.meta == {"done": True}
+
+
+async def test_only_the_actions_own_key_is_a_conflict(store: AnyStore) -> None:
+    """``ActionConflict`` tells players that someone moved at the same moment: only the (game_id, seq) key
+    means that. Any other refusal of the insert — here a unique index such as a newer schema might add, and
+    an unknown game — is the backend's own error (an ordinary failed write), and nothing is written."""
+    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    await store.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"board": 1})
+    async with store._tx() as db:
+        await db.execute("CREATE UNIQUE INDEX actions_one_text_per_game ON actions (game_id, text)")
+    refusals = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+    with pytest.raises(refusals) as refused:
+        await store.append_action(gid, 2, 1, "0 add 1", 2.0, meta={"board": 2})
+    assert not isinstance(refused.value, ActionConflict)
+    with pytest.raises(refusals) as refused:
+        await store.append_action(gid + 1000, 1, 0, "0 add 1", 2.0)  # no such game
+    assert not isinstance(refused.value, ActionConflict)
+    assert [a.text for a in await store.actions(gid)] == ["0 add 1"]
+    assert await meta_of(store, gid) == {"board": 1}
+    with pytest.raises(ActionConflict):  # the seq already logged still is one
+        await store.append_action(gid, 1, 1, "1 add 2", 3.0)
+    await store.append_action(gid, 2, 1, "1 add 2", 3.0)
+    assert [a.text for a in await store.actions(gid)] == ["0 add 1", "1 add 2"]
 
 
 async def test_lobbies(store: AnyStore) -> None:

@@ -16,7 +16,15 @@ from bot import ratings as rt
 from bot.games import GAMES
 from bot.rules.errors import IllegalAction, NotYourTurn
 from bot.store import SQLiteStore as Store
-from bot.tables import NotSeated, StaleAction, Table, TableClosed, TableError, TableService
+from bot.tables import (
+    MoveNotSaved,
+    NotSeated,
+    StaleAction,
+    Table,
+    TableClosed,
+    TableError,
+    TableService,
+)
 from tests import fakegame
 
 GUILD = 7
@@ -265,6 +273,29 @@ async def test_cancelled_caller_does_not_desync_log_and_state(
     assert len(await store.actions(table.id)) == 1
     assert table.seq == 1  # the in-memory state followed the log
     await svc.act(table.id, mover(table), "add 1", expected_seq=1)
+
+
+async def test_a_write_refused_for_another_reason_is_not_saved_not_someone_else_s_move(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A refusal that is not the action's (game, seq) key — here a trigger such as a newer schema might add —
+    tells the player the move was not saved (press again), not that someone moved at the same moment."""
+    svc = service(store)
+    table = await new_race(svc)
+    await svc.act(table.id, mover(table), "add 1")
+    async with store._tx() as db:
+        await db.execute(
+            "CREATE TRIGGER refused BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'not now'); END"
+        )
+    with pytest.raises(MoveNotSaved):
+        await svc.act(table.id, mover(table), "add 1", expected_seq=1)
+    assert "action 2 was not saved (not now)" in caplog.text
+    async with store._tx() as db:
+        await db.execute("DROP TRIGGER refused")
+    live = await svc.get(table.id)
+    assert live.seq == 1 and len(await store.actions(table.id)) == 1
+    await svc.act(table.id, mover(live), "add 1", expected_seq=1)  # pressed again, it is played
+    assert len(await store.actions(table.id)) == 2
 
 
 # ---------------------------------------------------------------- a real game

@@ -96,32 +96,44 @@ class GamesMixin(StoreBase):
         the game's snapshot. Returns the game's new version.
 
         ``seq`` is 1 for the first action. A duplicate (game_id, seq) raises ``ActionConflict``; a ``finish``
-        for a game that is not active, or a snapshot not of an earlier action, raises ``ValueError``. Either
-        way nothing is written.
+        for a game that is not active, or a snapshot not of an earlier action, raises ``ValueError``; any
+        other refusal is the backend's own error. Whatever is raised, nothing is written.
         """
         if snapshot is not None and not 0 < snapshot.seq < seq:
             raise ValueError(f"a snapshot of action {snapshot.seq} given with action {seq}")
         data = None if meta is None else json.dumps(dict(meta))
-        async with self._tx() as db:
-            try:
-                await db.execute(
-                    "INSERT INTO actions (game_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, seq, seat, text, at),
-                )
-            except self._unique_errors as err:
+        refused: Exception | None = None  # the action's own insert, refused by a key or constraint
+        try:
+            async with self._tx() as db:
+                try:
+                    await db.execute(
+                        "INSERT INTO actions (game_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)",
+                        (game_id, seq, seat, text, at),
+                    )
+                except self._unique_errors as err:
+                    refused = err
+                    raise
+                if finish is not None:
+                    await self._finish_in_tx(db, game_id, finish)
+                if data is not None:
+                    await _write_meta(db, game_id, data)
+                if snapshot is not None:
+                    await db.execute(
+                        "INSERT INTO snapshots (game_id, seq, at, fingerprint, data) VALUES (?, ?, ?, ?, ?) "
+                        "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, at = excluded.at, "
+                        "fingerprint = excluded.fingerprint, data = excluded.data",
+                        (game_id, snapshot.seq, snapshot.at, snapshot.tag, snapshot.data),
+                    )
+                return await _bump(db, game_id)
+        except self._unique_errors as err:
+            # Only the (game_id, seq) key means another writer moved first; any other refusal (a foreign key,
+            # a constraint a newer schema added) is an ordinary failed write, not a move to tell players of.
+            # Read once the transaction is rolled back: PostgreSQL takes no statement in a failed one.
+            if err is refused and await self._one(
+                "SELECT 1 FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq)
+            ):
                 raise ActionConflict(game_id, seq) from err
-            if finish is not None:
-                await self._finish_in_tx(db, game_id, finish)
-            if data is not None:
-                await _write_meta(db, game_id, data)
-            if snapshot is not None:
-                await db.execute(
-                    "INSERT INTO snapshots (game_id, seq, at, fingerprint, data) VALUES (?, ?, ?, ?, ?) "
-                    "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, at = excluded.at, "
-                    "fingerprint = excluded.fingerprint, data = excluded.data",
-                    (game_id, snapshot.seq, snapshot.at, snapshot.tag, snapshot.data),
-                )
-            return await _bump(db, game_id)
+            raise
 
     async def finish_game(self, game_id: int, finish: Finish) -> None:
         """Close a game whose last action is already logged (used when a restore finds a finished state)."""

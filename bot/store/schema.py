@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import aiosqlite
 
+from bot.store.records import StoreOpenError
+
 if TYPE_CHECKING:
     import asyncpg
     from asyncpg.pool import PoolConnectionProxy
@@ -399,6 +401,18 @@ LATEST_VERSION = MIGRATIONS[-1].version
 MIGRATION_LOCK = (3, 0)
 
 
+def refuse_newer(current: int, name: str) -> None:
+    """A database migrated by a newer version of the bot has tables and rules this code does not know: using
+    it would fail later, in front of the players, or write what the newer code cannot read. Refused at open,
+    before anything is written."""
+    if current > LATEST_VERSION:
+        raise StoreOpenError(
+            f"{name} is at schema version {current}, newer than this version of the bot knows "
+            f"({LATEST_VERSION}): run the newer version of the bot, or restore a backup taken before it "
+            "was upgraded."
+        )
+
+
 async def migrate(db: aiosqlite.Connection, target: int, *, name: str = "database") -> None:
     """Apply every migration above the current version up to ``target``, each in its own transaction.
 
@@ -411,6 +425,7 @@ async def migrate(db: aiosqlite.Connection, target: int, *, name: str = "databas
     cur = await db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version")
     row = await cur.fetchone()
     current = int(row[0]) if row else 0
+    refuse_newer(current, name)
     for version, sql, _ in MIGRATIONS:
         if current < version <= target:
             script = (
@@ -439,6 +454,7 @@ async def migrate_postgres(
                 "(version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
             )
             current = int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+            refuse_newer(current, name)
             step = next((m for m in MIGRATIONS if current < m.version <= target), None)
             if step is None:
                 return

@@ -6,7 +6,8 @@ offered only the top-level commands whose ``default_member_permissions`` they ho
 others unless ``force``: what a modified client could still send). Discord's refusals that matter to
 the bot are modelled: closed DMs (50007), missing permissions (50013), expired interaction tokens
 (10015 Unknown Webhook), double acknowledgement (40060), late callbacks (10062), and every message body
-Discord would refuse (50035 Invalid Form Body, 50006 empty message; see validate.py).
+Discord would refuse (50035 Invalid Form Body, 50006 empty message; see validate.py). ``rate_limit_next``
+answers one request 429 as Discord does, so discord.py waits and retries it.
 
 Public threads (type 11) follow Discord's threads topic: the bot's permissions there are its parent's
 (CREATE_PUBLIC_THREADS to start one, SEND_MESSAGES_IN_THREADS to talk), a thread shares its starter message's
@@ -115,10 +116,12 @@ EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
 EMOJI_IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/avif")
 
 
-def _json(data: Any, status: int = 200) -> web.Response:
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     # discord.py only decodes content-type exactly "application/json" (no charset).
     return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={**(headers or {}), "Content-Type": "application/json"},
     )
 
 
@@ -334,6 +337,34 @@ class FakeDiscord:
             finally:
                 self._inflight += 1
             raise DiscordError(503, 0, "the connection was lost")
+
+    def rate_limit_next(
+        self, method: str, path_regex: str, retry_after: float = 0.05, *, scope: str = "user"
+    ) -> None:
+        """The next ``method`` request whose path matches ``path_regex`` (as :meth:`fail_next`) is answered
+        429 as Discord's rate limits topic shows: the body ``{"message": "You are being rate limited.",
+        "retry_after": …, "global": …}``, the headers ``Retry-After``, ``X-RateLimit-Scope`` (``user``,
+        ``global`` or ``shared``), ``X-RateLimit-Limit``/``-Remaining`` (0)/``-Reset-After``/``-Bucket``, and
+        ``Via`` (Discord's answers carry it; discord.py takes a 429 without it for a Cloudflare ban and gives
+        up). discord.py then waits ``retry_after`` and sends the request again, logging a warning — the bot's
+        HTTP client for bot-token routes, the webhook adapter for interaction routes (callbacks, followups,
+        ``@original`` edits: limited per interaction token, outside the global limit)."""
+        err = DiscordError(
+            429,
+            0,
+            "You are being rate limited.",
+            extra={"retry_after": retry_after, "global": scope == "global"},
+            headers={
+                "Retry-After": str(max(1, round(retry_after))),
+                "X-RateLimit-Scope": scope,
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+                "X-RateLimit-Bucket": secrets.token_hex(16),
+                "Via": "1.1 google",
+            },
+        )
+        self._failures.append((method.upper(), re.compile(path_regex), err))
 
     def fail_uploads(
         self, status: int, code: int = 0, message: str = "Service Unavailable", times: int | None = None
@@ -1071,7 +1102,7 @@ class FakeDiscord:
                         body=request.get(_BODY_KEY),
                     )
                 )
-                response = _json(err.body(), err.status)
+                response = _json(err.body(), err.status, headers=err.headers)
             except Exception:
                 self.errors.append(f"{request.method} {request.path}\n{traceback.format_exc()}")
                 # 400, not 500: discord.py retries 5xx with sleeps, which would only slow the failure down.

@@ -84,13 +84,24 @@ V2_TYPES = (1, 9, 10, 11, 12, 13, 14, 17)
 class DiscordError(Exception):
     """Raised inside a route to answer with Discord's JSON error shape (``errors`` only for 50035)."""
 
-    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        errors: dict[str, Any] | None = None,
+        *,
+        extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.errors: dict[str, Any] = errors or {}
+        self.extra: dict[str, Any] = extra or {}  # more fields of the body (a 429's retry_after, global)
+        self.headers: dict[str, str] = headers or {}  # the response's own headers (a 429's X-RateLimit-*)
 
     def body(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"code": self.code, "message": self.message}
+        data: dict[str, Any] = {"code": self.code, "message": self.message, **self.extra}
         if self.errors:
             data["errors"] = self.errors
         return data

@@ -1,0 +1,174 @@
+"""The drawing process: one worker process beside the event loop that draws the pictures, and its watch.
+
+Drawing is CPU work that holds Python's GIL: in a thread it would slow every other table's clicks, so it runs
+in a process of its own (the scene goes over as a copy, PNG bytes come back). A picture is optional — the text
+beside it carries the move — and what waits on one is in a hurry: a move announces while it holds its table's
+lock, and a slash command must answer Discord within 3 s. So no call waits longer than ``DRAW_SECONDS``
+(``TooSlow``: the picture is left out). A worker that has finished nothing for that long is hung (stopped,
+deadlocked, starved): it is killed with SIGKILL — a stopped process ignores SIGTERM until it is continued —
+and a new one is started at once, so the next pictures come again. A worker that died is replaced the same
+way. A long queue is no hang: its pictures are left out while the worker keeps finishing calls.
+
+The heartbeat calls :meth:`Drawing.check`, which finds a hung worker even while no picture is wanted, and
+writes what it says (a replacement in the last ``REPORT_SECONDS``) into the health file: a replaced worker
+has healed, so it does not make the bot unhealthy, but the operator sees it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
+
+from bot import pictures
+
+log = logging.getLogger("tavern.drawing")
+
+WORKERS = 1  # one process beside the event loop: a move's pictures take a few milliseconds
+DRAW_SECONDS = 1.5  # the longest any picture is waited for: well inside Discord's 3 s for a command's answer
+START_SECONDS = 10.0  # a new worker's start (a process, the imports, every card face drawn) before it is hung
+REPORT_SECONDS = 600.0  # how long the heartbeat mentions a replaced worker
+KEEP = 20  # replacements remembered
+T = TypeVar("T")
+
+
+class TooSlow(Exception):
+    """No answer from the drawing process within ``DRAW_SECONDS``: the picture is left out."""
+
+
+@dataclass
+class _Worker:
+    """One pool of the drawing process, and when it last finished a call (None: it is still starting)."""
+
+    pool: ProcessPoolExecutor
+    started: float
+    answered: float | None = None
+
+
+class Drawing:
+    """The drawing process of this bot process, started on first use and replaced when it hangs or dies."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._worker: _Worker | None = None
+        self.replaced: list[tuple[float, str]] = []  # (when, why) of the latest replacements, oldest first
+
+    def pool(self) -> ProcessPoolExecutor:
+        """The current worker's pool (started now if there is none)."""
+        return self._current().pool
+
+    def pids(self) -> list[int]:
+        """The process ids of the current worker, once it runs."""
+        worker = self._worker
+        return sorted(worker.pool._processes or {}) if worker is not None else []
+
+    def ready(self) -> bool:
+        """Whether the current worker is up and has answered a call."""
+        return self._worker is not None and self._worker.answered is not None
+
+    def _current(self) -> _Worker:
+        if self._worker is None:
+            # forkserver: the worker gets no copy of the running bot's event loop and sockets
+            context = multiprocessing.get_context("forkserver")
+            pool = ProcessPoolExecutor(WORKERS, mp_context=context, initializer=pictures.warm)
+            self._worker = _Worker(pool, self._clock())
+            self._submit(self._worker, os.getpid)  # starts the process now; its answer says it is up
+        return self._worker
+
+    def _submit(self, worker: _Worker, fn: Callable[[], T]) -> Future[T]:
+        future = worker.pool.submit(fn)
+        future.add_done_callback(partial(self._finished, worker))
+        return future
+
+    def _finished(self, worker: _Worker, future: Future[Any]) -> None:
+        """A call came back (in the pool's own thread): the worker is alive and drawing."""
+        if not future.cancelled() and not isinstance(future.exception(), BrokenProcessPool):
+            worker.answered = self._clock()
+
+    async def call(self, fn: Callable[[], T]) -> T:
+        """``fn()`` in the drawing process. ``TooSlow`` after ``DRAW_SECONDS`` (the worker replaced if it is
+        hung); ``BrokenProcessPool`` if it died (replaced); whatever ``fn`` raised."""
+        worker = self._current()
+        try:
+            future = self._submit(worker, fn)
+            return await asyncio.wait_for(asyncio.wrap_future(future), DRAW_SECONDS)
+        except TimeoutError:
+            if self._hung(worker):
+                self._replace(worker, "hung")
+            raise TooSlow(f"no answer from the drawing process within {DRAW_SECONDS:g} s") from None
+        except BrokenProcessPool:
+            self._replace(worker, "stopped")
+            raise
+
+    async def check(self) -> str:
+        """For the heartbeat: call the worker, so a hung one is found and replaced even when no picture is
+        wanted, and say what an operator should know ("" when all is well). Starts no worker."""
+        if self._worker is not None:
+            with contextlib.suppress(Exception):  # what went wrong is in the note (and the log)
+                await self.call(os.getpid)
+        return self.note()
+
+    def note(self) -> str:
+        """The replacements of the last ``REPORT_SECONDS``, in a line; "" if there were none."""
+        now = self._clock()
+        recent = [(at, why) for at, why in self.replaced if now - at < REPORT_SECONDS]
+        if not recent:
+            return ""
+        at, why = recent[-1]
+        times = "once" if len(recent) == 1 else f"{len(recent)} times"
+        now_state = "the new one draws" if self.ready() else "the new one is starting"
+        return (
+            f"the drawing process was replaced {times} in the last {REPORT_SECONDS / 60:.0f} minutes "
+            f"(the last one {why} {now - at:.0f} s ago; {now_state})"
+        )
+
+    def _hung(self, worker: _Worker) -> bool:
+        """Nothing finished for ``DRAW_SECONDS`` (or a start longer than ``START_SECONDS``)."""
+        now = self._clock()
+        if worker.answered is None:
+            return now - worker.started >= START_SECONDS
+        return now - worker.answered >= DRAW_SECONDS
+
+    def _replace(self, worker: _Worker, why: str) -> None:
+        """Kill the worker's processes and start a new one, once per worker (several calls may find it)."""
+        if self._worker is not worker:
+            return
+        self._worker = None
+        processes = list((worker.pool._processes or {}).values())
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.kill()  # SIGKILL: a stopped (SIGSTOP) process would never see SIGTERM
+        # Not cancel_futures: a call cancelled under its caller would cancel the caller (a move, the
+        # heartbeat). The pool fails them all with BrokenProcessPool once it sees its process gone.
+        worker.pool.shutdown(wait=False)
+        self.replaced = [*self.replaced, (self._clock(), why)][-KEEP:]
+        what = f"did not answer for {DRAW_SECONDS:g} s" if why == "hung" else "stopped"
+        pids = ", ".join(str(p.pid) for p in processes) or "?"
+        log.error(
+            "The drawing process %s (process %s): killed it and started a new one; pictures go as text alone "
+            "until it is up",
+            what,
+            pids,
+        )
+        self._current()
+
+    async def start(self) -> None:
+        """Start the worker now and wait until it has drawn every card face, so the first game's pictures
+        come as fast as the rest (a start may take longer than one picture is waited for)."""
+        worker = self._current()
+        try:
+            await asyncio.wrap_future(self._submit(worker, pictures.warm))
+        except Exception as err:  # replaced meanwhile, or it died: the next picture starts another
+            log.warning("The drawing process did not start (%s: %s)", type(err).__name__, err)
+
+
+DRAWING = Drawing()  # the bot process's one drawing process
