@@ -309,7 +309,7 @@ async def test_a_hung_drawing_process_costs_pictures_not_moves_and_is_replaced(
         await step(fake, fake.channel, [alice, bob])
     panel = live_dm(fake, mover)
     assert names(panel) == ["hand.png"]
-    table = bot.tables.table_for_channel(fake.channel.id)
+    table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     moves = table.seq
 
