@@ -218,7 +218,9 @@ async def run_kill_test(
                 "SELECT g.id, g.channel_id, COUNT(a.seq), COALESCE(MAX(a.at), g.created_at) FROM games g "
                 "LEFT JOIN actions a ON a.game_id = g.id WHERE g.status = 'active' GROUP BY g.id"
             ).fetchall()
-        unshown = {channel for game, channel, n, at in active if not tokens.shows(game, n, at)}
+        # A rematch plays on in its game's thread: count it as its channel's table.
+        parent = {thread.id: channel for channel, thread in h.watch.threads.items()}
+        unshown = {parent.get(c, c) for game, c, n, at in active if not tokens.shows(game, n, at)}
         report.unshown = len(unshown)
         # Stuck: nothing a player can press moves it on, or its newest stored move is on no panel.
         report.stuck_tables = len({d.channel.id for d in drivers if d.stuck} | unshown)
