@@ -298,16 +298,21 @@ async def snapshot_cost(folder: Path, moves: int = 400) -> dict[str, float]:
             snapped = await store.create_game(game, 1, 11 + n * 2, 1, seats, options.to_dict(), 0.0)
             codec = snapshots.codec(rules)
             assert codec is not None
-            for seq, ((seat, text), state) in enumerate(zip(played, states[1:], strict=True), 1):
+            # A move's snapshot is of the state before it (the last one told), so from the second move on.
+            for seq, ((seat, text), before) in enumerate(zip(played, states[:-1], strict=True), 1):
+                if seq == 1:
+                    await store.append_action(plain, seq, seat, text, 0.0)
+                    await store.append_action(snapped, seq, seat, text, 0.0)
+                    continue
                 t = time.perf_counter()
-                data = codec.dump(state)
+                data = codec.dump(before)
                 dump_s += time.perf_counter() - t
                 sizes.append(len(data))
                 t = time.perf_counter()
                 await store.append_action(plain, seq, seat, text, 0.0)
                 plain_s += time.perf_counter() - t
                 t = time.perf_counter()
-                snap = Snapshot(seq, 0.0, codec.tag, data)
+                snap = Snapshot(seq - 1, 0.0, codec.tag, data)
                 await store.append_action(snapped, seq, seat, text, 0.0, snapshot=snap)
                 with_s += time.perf_counter() - t
     finally:
