@@ -426,6 +426,22 @@ async def test_only_the_actions_own_key_is_a_conflict(store: AnyStore) -> None:
     assert [a.text for a in await store.actions(gid)] == ["0 add 1", "1 add 2"]
 
 
+async def test_only_the_channels_own_game_is_a_busy_channel(store: AnyStore) -> None:
+    """``ChannelBusy`` tells players the channel has a game: only the channel's one active game means that.
+    Another refusal of the insert (here a unique index such as a newer schema might add) is the backend's own
+    error, and nothing of the game is written."""
+    await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    async with store._tx() as db:
+        await db.execute("CREATE UNIQUE INDEX games_one_seed_per_guild ON games (guild_id, seed)")
+    refusals = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+    with pytest.raises(refusals) as refused:
+        await store.create_game("race", GUILD, 11, 1, [(3, "c"), (4, "d")], {}, 0.0)
+    assert not isinstance(refused.value, ChannelBusy)
+    assert await store.active_game_in(11) is None
+    with pytest.raises(ChannelBusy):
+        await store.create_game("race", GUILD, 10, 2, [(5, "e"), (6, "f")], {}, 0.0)
+
+
 async def test_lobbies(store: AnyStore) -> None:
     lobby = await store.create_lobby(
         "bhargage", GUILD, 10, 100, invited_id=200, options={"target": 61}, created_at=1.0, expires_at=11.0

@@ -74,8 +74,12 @@ class GamesMixin(StoreBase):
                 )
                 if meta is not None:
                     await _write_meta(db, game_id, json.dumps(dict(meta)))
-        except self._unique_errors as err:  # the channel's one active game, inserted meanwhile
-            raise ChannelBusy(channel_id) from err
+        except self._unique_errors as err:
+            # The channel's one active game, inserted meanwhile; any other refusal is the backend's own error
+            # (read once the transaction is rolled back: PostgreSQL takes no statement in a failed one).
+            if await self.active_game_in(channel_id) is not None:
+                raise ChannelBusy(channel_id) from err
+            raise
         return game_id
 
     async def append_action(
