@@ -121,6 +121,17 @@ async def test_a_race_is_nudged_then_claimed_on_the_shared_timer(
     assert "(expired)" in lobby.content and lobby.buttons() == []
 
 
+async def race_between(fake: FakeDiscord, bot: TavernBot, ann: FakeUser, bob: FakeUser, target: int) -> Any:
+    """Ann opens a race, Bob joins, Ann starts it: the table."""
+    lobby = (await fake.slash(ann, fake.channel, "race", target=target)).message
+    await fake.click(bob, lobby, "Join")
+    await fake.click(ann, lobby, "Start")
+    await fake.settle()
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    return table
+
+
 async def test_what_the_channel_missed_is_told_with_the_next_post_even_after_a_restart(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:
@@ -130,12 +141,7 @@ async def test_what_the_channel_missed_is_told_with_the_next_post_even_after_a_r
     fake = fake_discord
     bot = await start_bot(setup=plug_in_race)
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
-    lobby = (await fake.slash(ann, fake.channel, "race", target=20)).message
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
-    await fake.settle()
-    table = await bot.tables.table_for_channel(fake.channel.id)
-    assert table is not None
+    table = await race_between(fake, bot, ann, bob, target=20)
     users = {table.seat_of(u.id): u for u in (ann, bob)}
     first = users[table.waiting_for()[0]]
     allowed = fake.channel.bot_permissions
@@ -172,12 +178,7 @@ async def test_an_end_committed_but_never_told_is_told_when_the_bot_is_back(
     fake = fake_discord
     bot = await start_bot(setup=plug_in_race)
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
-    lobby = (await fake.slash(ann, fake.channel, "race", target=6)).message
-    await fake.click(bob, lobby, "Join")
-    await fake.click(ann, lobby, "Start")
-    await fake.settle()
-    table = await bot.tables.table_for_channel(fake.channel.id)
-    assert table is not None
+    table = await race_between(fake, bot, ann, bob, target=6)
     users = [ann, bob]
     saved = TableController._saved
 
