@@ -1126,8 +1126,7 @@ class TableController:
                 self._endings_told = True
                 for game_id in await self.tables.untold_endings(self.settings.shards):
                     try:
-                        async with self._table(game_id):
-                            pass  # taking the table tells what it owes
+                        await self._retell(game_id)
                     except Exception:
                         log.exception("game %d: its end could not be told", game_id)
             for lobby in await self.lobbies.expire_due(owns):
@@ -1136,9 +1135,13 @@ class TableController:
                 if owns(table.guild_id):
                     self.wake_bots(table)
                     if self._owes(table):  # committed, never told (a restart): the first pass tells it
-                        async with self._table(table.id):
-                            pass  # taking the table tells what it owes
+                        await self._retell(table.id)
                     await self._check_idle(table)
+
+    async def _retell(self, game_id: int) -> None:
+        """Tell what the store says the table owes: taking the table (``_table``) does it."""
+        async with self._table(game_id):
+            pass
 
     async def _edit_lobby_message(self, lobby: Lobby) -> None:
         if lobby.message_id is None:
