@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
+from bot.app import TavernBot
 from bot.delivery import parse
 from bot.tables import Table, TableService
 from tests.conftest import StartBot
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, FakeUser
 from tests.test_bhargage_discord import SEED, act_with_panel, challenge, enabled, play_out, step, waiting_line
 from tests.test_snapshot_codec import Exploit
 
@@ -35,10 +36,11 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
 
 
-async def test_a_game_resumes_from_its_snapshot_after_a_restart(
-    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
-) -> None:
-    fake = fake_discord
+async def seven_moves_then_stop(
+    fake: FakeDiscord, start_bot: StartBot
+) -> tuple[FakeUser, FakeUser, Table, TavernBot]:
+    """Alice and Bob play seven moves of Bhargage, and the bot stops: the players, and their table as it
+    stood (it left a snapshot), and the stopped bot."""
     first = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     await challenge(fake, alice, bob)
@@ -47,6 +49,14 @@ async def test_a_game_resumes_from_its_snapshot_after_a_restart(
     before = await first.tables.table_for_channel(fake.channel.id)
     assert before is not None and before.snapshot_seq > 0
     await first.close()
+    return alice, bob, before, first
+
+
+async def test_a_game_resumes_from_its_snapshot_after_a_restart(
+    fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
+) -> None:
+    fake = fake_discord
+    alice, bob, before, _ = await seven_moves_then_stop(fake, start_bot)
 
     second = await start_bot()
     table = await second.tables.table_for_channel(fake.channel.id)
@@ -69,14 +79,7 @@ async def test_a_hostile_snapshot_row_is_refused_at_start_and_the_game_replayed(
     unpickled as a game's snapshot, under the tag the bot reads. The bot starts: nothing is created, a
     warning says the snapshot was refused, and the game is its replayed log and plays on to its end."""
     fake = fake_discord
-    first = await start_bot()
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    await challenge(fake, alice, bob)
-    for _ in range(7):
-        assert await step(fake, fake.channel, [alice, bob]) is not None
-    before = await first.tables.table_for_channel(fake.channel.id)
-    assert before is not None and before.snapshot_seq > 0
-    await first.close()
+    alice, bob, before, first = await seven_moves_then_stop(fake, start_bot)
     owned = tmp_path / "owned"
     with sqlite3.connect(first.settings.db_path) as db:
         tag = db.execute("SELECT fingerprint FROM snapshots WHERE game_id = ?", (before.id,)).fetchone()[0]
