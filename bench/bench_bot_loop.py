@@ -31,10 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.bench_load import percentile, running_bot
 from bot.ai import bhargage as ai_bh
 from bot.ai import deluxe as ai_dx
-from bot.app import TavernBot
+from bot.edge.app import TavernBot
 from bot.games import GameAdapter
-from bot.lobbies import Player
-from bot.seats import next_bot
+from bot.games.seats import next_bot
+from bot.services.lobbies import Player
 from bot.settings import Settings
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from bot import i18n
+from bot.base import i18n
 from bot.games import GAMES
-from bot.tables import Seat, Table
+from bot.services.tables import Seat, Table
 
 
 def _table(game: str) -> Table:

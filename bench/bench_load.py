@@ -65,7 +65,7 @@ import asyncpg
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bot_process import NOOP_COMMAND, BotChild, add_noop, bench_settings, point_at
-from bot.app import TavernBot, create_bot
+from bot.edge.app import TavernBot, create_bot
 from bot.settings import Settings
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.model import FakeInteraction

@@ -43,12 +43,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 from bench.bench_load import running_bot
-from bot.app import TavernBot
-from bot.delivery import parse
+from bot.edge.app import TavernBot
+from bot.edge.delivery import parse
 from bot.games import GAMES
+from bot.services.tables import TableService
 from bot.settings import Settings
 from bot.store import SQLiteStore
-from bot.tables import TableService
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,7 +61,7 @@ def _edited_by_bench_start() -> str:
 '''
 
 try:  # absent before start-up used snapshots: the same bench then measures restore by replay
-    from bot import snapshots
+    from bot.services import snapshots
 except ImportError:
     snapshots = None  # type: ignore[assignment]
 

@@ -36,7 +36,7 @@ import discord
 import yarl
 
 from bot.__main__ import run
-from bot.app import TavernBot, create_bot
+from bot.edge.app import TavernBot, create_bot
 from bot.settings import Settings
 from tests.fakediscord import FAKE_TOKEN
 

@@ -20,10 +20,10 @@ from pathlib import Path
 import aiohttp
 import discord
 
-from bot import health
-from bot.app import TavernBot, create_bot
 from bot.backup import PG_DUMP_HELP, BackupError, backup_sqlite
+from bot.edge.app import TavernBot, create_bot
 from bot.logging_setup import setup_logging
+from bot.services import health
 from bot.settings import (
     MissingTokenError,
     Settings,

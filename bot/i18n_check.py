@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.i18n import ENGLISH, ID_PATTERN, LANGUAGES, Catalog, misfilled, placeholders, read_catalog
+from bot.base.i18n import ENGLISH, ID_PATTERN, LANGUAGES, Catalog, misfilled, placeholders, read_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 ID_CALLS = {"t": False, "tn": True, "Msg": False, "cmd": False}  # name → looks up a plural message
@@ -33,11 +33,11 @@ OPERATOR_ONLY = (
     "bot/settings.py",
     "bot/__main__.py",
     "bot/logging_setup.py",
-    "bot/health.py",
-    "bot/drawing.py",
+    "bot/services/health.py",
+    "bot/services/drawing.py",
     "bot/backup.py",
-    "bot/snapshots.py",
-    "bot/i18n.py",
+    "bot/services/snapshots.py",
+    "bot/base/i18n.py",
     "bot/i18n_check.py",
 )
 LOG_METHODS = {"debug", "info", "warning", "error", "exception", "critical", "log"}
@@ -51,7 +51,7 @@ PRAGMA = "i18n: not text"
 def _family_keys() -> dict[str, set[str]]:
     """Each family of ids built as ``family.key`` and its keys (imported only when the check runs)."""
     from bot.ai import LEVELS
-    from bot.errors import PERMISSIONS, SNOWFLAKE_TYPES
+    from bot.edge.errors import PERMISSIONS, SNOWFLAKE_TYPES
     from bot.rules.decktet import ALL_CARDS, Rank, Suit
 
     return {
@@ -149,13 +149,13 @@ def _scan_ids(tree: ast.Module, rel: str, id_errors: set[str], other_errors: set
         if not isinstance(node, ast.Call):
             continue
         name = _name(node.func)
-        if name == "named" and rel != "bot/i18n.py":
+        if name == "named" and rel != "bot/base/i18n.py":
             first = node.args[0] if node.args else None
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 out.families.add(first.value)
             else:
                 out.problems.append(f"{rel}:{node.lineno}: named() needs its family written out")
-        elif name in ID_CALLS and rel not in ("bot/i18n.py", "bot/translator.py"):
+        elif name in ID_CALLS and rel not in ("bot/base/i18n.py", "bot/edge/translator.py"):
             _id_argument(node, ID_CALLS[name], rel, out, required=True)
         elif name in id_errors:  # an error's message is plural when it carries a count ``n``
             _id_argument(node, any(k.arg == "n" for k in node.keywords), rel, out, required=False)

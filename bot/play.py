@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from bot.ai import DEFAULT_LEVEL, LEVELS, Level
-from bot.errors import UserFacingError
+from bot.base.i18n import ENGLISH, LANGUAGES, speaking, t, tn
+from bot.base.panel import Button, Control, Panel, Select
+from bot.base.refusals import UserFacingError
 from bot.games import GAMES, Aside, Click, GameAdapter, Move
-from bot.i18n import ENGLISH, LANGUAGES, speaking, t, tn
-from bot.panel import Button, Control, Panel, Select
+from bot.games.seats import next_bot
 from bot.rules.errors import RulesError
-from bot.seats import next_bot
-from bot.tables import Seat, StaleAction, Table
+from bot.services.tables import Seat, StaleAction, Table
 
 HUMAN = 0  # the human's seat; the computer players take the seats after it
 HUMAN_ID = 1  # a person's id (bot seats have negative ids, as on Discord)

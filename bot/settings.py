@@ -15,7 +15,11 @@ from urllib.parse import unquote, unquote_plus, urlsplit
 
 from dotenv import load_dotenv
 
-from bot.store.postgres import is_postgres_url
+
+def is_postgres_url(location: object) -> bool:
+    """Whether ``open_store`` takes ``location`` for a PostgreSQL server (else it is a SQLite file)."""
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+
 
 DEFAULT_DB_PATH = "data/tavern.sqlite3"
 HEALTH_FILE = "health.json"  # next to the database unless TAVERN_HEALTH_PATH says otherwise

@@ -12,13 +12,13 @@ import discord
 from discord import app_commands
 
 from bot.ai import DEFAULT_LEVEL, LEVELS
+from bot.edge.translator import cmd
 from bot.games.bhargage import COUNT_CARDS_LIMIT, COUNT_UP_LIMIT, count_answer, discard_answer
 from bot.rules import bhargage as bh
-from bot.translator import cmd
 from cogs.table_commands import GameCog, in_guild
 
 if TYPE_CHECKING:
-    from bot.app import TavernBot
+    from bot.edge.app import TavernBot
 
 GAME = "bhargage"
 Interaction = discord.Interaction[Any]

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.edge.translator import cmd
 from bot.rules import deluxe as D
-from bot.translator import cmd
 from cogs.table_commands import GameCog
 
 if TYPE_CHECKING:
-    from bot.app import TavernBot
+    from bot.edge.app import TavernBot
 
 GAME = "deluxe"
 FAST_START_CHOICES = [

@@ -11,17 +11,17 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from discord.ext import commands
 
-from bot import delivery
-from bot.errors import UserFacingError
+from bot.base.i18n import current, t
+from bot.base.refusals import UserFacingError
+from bot.base.text import RULES_DOCS, rules_link
+from bot.edge import delivery
+from bot.edge.translator import cmd, localized
 from bot.games import GAMES
-from bot.i18n import current, t
 from bot.render import cards as gallery
-from bot.server_settings import MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
-from bot.text import RULES_DOCS, rules_link
-from bot.translator import cmd, localized
+from bot.services.server_settings import MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
 
 if TYPE_CHECKING:
-    from bot.app import TavernBot
+    from bot.edge.app import TavernBot
 
 
 def rules_field(base: str | None) -> str:

@@ -9,15 +9,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import safe
 from bot.ai import level_name
+from bot.base import safe
+from bot.base.i18n import t, tn
+from bot.edge.translator import cmd
 from bot.games import GAMES
-from bot.i18n import t, tn
-from bot.records import BotRecord, GameStats, LeaderRow
-from bot.translator import cmd
+from bot.services.records import BotRecord, GameStats, LeaderRow
 
 if TYPE_CHECKING:
-    from bot.app import TavernBot
+    from bot.edge.app import TavernBot
 
 
 # Ratings are shown on one friendly scale where a new player stands at START in both games. Display only:

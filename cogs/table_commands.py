@@ -8,12 +8,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import ENGLISH, speaking, t
-from bot.text import game_rules_link
-from bot.translator import cmd
+from bot.base.i18n import ENGLISH, speaking, t
+from bot.base.text import game_rules_link
+from bot.edge.translator import cmd
 
 if TYPE_CHECKING:
-    from bot.app import TavernBot
+    from bot.edge.app import TavernBot
 
 Interaction = discord.Interaction[Any]
 Text = str | app_commands.locale_str

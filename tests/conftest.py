@@ -14,7 +14,7 @@ import discord
 import pytest
 import yarl
 
-from bot.app import TavernBot, create_bot
+from bot.edge.app import TavernBot, create_bot
 from bot.settings import Settings
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord
 from tests.pgserver import PostgresServer

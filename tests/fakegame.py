@@ -179,9 +179,9 @@ def replay(seed: int, players: int, options: Options, texts: Sequence[str]) -> S
 # ------------------------------------------------------------------------------------------- its adapter
 # Everything the shared table code needs to host "Race" on Discord: no change to bot/ or cogs/ for it.
 
-from bot.errors import UserFacingError  # noqa: E402
+from bot.base.panel import Button, Panel  # noqa: E402
+from bot.base.refusals import UserFacingError  # noqa: E402
 from bot.games import Announcement, Click, GameAdapter, Move  # noqa: E402
-from bot.panel import Button, Panel  # noqa: E402
 
 
 class RaceAdapter(GameAdapter):

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.i18n import t
+from bot.base.i18n import t
 from bot.render import bhargage as render
 from bot.rules import bhargage as bh
 from bot.rules.decktet import card, cards
@@ -25,7 +25,7 @@ SEED = 9  # a target-31 game of 3 hands with "go", shortage claims and "1 for la
 @pytest.fixture
 def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tables get a known seed so the short game reliably shows the calls the tests look for."""
-    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
 
 
 # ------------------------------------------------------------------------------------------- driving
@@ -567,7 +567,7 @@ async def test_muggins_is_announced_and_counted(
     fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """R11: a win on a shortage claim says "Muggins!" and is a muggins win on the leaderboard."""
-    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: MUGGINS_SEED)
+    monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: MUGGINS_SEED)
     fake = fake_discord
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")

@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from bot.cooldowns import Cooldown
-from bot.errors import UserFacingError
-from bot.i18n import Msg
+from bot.base.i18n import Msg
+from bot.base.refusals import UserFacingError
+from bot.services.cooldowns import Cooldown
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
 from tests.test_bhargage_discord import challenge

@@ -20,8 +20,8 @@ import pytest
 
 from bot.games import GAMES
 from bot.rules import bhargage as bh
+from bot.services.tables import TableService
 from bot.store import SQLiteStore as Store
-from bot.tables import TableService
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -31,7 +31,7 @@ CHILD = textwrap.dedent(
     from bot.rules import bhargage as bh
     from bot.store import SQLiteStore as Store
     from bot.games import GAMES
-    from bot.tables import TableService
+    from bot.services.tables import TableService
 
     async def main(path):
         store = await Store.open(path)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.app import TavernBot
+from bot.edge.app import TavernBot
 from bot.render import deluxe as R
 from bot.rules import deluxe as D
 from bot.settings import Settings

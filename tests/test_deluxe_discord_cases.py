@@ -8,9 +8,9 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from bot.errors import UserFacingError
+from bot.base.i18n import t
+from bot.base.refusals import UserFacingError
 from bot.games import Move as Move_
-from bot.i18n import t
 from bot.rules import deluxe as D
 from bot.settings import Settings
 from tests.conftest import StartBot
@@ -370,7 +370,7 @@ async def test_closed_dms_play_from_show_my_hand_and_idle_players(
 
 async def test_final_bind_window_panel_offers_bind_and_done_only_to_its_player() -> None:
     from bot.games import deluxe as V
-    from bot.tables import Seat, Table
+    from bot.services.tables import Seat, Table
 
     state, _ = D.start(5, 3, D.Options())
     state = replace(state, phase=D.Phase.FINAL_BIND, turn=1, final_binders=(2,))
@@ -410,11 +410,11 @@ async def test_table_and_rules_commands(fake_discord: FakeDiscord, start_bot: St
 
 
 def test_more_than_25_melds_shows_the_25_best_within_discord_limits() -> None:
+    from bot.base.panel import Select
     from bot.games import Click
     from bot.games import deluxe as V
-    from bot.panel import Select
     from bot.render import deluxe as R
-    from bot.tables import Seat, Table
+    from bot.services.tables import Seat, Table
 
     state, _ = D.start(5, 3, D.Options())
     hand = tuple(sorted(state.deck[:40], key=lambda c: (c.rank.value, c.index)))

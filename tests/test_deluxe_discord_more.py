@@ -199,7 +199,7 @@ def test_a_busy_six_player_table_message_fits_one_embed_and_keeps_every_player()
     from dataclasses import replace
 
     from bot.games import deluxe as V
-    from bot.tables import Seat, Table
+    from bot.services.tables import Seat, Table
 
     state, _ = D.start(1, 6, D.Options(pawns=True, courts=True))
     partial = D.Meld(D.PARTIAL, cards("journey, mill"), ((1, cards("author, sailor")), (2, cards("savage"))))

@@ -22,13 +22,13 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from bot import __main__ as main_mod
-from bot import health
-from bot.app import TavernBot, create_bot
+from bot.base.i18n import t
+from bot.edge.app import TavernBot, create_bot
 from bot.games import GAMES
-from bot.i18n import t
+from bot.services import health
+from bot.services.tables import TableService
 from bot.settings import Settings, health_path_from_env, settings_from_env
 from bot.store import SQLiteStore
-from bot.tables import TableService
 from tests import fakegame
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -206,7 +206,7 @@ async def test_a_closing_bot_refuses_slash_commands_too(
 
 
 async def test_drain_waits_a_bounded_time() -> None:
-    from bot.drain import Drain, Restarting
+    from bot.edge.drain import Drain, Restarting
 
     drain = Drain()
     entered = asyncio.Event()

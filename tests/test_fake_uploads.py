@@ -13,7 +13,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.app import TavernBot
+from bot.edge.app import TavernBot
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
 

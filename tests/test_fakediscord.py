@@ -12,9 +12,10 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.app import TavernBot
-from bot.errors import UserFacingError, reply_error
-from bot.i18n import t
+from bot.base.i18n import t
+from bot.base.refusals import UserFacingError
+from bot.edge.app import TavernBot
+from bot.edge.errors import reply_error
 from bot.rules.errors import IllegalAction
 from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord

@@ -47,13 +47,13 @@ import discord
 import pytest
 import yarl
 
-from bot.app import TavernBot, create_bot
+from bot.base.panel import Panel
+from bot.edge.app import TavernBot, create_bot
 from bot.games import GAMES
 from bot.games import bhargage as bhargage_adapter
 from bot.games import deluxe as deluxe_adapter
-from bot.panel import Panel
 from bot.rules.decktet import ALL_CARDS
-from bot.tables import Table
+from bot.services.tables import Table
 from tests.conftest import ErrorLogGuard, make_settings
 from tests.fakediscord import (
     FakeChannel,
@@ -86,7 +86,7 @@ assert set(FAMILIES) >= AVOID, f"FUZZ_AVOID knows {sorted(FAMILIES)}, got {sorte
 NAMES = ["ann", "bob", "cat", "dan", "eve"]
 SETTLE_TIMEOUT = 10.0
 CARD_WORDS = [c.title for c in ALL_CARDS] + [c.name for c in ALL_CARDS] + [str(i) for i in range(50)]
-# The custom ids the bot makes (bot/delivery.py): one that does not fit was forged.
+# The custom ids the bot makes (bot/edge/delivery.py): one that does not fit was forged.
 ID_SHAPE = re.compile(
     r"tv:([gl]):[0-9]{1,20}:[0-9a-z\-]{0,24}:([a-z_]{1,16})(?::[0-9a-z.\-]{0,48})?", re.ASCII
 )

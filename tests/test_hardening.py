@@ -12,11 +12,11 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app import TavernBot
-from bot.i18n import t
+from bot.base.i18n import t
+from bot.edge.app import TavernBot
 from bot.rules import bhargage as bh
+from bot.services.tables import Table, TableService
 from bot.store import SQLiteStore
-from bot.tables import Table, TableService
 from tests import fakegame
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser

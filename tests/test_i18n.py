@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import i18n, i18n_check
-from bot.i18n import Msg, both, either, resolve, speaking, t, tn
+from bot import i18n_check
+from bot.base import i18n
+from bot.base.i18n import Msg, both, either, resolve, speaking, t, tn
 from bot.render import words
 from bot.rules.decktet import ALL_CARDS, Suit
 from tests.fakediscord import FakeDiscord
@@ -143,7 +144,9 @@ def test_the_check_finds_a_missing_id(copy: Path) -> None:
         "",
     )
     problems = i18n_check.check(copy)
-    assert len(problems) == 1 and problems[0].startswith("it: 'tavern.table.stale' (used at bot/tables.py:")
+    assert len(problems) == 1 and problems[0].startswith(
+        "it: 'tavern.table.stale' (used at bot/services/tables.py:"
+    )
 
 
 def test_the_check_finds_an_unused_id_and_a_placeholder_mismatch(copy: Path) -> None:
@@ -160,7 +163,7 @@ def test_the_check_finds_an_unused_id_and_a_placeholder_mismatch(copy: Path) -> 
 
 def test_the_check_finds_english_written_inline(copy: Path) -> None:
     _edit(
-        copy / "bot/controller.py",
+        copy / "bot/edge/controller.py",
         'raise UserFacingError("tavern.rematch.still-going")',
         'raise UserFacingError("This game is still going.")',
     )
@@ -171,8 +174,8 @@ def test_the_check_finds_english_written_inline(copy: Path) -> None:
 
 
 def test_the_check_finds_a_label_and_a_plural_misuse(copy: Path) -> None:
-    _edit(copy / "bot/controller.py", 'Button(t("tavern.rematch"),', 'Button(label="Rematch", verb=')
-    _edit(copy / "bot/controller.py", 't("tavern.settings.saved")', 'tn("tavern.settings.saved", 2)')
+    _edit(copy / "bot/edge/controller.py", 'Button(t("tavern.rematch"),', 'Button(label="Rematch", verb=')
+    _edit(copy / "bot/edge/controller.py", 't("tavern.settings.saved")', 'tn("tavern.settings.saved", 2)')
     problems = i18n_check.check(copy)
     assert any("English text inline, not in the catalog: 'Rematch'" in p for p in problems)
     assert any("'tavern.settings.saved' is singular in the catalog" in p for p in problems)

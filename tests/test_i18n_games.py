@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from bot.i18n import LANGUAGES, catalog
+from bot.base.i18n import LANGUAGES, catalog
 from bot.settings import Settings
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord

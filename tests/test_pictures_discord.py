@@ -22,11 +22,13 @@ import pytest
 from PIL import Image
 
 from bench import sample_sheet
-from bot import delivery, drawing, health, pictures
-from bot.app import TavernBot
-from bot.panel import Picture
+from bot import pictures
+from bot.base.panel import Picture
+from bot.edge import delivery
+from bot.edge.app import TavernBot
 from bot.render import suits
 from bot.rules.decktet import Card, Rank, Suit
+from bot.services import drawing, health
 from bot.settings import Settings
 from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -38,7 +40,7 @@ T = TypeVar("T")
 
 @pytest.fixture
 def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
 
 
 def names(msg: FakeMessage) -> list[str]:

@@ -16,8 +16,8 @@ import pytest
 
 from bot import play
 from bot.__main__ import main as bot_main
+from bot.base.panel import Button, Panel
 from bot.games import GAMES, Aside
-from bot.panel import Button, Panel
 from bot.rules import bhargage as bh
 from bot.rules import deluxe as D
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.base.text import RULES_DOCS, rules_link
 from bot.render import bhargage as bh_render
 from bot.render import deluxe as dx_render
 from bot.rules.bhargage_scoring import count_hand, peg_points, shortage
@@ -26,7 +27,6 @@ from bot.rules.deluxe_melds import (
     is_complete_straight,
 )
 from bot.settings import Settings, SettingsError, settings_from_env
-from bot.text import RULES_DOCS, rules_link
 from cogs.stats import RATING_LEGEND, leaderboard_text, shown_rating, stats_lines
 from tests.conftest import StartBot, plural
 from tests.fakediscord import FakeDiscord
@@ -266,7 +266,7 @@ def test_shown_ratings_start_at_1000_and_are_provisional_at_first() -> None:
 
 
 def test_stats_text_has_no_bad_plurals() -> None:
-    from bot.records import BotRecord, GameStats
+    from bot.services.records import BotRecord, GameStats
 
     one = GameStats("bhargage", 1, 1, 0, 1, 1516, None, ())
     text = stats_lines("ann", {"bhargage": one}, [BotRecord("deluxe", "hard", 1, 1)])
@@ -276,7 +276,7 @@ def test_stats_text_has_no_bad_plurals() -> None:
 
 
 def test_leaderboard_explains_the_rating_in_one_line() -> None:
-    from bot.records import LeaderRow
+    from bot.services.records import LeaderRow
 
     rows = [LeaderRow(1, "ann", 6, 5, 1, 83.3, 2, 1600), LeaderRow(2, "ben", 1, 0, 1, 0.0, 0, 1484)]
     text = leaderboard_text("bhargage", rows)

@@ -10,8 +10,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.app import TavernBot
-from bot.controller import TableController
+from bot.edge.app import TavernBot
+from bot.edge.controller import TableController
 from bot.games import GAMES
 from bot.settings import Settings
 from tests import fakegame

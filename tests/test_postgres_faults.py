@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.app import TavernBot
+from bot.edge.app import TavernBot
 from bot.logging_setup import install_redaction, uninstall_redaction
 from bot.store import LATEST_VERSION, open_store
 from tests.conftest import StartBot, make_settings

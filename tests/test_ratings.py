@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import ratings as rt
+from bot.base import ratings as rt
 
 elo = st.floats(min_value=100, max_value=3000, allow_nan=False)
 

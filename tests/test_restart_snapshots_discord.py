@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from bot.app import TavernBot
-from bot.delivery import parse
-from bot.tables import Table, TableService
+from bot.edge.app import TavernBot
+from bot.edge.delivery import parse
+from bot.services.tables import Table, TableService
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.test_bhargage_discord import SEED, act_with_panel, challenge, enabled, play_out, step, waiting_line
@@ -33,7 +33,7 @@ async def replayed(service: TableService, game_id: int) -> Table:
 @pytest.fixture
 def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tables get the known seed of the Bhargage tests."""
-    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
 
 
 async def seven_moves_then_stop(
@@ -88,7 +88,7 @@ async def test_a_hostile_snapshot_row_is_refused_at_start_and_the_game_replayed(
             "UPDATE snapshots SET data = ? WHERE game_id = ?", (pickle.dumps(Exploit(owned)), before.id)
         )
 
-    with caplog.at_level(logging.WARNING, logger="bot.tables"):
+    with caplog.at_level(logging.WARNING, logger="bot.services.tables"):
         second = await start_bot()
     assert not owned.exists()
     assert f"game {before.id}: its snapshot was refused" in caplog.text

@@ -17,7 +17,7 @@ from urllib.parse import unquote
 import pytest
 
 from bot import __main__ as main_mod
-from bot.app import EXTENSIONS, TavernBot, create_bot
+from bot.edge.app import EXTENSIONS, TavernBot, create_bot
 from bot.logging_setup import REDACTED, install_redaction, setup_logging, uninstall_redaction
 from bot.settings import (
     MissingTokenError,

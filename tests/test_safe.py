@@ -1,4 +1,4 @@
-"""``bot.safe``: whatever a name holds, Discord shows its characters and nothing else."""
+"""``bot.base.safe``: whatever a name holds, Discord shows its characters and nothing else."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot import safe
+from bot.base import safe
 
 Z = "\u200b"  # the zero-width space that breaks a form
 

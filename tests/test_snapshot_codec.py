@@ -16,11 +16,11 @@ from typing import Any, Literal
 
 import pytest
 
-from bot import snapshots
 from bot.rules import bhargage as bh
 from bot.rules import deluxe as dx
 from bot.rules.decktet import ALL_CARDS, Card, Suit
-from bot.snapshots import MAX_BYTES, SnapshotError
+from bot.services import snapshots
+from bot.services.snapshots import MAX_BYTES, SnapshotError
 from tests import fakegame
 
 BH = snapshots.codec(bh)

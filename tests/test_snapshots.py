@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from bot import snapshots, tables
 from bot.games import GAMES
 from bot.rules import bhargage as bh
+from bot.services import snapshots, tables
+from bot.services.tables import Table, TableMeta, TableService
 from bot.store import Snapshot, SQLiteStore
-from bot.tables import Table, TableMeta, TableService
 from tests.test_snapshot_codec import Exploit
 
 GUILD = 7
@@ -215,7 +215,7 @@ async def test_a_snapshot_that_cannot_be_used_falls_back_to_full_replay(
     assert sum(t.snapshot_seq > 0 for t in made) >= 4
     SPOILS[spoil](store)
     second = service(store)
-    with caplog.at_level(logging.INFO, logger="bot.tables"):
+    with caplog.at_level(logging.INFO, logger="bot.services.tables"):
         assert await second.restore() == len(made)
     for t in made:
         restored = await second.get(t.id)
@@ -244,7 +244,7 @@ async def test_a_hostile_pickle_row_is_refused_and_the_log_replayed(
     assert snapshot_rows(store)[table.id] == (table.snapshot_seq, TAGS["bhargage"])  # found by its tag
 
     second = service(store)
-    with caplog.at_level(logging.WARNING, logger="bot.tables"):
+    with caplog.at_level(logging.WARNING, logger="bot.services.tables"):
         assert await second.restore() == 1
         cold = await service(store).get(table.id)
     assert not owned.exists()

@@ -13,7 +13,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot import ratings as rt
+from bot.base import ratings as rt
 from bot.store import (
     LATEST_VERSION,
     MIGRATIONS,

@@ -9,10 +9,10 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.app import TavernBot
+from bot.edge.app import TavernBot
 from bot.rules import bhargage as bh
+from bot.services.tables import Table
 from bot.settings import Settings, SettingsError, settings_from_env
-from bot.tables import Table
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.test_bhargage_discord import SEED, act_with_panel, challenge, enabled, step, waiting_line
@@ -27,7 +27,7 @@ def threaded(settings: Settings) -> Settings:
 
 @pytest.fixture
 def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
 
 
 def live_panels(fake: FakeDiscord, user: FakeUser) -> list[FakeMessage]:

@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
-from bot import ratings as rt
+from bot.base import ratings as rt
 from bot.games import GAMES
 from bot.rules.errors import IllegalAction, NotYourTurn
-from bot.store import SQLiteStore as Store
-from bot.tables import (
+from bot.services.tables import (
     MoveNotSaved,
     NotSeated,
     StaleAction,
@@ -25,6 +24,7 @@ from bot.tables import (
     TableError,
     TableService,
 )
+from bot.store import SQLiteStore as Store
 from tests import fakegame
 
 GUILD = 7
@@ -400,7 +400,7 @@ async def test_a_game_that_cannot_be_rebuilt_is_logged_and_kept(
     seen: list[logging.LogRecord] = []
     catcher = logging.Handler(logging.ERROR)
     catcher.emit = seen.append  # type: ignore[method-assign]
-    tables_log = logging.getLogger("bot.tables")
+    tables_log = logging.getLogger("bot.services.tables")
     monkeypatch.setattr(tables_log, "propagate", False)
     tables_log.addHandler(catcher)
     try:
@@ -432,7 +432,7 @@ async def test_a_meta_change_goes_onto_what_another_writer_stored(
     await svc.save_meta(table, board_id=11)
     elsewhere = {**table.meta.to_dict(), "thread_id": 99}
     await store.set_meta(table.id, elsewhere)  # written without this copy knowing
-    with caplog.at_level(logging.WARNING, logger="bot.tables"):
+    with caplog.at_level(logging.WARNING, logger="bot.services.tables"):
         await svc.save_meta(table, nudged=3)
     assert "written elsewhere" in caplog.text
     record = await store.load_game(table.id)

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from bench.bot_process import BotChild
-from bot.controller import TableController
-from bot.i18n import t
+from bot.base.i18n import t
+from bot.edge.controller import TableController
 from bot.render.words import title
 from bot.rules.decktet import ALL_CARDS
 from tests.conftest import StartBot

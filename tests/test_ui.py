@@ -10,17 +10,17 @@ from typing import Any
 import discord
 import pytest
 
-from bot.clock import Clock
-from bot.controller import TableController
-from bot.delivery import custom_id, parse
-from bot.errors import UserFacingError
+from bot.base.clock import Clock
+from bot.base.locks import KeyedLocks
+from bot.base.refusals import UserFacingError
+from bot.edge.controller import TableController
+from bot.edge.delivery import custom_id, parse
 from bot.games import GAMES
-from bot.languages import Languages
-from bot.lobbies import LobbyService
-from bot.locks import KeyedLocks
-from bot.server_settings import ServerSettings
+from bot.services.languages import Languages
+from bot.services.lobbies import LobbyService
+from bot.services.server_settings import ServerSettings
+from bot.services.tables import TableService
 from bot.store import SQLiteStore
-from bot.tables import TableService
 from tests.conftest import make_settings
 
 

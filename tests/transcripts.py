@@ -23,7 +23,7 @@ from typing import Any
 import discord
 import yarl
 
-from bot.app import TavernBot, create_bot
+from bot.edge.app import TavernBot, create_bot
 from tests.conftest import make_settings
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bot.i18n import LANGUAGES, Msg, named, speaking
+from bot.base.i18n import LANGUAGES, Msg, named, speaking
+from bot.base.safe import plain
 from bot.rules.errors import RulesError
-from bot.safe import plain
 
 Level = Literal["easy", "normal", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")

@@ -2,10 +2,11 @@
 
 An adapter names its rules engine and says, for that game only: its options and how they read, how its lobby
 works (a two-player challenge, or an open lobby of ``min_players``–``max_players``), what the board, a seat's
-private panel and a move's announcement look like (as :mod:`bot.panel` values built from events and seat
+private panel and a move's announcement look like (as :mod:`bot.base.panel` values built from events and seat
 views), and what a click on one of its own controls means. Everything else — locks, the store, delivery to
 the channel and to DMs, closed-DMs fallback, timers, resign, claims and rematch — is shared code
-(:mod:`bot.controller`, :mod:`bot.lobbies`, :mod:`bot.tables`). Adapters hold no state and import no Discord.
+(:mod:`bot.edge.controller`, :mod:`bot.services.lobbies`, :mod:`bot.services.tables`). Adapters hold no
+state and import no Discord.
 
 The registry imports adapters lazily, so one missing or broken game does not stop the bot.
 """
@@ -19,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.ai import LEVELS, Level, level_name
-from bot.i18n import Msg, named, t
-from bot.panel import Button, Control, Option, Panel, Picture, Select
-from bot.seats import is_bot
+from bot.base.i18n import Msg, named, t
+from bot.base.panel import Button, Control, Option, Panel, Picture, Select
+from bot.games.seats import is_bot
 
 
 def level_words(level: str) -> str:
@@ -30,8 +31,8 @@ def level_words(level: str) -> str:
 
 
 if TYPE_CHECKING:
+    from bot.services.tables import Table
     from bot.store import Lobby
-    from bot.tables import Table
 
 
 @dataclass(frozen=True)

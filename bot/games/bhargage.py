@@ -12,17 +12,17 @@ from dataclasses import replace
 from typing import Any
 
 from bot.ai import bhargage as computer
-from bot.errors import UserFacingError
+from bot.base.i18n import t, tn
+from bot.base.panel import Button, Option, Panel, Select
+from bot.base.refusals import UserFacingError
 from bot.games import Announcement, Aside, Click, GameAdapter, Move, clip
-from bot.i18n import t, tn
-from bot.panel import Button, Option, Panel, Select
 from bot.render import bhargage as render
 from bot.render import picture, words
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import missing_suits, shortage_for
 from bot.rules.decktet import ALL_CARDS, Card, card, cards
+from bot.services.tables import StaleAction, Table
 from bot.store import Lobby
-from bot.tables import StaleAction, Table
 
 
 def hint_button() -> Button:

@@ -13,18 +13,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.ai import deluxe as computer
-from bot.errors import UserFacingError
+from bot.base.i18n import Msg, t, tn
+from bot.base.panel import Button, Control, Embed, Option, Panel, Picture, Select
+from bot.base.refusals import UserFacingError
 from bot.games import Announcement, Click, GameAdapter, Move, clip
-from bot.i18n import Msg, t, tn
-from bot.panel import Button, Control, Embed, Option, Panel, Picture, Select
 from bot.render import deluxe as R
 from bot.render import picture, words
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card
 from bot.rules.deluxe_melds import chain
 from bot.rules.errors import IllegalAction, NotYourTurn, RulesError
+from bot.services.tables import StaleAction, Table
 from bot.store import Lobby
-from bot.tables import StaleAction, Table
 
 CHUNK = 25  # options per select (Discord's limit)
 MAX_SELECTS = 4  # four select rows plus one row of buttons (the meld menu takes one of the four)

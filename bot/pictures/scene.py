@@ -558,7 +558,7 @@ def _rank_groups(words: GalleryWords) -> Sequence[Row]:
 def _english_gallery_words() -> GalleryWords:
     """The gallery's words in English, from the render code (the palette sheet; a gallery asked for with no
     words)."""
-    from bot.i18n import ENGLISH, speaking
+    from bot.base.i18n import ENGLISH, speaking
     from bot.render.cards import gallery_words  # the render code owns the words
 
     with speaking(ENGLISH):

@@ -8,8 +8,8 @@ from dataclasses import replace
 from functools import cache, partial
 
 from bot import pictures
-from bot.i18n import ENGLISH, current, speaking
-from bot.panel import Picture
+from bot.base.i18n import ENGLISH, current, speaking
+from bot.base.panel import Picture
 from bot.render import words
 from bot.rules.decktet import ALL_CARDS, Card
 

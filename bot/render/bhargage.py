@@ -11,14 +11,14 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from bot import pictures as pic
 from bot.ai.bhargage import DiscardLine, PlayAdvice
-from bot.i18n import both, t, tn
+from bot.base.i18n import both, t, tn
+from bot.base.text import RULES_DOCS, rules_link
 from bot.render import face_name, suits, words
 from bot.render.board import Lane, draw_board
 from bot.rules import bhargage as bh
 from bot.rules import bhargage_scoring as sc
 from bot.rules.bhargage_scoring import GAME, HandCount, ScoreItem
 from bot.rules.decktet import Card, Rank, Suit, sort_key
-from bot.text import RULES_DOCS, rules_link
 
 MESSAGE_LIMIT = 1900  # under Discord's 2000, leaving room for a ping line
 

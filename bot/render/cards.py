@@ -6,8 +6,8 @@ import difflib
 from functools import partial
 
 from bot import pictures
-from bot.i18n import ENGLISH, current, t, tn
-from bot.panel import Panel, Picture
+from bot.base.i18n import ENGLISH, current, t, tn
+from bot.base.panel import Panel, Picture
 from bot.render import face_name, face_names, strip_article, suits, words
 from bot.rules import decktet
 from bot.rules.decktet import ALL_CARDS, Card, Rank, Suit

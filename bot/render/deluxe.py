@@ -12,12 +12,12 @@ from itertools import groupby
 from typing import Any
 
 from bot import pictures as pic
-from bot.i18n import t, tn
+from bot.base.i18n import t, tn
+from bot.base.text import RULES_DOCS, rules_link
 from bot.render import suits, words
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, sort_key
 from bot.rules.deluxe_melds import card_points, chain
-from bot.text import RULES_DOCS, rules_link
 
 
 def fast_start_name(k: int) -> str:

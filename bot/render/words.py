@@ -6,7 +6,7 @@ through here, so an Italian table reads "la Foresta (5) 🌙🍃" and "Asso di L
 
 from __future__ import annotations
 
-from bot.i18n import named
+from bot.base.i18n import named
 from bot.rules.decktet import Card, Rank, Suit
 
 

@@ -267,8 +267,8 @@ Event = (
 
 # ---------------------------------------------------------------- state
 
-# The version of State that snapshots store (bot/snapshots.py): bump it only when the State's shape or
-# meaning changes, or that of what it holds (Options, Phase, cards);
+# The version of State that snapshots store (bot/services/snapshots.py): bump it only when the State's
+# shape or meaning changes, or that of what it holds (Options, Phase, cards);
 # snapshots of other versions are left unread.
 STATE_VERSION = 1
 

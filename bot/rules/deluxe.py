@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
-from bot.i18n import Msg, tn
+from bot.base.i18n import Msg, tn
 from bot.rules.decktet import Card, Rank, Suit, cards, deluxe_deck, shuffled, sort_key
 from bot.rules.deluxe_melds import (
     BHARG_SET,
@@ -356,8 +356,8 @@ Event = (
 # --- state ------------------------------------------------------------------------------------------------
 
 
-# The version of State that snapshots store (bot/snapshots.py): bump it only when the State's shape or
-# meaning changes, or that of what it holds (Options, Phase, Meld, ScoreRow, Suit, cards);
+# The version of State that snapshots store (bot/services/snapshots.py): bump it only when the State's
+# shape or meaning changes, or that of what it holds (Options, Phase, Meld, ScoreRow, Suit, cards);
 # snapshots of other versions are left unread.
 STATE_VERSION = 1
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from bot.i18n import Msg, named, t, tn
+from bot.base.i18n import Msg, named, t, tn
 from bot.rules.decktet import Card, Rank, Suit, sort_key
 
 MeldKind = Literal["bharg set", "complete straight", "partial straight"]  # i18n: not text

@@ -1,12 +1,12 @@
 """Typed rules errors: each carries the id of a sentence a player can read, and what fills it.
 
 Engines stay free of languages: an error names its message (``NotYourTurn("bhargage.rules.not-your-turn")``),
-and ``str(err)`` looks it up in the language in force where it is shown (:class:`bot.i18n.Said`).
+and ``str(err)`` looks it up in the language in force where it is shown (:class:`bot.base.i18n.Said`).
 """
 
 from __future__ import annotations
 
-from bot.i18n import Said
+from bot.base.i18n import Said
 
 
 class RulesError(Said):
@@ -33,8 +33,8 @@ class UnknownCard(RulesError):
     """A card name that does not exist; carries the closest names."""
 
     def __init__(self, text: str, suggestions: tuple[str, ...]) -> None:
-        from bot.i18n import either
-        from bot.safe import plain
+        from bot.base.i18n import either
+        from bot.base.safe import plain
 
         self.text = text
         self.suggestions = suggestions

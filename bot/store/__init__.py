@@ -6,7 +6,7 @@ the ``games``, ``lobbies``, ``stats`` and ``config`` mixins, whose SQL is writte
 (``sqlite.py``) on one SQLite file for one process, and ``PostgresStore`` (``postgres.py``) on a PostgreSQL
 server that any number of bot processes share. ``open_store`` picks one from the location. The schema is
 ``schema.py``: one numbered list of migrations, each in both dialects. The rating policy is pure functions
-in ``bot.ratings``.
+in ``bot.base.ratings``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.settings import is_postgres_url
 from bot.store.interface import Store
-from bot.store.postgres import PostgresStore, is_postgres_url, redacted
+from bot.store.postgres import PostgresStore, redacted
 from bot.store.records import (
     ActionConflict,
     ActionRecord,

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from bot.ratings import RatingSystem
+from bot.base.ratings import RatingSystem
 
 Params = Sequence[Any]
 

@@ -7,8 +7,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot import ratings as rt
-from bot.seats import is_bot
+from bot.base import ratings as rt
+from bot.games.seats import is_bot
 from bot.store import stats
 from bot.store._base import Conn, Params, Row, StoreBase
 from bot.store.records import (

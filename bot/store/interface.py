@@ -37,8 +37,8 @@ class Store(Protocol):
     them from one consistent snapshot; records are the immutable values of ``records.py``, and the dicts in
     them are fresh copies. Times are Unix seconds; JSON-able mappings come back as plain dicts. Ids are
     never reused. Finishing a game (``append_action(finish=...)`` or ``finish_game``) closes it, writes one
-    results row per seat and updates each seat's rating with ``bot.ratings.rate_game`` (the system from
-    ``bot.ratings.system_for``) and the games/wins/losses/muggins_wins counters, all in that transaction.
+    results row per seat and updates each seat's rating with ``bot.base.ratings.rate_game`` (the system from
+    ``bot.base.ratings.system_for``) and the games/wins/losses/muggins_wins counters, all in that transaction.
 
     Several bot processes may share one store (PostgreSQL). Each game then has a ``version`` that every
     write to it (``append_action``, ``set_meta``, ``finish_game``, ``abandon_game``) bumps by exactly one, a

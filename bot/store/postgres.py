@@ -35,8 +35,9 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot import ratings as rt
-from bot.locks import KeyedLocks
+from bot.base import ratings as rt
+from bot.base.locks import KeyedLocks
+from bot.settings import is_postgres_url
 from bot.store import schema
 from bot.store._base import Conn, Params, Row
 from bot.store.config import ConfigMixin
@@ -61,11 +62,6 @@ LOCK_RETRY = (0.002, 0.05)  # the first and the longest pause between two tries 
 
 Changed = Callable[[int | None, bool], None]
 AnyConnection = asyncpg.Connection | PoolConnectionProxy  # a pool's connections come wrapped
-
-
-def is_postgres_url(location: object) -> bool:
-    """Whether ``open_store`` takes ``location`` for a PostgreSQL server (else it is a SQLite file)."""
-    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
 
 
 def redacted(url: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ratings import Rating
+from bot.base.ratings import Rating
 
 __all__ = [
     "ActionConflict",
@@ -79,7 +79,7 @@ class ActionRecord:
 class Snapshot:
     """A game's engine state as of action ``seq`` (committed at ``at``), in the form ``tag`` names (its
     format, engine and state version, e.g. ``json1:bhargage:1``); ``data`` is opaque to the store (see
-    ``bot.snapshots``). The database column holding the tag is called ``fingerprint``."""
+    ``bot.services.snapshots``). The database column holding the tag is called ``fingerprint``."""
 
     seq: int
     at: float

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-from bot import ratings as rt
+from bot.base import ratings as rt
 from bot.store import schema
 from bot.store._base import Conn, Params, Row
 from bot.store.config import ConfigMixin
@@ -66,7 +66,7 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
     ) -> SQLiteStore:
         """Open (creating the file and its folder if needed) and migrate to the latest schema.
 
-        ``rating_systems`` overrides ``bot.ratings.DEFAULT_SYSTEMS`` per game. ``migrate_to`` stops at an
+        ``rating_systems`` overrides ``bot.base.ratings.DEFAULT_SYSTEMS`` per game. ``migrate_to`` stops at an
         older version; it exists so tests can build an old database.
         """
         p = Path(path)

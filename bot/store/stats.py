@@ -1,16 +1,16 @@
 """Results and ratings: writing them when a game finishes, and the leaderboard and per-player queries.
 
-The rating policy itself lives in ``bot.ratings`` (pure functions); this module reads the current rows, asks
-``rate_game`` for the new ratings, and writes them. The games/wins/losses/muggins_wins counters are kept in
-SQL.
+The rating policy itself lives in ``bot.base.ratings`` (pure functions); this module reads the current
+rows, asks ``rate_game`` for the new ratings, and writes them. The games/wins/losses/muggins_wins
+counters are kept in SQL.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot import ratings as rt
-from bot.seats import is_bot, level_of
+from bot.base import ratings as rt
+from bot.games.seats import is_bot, level_of
 from bot.store._base import Conn, StoreBase
 from bot.store.records import BotRecord, Finish, GameStats, HistoryRow, LeaderRow
 

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import ai
-from bot.errors import UserFacingError
+from bot.base.i18n import Msg
+from bot.base.locks import KeyedLocks
+from bot.base.refusals import UserFacingError
 from bot.games import GameAdapter
-from bot.i18n import Msg
-from bot.locks import KeyedLocks
-from bot.seats import is_bot, next_bot
+from bot.games.seats import is_bot, next_bot
+from bot.services.tables import Table, TableService
 from bot.settings import Settings
 from bot.store import HostBusy, Lobby, Store
-from bot.tables import Table, TableService
 
 # Table commands a refusal names, as the reader's client shows them ("resign" → "abbandona").
 SUBCOMMANDS = {

@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 
 from discord import app_commands
 
-from bot.errors import UserFacingError
+from bot.base.refusals import UserFacingError
 
 log = logging.getLogger("tavern.drain")
 

@@ -11,8 +11,8 @@ import contextlib
 from collections import deque
 from collections.abc import Callable, Iterator
 
-from bot.errors import UserFacingError
-from bot.i18n import Msg
+from bot.base.i18n import Msg
+from bot.base.refusals import UserFacingError
 
 # Limits that protect the bot and its channels rather than set a server's pace (those are settings).
 ADMIN_PER_MINUTE = 10  # /tavern-admin end and settings, together

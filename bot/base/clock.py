@@ -1,6 +1,6 @@
 """The one clock every service reads: moves, timers and lobby expiry all agree on what time it is.
 
-Tests advance it (``bot.clock.advance(90)``) instead of sleeping or patching private methods.
+Tests advance it (``bot.base.clock.advance(90)``) instead of sleeping or patching private methods.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from babel.messages.pofile import read_po
 
 log = logging.getLogger("tavern.i18n")
 
-LOCALES_DIR = Path(__file__).with_name("locales")
+LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 ENGLISH = "en"
 LANGUAGES = ("en", "it")  # what the bot speaks; the first is the fallback
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:[._-][a-z0-9]+)+$")

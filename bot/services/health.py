@@ -5,8 +5,8 @@ event loop stuck. So the running bot writes a small JSON file every ``HEARTBEAT_
 whether the gateway is connected, whether a trivial database query answered) and ``python -m bot health`` — a
 separate, short-lived process — reads it: healthy only if the file is fresh and both checks passed. A stuck
 loop stops writing, so staleness covers it too. The file also says when the drawing process was replaced
-lately (it hung or died; ``bot.drawing``): the bot healed itself and plays on, with pictures again, so that
-is said on the healthy line rather than making the bot unhealthy.
+lately (it hung or died; ``bot.services.drawing``): the bot healed itself and plays on, with pictures
+again, so that is said on the healthy line rather than making the bot unhealthy.
 """
 
 from __future__ import annotations

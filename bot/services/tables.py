@@ -3,11 +3,12 @@
 A game is fully determined by (seed, players, options, action log), so the store keeps only those plus a
 small typed :class:`TableMeta`; the log is the truth. A move runs under the table's lock (``locked``); it is
 committed to the store, with the meta it changes and now and then a snapshot of the engine state
-(:mod:`bot.snapshots`), in one transaction before its events are returned, so nothing the bot announces can be
-lost. A restart lists every active game at once (where it plays, who sits there: what lookups need), then
-rebuilds each table from its snapshot and the few actions after it (or, without a usable snapshot, by
-replaying its whole log) in the background, while the bot connects; a table looked up before its turn is
-rebuilt then. A table read again (another process wrote it) is rebuilt from its snapshot too.
+(:mod:`bot.services.snapshots`), in one transaction before its events are returned, so nothing the bot
+announces can be lost. A restart lists every active game at once (where it plays, who sits there: what
+lookups need), then rebuilds each table from its snapshot and the few actions after it (or, without a
+usable snapshot, by replaying its whole log) in the background, while the bot connects; a table looked
+up before its turn is rebuilt then. A table read again (another process wrote it) is rebuilt from its
+snapshot too.
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from bot import snapshots
-from bot.errors import UserFacingError
-from bot.i18n import t
-from bot.locks import KeyedLocks
-from bot.seats import is_bot, shown
+from bot.base.i18n import t
+from bot.base.locks import KeyedLocks
+from bot.base.refusals import UserFacingError
+from bot.games.seats import is_bot, shown
+from bot.services import snapshots
 from bot.store import (
     ActionConflict,
     ActionRecord,
@@ -504,8 +505,8 @@ class TableService:
     def _resume(self, record: GameRecord, snapshot: Snapshot) -> Table | None:
         """The table from its snapshot and the actions after it (all the record holds), exactly as
         :meth:`_rebuild` would make it; None when the snapshot can't be used, for the caller to replay the
-        whole log: it is refused (see ``bot.snapshots``), the actions after it do not apply to it, or the
-        channel was not told everything up to it."""
+        whole log: it is refused (see ``bot.services.snapshots``), the actions after it do not apply to it,
+        or the channel was not told everything up to it."""
         module = self.adapter(record.game).rules
         seq = snapshot.seq + len(record.actions)
         meta = TableMeta.from_dict(record.meta)

@@ -1,6 +1,6 @@
 """What a message shows, without Discord: text, an optional embed, and controls.
 
-Game adapters describe panels with these plain values; ``bot.delivery`` turns them into Discord messages.
+Game adapters describe panels with these plain values; ``bot.edge.delivery`` turns them into Discord messages.
 A control names only its verb, freshness token and argument: the delivery layer adds the address of the
 table or lobby it belongs to (``tv:<scope>:<key>:<token>:<verb>[:<arg>]``), so a game never builds custom ids.
 """

@@ -22,20 +22,23 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import ai, delivery, safe
-from bot.cooldowns import ADMIN_PER_MINUTE, BOARDS_PER_MINUTE, CARDS_PER_MINUTE, Cooldown
-from bot.errors import UserFacingError, permissions
+from bot import ai
+from bot.base import safe
+from bot.base.i18n import Msg, speaking, t
+from bot.base.panel import Button, Control, Panel
+from bot.base.refusals import UserFacingError
+from bot.edge import delivery
+from bot.edge.errors import permissions
 from bot.games import Announcement, Aside, Click, Move
-from bot.i18n import Msg, speaking, t
-from bot.lobbies import Player
-from bot.panel import Button, Control, Panel
-from bot.seats import is_bot, level_of, shown
-from bot.server_settings import describe
+from bot.games.seats import is_bot, level_of, shown
+from bot.services.cooldowns import ADMIN_PER_MINUTE, BOARDS_PER_MINUTE, CARDS_PER_MINUTE, Cooldown
+from bot.services.lobbies import Player
+from bot.services.server_settings import describe
+from bot.services.tables import NotSeated, StaleAction, Table, TableClosed, TableError, TableMeta
 from bot.settings import Settings
-from bot.tables import NotSeated, StaleAction, Table, TableClosed, TableError, TableMeta
 
 if TYPE_CHECKING:
-    from bot.app import TavernBot
+    from bot.edge.app import TavernBot
     from bot.store import Lobby
 
 log = logging.getLogger("tavern.controller")
@@ -934,7 +937,7 @@ class TableController:
     async def _post(self, table: Table, panel: Panel) -> discord.Message | None:
         """Post where the table lives; None (logged) if Discord refuses: one lost post never stops a game.
         It pings the table's people that it calls by mention (a turn, a nudge, a claim, a notice), nobody
-        else: a name is never a mention (``bot.safe``)."""
+        else: a name is never a mention (``bot.base.safe``)."""
         called = tuple(u for u in table.user_ids if not is_bot(u) and _mention(u) in panel.content)
         panel = replace(panel, pings=called)
         for attempt in range(3):

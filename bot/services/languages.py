@@ -5,7 +5,7 @@ it, and remembers it (in memory and in the store, written only when it changes),
 redrawn because someone else moved is still in their language — after a restart too. Channel text (the board,
 the calls, results, lobbies) is in the server's language: what an admin chose with ``/tavern-admin
 settings language``, else the server's own preferred locale as Discord reports it, else English. Languages the
-bot has no catalog for fall back to English (:func:`bot.i18n.resolve`, which logs it once).
+bot has no catalog for fall back to English (:func:`bot.base.i18n.resolve`, which logs it once).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot import i18n
-from bot.server_settings import ServerSettings
+from bot.base import i18n
+from bot.services.server_settings import ServerSettings
 from bot.store import Store
 
 log = logging.getLogger("tavern.languages")

@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.errors import UserFacingError
+from bot.base.i18n import LANGUAGES, named, t
+from bot.base.refusals import UserFacingError
+from bot.base.safe import plain
 from bot.games import GameAdapter
-from bot.i18n import LANGUAGES, named, t
-from bot.safe import plain
 from bot.settings import Settings
 from bot.store import Store
 

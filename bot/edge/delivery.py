@@ -5,8 +5,8 @@ Every control the bot sends carries its own address: ``tv:<scope>:<key>:<token>:
 press, before or after a restart, parses it strictly into a :class:`~bot.games.Click` (or refuses it quietly)
 and hands it to the table controller. What is sent is cut to Discord's limits here, so no message is refused
 for its size, and every message goes through :func:`deliver`: its picture drawn in the drawing process
-(``bot.drawing``) and uploaded, or left out (logged) when it is not drawn in time, can't be drawn or Discord
-refuses it. Nothing here knows any game's rules.
+(``bot.services.drawing``) and uploaded, or left out (logged) when it is not drawn in time, can't be
+drawn or Discord refuses it. Nothing here knows any game's rules.
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 
-from bot import drawing
-from bot.errors import UserFacingError, reply_error
+from bot.base.panel import Button, Control, Embed, Panel, Picture
+from bot.base.refusals import UserFacingError
+from bot.edge.errors import reply_error
 from bot.games import Click
-from bot.panel import Button, Control, Embed, Panel, Picture
+from bot.services import drawing
 
 if TYPE_CHECKING:
-    from bot.app import TavernBot
+    from bot.edge.app import TavernBot
 
 log = logging.getLogger("tavern.delivery")
 
@@ -233,9 +234,9 @@ def kwargs(
 
 
 async def draw(picture: Picture | None) -> list[discord.File]:
-    """The picture as a file to upload, drawn in the drawing process (``bot.drawing``) so the event loop
-    never waits on it, and never waited for longer than ``drawing.DRAW_SECONDS``; none when it is not drawn
-    in time or cannot be drawn (logged): the text beside it carries the move."""
+    """The picture as a file to upload, drawn in the drawing process (``bot.services.drawing``) so the
+    event loop never waits on it, and never waited for longer than ``drawing.DRAW_SECONDS``; none when it
+    is not drawn in time or cannot be drawn (logged): the text beside it carries the move."""
     if picture is None:
         return []
     try:

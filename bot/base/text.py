@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.base.i18n import t
 
 RULES_DOCS = {"bhargage": "rules-bhargage.md", "deluxe": "rules-deluxe.md"}
 

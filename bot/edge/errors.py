@@ -3,7 +3,7 @@
 Expected refusals (a rules violation, a service saying "no") become a short ephemeral reply with the
 error's own sentence. Anything else is a bug: it is logged once, with context, and the user gets an apology.
 Slash commands reach this through :class:`TavernTree`; every component press through
-``bot.delivery.on_component``, which calls :func:`reply_error` itself.
+``bot.edge.delivery.on_component``, which calls :func:`reply_error` itself.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from bot.i18n import Said, both, named, t, tn
+from bot.base.i18n import both, named, t, tn
+from bot.base.refusals import UserFacingError
+from bot.base.safe import plain
 from bot.rules.errors import RulesError
-from bot.safe import plain
 
 log = logging.getLogger("tavern.errors")
 
@@ -42,11 +43,6 @@ def permissions(names: Iterable[str]) -> Any:
     """Permissions as Discord's client names them in the player's language ("Send Messages and Embed
     Links"), for a placeholder."""
     return both(named("perm", p) if p in PERMISSIONS else p.replace("_", " ") for p in names)
-
-
-class UserFacingError(Said):
-    """A service-level refusal such as "There is already a game in this channel": a message id and what fills
-    it; ``str(err)`` is the sentence in the language in force (the player's, when it is shown)."""
 
 
 def user_message(error: BaseException) -> str | None:
@@ -181,9 +177,9 @@ class TavernTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """A command waits, at start-up, until every active game is listed (``TableService.indexed``: it
         may look tables up by channel or user; the restore of the tables themselves goes on, and a table
-        looked up is rebuilt then); a closing bot refuses new commands (``bot.drain``), with the same short
-        answer as a press; an option no client would send (an id that isn't one, a value of the wrong type
-        or not among its choices) is refused before the command runs."""
+        looked up is rebuilt then); a closing bot refuses new commands (``bot.edge.drain``), with the same
+        short answer as a press; an option no client would send (an id that isn't one, a value of the
+        wrong type or not among its choices) is refused before the command runs."""
         languages = getattr(interaction.client, "languages", None)
         if languages is not None:  # the caller's language for everything this command answers
             await languages.heard(interaction)

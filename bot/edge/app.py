@@ -15,23 +15,24 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import delivery, drawing, emojis, health
-from bot.clock import Clock
-from bot.controller import TableController
-from bot.drain import Drain
-from bot.errors import TavernTree
+from bot.base.clock import Clock
+from bot.base.locks import KeyedLocks
+from bot.edge import delivery, emojis
+from bot.edge.controller import TableController
+from bot.edge.drain import Drain
+from bot.edge.errors import TavernTree
+from bot.edge.translator import CatalogTranslator
 from bot.games import GAMES, GameAdapter
-from bot.languages import Languages
-from bot.lobbies import LobbyService
-from bot.locks import KeyedLocks
 from bot.logging_setup import redact
-from bot.records import Records
 from bot.render import suits
-from bot.server_settings import ServerSettings
+from bot.services import drawing, health
+from bot.services.languages import Languages
+from bot.services.lobbies import LobbyService
+from bot.services.records import Records
+from bot.services.server_settings import ServerSettings
+from bot.services.tables import TableService
 from bot.settings import Settings
 from bot.store import Store, open_store, redacted
-from bot.tables import TableService
-from bot.translator import CatalogTranslator
 
 log = logging.getLogger("tavern.app")
 

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import ENGLISH, LANGUAGES, catalog, speaking, t
+from bot.base.i18n import ENGLISH, LANGUAGES, catalog, speaking, t
 
 log = logging.getLogger("tavern.translator")
 
