@@ -102,8 +102,8 @@ async def person(bot: TavernBot, table_id: int, seat: int, rng: random.Random, s
             ai = ai_bh if table.game == "bhargage" else ai_dx
             action = ai.choose(table.module.view(table.state, seat), rng, "easy")
             told = table.meta.told(table.seq)
-            events = await control._apply(table, seat, action)
-            await control.publish(table, events, told_before=told)
+            events = await control.ledger.apply(table, seat, action)
+            await control.publisher.publish(table, events, told_before=told)
 
 
 async def run(bhargage: int, deluxe: int, bots: int, seconds: float) -> None:
@@ -144,10 +144,10 @@ async def play(
                     seats.append(next_bot([u for u, _ in seats], "hard"))
                 table, _ = await adapters.create("deluxe", channel.guild.id, channel.id, seats, seed=i)
             async with adapters.locked(table.id) as table:
-                await bot.controller.publish(table, table.pending, told_before=-1)
+                await bot.controller.publisher.publish(table, table.pending, told_before=-1)
             workers.append(asyncio.create_task(person(bot, table.id, 0, random.Random(i), stop)))
         await asyncio.gather(*workers)
-        await bot.controller.bots_idle()
+        await bot.controller.computer.idle()
         elapsed = time.perf_counter() - started
     ms = sorted(s * 1000 for s in steps)
     dec = sorted(d * 1000 for d in decisions)

@@ -57,7 +57,7 @@ class Bhargage(GameCog):
         sequences: bool = False,
     ) -> None:
         options = {"target": target, "sequences": sequences}
-        await self.bot.controller.open_lobby(interaction, GAME, options, invited=opponent)
+        await self.bot.controller.commands.open_lobby(interaction, GAME, options, invited=opponent)
 
     @group.command(
         name=cmd("cmd.bhargage.practice.name"), description=cmd("cmd.bhargage.practice.description")
@@ -82,7 +82,7 @@ class Bhargage(GameCog):
         sequences: bool = False,
     ) -> None:
         options = {"target": target, "sequences": sequences}
-        await self.bot.controller.practice(interaction, GAME, level, options)
+        await self.bot.controller.commands.practice(interaction, GAME, level, options)
 
     @group.command(name=cmd("cmd.bhargage.discard.name"), description=cmd("cmd.bhargage.discard.description"))
     @app_commands.rename(
@@ -102,7 +102,7 @@ class Bhargage(GameCog):
         dealer: bool,
         sequences: bool = False,
     ) -> None:
-        self.bot.controller.calculators.take(interaction.user.id)
+        self.bot.limits.calculators.take(interaction.user.id)
         answer = discard_answer(cards, dealer=dealer, sequences=sequences)
         await interaction.response.send_message(answer, ephemeral=True)
 
@@ -127,7 +127,7 @@ class Bhargage(GameCog):
         bhargage: bool = False,
         sequences: bool = False,
     ) -> None:
-        self.bot.controller.calculators.take(interaction.user.id)
+        self.bot.limits.calculators.take(interaction.user.id)
         answer = count_answer(cards, up, bhargage=bhargage, sequences=sequences)
         await interaction.response.send_message(answer, ephemeral=True)
 

@@ -58,7 +58,7 @@ class Deluxe(GameCog):
         fast_start: int = 0,
     ) -> None:
         options = {"target": target, "pawns": pawns, "courts": courts, "fast_start": fast_start}
-        await self.bot.controller.open_lobby(interaction, GAME, options)
+        await self.bot.controller.commands.open_lobby(interaction, GAME, options)
 
 
 async def setup(bot: TavernBot) -> None:

@@ -157,7 +157,7 @@ class General(commands.Cog):
 
     @admin.command(name=cmd("cmd.admin.end.name"), description=cmd("cmd.admin.end.description"))
     async def end(self, interaction: discord.Interaction[TavernBot]) -> None:
-        await self.bot.controller.end_here(interaction)
+        await self.bot.controller.commands.end_here(interaction)
 
     @admin.command(name=cmd("cmd.admin.settings.name"), description=cmd("cmd.admin.settings.description"))
     @app_commands.rename(
@@ -210,9 +210,14 @@ class General(commands.Cog):
             raise UserFacingError("general.settings.game-and-target")
         if game is not None:
             changes[f"{game}_target"] = target
-        await self.bot.controller.server_settings_command(
-            interaction, {k: v for k, v in changes.items() if v is not None}, reset=reset
-        )
+        if interaction.guild_id is None:
+            raise UserFacingError("tavern.error.server-only")
+        if not interaction.permissions.manage_guild:
+            raise UserFacingError("tavern.settings.admins-only")
+        self.bot.limits.admin.take(interaction.user.id)
+        asked = {k: v for k, v in changes.items() if v is not None}
+        text = await self.bot.server_settings.answer(interaction.guild_id, asked, reset=reset)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @settings.autocomplete("game")
     async def settings_game(
@@ -228,7 +233,7 @@ class General(commands.Cog):
     @app_commands.rename(card=cmd("cmd.tavern.cards.card"))
     @app_commands.describe(card=cmd("cmd.tavern.cards.card.description"))
     async def cards(self, interaction: discord.Interaction[TavernBot], card: str | None = None) -> None:
-        self.bot.controller.cards.take(interaction.user.id)
+        self.bot.limits.cards.take(interaction.user.id)
         panel = gallery.gallery_panel() if card is None else gallery.card_panel(gallery.find_card(card))
         await delivery.send_ephemeral(interaction, panel, 0)
 

@@ -72,13 +72,13 @@ def add_table_commands(group: app_commands.Group, bot: TavernBot, game: str) -> 
     title = adapter.title
 
     async def hand(interaction: Interaction) -> None:
-        await bot.controller.show_hand(interaction, game)
+        await bot.controller.commands.show_hand(interaction, game)
 
     async def board(interaction: Interaction) -> None:
-        await bot.controller.repost_board(interaction, game)
+        await bot.controller.commands.repost_board(interaction, game)
 
     async def resign(interaction: Interaction) -> None:
-        await bot.controller.ask_resign(interaction, game)
+        await bot.controller.commands.ask_resign(interaction, game)
 
     async def rules(interaction: Interaction) -> None:
         link = game_rules_link(game, bot.settings.rules_url)

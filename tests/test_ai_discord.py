@@ -34,7 +34,7 @@ async def boot(start_bot: StartBot, seed: int = 9) -> TavernBot:
 
 async def settle(fake: FakeDiscord, bot: TavernBot) -> None:
     """Let the computer players finish moving and Discord catch up."""
-    await bot.controller.bots_idle()
+    await bot.controller.computer.idle()
     await fake.settle()
 
 
@@ -266,7 +266,7 @@ async def test_a_restart_while_the_bot_is_to_move_loses_nothing(
     await first.close()
 
     second = await start_bot(make_settings(tmp_path), extensions=EXTENSIONS)
-    await second.controller.run_timers()  # what the timer does after start-up
+    await second.controller.timers.run()  # what the timer does after start-up
     await settle(fake, second)
     table = await second.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.waiting_for() == (0,) and table.seq == 1

@@ -288,7 +288,7 @@ async def test_restart_mid_hand_then_finish_with_old_buttons(
     await play_out(fake, fake.channel, [alice, bob])
     assert table.status == "finished"
     assert board(fake, fake.channel) is old_board  # still the same board message, edited
-    timer = second.controller._timer
+    timer = second.controller.timers.task
     assert timer is not None and not timer.done()  # the one timer runs after a restart too
 
 
@@ -478,7 +478,7 @@ async def test_challenge_expiry_and_decline(fake_discord: FakeDiscord, start_bot
 
     second = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
     bot.clock.advance(11 * 60)
-    await bot.controller.run_timers()
+    await bot.controller.timers.run()
     await fake.settle()
     assert "expired" in second.message.content and second.message.buttons() == []
     lobby = await bot.store.open_lobbies(channel_id=fake.channel.id)
@@ -500,21 +500,21 @@ async def test_idle_nudge_once_then_claim(
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     bot.clock.advance(90)
-    await bot.controller.run_timers()
-    await bot.controller.run_timers()
+    await bot.controller.timers.run()
+    await bot.controller.timers.run()
     await fake.settle()
     nudges = [m for m in fake.channel_messages(fake.channel) if "waiting for you" in m.content]
     assert len(nudges) == 1 and alice.mention in nudges[0].content and bob.mention in nudges[0].content
 
     await act_with_panel(fake, alice, [m for m in fake.dms(alice) if enabled(m)][-1])
     bot.clock.advance(30)  # bob's turn, 30 s in: neither a nudge nor a claim yet
-    await bot.controller.run_timers()
+    await bot.controller.timers.run()
     await fake.settle()
     assert [m for m in fake.channel_messages(fake.channel) if "waiting for you" in m.content] == nudges
     early = [m for m in fake.channel_messages(fake.channel) if "Claim the game" in str(m.buttons())]
     assert early == []
     bot.clock.advance(4 * 60 - 30)
-    await bot.controller.run_timers()
+    await bot.controller.timers.run()
     await fake.settle()
     claims = [
         m
@@ -705,7 +705,7 @@ async def test_untimed_tables_are_never_nudged_or_claimed(
     await challenge(fake, alice, bob)
     before = len(fake.channel_messages(fake.channel))
     bot.clock.advance(30 * 24 * 3600)
-    await bot.controller.run_timers()
+    await bot.controller.timers.run()
     await fake.settle()
     assert len(fake.channel_messages(fake.channel)) == before
 

@@ -292,7 +292,7 @@ async def test_timers_run_once_in_the_process_that_owns_the_guild(
     await play_out(fake, a, game.id, [alice, bob], until=lambda t: t.seq >= 2)
     for bot in (a, b):
         bot.clock.advance(11 * 60)  # past the default 10 nudge minutes
-        await bot.controller.run_timers()
+        await bot.controller.timers.run()
     await fake.settle()
     nudges = [m for m in fake.channel_messages(channel) if "the table is waiting for you" in m.content]
     assert len(nudges) == 1, [m.content for m in fake.channel_messages(channel)]

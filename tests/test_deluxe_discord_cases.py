@@ -344,7 +344,7 @@ async def test_closed_dms_play_from_show_my_hand_and_idle_players(
     async def idle_pass(minutes: float) -> tuple[list[FakeMessage], list[FakeMessage]]:
         """Set the clock this long after the last move and run the timer pass now (no waiting)."""
         bot.clock.advance(table.last_action_at + minutes * 60 - bot.clock())
-        await bot.controller.run_timers()
+        await bot.controller.timers.run()
         await fake.settle()
         msgs = fake.channel_messages(fake.channel)
         return [m for m in msgs if "waiting for you" in m.content], [

@@ -307,7 +307,7 @@ async def test_a_lobby_started_as_it_expires_is_not_marked_expired(
     await bot.store.update_lobby(stored.id, expires_at=time.time() + 0.1)
     start = asyncio.create_task(fake.click(ann, lobby, "Start"))
     await asyncio.sleep(0.15)  # past the expiry, while Start is mid-way
-    await bot.controller.run_timers()
+    await bot.controller.timers.run()
     await start
     await fake.settle()
     assert await bot.tables.table_for_channel(fake.channel.id) is not None
@@ -334,7 +334,7 @@ async def test_a_final_bind_with_nothing_to_bind_is_made_for_the_player(
     monkeypatch.setattr(D, "bindable_melds", nothing_in_the_final_bind)
     clicks_before = len(fake.interactions)
     await cat_goes_out(fake, cat, table)
-    await bot.controller.bots_idle()
+    await bot.controller.computer.idle()
     await fake.settle()
     assert table.state.hand_no == 2 and table.state.phase == D.Phase.DRAW
     assert not [i for i in fake.interactions[clicks_before:] if i.user in (ann, bob)]

@@ -212,7 +212,7 @@ async def test_drain_waits_a_bounded_time() -> None:
     entered = asyncio.Event()
 
     async def stuck() -> None:
-        async with drain.hold():
+        async with drain.in_flight():
             entered.set()
             await asyncio.sleep(10)
 
@@ -222,7 +222,7 @@ async def test_drain_waits_a_bounded_time() -> None:
     assert await drain.close(0.05) is False
     assert time.monotonic() - started < 1
     with pytest.raises(Restarting):
-        async with drain.hold():
+        async with drain.in_flight():
             pass
     task.cancel()
     assert await Drain().close(0.05) is True

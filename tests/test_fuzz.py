@@ -638,7 +638,7 @@ class Sequence:
         minutes = self.rng.choice([3, 11, 16, 61, 130])
         self.action = f"clock: {minutes} minutes pass, then the timers run"
         self.bot.clock.advance(minutes * 60)
-        await self.bot.controller.run_timers()
+        await self.bot.controller.timers.run()
 
     async def step_slash(self) -> None:
         rng = self.rng

@@ -448,7 +448,7 @@ async def test_tavern_settings_checked_stored_and_used(
     ]
     assert shows, "players are given Show my hand instead"
     bot.clock.advance(61)
-    await bot.controller.run_timers()
+    await bot.controller.timers.run()
     await fake.settle()
     assert "waiting for you (idle 1 min)" in fake.last_message(fake.channel).content
     reset = await fake.slash(admin, fake.channel, "tavern-admin settings", reset=True)

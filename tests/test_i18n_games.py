@@ -58,7 +58,7 @@ async def test_each_reader_sees_their_own_language(
     giulia, oliver = people(fake_discord)
     with caplog.at_level(logging.WARNING, logger="tavern.i18n"):
         await play(fake_discord, bot, game, [giulia, oliver])
-        await bot.controller.bots_idle()
+        await bot.controller.computer.idle()
     seen: Transcript = transcript(fake_discord, [giulia, oliver])
     english_only, italian_only = only_in("en"), only_in("it")
     assert len(seen.channel) > 50 and len(seen.private["giulia"]) > 20 and len(seen.private["oliver"]) > 20

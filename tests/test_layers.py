@@ -207,7 +207,6 @@ KNOWN_CIRCLES = {
     ("bench.bench_ai", "bench.bench_ai_deluxe"),
     ("bot.games", "bot.services.tables"),
     ("bot.pictures", "bot.pictures.scene", "bot.render", "bot.render.cards"),
-    ("bot.edge.app", "bot.edge.controller", "bot.edge.delivery"),
 }
 
 
@@ -260,9 +259,6 @@ KNOWN_LARGE = {
     "file bot/ai/bhargage.py",
     "function bot/ai/bhargage.py:theirs",
     "file bot/ai/deluxe.py",
-    "file bot/edge/controller.py",
-    "class bot/edge/controller.py:TableController",
-    "function bot/edge/controller.py:publish",
     "file bot/games/deluxe.py",
     "function bot/games/deluxe.py:click",
     "file bot/pictures/scene.py",

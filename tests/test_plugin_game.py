@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 
 from bot.edge.app import TavernBot
-from bot.edge.controller import TableController
+from bot.edge.table.presses import Presses
 from bot.games import GAMES
 from bot.settings import Settings
 from tests import fakegame
@@ -25,7 +25,7 @@ def plug_in_race(bot: TavernBot) -> None:
 
     @app_commands.command(name="race", description="Open a race")
     async def race(interaction: discord.Interaction[Any], target: int = 6) -> None:
-        await bot.controller.open_lobby(interaction, "race", {"target": target})
+        await bot.controller.commands.open_lobby(interaction, "race", {"target": target})
 
     bot.tree.add_command(race)
 
@@ -93,18 +93,18 @@ async def test_a_race_is_nudged_then_claimed_on_the_shared_timer(
     idle, other = ([ann, bob][s] for s in (table.waiting_for()[0], 1 - table.waiting_for()[0]))
 
     bot.clock.advance(30)
-    await bot.controller.run_timers()
+    await bot.controller.timers.run()
     await fake.settle()
     assert not [m for m in fake.channel_messages(fake.channel) if "waiting for you" in m.content]
     bot.clock.advance(60)
-    await bot.controller.run_timers()
-    await bot.controller.run_timers()
+    await bot.controller.timers.run()
+    await bot.controller.timers.run()
     await fake.settle()
     nudges = [m for m in fake.channel_messages(fake.channel) if "waiting for you" in m.content]
     assert len(nudges) == 1 and idle.mention in nudges[0].content
 
     bot.clock.advance(3 * 60)
-    await bot.controller.run_timers()
+    await bot.controller.timers.run()
     await fake.settle()
     (offer,) = [m for m in fake.channel_messages(fake.channel) if "claim the race" in m.content]
     refused = await fake.click(idle, offer, "Claim the race")
@@ -116,7 +116,7 @@ async def test_a_race_is_nudged_then_claimed_on_the_shared_timer(
     # Lobby expiry runs on the same timer and clock.
     lobby = (await fake.slash(ann, fake.channel, "race")).message
     bot.clock.advance(bot.settings.lobby_minutes * 60 + 1)
-    await bot.controller.run_timers()
+    await bot.controller.timers.run()
     await fake.settle()
     assert "(expired)" in lobby.content and lobby.buttons() == []
 
@@ -180,15 +180,13 @@ async def test_an_end_committed_but_never_told_is_told_when_the_bot_is_back(
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
     table = await race_between(fake, bot, ann, bob, target=6)
     users = [ann, bob]
-    saved = TableController._saved
+    saved = Presses.saved
 
-    async def stops_at_the_end(
-        self: TableController, interaction: Any, table: Any, *a: Any, **k: Any
-    ) -> None:
+    async def stops_at_the_end(self: Presses, interaction: Any, table: Any, *a: Any, **k: Any) -> None:
         if table.status == "active":
             await saved(self, interaction, table, *a, **k)
 
-    monkeypatch.setattr(TableController, "_saved", stops_at_the_end)
+    monkeypatch.setattr(Presses, "saved", stops_at_the_end)
     while table.status == "active":
         panel = live_panel(fake, users[table.waiting_for()[0]])
         assert panel is not None
@@ -196,14 +194,14 @@ async def test_an_end_committed_but_never_told_is_told_when_the_bot_is_back(
         await fake.settle()
     assert not any(b.label == "Rematch" for m in fake.channel_messages(fake.channel) for b in m.buttons())
     await bot.close()
-    monkeypatch.setattr(TableController, "_saved", saved)
+    monkeypatch.setattr(Presses, "saved", saved)
 
     again = await start_bot(setup=plug_in_race)
-    await again.controller.run_timers()
+    await again.controller.timers.run()
     await fake.settle()
     last = fake.last_message(fake.channel)
     assert "adds 3" in last.content and [b.label for b in last.buttons()] == ["Rematch"]
     assert await again.tables.untold_endings() == []  # told once: the next start finds nothing owed
-    await again.controller.run_timers()
+    await again.controller.timers.run()
     await fake.settle()
     assert fake.last_message(fake.channel) is last

@@ -158,7 +158,7 @@ async def test_presses_and_commands_are_answered_while_the_tables_are_restored(
     assert await second.tables.table_for_channel(fake.channel.id) is loaded  # not a second one
     assert await second.tables.table_for_channel(other.id) is rebuilt
     assert len(second.tables.active_tables()) == 2
-    timer = second.controller._timer
+    timer = second.controller.timers.task
     assert timer is not None and not timer.done()  # the timer starts once the tables are restored
     await play_out(fake, fake.channel, [alice, bob])
     assert loaded.status == "finished"

@@ -228,7 +228,7 @@ async def test_a_player_who_left_the_server(
     await move(fake, table, [alice, bob])  # alice lays away; the table now waits for bob alone
     assert table.waiting_for() == (1,)
     bot.clock.advance(4 * 60)
-    await bot.controller.run_timers()
+    await bot.controller.timers.run()
     claims = [m for m in fake.channel_messages(thread) if "claim" in m.content.lower() and m.buttons()]
     assert claims and alice.mention in claims[-1].content
     button = next(b for b in claims[-1].buttons() if b.style == discord.ButtonStyle.danger.value)
@@ -273,7 +273,7 @@ async def test_practice_opens_its_thread_and_a_closed_dm_panel_stays_live(
     assert thread is not None and thread.mention in opened.message.content
     table = await bot.tables.table_for_channel(thread.id)
     assert table is not None
-    await bot.controller.bots_idle()
+    await bot.controller.computer.idle()
     await fake.settle()
     shows = [
         m for m in fake.channel_messages(thread) if any(":hand:" in (b.custom_id or "") for b in m.buttons())
@@ -284,7 +284,7 @@ async def test_practice_opens_its_thread_and_a_closed_dm_panel_stays_live(
     assert first.message.buttons() == [] and first.message.selects() == []  # replaced: no controls
     panel = second.message
     await act_with_panel(fake, alice, panel)  # her discard; the bot discards too
-    await bot.controller.bots_idle()
+    await bot.controller.computer.idle()
     await fake.settle()
     state: bh.State = table.state
     assert state.phase is not bh.Phase.DISCARD

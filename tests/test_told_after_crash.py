@@ -21,7 +21,7 @@ import pytest
 
 from bench.bot_process import BotChild
 from bot.base.i18n import t
-from bot.edge.controller import TableController
+from bot.edge.table.presses import Presses
 from bot.render.words import title
 from bot.rules.decktet import ALL_CARDS
 from tests.conftest import StartBot
@@ -184,19 +184,17 @@ async def test_a_press_on_a_panel_drawn_before_the_last_move_gets_the_table_as_i
     thread = thread_of(fake, fake.channel)
     told = len(fake.channel_messages(thread))
 
-    saved = TableController._saved
+    saved = Presses.saved
     skipped: list[int] = []
 
-    async def tells_nothing_once(
-        self: TableController, interaction: Any, table: Any, *a: Any, **k: Any
-    ) -> None:
+    async def tells_nothing_once(self: Presses, interaction: Any, table: Any, *a: Any, **k: Any) -> None:
         """The first move's answer and announcement never happen (the bot stopped right after the commit)."""
         if not skipped:
             skipped.append(table.seq)
             return
         await saved(self, interaction, table, *a, **k)
 
-    monkeypatch.setattr(TableController, "_saved", tells_nothing_once)
+    monkeypatch.setattr(Presses, "saved", tells_nothing_once)
     first, again = plays(fake, mover)[:2]
     await fake.click(mover, mine, first)
     assert skipped == [before + 1] and table.seq == before + 1

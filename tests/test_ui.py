@@ -13,9 +13,10 @@ import pytest
 from bot.base.clock import Clock
 from bot.base.locks import KeyedLocks
 from bot.base.refusals import UserFacingError
-from bot.edge.controller import TableController
 from bot.edge.delivery import custom_id, parse
+from bot.edge.table import TableController
 from bot.games import GAMES
+from bot.services.cooldowns import Limits
 from bot.services.languages import Languages
 from bot.services.lobbies import LobbyService
 from bot.services.server_settings import ServerSettings
@@ -113,7 +114,8 @@ async def test_a_lobby_whose_message_failed_is_cancelled(tmp_path: Path, fail: b
             server_settings=server_settings,
             languages=languages,
         )
-        controller = TableController(bot)
+        limits = Limits(settings.openings_per_minute, settings.calculations_per_minute, clock)
+        controller = TableController(bot, limits)
         user = SimpleNamespace(id=3, name="ann", display_name="ann", bot=False)
         interaction: Any = SimpleNamespace(
             guild_id=1,
@@ -124,9 +126,9 @@ async def test_a_lobby_whose_message_failed_is_cancelled(tmp_path: Path, fail: b
         )
         if fail:
             with pytest.raises(discord.HTTPException):
-                await controller.open_lobby(interaction, "deluxe", {})
+                await controller.commands.open_lobby(interaction, "deluxe", {})
         else:
-            await controller.open_lobby(interaction, "deluxe", {})
+            await controller.commands.open_lobby(interaction, "deluxe", {})
         (lobby,) = [x for x in [await store.get_lobby(1)] if x is not None]
         assert (lobby.status, lobby.message_id) == (("cancelled", None) if fail else ("open", 4242))
         assert [x.id for x in await store.open_lobbies(channel_id=2)] == ([] if fail else [lobby.id])

@@ -193,7 +193,7 @@ async def main_async(game: str) -> str:
             bot.lobbies.seed_source = lambda: SEEDS[game]
             players = people(fake)
             await play(fake, bot, game, players)
-            await bot.controller.bots_idle()
+            await bot.controller.computer.idle()
             text = transcript(fake, players).render()
             await bot.close()
             await task

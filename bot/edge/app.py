@@ -17,15 +17,16 @@ from discord.ext import commands
 
 from bot.base.clock import Clock
 from bot.base.locks import KeyedLocks
-from bot.edge import delivery, emojis
-from bot.edge.controller import TableController
+from bot.edge import delivery, emojis, router
 from bot.edge.drain import Drain
 from bot.edge.errors import TavernTree
+from bot.edge.table import TableController
 from bot.edge.translator import CatalogTranslator
 from bot.games import GAMES, GameAdapter
 from bot.logging_setup import redact
 from bot.render import suits
 from bot.services import drawing, health
+from bot.services.cooldowns import Limits
 from bot.services.languages import Languages
 from bot.services.lobbies import LobbyService
 from bot.services.records import Records
@@ -100,6 +101,7 @@ class TavernBot(commands.AutoShardedBot):
             self.shard_ids = list(settings.shard_ids)
         self.settings = settings
         self.clock = Clock()
+        self.limits = Limits(settings.openings_per_minute, settings.calculations_per_minute, self.clock)
         self.games: Mapping[str, GameAdapter] = GAMES if games is None else games
         self.initial_extensions = list(EXTENSIONS if extensions is None else extensions)
         self._store_open = False
@@ -131,7 +133,7 @@ class TavernBot(commands.AutoShardedBot):
         self.languages = Languages(self.store, self.server_settings, self._guild_locale)
         await self.languages.load()
         await self.tree.set_translator(CatalogTranslator())
-        self.controller = TableController(self)
+        self.controller = TableController(self, self.limits)
         await self.store.watch(self.tables.changed_elsewhere)
         url = self.settings.database_url
         where = redacted(url) if url else str(self.settings.db_path)
@@ -157,7 +159,7 @@ class TavernBot(commands.AutoShardedBot):
         except Exception:
             log.exception("Restoring the tables failed; those not restored load when clicked")
         if not self.sync_only:
-            self.controller.start_timer()
+            self.controller.timers.start()
 
     def _guild_locale(self, guild_id: int) -> object | None:
         guild = self.get_guild(guild_id)
@@ -236,7 +238,7 @@ class TavernBot(commands.AutoShardedBot):
             await asyncio.sleep(self.heartbeat_seconds)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Every component press goes to ``delivery.on_component``: ours are parsed strictly, and a forged
+        """Every component press goes to ``router.on_component``: ours are parsed strictly, and a forged
         one is refused there rather than left unanswered (unless something else registered to take it)."""
         if interaction.type is not discord.InteractionType.component:
             return
@@ -244,7 +246,7 @@ class TavernBot(commands.AutoShardedBot):
         cid = data.get("custom_id")
         if isinstance(cid, str) and not cid.startswith(delivery.ID_PREFIX) and self._handled_elsewhere():
             return
-        await delivery.on_component(self, interaction)
+        await router.on_component(self, interaction)
 
     def _handled_elsewhere(self) -> bool:
         """Whether views or dynamic items other than the bot's own were registered (tests add some)."""
@@ -265,9 +267,7 @@ class TavernBot(commands.AutoShardedBot):
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._restoring
             if hasattr(self, "controller"):
-                await self.controller.stop_timer()
-                await self.controller.stop_bots()
-                await self.controller.flush_all()  # the calls still waiting to be told
+                await self.controller.close()  # the timer, the computer players, the calls still waiting
             if self._warming is not None:
                 self._warming.cancel()
             if self._emojis is not None:

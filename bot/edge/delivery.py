@@ -1,13 +1,12 @@
 """Panels to Discord and clicks back: custom ids, the one dynamic item, and best-effort sending.
 
 Every control the bot sends carries its own address: ``tv:<scope>:<key>:<token>:<verb>[:<arg>]`` where scope
-``g`` is a game table (key = game id) and ``l`` a lobby (key = lobby id). :func:`on_component` takes every
-press, before or after a restart, parses it strictly into a :class:`~bot.games.Click` (or refuses it quietly)
-and hands it to the table controller. What is sent is cut to Discord's limits here, so no message is refused
-for its size, and every message goes through :func:`deliver`: its picture drawn in the drawing process
-(``bot.services.drawing``) and uploaded, or left out (logged) when it is not drawn in time, can't be
-drawn or Discord refuses it. Nothing here knows any game's rules.
-"""
+``g`` is a game table (key = game id) and ``l`` a lobby (key = lobby id). :func:`parse` turns whatever a press
+sends into a :class:`~bot.games.Click` or refuses it quietly, and :func:`offered` checks the control was on
+the pressed message (``bot.edge.router`` routes the press). What is sent is cut to Discord's limits here, so
+no message is refused for its size, and every message goes through :func:`deliver`: its picture drawn in the
+drawing process (``bot.services.drawing``) and uploaded, or left out (logged) when it is not drawn in time,
+can't be drawn or Discord refuses it. Nothing here knows any game's rules, nor the bot object."""
 
 from __future__ import annotations
 
@@ -17,18 +16,14 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import discord
 
 from bot.base.panel import Button, Control, Embed, Panel, Picture
 from bot.base.refusals import UserFacingError
-from bot.edge.errors import reply_error
 from bot.games import Click
 from bot.services import drawing
-
-if TYPE_CHECKING:
-    from bot.edge.app import TavernBot
 
 log = logging.getLogger("tavern.delivery")
 
@@ -113,25 +108,6 @@ def offered(message: discord.Message | None, cid: str, values: tuple[str, ...]) 
                 raise Refused(f"a button {cid!r} sent values")
             return
     raise Refused(f"{cid!r} is not on the message it was pressed on")
-
-
-async def on_component(bot: TavernBot, interaction: discord.Interaction[Any]) -> None:
-    """Every component press, ours or forged, before or after a restart: parsed strictly, then handed to
-    the table controller; whatever goes wrong, the press gets an answer."""
-    data: Any = interaction.data or {}
-    try:
-        await bot.languages.heard(interaction)  # the presser's language for everything this press answers
-        click = parse(data.get("custom_id"), data.get("values", ()))
-        offered(interaction.message, data["custom_id"], click.values)
-        if click.scope != "g" or click.verb == "rematch":
-            # A game's own press loads its one table on demand (``TableService.get``) while the tables are
-            # restored; a lobby or rematch press looks tables up by channel and user, so it waits until
-            # every active game is listed (the first, short step of the restore).
-            await bot.tables.indexed()
-        async with bot.drain.hold():  # a closing bot refuses new presses and waits for these
-            await bot.controller.on_click(interaction, click)
-    except Exception as err:
-        await reply_error(interaction, err)
 
 
 class Controls(discord.ui.View):
@@ -285,13 +261,16 @@ async def deliver(
 
 
 async def send_dm(
-    bot: discord.Client, user_id: int, panel: Panel, key: int
+    open_dm: Callable[[discord.abc.Snowflake], Awaitable[discord.DMChannel]],
+    user_id: int,
+    panel: Panel,
+    key: int,
 ) -> tuple[DmResult, discord.Message | None]:
     """DM a table panel without raising: "closed" when the user's DMs are closed to the bot (403), "failed"
     (logged) for any other Discord error, a passing fault that must not stop the rest of a move. The DM
     channel is opened by id (once; discord.py keeps it), so no user lookup is needed."""
     try:
-        channel = await bot.create_dm(discord.Object(user_id))
+        channel = await open_dm(discord.Object(user_id))
         message = await deliver(channel.send, panel, "g", key, new=True)
     except discord.Forbidden as err:
         log.info("DMs closed for user %s (code %s)", user_id, err.code)

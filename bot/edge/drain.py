@@ -1,7 +1,7 @@
 """Draining: a stopping bot lets the presses it accepted finish, and refuses new ones.
 
 ``docker stop`` sends SIGTERM and kills the process ten seconds later. Every press is handled inside
-:meth:`Drain.hold` (``delivery.on_component``); once :meth:`Drain.close` starts, a new press or slash
+:meth:`Drain.in_flight` (``router.on_component``); once :meth:`Drain.close` starts, a new press or slash
 command gets a short ephemeral refusal, and ``TavernBot.close`` waits (a few seconds at most) for the presses
 already running — a move holding its table's lock among them — to commit and announce before the gateway, the
 HTTP session and the database close.
@@ -48,7 +48,7 @@ class Drain:
             raise Restarting()
 
     @asynccontextmanager
-    async def hold(self) -> AsyncIterator[None]:
+    async def in_flight(self) -> AsyncIterator[None]:
         """Handle one press: refused (``Restarting``) once closing has started, else counted until done."""
         self.refuse_if_closing()
         self._busy += 1

@@ -3,7 +3,7 @@
 Expected refusals (a rules violation, a service saying "no") become a short ephemeral reply with the
 error's own sentence. Anything else is a bug: it is logged once, with context, and the user gets an apology.
 Slash commands reach this through :class:`TavernTree`; every component press through
-``bot.edge.delivery.on_component``, which calls :func:`reply_error` itself.
+``bot.edge.router.on_component``, which calls :func:`reply_error` itself.
 """
 
 from __future__ import annotations

@@ -65,3 +65,16 @@ class Cooldown:
         except BaseException:
             self.give_back(user_id, at)
             raise
+
+
+class Limits:
+    """Every per-user rate limit the bot keeps, one :class:`Cooldown` a use, on the bot's clock."""
+
+    def __init__(
+        self, openings_per_minute: int, calculations_per_minute: int, clock: Callable[[], float]
+    ) -> None:
+        self.openings = Cooldown(openings_per_minute, 60, clock, Msg("general.cooldown.open-table"))
+        self.calculators = Cooldown(calculations_per_minute, 60, clock, Msg("general.cooldown.calculator"))
+        self.admin = Cooldown(ADMIN_PER_MINUTE, 60, clock, Msg("general.cooldown.admin"))
+        self.cards = Cooldown(CARDS_PER_MINUTE, 60, clock, Msg("general.cooldown.cards"))
+        self.boards = Cooldown(BOARDS_PER_MINUTE, 60, clock, Msg("general.cooldown.board"))

@@ -91,6 +91,18 @@ class ServerSettings:
         self._keep(guild_id, self.defaults)
         return self.defaults
 
+    async def answer(self, guild_id: int, changes: Mapping[str, Any], *, reset: bool = False) -> str:
+        """``/tavern-admin settings``: change (or reset) what was asked, and say the settings now in force,
+        marking what this server changed."""
+        if reset:
+            config = await self.reset(guild_id)
+        elif changes:
+            config = await self.change(guild_id, changes)
+        else:
+            config = await self.get(guild_id)
+        head = t("tavern.settings.saved") if reset or changes else t("tavern.settings.these")
+        return f"{head}\n{describe(config, self.defaults, self.games)}"
+
     def _as_stored(self, changes: Mapping[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         targets: dict[str, Any] = {}

@@ -1,0 +1,50 @@
+"""The click router: every component press, ours or forged, before or after a restart, parsed strictly
+(``delivery.parse``, ``delivery.offered``) and handed to the lobby's or the table's door of the controller;
+whatever goes wrong, the press gets an answer (``errors.reply_error``)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import discord
+
+from bot.edge import delivery
+from bot.edge.drain import Drain
+from bot.edge.errors import reply_error
+from bot.edge.table import TableController
+from bot.services.languages import Languages
+from bot.services.tables import TableService
+
+
+class Client(Protocol):
+    """What routing a press needs of the bot."""
+
+    @property
+    def languages(self) -> Languages: ...
+    @property
+    def tables(self) -> TableService: ...
+    @property
+    def drain(self) -> Drain: ...
+    @property
+    def controller(self) -> TableController: ...
+
+
+async def on_component(client: Client, interaction: discord.Interaction[Any]) -> None:
+    """Route one press; the presser's language is heard first, for everything the press answers."""
+    data: Any = interaction.data or {}
+    try:
+        await client.languages.heard(interaction)
+        click = delivery.parse(data.get("custom_id"), data.get("values", ()))
+        delivery.offered(interaction.message, data["custom_id"], click.values)
+        if click.scope != "g" or click.verb == "rematch":
+            # A game's own press loads its one table on demand (``TableService.get``) while the tables are
+            # restored; a lobby or rematch press looks tables up by channel and user, so it waits until
+            # every active game is listed (the first, short step of the restore).
+            await client.tables.indexed()
+        async with client.drain.in_flight():  # a closing bot refuses new presses and waits for these
+            if click.scope == "l":
+                await client.controller.lobby_click(interaction, click)
+            else:
+                await client.controller.table_click(interaction, click)
+    except Exception as err:
+        await reply_error(interaction, err)

@@ -1,0 +1,80 @@
+"""What the table controller needs of the Discord client, and the small helpers its parts share.
+
+The controller is handed a :class:`Host` (the bot is one) rather than the bot itself: it sees the services,
+the settings, the clock and the few client calls it makes (users, channels, DMs), nothing else, so it never
+imports the module that builds the bot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+from discord.http import HTTPClient
+
+from bot.base import safe
+from bot.base.panel import Panel
+from bot.games.seats import shown
+from bot.services.languages import Languages
+from bot.services.lobbies import LobbyService, Player
+from bot.services.server_settings import ServerSettings
+from bot.services.tables import TableService
+from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from bot.store import Lobby
+
+Interaction = discord.Interaction[Any]
+
+
+class Host(Protocol):
+    """The client as the controller uses it."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def clock(self) -> Callable[[], float]: ...
+    @property
+    def tables(self) -> TableService: ...
+    @property
+    def lobbies(self) -> LobbyService: ...
+    @property
+    def server_settings(self) -> ServerSettings: ...
+    @property
+    def languages(self) -> Languages: ...
+    @property
+    def user(self) -> discord.ClientUser | None: ...
+    @property
+    def http(self) -> HTTPClient: ...
+
+    def get_user(self, id: int, /) -> discord.User | None: ...
+    async def fetch_user(self, user_id: int, /) -> discord.User: ...
+    def get_channel(self, id: int, /) -> Any: ...
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
+    async def wait_until_ready(self) -> None: ...
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def player(user: discord.abc.User) -> Player:
+    return Player(user.id, safe.name(user.display_name, user.name), user.bot)
+
+
+def private(interaction: Interaction) -> bool:
+    """Whether the pressed message is seen by the presser alone (a DM or an ephemeral message)."""
+    message = interaction.message
+    return message is None or interaction.guild_id is None or message.flags.ephemeral
+
+
+def lobby_panel(adapter: Any, lobby: Lobby) -> Panel:
+    """The lobby message, its bots named in the language in force."""
+    names = {user: shown(user, name) for user, name in lobby.names.items()}
+    return adapter.lobby_panel(replace(lobby, names=names))  # type: ignore[no-any-return]

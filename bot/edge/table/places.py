@@ -1,0 +1,181 @@
+"""Where a table lives on Discord: its thread (else its channel), the summary in the channel of a game played
+in a thread, the board message, and every post there — with the fall back to the channel when the thread is
+gone or closed to the bot. Owns no state of its own: where a table lives is in its meta (the store)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.base.i18n import t
+from bot.base.panel import Panel
+from bot.edge import delivery
+from bot.edge.errors import permissions
+from bot.edge.table.host import Host, Interaction, lobby_panel, mention
+from bot.games.seats import is_bot
+from bot.services.tables import Table
+
+if TYPE_CHECKING:
+    from bot.store import Lobby
+
+log = logging.getLogger("tavern.controller")
+
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+UNKNOWN_MESSAGE = 10008
+THREAD_ARCHIVED = 50083
+
+
+class Places:
+    """A table's home, summary and board on Discord."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+
+    def home(self, table: Table) -> int:
+        """Where the table's messages go: its own thread, else its channel."""
+        return table.meta.thread_id or table.channel_id
+
+    def at(self, channel_id: int, table: Table | None = None) -> discord.PartialMessageable:
+        """A channel, thread or DM to send to or edit in, by id: no lookup and no REST call."""
+        return self.host.get_partial_messageable(channel_id, guild_id=table.guild_id if table else None)
+
+    async def opening(
+        self, interaction: Interaction, table: Table, starter_id: int | None, started: Panel
+    ) -> Panel:
+        """Give a new table its home, and say what the opening message (``starter_id``, the challenge or
+        lobby message the click or command answered) becomes. Where threads are allowed the game gets its
+        own thread opened from that message, which becomes the game's one summary in the channel; a game
+        opened inside a thread (a rematch) plays on there, with a new summary in the channel; elsewhere the
+        game plays in the channel, and the opening message says so once."""
+        parent = getattr(interaction.channel, "parent_id", None)
+        if parent is not None:
+            await self._new_summary(table, parent)
+            return started
+        config = await self.host.server_settings.get(table.guild_id)
+        if not config.threads or starter_id is None:
+            return started
+        perms = interaction.app_permissions
+        refused = t("tavern.threads-refused", perms=permissions(THREAD_PERMISSIONS))
+        if not all(getattr(perms, p) for p in THREAD_PERMISSIONS):
+            return started.with_note(refused)
+        name = t("tavern.thread-name", game=table.adapter.title, players=" vs ".join(table.names))[:100]
+        try:
+            starter = self.at(table.channel_id, table).get_partial_message(starter_id)
+            thread = await starter.create_thread(name=name, auto_archive_duration=1440)
+        except (discord.HTTPException, ValueError) as err:
+            log.warning("game %d: could not open a thread (%s)", table.id, err)
+            return started.with_note(refused)
+        await self.host.tables.save_meta(table, thread_id=thread.id, summary=(table.channel_id, starter_id))
+        return table.adapter.summary(table, f"<#{thread.id}>")
+
+    async def _new_summary(self, table: Table, channel_id: int) -> None:
+        async with self.host.languages.channel(table.guild_id):
+            panel = table.adapter.summary(table, f"<#{self.home(table)}>")
+        try:
+            sent = await delivery.deliver(self.at(channel_id, table).send, panel, "g", table.id, new=True)
+        except discord.HTTPException as err:
+            log.warning("game %d: could not post its summary in %s (%s)", table.id, channel_id, err)
+            return
+        await self.host.tables.save_meta(table, summary=(channel_id, sent.id))
+
+    async def refresh_summary(self, table: Table) -> None:
+        """Keep the channel's summary of a game played in a thread current; post it again if deleted."""
+        if table.meta.summary is None:
+            return
+        channel_id, message_id = table.meta.summary
+        async with self.host.languages.channel(table.guild_id):
+            panel = table.adapter.summary(table, f"<#{self.home(table)}>")
+        try:
+            message = self.at(channel_id, table).get_partial_message(message_id)
+            await delivery.deliver(message.edit, panel, "g", table.id)
+        except discord.NotFound:
+            await self._new_summary(table, channel_id)
+        except discord.HTTPException as err:
+            log.warning("game %d: could not update its summary (%s)", table.id, err)
+
+    async def _thread_failed(self, table: Table, err: discord.HTTPException, *, again: bool = False) -> bool:
+        """The game's thread refused a post or an edit. An archived thread is reopened (once: ``again`` says
+        it was just tried); a thread that is gone or closed to the bot is left, and the game goes on in its
+        channel (the players are told there). True when the caller should try again."""
+        thread_id = table.meta.thread_id
+        if thread_id is None:
+            return False
+        if err.code == THREAD_ARCHIVED and not again:
+            try:
+                await self.host.http.edit_channel(thread_id, archived=False)
+                return True
+            except discord.HTTPException as refused:
+                err = refused
+        elif err.code != THREAD_ARCHIVED and not isinstance(err, discord.NotFound | discord.Forbidden):
+            return False  # a passing fault: the thread is still the game's home
+        log.warning(
+            "game %d: its thread %s is unusable (%s); playing on in the channel", table.id, thread_id, err
+        )
+        await self.host.tables.save_meta(table, thread_id=None, board_id=None)
+        async with self.host.languages.channel(table.guild_id):
+            await self.call_players(table, t("tavern.thread-gone", game=table.adapter.title))
+        return True
+
+    async def call_players(self, table: Table, text: str) -> None:
+        """Tell the table something that changes where or whether it plays, pinging its people, and bring
+        the channel's summary up to date."""
+        players = " ".join(table.mention(s) for s in table.humans)
+        await self.post(table, Panel(content=f"{text} {players}"))
+        await self.refresh_summary(table)
+
+    async def post(self, table: Table, panel: Panel) -> discord.Message | None:
+        """Post where the table lives; None (logged) if Discord refuses: one lost post never stops a game.
+        It pings the table's people that it calls by mention (a turn, a nudge, a claim, a notice), nobody
+        else: a name is never a mention (``bot.base.safe``)."""
+        called = tuple(u for u in table.user_ids if not is_bot(u) and mention(u) in panel.content)
+        panel = replace(panel, pings=called)
+        for attempt in range(3):
+            place = self.home(table)
+            try:
+                return await delivery.deliver(self.at(place, table).send, panel, "g", table.id, new=True)
+            except discord.HTTPException as err:
+                if place == table.meta.thread_id and await self._thread_failed(table, err, again=attempt > 0):
+                    continue
+                log.warning("game %d: could not post in %s (%s)", table.id, place, err)
+                return None
+        return None
+
+    async def refresh_board(self, table: Table) -> int | None:
+        """Edit the board message; post it again if it was deleted (or never went out). Returns the id of a
+        newly posted board."""
+        async with self.host.languages.channel(table.guild_id):
+            board = table.adapter.board(table)
+        for attempt in range(3):
+            board_id, place = table.meta.board_id, self.home(table)
+            if board_id is None:
+                break
+            try:
+                message = self.at(place, table).get_partial_message(board_id)
+                await delivery.deliver(message.edit, board, "g", table.id)
+                return None
+            except discord.HTTPException as err:
+                if err.code == UNKNOWN_MESSAGE:
+                    break  # deleted: post a new one, which becomes the kept one
+                if place == table.meta.thread_id and await self._thread_failed(table, err, again=attempt > 0):
+                    continue
+                log.warning("game %d: could not update the board (%s)", table.id, err)
+                return None
+        sent = await self.post(table, board)
+        return sent.id if sent is not None else None
+
+    async def edit_lobby(self, lobby: Lobby) -> None:
+        """Bring a lobby's message up to date (closed, expired, cancelled); a message gone is logged."""
+        if lobby.message_id is None:
+            return
+        host = self.host
+        async with host.languages.channel(lobby.guild_id):
+            panel = lobby_panel(host.tables.adapter(lobby.game), lobby)
+        try:
+            channel = host.get_channel(lobby.channel_id) or await host.fetch_channel(lobby.channel_id)
+            message = channel.get_partial_message(lobby.message_id)
+            await delivery.deliver(message.edit, panel, "l", lobby.id)
+        except (discord.HTTPException, AttributeError) as err:
+            log.warning("could not mark lobby %d %s: %s", lobby.id, lobby.status, err)

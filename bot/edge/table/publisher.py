@@ -1,0 +1,330 @@
+"""Telling a table what happened, on Discord: the session core's publish with Discord as its sink — the
+panels, the calls (through the table's outbox: coalesced, or posted at once), the board, the summary and
+the record of what was told — and telling at least once what the store says is owed."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from typing import Any
+
+from bot.base.i18n import speaking, t
+from bot.base.panel import Button, Control, Panel
+from bot.edge import delivery
+from bot.edge.table.host import Host
+from bot.edge.table.outbox import Outbox
+from bot.edge.table.panels import PrivatePanels, show_button
+from bot.edge.table.places import Places
+from bot.games import Announcement
+from bot.services import session
+from bot.services.tables import Table
+
+log = logging.getLogger("tavern.controller")
+
+
+class Publisher:
+    """Every table's telling: its outbox, what this process told it up to, and who is looking at it."""
+
+    def __init__(
+        self, host: Host, places: Places, panels: PrivatePanels, *, wake: Callable[[Table], None]
+    ) -> None:
+        self.host = host
+        self.places = places
+        self.panels = panels
+        self._wake = wake  # after every publish: the computer players move if it is their turn
+        self._outboxes: dict[int, Outbox] = {}  # table id → what its channel has not been shown yet
+        # table id → the action count up to which this process told the table, or tried to: what the store
+        # says is owed beyond it was committed by a process that could not tell it (``owes``)
+        self._told_here: dict[int, int] = {}
+        self._seen: dict[tuple[int, int], float] = {}  # (table, seat) → the seat's last click there
+
+    def saw(self, table: Table, seat: int) -> None:
+        """The seat clicked at the table just now (no ping for those looking: ``attend``)."""
+        self._seen[(table.id, seat)] = self.host.clock()
+
+    def telling_now(self, table: Table) -> None:
+        """This process tells the table as it is now (the opening, told by the caller at once)."""
+        self._told_here[table.id] = table.seq
+
+    # ---------------------------------------------------------------- told at least once
+
+    def owes(self, table: Table) -> bool:
+        """Whether the store says the table's last move was committed but never told by a process that
+        could — a bot stopped between committing and telling, a commit whose answer was lost — or that
+        calls were lost from an outbox (untold, and not held back on purpose: a Deluxe turn is told when it
+        passes). Not what this process told, or tried to tell, at this action (a channel refusing posts is
+        tried again with the next move), and not while its own outbox holds the table's calls."""
+        if self._told_here.get(table.id) == table.seq:
+            return False
+        if table.status != "active":  # a game's end that was never told (see ``Timers.run``)
+            return table.status == "finished" and table.meta.owed
+        box = self._outboxes.get(table.id)
+        if box is not None and box.messages:
+            return False
+        meta = table.meta
+        lost = meta.untold_after is not None and bool(table.pending)
+        return meta.owed or (lost and not table.adapter.hold(table, table.pending))
+
+    async def _tell_owed(self, table: Table) -> None:
+        """Tell what the store says is owed (see ``owes``): the calls, every person's panel, the board."""
+        if not self.owes(table):
+            return
+        log.info("game %d: telling what was committed but not told (after action %d)", table.id, table.seq)
+        told = table.meta.told(table.seq)
+        await self.publish(table, list(table.pending), told_before=told, everyone=True)
+
+    @asynccontextmanager
+    async def taken(self, table_id: int) -> AsyncIterator[Table]:
+        """The table under its lock, for a move: an announcement the store says is owed — a bot stopped
+        between committing a move and telling it, or a commit whose answer was lost — is told first."""
+        async with self.host.tables.locked(table_id) as table:
+            await self._tell_owed(table)
+            yield table
+
+    async def retell(self, game_id: int) -> None:
+        """Tell what the store says the table owes: taking the table (``taken``) does it."""
+        async with self.taken(game_id):
+            pass
+
+    # ---------------------------------------------------------------- publishing
+
+    async def publish(
+        self,
+        table: Table,
+        events: Sequence[Any],
+        *,
+        told_before: int,
+        answered: int | None = None,
+        everyone: bool = False,
+    ) -> None:
+        """Everything a move (or the opening) makes visible; the caller holds the table's lock. The move is
+        already committed, marked untold: a Discord failure here is logged and never undoes it.
+        ``told_before`` is the action count up to which the table had been told before these events (-1 for
+        the opening); the mark is cleared once the calls are out — at once, or when the outbox's window ends
+        — and stays while the channel refuses them or the game holds them back, so they are told later,
+        across a restart too. ``answered`` is the seat whose live panel the click's own answer already
+        redrew; ``everyone`` redraws every person's panel (a retelling: nobody knows which ones went out)."""
+        self._told_here[table.id] = table.seq
+        channel = await self.host.languages.of_guild(table.guild_id)
+        sink = _Telling(self, table, told_before=told_before, everyone=everyone, channel=channel)
+        await session.publish(
+            sink,
+            table,
+            events,
+            channel=channel,
+            language_of=lambda seat: self.language(table, seat, channel),
+            answered=answered,
+            everyone=everyone,
+        )
+        self._wake(table)
+
+    def language(self, table: Table, seat: int, channel: str) -> str:
+        """The language of a seat's private text: its player's, else (never heard from) the channel's."""
+        return self.host.languages.of_user(table.user_ids[seat], channel)
+
+    def outbox(self, table: Table) -> Outbox:
+        return self._outboxes.setdefault(table.id, Outbox())
+
+    def forget(self, table: Table, box: Outbox) -> None:
+        """The game is over: nothing of it is kept (a flush still waiting is stopped)."""
+        self.panels.forget(table)
+        for seat in range(len(table.seats)):
+            self._seen.pop((table.id, seat), None)
+        self._outboxes.pop(table.id, None)
+        self._told_here.pop(table.id, None)
+        if box.task is not None and box.task is not asyncio.current_task():
+            box.task.cancel()
+
+    # ---------------------------------------------------------------- coalescing
+
+    def window(self) -> float:
+        """The coalescing window, in seconds (0: every call goes out at once)."""
+        return self.host.settings.coalesce_seconds
+
+    @staticmethod
+    def now() -> float:
+        """Real time, for the REST budget (game timers use the injectable clock)."""
+        return asyncio.get_running_loop().time()
+
+    def attend(self, table: Table, ann: Announcement) -> Announcement:
+        """No ping for players who are looking at the table (they clicked there within
+        ``attention_seconds``): their panel already shows it is their turn."""
+        attention = self.host.settings.attention_seconds
+        if not ann.ping_seats or attention <= 0:
+            return ann
+        now = self.host.clock()
+        if all(now - self._seen.get((table.id, s), -math.inf) < attention for s in ann.ping_seats):
+            return replace(ann, ping="", ping_seats=())
+        return ann
+
+    def can_wait(self, table: Table, ann: Announcement, box: Outbox) -> bool:
+        """Calls that ping nobody and offer nothing may wait a moment, to go out with the next ones — where
+        several processes share the store, only while everyone the table waits for has been pressing here:
+        a next move played through another process must find the calls before it already posted."""
+        return (
+            self.window() > 0
+            and not ann.ping
+            and not ann.controls
+            and not table.is_over()
+            and not (ann.picture is not None and box.picture())
+            and (
+                not self.host.tables.store.shared
+                or all((table.id, s) in self._seen for s in table.people_waited_for())
+            )
+        )
+
+    def flush_soon(self, table_id: int, box: Outbox) -> None:
+        if box.task is None or box.task.done():
+            box.task = asyncio.create_task(self._flush_later(table_id, box), name=f"flush-{table_id}")
+
+    async def _flush_later(self, table_id: int, box: Outbox) -> None:
+        """Tell the channel what waited, when its window ends; the board when its next edit is due."""
+        try:
+            while box.pending() and self._outboxes.get(table_id) is box:
+                due = box.since + self.window() if box.messages else math.inf
+                if box.board_dirty:
+                    due = min(due, box.board_due(self.window()))
+                await asyncio.sleep(max(0.0, due - self.now()))
+                async with self.host.tables.locked(table_id) as table:
+                    await self._flush(table, box)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %d: could not tell the channel what waited", table_id)
+
+    async def _flush(self, table: Table, box: Outbox, *, everything: bool = False) -> None:
+        """Post the calls whose window is over, and edit the board if its edit is due; the caller holds the
+        table's lock."""
+        now = self.now()
+        due = box.messages and (everything or now >= box.since + self.window())
+        if due:
+            through = box.through
+            if await self.tell_channel(table, box.take(Announcement())):
+                # Told up to the calls' last action; events held back since (a Deluxe turn) stay untold.
+                await self.host.tables.save_meta(table, untold_after=through if table.pending else None)
+            else:
+                log.warning("game %d: the channel refused calls that had waited; they are dropped", table.id)
+        if box.board_dirty and (everything or now >= box.board_due(self.window())):
+            box.board_at, box.board_dirty = now, False
+            board_id = await self.places.refresh_board(table)
+            if board_id is not None:
+                await self.host.tables.save_meta(table, board_id=board_id)
+
+    async def flush_all(self) -> None:
+        """Tell every channel what is waiting (a clean shutdown)."""
+        for table_id, box in list(self._outboxes.items()):
+            if box.task is not None:
+                box.task.cancel()
+            if box.pending():
+                with contextlib.suppress(Exception):
+                    async with self.host.tables.locked(table_id) as table:
+                        await self._flush(table, box, everything=True)
+        self._outboxes.clear()
+
+    async def tell_channel(self, table: Table, ann: Announcement) -> bool:
+        """Post the announcement (the ping on the last message); False if that last one didn't go out."""
+        async with self.host.languages.channel(table.guild_id):
+            return await self._tell_channel_now(table, ann)
+
+    async def _tell_channel_now(self, table: Table, ann: Announcement) -> bool:
+        texts = list(ann.messages)
+        controls: list[Control] = list(ann.controls)
+        if table.is_over():
+            controls = [Button(t("tavern.rematch"), "rematch", style="primary")]
+        elif ann.ping:
+            joined = f"{texts[-1]}\n{ann.ping}" if texts else ann.ping
+            # Never clip the ping away: when the last message is full it goes on a message of its own.
+            texts = [*texts[:-1], joined] if len(joined) <= delivery.CONTENT_LIMIT else [*texts, ann.ping]
+            if not any(c.verb == "hand" for c in controls):
+                dms = (await self.host.server_settings.get(table.guild_id)).dms
+                controls += [
+                    show_button(table, s)
+                    for s in ann.ping_seats
+                    if (s in table.meta.dm_closed or not dms) and not table.is_bot(s)
+                ]
+        if not texts:
+            return True
+        posted = True
+        with_picture = ann.picture_at % len(ann.messages) if ann.messages else len(texts) - 1
+        for i, text in enumerate(texts):
+            panel = Panel(
+                content=text,
+                controls=tuple(controls) if i == len(texts) - 1 else (),
+                picture=ann.picture if i == with_picture else None,
+            )
+            posted = await self.places.post(table, panel) is not None
+        return posted
+
+
+class _Telling:
+    """One publish on Discord, as the session core's sink: what it has told so far, and the meta changes it
+    writes once everything is done (``owed`` cleared first of all)."""
+
+    def __init__(
+        self, publisher: Publisher, table: Table, *, told_before: int, everyone: bool, channel: str
+    ) -> None:
+        self.publisher = publisher
+        self.told_before, self.everyone, self.channel = told_before, everyone, channel
+        self.changes: dict[str, Any] = {"owed": False}
+        self.posted = True
+        self.ann = Announcement()
+        self.box = publisher.outbox(table)
+
+    async def panel(self, table: Table, seat: int, panel: Panel, *, retire: bool) -> None:
+        await self.publisher.panels.show(table, seat, panel, retire=retire)
+
+    async def calls(self, table: Table, calls: Announcement) -> bool:
+        publisher, box = self.publisher, self.box
+        self.ann = ann = publisher.attend(table, calls)
+        if not self.everyone and publisher.can_wait(table, ann, box):
+            box.queue(ann, publisher.now(), table.seq)
+            # Told when the window ends (``_flush``); with nothing waiting there is nothing to tell.
+            self.changes["untold_after"] = self.told_before if box.messages else None
+        else:
+            self.posted = await publisher.tell_channel(table, box.take(ann))
+            self.changes["untold_after"] = None if self.posted else self.told_before
+        return self.posted
+
+    async def board(self, table: Table, news: session.News) -> None:
+        publisher, box = self.publisher, self.box
+        window = publisher.window()
+        if window and not table.is_over() and publisher.now() < box.board_due(window):
+            box.board_dirty = True  # the board waits: several moves, one edit
+            return
+        board_id = await publisher.places.refresh_board(table)
+        box.board_at, box.board_dirty = publisher.now(), False
+        if board_id is not None:
+            self.changes["board_id"] = board_id
+
+    async def last(self, table: Table, news: session.News) -> None:
+        publisher, box = self.publisher, self.box
+        if box.pending():
+            publisher.flush_soon(table.id, box)
+        if not self.posted:
+            await self._refused(table, news)
+        if table.is_over() or table.adapter.milestone(table, news.events):
+            await publisher.places.refresh_summary(table)
+        await publisher.host.tables.save_meta(table, **self.changes)
+        if table.is_over():
+            publisher.forget(table, box)
+
+    async def _refused(self, table: Table, news: session.News) -> None:
+        """The table's channel refused: whoever was called there gets their panel anyway (it pings as a new
+        message), and at the end everyone is told the result by DM."""
+        publisher, adapter = self.publisher, table.adapter
+        for seat in self.ann.ping_seats:
+            if seat not in news.dealt and not table.is_bot(seat):
+                with speaking(publisher.language(table, seat, self.channel)):
+                    panel = adapter.seat_panel(table, seat)
+                await publisher.panels.show(table, seat, panel, notify=True)
+        if table.is_over():
+            for seat in range(len(table.seats)):
+                with speaking(publisher.language(table, seat, self.channel)):
+                    head = t("tavern.over-dm", game=adapter.title, channel=publisher.places.home(table))
+                    result = Panel(content="\n".join([head, *adapter.result_lines(table, news.events)]))
+                await publisher.panels.dm(table, seat, result, notice=False)
