@@ -3,13 +3,15 @@
 It exists so anyone can try the games (and developers can play-test the engines and the computer players)
 in a minute. It is a thin client over what the bot already has: the game's adapter draws the same panels,
 announcements and board the Discord layer shows (printed here as text: no second renderer), a typed answer
-becomes the same :class:`bot.games.Click` a button press makes, and the moves go through the same engine.
+becomes the same :class:`bot.games.Click` a button press makes, and what a click comes to, how a move is
+applied and what it makes visible are the session core's (``bot.services.session``), as on Discord.
 The computer seats play through ``bot.ai.<game>.choose``. Nothing is stored.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import io
 import random
 import re
@@ -20,12 +22,13 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from bot.ai import DEFAULT_LEVEL, LEVELS, Level
-from bot.base.i18n import ENGLISH, LANGUAGES, speaking, t, tn
+from bot.base.i18n import ENGLISH, LANGUAGES, current, speaking, t, tn
 from bot.base.panel import Button, Control, Panel, Select
 from bot.base.refusals import UserFacingError
-from bot.games import GAMES, Aside, Click, GameAdapter, Move
+from bot.games import GAMES, Announcement, Aside, Click, GameAdapter, Move
 from bot.games.seats import next_bot
 from bot.rules.errors import RulesError
+from bot.services import session
 from bot.services.tables import Seat, StaleAction, Table
 
 HUMAN = 0  # the human's seat; the computer players take the seats after it
@@ -104,7 +107,9 @@ class Quit(Exception):
 
 
 class Terminal:
-    """One game at a terminal: the human at seat 0, computer players at the other seats."""
+    """One game at a terminal: the human at seat 0, computer players at the other seats. Moves go through
+    the session core (``bot.services.session``), applied in memory, and what they make visible is shown by
+    :class:`Screen`, the terminal's sink."""
 
     def __init__(
         self,
@@ -118,7 +123,6 @@ class Terminal:
         name: str | None = None,
     ) -> None:
         self.adapter: GameAdapter = GAMES[game]
-        self.rules = self.adapter.rules
         self.level = level
         self.rng = random.Random(seed)
         self.stdin, self.stdout = stdin, stdout
@@ -126,7 +130,7 @@ class Terminal:
         for _ in range(bots):  # the same seat ids and names as a Discord table's bots
             people.append(Seat(*next_bot([s.user_id for s in people], level)))
         seats = tuple(people)
-        state, events = self.rules.start(seed, len(seats), options)
+        state, events = self.adapter.rules.start(seed, len(seats), options)
         self.table = Table(
             id=0,
             game=game,
@@ -143,6 +147,8 @@ class Terminal:
             pending=list(events),
         )
         self.names = {s.user_id: s.name for s in seats}
+        self.ledger = session.MemoryLedger()
+        self.screen = Screen(self)
         self.panel: Panel | None = None  # the human's panel while a selection or a turn is under way
         self.opening = list(events)
         self.told = ""  # the last announcement
@@ -174,43 +180,23 @@ class Terminal:
 
     # ---------------------------------------------------------------- the game
 
-    def apply(self, seat: int, action: Any) -> list[Any]:
-        """Play an action through the engine, as the table store does (without storing it)."""
-        table = self.table
-        state, events = self.rules.apply(table.state, action)
-        table.state, table.seq = state, table.seq + 1
-        table.pending = [*table.pending, *events]
-        self.history += events
-        if self.rules.is_over(state):
-            table.status = "finished"
-        return list(events)
+    async def play(self, seat: int, move: Move) -> session.Played:
+        """A move through the session core, applied in memory; every event is kept (``history``)."""
+        played = await session.play(self.ledger, self.table, seat, move)
+        self.history += played.events
+        return played
 
-    def publish(self, events: Sequence[Any]) -> None:
-        """What the controller's ``publish`` shows: the channel's announcement (unless held), then the
-        board, then the human's fresh panel when the adapter deals one."""
-        table, adapter = self.table, self.adapter
-        if not adapter.hold(table, events):
-            ann = adapter.announce(table, table.pending)
-            table.pending = []
-            texts = list(ann.messages)  # not the ping: it calls players to their DMs; the prompt does here
-            if texts:
-                self.say("")
-            for text in texts:
-                self.say(text.strip("\n"))
-            self.told = "\n".join(texts)
-        if table.is_over():
-            return
-        dealt = adapter.deal(table, events)
-        if HUMAN in dealt:
-            self.show_board()
-            self.panel = None
-            self.say("")
-            if HUMAN in table.waiting_for():
-                self.panel = adapter.seat_panel(table, HUMAN, dealt[HUMAN])
-            else:
-                self.show(adapter.seat_panel(table, HUMAN, dealt[HUMAN]), controls=False)
+    async def publish(self, events: Sequence[Any]) -> None:
+        """What the events make visible, decided by the session core, shown by the screen."""
+        language = current()
+        await session.publish(
+            self.screen, self.table, events, channel=language, language_of=lambda _seat: language
+        )
 
     def run(self) -> int:
+        return asyncio.run(self._run())
+
+    async def _run(self) -> int:
         table = self.table
         self.say(
             t(
@@ -223,16 +209,17 @@ class Terminal:
             )
         )
         self.say(t("general.play.type-help"))
-        self.publish(self.opening)
+        await self.publish(self.opening)
         try:
             while not table.is_over():
                 seat = self.adapter.bot_seat(table)  # the same rule as on Discord
                 if seat is not None:
-                    events = self.apply(seat, self.adapter.bot_action(table, seat, self.rng, self.level))
+                    action = self.adapter.bot_action(table, seat, self.rng, self.level)
+                    played = await self.play(seat, Move(action, ""))
                     self.panel = None
-                    self.publish(events)
+                    await self.publish(played.events)
                 elif HUMAN in table.waiting_for():
-                    self.turn()
+                    await self.turn()
                 else:  # nobody to wait for and not over: cannot happen with these engines
                     self.say(t("general.play.stuck"))
                     return 1
@@ -254,7 +241,7 @@ class Terminal:
             raise Quit()
         return line.strip()
 
-    def turn(self) -> None:
+    async def turn(self) -> None:
         """Show the human's panel and handle one answer."""
         panel = self.panel or self.adapter.seat_panel(self.table, HUMAN)
         self.panel = panel
@@ -283,13 +270,13 @@ class Terminal:
             elif word in rules_words:
                 self.say(self.adapter.rules_text())
             elif word in resign_words:
-                if self.resign():
+                if await self.resign():
                     return
             elif word in hint_words:
                 hints = [c for c in panel.controls if c.verb in HINT_VERBS and not c.disabled]
                 if not hints:
                     self.say(t("general.play.no-hint"))
-                elif self.press(Choice(hints[0]), ()):
+                elif await self.press(Choice(hints[0]), ()):
                     return
             else:
                 numbers = parse_numbers(answer)
@@ -297,11 +284,10 @@ class Terminal:
                 if not picked or any(c is None for c in picked):
                     self.say(t("general.play.type-a-number"))
                     continue
-                done = self.answer([c for c in picked if c is not None])
-                if done:
+                if await self.answer([c for c in picked if c is not None]):
                     return
 
-    def answer(self, picked: list[Choice]) -> bool:
+    async def answer(self, picked: list[Choice]) -> bool:
         """Press what the numbers name; True when the panel changed (redraw it)."""
         control = picked[0].control
         if any(c.control is not control for c in picked):
@@ -311,7 +297,7 @@ class Terminal:
             if len(picked) > 1:
                 self.say(t("general.play.button-alone"))
                 return False
-            return self.press(picked[0], ())
+            return await self.press(picked[0], ())
         values = tuple(c.value for c in picked if c.value is not None)
         if len(set(values)) != len(values):
             self.say(t("general.play.each-once"))
@@ -323,18 +309,19 @@ class Terminal:
             else:
                 self.say(t("general.play.choose-range", low=low, high=high))
             return False
-        return self.press(picked[0], values)
+        return await self.press(picked[0], values)
 
-    def press(self, choice: Choice, values: tuple[str, ...]) -> bool:
-        """A click on the human's panel, handled as the controller does; True when the panel changed."""
-        control, table, adapter = choice.control, self.table, self.adapter
-        if control.verb == "hand":
-            return True
+    async def press(self, choice: Choice, values: tuple[str, ...]) -> bool:
+        """A click on the human's panel, as the session core says it comes to; True when the panel changed.
+        Resigning asks first (on Discord the question is its own message)."""
+        control, table = choice.control, self.table
         if control.verb == "resign":
-            return self.resign()
+            return await self.resign()
         click = Click("g", table.id, control.token, control.verb, control.arg, values)
         try:
-            outcome = adapter.click(table, HUMAN, click)
+            outcome = session.outcome(table, HUMAN, click)
+            if isinstance(outcome, session.ShowHand):
+                return True
             if isinstance(outcome, Aside):
                 self.say("")
                 self.show(outcome.panel, controls=False)
@@ -342,29 +329,29 @@ class Terminal:
             if isinstance(outcome, Panel):
                 self.panel = outcome
                 return True
-            if outcome.token != adapter.token(table, HUMAN):
+            if session.stale(table, HUMAN, outcome):
                 raise StaleAction()
-            self.move(outcome)
+            await self.move(outcome)
         except (UserFacingError, RulesError) as err:
             self.say(str(err))
             return False
         return True
 
-    def move(self, move: Move) -> None:
-        events = self.apply(HUMAN, move.action)
-        done = move.done(self.table, events) if move.done is not None else None
+    async def move(self, move: Move) -> None:
+        played = await self.play(HUMAN, move)
+        done = played.done
         self.panel = None
         if done is not None and done.controls and HUMAN in self.table.waiting_for():
             self.panel = done  # the rest of the turn (e.g. bind after drawing)
         elif done is not None and done.content:
             self.say(done.content)
-        self.publish(events)
+        await self.publish(played.events)
 
-    def resign(self) -> bool:
+    async def resign(self) -> bool:
         """Ask, then resign (or leave) through the adapter; True if the game moved on."""
         table, adapter = self.table, self.adapter
         try:
-            action = adapter.resign_action(table, HUMAN)
+            move = session.resign_move(table, HUMAN)
         except (UserFacingError, RulesError) as err:
             self.say(str(err))
             return False
@@ -372,8 +359,47 @@ class Terminal:
         if self.read().lower() not in words_for("y yes", t("general.play.words.yes")):  # i18n: not text
             self.say(t("general.play.carry-on"))
             return False
-        self.move(Move(action, "", done=lambda _t, _e: Panel(adapter.resign_done_text())))
+        await self.move(move)
         return True
+
+
+class Screen:
+    """The terminal as the session core's sink: the calls printed (not the ping: the prompt calls the
+    player here), then the board and the human's fresh panel when the game deals one — shown at once, or
+    kept for the prompt when it is the human's turn. Nothing of the end but the calls (``run`` closes)."""
+
+    def __init__(self, terminal: Terminal) -> None:
+        self.terminal = terminal
+        self.dealt: Panel | None = None  # the human's fresh panel, shown once the calls are out
+
+    async def panel(self, table: Table, seat: int, panel: Panel, *, retire: bool) -> None:
+        if seat == HUMAN:
+            self.dealt = panel
+
+    async def calls(self, table: Table, calls: Announcement) -> bool:
+        terminal = self.terminal
+        texts = list(calls.messages)
+        if texts:
+            terminal.say("")
+        for text in texts:
+            terminal.say(text.strip("\n"))
+        terminal.told = "\n".join(texts)
+        return True
+
+    async def board(self, table: Table, news: session.News) -> None:
+        if self.dealt is not None and not table.is_over():
+            self.terminal.show_board()
+
+    async def last(self, table: Table, news: session.News) -> None:
+        terminal, dealt, self.dealt = self.terminal, self.dealt, None
+        if dealt is None or table.is_over():
+            return
+        terminal.panel = None
+        terminal.say("")
+        if HUMAN in table.waiting_for():
+            terminal.panel = dealt
+        else:
+            terminal.show(dealt, controls=False)
 
 
 # ---------------------------------------------------------------- command line
