@@ -189,9 +189,8 @@ class Terminal:
     async def publish(self, events: Sequence[Any]) -> None:
         """What the events make visible, decided by the session core, shown by the screen."""
         language = current()
-        await session.publish(
-            self.screen, self.table, events, channel=language, language_of=lambda _seat: language
-        )
+        told = session.news(self.table, events, channel=language, language_of=lambda _seat: language)
+        await session.publish(self.screen, self.table, told)
 
     def run(self) -> int:
         return asyncio.run(self._run())

@@ -123,6 +123,8 @@ class News:
     held: bool
     dealt: frozenset[int]
     panels: dict[int, Panel]
+    channel: str  # the language of the table's public text
+    answered: int | None = None
 
 
 def news(
@@ -154,7 +156,7 @@ def news(
             if language not in notes:
                 notes[language] = adapter.deal(table, told)
             panels[seat] = adapter.seat_panel(table, seat, notes[language].get(seat, ""))
-    return News(list(events), held, frozenset(dealt), panels)
+    return News(list(events), held, frozenset(dealt), panels, channel, answered)
 
 
 class Sink(Protocol):
@@ -173,27 +175,16 @@ class Sink(Protocol):
         """Whatever the place does once the rest is out (the summary, the record of what was told)."""
 
 
-async def publish(
-    sink: Sink,
-    table: Table,
-    events: Sequence[Any],
-    *,
-    channel: str,
-    language_of: Callable[[int], str],
-    answered: int | None = None,
-    everyone: bool = False,
-) -> News:
-    """Show what a move made visible, in the one publish order: the panels first (when a ping arrives, the
-    pinged player's panel is already current), then the calls unless the game holds them back, then the
-    board, then the place's last word."""
-    told = news(table, events, channel=channel, language_of=language_of, answered=answered, everyone=everyone)
+async def publish(sink: Sink, table: Table, told: News) -> None:
+    """Show what a move made visible (``news``), in the one publish order: the panels first (when a ping
+    arrives, the pinged player's panel is already current), then the calls unless the game holds them
+    back, then the board, then the sink's last word."""
     for seat, panel in told.panels.items():
-        await sink.panel(table, seat, panel, retire=seat != answered)
+        await sink.panel(table, seat, panel, retire=seat != told.answered)
     if not told.held:
-        with speaking(channel):
+        with speaking(told.channel):
             calls = table.adapter.announce(table, table.pending)
         if await sink.calls(table, calls):
             table.pending = []
     await sink.board(table, told)
     await sink.last(table, told)
-    return told

@@ -112,8 +112,7 @@ class Publisher:
         self._told_here[table.id] = table.seq
         channel = await self.host.languages.of_guild(table.guild_id)
         sink = _Telling(self, table, told_before=told_before, everyone=everyone, channel=channel)
-        await session.publish(
-            sink,
+        told = session.news(
             table,
             events,
             channel=channel,
@@ -121,6 +120,7 @@ class Publisher:
             answered=answered,
             everyone=everyone,
         )
+        await session.publish(sink, table, told)
         self._wake(table)
 
     def language(self, table: Table, seat: int, channel: str) -> str:
