@@ -60,7 +60,8 @@ class Presses:
             await delivery.deliver(interaction.response.edit_message, outcome, "g", table.id)
             await self.panels.take_reach(interaction, table, seat)
         else:
-            await self._move(interaction, table, seat, outcome, fresh=click.verb != "resign")
+            fresh = click.verb != "resign"  # a resignation stands whatever moved since it was asked
+            await self._move(interaction, table, seat, outcome, fresh=fresh)
 
     async def _move(
         self, interaction: Interaction, table: Table, seat: int, move: Move, *, fresh: bool
