@@ -125,7 +125,10 @@ class PrivatePanels:
         if result != "failed":  # a passing Discord failure falls back for this move only; DMs are tried later
             await self.host.tables.save_meta(table, dm_closed=table.meta.dm_closed | {seat})
         async with self.host.languages.channel(table.guild_id):
-            text = t("tavern.dm-failed" if result == "failed" else "tavern.dm-closed", player=who)
+            if result == "failed":
+                text = t("tavern.dm-failed", player=who)
+            else:
+                text = t("tavern.dm-closed", player=who)
             panel = Panel(content=text, controls=(show_button(table, seat),))
         await self.places.post(table, panel)
         return None
