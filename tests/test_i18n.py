@@ -163,7 +163,7 @@ def test_the_check_finds_an_unused_id_and_a_placeholder_mismatch(copy: Path) -> 
 
 def test_the_check_finds_english_written_inline(copy: Path) -> None:
     _edit(
-        copy / "bot/edge/controller.py",
+        copy / "bot/edge/table/commands.py",
         'raise UserFacingError("tavern.rematch.still-going")',
         'raise UserFacingError("This game is still going.")',
     )
@@ -174,8 +174,14 @@ def test_the_check_finds_english_written_inline(copy: Path) -> None:
 
 
 def test_the_check_finds_a_label_and_a_plural_misuse(copy: Path) -> None:
-    _edit(copy / "bot/edge/controller.py", 'Button(t("tavern.rematch"),', 'Button(label="Rematch", verb=')
-    _edit(copy / "bot/edge/controller.py", 't("tavern.settings.saved")', 'tn("tavern.settings.saved", 2)')
+    _edit(
+        copy / "bot/edge/table/publisher.py", 'Button(t("tavern.rematch"),', 'Button(label="Rematch", verb='
+    )
+    _edit(
+        copy / "bot/services/server_settings.py",
+        't("tavern.settings.saved")',
+        'tn("tavern.settings.saved", 2)',
+    )
     problems = i18n_check.check(copy)
     assert any("English text inline, not in the catalog: 'Rematch'" in p for p in problems)
     assert any("'tavern.settings.saved' is singular in the catalog" in p for p in problems)
