@@ -204,7 +204,6 @@ KNOWN_VIOLATIONS = {
     "bot/rules/errors.py imports bot.base.safe",
 }
 KNOWN_CIRCLES = {
-    ("bench.bench_ai", "bench.bench_ai_deluxe"),
     ("bot.games", "bot.services.tables"),
     ("bot.pictures", "bot.pictures.scene", "bot.render", "bot.render.cards"),
     ("bot.edge.app", "bot.edge.controller", "bot.edge.delivery"),
