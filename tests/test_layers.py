@@ -196,8 +196,6 @@ KNOWN_VIOLATIONS = {
     "bot/games/bhargage.py imports bot.store",
     "bot/games/deluxe.py imports bot.services.tables",
     "bot/games/deluxe.py imports bot.store",
-    "bot/pictures/scene.py imports bot.base.i18n",
-    "bot/pictures/scene.py imports bot.render.cards",
     "bot/rules/deluxe.py imports bot.base.i18n",
     "bot/rules/deluxe_melds.py imports bot.base.i18n",
     "bot/rules/errors.py imports bot.base.i18n",
@@ -205,7 +203,6 @@ KNOWN_VIOLATIONS = {
 }
 KNOWN_CIRCLES = {
     ("bot.games", "bot.services.tables"),
-    ("bot.pictures", "bot.pictures.scene", "bot.render", "bot.render.cards"),
     ("bot.edge.app", "bot.edge.controller", "bot.edge.delivery"),
 }
 
@@ -264,7 +261,6 @@ KNOWN_LARGE = {
     "function bot/edge/controller.py:publish",
     "file bot/games/deluxe.py",
     "function bot/games/deluxe.py:click",
-    "file bot/pictures/scene.py",
     "file bot/render/bhargage.py",
     "function bot/render/bhargage.py:hand_text",
     "function bot/render/deluxe.py:event_lines",
