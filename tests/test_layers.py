@@ -268,8 +268,6 @@ KNOWN_LARGE = {
     "class bot/services/tables.py:TableService",
     "function bot/services/tables.py:create",
     "function bot/services/tables.py:apply_locked",
-    "function bot/store/games.py:_records",
-    "function bot/store/stats.py:record_finish",
 }
 
 
