@@ -31,11 +31,11 @@ from bench.bench_load import _verb, running_bot
 from bot.ai import bhargage as bh_ai
 from bot.ai import deluxe as dx_ai
 from bot.edge.app import TavernBot
+from bot.games import Table
 from bot.games import deluxe as dx_adapter
 from bot.rules import bhargage as bh
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card
-from bot.services.tables import Table
 from bot.settings import Settings
 from tests.fakediscord import FAKE_TOKEN, FakeChannel, FakeDiscord, FakeMessage, FakeUser
 

@@ -23,10 +23,9 @@ from bot.ai import DEFAULT_LEVEL, LEVELS, Level
 from bot.base.i18n import ENGLISH, LANGUAGES, speaking, t, tn
 from bot.base.panel import Button, Control, Panel, Select
 from bot.base.refusals import UserFacingError
-from bot.games import GAMES, Aside, Click, GameAdapter, Move
+from bot.games import GAMES, Aside, Click, GameAdapter, Move, Seat, StaleAction, Table
 from bot.games.seats import next_bot
 from bot.rules.errors import RulesError
-from bot.services.tables import Seat, StaleAction, Table
 
 HUMAN = 0  # the human's seat; the computer players take the seats after it
 HUMAN_ID = 1  # a person's id (bot seats have negative ids, as on Discord)
@@ -189,7 +188,7 @@ class Terminal:
         """What the controller's ``publish`` shows: the channel's announcement (unless held), then the
         board, then the human's fresh panel when the adapter deals one."""
         table, adapter = self.table, self.adapter
-        if not adapter.hold(table, events):
+        if not adapter.tells_later(table, events):
             ann = adapter.announce(table, table.pending)
             table.pending = []
             texts = list(ann.messages)  # not the ping: it calls players to their DMs; the prompt does here
@@ -200,7 +199,7 @@ class Terminal:
             self.told = "\n".join(texts)
         if table.is_over():
             return
-        dealt = adapter.deal(table, events)
+        dealt = adapter.redraws(table, events)
         if HUMAN in dealt:
             self.show_board()
             self.panel = None

@@ -369,8 +369,8 @@ async def test_closed_dms_play_from_show_my_hand_and_idle_players(
 
 
 async def test_final_bind_window_panel_offers_bind_and_done_only_to_its_player() -> None:
+    from bot.games import Seat, Table
     from bot.games import deluxe as V
-    from bot.services.tables import Seat, Table
 
     state, _ = D.start(5, 3, D.Options())
     state = replace(state, phase=D.Phase.FINAL_BIND, turn=1, final_binders=(2,))
@@ -411,10 +411,9 @@ async def test_table_and_rules_commands(fake_discord: FakeDiscord, start_bot: St
 
 def test_more_than_25_melds_shows_the_25_best_within_discord_limits() -> None:
     from bot.base.panel import Select
-    from bot.games import Click
+    from bot.games import Click, Seat, Table
     from bot.games import deluxe as V
     from bot.render import deluxe as R
-    from bot.services.tables import Seat, Table
 
     state, _ = D.start(5, 3, D.Options())
     hand = tuple(sorted(state.deck[:40], key=lambda c: (c.rank.value, c.index)))

@@ -198,8 +198,8 @@ async def test_lost_channel_permission_does_not_stop_the_game(
 def test_a_busy_six_player_table_message_fits_one_embed_and_keeps_every_player() -> None:
     from dataclasses import replace
 
+    from bot.games import Seat, Table
     from bot.games import deluxe as V
-    from bot.services.tables import Seat, Table
 
     state, _ = D.start(1, 6, D.Options(pawns=True, courts=True))
     partial = D.Meld(D.PARTIAL, cards("journey, mill"), ((1, cards("author, sailor")), (2, cards("savage"))))

@@ -16,7 +16,8 @@ import pytest
 
 from bot.edge.app import TavernBot
 from bot.edge.delivery import parse
-from bot.services.tables import Table, TableService
+from bot.games import Table
+from bot.services.tables import TableService
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.test_bhargage_discord import SEED, act_with_panel, challenge, enabled, play_out, step, waiting_line

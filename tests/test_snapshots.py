@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from bot.games import GAMES
+from bot.games import GAMES, Table, TableMeta
 from bot.rules import bhargage as bh
 from bot.services import snapshots, tables
-from bot.services.tables import Table, TableMeta, TableService
+from bot.services.tables import TableService
 from bot.store import Snapshot, SQLiteStore
 from tests.test_snapshot_codec import Exploit
 

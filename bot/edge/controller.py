@@ -29,12 +29,22 @@ from bot.base.panel import Button, Control, Panel
 from bot.base.refusals import UserFacingError
 from bot.edge import delivery
 from bot.edge.errors import permissions
-from bot.games import Announcement, Aside, Click, Move
+from bot.games import (
+    Announcement,
+    Aside,
+    Click,
+    Move,
+    NotSeated,
+    StaleAction,
+    Table,
+    TableClosed,
+    TableError,
+    TableMeta,
+)
 from bot.games.seats import is_bot, level_of, shown
 from bot.services.cooldowns import ADMIN_PER_MINUTE, BOARDS_PER_MINUTE, CARDS_PER_MINUTE, Cooldown
 from bot.services.lobbies import Player
 from bot.services.server_settings import describe
-from bot.services.tables import NotSeated, StaleAction, Table, TableClosed, TableError, TableMeta
 from bot.settings import Settings
 
 if TYPE_CHECKING:
@@ -500,7 +510,7 @@ class TableController:
             return False
         meta = table.meta
         lost = meta.untold_after is not None and bool(table.pending)
-        return meta.owed or (lost and not table.adapter.hold(table, table.pending))
+        return meta.owed or (lost and not table.adapter.tells_later(table, table.pending))
 
     async def _tell_owed(self, table: Table) -> None:
         """Tell what the store says is owed (see ``_owes``): the calls, every person's panel, the board."""
@@ -642,7 +652,7 @@ class TableController:
         adapter = table.adapter
         self._told_here[table.id] = table.seq
         changes: dict[str, Any] = {"owed": False}  # written at the end, once everything below is done
-        held = adapter.hold(table, events)
+        held = adapter.tells_later(table, events)
         news = list(events) if held else list(table.pending)
         channel = await self.languages.of_guild(table.guild_id)
         # The panels first: when the ping arrives, the pinged player's panel is already current. Each is in
@@ -650,7 +660,7 @@ class TableController:
         fresh = adapter.replaces(table, events)
         notes: dict[str, dict[int, str]] = {}
         with speaking(channel):
-            dealt = adapter.deal(table, news)
+            dealt = adapter.redraws(table, news)
         if table.is_over() or everyone:  # every panel: the end (without controls), or a retelling
             dealt = {s: dealt.get(s, "") for s in range(len(table.seats))}
         for seat in dealt:
@@ -659,7 +669,7 @@ class TableController:
             language = self._language(table, seat, channel)
             with speaking(language):
                 if language not in notes:
-                    notes[language] = adapter.deal(table, news)
+                    notes[language] = adapter.redraws(table, news)
                 panel = adapter.seat_panel(table, seat, notes[language].get(seat, ""))
             await self._show_panel(table, seat, panel, retire=seat != answered)
         posted = True

@@ -16,15 +16,13 @@ from bot.ai import deluxe as computer
 from bot.base.i18n import Msg, t, tn
 from bot.base.panel import Button, Control, Embed, Option, Panel, Picture, Select
 from bot.base.refusals import UserFacingError
-from bot.games import Announcement, Click, GameAdapter, Move, clip
+from bot.games import Announcement, Click, GameAdapter, Lobby, Move, StaleAction, Table, clip
 from bot.render import deluxe as R
 from bot.render import picture, words
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card
 from bot.rules.deluxe_melds import chain
 from bot.rules.errors import IllegalAction, NotYourTurn, RulesError
-from bot.services.tables import StaleAction, Table
-from bot.store import Lobby
 
 CHUNK = 25  # options per select (Discord's limit)
 MAX_SELECTS = 4  # four select rows plus one row of buttons (the meld menu takes one of the four)
@@ -536,7 +534,7 @@ class Deluxe(GameAdapter):
 
     # ---------------------------------------------------------------- telling the table
 
-    def hold(self, table: Table, events: Sequence[Any]) -> bool:
+    def tells_later(self, table: Table, events: Sequence[Any]) -> bool:
         """A turn is told in one message, when it passes (or a hand or the game ends, or someone leaves)."""
         ends = D.TurnStarted | D.FinalBindOffered | D.HandScored | D.GameWon | D.SeatLeft
         return not any(isinstance(e, ends) for e in events)
@@ -573,7 +571,7 @@ class Deluxe(GameAdapter):
             out.messages.append(clip(lines, self.message_limit - len(out.ping) - 1))
         return out
 
-    def deal(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
+    def redraws(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
         """At a new hand everyone's panel is dealt afresh; whenever a turn starts, the player to move's panel
         is redrawn with what happened since their last turn on top. The others' panels wait for their turn
         (redrawing every panel on every move would cost a request per player per move)."""

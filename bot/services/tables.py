@@ -19,13 +19,26 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import Any
 
 from bot.base.i18n import t
 from bot.base.locks import KeyedLocks
-from bot.base.refusals import UserFacingError
-from bot.games.seats import is_bot, shown
+from bot.games import (
+    GameAdapter,
+    MoveConflict,
+    MoveNotSaved,
+    NotSeated,
+    Seat,
+    StaleAction,
+    Table,
+    TableClosed,
+    TableError,
+    TableMeta,
+    TableUnavailable,
+)
+from bot.games.seats import is_bot
+from bot.rules.engine import Engine, Result
 from bot.services import snapshots
 from bot.store import (
     ActionConflict,
@@ -40,193 +53,12 @@ from bot.store import (
     VersionConflict,
 )
 
-if TYPE_CHECKING:
-    from bot.games import GameAdapter
-
 log = logging.getLogger(__name__)
 
 PENDING_LIMIT = 400  # events kept for a channel that refuses posts (the oldest go first)
 # Games read and rebuilt between two yields to the event loop at start-up: a few tens of milliseconds' work.
 RESTORE_CHUNK = 250
 ENDINGS_WINDOW = 24 * 3600.0  # an end committed but never told is told when the bot is back within a day
-
-
-class TableError(UserFacingError):
-    """A table-level refusal; ``str(err)`` is a sentence a player can read (shown by bot.errors)."""
-
-
-class NotSeated(TableError):
-    def __init__(self) -> None:
-        super().__init__("tavern.table.not-seated")
-
-
-class StaleAction(TableError):
-    def __init__(self) -> None:
-        super().__init__("tavern.table.stale")
-
-
-class MoveNotSaved(TableError):
-    def __init__(self) -> None:
-        super().__init__("tavern.table.not-saved")
-
-
-class TableUnavailable(TableError):
-    def __init__(self) -> None:
-        super().__init__("tavern.table.unavailable")
-
-
-class TableClosed(TableError):
-    def __init__(self) -> None:
-        super().__init__("tavern.table.closed")
-
-
-class MoveConflict(TableError):
-    """Another process logged a move at this seq first: this one was not played."""
-
-    def __init__(self) -> None:
-        super().__init__("tavern.table.conflict")
-
-
-@dataclass(frozen=True)
-class Seat:
-    user_id: int
-    name: str
-
-
-@dataclass(frozen=True)
-class TableMeta:
-    """What the bot remembers about a table besides the game itself; never rendered text.
-
-    ``untold_after`` is None while the channel has been told everything in the log; else the action count
-    up to which it has been told (-1: not even the opening), the later events being re-derived from the log.
-    ``owed`` says the last move was committed and its telling — the presser's answer, the panels, the calls
-    or their place in the outbox — had not finished: a process that finds it so tells it again.
-    ``nudged`` / ``claim_offered`` hold the action count at which the idle nudge / claim offer was made, so
-    each comes once per turn. ``thread_id`` is the game's own thread (None: it plays in its channel),
-    ``summary`` the (channel, message) kept current in the channel while it plays in a thread, and
-    ``panels`` each seat's one live private panel, (DM channel, message). In the usual move nothing here
-    changes, so nothing but the action is written.
-    """
-
-    board_id: int | None = None
-    dm_closed: frozenset[int] = frozenset()
-    nudged: int = -1
-    claim_offered: int = -1
-    untold_after: int | None = None
-    owed: bool = False
-    thread_id: int | None = None
-    summary: tuple[int, int] | None = None
-    panels: Mapping[int, tuple[int, int]] = field(default_factory=dict)
-
-    def told(self, seq: int) -> int:
-        """The action count up to which the channel has been told what happened."""
-        return seq if self.untold_after is None else self.untold_after
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "board_id": self.board_id,
-            "dm_closed": sorted(self.dm_closed),
-            "nudged": self.nudged,
-            "claim_offered": self.claim_offered,
-            "untold_after": self.untold_after,
-            "owed": self.owed,
-            "thread_id": self.thread_id,
-            "summary": list(self.summary) if self.summary is not None else None,
-            "panels": {str(s): list(p) for s, p in sorted(self.panels.items())},
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TableMeta:
-        """Reads today's meta and the untyped meta of older versions (their extra keys are ignored)."""
-        board, untold, thread = data.get("board_id"), data.get("untold_after"), data.get("thread_id")
-        summary = data.get("summary")
-        return cls(
-            board_id=int(board) if board is not None else None,
-            dm_closed=frozenset(int(s) for s in data.get("dm_closed", ())),
-            nudged=int(data.get("nudged", -1)),
-            claim_offered=int(data.get("claim_offered", -1)),
-            untold_after=int(untold) if untold is not None else None,
-            owed=data.get("owed") is True,
-            thread_id=int(thread) if thread is not None else None,
-            summary=(int(summary[0]), int(summary[1])) if summary else None,
-            panels={int(s): (int(p[0]), int(p[1])) for s, p in (data.get("panels") or {}).items()},
-        )
-
-
-@dataclass(eq=False)
-class Table:
-    """One game in play. ``seq`` counts the actions applied since ``start``; ``pending`` holds the events
-    the channel has not been shown yet (see ``TableMeta.untold_after``); ``snapshot_seq`` is the seq of the
-    store's snapshot of it (0: none known), from which the next one is counted. ``version`` is the stored
-    game's version this copy matches (``GameRecord.version``); ``stale`` says another process has written
-    the game since, so it is read again before use."""
-
-    id: int
-    game: str
-    adapter: GameAdapter
-    guild_id: int
-    channel_id: int
-    seed: int
-    options: Any
-    seats: tuple[Seat, ...]
-    state: Any
-    seq: int
-    created_at: float
-    last_action_at: float
-    meta: TableMeta = field(default_factory=TableMeta)
-    pending: list[Any] = field(default_factory=list)
-    status: str = "active"
-    snapshot_seq: int = 0
-    version: int = 0
-    stale: bool = False
-
-    @property
-    def module(self) -> Any:
-        """The rules engine."""
-        return self.adapter.rules
-
-    def seat_of(self, user_id: int) -> int | None:
-        for i, seat in enumerate(self.seats):
-            if seat.user_id == user_id:
-                return i
-        return None
-
-    @property
-    def user_ids(self) -> tuple[int, ...]:
-        return tuple(s.user_id for s in self.seats)
-
-    def is_bot(self, seat: int) -> bool:
-        """Whether a computer player sits here (it is never pinged, DMed or nudged)."""
-        return is_bot(self.seats[seat].user_id)
-
-    def mention(self, seat: int) -> str:
-        """How the channel calls a seat: a ping for a person, the bold name for a bot."""
-        own = self.seats[seat]
-        return f"**{shown(own.user_id, own.name)}**" if self.is_bot(seat) else f"<@{own.user_id}>"
-
-    @property
-    def humans(self) -> tuple[int, ...]:
-        """The seats people play."""
-        return tuple(s for s in range(len(self.seats)) if not self.is_bot(s))
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The seats' names as players read them (a bot's in the language in force)."""
-        return tuple(shown(s.user_id, s.name) for s in self.seats)
-
-    def waiting_for(self) -> tuple[int, ...]:
-        return tuple(self.module.waiting_for(self.state))
-
-    def people_waited_for(self) -> tuple[int, ...]:
-        """The seats of people the game waits for (a bot waited for is moving, never idle)."""
-        return tuple(s for s in self.waiting_for() if not self.is_bot(s))
-
-    def is_over(self) -> bool:
-        return bool(self.module.is_over(self.state))
-
-    def result(self) -> Any:
-        """The engine's Result, or None while the game runs."""
-        return self.module.final_result(self.state) if self.is_over() else None
 
 
 @dataclass(frozen=True)
@@ -260,7 +92,7 @@ class ActResult:
 
 
 def _replay(
-    module: Any, state: Any, actions: Sequence[ActionRecord], told: int, pending: list[Any]
+    module: Engine, state: Any, actions: Sequence[ActionRecord], told: int, pending: list[Any]
 ) -> tuple[Any, list[Any]]:
     """Apply logged actions to ``state``; the events of those after ``told`` join ``pending`` (still to be
     told the channel)."""
@@ -271,7 +103,7 @@ def _replay(
     return state, pending
 
 
-def _finish_from(result: Any, at: float, module: Any = None, state: Any = None) -> Finish:
+def _finish_from(result: Result, at: float, module: Engine | None = None, state: Any = None) -> Finish:
     """Flatten the engine's Result. Per-hand scores (for the "average hand score" stat) come from
     ``Result.hand_scores`` or, failing that, an optional ``module.hand_scores(state)``; both are per seat."""
     hands = getattr(result, "hand_scores", None)
@@ -662,9 +494,10 @@ class TableService:
             table = await self._build(record)
             if table.status != "active" or table.id in self._restoring:
                 return None
-            if table.is_over():
+            result = table.result()
+            if result is not None:
                 # The log ends in a finished state that was never closed: close it now.
-                finish = _finish_from(table.result(), self.clock(), table.module, table.state)
+                finish = _finish_from(result, self.clock(), table.module, table.state)
                 await self.store.finish_game(table.id, finish)
                 table.status = "finished"
                 self._forget(table.id)
