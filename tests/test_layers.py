@@ -257,10 +257,6 @@ KNOWN_LARGE = {
     "file bot/render/bhargage.py",
     "function bot/render/bhargage.py:hand_text",
     "function bot/render/deluxe.py:event_lines",
-    "file bot/services/tables.py",
-    "class bot/services/tables.py:TableService",
-    "function bot/services/tables.py:create",
-    "function bot/services/tables.py:apply_locked",
 }
 
 
