@@ -252,8 +252,6 @@ KNOWN_LARGE = {
     "file bot/edge/controller.py",
     "class bot/edge/controller.py:TableController",
     "function bot/edge/controller.py:publish",
-    "file bot/games/deluxe.py",
-    "function bot/games/deluxe.py:click",
     "file bot/render/bhargage.py",
     "function bot/render/bhargage.py:hand_text",
     "function bot/render/deluxe.py:event_lines",
