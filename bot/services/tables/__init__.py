@@ -36,7 +36,7 @@ from bot.games import (
     TableMeta,
     TableUnavailable,
 )
-from bot.rules.engine import Result
+from bot.rules.engine import Options, Result
 from bot.services.tables.index import TableIndex
 from bot.services.tables.loading import TableLoader
 from bot.services.tables.moves import MetaAfter, Step, take, work_out
@@ -207,7 +207,7 @@ class TableService:
         guild_id: int,
         channel_id: int,
         players: Sequence[tuple[int, str]],
-        options: Any = None,
+        options: Options | Mapping[str, Any] | None = None,
         seed: int | None = None,
     ) -> tuple[Table, list[Any]]:
         """Open a table in a channel. ``options`` is the module's Options, a dict, or None for defaults.
@@ -258,7 +258,7 @@ class TableService:
         channel_id: int,
         seed: int,
         players: Sequence[tuple[int, str]],
-        options: Any,
+        options: Options,
         now: float,
         meta: TableMeta,
     ) -> int:

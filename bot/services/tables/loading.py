@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games import GameAdapter, Seat, Table, TableError, TableMeta, TableUnavailable
-from bot.rules.engine import Engine
+from bot.rules.engine import Engine, Options
 from bot.services import snapshots
 from bot.services.tables.moves import PENDING_LIMIT
 from bot.store import ActionRecord, GameRecord, Snapshot, Store
@@ -121,7 +121,7 @@ class TableLoader:
     def _table(
         self,
         record: GameRecord,
-        options: Any,
+        options: Options,
         meta: TableMeta,
         state: Any,
         seq: int,
