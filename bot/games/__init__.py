@@ -10,7 +10,7 @@ resign, claims and rematch — is shared code (:mod:`bot.edge.controller`, :mod:
 :mod:`bot.services.tables`). Adapters hold no state and import no Discord.
 
 The plain values the table code and the adapters share live here too: the :class:`Table` in play, its
-:class:`Seat`\\s and :class:`TableMeta`, the :class:`Lobby` being gathered, a table's refusals
+seats (:class:`Seat`) and :class:`TableMeta`, the :class:`Lobby` being gathered, a table's refusals
 (:mod:`bot.games.refusals`), and what a click asks and a move answers (:mod:`bot.games.answers`).
 
 The registry imports adapters lazily, so one missing or broken game does not stop the bot.

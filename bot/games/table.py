@@ -122,10 +122,14 @@ class ComputerPlayer(Protocol):
 
 class GameAdapter:
     """What the shared table code asks a game, in five groups of hooks: who the game is and its options;
-    the panels it draws; what a move tells; its seats and computer players; resigning and claims. A new
-    game answers the hooks that raise NotImplementedError; the other hooks have defaults that fit a
-    turn-based game with one freshness token (the table's action count), where every seat plays to the end
-    and the panels redrawn after a move are those of the seats the game then waits for."""
+    the panels it draws; what a move tells; its seats and computer players; resigning and claims.
+
+    A new game sets ``name``, ``title``, ``rules`` and ``command`` and answers the hooks that raise
+    NotImplementedError (its options and rules in words, its lobby, board, private panel and clicks, its
+    announcement, score line and waiting text, its resign action and the resign and claim texts). The other
+    hooks have defaults that fit a turn-based game with one freshness token (the table's action count),
+    where every seat plays to the end, the panels redrawn after a move are those of the seats the game
+    then waits for, and a claim against an idle seat resigns it (``tests/fakegame.py`` is such a game)."""
 
     # ---------------------------------------------------------------- who the game is, and its options
 

@@ -39,12 +39,15 @@ class TableLoader:
         self._codecs: dict[str, snapshots.Codec | None] = {}
 
     def adapter(self, game: str) -> GameAdapter:
+        """The game's adapter; a TableError for a game this bot does not host."""
         try:
             return self.games[game]
         except KeyError:
             raise TableError("tavern.table.no-such-game", game=game) from None
 
     async def read(self, game_id: int, snapshots: Mapping[str, str] | None = None) -> GameRecord:
+        """The stored game (with its snapshot and the actions after it, for ``snapshots`` {game: tag});
+        TableUnavailable when the store can't be read, TableError when there is no such game."""
         try:
             record = await self.store.load_game(game_id, snapshots=snapshots)
         except Exception as err:
