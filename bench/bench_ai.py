@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import random
 import statistics
 import sys
@@ -26,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.stats import quantile, wilson
 from bot.ai import bhargage as ai
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import peg_points
@@ -147,17 +147,6 @@ def _match_chunk(args: tuple[str, str, list[int], bool, int]) -> tuple[int, int]
     return wins, len(seeds)
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate (both benches use it)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return mid - half, mid + half
-
-
 def match(a: str, b: str, games: int, jobs: int, sequences: bool, target: int, first_seed: int) -> None:
     seeds = list(range(first_seed, first_seed + games))
     chunks = [seeds[i : i + 25] for i in range(0, games, 25)]
@@ -180,11 +169,6 @@ def match(a: str, b: str, games: int, jobs: int, sequences: bool, target: int, f
 # ---------------------------------------------------------------- speed
 
 
-def _pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
 def speed(games: int, sequences: bool) -> None:
     """Time every hard decision of whole hard-vs-hard games, one process."""
     options = bh.Options(sequences=sequences)
@@ -203,7 +187,7 @@ def speed(games: int, sequences: bool) -> None:
     print(f"hard decisions over {games} games (sequences {'on' if sequences else 'off'}):")
     for name, xs in (("all", every), *times.items()):
         if xs:
-            p50, p99 = _pct(xs, 0.5) * 1e3, _pct(xs, 0.99) * 1e3
+            p50, p99 = quantile(xs, 0.5) * 1e3, quantile(xs, 0.99) * 1e3
             print(
                 f"  {name:8} n={len(xs):6}  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms"
                 f"  max {max(xs) * 1e3:6.2f} ms  mean {statistics.fmean(xs) * 1e3:6.2f} ms"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_ai import wilson
+from bench.stats import quantile, wilson
 from bot.ai import deluxe as ai
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Suit, deluxe_deck, shuffled
@@ -152,11 +152,6 @@ def run_line(a: str, b: str, players: int, games: int, jobs: int, seed: int, tar
     return times
 
 
-def percentile(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
 def crowded_view(i: int) -> D.View:
     """A 6-seat view with a 30-card hand to bind and discard from and a crowded table."""
     rng = random.Random(f"big:{i}")
@@ -189,8 +184,8 @@ def speed(games: int, jobs: int, seed: int, target: int) -> None:
     t0 = time.perf_counter()
     times = run_line("hard", "hard", 6, games, jobs, seed, target)
     print(
-        f"hard decisions over whole 6-player games: n={len(times)} p50 {percentile(times, 0.5):.2f} ms, "
-        f"p99 {percentile(times, 0.99):.2f} ms, max {max(times):.1f} ms "
+        f"hard decisions over whole 6-player games: n={len(times)} p50 {quantile(times, 0.5):.2f} ms, "
+        f"p99 {quantile(times, 0.99):.2f} ms, max {max(times):.1f} ms "
         f"(wall {time.perf_counter() - t0:.1f} s)"
     )
     big: list[float] = []
@@ -202,7 +197,7 @@ def speed(games: int, jobs: int, seed: int, target: int) -> None:
         assert action in view.legal
     print(
         f"hard decisions on constructed 30-card hands (6 seats, crowded table): n={len(big)} "
-        f"p50 {percentile(big, 0.5):.2f} ms, p99 {percentile(big, 0.99):.2f} ms, max {max(big):.1f} ms"
+        f"p50 {quantile(big, 0.5):.2f} ms, p99 {quantile(big, 0.99):.2f} ms, max {max(big):.1f} ms"
     )
 
 

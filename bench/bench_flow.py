@@ -31,11 +31,11 @@ from bench.bench_load import _verb, running_bot
 from bot.ai import bhargage as bh_ai
 from bot.ai import deluxe as dx_ai
 from bot.edge.app import TavernBot
-from bot.games import deluxe as dx_adapter
+from bot.games import Table
+from bot.games import deluxe_panel as dx_panel
 from bot.rules import bhargage as bh
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card
-from bot.services.tables import Table
 from bot.settings import Settings
 from tests.fakediscord import FAKE_TOKEN, FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
@@ -191,16 +191,16 @@ async def _deluxe_click(p: Player, panel: FakeMessage, hand: tuple[Card, ...], a
     elif isinstance(action, D.Done):
         await p.press(panel, "done")
     elif isinstance(action, D.Bind):
-        mask = dx_adapter.mask_text(dx_adapter.mask_of(hand, action.cards))
+        mask = dx_panel.mask_text(dx_panel.mask_of(hand, action.cards))
         if p.has_select(panel, "meld", mask):
             await p.choose(panel, "meld", [mask])
             return
         if any(_verb(b.custom_id) == "build" for b in panel.buttons()):
             panel = await p.press(panel, "build")
-        panel = await _pick(p, panel, dx_adapter.positions(dx_adapter.mask_of(hand, action.cards)))
+        panel = await _pick(p, panel, dx_panel.positions(dx_panel.mask_of(hand, action.cards)))
         await p.press(panel, "bind")
     elif isinstance(action, D.Discard):
-        pos = str(dx_adapter.mask_of(hand, [action.card]).bit_length() - 1)
+        pos = str(dx_panel.mask_of(hand, [action.card]).bit_length() - 1)
         if p.has_select(panel, "toss", pos):
             await p.choose(panel, "toss", [pos])
             return

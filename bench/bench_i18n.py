@@ -10,8 +10,7 @@ import argparse
 import time
 
 from bot.base import i18n
-from bot.games import GAMES
-from bot.services.tables import Seat, Table
+from bot.games import GAMES, Seat, Table
 
 
 def _table(game: str) -> Table:

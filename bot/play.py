@@ -25,11 +25,10 @@ from bot.ai import DEFAULT_LEVEL, LEVELS, Level
 from bot.base.i18n import ENGLISH, LANGUAGES, current, speaking, t, tn
 from bot.base.panel import Button, Control, Panel, Select
 from bot.base.refusals import UserFacingError
-from bot.games import GAMES, Announcement, Aside, Click, GameAdapter, Move
+from bot.games import GAMES, Announcement, Aside, Click, GameAdapter, Move, Seat, StaleAction, Table
 from bot.games.seats import next_bot
 from bot.rules.errors import RulesError
 from bot.services import session
-from bot.services.tables import Seat, StaleAction, Table
 
 HUMAN = 0  # the human's seat; the computer players take the seats after it
 HUMAN_ID = 1  # a person's id (bot seats have negative ids, as on Discord)

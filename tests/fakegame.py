@@ -1,4 +1,5 @@
-"""A tiny game with the same module shape as ``bot.rules.bhargage`` / ``deluxe``, for service-layer tests.
+"""A tiny game with the same module shape as ``bot.rules.bhargage`` / ``deluxe`` (an engine, as
+``bot.rules.engine.Engine`` says), for service-layer tests.
 
 "Race": seats take turns adding 1–3 to their own total; the first to reach ``target`` wins. The starting seat
 is drawn from the seed, so replay must reproduce it. Reaching the target exactly with a 3 is a "muggins" win,
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn
+from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,18 @@ def apply(state: State, action: Action) -> tuple[State, list[object]]:
     return new, events
 
 
+def check(state: State, action: Action) -> None:
+    apply(state, action)  # the state is immutable: this raises what apply would, and changes nothing
+
+
+def can(state: State, action: Action) -> bool:
+    try:
+        check(state, action)
+    except RulesError:
+        return False
+    return True
+
+
 def parse_action(text: str) -> Action:
     parts = text.split()
     try:
@@ -177,7 +190,9 @@ def replay(seed: int, players: int, options: Options, texts: Sequence[str]) -> S
 
 
 # ------------------------------------------------------------------------------------------- its adapter
-# Everything the shared table code needs to host "Race" on Discord: no change to bot/ or cogs/ for it.
+# Everything the shared table code needs to host "Race" on Discord: no change to bot/ or cogs/ for it. The
+# hooks it leaves out keep their defaults (the panels redrawn after a move are those of the seat to move; a
+# claim against an idle seat resigns it).
 
 from bot.base.panel import Button, Panel  # noqa: E402
 from bot.base.refusals import UserFacingError  # noqa: E402
@@ -229,9 +244,6 @@ class RaceAdapter(GameAdapter):
             out.ping = f"<@{table.user_ids[table.state.turn]}>, your race turn."
         return out
 
-    def deal(self, table: Any, events: Sequence[Any]) -> dict[int, str]:
-        return {} if table.is_over() else {table.state.turn: ""}
-
     def waiting_text(self, table: Any) -> str:
         state: State = table.state
         return "Race over." if state.over else f"Waiting for {table.names[state.turn]}."
@@ -241,9 +253,6 @@ class RaceAdapter(GameAdapter):
 
     def resign_question(self, table: Any, seat: int) -> str:
         return "Give up the race?"
-
-    def claim_action(self, table: Any, seat: int) -> Any:
-        return Resign(seat)
 
     def claim_offer(self, table: Any, idle: int, minutes: int) -> tuple[str, str]:
         return f"{table.names[idle]} is idle ({minutes} min): claim the race?", "Claim the race"

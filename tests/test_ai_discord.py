@@ -11,12 +11,12 @@ import pytest
 from bot.ai import bhargage as bh_ai
 from bot.base.refusals import UserFacingError
 from bot.edge.app import TavernBot
+from bot.games import Table
 from bot.games.seats import is_bot, level_of
 from bot.rules import bhargage as bh
 from bot.rules import deluxe as D
 from bot.rules.decktet import card
 from bot.services.lobbies import Player
-from bot.services.tables import Table
 from tests.conftest import StartBot, make_settings
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_bhargage_discord import act_with_panel

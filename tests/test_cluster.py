@@ -17,7 +17,7 @@ import pytest
 
 from bench.bot_process import BotChild
 from bot.edge.app import TavernBot
-from bot.services.tables import Table
+from bot.games import Table
 from tests.conftest import StartBot, make_settings
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.transcripts import act, live_panel, verb

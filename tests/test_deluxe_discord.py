@@ -188,7 +188,7 @@ async def test_the_turn_panel_binds_and_discards_in_one_click_each(
 ) -> None:
     """The bind step: the best melds in one menu, the discards in another, "Build a meld by hand" for the
     rest; a single picked card there gets a hint, never an error."""
-    from bot.games import deluxe as V
+    from bot.games import deluxe_panel as P
 
     fake = fake_discord
     bot = await boot(start_bot, seed=5)
@@ -213,14 +213,14 @@ async def test_the_turn_panel_binds_and_discards_in_one_click_each(
         if melds is not None:
             assert panel.content.startswith("**Your turn: bind, then discard**")
             assert melds.placeholder == "Bind a meld…"
-            best = V.ranked_melds(table.state, seat)
+            best = P.ranked_melds(table.state, seat)
             assert len(melds.options) == min(25, len(best))
             pts = [R.points(m.cards) for m in best[:25]]
             assert pts == sorted(pts, reverse=True)
             assert [o.description.split(" · ")[1] for o in melds.options] == [plural(p, "pt") for p in pts]
             top = best[0]
             assert melds.options[0].label == ", ".join(R.card_text(c) for c in top.cards)
-            assert melds.options[0].value == V.mask_text(V.mask_of(hand, top.cards))
+            assert melds.options[0].value == P.mask_text(P.mask_of(hand, top.cards))
         else:
             assert panel.content.startswith("**Your turn: discard**")
         if not checked_hint:
@@ -230,7 +230,7 @@ async def test_the_turn_panel_binds_and_discards_in_one_click_each(
                 pick = menu(built, "pick")
                 one = (await fake.select(user, built, pick.custom_id, [str(i)])).message
                 text = one.text()
-                assert V.PICK_HINT in text or "These make a ➕ partial straight" in text, text
+                assert P.PICK_HINT in text or "These make a ➕ partial straight" in text, text
                 assert "Straights need" not in text and "make no meld" not in text
                 assert one.button(f"Discard {hand[i].title}") is not None
                 built = one

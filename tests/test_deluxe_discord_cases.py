@@ -369,23 +369,24 @@ async def test_closed_dms_play_from_show_my_hand_and_idle_players(
 
 
 async def test_final_bind_window_panel_offers_bind_and_done_only_to_its_player() -> None:
+    from bot.games import Seat, Table
     from bot.games import deluxe as V
-    from bot.services.tables import Seat, Table
+    from bot.games import deluxe_panel as P
 
     state, _ = D.start(5, 3, D.Options())
     state = replace(state, phase=D.Phase.FINAL_BIND, turn=1, final_binders=(2,))
     seats = (Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cat"))
     table = Table(1, "deluxe", V.ADAPTER, 1, 1, 5, state.options, seats, state, 7, 0.0, 0.0)
-    panel = V.turn_panel(table, 1)
+    panel = P.turn_panel(table, 1)
     assert panel.content.startswith("**Final bind**")
     names = [getattr(i, "label", None) for i in panel.controls]
     assert "Done" in names and "Build a meld by hand" in names
     assert not any(n and n.startswith("Discard") for n in names)
     assert not any(getattr(i, "verb", "") == "toss" for i in panel.controls)
-    built = V.turn_panel(table, 1, build=True, mask=1)
+    built = P.turn_panel(table, 1, build=True, mask=1)
     assert [getattr(i, "label", None) for i in built.controls][-3:] == ["Bind picked cards", "Clear", "Back"]
     assert all(i.token == "7" for i in panel.controls)
-    waiting = V.turn_panel(table, 2)
+    waiting = P.turn_panel(table, 2)
     assert waiting.controls == () and waiting.content == "Waiting for Bob."
 
 
@@ -411,10 +412,10 @@ async def test_table_and_rules_commands(fake_discord: FakeDiscord, start_bot: St
 
 def test_more_than_25_melds_shows_the_25_best_within_discord_limits() -> None:
     from bot.base.panel import Select
-    from bot.games import Click
+    from bot.games import Click, Seat, Table
     from bot.games import deluxe as V
+    from bot.games import deluxe_panel as P
     from bot.render import deluxe as R
-    from bot.services.tables import Seat, Table
 
     state, _ = D.start(5, 3, D.Options())
     hand = tuple(sorted(state.deck[:40], key=lambda c: (c.rank.value, c.index)))
@@ -423,12 +424,12 @@ def test_more_than_25_melds_shows_the_25_best_within_discord_limits() -> None:
     seats = (Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cat"))
     table = Table(1, "deluxe", V.ADAPTER, 1, 1, 5, state.options, seats, state, 9, 0.0, 0.0)
     assert len(D.bindable_melds(state, 0)) > 25
-    panel = V.turn_panel(table, 0)
+    panel = P.turn_panel(table, 0)
     selects = [c for c in panel.controls if isinstance(c, Select)]
     melds = selects[0]
     assert melds.verb == "meld" and len(melds.options) == 25 and len(selects) <= 4
     assert "more in **Build a meld**" in (panel.embed.description if panel.embed else "")
-    best = [R.points(m.cards) for m in V.ranked_melds(state, 0)]
+    best = [R.points(m.cards) for m in P.ranked_melds(state, 0)]
     assert best[:25] == sorted(best, reverse=True)[:25]
     assert len({o.value for o in melds.options}) == 25
     for s in selects:
@@ -443,10 +444,10 @@ def test_more_than_25_melds_shows_the_25_best_within_discord_limits() -> None:
     offered = {o.value for o in melds.options}
     hidden = next(
         m
-        for m in V.ranked_melds(state, 0)
-        if V.mask_text(V.mask_of(D.view(state, 0).hand, m.cards)) not in offered
+        for m in P.ranked_melds(state, 0)
+        if P.mask_text(P.mask_of(D.view(state, 0).hand, m.cards)) not in offered
     )
-    value = V.mask_text(V.mask_of(D.view(state, 0).hand, hidden.cards))
+    value = P.mask_text(P.mask_of(D.view(state, 0).hand, hidden.cards))
     try:
         V.ADAPTER.click(table, 0, Click("g", 1, "9", "meld", "", (value,)))
     except UserFacingError:

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.games import deluxe as V
+from bot.games import deluxe_panel as P
 from bot.render import deluxe as R
 from bot.rules import deluxe as D
 from bot.rules.decktet import cards, sort_key
@@ -50,7 +51,7 @@ async def cat_goes_out(fake: FakeDiscord, cat: FakeUser, table: Any) -> FakeMess
         melds = next(s for s in panel.selects() if ":meld" in s.custom_id)
         option = next(o for o in melds.options if o.label == R.cards_text(sorted(cards(meld), key=sort_key)))
         assert option.description is not None and option.description.startswith("Bharg set of")
-        named = V.chosen(hand, V.parse_mask(option.value))
+        named = P.chosen(hand, P.parse_mask(option.value))
         assert sorted(named, key=sort_key) == sorted(cards(meld), key=sort_key)
         panel = (await fake.select(cat, panel, melds.custom_id, [option.value])).message
     last = D.view(table.state, 2).hand
@@ -198,8 +199,7 @@ async def test_lost_channel_permission_does_not_stop_the_game(
 def test_a_busy_six_player_table_message_fits_one_embed_and_keeps_every_player() -> None:
     from dataclasses import replace
 
-    from bot.games import deluxe as V
-    from bot.services.tables import Seat, Table
+    from bot.games import Seat, Table
 
     state, _ = D.start(1, 6, D.Options(pawns=True, courts=True))
     partial = D.Meld(D.PARTIAL, cards("journey, mill"), ((1, cards("author, sailor")), (2, cards("savage"))))

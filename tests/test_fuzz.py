@@ -49,11 +49,10 @@ import yarl
 
 from bot.base.panel import Panel
 from bot.edge.app import TavernBot, create_bot
-from bot.games import GAMES
+from bot.games import GAMES, Table
 from bot.games import bhargage as bhargage_adapter
 from bot.games import deluxe as deluxe_adapter
 from bot.rules.decktet import ALL_CARDS
-from bot.services.tables import Table
 from tests.conftest import ErrorLogGuard, make_settings
 from tests.fakediscord import (
     FakeChannel,

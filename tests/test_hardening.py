@@ -14,8 +14,9 @@ import pytest
 
 from bot.base.i18n import t
 from bot.edge.app import TavernBot
+from bot.games import Table
 from bot.rules import bhargage as bh
-from bot.services.tables import Table, TableService
+from bot.services.tables import TableService
 from bot.store import SQLiteStore
 from tests import fakegame
 from tests.conftest import StartBot

@@ -145,7 +145,7 @@ def test_the_check_finds_a_missing_id(copy: Path) -> None:
     )
     problems = i18n_check.check(copy)
     assert len(problems) == 1 and problems[0].startswith(
-        "it: 'tavern.table.stale' (used at bot/services/tables.py:"
+        "it: 'tavern.table.stale' (used at bot/games/refusals.py:"
     )
 
 

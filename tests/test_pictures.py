@@ -340,3 +340,14 @@ def test_the_reference_check_catches_a_regression(samples: dict[str, bytes]) -> 
     swapped = next(c for c in ALL_CARDS if c not in row.groups[0])
     other = replace(hand, parts=(replace(row, groups=((swapped, *row.groups[0][1:]),)), *hand.parts[1:]))
     assert differs(rgb(draw(other)), ref)
+
+
+def test_the_pictures_english_gallery_words_are_the_catalogs() -> None:
+    """The pictures look no text up: their English gallery words (the default gallery, the palette sheet) are
+    the words the render code makes in English."""
+    from bot.base.i18n import ENGLISH, speaking
+    from bot.pictures.parts import ENGLISH_GALLERY
+    from bot.render.cards import gallery_words
+
+    with speaking(ENGLISH):
+        assert gallery_words() == ENGLISH_GALLERY

@@ -16,7 +16,9 @@ import pytest
 
 from bot.edge.app import TavernBot
 from bot.edge.delivery import parse
-from bot.services.tables import Table, TableService
+from bot.games import Table
+from bot.services.tables import TableService
+from bot.services.tables.restore import Restore
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.test_bhargage_discord import SEED, act_with_panel, challenge, enabled, play_out, step, waiting_line
@@ -27,7 +29,7 @@ async def replayed(service: TableService, game_id: int) -> Table:
     """The table a full replay of the whole stored log gives (no snapshot read)."""
     record = await service.store.load_game(game_id)
     assert record is not None
-    return service._rebuild(record)
+    return service._loader.rebuild(record)
 
 
 @pytest.fixture
@@ -119,13 +121,13 @@ async def test_presses_and_commands_are_answered_while_the_tables_are_restored(
 
     # The next start-up rebuilds no table until the test lets it: the restore is as slow as can be.
     gate = asyncio.Event()
-    restore_one = TableService._restore_one
+    restore_one = Restore.restore_one
 
-    async def slow(self: TableService, record: Any) -> Any:
+    async def slow(self: Restore, record: Any) -> Any:
         await gate.wait()
         return await restore_one(self, record)
 
-    monkeypatch.setattr(TableService, "_restore_one", slow)
+    monkeypatch.setattr(Restore, "restore_one", slow)
     second = await start_bot(restored=False)
     restoring = second._restoring
     assert second.is_ready() and second.tables.active_tables() == []

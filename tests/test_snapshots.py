@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 
-from bot.games import GAMES
+from bot.games import GAMES, Table, TableMeta
 from bot.rules import bhargage as bh
 from bot.services import snapshots, tables
-from bot.services.tables import Table, TableMeta, TableService
+from bot.services.tables import TableService
+from bot.services.tables.restore import Restore
 from bot.store import Snapshot, SQLiteStore
 from tests.test_snapshot_codec import Exploit
 
@@ -112,7 +113,7 @@ async def replayed(store: SQLiteStore, game_id: int) -> Table:
     """The table a full replay of the whole stored log gives (no snapshot read)."""
     record = await store.load_game(game_id)
     assert record is not None and record.snapshot is None
-    return service(store)._rebuild(record)
+    return service(store)._loader.rebuild(record)
 
 
 def snapshot_rows(store: SQLiteStore) -> dict[int, tuple[int, str]]:
@@ -384,13 +385,13 @@ async def test_every_game_is_found_by_channel_thread_and_player_before_it_is_reb
     threaded = made[1]
     await svc.save_meta(threaded, thread_id=9_000)
     gate = asyncio.Event()
-    restore_one = TableService._restore_one
+    restore_one = Restore.restore_one
 
-    async def slow(self: TableService, record: Any) -> Any:
+    async def slow(self: Restore, record: Any) -> Any:
         await gate.wait()
         return await restore_one(self, record)
 
-    monkeypatch.setattr(TableService, "_restore_one", slow)
+    monkeypatch.setattr(Restore, "restore_one", slow)
     second = service(store)
     restoring = asyncio.create_task(second.restore())
     await second.indexed()

@@ -10,8 +10,8 @@ import discord
 import pytest
 
 from bot.edge.app import TavernBot
+from bot.games import Table
 from bot.rules import bhargage as bh
-from bot.services.tables import Table
 from bot.settings import Settings, SettingsError, settings_from_env
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser

@@ -13,17 +13,9 @@ from typing import Any
 import pytest
 
 from bot.base import ratings as rt
-from bot.games import GAMES
+from bot.games import GAMES, MoveNotSaved, NotSeated, StaleAction, Table, TableClosed, TableError
 from bot.rules.errors import IllegalAction, NotYourTurn
-from bot.services.tables import (
-    MoveNotSaved,
-    NotSeated,
-    StaleAction,
-    Table,
-    TableClosed,
-    TableError,
-    TableService,
-)
+from bot.services.tables import TableService
 from bot.store import SQLiteStore as Store
 from tests import fakegame
 

@@ -15,14 +15,12 @@ from bot.ai import bhargage as computer
 from bot.base.i18n import t, tn
 from bot.base.panel import Button, Option, Panel, Select
 from bot.base.refusals import UserFacingError
-from bot.games import Announcement, Aside, Click, GameAdapter, Move, clip
+from bot.games import Announcement, Aside, Click, GameAdapter, Lobby, Move, StaleAction, Table, clip
 from bot.render import bhargage as render
 from bot.render import picture, words
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import missing_suits, shortage_for
 from bot.rules.decktet import ALL_CARDS, Card, card, cards
-from bot.services.tables import StaleAction, Table
-from bot.store import Lobby
 
 
 def hint_button() -> Button:
@@ -294,7 +292,7 @@ class Bhargage(GameAdapter):
             out.ping = t("bhargage.ping.play", who=table.mention(state.to_move), count=state.count)
         return out
 
-    def deal(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
+    def redraws(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
         """Both panels follow the whole table, with what just happened on top (the show, after a hand).
         A discard while the other still chooses changes nothing the other sees."""
         state: bh.State = table.state

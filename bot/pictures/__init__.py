@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from bot.pictures.errors import PictureError
 from bot.pictures.faces import RANK_MARKS, face_png, known
-from bot.pictures.scene import GalleryWords, Lane, Row, Scene, Track, draw, gallery, warm
+from bot.pictures.parts import GalleryWords, Lane, Row, Scene, Track
+from bot.pictures.scene import draw, gallery, warm
 from bot.pictures.suits import SUIT_COLOURS, icon_png
 from bot.rules.decktet import Card, Suit
 

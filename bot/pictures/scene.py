@@ -17,11 +17,21 @@ from PIL import Image, ImageDraw
 from bot.pictures import faces
 from bot.pictures.errors import PictureError
 from bot.pictures.faces import Worth
+from bot.pictures.parts import (
+    ENGLISH_GALLERY,
+    PEG_COLOURS,
+    RGB,
+    GalleryWords,
+    Lane,
+    Legend,
+    Row,
+    Scene,
+    Track,
+    check,
+)
 from bot.pictures.suits import symbol
 from bot.pictures.text import fit, font
 from bot.rules.decktet import ALL_CARDS, Card, Rank, Suit
-
-RGB = tuple[int, int, int]
 
 FELT: RGB = (30, 82, 55)
 FELT_EDGE: RGB = (18, 56, 37)
@@ -41,143 +51,6 @@ LABEL_SIZE, LABEL_H = 13, 19
 TITLE_SIZE, TITLE_H = 22, 36
 ICON = 22  # suit symbols after a caption
 LABEL_MAX = 320  # a label wider than its group widens the group's slot up to this
-
-PEG_COLOURS: tuple[RGB, ...] = (
-    (255, 122, 92),
-    (110, 190, 255),
-    (255, 220, 80),
-    (205, 150, 255),
-    (140, 235, 150),
-    (255, 160, 215),
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One line of a scene: a caption, then groups of cards side by side (a hand; a pile; one player's melds,
-    each a group)."""
-
-    caption: str = ""
-    groups: tuple[tuple[Card, ...], ...] = ()
-    picked: tuple[tuple[int, int], ...] = ()  # (group, position) of cards raised and outlined
-    labels: tuple[str, ...] = ()  # small text under each group, in the order of groups
-    suits: tuple[Suit, ...] = ()  # suit symbols drawn right after the caption
-    small: bool = False  # smaller cards (melds on a table, the pile)
-
-
-@dataclass(frozen=True, slots=True)
-class Lane:
-    """One player's line on a peg board."""
-
-    name: str
-    front: int  # the score (front peg)
-    back: int | None = None  # the back peg (score before the last scoring), None if not yet
-    gained: int | None = None  # points of the last peg, shown as "+4" near the front peg
-
-
-@dataclass(frozen=True, slots=True)
-class Track:
-    """A cribbage-style peg board: one lane per player, holes in groups of five from 0 to target, a finish
-    hole."""
-
-    lanes: tuple[Lane, ...]
-    target: int
-
-
-@dataclass(frozen=True, slots=True)
-class Scene:
-    """Everything in one picture, top to bottom; hashable, so drawing is cached on it."""
-
-    parts: tuple[Row | Track, ...]
-    title: str = ""
-    worth: Worth = "count"  # the badge: Bhargage's count value, or Bharg Deluxe's points ("suits")
-    # the names written on the faces, one per card in deck order, in the reader's language (filled by
-    # ``bot.render.picture``); empty: each card's English name
-    names: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class _Legend:
-    """The six suit symbols with their names (the gallery's last line), in suit order."""
-
-    names: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class GalleryWords:
-    """Every word the gallery draws, built by the render code in the reader's language
-    (``bot.render.cards.gallery_words``): the pictures never look text up themselves."""
-
-    title: str  # "The Decktet · 45 cards"
-    aces: str  # "Aces · value 1"
-    middle: str  # "Ranks 2 to 9 · value = rank"
-    middle_labels: tuple[str, ...]  # one per rank 2–9: "2 · value 2"
-    pawns_courts: str  # "Pawns (P) and Courts (Ct) · value 0"
-    pawns_courts_labels: tuple[str, str]  # ("Pawns", "Courts")
-    crowns_excuse: str  # "Crowns (Cr) · value 10   ·   the Excuse (X) · value 0"
-    suits: tuple[str, ...]  # the six suit names, in suit order
-    names: tuple[str, ...] = ()  # the names on the faces, as ``Scene.names``
-
-
-# --------------------------------------------------------------------------------------------- checking
-
-
-def _check_row(row: Row, where: str) -> None:
-    if not isinstance(row.caption, str):
-        raise PictureError(f"{where}: caption {row.caption!r} is not text")
-    if not isinstance(row.groups, tuple) or not all(isinstance(g, tuple) for g in row.groups):
-        raise PictureError(f"{where}: groups must be a tuple of tuples of cards, not {row.groups!r}")
-    for g, group in enumerate(row.groups):
-        for c in group:
-            try:
-                faces.known(c)
-            except PictureError as e:
-                raise PictureError(f"{where}, group {g}: {e}") from None
-    for pick in row.picked:
-        ok = isinstance(pick, tuple) and len(pick) == 2 and all(isinstance(i, int) for i in pick)
-        if not ok or not (0 <= pick[0] < len(row.groups) and 0 <= pick[1] < len(row.groups[pick[0]])):
-            raise PictureError(f"{where}: picked {pick!r} is not a (group, position) of a card in the row")
-    if len(row.labels) > len(row.groups) or not all(isinstance(s, str) for s in row.labels):
-        raise PictureError(f"{where}: labels {row.labels!r} must be text, at most one per group")
-    if not all(isinstance(s, Suit) for s in row.suits):
-        raise PictureError(f"{where}: suits {row.suits!r} must be Suit values")
-
-
-def _is_count(n: object) -> bool:
-    return isinstance(n, int) and not isinstance(n, bool) and n >= 0
-
-
-def _check_track(track: Track, where: str) -> None:
-    if not isinstance(track.target, int) or not 5 <= track.target <= 250:
-        raise PictureError(f"{where}: target {track.target!r} is not a whole number from 5 to 250")
-    if not isinstance(track.lanes, tuple) or not 1 <= len(track.lanes) <= len(PEG_COLOURS):
-        raise PictureError(f"{where}: a Track needs 1 to {len(PEG_COLOURS)} lanes, got {track.lanes!r}")
-    for i, lane in enumerate(track.lanes):
-        if not isinstance(lane, Lane) or not isinstance(lane.name, str):
-            raise PictureError(f"{where}, lane {i}: {lane!r} is not a Lane with a name")
-        if not _is_count(lane.front) or not (lane.back is None or _is_count(lane.back)):
-            raise PictureError(f"{where}, lane {i}: scores must be whole numbers ≥ 0 ({lane!r})")
-        if lane.gained is not None and (not isinstance(lane.gained, int) or isinstance(lane.gained, bool)):
-            raise PictureError(f"{where}, lane {i}: gained {lane.gained!r} is not a whole number")
-
-
-def _check(scene: object) -> Scene:
-    if not isinstance(scene, Scene) or not isinstance(scene.parts, tuple) or not isinstance(scene.title, str):
-        raise PictureError(f"not a Scene with a tuple of parts and a text title: {scene!r}")
-    if not scene.parts and not scene.title:
-        raise PictureError("an empty scene: no parts and no title")
-    if scene.worth not in ("count", "suits"):
-        raise PictureError(f"a card's worth is shown as 'count' or 'suits', not {scene.worth!r}")
-    if not isinstance(scene.names, tuple) or not all(isinstance(n, str) for n in scene.names):
-        raise PictureError(f"a scene's card names must be a tuple of text, not {scene.names!r}")
-    for i, part in enumerate(scene.parts):
-        if isinstance(part, Row):
-            _check_row(part, f"part {i} (Row {part.caption!r})")
-        elif isinstance(part, Track):
-            _check_track(part, f"part {i} (Track)")
-        else:
-            raise PictureError(f"part {i} is neither a Row nor a Track: {part!r}")
-    return scene
 
 
 # --------------------------------------------------------------------------------------------- rows
@@ -427,7 +300,7 @@ def _legend_size() -> tuple[int, int]:
     return MAX_WIDTH, LEGEND_H
 
 
-def _draw_legend(im: Image.Image, d: ImageDraw.ImageDraw, legend: _Legend, x0: int, y: int) -> None:
+def _draw_legend(im: Image.Image, d: ImageDraw.ImageDraw, legend: Legend, x0: int, y: int) -> None:
     step = MAX_WIDTH // len(Suit)
     f = font(16, bold=True)
     for i, (suit, name) in enumerate(zip(Suit, legend.names, strict=False)):
@@ -440,7 +313,7 @@ def _draw_legend(im: Image.Image, d: ImageDraw.ImageDraw, legend: _Legend, x0: i
 # --------------------------------------------------------------------------------------------- the scene
 
 
-def _size(part: Row | Track | _Legend) -> tuple[int, int]:
+def _size(part: Row | Track | Legend) -> tuple[int, int]:
     if isinstance(part, Row):
         return _row_size(part)
     if isinstance(part, Track):
@@ -450,12 +323,12 @@ def _size(part: Row | Track | _Legend) -> tuple[int, int]:
 
 def compose(scene: Scene) -> Image.Image:
     """The scene as an RGB image (checked first: ``PictureError`` on bad input)."""
-    _check(scene)
+    check(scene)
     return _compose(scene.parts, scene.title, scene.worth, scene.names)
 
 
 def _compose(
-    parts: Sequence[Row | Track | _Legend], title: str, worth: Worth = "count", names: tuple[str, ...] = ()
+    parts: Sequence[Row | Track | Legend], title: str, worth: Worth = "count", names: tuple[str, ...] = ()
 ) -> Image.Image:
     sizes = [_size(p) for p in parts]
     title = fit(title, font(TITLE_SIZE, True), MAX_WIDTH)
@@ -487,13 +360,13 @@ def palette() -> Image.Image:
     face at both sizes, a highlight, a full peg board, the suit legend, text): mapping a picture onto a fixed
     palette costs 2 ms where building one per picture costs 10."""
     lanes = tuple(Lane(f"Player {i} · ąéß", 10 * i + 5, 10 * i, i + 1) for i in range(len(PEG_COLOURS)))
-    words = _english_gallery_words()
+    words = ENGLISH_GALLERY
     sheet = _compose(
         (
             *_rank_groups(words),
             Row("Caption", (ALL_CARDS[:23], ALL_CARDS[23:]), picked=((0, 0),), labels=("a", "b"), small=True),
             Track(lanes, 121),
-            _Legend(words.suits),
+            Legend(words.suits),
         ),
         "Title",  # the palette sheet is never shown: any text gives the text colours
     )
@@ -555,23 +428,11 @@ def _rank_groups(words: GalleryWords) -> Sequence[Row]:
     )
 
 
-def _english_gallery_words() -> GalleryWords:
-    """The gallery's words in English, from the render code (the palette sheet; a gallery asked for with no
-    words)."""
-    from bot.base.i18n import ENGLISH, speaking
-    from bot.render.cards import gallery_words  # the render code owns the words
-
-    with speaking(ENGLISH):
-        return gallery_words()
-
-
 @lru_cache(maxsize=4)
-def gallery(words: GalleryWords | None = None) -> bytes:
+def gallery(words: GalleryWords = ENGLISH_GALLERY) -> bytes:
     """The whole deck by rank, with each card's value, and the six suit symbols named: a reference card.
     ``words`` come from ``bot.render.cards.gallery_words()`` (in the language in force there); without
     them, in English."""
-    if words is None:
-        words = _english_gallery_words()
     rows = _rank_groups(words)
-    _check(Scene(tuple(rows)))
-    return encode(_compose((*rows, _Legend(words.suits)), words.title, names=words.names))
+    check(Scene(tuple(rows)))
+    return encode(_compose((*rows, Legend(words.suits)), words.title, names=words.names))

@@ -3,7 +3,8 @@
 No Discord, asyncio or database code lives here. Randomness comes only from ``random.Random`` objects
 seeded from the game's seed, so a game is fully determined by (seed, players, options, action log).
 
-Every game module (``bhargage``, ``deluxe``) exposes the same shape, which the service layer relies on:
+Every game module (``bhargage``, ``deluxe``) exposes the same shape, which the service layer relies on
+(``bot.rules.engine.Engine`` says it in types):
 
 - ``Options`` — frozen dataclass with ``to_dict()`` / ``Options.from_dict(d)``.
 - ``start(seed, players, options) -> (State, list[Event])`` — a new game, with the opening events.

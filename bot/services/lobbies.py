@@ -17,9 +17,9 @@ from bot import ai
 from bot.base.i18n import Msg
 from bot.base.locks import KeyedLocks
 from bot.base.refusals import UserFacingError
-from bot.games import GameAdapter
+from bot.games import GameAdapter, Table
 from bot.games.seats import is_bot, next_bot
-from bot.services.tables import Table, TableService
+from bot.services.tables import TableService
 from bot.settings import Settings
 from bot.store import HostBusy, Lobby, Store
 

@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from bot.base.i18n import speaking
 from bot.base.panel import Panel
-from bot.games import Announcement, Aside, Click, Move
-from bot.services.tables import StaleAction, Table, TableMeta, TableService
+from bot.games import Announcement, Aside, Click, Move, StaleAction, Table, TableMeta
+from bot.services.tables import TableService
 
 
 @dataclass(frozen=True)
@@ -139,11 +139,11 @@ def news(
     """Decide what ``events`` make visible; ``answered`` is the seat whose live panel the click's own answer
     already redrew, ``everyone`` redraws every person's panel (a retelling: nobody knows which went out)."""
     adapter = table.adapter
-    held = adapter.hold(table, events)
+    held = adapter.tells_later(table, events)
     told = list(events) if held else list(table.pending)
     fresh = adapter.replaces(table, events)
     with speaking(channel):
-        dealt = adapter.deal(table, told)
+        dealt = adapter.redraws(table, told)
     if table.is_over() or everyone:  # every panel: the end (without controls), or a retelling
         dealt = {s: dealt.get(s, "") for s in range(len(table.seats))}
     notes: dict[str, dict[int, str]] = {}
@@ -154,7 +154,7 @@ def news(
         language = language_of(seat)
         with speaking(language):
             if language not in notes:
-                notes[language] = adapter.deal(table, told)
+                notes[language] = adapter.redraws(table, told)
             panels[seat] = adapter.seat_panel(table, seat, notes[language].get(seat, ""))
     return News(list(events), held, frozenset(dealt), panels, channel, answered)
 

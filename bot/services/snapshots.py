@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Literal, NoReturn
 
 from bot.rules.decktet import ALL_CARDS, Card
+from bot.rules.engine import Engine
 
 # Actions between snapshots: a restart replays at most EVERY - 1 actions of a table (plus those it has not
 # told the channel yet). Hands do not bound that (a Bharg Deluxe hand runs to hundreds of actions), the count
@@ -49,15 +50,19 @@ def due(seq: int, last: int) -> bool:
     return seq - last >= EVERY
 
 
-def codec(rules: types.ModuleType) -> Codec | None:
+def codec(rules: Engine) -> Codec | None:
     """The engine's snapshot codec; None for an engine that declares no ``STATE_VERSION`` (no snapshots).
-    TypeError when its State holds a type the format can't carry."""
+    TypeError when its State holds a type the format can't carry. (``STATE_VERSION`` and ``State`` are no
+    part of every engine: they are read here, where they are used.)"""
     version = getattr(rules, "STATE_VERSION", None)
     if version is None:
         return None
+    name, state = getattr(rules, "__name__", ""), getattr(rules, "State", None)
     if type(version) is not int or version < 1:
-        raise TypeError(f"{rules.__name__}.STATE_VERSION must be a positive int, not {version!r}")
-    return Codec(rules.__name__.rpartition(".")[2], version, rules.State)
+        raise TypeError(f"{name}.STATE_VERSION must be a positive int, not {version!r}")
+    if not isinstance(state, type):
+        raise TypeError(f"{name} declares a STATE_VERSION but no State class")
+    return Codec(name.rpartition(".")[2], version, state)
 
 
 class Codec:

@@ -271,20 +271,6 @@ class GamesMixin(StoreBase):
         short)."""
         # A snapshot is used only if it carries the tag its game's engine reads now.
         fits, fits_params = _fits(snapshots or {})
-        read_actions = (
-            "SELECT a.game_id, a.seq, a.seat, a.text, a.at FROM actions a "
-            f"JOIN games g ON g.id = a.game_id WHERE {where} ORDER BY a.game_id, a.seq"
-        )
-        actions_params = list(params)
-        if snapshots is not None:
-            # Games first, then their snapshots, then the actions after each (a range of the actions' key).
-            read_actions = (
-                "SELECT a.game_id, a.seq, a.seat, a.text, a.at "
-                f"FROM games g LEFT JOIN snapshots sn ON {fits} CROSS JOIN actions a "
-                f"WHERE a.game_id = g.id AND a.seq > COALESCE(sn.seq, 0) AND {where} "
-                "ORDER BY a.game_id, a.seq"
-            )
-            actions_params = [*fits_params, *params]
         async with self._read() as db:
             games = await db.fetch(f"SELECT g.* FROM games g WHERE {where} ORDER BY g.id", params)
             if not games:
@@ -294,7 +280,7 @@ class GamesMixin(StoreBase):
                 f"WHERE {where} ORDER BY s.game_id, s.seat",
                 params,
             )
-            actions = await db.fetch(read_actions, actions_params)
+            actions = await db.fetch(*_actions_query(where, params, fits, fits_params, snapshots is not None))
             snaps = (
                 await db.fetch(
                     "SELECT sn.game_id, sn.seq, sn.at, sn.fingerprint, sn.data FROM games g "
@@ -308,35 +294,7 @@ class GamesMixin(StoreBase):
                 f"SELECT m.game_id, m.data FROM table_meta m JOIN games g ON g.id = m.game_id WHERE {where}",
                 params,
             )
-        seats_of = _seats(seats)
-        actions_of: dict[int, list[ActionRecord]] = defaultdict(list)
-        for a in actions:
-            actions_of[a["game_id"]].append(_action(a))
-        meta_of = {m["game_id"]: dict(json.loads(m["data"])) for m in metas}
-        snapshot_of = {
-            s["game_id"]: Snapshot(s["seq"], s["at"], s["fingerprint"], bytes(s["data"])) for s in snaps
-        }
-        return [
-            GameRecord(
-                id=r["id"],
-                game=r["game"],
-                guild_id=r["guild_id"],
-                channel_id=r["channel_id"],
-                seed=r["seed"],
-                players=r["players"],
-                options=json.loads(r["options"]),
-                status=r["status"],
-                created_at=r["created_at"],
-                finished_at=r["finished_at"],
-                result=json.loads(r["result"]) if r["result"] else None,
-                version=r["version"],
-                seats=tuple(seats_of[r["id"]]),
-                actions=tuple(actions_of[r["id"]]),
-                meta=meta_of.get(r["id"], {}),
-                snapshot=snapshot_of.get(r["id"]),
-            )
-            for r in games
-        ]
+        return _game_records(games, seats, actions, snaps, metas)
 
     async def _finish_in_tx(self, db: Conn, game_id: int, f: Finish) -> None:
         g = await db.fetchrow("SELECT game, guild_id, status FROM games WHERE id = ?", (game_id,))
@@ -367,6 +325,64 @@ def _seats(rows: Sequence[Row]) -> dict[int, list[SeatRecord]]:
     for s in rows:
         seats_of[s["game_id"]].append(SeatRecord(s["seat"], s["user_id"], s["name"]))
     return seats_of
+
+
+def _actions_query(
+    where: str, params: Params, fits: str, fits_params: list[Any], after_snapshots: bool
+) -> tuple[str, list[Any]]:
+    """The query of the actions of the games matching ``where``: the whole logs, or (``after_snapshots``)
+    only the actions after each game's usable snapshot (``fits``, see ``_fits``)."""
+    if not after_snapshots:
+        return (
+            "SELECT a.game_id, a.seq, a.seat, a.text, a.at FROM actions a "
+            f"JOIN games g ON g.id = a.game_id WHERE {where} ORDER BY a.game_id, a.seq"
+        ), list(params)
+    # Games first, then their snapshots, then the actions after each (a range of the actions' key).
+    return (
+        "SELECT a.game_id, a.seq, a.seat, a.text, a.at "
+        f"FROM games g LEFT JOIN snapshots sn ON {fits} CROSS JOIN actions a "
+        f"WHERE a.game_id = g.id AND a.seq > COALESCE(sn.seq, 0) AND {where} "
+        "ORDER BY a.game_id, a.seq"
+    ), [*fits_params, *params]
+
+
+def _game_records(
+    games: Sequence[Row],
+    seats: Sequence[Row],
+    actions: Sequence[Row],
+    snaps: Sequence[Row],
+    metas: Sequence[Row],
+) -> list[GameRecord]:
+    """The records of the games read by ``_records``, from its rows."""
+    seats_of = _seats(seats)
+    actions_of: dict[int, list[ActionRecord]] = defaultdict(list)
+    for a in actions:
+        actions_of[a["game_id"]].append(_action(a))
+    meta_of = {m["game_id"]: dict(json.loads(m["data"])) for m in metas}
+    snapshot_of = {
+        s["game_id"]: Snapshot(s["seq"], s["at"], s["fingerprint"], bytes(s["data"])) for s in snaps
+    }
+    return [
+        GameRecord(
+            id=r["id"],
+            game=r["game"],
+            guild_id=r["guild_id"],
+            channel_id=r["channel_id"],
+            seed=r["seed"],
+            players=r["players"],
+            options=json.loads(r["options"]),
+            status=r["status"],
+            created_at=r["created_at"],
+            finished_at=r["finished_at"],
+            result=json.loads(r["result"]) if r["result"] else None,
+            version=r["version"],
+            seats=tuple(seats_of[r["id"]]),
+            actions=tuple(actions_of[r["id"]]),
+            meta=meta_of.get(r["id"], {}),
+            snapshot=snapshot_of.get(r["id"]),
+        )
+        for r in games
+    ]
 
 
 def _fits(snapshots: Mapping[str, str]) -> tuple[str, list[Any]]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.base.ratings import Rating
+from bot.games.lobby import Lobby
 
 __all__ = [
     "ActionConflict",
@@ -194,23 +195,3 @@ class BotRecord:
     level: str
     games: int
     wins: int
-
-
-@dataclass(frozen=True)
-class Lobby:
-    """A table being gathered in a channel, before its game exists."""
-
-    id: int
-    game: str
-    guild_id: int
-    channel_id: int
-    host_id: int
-    invited_id: int | None
-    options: dict[str, Any]  # the game's options only
-    names: dict[int, str]  # display names of members, by user id
-    members: tuple[int, ...]
-    message_id: int | None
-    created_at: float
-    expires_at: float | None
-    status: str  # open, started, declined, expired or cancelled
-    game_id: int | None

@@ -7,11 +7,12 @@ counters are kept in SQL.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.base import ratings as rt
 from bot.games.seats import is_bot, level_of
-from bot.store._base import Conn, StoreBase
+from bot.store._base import Conn, Row, StoreBase
 from bot.store.records import BotRecord, Finish, GameStats, HistoryRow, LeaderRow
 
 # The player's average hand score in one game, over the finished games that record one (Deluxe), as a
@@ -29,8 +30,18 @@ async def record_finish(
     seats = await db.fetch(
         "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
     )
-    n = len(seats)
     ranks = rt.ranks_from_result(f.scores, f.winners, f.left)
+    await _write_results(db, game_id, game, guild_id, f, seats, ranks)
+    if any(is_bot(s["user_id"]) for s in seats):
+        return  # recorded, but a game against the bot moves no rating and no leaderboard
+    await _write_ratings(db, game, guild_id, f, seats, ranks, system)
+
+
+async def _write_results(
+    db: Conn, game_id: int, game: str, guild_id: int, f: Finish, seats: Sequence[Row], ranks: Sequence[int]
+) -> None:
+    """One results row per seat."""
+    n = len(seats)
     hands = list(f.hand_score_avg) + [None] * (n - len(f.hand_score_avg))
     await db.executemany(
         "INSERT INTO results (game_id, guild_id, game, user_id, seat, score, rank, won, muggins, how, "
@@ -54,8 +65,18 @@ async def record_finish(
             for s in seats
         ],
     )
-    if any(is_bot(s["user_id"]) for s in seats):
-        return  # recorded, but a game against the bot moves no rating and no leaderboard
+
+
+async def _write_ratings(
+    db: Conn,
+    game: str,
+    guild_id: int,
+    f: Finish,
+    seats: Sequence[Row],
+    ranks: Sequence[int],
+    system: rt.RatingSystem,
+) -> None:
+    """Every seat's new rating and tallies, from their ratings before the game."""
     current: list[rt.Rating | None] = []
     for s in seats:
         row = await db.fetchrow(

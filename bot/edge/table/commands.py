@@ -20,11 +20,10 @@ from bot.edge.table.panels import PrivatePanels
 from bot.edge.table.places import Places
 from bot.edge.table.presses import Presses
 from bot.edge.table.publisher import Publisher
-from bot.games import Click
+from bot.games import Click, NotSeated, Table
 from bot.games.seats import is_bot, level_of
 from bot.services.cooldowns import Limits
 from bot.services.lobbies import Player
-from bot.services.tables import NotSeated, Table
 
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 

@@ -9,10 +9,9 @@ import random
 
 from bot.edge.table.host import Host
 from bot.edge.table.publisher import Publisher
-from bot.games import Move
+from bot.games import Move, Table
 from bot.games.seats import level_of
 from bot.services import session
-from bot.services.tables import Table
 
 log = logging.getLogger("tavern.controller")
 

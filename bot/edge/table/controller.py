@@ -15,10 +15,9 @@ from bot.edge.table.places import Places
 from bot.edge.table.presses import Presses
 from bot.edge.table.publisher import Publisher
 from bot.edge.table.timers import Timers
-from bot.games import Click
+from bot.games import Click, NotSeated, TableClosed, TableError
 from bot.services import session
 from bot.services.cooldowns import Limits
-from bot.services.tables import NotSeated, TableClosed, TableError
 
 
 class TableController:

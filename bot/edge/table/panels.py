@@ -16,7 +16,7 @@ from bot.base.panel import Button, Panel
 from bot.edge import delivery
 from bot.edge.table.host import Host, Interaction, mention, private
 from bot.edge.table.places import Places
-from bot.services.tables import Table
+from bot.games import Table
 
 log = logging.getLogger("tavern.controller")
 

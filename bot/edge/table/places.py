@@ -15,8 +15,8 @@ from bot.base.panel import Panel
 from bot.edge import delivery
 from bot.edge.errors import permissions
 from bot.edge.table.host import Host, Interaction, lobby_panel, mention
+from bot.games import Table
 from bot.games.seats import is_bot
-from bot.services.tables import Table
 
 if TYPE_CHECKING:
     from bot.store import Lobby

@@ -21,9 +21,8 @@ from bot.edge import delivery
 from bot.edge.table.host import Host, Interaction, private
 from bot.edge.table.panels import PrivatePanels
 from bot.edge.table.publisher import Publisher
-from bot.games import Aside, Click, Move
+from bot.games import Aside, Click, Move, StaleAction, Table, TableClosed
 from bot.services import session
-from bot.services.tables import StaleAction, Table, TableClosed
 
 log = logging.getLogger("tavern.controller")
 

@@ -20,9 +20,8 @@ from bot.edge.table.host import Host
 from bot.edge.table.outbox import Outbox
 from bot.edge.table.panels import PrivatePanels, show_button
 from bot.edge.table.places import Places
-from bot.games import Announcement
+from bot.games import Announcement, Table
 from bot.services import session
-from bot.services.tables import Table
 
 log = logging.getLogger("tavern.controller")
 
@@ -68,7 +67,7 @@ class Publisher:
             return False
         meta = table.meta
         lost = meta.untold_after is not None and bool(table.pending)
-        return meta.owed or (lost and not table.adapter.hold(table, table.pending))
+        return meta.owed or (lost and not table.adapter.tells_later(table, table.pending))
 
     async def _tell_owed(self, table: Table) -> None:
         """Tell what the store says is owed (see ``owes``): the calls, every person's panel, the board."""

@@ -13,7 +13,7 @@ from bot.edge.table.computer import ComputerPlayers
 from bot.edge.table.host import Host, mention
 from bot.edge.table.places import Places
 from bot.edge.table.publisher import Publisher
-from bot.services.tables import Table
+from bot.games import Table
 
 log = logging.getLogger("tavern.controller")
 

@@ -1,0 +1,52 @@
+"""What a game's hooks are asked about and answer besides panels: the :class:`Click` on one of its controls,
+an :class:`Aside` for the clicker alone, and the :class:`Announcement` of a move for the channel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.base.panel import Control, Panel, Picture
+
+
+@dataclass(frozen=True)
+class Click:
+    """A parsed component interaction: what the custom id says, plus the values chosen in a select."""
+
+    scope: str
+    key: int
+    token: str
+    verb: str
+    arg: str
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Aside:
+    """A private answer to a click that changes nothing (a hint): shown to the clicker only, while the
+    clicked panel stays as it is."""
+
+    panel: Panel
+
+
+@dataclass
+class Announcement:
+    """What the channel is told about some events: messages in order (each fits one Discord message), then
+    the ``ping`` line calling ``ping_seats`` (appended to the last message), with ``controls`` on it; a
+    ``picture`` goes with message ``picture_at`` (the show beside its text)."""
+
+    messages: list[str] = field(default_factory=list)
+    ping: str = ""
+    ping_seats: tuple[int, ...] = ()
+    controls: list[Control] = field(default_factory=list)
+    picture: Picture | None = None
+    picture_at: int = -1
+
+
+def clip(lines: Sequence[str], limit: int) -> str:
+    """Join lines, dropping the oldest when the message would be too long for Discord."""
+    out = list(lines)
+    while out and len("\n".join(out)) > limit:
+        out.pop(0)
+    return "\n".join(out)
