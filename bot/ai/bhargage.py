@@ -18,7 +18,7 @@ from functools import lru_cache
 from math import comb
 
 from bot.ai import Level
-from bot.ai import level as check_level
+from bot.ai import checked as check_level
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import FULL_MASK, ScoreItem, peg_points
 from bot.rules.decktet import ALL_CARDS, Card, Suit, sort_key

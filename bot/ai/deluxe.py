@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.ai import Level
-from bot.ai import level as check_level
+from bot.ai import checked as check_level
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, deluxe_deck
 from bot.rules.deluxe_melds import (

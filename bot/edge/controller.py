@@ -31,6 +31,7 @@ from bot.edge import delivery
 from bot.edge.errors import permissions
 from bot.games import Announcement, Aside, Click, Move
 from bot.games.seats import is_bot, level_of, shown
+from bot.render import levels
 from bot.services.cooldowns import ADMIN_PER_MINUTE, BOARDS_PER_MINUTE, CARDS_PER_MINUTE, Cooldown
 from bot.services.lobbies import Player
 from bot.services.server_settings import describe
@@ -222,7 +223,7 @@ class TableController:
         """A game against the bot, at once: no challenge to answer. It is recorded but never rated."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserFacingError("tavern.error.server-only")
-        chosen = ai.level(level)
+        chosen = levels.level(level)
         self.refuse_permissions(interaction)
         with self.openings.reserve(interaction.user.id):  # given back if no table starts
             adapter = self.tables.adapter(game)

@@ -19,10 +19,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.ai import LEVELS, Level, level_name
+from bot.ai import LEVELS, Level
 from bot.base.i18n import Msg, named, t
 from bot.base.panel import Button, Control, Option, Panel, Picture, Select
 from bot.games.seats import is_bot
+from bot.render.levels import level_name
 
 
 def level_words(level: str) -> str:

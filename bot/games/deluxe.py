@@ -19,9 +19,10 @@ from bot.base.refusals import UserFacingError
 from bot.games import Announcement, Click, GameAdapter, Move, clip
 from bot.render import deluxe as R
 from bot.render import picture, words
+from bot.render.lists import chain
+from bot.render.refusals import said
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card
-from bot.rules.deluxe_melds import chain
 from bot.rules.errors import IllegalAction, NotYourTurn, RulesError
 from bot.services.tables import StaleAction, Table
 from bot.store import Lobby
@@ -90,7 +91,7 @@ def judge(state: D.State, seat: int, cards: Sequence[Card]) -> tuple[D.Meld | No
     try:
         return D.classify(state, seat, cards), None
     except RulesError as err:
-        return None, str(err)
+        return None, said(err)
 
 
 # ------------------------------------------------------------------------------------------- the panel

@@ -15,9 +15,10 @@ from bot import pictures as pic
 from bot.base.i18n import t, tn
 from bot.base.text import RULES_DOCS, rules_link
 from bot.render import suits, words
+from bot.render.lists import chain
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, sort_key
-from bot.rules.deluxe_melds import card_points, chain
+from bot.rules.deluxe_melds import card_points
 
 
 def fast_start_name(k: int) -> str:
