@@ -23,7 +23,7 @@ class UnknownLevel(RulesError, ValueError):
     """A level name the bot does not have; the refusal quotes what was typed."""
 
 
-def unknown(text: str) -> UnknownLevel:
+def _unknown(text: str) -> UnknownLevel:
     """The refusal of ``text`` as a level."""
     return UnknownLevel(
         "general.level.unknown", name=Typed(text, NAME_QUOTE, empty=Phrase("general.level.nothing"))
@@ -37,4 +37,4 @@ def checked(text: str) -> Level:
     for known in LEVELS:
         if known == word:
             return known
-    raise unknown(text)
+    raise _unknown(text)
