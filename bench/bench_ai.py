@@ -42,7 +42,7 @@ def _greedy_discard(view: bh.SeatView) -> bh.Action:
     pairs and 11s as a rough stand-in for their part of the bhargage."""
     dealt = [*view.hand, *view.discard]
     taken = {c.index for c in dealt}
-    u = ai._Unseen([i for i in range(len(ALL_CARDS)) if i not in taken])
+    u = ai.Unseen([i for i in range(len(ALL_CARDS)) if i not in taken])
     sign = 1 if view.dealer == view.seat else -1
     best: tuple[float, bh.Action] | None = None
     for a in view.legal:

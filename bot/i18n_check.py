@@ -7,7 +7,7 @@ instead of in the catalog.
 
 Ids are found by reading the code (no import): the first argument of ``t``, ``tn``, ``Msg``, ``cmd`` and of
 every error class that carries a message (subclasses of ``RulesError`` and ``UserFacingError``; plural when
-it carries a count ``n=``). Ids made
+it carries a count ``n=``), and of every ``Phrase`` an engine names inside a refusal. Ids made
 from a family and a key (``named("suit", key)``) are checked against the family's closed set of keys below.
 Text for operators — log lines, exceptions that are bugs, the store, settings and start-up — is not player
 text; a line that must hold something prose-like and is not player text says so with ``# i18n: not text``.
@@ -27,6 +27,7 @@ from bot.base.i18n import ENGLISH, ID_PATTERN, LANGUAGES, Catalog, misfilled, pl
 ROOT = Path(__file__).resolve().parent.parent
 ID_CALLS = {"t": False, "tn": True, "Msg": False, "cmd": False}  # name → looks up a plural message
 ERROR_BASES = {"RulesError", "UserFacingError"}
+PHRASES = {"Phrase"}  # a message an engine names inside a refusal's values, looked up where it is shown
 # Modules that only speak to the operator (logs, start-up, the store, settings) or are the catalog itself.
 OPERATOR_ONLY = (
     "bot/store/",
@@ -157,7 +158,7 @@ def _scan_ids(tree: ast.Module, rel: str, id_errors: set[str], other_errors: set
                 out.problems.append(f"{rel}:{node.lineno}: named() needs its family written out")
         elif name in ID_CALLS and rel not in ("bot/base/i18n.py", "bot/edge/translator.py"):
             _id_argument(node, ID_CALLS[name], rel, out, required=True)
-        elif name in id_errors:  # an error's message is plural when it carries a count ``n``
+        elif name in id_errors or name in PHRASES:  # plural when it carries a count ``n``
             _id_argument(node, any(k.arg == "n" for k in node.keywords), rel, out, required=False)
 
 

@@ -27,6 +27,7 @@ from bot.base.panel import Button, Control, Panel, Select
 from bot.base.refusals import UserFacingError
 from bot.games import GAMES, Announcement, Aside, Click, GameAdapter, Move, Seat, StaleAction, Table
 from bot.games.seats import next_bot
+from bot.render.refusals import said
 from bot.rules.errors import RulesError
 from bot.services import session
 
@@ -331,7 +332,7 @@ class Terminal:
                 raise StaleAction()
             await self.move(outcome)
         except (UserFacingError, RulesError) as err:
-            self.say(str(err))
+            self.say(said(err))
             return False
         return True
 
@@ -351,7 +352,7 @@ class Terminal:
         try:
             move = session.resign_move(table, HUMAN)
         except (UserFacingError, RulesError) as err:
-            self.say(str(err))
+            self.say(said(err))
             return False
         self.say(t("general.play.confirm", question=adapter.resign_question(table, HUMAN)))
         if self.read().lower() not in words_for("y yes", t("general.play.words.yes")):  # i18n: not text
@@ -484,7 +485,7 @@ def main(
         try:
             options = adapter.options(options_of(args))
         except (RulesError, ValueError) as err:
-            print(t("general.play.bad-options", reason=str(err)), file=sys.stderr)
+            print(t("general.play.bad-options", reason=said(err)), file=sys.stderr)
             return 2
         seed = args.seed if args.seed is not None else secrets.randbits(31)
         bots = getattr(args, "bots", 1)

@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai import level_name
 from bot.base import safe
 from bot.base.i18n import t, tn
 from bot.edge.translator import cmd
 from bot.games import GAMES
+from bot.render.levels import level_name
 from bot.services.records import BotRecord, GameStats, LeaderRow
 
 if TYPE_CHECKING:

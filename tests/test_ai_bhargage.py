@@ -14,7 +14,8 @@ import pytest
 
 from bot.ai import UnknownLevel
 from bot.ai import bhargage as ai
-from bot.ai import level as ai_level
+from bot.render.levels import level as ai_level
+from bot.render.refusals import said
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import count_hand, peg_points, shortage
 from bot.rules.decktet import ALL_CARDS, EXCUSE, Card, card
@@ -213,5 +214,5 @@ def test_defends_when_the_opponent_is_close() -> None:
 def test_an_unknown_level_is_quoted_as_harmless_text() -> None:
     with pytest.raises(UnknownLevel) as err:
         ai_level("**@everyone** " + "x" * 40)
-    message = str(err.value)
+    message = said(err.value)
     assert "@everyone" not in message and "\\*\\*" in message and len(message) < 120

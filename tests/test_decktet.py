@@ -2,6 +2,7 @@ import random
 
 import pytest
 
+from bot.render.refusals import said
 from bot.rules.decktet import (
     ALL_CARDS,
     EXCUSE,
@@ -78,7 +79,7 @@ def test_typo_suggests_closest_names():
     with pytest.raises(UnknownCard) as err:
         card("Autor")
     assert "the Author" in err.value.suggestions
-    assert "Did you mean" in str(err.value)
+    assert "Did you mean" in said(err.value)
     assert isinstance(err.value, RulesError)
     with pytest.raises(UnknownCard) as err:
         card("zzzzqqq")

@@ -165,7 +165,7 @@ async def test_a_card_the_renderer_does_not_know_is_a_logged_error_not_a_stuck_t
     await start_bot()
     bogus = Card(99, "Bogus", Rank.TWO, (Suit.MOONS,))
     scene = pictures.Scene((pictures.Row("", ((bogus,),)),))
-    monkeypatch.setattr("bot.render.bhargage.board_scene", lambda state, names: scene)
+    monkeypatch.setattr("bot.render.bhargage_scenes.board_scene", lambda state, names: scene)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     await challenge(fake, alice, bob)
     moves = 0

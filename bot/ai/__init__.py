@@ -3,42 +3,38 @@
 One module per game, each with one entry point every caller uses (the table controller, the terminal
 client, the benchmarks): ``bot.ai.bhargage.choose(view, rng, level)`` and ``bot.ai.deluxe.choose(...)``.
 A player decides from what its seat may see (the engine's seat view) and never from the full state.
-No Discord, asyncio or database imports here.
+No Discord, asyncio, database or catalog imports here: levels are data, named for players in
+:mod:`bot.render.levels`.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from bot.base.i18n import LANGUAGES, Msg, named, speaking
-from bot.base.safe import plain
-from bot.rules.errors import RulesError
+from bot.rules.errors import Phrase, RulesError, Typed
 
 Level = Literal["easy", "normal", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL: Level = "normal"
-
-
-def level_name(level: Level | str) -> str:
-    """A level's name in the language in force: "easy" ("facile")."""
-    return named("level", level) if level in LEVELS else str(level)
+NAME_QUOTE = 20  # the most of an unknown level's text quoted back
 
 
 class UnknownLevel(RulesError, ValueError):
-    """A level name the bot does not have; the message is for the player."""
+    """A level name the bot does not have; the refusal quotes what was typed."""
 
 
-def level(text: str) -> Level:
-    """The level named by ``text`` (any case, its English value or its name in a language the bot speaks),
-    or UnknownLevel with the sentence to show."""
+def _unknown(text: str) -> UnknownLevel:
+    """The refusal of ``text`` as a level."""
+    return UnknownLevel(
+        "general.level.unknown", name=Typed(text, NAME_QUOTE, empty=Phrase("general.level.nothing"))
+    )
+
+
+def checked(text: str) -> Level:
+    """The level whose value ``text`` is (any case), or UnknownLevel; names in a language the bot speaks are
+    read by :func:`bot.render.levels.level`."""
     word = text.strip().lower()
     for known in LEVELS:
         if known == word:
             return known
-    for language in LANGUAGES:
-        with speaking(language):
-            for known in LEVELS:
-                if level_name(known).lower() == word:
-                    return known
-    shown = plain(text, 20)  # whatever a client sent, shown as harmless text
-    raise UnknownLevel("general.level.unknown", name=shown or Msg("general.level.nothing"))
+    raise _unknown(text)

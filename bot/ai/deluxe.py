@@ -3,428 +3,31 @@
 The hard player plans one whole turn at a time. At the draw it scores every way to draw (the deck, or the top
 n cards of the Discard Queue) by what the new hand can bind, what is left in hand, and the card it would then
 discard. While binding it picks the set of melds worth most together (melds that share cards exclude each
-other), and it discards the card whose loss hurts its hand least and helps the next player least.
-
-A hand is valued as: points bound now, minus the points still held weighted by the chance that the hand ends
-before they are bound (D9 counts them against us), plus the expected gain of the next draw (cards that would
-complete a bharg set or a straight), plus a bonus for going out (D7: everyone else is caught holding cards).
+other), and it discards the card whose loss hurts its hand least and helps the next player least. What a
+hand is worth is :mod:`bot.ai.deluxe_hand`.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-from bot.ai import Level
-from bot.ai import level as check_level
-from bot.rules import deluxe as D
-from bot.rules.decktet import Card, Rank, Suit, deluxe_deck
-from bot.rules.deluxe_melds import (
-    ALL_SUITS_MASK,
-    Meld,
-    find_melds,
-    partial_positions,
-    positions,
-    suit_mask,
+from bot.ai import Level, checked
+from bot.ai.deluxe_hand import (
+    DECK_DRAW,
+    Context,
+    best_discard,
+    context_of,
+    hand_key,
+    hold_value,
+    melds_in,
+    packings,
+    plan,
+    points_of,
+    potential,
 )
-
-# Weights of the hard player's hand valuation, tuned by bench/bench_ai_deluxe.py against the greedy baseline.
-W_POTENTIAL = 1.5  # per expected point the next draw binds
-W_SIZE = 0.35  # per card kept: a small hand is close to going out
-DECK_DRAW = 0.3  # the deck's unknown card: a little worse than its odds
-GO_OUT_BASE, GO_OUT_PER_CARD = 2.0, 1.7  # going out, per card an average opponent is caught holding
-RISK_BASE = 0.25  # weight of a held point even far from the end of the hand
-W_GIFT = 2.0  # per point a discard is likely to give whoever takes it from the queue
-
-
-# --- per-decision context -----------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Ctx:
-    """Everything one decision reuses: the table, the unseen cards, the end-of-hand risk, and caches."""
-
-    view: D.View
-    opts: D.Options
-    suit: Suit | None
-    table: list[tuple[int, Meld]]
-    pos: dict[Rank, int]
-    unseen: dict[int, int]  # card index -> copies not in sight
-    types: dict[int, Card]
-    n_unseen: int
-    end_risk: float  # weight of a held point: the chance the hand ends before it is bound
-    go_out_bonus: float
-    single_ok: frozenset[int] = frozenset()  # straight positions one card can fill as a partial straight
-    pair_ok: frozenset[tuple[int, int]] = frozenset()
-    melds_cache: dict[tuple[int, ...], list[Meld]] = field(default_factory=dict)
-    eval_cache: dict[tuple[int, ...], float] = field(default_factory=dict)
-    p1: list[float] = field(default_factory=list)  # chance one draw is a card of exactly this suit mask
-
-
-def _key(hand: Sequence[Card]) -> tuple[int, ...]:
-    return tuple(sorted(c.index for c in hand))
-
-
-def _pts(hand: Sequence[Card]) -> int:
-    return sum(len(c.suits) for c in hand)
-
-
-def _table(view: D.View) -> list[tuple[int, Meld]]:
-    """Bound melds, the seat's own first (the engine's order, so partial straights match its choice)."""
-    n = len(view.bound)
-    order = [(view.seat + i) % n for i in range(n)]
-    return [(s, m) for s in order for m in view.bound[s]]
-
-
-def _context(view: D.View) -> _Ctx:
-    opts = view.options
-    table = _table(view)
-    pos = positions(pawns=opts.pawns, courts=opts.courts)
-    types: dict[int, Card] = {}
-    total: Counter[int] = Counter()
-    for c in deluxe_deck(pawns=opts.pawns, courts=opts.courts):
-        types[c.index] = c
-        total[c.index] += 1
-    for c in view.hand:
-        total[c.index] -= 1
-    for c in view.queue:
-        total[c.index] -= 1
-    for _, m in table:
-        for c in m.cards:
-            total[c.index] -= 1
-    for c in view.ace_pile:
-        total[c.index] -= 1
-    unseen = {i: k for i, k in total.items() if k > 0}
-    n_unseen = max(1, sum(unseen.values()))
-    players = sum(1 for s in range(len(view.left)) if not view.left[s])
-    others = [view.hand_sizes[s] for s in range(len(view.hand_sizes)) if s != view.seat and not view.left[s]]
-    end_risk = _end_risk(view, players, others)
-    go_out = GO_OUT_BASE + GO_OUT_PER_CARD * (sum(others) / max(1, len(others))) + _game_end(view)
-    ctx = _Ctx(
-        view=view,
-        opts=opts,
-        suit=view.straight_suit,
-        table=table,
-        pos=pos,
-        unseen=unseen,
-        types=types,
-        n_unseen=n_unseen,
-        end_risk=end_risk,
-        go_out_bonus=go_out,
-    )
-    _prepare_draw_odds(ctx)
-    _prepare_straights(ctx)
-    return ctx
-
-
-HELD_POINTS_PER_CARD = 1.7  # an unseen card's average points (Aces/Crowns 1, numbers 2, extensions 3)
-
-
-def _game_end(view: D.View) -> float:
-    """Going out scores the hand (D9): if someone then reaches the target, the game ends. Worth a lot when we
-    would be the one on top, and to be avoided when someone else would."""
-    est: list[float] = []
-    for s in range(len(view.scores)):
-        bound = sum(len(c.suits) for m in view.bound[s] for c in m.cards)
-        if s == view.seat:  # going out binds our hand but the last discard
-            change = max(0.0, _pts(view.hand) - 2.0)
-        else:
-            change = -HELD_POINTS_PER_CARD * view.hand_sizes[s]
-        est.append(-1e9 if view.left[s] else view.scores[s] + bound + change)
-    if max(est) < view.target:
-        return 0.0
-    mine = est[view.seat]
-    rival = max(v for s, v in enumerate(est) if s != view.seat)
-    if mine > rival + 2:
-        return 25.0
-    if rival > mine:
-        return -25.0
-    return 0.0
-
-
-def _end_risk(view: D.View, players: int, others: list[int]) -> float:
-    """How likely a held card is still held when the hand ends: high near the end of the deck (D8) or when
-    an opponent is nearly out (D7)."""
-    rounds_deck = view.deck_count / max(1, players)
-    if not view.deck_rebuilt:
-        rounds_deck += max(0, len(view.queue) - 1) / max(1, players)
-    smallest = min(others) if others else 10
-    rounds_out = 1.0 + smallest * 1.2
-    rounds = min(rounds_deck, rounds_out)
-    return min(1.0, RISK_BASE + 1.5 / (1.0 + rounds))
-
-
-def _prepare_draw_odds(ctx: _Ctx) -> None:
-    p1 = [0.0] * 64
-    for i, k in ctx.unseen.items():
-        p1[suit_mask(ctx.types[i])] += k / ctx.n_unseen
-    ctx.p1 = p1
-
-
-def _prepare_straights(ctx: _Ctx) -> None:
-    """Which straight positions one or two new cards could fill as partial straights on today's table."""
-    if ctx.suit is not None:
-        ctx.single_ok, ctx.pair_ok = partial_positions(
-            ctx.table, ctx.suit, pawns=ctx.opts.pawns, courts=ctx.opts.courts
-        )
-
-
-def _melds(ctx: _Ctx, hand: Sequence[Card]) -> list[Meld]:
-    key = _key(hand)
-    found = ctx.melds_cache.get(key)
-    if found is None:
-        found = find_melds(hand, ctx.table, ctx.suit, ctx.opts)
-        ctx.melds_cache[key] = found
-    return found
-
-
-# --- valuing a hand ---------------------------------------------------------------------------------------
-
-
-def _reach(hand: Sequence[Card]) -> list[int]:
-    """For each suit mask, the most cards of the hand that cover exactly it with disjoint suits (-1: none)."""
-    best = [-1] * 64
-    best[0] = 0
-    for c in hand:
-        m = suit_mask(c)
-        if m == 0:
-            continue
-        snapshot = [(k, v) for k, v in enumerate(best) if v >= 0 and not k & m]
-        for k, v in snapshot:
-            if best[k | m] < v + 1:
-                best[k | m] = v + 1
-    return best
-
-
-def _potential(ctx: _Ctx, hand: Sequence[Card]) -> float:
-    """Expected points the next draw binds with these cards: bharg sets it completes, straights it extends."""
-    if not hand:
-        return 0.0
-    best = _reach(hand)
-    gain = 0.0
-    seen_missing: set[int] = set()
-    for m in range(1, 64):
-        cnt = best[m]
-        if cnt < 2 or m == ALL_SUITS_MASK:
-            continue
-        missing = ALL_SUITS_MASK ^ m
-        if missing in seen_missing:
-            continue
-        seen_missing.add(missing)
-        gain += ctx.p1[missing] * 6.0
-    if ctx.suit is not None:
-        gain += _straight_potential(ctx, hand)
-    return gain
-
-
-def _straight_potential(ctx: _Ctx, hand: Sequence[Card]) -> float:
-    suit = ctx.suit
-    assert suit is not None
-    held = {ctx.pos[c.rank] for c in hand if suit in c.suits and c.rank in ctx.pos}
-    gain = 0.0
-    for i, k in ctx.unseen.items():
-        c = ctx.types[i]
-        if suit not in c.suits or c.rank not in ctx.pos:
-            continue
-        p = ctx.pos[c.rank]
-        if p in held:
-            continue
-        pts = 0.0
-        if p in ctx.single_ok:
-            pts = 2.0
-        for q in held:
-            pair = (p, q) if p < q else (q, p)
-            if pair in ctx.pair_ok:
-                pts = max(pts, 4.0)
-        if (
-            (p - 1 in held and p + 1 in held)
-            or (p - 1 in held and p - 2 in held)
-            or (p + 1 in held and p + 2 in held)
-        ):
-            pts = max(pts, 6.0)
-        gain += pts * k / ctx.n_unseen
-    return gain
-
-
-def _hold_value(ctx: _Ctx, hand: Sequence[Card]) -> float:
-    """What the cards kept at the end of a turn are worth: held points at risk, a little for hand size (the
-    road to going out), and the next draw's expected gain. Going out is worth the bonus."""
-    if not hand:
-        return ctx.go_out_bonus
-    key = _key(hand)
-    cached = ctx.eval_cache.get(key)
-    if cached is not None:
-        return cached
-    value = -ctx.end_risk * _pts(hand) - W_SIZE * len(hand) + W_POTENTIAL * _potential(ctx, hand)
-    ctx.eval_cache[key] = value
-    return value
-
-
-def _gift(ctx: _Ctx, c: Card) -> float:
-    """How much discarding ``c`` onto the queue helps whoever takes it next (we can't see their hands)."""
-    if c.rank == Rank.ACE:
-        return 0.0
-    gift = 0.25 * len(c.suits)
-    if (
-        ctx.suit is not None
-        and ctx.suit in c.suits
-        and c.rank in ctx.pos
-        and ctx.pos[c.rank] in ctx.single_ok
-    ):
-        gift += len(c.suits) + 1.5  # anyone can bind it at once as a partial straight
-    top = list(ctx.view.queue[-4:])
-    if top:
-        best = _reach(top)
-        missing = ALL_SUITS_MASK ^ suit_mask(c)
-        if best[missing] >= 2:
-            gift += 4.0  # it completes a bharg set with the cards under it
-    return gift
-
-
-def _remove(hand: Sequence[Card], cs: Sequence[Card]) -> list[Card]:
-    out = list(hand)
-    for c in cs:
-        out.remove(c)
-    return out
-
-
-def _ace_value(ctx: _Ctx, rest: Sequence[Card], ace: Card) -> float:
-    """Discarding an Ace makes its suit the straight suit: worth what our kept cards can then bind."""
-    suit = ace.suits[0]
-    if suit == ctx.suit:
-        return 0.0
-    melds = find_melds(rest, ctx.table, suit, ctx.opts)
-    straight_pts = max((_pts(m.cards) for m in melds if m.kind != D.BHARG_SET), default=0)
-    before = 0
-    if ctx.suit is not None:
-        before = max((_pts(m.cards) for m in _melds(ctx, rest) if m.kind != D.BHARG_SET), default=0)
-    return 0.6 * (straight_pts - before)
-
-
-def _best_discard(
-    ctx: _Ctx, hand: Sequence[Card], legal: set[int] | None = None
-) -> tuple[float, Card | None]:
-    """The discard that leaves the most valuable hand, net of what it gives the next player."""
-    if not hand:
-        return ctx.go_out_bonus, None
-    best_v = float("-inf")
-    best_c: Card | None = None
-    cands: dict[int, Card] = {}
-    for c in sorted(hand, key=lambda c: (c.rank, c.index)):
-        if legal is None or c.index in legal:
-            cands.setdefault(c.index, c)
-    pool = list(cands.values())
-    if len(pool) > 8:  # a big hand: only the likeliest discards get the full valuation
-        masks = [suit_mask(c) for c in hand]
-
-        def rough(c: Card) -> float:
-            m = suit_mask(c)
-            partners = sum(1 for k in masks if not k & m)
-            return ctx.end_risk * len(c.suits) - _gift(ctx, c) - 0.15 * partners
-
-        pool = sorted(pool, key=rough, reverse=True)[:8]
-    for c in pool:
-        rest = _remove(hand, (c,))
-        v = _hold_value(ctx, rest) - W_GIFT * _gift(ctx, c)
-        if c.rank == Rank.ACE and rest:
-            v += _ace_value(ctx, rest, c)
-        if v > best_v:
-            best_v, best_c = v, c
-    return best_v, best_c
-
-
-def _needs(m: Meld) -> tuple[tuple[int, int], ...]:
-    return tuple(Counter(c.index for c in m.cards).items())
-
-
-def _packings(ctx: _Ctx, hand: Sequence[Card], limit: int = 1500) -> list[tuple[int, list[Meld]]]:
-    """Disjoint sets of bindable melds, best first by points bound. Few melds: every maximal set (capped);
-    many (a big hand): greedy sets seeded with each of the best melds, which stays fast on 30-card hands."""
-    melds = sorted(_melds(ctx, hand), key=lambda m: (-_pts(m.cards), len(m.cards)))
-    if not melds:
-        return []
-    items = [(m, _needs(m), _pts(m.cards)) for m in melds]
-    have: dict[int, int] = {}
-    for c in hand:
-        have[c.index] = have.get(c.index, 0) + 1
-    out: list[tuple[int, list[Meld]]] = []
-
-    def fits(need: tuple[tuple[int, int], ...]) -> bool:
-        return all(have.get(k, 0) >= v for k, v in need)
-
-    def take(need: tuple[tuple[int, int], ...], sign: int) -> None:
-        for k, v in need:
-            have[k] -= sign * v
-
-    if len(items) <= 14:
-        chosen: list[Meld] = []
-        nodes = 0
-
-        def walk(i: int, pts: int) -> None:
-            nonlocal nodes
-            nodes += 1
-            extended = False
-            for j in range(i, len(items)):
-                if nodes > limit:
-                    break
-                m, need, p = items[j]
-                if fits(need):
-                    take(need, 1)
-                    chosen.append(m)
-                    walk(j + 1, pts + p)
-                    chosen.pop()
-                    take(need, -1)
-                    extended = True
-            if not extended:
-                out.append((pts, list(chosen)))
-
-        walk(0, 0)
-    else:
-        for seed in range(min(10, len(items))):
-            pack: list[Meld] = []
-            pts = 0
-            order = [items[seed], *items[:seed], *items[seed + 1 :]]
-            for m, need, p in order:
-                if fits(need):
-                    take(need, 1)
-                    pack.append(m)
-                    pts += p
-            for m in pack:
-                take(_needs(m), -1)
-            out.append((pts, pack))
-    out.sort(key=lambda t: -t[0])
-    return out
-
-
-def _plan(ctx: _Ctx, hand: Sequence[Card], top: int = 4) -> tuple[float, list[Meld]]:
-    """The best binding set for this hand and the value of the turn after it (bound points + kept cards)."""
-    packs = _packings(ctx, hand)
-    if not packs or ctx.go_out_bonus < 0:  # going out would hand someone else the game: binding less may not
-        packs = [*packs[: top - 1], (0, [])]
-    best_v, best_p = float("-inf"), list[Meld]()
-    seen: set[tuple[int, ...]] = set()
-    tried = 0
-    for pts, pack in packs:
-        rest = _remove(hand, [c for m in pack for c in m.cards])
-        key = _key(rest)
-        if key in seen:
-            continue
-        seen.add(key)
-        tried += 1
-        if ctx.view.phase == D.Phase.FINAL_BIND:
-            v = pts - _pts(rest) + (ctx.go_out_bonus if not rest else 0.0)
-        else:
-            v = pts + _best_discard(ctx, rest)[0]
-        if v > best_v:
-            best_v, best_p = v, pack
-        if tried >= top:
-            break
-    if not packs[0][1] and best_v == float("-inf"):
-        best_v = _best_discard(ctx, hand)[0]
-    return best_v, best_p
-
+from bot.rules import deluxe as D
+from bot.rules.decktet import Card
+from bot.rules.deluxe_melds import suit_mask
 
 # --- the levels ------------------------------------------------------------------------------------------
 
@@ -442,30 +45,30 @@ def _take_options(view: D.View) -> list[D.TakeQueue]:
 
 
 def _choose_hard(view: D.View) -> D.Action:
-    ctx = _context(view)
+    ctx = context_of(view)
     hand = list(view.hand)
     if view.phase == D.Phase.DRAW:
         return _hard_draw(ctx, hand)
     binds = _binds(view)
     if binds:
-        _, pack = _plan(ctx, hand)
+        _, pack = plan(ctx, hand)
         if pack:
-            wanted = {_key(m.cards) for m in pack}
+            wanted = {hand_key(m.cards) for m in pack}
             for b in binds:
-                if _key(b.cards) in wanted:
+                if hand_key(b.cards) in wanted:
                     return b
     if view.phase == D.Phase.FINAL_BIND:
         return next(a for a in view.legal if isinstance(a, D.Done))
     discards = _discards(view)
     legal = {d.card.index for d in discards}
-    _, card = _best_discard(ctx, hand, legal)
+    _, card = best_discard(ctx, hand, legal)
     for d in discards:
         if card is not None and d.card.index == card.index:
             return d
     return discards[0]
 
 
-def _hard_draw(ctx: _Ctx, hand: list[Card]) -> D.Action:
+def _hard_draw(ctx: Context, hand: list[Card]) -> D.Action:
     view = ctx.view
     draw = next((a for a in view.legal if isinstance(a, D.Draw)), None)
     takes = _take_options(view)
@@ -473,7 +76,7 @@ def _hard_draw(ctx: _Ctx, hand: list[Card]) -> D.Action:
     best_v = float("-inf")
     if draw is not None:
         # The deck: we keep our hand (the drawn card, or a worse one, is discarded) plus the draw's odds.
-        best_v = _hold_value(ctx, hand) + _potential(ctx, hand) - DECK_DRAW
+        best_v = hold_value(ctx, hand) + potential(ctx, hand) - DECK_DRAW
         best_a = draw
     queue = view.queue
     deepest_n = max(1, min(12, 22 - len(hand)))  # a big hand is a liability: take little more
@@ -485,9 +88,9 @@ def _hard_draw(ctx: _Ctx, hand: list[Card]) -> D.Action:
         new = hand + taken
         if n > 1:
             deepest = taken[-1]
-            if not any(deepest in m.cards for m in _melds(ctx, new)):
+            if not any(deepest in m.cards for m in melds_in(ctx, new)):
                 continue
-        v, _ = _plan(ctx, new, top=3)
+        v, _ = plan(ctx, new, top=3)
         if v > best_v:
             best_v, best_a = v, t
     if best_a is None:
@@ -497,7 +100,7 @@ def _hard_draw(ctx: _Ctx, hand: list[Card]) -> D.Action:
 
 def _choose_normal(view: D.View, rng: random.Random) -> D.Action:
     """Greedy: draw what lets it bind most, bind the biggest meld, discard the card with fewest partners."""
-    ctx = _context(view)
+    ctx = context_of(view)
     hand = list(view.hand)
     if view.phase == D.Phase.DRAW:
         best: D.Action = next((a for a in view.legal if isinstance(a, D.Draw)), view.legal[0])
@@ -506,14 +109,14 @@ def _choose_normal(view: D.View, rng: random.Random) -> D.Action:
             if t.n > 6:
                 break
             new = hand + list(view.queue[-t.n :])
-            packs = _packings(ctx, new, limit=300)
+            packs = packings(ctx, new, limit=300)
             pts = packs[0][0] if packs else 0
             if pts - 2 * t.n + 2 > best_pts:
                 best, best_pts = t, pts - 2 * t.n + 2
         return best
     binds = _binds(view)
     if binds:
-        return max(binds, key=lambda b: (_pts(b.cards), len(b.cards)))
+        return max(binds, key=lambda b: (points_of(b.cards), len(b.cards)))
     discards = _discards(view)
     if not discards:
         return view.legal[0]
@@ -530,8 +133,8 @@ def _choose_easy(view: D.View, rng: random.Random) -> D.Action:
     if view.phase == D.Phase.DRAW:
         draw = next((a for a in view.legal if isinstance(a, D.Draw)), view.legal[0])
         if view.queue and any(isinstance(a, D.TakeQueue) and a.n == 1 for a in view.legal):
-            ctx = _context(view)
-            if any(view.queue[-1] in m.cards for m in _melds(ctx, [*view.hand, view.queue[-1]])):
+            ctx = context_of(view)
+            if any(view.queue[-1] in m.cards for m in melds_in(ctx, [*view.hand, view.queue[-1]])):
                 return D.TakeQueue(view.seat, 1)
         return draw
     binds = _binds(view)
@@ -543,7 +146,7 @@ def _choose_easy(view: D.View, rng: random.Random) -> D.Action:
 
 def choose(view: D.View, rng: random.Random, level: Level = "hard") -> D.Action:
     """One of ``view.legal``, chosen as a player of ``level`` would."""
-    lv = check_level(level)
+    lv = checked(level)
     if not view.legal:
         raise ValueError("This seat has nothing to do now.")
     if lv == "easy":

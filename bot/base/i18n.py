@@ -243,7 +243,8 @@ def _render(cat: Catalog, msgid: str, n: int | None, params: Mapping[str, Any]) 
 
 class Said(Exception):
     """An error whose text is a message: it carries the id and what fills it, and ``str(err)`` is the sentence
-    in the language in force where it is shown (the base of the rules' and the services' refusals)."""
+    in the language in force where it is shown (the base of the services' refusals; the rules' refusals are
+    plain data, made sentences by ``bot.render.refusals.said``)."""
 
     def __init__(self, msgid: str, /, **params: Any) -> None:
         super().__init__(msgid)

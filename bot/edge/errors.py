@@ -18,6 +18,7 @@ from discord import app_commands
 from bot.base.i18n import both, named, t, tn
 from bot.base.refusals import UserFacingError
 from bot.base.safe import plain
+from bot.render.refusals import said
 from bot.rules.errors import RulesError
 
 log = logging.getLogger("tavern.errors")
@@ -54,7 +55,7 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, RulesError | UserFacingError):
-        return str(error)
+        return said(error)
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("tavern.error.cooldown", seconds=f"{error.retry_after:.0f}")
     if isinstance(error, app_commands.BotMissingPermissions):

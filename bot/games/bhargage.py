@@ -17,6 +17,7 @@ from bot.base.panel import Button, Option, Panel, Select
 from bot.base.refusals import UserFacingError
 from bot.games import Announcement, Aside, Click, GameAdapter, Lobby, Move, StaleAction, Table, clip
 from bot.render import bhargage as render
+from bot.render import bhargage_scenes as scenes
 from bot.render import picture, words
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import missing_suits, shortage_for
@@ -126,7 +127,7 @@ class Bhargage(GameAdapter):
             alt = t("bhargage.alt.board", target=target, second_score=second_score, **scores)
         return Panel(
             content=render.board_text(state, names, _backs(state), game_id=table.id),
-            picture=picture("bhargage-board.png", render.board_scene(state, names), alt),
+            picture=picture("bhargage-board.png", scenes.board_scene(state, names), alt),
         )
 
     def seat_panel(self, table: Table, seat: int, note: str = "") -> Panel:
@@ -141,13 +142,13 @@ class Bhargage(GameAdapter):
         panel = Panel(content=render.hand_text(view, table.names)).with_note(note)
         if view.hand or view.discard:
             cards = ", ".join(words.title(c) for c in (*view.hand, *view.discard))
-            panel = replace(panel, picture=picture("hand.png", render.panel_scene(view, chosen or ()), cards))
+            panel = replace(panel, picture=picture("hand.png", scenes.panel_scene(view, chosen or ()), cards))
         if table.status != "active":
             return panel
         token = self.token(table, seat)
         controls: list[Button | Select] = []
         if state.phase is bh.Phase.DISCARD:
-            dealt = render.dealt(view)
+            dealt = scenes.dealt(view)
             picked = {c.index for c in chosen or ()}
             options = tuple(
                 Option(label=words.label(c)[:100], value=str(c.index), default=c.index in picked)
@@ -268,7 +269,7 @@ class Bhargage(GameAdapter):
         else:
             texts = render.messages(events, names, after_show=pegs, target=state.options.target)
         out = Announcement(messages=texts)
-        show = render.show_scene(events, names)
+        show = scenes.show_scene(events, names)
         if show is not None:
             out.picture = picture("show.png", show, t("bhargage.alt.show"))
             heading = render.show_heading()

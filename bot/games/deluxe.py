@@ -31,8 +31,8 @@ from bot.games.deluxe_panel import (
 )
 from bot.render import deluxe as R
 from bot.render import picture
+from bot.render.lists import chain
 from bot.rules import deluxe as D
-from bot.rules.deluxe_melds import chain
 from bot.rules.errors import NotYourTurn
 
 

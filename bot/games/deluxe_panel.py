@@ -17,6 +17,7 @@ from bot.base.panel import Button, Control, Embed, Option, Panel, Picture, Selec
 from bot.games import Table
 from bot.render import deluxe as R
 from bot.render import picture, words
+from bot.render.refusals import said
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card
 from bot.rules.errors import IllegalAction, RulesError
@@ -85,7 +86,7 @@ def judge(state: D.State, seat: int, cards: Sequence[Card]) -> tuple[D.Meld | No
     try:
         return D.classify(state, seat, cards), None
     except RulesError as err:
-        return None, str(err)
+        return None, said(err)
 
 
 # ------------------------------------------------------------------------------------------- the panel

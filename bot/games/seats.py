@@ -7,8 +7,9 @@ rematches without a schema change, and a bot seat never collides with a person.
 
 from __future__ import annotations
 
-from bot.ai import LEVELS, Level, level_name
+from bot.ai import LEVELS, Level
 from bot.base.i18n import t
+from bot.render.levels import level_name
 
 _STEP = 100
 MAX_BOTS = 10

@@ -12,13 +12,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from bot.ai import LEVELS, Level, level_name
+from bot.ai import LEVELS, Level
 from bot.base.i18n import Msg, named, t
 from bot.base.panel import Button, Control, Option, Panel, Select
 from bot.games.answers import Announcement, Aside, Click
 from bot.games.lobby import Lobby
 from bot.games.meta import TableMeta
 from bot.games.seats import is_bot, shown
+from bot.render.levels import level_name
 from bot.rules.engine import Engine, Result
 
 

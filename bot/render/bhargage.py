@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from bot import pictures as pic
 from bot.ai.bhargage import DiscardLine, PlayAdvice
 from bot.base.i18n import both, t, tn
 from bot.base.text import RULES_DOCS, rules_link
@@ -18,7 +17,7 @@ from bot.render.board import Lane, draw_board
 from bot.rules import bhargage as bh
 from bot.rules import bhargage_scoring as sc
 from bot.rules.bhargage_scoring import GAME, HandCount, ScoreItem
-from bot.rules.decktet import Card, Rank, Suit, sort_key
+from bot.rules.decktet import Card, Rank, Suit
 
 MESSAGE_LIMIT = 1900  # under Discord's 2000, leaving room for a ping line
 
@@ -150,7 +149,7 @@ def event_lines(events: Sequence[bh.Event], names: Sequence[str], target: int | 
     return lines
 
 
-def _whose(ev: bh.HandCounted, names: Sequence[str]) -> str:
+def whose_hand(ev: bh.HandCounted, names: Sequence[str]) -> str:
     """ "Ann's hand", "Ann's bhargage"."""
     if ev.kind == "bhargage":
         return t("bhargage.show.whose-bhargage", name=names[ev.seat])
@@ -158,7 +157,7 @@ def _whose(ev: bh.HandCounted, names: Sequence[str]) -> str:
 
 
 def counted_lines(ev: bh.HandCounted, names: Sequence[str]) -> list[str]:
-    whose = _whose(ev, names)
+    whose = whose_hand(ev, names)
     lines = [t("bhargage.show.cards", whose=whose, cards=cards_text(ev.cards), up=card_label(ev.up))]
     lines.extend(_item(it) for it in ev.items)
     lines.append(
@@ -297,6 +296,28 @@ def pile_text(pile: Sequence[tuple[int, Card]], count: int) -> str:
 # ---------------------------------------------------------------- a player's private panel
 
 
+def _discard_lines(view: bh.SeatView, names: Sequence[str]) -> list[str]:
+    """The panel's lines while discarding: all five cards, what was laid away (and who is still choosing),
+    or whose bhargage the two go to."""
+    me, other = view.seat, 1 - view.seat
+    mine, dealer_name = view.dealer == me, names[view.dealer]
+    lines = [t("bhargage.panel.your-cards", cards=cards_text((*view.hand, *view.discard)))]
+    if view.discarded[me]:
+        laid = cards_text(view.discard)
+        if mine:
+            lines.append(t("bhargage.panel.laid-away-yours", cards=laid))
+        else:
+            lines.append(t("bhargage.panel.laid-away-theirs", cards=laid, dealer=dealer_name))
+        lines.append(t("bhargage.panel.waiting-for", name=names[other]) if not view.discarded[other] else "")
+        lines.append(t("bhargage.panel.may-change"))
+    elif mine:
+        lines.append(t("bhargage.panel.choose-yours"))
+    else:
+        lines.append(t("bhargage.panel.choose-theirs", dealer=dealer_name))
+    lines.append(t("bhargage.panel.legend", legend=suits.legend()))
+    return lines
+
+
 def hand_text(view: bh.SeatView, names: Sequence[str]) -> str:
     """One seat's live panel: the whole table it needs to decide — the standing and target, the deal, the
     up-card, the count and pile with suits, the opponent's last card, whose turn — and its own cards."""
@@ -316,27 +337,7 @@ def hand_text(view: bh.SeatView, names: Sequence[str]) -> str:
     ]
     dealer_name = names[view.dealer]
     if view.phase is bh.Phase.DISCARD:
-        lines.append(
-            t(
-                "bhargage.panel.your-cards",
-                cards=cards_text(view.hand if not view.discard else (*view.hand, *view.discard)),
-            )
-        )
-        if view.discarded[me]:
-            laid = cards_text(view.discard)
-            if mine:
-                lines.append(t("bhargage.panel.laid-away-yours", cards=laid))
-            else:
-                lines.append(t("bhargage.panel.laid-away-theirs", cards=laid, dealer=dealer_name))
-            lines.append(
-                t("bhargage.panel.waiting-for", name=names[other]) if not view.discarded[other] else ""
-            )
-            lines.append(t("bhargage.panel.may-change"))
-        elif mine:
-            lines.append(t("bhargage.panel.choose-yours"))
-        else:
-            lines.append(t("bhargage.panel.choose-theirs", dealer=dealer_name))
-        lines.append(t("bhargage.panel.legend", legend=suits.legend()))
+        lines += _discard_lines(view, names)
         return "\n".join(line for line in lines if line)
     if view.up is not None:
         lines.append(t("bhargage.board.up-card", card=card_label(view.up)))
@@ -453,85 +454,3 @@ def play_hint_text(advice: PlayAdvice, count: int) -> str:
             "bhargage.hint.play-scores", calls=", ".join(call_text(it.reason) for it in advice.now), **params
         )
     return t("bhargage.hint.play-nothing", **params)
-
-
-# ---------------------------------------------------------------- pictures (drawn by bot.pictures)
-
-
-def _lanes(scores: Sequence[int], backs: Sequence[int | None], names: Sequence[str]) -> tuple[pic.Lane, ...]:
-    lanes = []
-    for seat in (0, 1):
-        back = backs[seat]
-        lanes.append(
-            pic.Lane(names[seat], scores[seat], back, scores[seat] - back if back is not None else None)
-        )
-    return tuple(lanes)
-
-
-def _play_row(up: Card | None, pile: Sequence[tuple[int, Card]], count: int, playing: bool) -> pic.Row | None:
-    """The up-card and, during the play, the cards of this count."""
-    if up is None:
-        return None
-    groups: list[tuple[Card, ...]] = [(up,)]
-    labels = [t("bhargage.picture.up-card")]
-    if playing and pile:
-        groups.append(tuple(c for _, c in pile))
-        labels.append(t("bhargage.picture.count", count=count))
-    return pic.Row(caption="", groups=tuple(groups), labels=tuple(labels))
-
-
-def board_scene(state: bh.State, names: Sequence[str]) -> pic.Scene:
-    """The board as a picture: both pegs on a cribbage track (back peg, last points, target), the up-card
-    and the pile."""
-    parts: list[pic.Row | pic.Track] = [
-        pic.Track(_lanes(state.scores, state.backs, names), state.options.target)
-    ]
-    if state.phase is not bh.Phase.OVER:
-        row = _play_row(state.up, state.pile, state.count, state.phase is bh.Phase.PLAY)
-        if row is not None:
-            parts.append(row)
-    if state.phase is not bh.Phase.OVER:
-        title = t("bhargage.picture.board-hand", hand=state.hand_no)
-    else:
-        title = t("bhargage.picture.board-final")
-    return pic.Scene(tuple(parts), title=title)
-
-
-def dealt(view: bh.SeatView) -> tuple[Card, ...]:
-    """The seat's five cards of this deal, discards included, low to high: the order of its discard menu."""
-    return tuple(sorted((*view.hand, *view.discard), key=sort_key))
-
-
-def panel_scene(view: bh.SeatView, picked: Sequence[Card] = ()) -> pic.Scene:
-    """A seat's panel as a picture: its cards (while discarding, all five with the chosen two raised), then
-    the up-card and the pile."""
-    if view.phase is bh.Phase.DISCARD:
-        cards = dealt(view)
-        chosen = set(picked or view.discard)
-        raised = tuple((0, i) for i, c in enumerate(cards) if c in chosen)
-        caption = t("bhargage.picture.choose")
-    else:
-        cards, raised, caption = tuple(view.hand), (), t("bhargage.picture.your-cards")
-    parts: list[pic.Row | pic.Track] = [pic.Row(caption=caption, groups=(cards,), picked=raised)]
-    row = _play_row(view.up, view.pile, view.count, view.phase is bh.Phase.PLAY)
-    if row is not None:
-        parts.append(row)
-    return pic.Scene(tuple(parts))
-
-
-def show_scene(events: Sequence[bh.Event], names: Sequence[str]) -> pic.Scene | None:
-    """The show as a picture: each counted hand (and the bhargage) beside the up-card, with what it scored;
-    None when these events hold no show."""
-    rows: list[pic.Row | pic.Track] = []
-    for ev in events:
-        if isinstance(ev, bh.HandCounted):
-            whose = _whose(ev, names)
-            scored = ", ".join(call_text(it.reason) for it in ev.items) or t("bhargage.picture.nothing")
-            rows.append(
-                pic.Row(
-                    caption=t("bhargage.picture.counted", whose=whose, total=ev.total, calls=scored),
-                    groups=(ev.cards, (ev.up,)),
-                    labels=("", t("bhargage.picture.up-card")),
-                )
-            )
-    return pic.Scene(tuple(rows), title=t("bhargage.picture.show")) if rows else None

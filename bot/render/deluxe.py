@@ -15,9 +15,10 @@ from bot import pictures as pic
 from bot.base.i18n import t, tn
 from bot.base.text import RULES_DOCS, rules_link
 from bot.render import suits, words
+from bot.render.lists import chain
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, sort_key
-from bot.rules.deluxe_melds import card_points, chain
+from bot.rules.deluxe_melds import card_points
 
 
 def fast_start_name(k: int) -> str:
@@ -266,73 +267,75 @@ def event_lines(events: Sequence[D.Event], names: Sequence[str]) -> list[str]:
     """What everyone may know about these events (a card drawn from the deck stays secret)."""
     out: list[str] = []
     for e in events:
-        match e:
-            case D.HandStarted(hand_no, first, _, queue, suit):
-                first_card = words.title(queue[-1]) if queue else t("deluxe.nothing")
-                out.append(
-                    t(
-                        "deluxe.event.hand-started",
-                        hand=hand_no,
-                        name=names[first],
-                        card=first_card,
-                        suit=suit_text(suit),
-                    )
-                )
-            case D.AceTurned(c):
-                out.append(t("deluxe.event.ace-turned", card=words.capital(words.title(c))))
-            case D.DieRolled(face, suit):
-                out.append(t("deluxe.event.die", face=face, suit=suit_text(suit)))
-            case D.CardDrawn(seat):
-                out.append(t("deluxe.event.drew", name=names[seat]))
-            case D.AceDrawnToPile(seat, c):
-                out.append(t("deluxe.event.ace-drawn", name=names[seat], card=words.title(c)))
-            case D.QueueTaken(seat, cs):
-                out.append(t("deluxe.event.took", name=names[seat], count=len(cs), cards=cards_text(cs)))
-            case D.MeldBound(seat, kind, cs, used):
-                meld = D.Meld(kind, cs, used)
-                out.append(
-                    t(
-                        "deluxe.event.bound",
-                        name=names[seat],
-                        meld=meld_text(meld, names, binder=seat, public=True),
-                    )
-                )
-            case D.CardDiscarded(seat, c, to):
-                if to == "ace pile":  # i18n: not text
-                    out.append(
-                        t(
-                            "deluxe.event.discarded-ace",
-                            name=names[seat],
-                            card=card_text(c),
-                            suit=suit_text(c.suits[0]),
-                        )
-                    )
-                else:
-                    out.append(t("deluxe.event.discarded", name=names[seat], card=card_text(c)))
-            case D.DeckReshuffled(n):
-                out.append(t("deluxe.event.reshuffled", cards=tn("deluxe.cards", n)))
-            case D.DeckRanOut(seat, rebuilt):
-                if rebuilt:
-                    out.append(t("deluxe.event.ran-out-again", name=names[seat]))
-                else:
-                    out.append(t("deluxe.event.ran-out", name=names[seat]))
-            case D.PlayerWentOut(seat):
-                out.append(t("deluxe.event.went-out", name=names[seat]))
-            case D.FinalBindOffered(seat):
-                out.append(t("deluxe.event.final-bind", name=names[seat]))
-            case D.TiePlayedOn(seats, total):
-                out.append(t("deluxe.event.tie", names=chain([names[s] for s in seats]), total=total))
-            case D.SeatLeft(seat):
-                out.append(t("deluxe.event.left", name=names[seat]))
-            case D.GameWon(winners, _):
-                if winners:
-                    won = chain([f"**{names[w]}**" for w in winners])
-                    out.append(tn("deluxe.event.won", len(winners), names=won))
-                else:
-                    out.append(t("deluxe.event.no-winner"))
-            case _:
-                pass  # TurnStarted, HandScored: shown as the ping and the score sheet
+        line = _move_line(e, names)
+        if line is None:
+            line = _table_line(e, names)
+        if line is not None:
+            out.append(line)
     return out
+
+
+def _move_line(e: D.Event, names: Sequence[str]) -> str | None:
+    """A player's move, or what befell one player; None for any other event."""
+    match e:
+        case D.CardDrawn(seat):
+            return t("deluxe.event.drew", name=names[seat])
+        case D.AceDrawnToPile(seat, c):
+            return t("deluxe.event.ace-drawn", name=names[seat], card=words.title(c))
+        case D.QueueTaken(seat, cs):
+            return t("deluxe.event.took", name=names[seat], count=len(cs), cards=cards_text(cs))
+        case D.MeldBound(seat, kind, cs, used):
+            meld = meld_text(D.Meld(kind, cs, used), names, binder=seat, public=True)
+            return t("deluxe.event.bound", name=names[seat], meld=meld)
+        case D.CardDiscarded(seat, c, to):
+            if to == "ace pile":  # i18n: not text
+                return t(
+                    "deluxe.event.discarded-ace",
+                    name=names[seat],
+                    card=card_text(c),
+                    suit=suit_text(c.suits[0]),
+                )
+            return t("deluxe.event.discarded", name=names[seat], card=card_text(c))
+        case D.DeckRanOut(seat, rebuilt):
+            if rebuilt:
+                return t("deluxe.event.ran-out-again", name=names[seat])
+            return t("deluxe.event.ran-out", name=names[seat])
+        case D.PlayerWentOut(seat):
+            return t("deluxe.event.went-out", name=names[seat])
+        case D.FinalBindOffered(seat):
+            return t("deluxe.event.final-bind", name=names[seat])
+        case D.SeatLeft(seat):
+            return t("deluxe.event.left", name=names[seat])
+    return None
+
+
+def _table_line(e: D.Event, names: Sequence[str]) -> str | None:
+    """The hand's and the game's course; None for events shown elsewhere (TurnStarted, HandScored: the
+    ping and the score sheet)."""
+    match e:
+        case D.HandStarted(hand_no, first, _, queue, suit):
+            first_card = words.title(queue[-1]) if queue else t("deluxe.nothing")
+            return t(
+                "deluxe.event.hand-started",
+                hand=hand_no,
+                name=names[first],
+                card=first_card,
+                suit=suit_text(suit),
+            )
+        case D.AceTurned(c):
+            return t("deluxe.event.ace-turned", card=words.capital(words.title(c)))
+        case D.DieRolled(face, suit):
+            return t("deluxe.event.die", face=face, suit=suit_text(suit))
+        case D.DeckReshuffled(n):
+            return t("deluxe.event.reshuffled", cards=tn("deluxe.cards", n))
+        case D.TiePlayedOn(seats, total):
+            return t("deluxe.event.tie", names=chain([names[s] for s in seats]), total=total)
+        case D.GameWon(winners, _):
+            if winners:
+                won = chain([f"**{names[w]}**" for w in winners])
+                return tn("deluxe.event.won", len(winners), names=won)
+            return t("deluxe.event.no-winner")
+    return None
 
 
 def score_table(hand_no: int, rows: Sequence[D.ScoreRow], names: Sequence[str], left: Sequence[bool]) -> str:

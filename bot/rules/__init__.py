@@ -1,7 +1,9 @@
 """The pure rules core: cards, decks and one state machine per game.
 
-No Discord, asyncio or database code lives here. Randomness comes only from ``random.Random`` objects
-seeded from the game's seed, so a game is fully determined by (seed, players, options, action log).
+No Discord, asyncio or database code lives here, and no words: the engines import nothing of the bot but
+this package, and every sentence a player reads is built in :mod:`bot.render`. Randomness comes only from
+``random.Random`` objects seeded from the game's seed, so a game is fully determined by (seed, players,
+options, action log).
 
 Every game module (``bhargage``, ``deluxe``) exposes the same shape, which the service layer relies on
 (``bot.rules.engine.Engine`` says it in types):
@@ -9,7 +11,8 @@ Every game module (``bhargage``, ``deluxe``) exposes the same shape, which the s
 - ``Options`` — frozen dataclass with ``to_dict()`` / ``Options.from_dict(d)``.
 - ``start(seed, players, options) -> (State, list[Event])`` — a new game, with the opening events.
 - ``legal_actions(state, seat) -> list[Action]`` — what that seat may do now (empty when not its move).
-- ``apply(state, action) -> (State, list[Event])`` — raises a ``RulesError`` subclass with a readable reason.
+- ``apply(state, action) -> (State, list[Event])`` — raises a ``RulesError`` subclass: a refusal id and its
+  values as data (:mod:`bot.rules.errors`), made a sentence where it is shown (``bot.render.refusals.said``).
 - ``check(state, action) -> None`` — raises exactly the ``RulesError`` (type and message) that ``apply`` would
   raise, without changing anything; ``apply`` validates through the same code, so the two never disagree.
   Cheap enough to run on every click before the move is applied.

@@ -799,7 +799,7 @@ def _card_from_text(word: str) -> Card:
     try:
         return card(word)
     except UnknownCard as err:
-        raise BadActionText(err.msgid, **err.params) from err
+        raise BadActionText(err.msgid, **err.values) from err
 
 
 def parse_action(text: str) -> Action:

@@ -28,27 +28,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
-from bot.base.i18n import Msg, tn
 from bot.rules.decktet import Card, Rank, Suit, cards, deluxe_deck, shuffled, sort_key
 from bot.rules.deluxe_melds import (
     BHARG_SET,
     COMPLETE,
     PARTIAL,
-    Later,
     Meld,
     MeldKind,
     TableUse,
-    card_name,
     card_points,
     find_melds,
     find_partial,
     is_bharg_set,
     is_complete_straight,
-    listing,
     refusal,
     straight_order,
 )
-from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError
+from bot.rules.errors import BadActionText, GameOver, IllegalAction, Names, NotYourTurn, Phrase, RulesError
 
 __all__ = [
     "BHARG_SET",
@@ -721,7 +717,7 @@ def classify(state: State, seat: int, cs: Sequence[Card]) -> Meld:
         if used is not None:
             return Meld(PARTIAL, cs, used)
     why = refusal(cs, _table(state, seat), suit, pawns=opts.pawns, courts=opts.courts)
-    raise IllegalAction(why.msgid, **dict(why.params))
+    raise IllegalAction(why.msgid, **dict(why.values))
 
 
 def check(state: State, action: Action) -> None:
@@ -794,11 +790,11 @@ def _need_phase(state: State, phase: Phase, what: str) -> None:
     """``what``: "draw", "take", "bind" or "discard" (the step the player tried)."""
     if state.phase != phase:
         if state.phase == Phase.DRAW:
-            hint = Msg("deluxe.rules.hint-draw")
+            hint = Phrase("deluxe.rules.hint-draw")
         elif state.phase == Phase.BIND:
-            hint = Msg("deluxe.rules.hint-bind")
+            hint = Phrase("deluxe.rules.hint-bind")
         else:
-            hint = Msg("deluxe.rules.hint-final")
+            hint = Phrase("deluxe.rules.hint-final")
         if what == "draw":
             raise IllegalAction("deluxe.rules.cant-draw", hint=hint)
         if what == "take":
@@ -815,7 +811,7 @@ def _check_take(state: State, n: int) -> None:
     if n > len(state.queue):
         held = len(state.queue)
         if held:
-            raise IllegalAction("deluxe.rules.queue-holds", cards=Later(lambda: tn("deluxe.cards", held)))
+            raise IllegalAction("deluxe.rules.queue-holds", cards=Phrase("deluxe.cards", n=held))
         raise IllegalAction("deluxe.rules.queue-empty")
 
 
@@ -825,23 +821,22 @@ def _check_bind(state: State, seat: int, cs: tuple[Card, ...]) -> Meld:
     if not cs:
         raise IllegalAction("deluxe.rules.bind-none")
     have = Counter(state.hands[seat])
-    missing = [_copies(c, k) if have[c] else card_name(c) for c, k in Counter(cs).items() if have[c] < k]
+    missing = tuple(_copies(c, k) if have[c] else c for c, k in Counter(cs).items() if have[c] < k)
     if missing:
-        raise IllegalAction("deluxe.rules.not-held", cards=listing(missing, "or"))
+        raise IllegalAction("deluxe.rules.not-held", cards=Names(missing, "or"))
     return classify(state, seat, cs)
 
 
-def _copies(c: Card, k: int) -> Later:
+def _copies(c: Card, k: int) -> Phrase:
     """Two copies of a card ("2 copies of the Forest"), named when shown."""
-    name = card_name(c)
-    return Later(lambda: tn("deluxe.rules.copies", k, card=name))
+    return Phrase("deluxe.rules.copies", n=k, card=c)
 
 
 def _check_discard(state: State, seat: int, c: Card) -> None:
     _need_phase(state, Phase.BIND, "discard")
     hand = state.hands[seat]
     if c not in hand:
-        raise IllegalAction("deluxe.rules.not-held", cards=card_name(c))
+        raise IllegalAction("deluxe.rules.not-held", cards=c)
     if c.rank != Rank.ACE and _must_discard_ace(state, hand):
         raise IllegalAction("deluxe.rules.must-discard-ace")
 

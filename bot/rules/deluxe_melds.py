@@ -8,12 +8,12 @@ over suit bitmasks, so a crowded table and a 30-card hand stay in the low millis
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
-from bot.base.i18n import Msg, named, t, tn
 from bot.rules.decktet import Card, Rank, Suit, sort_key
+from bot.rules.errors import Names, Phrase
 
 MeldKind = Literal["bharg set", "complete straight", "partial straight"]  # i18n: not text
 BHARG_SET: MeldKind = "bharg set"  # i18n: not text
@@ -269,98 +269,40 @@ def partial_positions(
 # --- explaining a refusal -------------------------------------------------------------------------------
 
 
-class Later:
-    """Text a refusal names, looked up when the refusal is shown (in the language in force then), not when
-    the engine writes it: a card's name, a list of them, a reason inside a sentence."""
+@dataclass(frozen=True)
+class Run:
+    """Ranks in straight order, named in a refusal: shown joined by dashes ("Ace–2–3")."""
 
-    __slots__ = ("_make",)
-
-    def __init__(self, make: Callable[[], Any]) -> None:
-        self._make = make
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self._make()), spec)
-
-    def __str__(self) -> str:
-        return str(self._make())
+    ranks: tuple[Rank, ...]
 
 
-def card_name(c: Card) -> Later:
-    """The card's name in the language shown: "the Forest" ("la Foresta")."""
-    slug = c.slug
-    return Later(lambda: named("card", slug))
+def _ranks(cs: Iterable[Card], pos: dict[Rank, int]) -> Run:
+    return Run(tuple(c.rank for c in sorted(cs, key=lambda c: pos.get(c.rank, 99))))
 
 
-def suit_name(s: Suit) -> Later:
-    """The suit's name in the language shown: "Moons" ("Lune")."""
-    key = s.name.lower()
-    return Later(lambda: named("suit", key))
-
-
-def rank_name(r: Rank) -> str:
-    """A rank as players say it in the language in force: "Ace", "5", "Crown" ("Asso", "5", "Corona")."""
-    if Rank.TWO <= r <= Rank.NINE:
-        return str(int(r))
-    return named("rank", r.name.lower())
-
-
-def word_list(words: Sequence[str], last: str = "and") -> str:
-    """``a``, ``a and b``, ``a, b and c`` (or ``or``) in the language in force: a list in a sentence."""
-    if len(words) == 1:
-        return words[0]
-    head = ", ".join(words[:-1])
-    if last == "or":
-        return t("deluxe.list.or", items=head, last=words[-1])
-    return t("deluxe.list.and", items=head, last=words[-1])
-
-
-def chain(words: Sequence[str]) -> str:
-    """``a and b and c`` in the language in force (names of players tied or winning together)."""
-    out = words[0] if words else ""
-    for w in words[1:]:
-        out = t("deluxe.list.and", items=out, last=w)
-    return out
-
-
-def listing(items: Sequence[Any], last: str = "and") -> Later:
-    """:func:`word_list` of names looked up when shown."""
-    frozen = tuple(items)
-    return Later(lambda: word_list([str(i) for i in frozen], last))
-
-
-def _ranks_text(cs: Iterable[Card], pos: dict[Rank, int]) -> Later:
-    ranks = [c.rank for c in sorted(cs, key=lambda c: pos.get(c.rank, 99))]
-    return Later(lambda: "–".join(rank_name(r) for r in ranks))
-
-
-def _bharg_reason(cards: Sequence[Card]) -> Later:
+def _bharg_reason(cards: Sequence[Card]) -> Phrase:
     counts = {s: 0 for s in Suit}
     for c in cards:
         for s in c.suits:
             counts[s] += 1
-    twice = [suit_name(s) for s in Suit if counts[s] > 1]
-    missing = [suit_name(s) for s in Suit if counts[s] == 0]
+    twice = tuple(s for s in Suit if counts[s] > 1)
+    missing = tuple(s for s in Suit if counts[s] == 0)
     if twice:
-        names = listing(twice)
-        return Later(lambda: tn("deluxe.meld.suits-twice", len(twice), suits=names))
-    names = listing(missing)
-    return Later(lambda: tn("deluxe.meld.suits-missing", len(missing), suits=names))
+        return Phrase("deluxe.meld.suits-twice", n=len(twice), suits=Names(twice))
+    return Phrase("deluxe.meld.suits-missing", n=len(missing), suits=Names(missing))
 
 
-def _straight_reason(cards: Sequence[Card], suit: Suit, pos: dict[Rank, int]) -> Later | Msg:
-    lacking = [card_name(c) for c in cards if suit not in c.suits]
+def _straight_reason(cards: Sequence[Card], suit: Suit, pos: dict[Rank, int]) -> Phrase:
+    lacking = tuple(c for c in cards if suit not in c.suits)
     if lacking:
-        names, suit_word = listing(lacking), suit_name(suit)
-        return Later(lambda: tn("deluxe.meld.lacks-suit", len(lacking), cards=names, suit=suit_word))
-    off = [card_name(c) for c in cards if c.rank not in pos]
+        return Phrase("deluxe.meld.lacks-suit", n=len(lacking), cards=Names(lacking), suit=suit)
+    off = tuple(c for c in cards if c.rank not in pos)
     if off:
-        names = listing(off)
-        return Later(lambda: tn("deluxe.meld.no-straight-rank", len(off), cards=names))
+        return Phrase("deluxe.meld.no-straight-rank", n=len(off), cards=Names(off))
     ranks = [pos[c.rank] for c in cards]
     if len(set(ranks)) != len(ranks):
-        return Msg("deluxe.meld.shared-rank")
-    text = _ranks_text(cards, pos)
-    return Msg("deluxe.meld.not-consecutive", ranks=text)
+        return Phrase("deluxe.meld.shared-rank")
+    return Phrase("deluxe.meld.not-consecutive", ranks=_ranks(cards, pos))
 
 
 def refusal(
@@ -370,7 +312,7 @@ def refusal(
     *,
     pawns: bool = False,
     courts: bool = False,
-) -> Msg:
+) -> Phrase:
     """The message saying why these cards bind as no meld (the caller has found that they don't)."""
     pos = _POSITIONS[(pawns, courts)]
     if len(cards) >= 3:
@@ -378,16 +320,16 @@ def refusal(
         if suit is None:
             shared = set(cards[0].suits).intersection(*(c.suits for c in cards[1:]))
             if any(is_complete_straight(cards, s, pawns=pawns, courts=courts) for s in shared):
-                return Msg("deluxe.meld.need-ace")
-            return Msg("deluxe.meld.none-need-ace", bharg=bharg)
-        return Msg("deluxe.meld.none-both", bharg=bharg, straight=_straight_reason(cards, suit, pos))
+                return Phrase("deluxe.meld.need-ace")
+            return Phrase("deluxe.meld.none-need-ace", bharg=bharg)
+        return Phrase("deluxe.meld.none-both", bharg=bharg, straight=_straight_reason(cards, suit, pos))
     if suit is None:
-        return Msg("deluxe.meld.need-ace")
+        return Phrase("deluxe.meld.need-ace")
     if len(cards) == 2 and pos.get(cards[0].rank) == pos.get(cards[1].rank):
-        return Msg("deluxe.meld.none-shared-rank")
+        return Phrase("deluxe.meld.none-shared-rank")
     new_pos = _new_positions(cards, suit, pos)
     if new_pos is None:
-        return Msg("deluxe.meld.none-straight", straight=_straight_reason(cards, suit, pos))
+        return Phrase("deluxe.meld.none-straight", straight=_straight_reason(cards, suit, pos))
     loose = table_pieces(table, suit, pos, split_blocks=True)
     used = _search(new_pos, loose, len(pos))
     if used is not None:
@@ -397,12 +339,12 @@ def refusal(
                 if cs[0] in m.cards:
                     part = [c for c in m.cards if any(c == u for _, us in used for u in us)]
                     if len(part) < len(m.cards) or not all(suit in c.suits for c in m.cards):
-                        return Msg(
+                        return Phrase(
                             "deluxe.meld.whole-straight",
-                            ranks=_ranks_text(cards, pos),
-                            table=_ranks_text(part, pos),
+                            ranks=_ranks(cards, pos),
+                            table=_ranks(part, pos),
                         )
-    return Msg("deluxe.meld.none-partial", suit=suit_name(suit), ranks=_ranks_text(cards, pos))
+    return Phrase("deluxe.meld.none-partial", suit=suit, ranks=_ranks(cards, pos))
 
 
 # --- listing -----------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from bot.base.locks import KeyedLocks
 from bot.base.refusals import UserFacingError
 from bot.games import GameAdapter, Table
 from bot.games.seats import is_bot, next_bot
+from bot.render import levels
 from bot.services.tables import TableService
 from bot.settings import Settings
 from bot.store import HostBusy, Lobby, Store
@@ -248,7 +249,7 @@ class LobbyService:
         if verb == "addbot":
             if adapter.ai is None:
                 raise UserFacingError("tavern.lobby.bot-does-not-play", game=adapter.title)
-            ai.level(arg)
+            levels.level(arg)
             if user.id not in members:
                 raise UserFacingError("tavern.lobby.join-first")
             if len(members) >= adapter.max_players:
@@ -293,7 +294,7 @@ class LobbyService:
                 members, names = [*lobby.members, user.id], {**lobby.names, user.id: user.name}
                 return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members, names=names))
             if verb == "addbot":
-                bot_id, name = next_bot(lobby.members, ai.level(arg))
+                bot_id, name = next_bot(lobby.members, levels.level(arg))
                 members, names = [*lobby.members, bot_id], {**lobby.names, bot_id: name}
                 return LobbyOutcome(await self.store.update_lobby(lobby.id, members=members, names=names))
             if verb == "dropbot":

@@ -22,6 +22,7 @@ from bot.edge.table.presses import Presses
 from bot.edge.table.publisher import Publisher
 from bot.games import Click, NotSeated, Table
 from bot.games.seats import is_bot, level_of
+from bot.render import levels
 from bot.services.cooldowns import Limits
 from bot.services.lobbies import Player
 
@@ -107,7 +108,7 @@ class Commands:
         """A game against the bot, at once: no challenge to answer. It is recorded but never rated."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserFacingError("tavern.error.server-only")
-        chosen = ai.level(level)
+        chosen = levels.level(level)
         self.refuse_permissions(interaction)
         with self.limits.openings.reserve(interaction.user.id):  # given back if no table starts
             adapter = self.host.tables.adapter(game)
