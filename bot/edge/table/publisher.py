@@ -55,9 +55,9 @@ class Publisher:
     def owes(self, table: Table) -> bool:
         """Whether the store says the table's last move was committed but never told by a process that
         could — a bot stopped between committing and telling, a commit whose answer was lost — or that
-        calls were lost from an outbox (untold, and not held back on purpose: a Deluxe turn is told when it
+        calls were lost from an outbox (untold, and not told later on purpose: a Deluxe turn is told when it
         passes). Not what this process told, or tried to tell, at this action (a channel refusing posts is
-        tried again with the next move), and not while its own outbox holds the table's calls."""
+        tried again with the next move), and not while its own outbox queues the table's calls."""
         if self._told_here.get(table.id) == table.seq:
             return False
         if table.status != "active":  # a game's end that was never told (see ``Timers.run``)
@@ -105,7 +105,7 @@ class Publisher:
         already committed, marked untold: a Discord failure here is logged and never undoes it.
         ``told_before`` is the action count up to which the table had been told before these events (-1 for
         the opening); the mark is cleared once the calls are out — at once, or when the outbox's window ends
-        — and stays while the channel refuses them or the game holds them back, so they are told later,
+        — and stays while the channel refuses them or the game tells them later (``tells_later``),
         across a restart too. ``answered`` is the seat whose live panel the click's own answer already
         redrew; ``everyone`` redraws every person's panel (a retelling: nobody knows which ones went out)."""
         self._told_here[table.id] = table.seq
@@ -204,7 +204,7 @@ class Publisher:
         if due:
             through = box.through
             if await self.tell_channel(table, box.take(Announcement())):
-                # Told up to the calls' last action; events held back since (a Deluxe turn) stay untold.
+                # Told up to the calls' last action; events told later (a Deluxe turn) stay untold.
                 await self.host.tables.save_meta(table, untold_after=through if table.pending else None)
             else:
                 log.warning("game %d: the channel refused calls that had waited; they are dropped", table.id)
