@@ -116,14 +116,22 @@ class Settings:
         return self.health_path or self.db_path.parent / HEALTH_FILE
 
 
-def _minutes(env: Mapping[str, str], name: str, default: float, *, allow_zero: bool) -> float:
+def _number(env: Mapping[str, str], name: str, unit: str) -> tuple[str, float] | None:
+    """The variable as written and as a number of ``unit``; None when it is unset or blank."""
     raw = env.get(name, "").strip()
     if not raw:
-        return default
+        return None
     try:
-        value = float(raw)
+        return raw, float(raw)
     except ValueError:
-        raise SettingsError(f"{name} must be a number of minutes, got {raw!r}.") from None
+        raise SettingsError(f"{name} must be a number of {unit}, got {raw!r}.") from None
+
+
+def _minutes(env: Mapping[str, str], name: str, default: float, *, allow_zero: bool) -> float:
+    read = _number(env, name, "minutes")
+    if read is None:
+        return default
+    raw, value = read
     if value != value or value in (float("inf"), float("-inf")):
         raise SettingsError(f"{name} must be a finite number of minutes, got {raw!r}.")
     if value < 0 or (value == 0 and not allow_zero):
@@ -271,13 +279,10 @@ def _url(env: Mapping[str, str], name: str) -> str | None:
 
 
 def _seconds(env: Mapping[str, str], name: str, default: float, *, most: float = 60) -> float:
-    raw = env.get(name, "").strip()
-    if not raw:
+    read = _number(env, name, "seconds")
+    if read is None:
         return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise SettingsError(f"{name} must be a number of seconds, got {raw!r}.") from None
+    raw, value = read
     if not 0 <= value <= most:
         raise SettingsError(f"{name} must be between 0 and {most:g} seconds, got {raw!r}.")
     return value
