@@ -48,7 +48,7 @@ from bot.edge.delivery import parse
 from bot.games import GAMES
 from bot.services.tables import TableService
 from bot.settings import Settings
-from bot.store import SQLiteStore
+from bot.store import NewAction, NewGame, SQLiteStore
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -293,27 +293,27 @@ async def snapshot_cost(folder: Path, moves: int = 400) -> dict[str, float]:
             rules = GAMES[game].rules
             players, options, played, states = _play(game, rng.randrange(2**62), rng)
             seats = [(1 + n * 10 + s, "p") for s in range(players)]
-            plain = await store.create_game(game, 1, 10 + n * 2, 1, seats, options.to_dict(), 0.0)
+            plain = await store.create_game(NewGame(game, 1, 10 + n * 2, 1, seats, options.to_dict(), 0.0))
             seats = [(5 + n * 10 + s, "p") for s in range(players)]
-            snapped = await store.create_game(game, 1, 11 + n * 2, 1, seats, options.to_dict(), 0.0)
+            snapped = await store.create_game(NewGame(game, 1, 11 + n * 2, 1, seats, options.to_dict(), 0.0))
             codec = snapshots.codec(rules)
             assert codec is not None
             # A move's snapshot is of the state before it (the last one told), so from the second move on.
             for seq, ((seat, text), before) in enumerate(zip(played, states[:-1], strict=True), 1):
                 if seq == 1:
-                    await store.append_action(plain, seq, seat, text, 0.0)
-                    await store.append_action(snapped, seq, seat, text, 0.0)
+                    await store.append_action(NewAction(plain, seq, seat, text, 0.0))
+                    await store.append_action(NewAction(snapped, seq, seat, text, 0.0))
                     continue
                 t = time.perf_counter()
                 data = codec.dump(before)
                 dump_s += time.perf_counter() - t
                 sizes.append(len(data))
                 t = time.perf_counter()
-                await store.append_action(plain, seq, seat, text, 0.0)
+                await store.append_action(NewAction(plain, seq, seat, text, 0.0))
                 plain_s += time.perf_counter() - t
                 t = time.perf_counter()
                 snap = Snapshot(seq - 1, 0.0, codec.tag, data)
-                await store.append_action(snapped, seq, seat, text, 0.0, snapshot=snap)
+                await store.append_action(NewAction(snapped, seq, seat, text, 0.0, snapshot=snap))
                 with_s += time.perf_counter() - t
     finally:
         await store.close()

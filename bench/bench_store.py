@@ -16,14 +16,16 @@ import time
 from pathlib import Path
 
 from bench.bench_load import percentile
-from bot.store import SQLiteStore
+from bot.store import NewAction, NewGame, SQLiteStore
 
 
 async def _run(path: Path, synchronous: str, moves: int, tables: int) -> tuple[list[float], float, float]:
     store = await SQLiteStore.open(path)
     await store.db.execute(f"PRAGMA synchronous={synchronous}")
     games = [
-        await store.create_game("bhargage", 1, 100 + t, t, [(10 + 2 * t, "A"), (11 + 2 * t, "B")], {}, 0.0)
+        await store.create_game(
+            NewGame("bhargage", 1, 100 + t, t, [(10 + 2 * t, "A"), (11 + 2 * t, "B")], {}, 0.0)
+        )
         for t in range(tables)
     ]
     seqs = dict.fromkeys(games, 0)
@@ -32,7 +34,7 @@ async def _run(path: Path, synchronous: str, moves: int, tables: int) -> tuple[l
     async def move(game_id: int) -> None:
         seqs[game_id] += 1
         started = time.perf_counter()
-        await store.append_action(game_id, seqs[game_id], 0, "play forest", time.time())
+        await store.append_action(NewAction(game_id, seqs[game_id], 0, "play forest", time.time()))
         latencies.append((time.perf_counter() - started) * 1000)
 
     started = time.perf_counter()

@@ -7,7 +7,7 @@ import discord
 import pytest
 
 from bot.settings import Settings
-from bot.store import SQLiteStore
+from bot.store import NewAction, NewGame, SQLiteStore
 from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FakeDiscord
 
@@ -86,8 +86,8 @@ async def test_a_game_that_cannot_be_restored_is_closed_by_end(
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     store = await SQLiteStore.open(settings.db_path)
     seats = [(alice.id, "alice"), (bob.id, "bob")]
-    game_id = await store.create_game("bhargage", fake.guild.id, fake.channel.id, 7, seats, {}, 0.0)
-    await store.append_action(game_id, 1, 0, "not an action", 1.0)
+    game_id = await store.create_game(NewGame("bhargage", fake.guild.id, fake.channel.id, 7, seats, {}, 0.0))
+    await store.append_action(NewAction(game_id, 1, 0, "not an action", 1.0))
     await store.close()
     bot = await start_bot()
     assert error_logs.take(f"could not restore game {game_id}")

@@ -13,6 +13,7 @@ from bot.base.refusals import UserFacingError
 from bot.games import Move as Move_
 from bot.rules import deluxe as D
 from bot.settings import Settings
+from bot.store import NewLobby
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_deluxe_discord import (
@@ -310,7 +311,9 @@ async def test_lobby_expires_and_channel_shared_with_bhargage(
     await fake.wait_for(lambda: "not started in time" in lobby.content, what="the lobby to expire")
     assert lobby.buttons() == []
     other = fake.add_channel("cribbage")
-    await bot.store.create_lobby("bhargage", fake.guild.id, other.id, ann.id, created_at=time.time())
+    await bot.store.create_lobby(
+        NewLobby("bhargage", fake.guild.id, other.id, ann.id, created_at=time.time())
+    )
     refused = await fake.slash(ann, other, "deluxe create")
     assert refused.ephemeral and "already an open table or challenge" in refused.content
 

@@ -28,7 +28,7 @@ from bot.games import GAMES
 from bot.services import health
 from bot.services.tables import TableService
 from bot.settings import Settings, health_path_from_env, settings_from_env
-from bot.store import SQLiteStore
+from bot.store import NewAction, NewGame, SQLiteStore
 from tests import fakegame
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -94,13 +94,13 @@ async def test_sigterm_mid_burst_finishes_moves_in_flight_and_refuses_new_ones(
     writes = {"n": 0}
     append = bot.store.append_action
 
-    async def held_append(game_id: int, *args: Any, **kwargs: Any) -> None:
-        if game_id == held:
+    async def held_append(action: NewAction) -> None:
+        if action.game_id == held:
             writes["n"] += 1
             if writes["n"] == 3:
                 entered.set()
                 await release.wait()
-        await append(game_id, *args, **kwargs)
+        await append(action)
 
     bot.store.append_action = held_append  # type: ignore[method-assign]
 
@@ -629,8 +629,10 @@ def test_the_init_script_makes_an_owner_that_is_no_superuser_and_runs_the_bot(tm
         async def earlier() -> None:  # the bots of the earlier compose file, logged in as the superuser
             store = await PostgresStore.open(server.url("earlier"))
             try:
-                gid = await store.create_game("race", 1, 10, 7, [(1, "a"), (2, "b")], {"target": 9}, 1.0)
-                await store.append_action(gid, 1, 0, "0 add 2", 2.0, meta={"board": 1})
+                gid = await store.create_game(
+                    NewGame("race", 1, 10, 7, [(1, "a"), (2, "b")], {"target": 9}, 1.0)
+                )
+                await store.append_action(NewAction(gid, 1, 0, "0 add 2", 2.0, meta={"board": 1}))
             finally:
                 await store.close()
 
@@ -647,7 +649,7 @@ def test_the_init_script_makes_an_owner_that_is_no_superuser_and_runs_the_bot(tm
                 assert await store.schema_version() == LATEST_VERSION
                 (game,) = await store.active_games()
                 assert [a.text for a in game.actions] == ["0 add 2"] and game.meta == {"board": 1}
-                await store.append_action(game.id, 2, 1, "1 add 3", 3.0, meta={"board": 2})
+                await store.append_action(NewAction(game.id, 2, 1, "1 add 3", 3.0, meta={"board": 2}))
                 async with store.table_lock(game.id) as version:
                     assert version == game.version + 1
             finally:

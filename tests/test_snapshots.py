@@ -23,7 +23,7 @@ from bot.rules import bhargage as bh
 from bot.services import snapshots, tables
 from bot.services.tables import TableService
 from bot.services.tables.restore import Restore
-from bot.store import Snapshot, SQLiteStore
+from bot.store import Listing, NewAction, NewGame, Snapshot, SQLiteStore
 from tests.test_snapshot_codec import Exploit
 
 GUILD = 7
@@ -163,7 +163,7 @@ async def test_restored_from_snapshots_equals_full_replay(store: SQLiteStore, se
 async def test_only_the_actions_after_a_snapshot_are_read(store: SQLiteStore) -> None:
     svc = service(store)
     made = await populate(svc, random.Random(9), 8)
-    records = await store.active_games(snapshots=TAGS)
+    records = await store.active_games(Listing(snapshots=TAGS))
     by_id = {t.id: t for t in made}
     used = 0
     for record in records:
@@ -178,7 +178,7 @@ async def test_only_the_actions_after_a_snapshot_are_read(store: SQLiteStore) ->
     # Paged reads give the same games, in order.
     paged = []
     after = 0
-    while page := await store.active_games(after=after, limit=3, snapshots=TAGS):
+    while page := await store.active_games(Listing(after=after, limit=3, snapshots=TAGS)):
         paged.extend(page)
         after = page[-1].id
     assert paged == records
@@ -294,11 +294,11 @@ async def test_a_table_loaded_on_demand_during_the_restore_is_the_only_one(
     reads = 0
     active_games = SQLiteStore.active_games
 
-    async def slow(self: SQLiteStore, **kw: Any) -> Any:
+    async def slow(self: SQLiteStore, *args: Any) -> Any:
         nonlocal reads
         reads += 1
         await gate.wait()  # the restore reads nothing until the test opens the gate
-        return await active_games(self, **kw)
+        return await active_games(self, *args)
 
     monkeypatch.setattr(SQLiteStore, "active_games", slow)
     monkeypatch.setattr(tables, "RESTORE_CHUNK", 2)
@@ -448,10 +448,12 @@ async def test_a_snapshot_every_few_moves_once_everything_is_told(store: SQLiteS
 
 
 async def test_a_snapshot_must_be_of_an_action_before_the_one_it_is_written_with(store: SQLiteStore) -> None:
-    game = await store.create_game("bhargage", GUILD, 1, 5, [(1, "a"), (2, "b")], {}, 0.0)
+    game = await store.create_game(NewGame("bhargage", GUILD, 1, 5, [(1, "a"), (2, "b")], {}, 0.0))
     for seq in (1, 2):
         with pytest.raises(ValueError, match="snapshot"):
-            await store.append_action(game, 1, 0, "0 cut", 1.0, snapshot=Snapshot(seq, 1.0, "f", b""))
+            await store.append_action(
+                NewAction(game, 1, 0, "0 cut", 1.0, snapshot=Snapshot(seq, 1.0, "f", b""))
+            )
     assert await store.actions(game) == []
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import Finish
+from bot.store import Finish, NewAction, NewGame
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
 
@@ -18,17 +18,31 @@ async def test_leaderboard_and_stats_for_both_games(fake_discord: FakeDiscord, s
 
     store, guild = bot.store, fake.guild.id
     other = fake.add_channel("other")
-    g1 = await store.create_game("bhargage", guild, 1, 1, [(ann.id, "ann"), (ben.id, "ben")], {}, 1.0)
-    await store.append_action(g1, 1, 1, "1 resign", 2.0, finish=Finish((121, 90), (0,), True, "muggins", 2.0))
-    g2 = await store.create_game("bhargage", guild, 2, 1, [(ann.id, "ann"), (ben.id, "ben")], {}, 3.0)
-    await store.append_action(g2, 1, 0, "0 resign", 4.0, finish=Finish((60, 121), (1,), False, "target", 4.0))
-    g3 = await store.create_game("bhargage", guild, 3, 1, [(ann.id, "ann"), (cat.id, "cat")], {}, 5.0)
-    await store.append_action(g3, 1, 1, "1 resign", 6.0, finish=Finish((121, 50), (0,), False, "resign", 6.0))
-    g4 = await store.create_game(
-        "deluxe", guild, 4, 1, [(ann.id, "ann"), (ben.id, "ben"), (cat.id, "cat")], {}, 7.0
+    g1 = await store.create_game(
+        NewGame("bhargage", guild, 1, 1, [(ann.id, "ann"), (ben.id, "ben")], {}, 1.0)
     )
     await store.append_action(
-        g4, 1, 0, "x", 8.0, finish=Finish((104, 80, 12), (0,), False, "target", 8.0, (11.5, 8.0, 1.0))
+        NewAction(g1, 1, 1, "1 resign", 2.0, finish=Finish((121, 90), (0,), True, "muggins", 2.0))
+    )
+    g2 = await store.create_game(
+        NewGame("bhargage", guild, 2, 1, [(ann.id, "ann"), (ben.id, "ben")], {}, 3.0)
+    )
+    await store.append_action(
+        NewAction(g2, 1, 0, "0 resign", 4.0, finish=Finish((60, 121), (1,), False, "target", 4.0))
+    )
+    g3 = await store.create_game(
+        NewGame("bhargage", guild, 3, 1, [(ann.id, "ann"), (cat.id, "cat")], {}, 5.0)
+    )
+    await store.append_action(
+        NewAction(g3, 1, 1, "1 resign", 6.0, finish=Finish((121, 50), (0,), False, "resign", 6.0))
+    )
+    g4 = await store.create_game(
+        NewGame("deluxe", guild, 4, 1, [(ann.id, "ann"), (ben.id, "ben"), (cat.id, "cat")], {}, 7.0)
+    )
+    await store.append_action(
+        NewAction(
+            g4, 1, 0, "x", 8.0, finish=Finish((104, 80, 12), (0,), False, "target", 8.0, (11.5, 8.0, 1.0))
+        )
     )
 
     board = await fake.slash(ben, other, "leaderboard")

@@ -21,6 +21,10 @@ from bot.store import (
     ChannelBusy,
     Finish,
     HostBusy,
+    Listing,
+    NewAction,
+    NewGame,
+    NewLobby,
     PlayerBusy,
     PostgresStore,
     Snapshot,
@@ -114,7 +118,9 @@ async def test_old_database_is_migrated_and_keeps_its_data(location: str) -> Non
     old = await open_store(location, migrate_to=1)
     assert isinstance(old, SQLiteStore | PostgresStore)
     assert await old.schema_version() == 1
-    gid = await old.create_game("race", GUILD, 10, 42, [(100, "Ann"), (200, "Bob")], {"target": 5}, 1.0)
+    gid = await old.create_game(
+        NewGame("race", GUILD, 10, 42, [(100, "Ann"), (200, "Bob")], {"target": 5}, 1.0)
+    )
     await old_action(old, gid, 1, 0, "0 add 2", 2.0)
     tables = await tables_of(old)
     assert "games" in tables and "ratings" not in tables and "lobbies" not in tables
@@ -188,16 +194,16 @@ async def test_a_database_newer_than_the_code_is_refused_untouched(location: str
 
 async def test_one_active_game_per_channel(store: AnyStore) -> None:
     assert await store.active_game_in(10) is None
-    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    gid = await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
     assert await store.active_game_in(10) == gid and await store.active_game_in(11) is None
     with pytest.raises(ChannelBusy):
-        await store.create_game("raceN", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+        await store.create_game(NewGame("raceN", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
     with pytest.raises(ChannelBusy):  # the refused game left nothing behind
-        await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+        await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
     assert [g.id for g in await store.active_games()] == [gid]
     await store.finish_game(gid, Finish((1, 0), (0,), False, "target", 1.0))  # a finished game frees it
     assert await store.active_game_in(10) is None
-    again = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 2.0)
+    again = await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 2.0))
     assert [g.id for g in await store.active_games()] == [again]
     await store.abandon_game(again, 3.0, "ended by an admin")
     assert await store.active_game_in(10) is None
@@ -206,7 +212,7 @@ async def test_one_active_game_per_channel(store: AnyStore) -> None:
 async def test_the_channels_game_is_found_by_its_index(store: AnyStore) -> None:
     """``/tavern-admin end`` in a channel asks for that channel's game alone: the query uses the index that
     keeps a channel to one active game, never a scan of the games."""
-    await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
     sql = "SELECT id FROM games WHERE channel_id = ? AND status = 'active'"
     if isinstance(store, SQLiteStore):
         plan = " ".join(str(r[-1]) for r in await store._all(f"EXPLAIN QUERY PLAN {sql}", (10,)))
@@ -222,9 +228,9 @@ async def test_the_channels_game_is_found_by_its_index(store: AnyStore) -> None:
 async def test_actions_are_committed_and_visible_to_another_connection(
     store: AnyStore, location: str
 ) -> None:
-    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-    await store.append_action(gid, 1, 0, "0 add 1", 1.0)
-    await store.append_action(gid, 2, 1, "1 add 3", 2.0)
+    gid = await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
+    await store.append_action(NewAction(gid, 1, 0, "0 add 1", 1.0))
+    await store.append_action(NewAction(gid, 2, 1, "1 add 3", 2.0))
     other = await open_store(location)
     try:
         rows = [(a.seq, a.seat, a.text) for a in await other.actions(gid)]
@@ -232,17 +238,21 @@ async def test_actions_are_committed_and_visible_to_another_connection(
         await other.close()
     assert rows == [(1, 0, "0 add 1"), (2, 1, "1 add 3")]
     with pytest.raises(ActionConflict):
-        await store.append_action(gid, 2, 0, "0 add 2", 3.0)
+        await store.append_action(NewAction(gid, 2, 0, "0 add 2", 3.0))
     assert [a.seq for a in await store.actions(gid)] == [1, 2]
 
 
 async def _play_two(
     store: AnyStore, channel: int, winner: int, *, muggins: bool = False, at: float = 5.0
 ) -> int:
-    gid = await store.create_game("race", GUILD, channel, 1, [(100, "Ann"), (200, "Bob")], {}, at - 1)
+    gid = await store.create_game(
+        NewGame("race", GUILD, channel, 1, [(100, "Ann"), (200, "Bob")], {}, at - 1)
+    )
     scores = (10, 7) if winner == 0 else (7, 10)
     await store.append_action(
-        gid, 1, winner, f"{winner} add 3", at, finish=Finish(scores, (winner,), muggins, "target", at)
+        NewAction(
+            gid, 1, winner, f"{winner} add 3", at, finish=Finish(scores, (winner,), muggins, "target", at)
+        )
     )
     return gid
 
@@ -260,7 +270,9 @@ async def test_finishing_writes_game_results_and_elo_in_one_transaction(store: A
     assert (bob["games"], bob["wins"], bob["losses"], bob["muggins_wins"]) == (1, 0, 1, 0)
     # Finishing again is refused and changes nothing (the whole transaction rolls back).
     with pytest.raises(ValueError):
-        await store.append_action(gid, 2, 1, "1 add 1", 6.0, finish=Finish((1, 1), (1,), False, "x", 6.0))
+        await store.append_action(
+            NewAction(gid, 2, 1, "1 add 1", 6.0, finish=Finish((1, 1), (1,), False, "x", 6.0))
+        )
     assert [a.seq for a in await store.actions(gid)] == [1]
     assert (await store.rating_of(GUILD, "race", 100))["games"] == 1  # type: ignore[index]
 
@@ -294,9 +306,16 @@ async def test_leaderboard_and_stats_numbers(store: AnyStore) -> None:
 
 async def test_multiplayer_finish_uses_openskill_and_hand_averages(store: AnyStore) -> None:
     seats = [(1, "A"), (2, "B"), (3, "C")]
-    gid = await store.create_game("raceN", GUILD, 20, 1, seats, {}, 0.0)
+    gid = await store.create_game(NewGame("raceN", GUILD, 20, 1, seats, {}, 0.0))
     await store.append_action(
-        gid, 1, 2, "2 add 1", 1.0, finish=Finish((40, 100, 70), (1,), False, "target", 1.0, (4.0, 10.0, None))
+        NewAction(
+            gid,
+            1,
+            2,
+            "2 add 1",
+            1.0,
+            finish=Finish((40, 100, 70), (1,), False, "target", 1.0, (4.0, 10.0, None)),
+        )
     )
     rows = [await store.rating_of(GUILD, "raceN", u) for u, _ in seats]
     assert all(r is not None for r in rows)
@@ -311,9 +330,9 @@ async def test_multiplayer_finish_uses_openskill_and_hand_averages(store: AnySto
 
 async def test_a_seat_that_left_ranks_last_in_results_and_ratings(store: AnyStore) -> None:
     seats = [(1, "A"), (2, "B"), (3, "C")]
-    gid = await store.create_game("raceN", GUILD, 21, 1, seats, {}, 0.0)
+    gid = await store.create_game(NewGame("raceN", GUILD, 21, 1, seats, {}, 0.0))
     finish = Finish((50, 90, 20), (0,), False, "target", 1.0, left=(False, True, False))
-    await store.append_action(gid, 1, 0, "0 add 1", 1.0, finish=finish)
+    await store.append_action(NewAction(gid, 1, 0, "0 add 1", 1.0, finish=finish))
     ranks = {u: (await store.stats(GUILD, u))["raceN"].recent[0].rank for u, _ in seats}
     assert ranks == {1: 1, 3: 2, 2: 3}
     assert [r.user_id for r in await store.leaderboard(GUILD, "raceN")] == [1, 3, 2]
@@ -322,7 +341,7 @@ async def test_a_seat_that_left_ranks_last_in_results_and_ratings(store: AnyStor
 async def test_meta_is_replaced_whole_and_survives_reopen(location: str) -> None:
     path = location
     s = await open_store(path)
-    gid = await s.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    gid = await s.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
     assert await meta_of(s, gid) == {}
     await s.set_meta(gid, {"board_message_id": 123, "dms": {"0": [5, 6]}, "nudged": True})
     await s.set_meta(gid, {"board_message_id": 124, "dms": {"0": [5, 6]}})  # replaces: "nudged" is gone
@@ -343,7 +362,7 @@ async def test_meta_is_replaced_whole_and_survives_reopen(location: str) -> None
 async def test_set_meta_at_a_version_refuses_a_game_written_since(store: AnyStore) -> None:
     """Two writers that read the game at one version: the first meta write wins, the second is refused
     whole (another process wrote the game since it read it) instead of silently replacing the first."""
-    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    gid = await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
     read_at = (await store.load_game(gid)).version  # type: ignore[union-attr]
     first = await store.set_meta(gid, {"board": 1}, version=read_at)
     assert first == read_at + 1
@@ -351,7 +370,7 @@ async def test_set_meta_at_a_version_refuses_a_game_written_since(store: AnyStor
         await store.set_meta(gid, {"board": 2}, version=read_at)
     record = await store.load_game(gid)
     assert record is not None and record.meta == {"board": 1} and record.version == first
-    await store.append_action(gid, 1, 0, "0 add 1", 1.0)  # any write moves the version on
+    await store.append_action(NewAction(gid, 1, 0, "0 add 1", 1.0))  # any write moves the version on
     with pytest.raises(VersionConflict):
         await store.set_meta(gid, {"board": 3}, version=first)
     assert await store.set_meta(gid, {"board": 3}, version=first + 1) == first + 2
@@ -360,11 +379,11 @@ async def test_set_meta_at_a_version_refuses_a_game_written_since(store: AnyStor
 
 async def test_append_action_with_meta_writes_both_in_one_transaction(sqlite_store: SQLiteStore) -> None:
     store = sqlite_store
-    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    gid = await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
     await store.set_meta(gid, {"board": 1, "nudged": 0})
     statements: list[str] = []
     await store.db.set_trace_callback(statements.append)
-    await store.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"board": 2})
+    await store.append_action(NewAction(gid, 1, 0, "0 add 1", 1.0, meta={"board": 2}))
     await store.db.set_trace_callback(None)
     writes = [s.split()[0].upper() for s in statements]
     assert writes[0] == "BEGIN" and writes[-1] == "COMMIT"
@@ -381,23 +400,33 @@ async def test_append_action_with_meta_writes_both_in_one_transaction(sqlite_sto
 
 
 async def test_a_failing_append_does_not_change_the_meta(store: AnyStore) -> None:
-    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-    await store.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"board": 1})
+    gid = await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
+    await store.append_action(NewAction(gid, 1, 0, "0 add 1", 1.0, meta={"board": 1}))
     with pytest.raises(ActionConflict):  # duplicate seq
-        await store.append_action(gid, 1, 1, "1 add 1", 2.0, meta={"board": 2})
+        await store.append_action(NewAction(gid, 1, 1, "1 add 1", 2.0, meta={"board": 2}))
     assert await meta_of(store, gid) == {"board": 1}
     assert [a.text for a in await store.actions(gid)] == ["0 add 1"]
     await store.finish_game(gid, Finish((1, 0), (0,), False, "target", 2.0))
     with pytest.raises(ValueError):  # finishing a game that is not active: the action and meta roll back too
         await store.append_action(
-            gid, 2, 1, "1 add 1", 3.0, finish=Finish((1, 1), (1,), False, "x", 3.0), meta={"board": 3}
+            NewAction(
+                gid, 2, 1, "1 add 1", 3.0, finish=Finish((1, 1), (1,), False, "x", 3.0), meta={"board": 3}
+            )
         )
     assert await meta_of(store, gid) == {"board": 1}
     assert [a.seq for a in await store.actions(gid)] == [1]
     # With a finish, the meta is written in the transaction that closes the game.
-    other = await store.create_game("race", GUILD, 11, 1, [(100, "Ann"), (200, "Bob")], {}, 4.0)
+    other = await store.create_game(NewGame("race", GUILD, 11, 1, [(100, "Ann"), (200, "Bob")], {}, 4.0))
     await store.append_action(
-        other, 1, 0, "0 add 3", 5.0, finish=Finish((10, 7), (0,), False, "target", 5.0), meta={"done": True}
+        NewAction(
+            other,
+            1,
+            0,
+            "0 add 3",
+            5.0,
+            finish=Finish((10, 7), (0,), False, "target", 5.0),
+            meta={"done": True},
+        )
     )
     record = await store.load_game(other)
     assert record is not None and record.status == "finished" and record.meta == {"done": True}
@@ -407,22 +436,22 @@ async def test_only_the_actions_own_key_is_a_conflict(store: AnyStore) -> None:
     """``ActionConflict`` tells players that someone moved at the same moment: only the (game_id, seq) key
     means that. Any other refusal of the insert — here a unique index such as a newer schema might add, and
     an unknown game — is the backend's own error (an ordinary failed write), and nothing is written."""
-    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-    await store.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"board": 1})
+    gid = await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
+    await store.append_action(NewAction(gid, 1, 0, "0 add 1", 1.0, meta={"board": 1}))
     async with store._tx() as db:
         await db.execute("CREATE UNIQUE INDEX actions_one_text_per_game ON actions (game_id, text)")
     refusals = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
     with pytest.raises(refusals) as refused:
-        await store.append_action(gid, 2, 1, "0 add 1", 2.0, meta={"board": 2})
+        await store.append_action(NewAction(gid, 2, 1, "0 add 1", 2.0, meta={"board": 2}))
     assert not isinstance(refused.value, ActionConflict)
     with pytest.raises(refusals) as refused:
-        await store.append_action(gid + 1000, 1, 0, "0 add 1", 2.0)  # no such game
+        await store.append_action(NewAction(gid + 1000, 1, 0, "0 add 1", 2.0))  # no such game
     assert not isinstance(refused.value, ActionConflict)
     assert [a.text for a in await store.actions(gid)] == ["0 add 1"]
     assert await meta_of(store, gid) == {"board": 1}
     with pytest.raises(ActionConflict):  # the seq already logged still is one
-        await store.append_action(gid, 1, 1, "1 add 2", 3.0)
-    await store.append_action(gid, 2, 1, "1 add 2", 3.0)
+        await store.append_action(NewAction(gid, 1, 1, "1 add 2", 3.0))
+    await store.append_action(NewAction(gid, 2, 1, "1 add 2", 3.0))
     assert [a.text for a in await store.actions(gid)] == ["0 add 1", "1 add 2"]
 
 
@@ -430,26 +459,35 @@ async def test_only_the_channels_own_game_is_a_busy_channel(store: AnyStore) -> 
     """``ChannelBusy`` tells players the channel has a game: only the channel's one active game means that.
     Another refusal of the insert (here a unique index such as a newer schema might add) is the backend's own
     error, and nothing of the game is written."""
-    await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
     async with store._tx() as db:
         await db.execute("CREATE UNIQUE INDEX games_one_seed_per_guild ON games (guild_id, seed)")
     refusals = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
     with pytest.raises(refusals) as refused:
-        await store.create_game("race", GUILD, 11, 1, [(3, "c"), (4, "d")], {}, 0.0)
+        await store.create_game(NewGame("race", GUILD, 11, 1, [(3, "c"), (4, "d")], {}, 0.0))
     assert not isinstance(refused.value, ChannelBusy)
     assert await store.active_game_in(11) is None
     with pytest.raises(ChannelBusy):
-        await store.create_game("race", GUILD, 10, 2, [(5, "e"), (6, "f")], {}, 0.0)
+        await store.create_game(NewGame("race", GUILD, 10, 2, [(5, "e"), (6, "f")], {}, 0.0))
 
 
 async def test_lobbies(store: AnyStore) -> None:
     lobby = await store.create_lobby(
-        "bhargage", GUILD, 10, 100, invited_id=200, options={"target": 61}, created_at=1.0, expires_at=11.0
+        NewLobby(
+            "bhargage",
+            GUILD,
+            10,
+            100,
+            invited_id=200,
+            options={"target": 61},
+            created_at=1.0,
+            expires_at=11.0,
+        )
     )
     assert lobby.status == "open" and lobby.options == {"target": 61} and lobby.members == ()
     assert lobby.game == "bhargage" and lobby.names == {} and lobby.invited_id == 200
     other = await store.create_lobby(
-        "deluxe", GUILD, 11, 101, members=[101], names={101: "Ann"}, created_at=1.0, expires_at=50.0
+        NewLobby("deluxe", GUILD, 11, 101, members=[101], names={101: "Ann"}, created_at=1.0, expires_at=50.0)
     )
     assert other.names == {101: "Ann"} and other.options == {} and other.members == (101,)
     lobby = await store.update_lobby(lobby.id, message_id=77, members=[100, 200])
@@ -468,7 +506,7 @@ async def test_lobbies(store: AnyStore) -> None:
     assert await store.get_lobby(other.id + 100) is None
     with pytest.raises(KeyError):
         await store.update_lobby(other.id + 100, status="cancelled")
-    gid = await store.create_game("race", GUILD, 11, 1, [(100, "a"), (200, "b")], {}, 0.0)
+    gid = await store.create_game(NewGame("race", GUILD, 11, 1, [(100, "a"), (200, "b")], {}, 0.0))
     done = await store.update_lobby(other.id, status="started", game_id=gid)
     assert done.status == "started" and done.game_id == gid
     with pytest.raises(TypeError):
@@ -482,7 +520,9 @@ async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everythin
     old = await open_store(path, migrate_to=3)
     assert isinstance(old, SQLiteStore | PostgresStore)
     assert await old.schema_version() == 3
-    active = await old.create_game("deluxe", GUILD, 30, 7, [(1, "A"), (2, "B"), (3, "C")], {"fast": 1}, 1.0)
+    active = await old.create_game(
+        NewGame("deluxe", GUILD, 30, 7, [(1, "A"), (2, "B"), (3, "C")], {"fast": 1}, 1.0)
+    )
     await old_action(old, active, 1, 0, "0 draw", 2.0)
     await old_action(old, active, 2, 1, "1 draw", 3.0)
     await raw(
@@ -491,7 +531,9 @@ async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everythin
         (active, json.dumps({"board_id": 9, "log": []})),
     )
     # A finished game as the code of that version wrote it: closed, its results and its players' ratings.
-    done = await old.create_game("bhargage", GUILD, 31, 8, [(100, "Ann"), (200, "Bob")], {"target": 61}, 4.0)
+    done = await old.create_game(
+        NewGame("bhargage", GUILD, 31, 8, [(100, "Ann"), (200, "Bob")], {"target": 61}, 4.0)
+    )
     await old_action(old, done, 1, 0, "0 play", 5.0)
     result = Finish((61, 40), (0,), True, "target", 5.0).to_dict()
     await raw(
@@ -589,7 +631,9 @@ async def test_migration_4_turns_lobby_kinds_into_game_names_and_keeps_everythin
         assert (await new.stats(GUILD, 200))["bhargage"].recent[0].score == 40
 
         # Any game name can have a lobby now, and a new lobby never reuses an id.
-        race = await new.create_lobby("race", GUILD, 40, 7, names={7: "Gil"}, members=[7], created_at=10.0)
+        race = await new.create_lobby(
+            NewLobby("race", GUILD, 40, 7, names={7: "Gil"}, members=[7], created_at=10.0)
+        )
         assert race.id == 5 and race.game == "race" and race.names == {7: "Gil"} and race.status == "open"
         assert [x.id for x in await new.open_lobbies()] == [1, 2, 5]
         with pytest.raises(ValueError):
@@ -635,32 +679,32 @@ async def test_bot_state_and_guild_settings_survive_reopen(location: str) -> Non
 
 
 async def test_one_seat_per_player_across_channels(store: AnyStore) -> None:
-    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    gid = await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
     with pytest.raises(PlayerBusy) as busy:
-        await store.create_game("race", GUILD + 1, 11, 1, [(3, "c"), (2, "b")], {}, 0.0)
+        await store.create_game(NewGame("race", GUILD + 1, 11, 1, [(3, "c"), (2, "b")], {}, 0.0))
     assert (busy.value.user_id, busy.value.channel_id) == (2, 10)
     assert [g.id for g in await store.active_games()] == [gid]  # nothing of the refused game was written
     await store.finish_game(gid, Finish((1, 0), (0,), False, "target", 1.0))
-    again = await store.create_game("race", GUILD, 11, 1, [(3, "c"), (2, "b")], {}, 2.0)
+    again = await store.create_game(NewGame("race", GUILD, 11, 1, [(3, "c"), (2, "b")], {}, 2.0))
     assert [g.id for g in await store.active_games()] == [again]
 
 
 async def test_a_game_is_read_with_its_snapshot_when_its_tag_is_asked_for(store: AnyStore) -> None:
-    gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-    other = await store.create_game("raceN", GUILD, 11, 1, [(3, "c"), (4, "d")], {}, 0.0)
+    gid = await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
+    other = await store.create_game(NewGame("raceN", GUILD, 11, 1, [(3, "c"), (4, "d")], {}, 0.0))
     for seq in range(1, 6):
         # A snapshot is of the state before the action it is written with.
         snap = (
             Snapshot(seq - 1, seq - 1.0, "json1:race:1", b"state %d" % (seq - 1)) if seq in (3, 4) else None
         )
-        await store.append_action(gid, seq, seq % 2, f"{seq % 2} add 1", float(seq), snapshot=snap)
-    await store.append_action(other, 1, 0, "0 add 1", 1.0)
+        await store.append_action(NewAction(gid, seq, seq % 2, f"{seq % 2} add 1", float(seq), snapshot=snap))
+    await store.append_action(NewAction(other, 1, 0, "0 add 1", 1.0))
     tags = {"race": "json1:race:1", "raceN": "json1:raceN:1"}
 
     record = await store.load_game(gid, snapshots=tags)
     assert record is not None and record.snapshot == Snapshot(3, 3.0, "json1:race:1", b"state 3")
     assert [a.seq for a in record.actions] == [4, 5] and record.seats[1].user_id == 2
-    [listed] = [g for g in await store.active_games(snapshots=tags) if g.id == gid]
+    [listed] = [g for g in await store.active_games(Listing(snapshots=tags)) if g.id == gid]
     assert listed == record
     for without in (None, {"race": "json1:race:2"}, {"raceN": "json1:race:1"}):  # no tag asked fits
         whole = await store.load_game(gid, snapshots=without)
@@ -673,10 +717,12 @@ async def test_a_game_is_read_with_its_snapshot_when_its_tag_is_asked_for(store:
 
 
 async def test_the_active_index_lists_every_active_game_without_its_actions(store: AnyStore) -> None:
-    first = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (-101, "Bot")], {}, 0.0)
-    await store.append_action(first, 1, 0, "0 add 1", 1.0, meta={"thread_id": 77})
+    first = await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (-101, "Bot")], {}, 0.0))
+    await store.append_action(NewAction(first, 1, 0, "0 add 1", 1.0, meta={"thread_id": 77}))
     far_guild = (5 << 22) | 9  # on shard 1 of 2
-    second = await store.create_game("raceN", far_guild, 11, 1, [(3, "c"), (4, "d"), (5, "e")], {}, 0.0)
+    second = await store.create_game(
+        NewGame("raceN", far_guild, 11, 1, [(3, "c"), (4, "d"), (5, "e")], {}, 0.0)
+    )
     done = await _play_two(store, 12, 0)
     index = await store.active_index()
     assert [g.id for g in index] == [first, second]
@@ -694,10 +740,12 @@ async def test_the_active_index_lists_every_active_game_without_its_actions(stor
 async def test_migration_9_deletes_every_snapshot_written_before(location: str) -> None:
     old = await open_store(location, migrate_to=8)
     assert isinstance(old, SQLiteStore | PostgresStore)
-    gid = await old.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-    await old.append_action(gid, 1, 0, "0 add 1", 1.0)
-    await old.append_action(gid, 2, 1, "1 add 1", 2.0, snapshot=Snapshot(1, 1.0, "0123abcd", b"\x80\x05K*."))
-    [before] = await old.active_games(snapshots={"race": "0123abcd"})
+    gid = await old.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
+    await old.append_action(NewAction(gid, 1, 0, "0 add 1", 1.0))
+    await old.append_action(
+        NewAction(gid, 2, 1, "1 add 1", 2.0, snapshot=Snapshot(1, 1.0, "0123abcd", b"\x80\x05K*."))
+    )
+    [before] = await old.active_games(Listing(snapshots={"race": "0123abcd"}))
     assert before.snapshot is not None and [a.seq for a in before.actions] == [2]
     await old.close()
     new = await open_store(location)
@@ -705,7 +753,7 @@ async def test_migration_9_deletes_every_snapshot_written_before(location: str) 
     try:
         assert await new.schema_version() == LATEST_VERSION >= 9
         assert await new._all("SELECT game_id FROM snapshots") == []
-        [after] = await new.active_games(snapshots={"race": "0123abcd"})
+        [after] = await new.active_games(Listing(snapshots={"race": "0123abcd"}))
         assert after.id == gid and after.snapshot is None and len(after.actions) == 2
     finally:
         await new.close()
@@ -714,21 +762,23 @@ async def test_migration_9_deletes_every_snapshot_written_before(location: str) 
 async def test_one_open_lobby_per_host_anywhere(store: AnyStore) -> None:
     """A member hosts one open lobby or challenge at a time, in any channel of any server: the store refuses
     a second in the insert's transaction and names the open one; a closed or overdue one no longer counts."""
-    first = await store.create_lobby("deluxe", GUILD, 10, 100, created_at=1.0, expires_at=11.0)
+    first = await store.create_lobby(NewLobby("deluxe", GUILD, 10, 100, created_at=1.0, expires_at=11.0))
     for guild, channel in ((GUILD, 11), (GUILD + 1, 12)):
         with pytest.raises(HostBusy) as busy:
-            await store.create_lobby("bhargage", guild, channel, 100, invited_id=200, created_at=2.0)
+            await store.create_lobby(
+                NewLobby("bhargage", guild, channel, 100, invited_id=200, created_at=2.0)
+            )
         assert busy.value.lobby == first
     assert [x.id for x in await store.open_lobbies()] == [first.id]  # nothing of the refused one was written
-    invited = await store.create_lobby("bhargage", GUILD, 11, 200, invited_id=100, created_at=2.0)
+    invited = await store.create_lobby(NewLobby("bhargage", GUILD, 11, 200, invited_id=100, created_at=2.0))
     assert invited.host_id == 200  # being invited, or seated in someone else's lobby, is not hosting
-    overdue = await store.create_lobby("deluxe", GUILD, 12, 100, created_at=11.0, expires_at=20.0)
+    overdue = await store.create_lobby(NewLobby("deluxe", GUILD, 12, 100, created_at=11.0, expires_at=20.0))
     await store.update_lobby(overdue.id, status="cancelled")
-    again = await store.create_lobby("deluxe", GUILD, 12, 100, created_at=12.0)  # never runs out
+    again = await store.create_lobby(NewLobby("deluxe", GUILD, 12, 100, created_at=12.0))  # never runs out
     with pytest.raises(HostBusy):
-        await store.create_lobby("deluxe", GUILD, 13, 100, created_at=10_000.0)
+        await store.create_lobby(NewLobby("deluxe", GUILD, 13, 100, created_at=10_000.0))
     await store.update_lobby(again.id, status="started")
-    await store.create_lobby("deluxe", GUILD, 13, 100, created_at=10_001.0)
+    await store.create_lobby(NewLobby("deluxe", GUILD, 13, 100, created_at=10_001.0))
 
 
 async def test_untold_endings_are_the_finished_games_whose_meta_says_owed(store: AnyStore) -> None:
@@ -736,15 +786,17 @@ async def test_untold_endings_are_the_finished_games_whose_meta_says_owed(store:
     by shard; one that was told, or that is still active, is not."""
     f = Finish(scores=(10, 3), winners=(0,), muggins=False, how="target", at=50.0)
     games = [
-        await store.create_game("race", GUILD, 20 + i, 1, [(10 + 2 * i, "a"), (11 + 2 * i, "b")], {}, 0.0)
+        await store.create_game(
+            NewGame("race", GUILD, 20 + i, 1, [(10 + 2 * i, "a"), (11 + 2 * i, "b")], {}, 0.0)
+        )
         for i in range(4)
     ]
     owed, told, early, live = games
     for gid in (owed, told, early, live):
         await store.set_meta(gid, {"untold_after": 0, "owed": gid != told})
-    await store.append_action(owed, 1, 0, "0 add 10", 50.0, finish=f)
-    await store.append_action(told, 1, 0, "0 add 10", 50.0, finish=f)
-    await store.append_action(early, 1, 0, "0 add 10", 5.0, finish=dataclasses.replace(f, at=5.0))
+    await store.append_action(NewAction(owed, 1, 0, "0 add 10", 50.0, finish=f))
+    await store.append_action(NewAction(told, 1, 0, "0 add 10", 50.0, finish=f))
+    await store.append_action(NewAction(early, 1, 0, "0 add 10", 5.0, finish=dataclasses.replace(f, at=5.0)))
     assert await store.untold_endings(since=40.0) == [owed]
     assert await store.untold_endings(since=0.0) == [owed, early]
     shard = (GUILD >> 22) % 2

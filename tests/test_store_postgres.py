@@ -17,6 +17,8 @@ import pytest
 from bot.store import (
     LATEST_VERSION,
     ActionConflict,
+    NewAction,
+    NewGame,
     PlayerBusy,
     PostgresStore,
     StoreOpenError,
@@ -75,8 +77,8 @@ async def test_the_table_lock_excludes_the_other_process_until_released(
     two: tuple[PostgresStore, PostgresStore],
 ) -> None:
     a, b = two
-    gid = await a.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-    await a.append_action(gid, 1, 0, "0 add 1", 1.0)
+    gid = await a.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
+    await a.append_action(NewAction(gid, 1, 0, "0 add 1", 1.0))
     order: list[str] = []
     async with a.table_lock(gid) as version:
         assert version == 1
@@ -88,7 +90,7 @@ async def test_the_table_lock_excludes_the_other_process_until_released(
         waiting = asyncio.create_task(other())
         await asyncio.sleep(0.3)
         assert order == []  # b waits while a holds it
-        await a.append_action(gid, 2, 1, "1 add 1", 2.0)
+        await a.append_action(NewAction(gid, 2, 1, "1 add 1", 2.0))
         order.append("a wrote")
     await asyncio.wait_for(waiting, 5)
     assert order == ["a wrote", "b got it at version 2"]
@@ -98,7 +100,7 @@ async def test_the_table_lock_excludes_the_other_process_until_released(
 
 async def test_a_lock_whose_connection_dies_is_freed(two: tuple[PostgresStore, PostgresStore]) -> None:
     a, b = two
-    gid = await a.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    gid = await a.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
     entered = asyncio.Event()
     hold = asyncio.Event()
 
@@ -127,7 +129,9 @@ async def test_held_table_locks_tie_up_no_pool_connection(pg_url: str) -> None:
     store = await PostgresStore.open(pg_url, pool_size=1)
     try:
         games = [
-            await store.create_game("race", GUILD, 10 + i, 1, [(i * 2 + 1, "a"), (i * 2 + 2, "b")], {}, 0.0)
+            await store.create_game(
+                NewGame("race", GUILD, 10 + i, 1, [(i * 2 + 1, "a"), (i * 2 + 2, "b")], {}, 0.0)
+            )
             for i in range(3)
         ]
         async with asyncio.timeout(5), contextlib.AsyncExitStack() as held:
@@ -145,11 +149,11 @@ async def test_the_same_move_from_both_processes_applies_once(
     two: tuple[PostgresStore, PostgresStore],
 ) -> None:
     a, b = two
-    gid = await a.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    gid = await a.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
     for seq in range(1, 6):
         results = await asyncio.gather(
-            a.append_action(gid, seq, 0, f"a {seq}", float(seq)),
-            b.append_action(gid, seq, 0, f"b {seq}", float(seq)),
+            a.append_action(NewAction(gid, seq, 0, f"a {seq}", float(seq))),
+            b.append_action(NewAction(gid, seq, 0, f"b {seq}", float(seq))),
             return_exceptions=True,
         )
         assert sum(isinstance(r, ActionConflict) for r in results) == 1, results
@@ -163,10 +167,10 @@ async def test_one_player_is_seated_once_by_two_processes(two: tuple[PostgresSto
         player = 100 + round_
         results = await asyncio.gather(
             a.create_game(
-                "race", GUILD, 1000 + 2 * round_, 1, [(player, "p"), (7000 + round_, "x")], {}, 0.0
+                NewGame("race", GUILD, 1000 + 2 * round_, 1, [(player, "p"), (7000 + round_, "x")], {}, 0.0)
             ),
             b.create_game(
-                "race", GUILD, 1001 + 2 * round_, 1, [(8000 + round_, "y"), (player, "p")], {}, 0.0
+                NewGame("race", GUILD, 1001 + 2 * round_, 1, [(8000 + round_, "y"), (player, "p")], {}, 0.0)
             ),
             return_exceptions=True,
         )
@@ -178,9 +182,9 @@ async def test_watch_tells_of_the_other_process_writes_only(two: tuple[PostgresS
     a, b = two
     news: list[tuple[int | None, bool]] = []
     await a.watch(lambda game, closed: news.append((game, closed)))
-    mine = await a.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-    await a.append_action(mine, 1, 0, "0 add 1", 1.0)
-    theirs = await b.create_game("race", GUILD, 11, 1, [(3, "c"), (4, "d")], {}, 0.0)
+    mine = await a.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
+    await a.append_action(NewAction(mine, 1, 0, "0 add 1", 1.0))
+    theirs = await b.create_game(NewGame("race", GUILD, 11, 1, [(3, "c"), (4, "d")], {}, 0.0))
     await b.set_meta(theirs, {"x": 1})
     await b.abandon_game(theirs, 2.0, "test")
     await eventually(lambda: (theirs, True) in news)
@@ -199,7 +203,7 @@ async def test_a_lost_listener_reconnects_and_says_news_may_be_missed(
         ("decktet-tavern-listener",),
     )
     await eventually(lambda: (None, False) in news)
-    gid = await b.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
+    gid = await b.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
     await eventually(lambda: (gid, False) in news)  # listening again
 
 
@@ -236,13 +240,15 @@ async def test_a_restarted_server_loses_nothing_committed(
     try:
         news: list[tuple[int | None, bool]] = []
         await store.watch(lambda game, closed: news.append((game, closed)))
-        gid = await store.create_game("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0)
-        await store.append_action(gid, 1, 0, "0 add 1", 1.0, meta={"m": 1})
+        gid = await store.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
+        await store.append_action(NewAction(gid, 1, 0, "0 add 1", 1.0, meta={"m": 1}))
         postgres_server.restart()
         try:
-            await store.append_action(gid, 2, 1, "1 add 1", 2.0)
+            await store.append_action(NewAction(gid, 2, 1, "1 add 1", 2.0))
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
-            await store.append_action(gid, 2, 1, "1 add 1", 2.0)  # the first call may fail; the next works
+            await store.append_action(
+                NewAction(gid, 2, 1, "1 add 1", 2.0)
+            )  # the first call may fail; the next works
         record = await store.load_game(gid)
         assert record is not None and [a.seq for a in record.actions] == [1, 2] and record.meta == {"m": 1}
         await eventually(lambda: (None, False) in news, timeout=10)  # the listener is back and says so

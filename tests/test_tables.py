@@ -16,6 +16,7 @@ from bot.base import ratings as rt
 from bot.games import GAMES, MoveNotSaved, NotSeated, StaleAction, Table, TableClosed, TableError
 from bot.rules.errors import IllegalAction, NotYourTurn
 from bot.services.tables import TableService
+from bot.store import NewAction, NewGame
 from bot.store import SQLiteStore as Store
 from tests import fakegame
 
@@ -185,9 +186,11 @@ async def test_restore_by_replay_equals_live_state(store: Store, tmp_path: Path)
 
 
 async def test_restore_closes_a_logged_but_unclosed_finish(store: Store) -> None:
-    gid = await store.create_game("race", GUILD, 10, 5, [(ANN, "Ann"), (BOB, "Bob")], {"target": 3}, 0.0)
+    gid = await store.create_game(
+        NewGame("race", GUILD, 10, 5, [(ANN, "Ann"), (BOB, "Bob")], {"target": 3}, 0.0)
+    )
     first = fakegame.start(5, 2, fakegame.Options(3))[0].turn
-    await store.append_action(gid, 1, first, f"{first} add 3", 1.0)  # written without finish
+    await store.append_action(NewAction(gid, 1, first, f"{first} add 3", 1.0))  # written without finish
     svc = service(store)
     assert await svc.restore() == 0
     record = await store.load_game(gid)
@@ -386,7 +389,7 @@ def test_game_registry_is_lazy_and_skips_missing_modules() -> None:
 async def test_a_game_that_cannot_be_rebuilt_is_logged_and_kept(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    gid = await store.create_game("vanished", GUILD, 10, 1, [(ANN, "Ann"), (BOB, "Bob")], {}, 0.0)
+    gid = await store.create_game(NewGame("vanished", GUILD, 10, 1, [(ANN, "Ann"), (BOB, "Bob")], {}, 0.0))
     svc = service(store)
     # The failure is logged at ERROR on purpose: catch it here so no error-log guard sees it.
     seen: list[logging.LogRecord] = []

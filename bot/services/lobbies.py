@@ -22,7 +22,7 @@ from bot.games.seats import is_bot, next_bot
 from bot.render import levels
 from bot.services.tables import TableService
 from bot.settings import Settings
-from bot.store import HostBusy, Lobby, Store
+from bot.store import HostBusy, Lobby, NewLobby, Store
 
 # Table commands a refusal names, as the reader's client shows them ("resign" → "abbandona").
 SUBCOMMANDS = {
@@ -145,16 +145,18 @@ class LobbyService:
             everyone = [host, *(m for m in members if m.id != host.id)]
             try:
                 return await self.store.create_lobby(
-                    adapter.name,
-                    guild_id,
-                    channel_id,
-                    host.id,
-                    created_at=now,
-                    expires_at=now + self._minutes(adapter) * 60,
-                    invited_id=invited.id if invited else None,
-                    options=opts.to_dict(),
-                    names={p.id: p.name for p in [*everyone, *([invited] if invited else [])]},
-                    members=[p.id for p in everyone],
+                    NewLobby(
+                        adapter.name,
+                        guild_id,
+                        channel_id,
+                        host.id,
+                        created_at=now,
+                        expires_at=now + self._minutes(adapter) * 60,
+                        invited_id=invited.id if invited else None,
+                        options=opts.to_dict(),
+                        names={p.id: p.name for p in [*everyone, *([invited] if invited else [])]},
+                        members=[p.id for p in everyone],
+                    ),
                 )
             except HostBusy as busy:
                 raise self._hosting(busy.lobby) from None

@@ -12,12 +12,16 @@ from bot.games.seats import is_bot
 from bot.store import stats
 from bot.store._base import Conn, Params, Row, StoreBase
 from bot.store.records import (
+    EVERY_ACTIVE,
     ActionConflict,
     ActionRecord,
     ActiveGame,
     ChannelBusy,
     Finish,
     GameRecord,
+    Listing,
+    NewAction,
+    NewGame,
     PlayerBusy,
     SeatRecord,
     Snapshot,
@@ -29,21 +33,11 @@ OWED = json.dumps({"owed": True})[1:-1]
 
 
 class GamesMixin(StoreBase):
-    async def create_game(
-        self,
-        game: str,
-        guild_id: int,
-        channel_id: int,
-        seed: int,
-        seats: Sequence[tuple[int, str]],
-        options: Mapping[str, Any],
-        created_at: float,
-        *,
-        meta: Mapping[str, Any] | None = None,
-    ) -> int:
+    async def create_game(self, new: NewGame) -> int:
         """Insert an active game, its seats and its first table meta; raises ``ChannelBusy`` if the channel
         has an active game and ``PlayerBusy`` if a player sits at one (checked in the same transaction, so
         two starts at once cannot both seat a player)."""
+        channel_id, seats = new.channel_id, new.seats
         try:
             async with self._tx() as db:
                 await self._serialize_seating(db)
@@ -64,7 +58,15 @@ class GamesMixin(StoreBase):
                 row = await db.fetchrow(
                     "INSERT INTO games (game, guild_id, channel_id, seed, players, options, created_at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (game, guild_id, channel_id, seed, len(seats), json.dumps(dict(options)), created_at),
+                    (
+                        new.game,
+                        new.guild_id,
+                        channel_id,
+                        new.seed,
+                        len(seats),
+                        json.dumps(dict(new.options)),
+                        new.created_at,
+                    ),
                 )
                 assert row is not None
                 game_id = int(row["id"])
@@ -72,8 +74,8 @@ class GamesMixin(StoreBase):
                     "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
                     [(game_id, i, uid, name) for i, (uid, name) in enumerate(seats)],
                 )
-                if meta is not None:
-                    await _write_meta(db, game_id, json.dumps(dict(meta)))
+                if new.meta is not None:
+                    await _write_meta(db, game_id, json.dumps(dict(new.meta)))
         except self._unique_errors as err:
             # The channel's one active game, inserted meanwhile; any other refusal is the backend's own error
             # (read once the transaction is rolled back: PostgreSQL takes no statement in a failed one).
@@ -82,18 +84,7 @@ class GamesMixin(StoreBase):
             raise
         return game_id
 
-    async def append_action(
-        self,
-        game_id: int,
-        seq: int,
-        seat: int | None,
-        text: str,
-        at: float,
-        *,
-        finish: Finish | None = None,
-        meta: Mapping[str, Any] | None = None,
-        snapshot: Snapshot | None = None,
-    ) -> int:
+    async def append_action(self, action: NewAction) -> int:
         """Commit one accepted action in one transaction; with ``finish`` it also closes the game, with
         ``meta`` it also replaces the table's UI data, and with ``snapshot`` (of the state at an earlier
         action: a move is logged untold, so the newest snapshot is of the last state told) it also replaces
@@ -103,16 +94,17 @@ class GamesMixin(StoreBase):
         for a game that is not active, or a snapshot not of an earlier action, raises ``ValueError``; any
         other refusal is the backend's own error. Whatever is raised, nothing is written.
         """
+        game_id, seq, snapshot, finish = action.game_id, action.seq, action.snapshot, action.finish
         if snapshot is not None and not 0 < snapshot.seq < seq:
             raise ValueError(f"a snapshot of action {snapshot.seq} given with action {seq}")
-        data = None if meta is None else json.dumps(dict(meta))
+        data = None if action.meta is None else json.dumps(dict(action.meta))
         refused: Exception | None = None  # the action's own insert, refused by a key or constraint
         try:
             async with self._tx() as db:
                 try:
                     await db.execute(
                         "INSERT INTO actions (game_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)",
-                        (game_id, seq, seat, text, at),
+                        (game_id, seq, action.seat, action.text, action.at),
                     )
                 except self._unique_errors as err:
                     refused = err
@@ -164,25 +156,19 @@ class GamesMixin(StoreBase):
         records = await self._records("g.id = ?", (game_id,), snapshots)
         return records[0] if records else None
 
-    async def active_games(
-        self,
-        *,
-        after: int = 0,
-        limit: int | None = None,
-        snapshots: Mapping[str, str] | None = None,
-        shards: tuple[int, Sequence[int]] | None = None,
-    ) -> list[GameRecord]:
+    async def active_games(self, listing: Listing = EVERY_ACTIVE) -> list[GameRecord]:
         """The active games with an id above ``after`` (at most ``limit``), by id, with their seats, actions
         and meta. With ``snapshots`` ({game name: tag}), a game whose snapshot carries its game's tag comes
         with it and only the actions after it (the rest, the whole log). With ``shards`` (count, ids), only
         the games whose guild Discord puts on one of those shards."""
+        after, limit, shards = listing.after, listing.limit, listing.shards
         params: list[Any] = [after]
         where = _active("g.", shards)
         if limit is not None:
             # A page by id, chosen inside each query: the read is one snapshot, so all pick the same games.
             where = f"g.id IN (SELECT id FROM games WHERE {_active('', shards)} ORDER BY id LIMIT ?)"
             params.append(limit)
-        return await self._records(where, params, snapshots)
+        return await self._records(where, params, listing.snapshots)
 
     async def active_index(self, *, shards: tuple[int, Sequence[int]] | None = None) -> list[ActiveGame]:
         """Every active game (of a guild on ``shards``, as ``active_games``), by id, with its seats and meta

@@ -10,17 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from bot.store.records import (
-    ActionRecord,
-    ActiveGame,
-    BotRecord,
-    Finish,
-    GameRecord,
-    GameStats,
-    LeaderRow,
-    Lobby,
-    Snapshot,
-)
+from bot.store import records
 
 # What ``update_lobby`` may set; a lobby's status is one of LOBBY_STATUSES (anything else is refused).
 LOBBY_FIELDS = frozenset(
@@ -58,42 +48,20 @@ class Store(Protocol):
 
     # ---------------------------------------------------------------- games
 
-    async def create_game(
-        self,
-        game: str,
-        guild_id: int,
-        channel_id: int,
-        seed: int,
-        seats: Sequence[tuple[int, str]],
-        options: Mapping[str, Any],
-        created_at: float,
-        *,
-        meta: Mapping[str, Any] | None = None,
-    ) -> int:
+    async def create_game(self, new: records.NewGame) -> int:
         """Insert an active game, its seats and (``meta``) its table meta, return its new id; ``ChannelBusy``
         if the channel has one, ``PlayerBusy`` if a player is seated at an active game: decided atomically
         with the insert."""
         ...
 
-    async def append_action(
-        self,
-        game_id: int,
-        seq: int,
-        seat: int | None,
-        text: str,
-        at: float,
-        *,
-        finish: Finish | None = None,
-        meta: Mapping[str, Any] | None = None,
-        snapshot: Snapshot | None = None,
-    ) -> int:
+    async def append_action(self, action: records.NewAction) -> int:
         """One transaction: log it, close per finish, replace meta, replace the game's one snapshot (of an
         action from 1 to ``seq`` - 1, else ``ValueError``); returns the game's new version. A (game_id, seq)
         already logged raises ``ActionConflict`` (another writer moved first) and writes nothing. Closing a
         game (here, ``finish_game`` or ``abandon_game``) deletes its snapshot."""
         ...
 
-    async def finish_game(self, game_id: int, finish: Finish) -> None:
+    async def finish_game(self, game_id: int, finish: records.Finish) -> None:
         """Close an active game (results, ratings) without logging an action; ``ValueError`` if not active."""
         ...
 
@@ -103,19 +71,12 @@ class Store(Protocol):
 
     async def load_game(
         self, game_id: int, *, snapshots: Mapping[str, str] | None = None
-    ) -> GameRecord | None:
+    ) -> records.GameRecord | None:
         """The game in any status with seats, actions by seq and meta (``{}`` if none); None if unknown.
         With ``snapshots``, its snapshot and only the actions after it, as ``active_games`` gives them."""
         ...
 
-    async def active_games(
-        self,
-        *,
-        after: int = 0,
-        limit: int | None = None,
-        snapshots: Mapping[str, str] | None = None,
-        shards: tuple[int, Sequence[int]] | None = None,
-    ) -> list[GameRecord]:
+    async def active_games(self, listing: records.Listing = records.EVERY_ACTIVE) -> list[records.GameRecord]:
         """The active games with an id above ``after``, by id, at most ``limit`` (one consistent read), each
         as ``load_game`` gives it, without one query per game. With ``snapshots`` ({game name: tag}), a
         game whose snapshot has its game's tag (``Snapshot.tag``) comes with it (``GameRecord.snapshot``) and
@@ -124,7 +85,9 @@ class Store(Protocol):
         them: ``(guild_id >> 22) % shard_count``."""
         ...
 
-    async def active_index(self, *, shards: tuple[int, Sequence[int]] | None = None) -> list[ActiveGame]:
+    async def active_index(
+        self, *, shards: tuple[int, Sequence[int]] | None = None
+    ) -> list[records.ActiveGame]:
         """Every active game (only those on ``shards``, as ``active_games``), by id, with its seats and meta
         and no actions, in one consistent read of a few queries whatever the number of games."""
         ...
@@ -141,7 +104,7 @@ class Store(Protocol):
         ``shards``, only games whose guild is on one of those shards."""
         ...
 
-    async def actions(self, game_id: int) -> list[ActionRecord]:
+    async def actions(self, game_id: int) -> list[records.ActionRecord]:
         """The game's committed action log by seq (empty for an unknown game)."""
         ...
 
@@ -167,35 +130,21 @@ class Store(Protocol):
 
     # ---------------------------------------------------------------- lobbies
 
-    async def create_lobby(
-        self,
-        game: str,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        *,
-        created_at: float,
-        expires_at: float | None = None,
-        invited_id: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        names: Mapping[int, str] | None = None,
-        members: Sequence[int] = (),
-        message_id: int | None = None,
-    ) -> Lobby:
+    async def create_lobby(self, new: records.NewLobby) -> records.Lobby:
         """Insert an open lobby for any game name (none is refused) and return it as stored. A member hosts
         one open lobby at a time, anywhere: ``HostBusy`` (carrying it) if ``host_id`` already hosts an open
         lobby that has not run out by ``created_at``, decided atomically with the insert."""
         ...
 
-    async def get_lobby(self, lobby_id: int) -> Lobby | None:
+    async def get_lobby(self, lobby_id: int) -> records.Lobby | None:
         """The lobby in any status; ``None`` if the id is unknown."""
         ...
 
-    async def update_lobby(self, lobby_id: int, **fields: Any) -> Lobby:
+    async def update_lobby(self, lobby_id: int, **fields: Any) -> records.Lobby:
         """Set any of ``LOBBY_FIELDS`` (else TypeError; KeyError if no lobby) and return it as stored."""
         ...
 
-    async def open_lobbies(self, *, channel_id: int | None = None) -> list[Lobby]:
+    async def open_lobbies(self, *, channel_id: int | None = None) -> list[records.Lobby]:
         """Lobbies whose status is 'open', by id: all of them, or those of one channel."""
         ...
 
@@ -205,15 +154,15 @@ class Store(Protocol):
         """The player's ratings row for this guild and game as a dict; ``None`` before a finished game."""
         ...
 
-    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderRow]:
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[records.LeaderRow]:
         """Up to ``limit`` players with a finished game: rating, wins, games desc, then user id."""
         ...
 
-    async def stats(self, guild_id: int, user_id: int, *, recent: int = 5) -> dict[str, GameStats]:
+    async def stats(self, guild_id: int, user_id: int, *, recent: int = 5) -> dict[str, records.GameStats]:
         """Per game the user finished in this guild: totals, rating, hand average, newest results."""
         ...
 
-    async def bot_records(self, guild_id: int, user_id: int) -> list[BotRecord]:
+    async def bot_records(self, guild_id: int, user_id: int) -> list[records.BotRecord]:
         """The user's finished games against the bot, per game and level (never rated)."""
         ...
 

@@ -8,25 +8,11 @@ from typing import Any
 
 from bot.store._base import Conn, Row, StoreBase
 from bot.store.interface import LOBBY_FIELDS, LOBBY_STATUSES
-from bot.store.records import HostBusy, Lobby
+from bot.store.records import HostBusy, Lobby, NewLobby
 
 
 class LobbiesMixin(StoreBase):
-    async def create_lobby(
-        self,
-        game: str,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        *,
-        created_at: float,
-        expires_at: float | None = None,
-        invited_id: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        names: Mapping[int, str] | None = None,
-        members: Sequence[int] = (),
-        message_id: int | None = None,
-    ) -> Lobby:
+    async def create_lobby(self, new: NewLobby) -> Lobby:
         """Insert an open lobby and return it as stored; ``HostBusy`` if the host already hosts an open lobby
         that has not run out by ``created_at`` (checked in the insert's transaction, so two at once from one
         host, in two channels or two processes, cannot both open)."""
@@ -35,7 +21,7 @@ class LobbiesMixin(StoreBase):
             hosted = await db.fetchrow(
                 "SELECT * FROM lobbies WHERE status = 'open' AND host_id = ? "
                 "AND (expires_at IS NULL OR expires_at > ?) ORDER BY id LIMIT 1",
-                (host_id, created_at),
+                (new.host_id, new.created_at),
             )
             if hosted is not None:
                 raise HostBusy(_lobby(hosted))
@@ -44,17 +30,17 @@ class LobbiesMixin(StoreBase):
                 "members, message_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "RETURNING id",
                 (
-                    game,
-                    guild_id,
-                    channel_id,
-                    host_id,
-                    invited_id,
-                    _options_json(options or {}),
-                    _names_json(names or {}),
-                    _members_json(members),
-                    message_id,
-                    created_at,
-                    expires_at,
+                    new.game,
+                    new.guild_id,
+                    new.channel_id,
+                    new.host_id,
+                    new.invited_id,
+                    _options_json(new.options or {}),
+                    _names_json(new.names or {}),
+                    _members_json(new.members),
+                    new.message_id,
+                    new.created_at,
+                    new.expires_at,
                 ),
             )
             assert row is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +87,67 @@ class Snapshot:
     at: float
     tag: str
     data: bytes
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game to insert (``Store.create_game``): active, with its seats in order and its first table meta."""
+
+    game: str
+    guild_id: int
+    channel_id: int
+    seed: int
+    seats: Sequence[tuple[int, str]]  # (user id, name) per seat
+    options: Mapping[str, Any]
+    created_at: float
+    meta: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class NewAction:
+    """One accepted action to commit (``Store.append_action``), with what the same transaction also writes:
+    the game's end (``finish``), the table's UI data (``meta``), the snapshot of an earlier state."""
+
+    game_id: int
+    seq: int  # 1 for the first action
+    seat: int | None
+    text: str
+    at: float
+    finish: Finish | None = None
+    meta: Mapping[str, Any] | None = None
+    snapshot: Snapshot | None = None
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Which active games ``Store.active_games`` lists: ids above ``after``, at most ``limit``; with
+    ``snapshots`` ({game name: tag}) a game's snapshot of that tag and the actions after it; with ``shards``
+    (shard count, shard ids) only the games whose guild is on those shards."""
+
+    after: int = 0
+    limit: int | None = None
+    snapshots: Mapping[str, str] | None = None
+    shards: tuple[int, Sequence[int]] | None = None
+
+
+EVERY_ACTIVE = Listing()  # every active game, each with its whole log
+
+
+@dataclass(frozen=True)
+class NewLobby:
+    """An open lobby to insert (``Store.create_lobby``), for any game name."""
+
+    game: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    created_at: float
+    expires_at: float | None = None
+    invited_id: int | None = None
+    options: Mapping[str, Any] | None = None
+    names: Mapping[int, str] | None = None
+    members: Sequence[int] = ()
+    message_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from bot.services.tables.index import TableIndex
 from bot.services.tables.loading import TableLoader
 from bot.services.tables.moves import MetaAfter, Step, take, work_out
 from bot.services.tables.restore import Restore
-from bot.store import ActionConflict, ChannelBusy, PlayerBusy, Store, VersionConflict
+from bot.store import ActionConflict, ChannelBusy, NewAction, NewGame, PlayerBusy, Store, VersionConflict
 
 log = logging.getLogger(__name__)
 
@@ -265,7 +265,16 @@ class TableService:
         """The new game's row; a TableError when the channel has a game or a player sits at one."""
         try:
             return await self.store.create_game(
-                game, guild_id, channel_id, seed, list(players), options.to_dict(), now, meta=meta.to_dict()
+                NewGame(
+                    game,
+                    guild_id,
+                    channel_id,
+                    seed,
+                    list(players),
+                    options.to_dict(),
+                    now,
+                    meta=meta.to_dict(),
+                )
             )
         except ChannelBusy:
             raise TableError("tavern.table.busy") from None
@@ -349,14 +358,16 @@ class TableService:
         changed = step.meta.to_dict() if step.meta != table.meta else None
         try:
             table.version = await self.store.append_action(
-                table.id,
-                step.seq,
-                step.seat,
-                step.text,
-                step.at,
-                finish=step.finish,
-                meta=changed,
-                snapshot=step.snapshot,
+                NewAction(
+                    table.id,
+                    step.seq,
+                    step.seat,
+                    step.text,
+                    step.at,
+                    finish=step.finish,
+                    meta=changed,
+                    snapshot=step.snapshot,
+                ),
             )
         except ActionConflict as err:
             # Another process logged this seq first (it held the game while ours did not see it): never

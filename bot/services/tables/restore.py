@@ -12,7 +12,7 @@ from bot.games import Table
 from bot.services.tables.index import Listed, TableIndex
 from bot.services.tables.loading import TableLoader
 from bot.services.tables.moves import finish_from
-from bot.store import GameRecord, Store
+from bot.store import GameRecord, Listing, Store
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class Restore:
                     index.note(Listed.of(game))
             indexed.set()
             while records := await self.store.active_games(
-                after=after, limit=chunk, snapshots=tags, shards=shards
+                Listing(after=after, limit=chunk, snapshots=tags, shards=shards)
             ):
                 after = records[-1].id
                 for record in records:
