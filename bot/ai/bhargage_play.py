@@ -17,6 +17,24 @@ _WIN = 100.0
 _NEAR = 40
 _DEEP = 3  # search two opponent plies when this seat and the opponent hold at most this many cards
 
+# A point of the search, as one value: the pile (count, last rank, how many equal ranks end it, suit chain,
+# ranks for runs), this seat's cards, the opponent's hand size, the unseen cards it has played, both seats'
+# points so far in this count, whether the opponent said go, and whether this seat played last.
+Node = tuple[
+    int,
+    int,
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    int,
+    int,
+    bool,
+    bool,
+]
+
 
 @dataclass(frozen=True, slots=True)
 class PlayAdvice:
@@ -141,23 +159,9 @@ class _Search:
             tot += q * COMB[n - i][h - 1]
         return tot / den
 
-    def mine(
-        self,
-        count: int,
-        lr: int,
-        rl: int,
-        chain: tuple[int, ...],
-        ranks: tuple[int, ...],
-        hand: tuple[int, ...],
-        h: int,
-        used: tuple[int, ...],
-        my_acc: int,
-        opp_acc: int,
-        opp_gone: bool,
-        last_me: bool,
-        full: int,
-    ) -> float:
+    def mine(self, node: Node, full: int) -> float:
         """This seat to move (or to say go): its best value."""
+        count, lr, rl, chain, ranks, hand, h, used, my_acc, opp_acc, opp_gone, last_me = node
         room = LIMIT - count
         best = -1e9
         found = False
@@ -171,7 +175,7 @@ class _Search:
             else:
                 rest = tuple(x for x in hand if x != c)
                 v = p + self.theirs(
-                    nc, nlr, nrl, nch, nrk, rest, h, used, my_acc + p, opp_acc, opp_gone, True, full
+                    (nc, nlr, nrl, nch, nrk, rest, h, used, my_acc + p, opp_acc, opp_gone, True), full
                 )
             if v > best:
                 best = v
@@ -180,7 +184,9 @@ class _Search:
         # go: the opponent plays on alone while it can, or the play ends
         if opp_gone or h == 0:
             return self.end(count, last_me, my_acc, opp_acc)
-        return self.theirs(count, lr, rl, chain, ranks, hand, h, used, my_acc, opp_acc, False, last_me, full)
+        return self.theirs(
+            (count, lr, rl, chain, ranks, hand, h, used, my_acc, opp_acc, False, last_me), full
+        )
 
     def end(self, count: int, last_me: bool, my_acc: int, opp_acc: int) -> float:
         """The play is over: 1 for last (R8) unless the count ended on 11 or 23."""
@@ -190,31 +196,13 @@ class _Search:
             return 1.0 + (_WIN if my_acc + 1 >= self.my_need else 0.0)
         return -1.0 - (_WIN if opp_acc + 1 >= self.opp_need else 0.0)
 
-    def theirs(
-        self,
-        count: int,
-        lr: int,
-        rl: int,
-        chain: tuple[int, ...],
-        ranks: tuple[int, ...],
-        hand: tuple[int, ...],
-        h: int,
-        used: tuple[int, ...],
-        my_acc: int,
-        opp_acc: int,
-        opp_gone: bool,
-        last_me: bool,
-        full: int,
-    ) -> float:
+    def theirs(self, node: Node, full: int) -> float:
         """The opponent to move: expectation over its possible hands of its best card (or its go)."""
+        count, lr, rl, chain, ranks, hand, h, used, my_acc, opp_acc, opp_gone, _ = node
         room = LIMIT - count
         i_can = any(VAL[c] <= room for c in hand)
         if opp_gone or h == 0:
-            if i_can:
-                return self.mine(
-                    count, lr, rl, chain, ranks, hand, h, used, my_acc, opp_acc, True, last_me, full
-                )
-            return self.end(count, last_me, my_acc, opp_acc)
+            return self.after_go(node, i_can, full)
         if full <= 0:
             # leaf: the opponent's best immediate reply, then nothing more is looked at
             return -self.reply(count, lr, rl, chain, ranks, h, used, opp_acc)
@@ -228,28 +216,27 @@ class _Search:
             if p >= need:
                 vals.append(-p - _WIN)
                 continue
-            nu = (*used, c)
+            after = (nc, nlr, nrl, nch, nrk, hand, h - 1, (*used, c), my_acc, opp_acc + p, False, False)
             if i_can or any(VAL[x] <= LIMIT - nc for x in hand):
-                v = self.mine(
-                    nc, nlr, nrl, nch, nrk, hand, h - 1, nu, my_acc, opp_acc + p, False, False, full - 1
-                )
+                v = self.mine(after, full - 1)
             elif h > 1:
-                v = self.theirs(
-                    nc, nlr, nrl, nch, nrk, hand, h - 1, nu, my_acc, opp_acc + p, False, False, full - 1
-                )
+                v = self.theirs(after, full - 1)
             else:
                 v = self.end(nc, False, my_acc, opp_acc + p)
             vals.append(v - p)
         tot, go = _spread(vals, n, h)
         if go > 0:
-            if i_can:
-                gv = self.mine(
-                    count, lr, rl, chain, ranks, hand, h, used, my_acc, opp_acc, True, last_me, full
-                )
-            else:
-                gv = self.end(count, last_me, my_acc, opp_acc)
-            tot += go * gv
+            tot += go * self.after_go(node, i_can, full)
         return tot
+
+    def after_go(self, node: Node, i_can: bool, full: int) -> float:
+        """The opponent says go: this seat plays on alone while it can (``i_can``), or the play ends."""
+        count, lr, rl, chain, ranks, hand, h, used, my_acc, opp_acc, _, last_me = node
+        if i_can:
+            return self.mine(
+                (count, lr, rl, chain, ranks, hand, h, used, my_acc, opp_acc, True, last_me), full
+            )
+        return self.end(count, last_me, my_acc, opp_acc)
 
 
 def _spread(vals: list[float], n: int, h: int) -> tuple[float, float]:
@@ -359,7 +346,7 @@ def evaluate(
         elif full == 0:
             v = p - s.reply(nc, nlr, nrl, nch, nrk, rt.h, (), 0) if not rt.opp_gone else float(p)
         else:
-            v = p + s.theirs(nc, nlr, nrl, nch, nrk, rest, rt.h, (), p, 0, rt.opp_gone, True, full)
+            v = p + s.theirs((nc, nlr, nrl, nch, nrk, rest, rt.h, (), p, 0, rt.opp_gone, True), full)
         out.append((v, c, reply))
     return out
 
