@@ -317,6 +317,7 @@ async def test_a_hung_drawing_process_costs_pictures_not_moves_and_is_replaced(
 
     hung = drawing.DRAWING.pids()
     assert hung
+    drawing.DRAWING.forget_pictures()  # an earlier test's game drew this one's pictures: draw them anew
     for pid in hung:
         os.kill(pid, signal.SIGSTOP)
         stopped.append(pid)

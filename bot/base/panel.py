@@ -7,7 +7,7 @@ table or lobby it belongs to (``tv:<scope>:<key>:<token>:<verb>[:<arg>]``), so a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -71,6 +71,9 @@ class Picture:
     filename: str
     draw: Callable[[], bytes] = field(compare=False, repr=False)
     alt: str = ""
+    # What the picture shows, as a hashable value (its scene): the same key is the same picture, drawn once
+    # and never uploaded again to a message that shows it already. None: nothing says so; drawn each time.
+    key: Hashable | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,14 @@ can't be drawn or Discord refuses it. Nothing here knows any game's rules, nor t
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal, TypeVar
 
@@ -52,6 +55,8 @@ DESCRIPTION_LIMIT = 1024  # an attachment's description (alt text)
 REFUSED_UPLOAD = 413  # Discord's "Request entity too large"
 DmResult = Literal["sent", "closed", "failed"]
 T = TypeVar("T")
+ANSWER_WAIT = 0.05  # an interaction's answer waits this long for its picture, then goes as text first
+SHOWN_MESSAGES = 20_000  # messages whose picture this process remembers
 
 
 class Refused(UserFacingError):
@@ -188,15 +193,23 @@ def mentions(pings: Sequence[int]) -> discord.AllowedMentions:
 
 
 def kwargs(
-    panel: Panel, scope: str, key: int, *, new: bool = False, files: Sequence[discord.File] = ()
+    panel: Panel,
+    scope: str,
+    key: int,
+    *,
+    new: bool = False,
+    files: Sequence[discord.File] = (),
+    kept: Shown | None = None,
 ) -> dict[str, Any]:
-    """Send or edit arguments, with the panel's picture as ``files`` (drawn by :func:`draw`) and its pings as
-    the only mentions allowed. Editing sets every part (an edit removes old controls, and replaces or
-    removes the old picture); a new message leaves out what it does not have."""
+    """Send or edit arguments, with the panel's picture as ``files`` (drawn by :func:`draw`) or ``kept``
+    (the attachment the edited message shows already), and its pings as the only mentions allowed. Editing
+    sets every part (an edit removes old controls, and replaces, keeps or removes the old picture); a new
+    message leaves out what it does not have."""
     content = panel.content[:CONTENT_LIMIT] or None
+    image = files[0].filename if files else kept.filename if kept is not None else None
     out: dict[str, Any] = {
         "content": content,
-        "embeds": [embed(panel.embed, files[0].filename if files else None)] if panel.embed else [],
+        "embeds": [embed(panel.embed, image)] if panel.embed else [],
         "view": view(panel.controls, scope, key),
         "allowed_mentions": mentions(panel.pings),
     }
@@ -205,20 +218,95 @@ def kwargs(
         if files:
             out["files"] = list(files)
     else:
-        out["attachments"] = list(files)
+        out["attachments"] = [_Kept(kept)] if kept is not None else list(files)
     return out
 
 
-async def draw(picture: Picture | None) -> list[discord.File]:
-    """The picture as a file to upload, drawn in the drawing process (``bot.services.drawing``) so the
-    event loop never waits on it, and never waited for longer than ``drawing.DRAW_SECONDS``; none when it
-    is not drawn in time or cannot be drawn (logged): the text beside it carries the move."""
+@dataclass(frozen=True)
+class Shown:
+    """The picture a message shows: its key, and the attachment that carries it."""
+
+    key: Hashable
+    filename: str
+    attachment: int
+
+
+class _Kept:
+    """An attachment an edit keeps, named by id: discord.py sends ``to_dict()`` of what is not a new file."""
+
+    def __init__(self, shown: Shown) -> None:
+        self.shown = shown
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.shown.attachment, "filename": self.shown.filename}
+
+
+class Shows:
+    """What picture each message this process last sent or edited shows, and how many times it was edited
+    (bounded, least recently used out): an edit keeps a picture the message shows already instead of
+    uploading it again, and a picture that comes late never overwrites a newer edit."""
+
+    def __init__(self, most: int = SHOWN_MESSAGES) -> None:
+        self._most = most
+        self._state: OrderedDict[int, tuple[Shown | None, int]] = OrderedDict()
+
+    def kept(self, message_id: int | None, picture: Picture) -> Shown | None:
+        """The attachment to keep when ``message_id`` is edited to show ``picture``: the one it shows when
+        that is this picture, else None (it is uploaded)."""
+        if message_id is None or picture.key is None:
+            return None
+        shown, _ = self._state.get(message_id, (None, 0))
+        if shown is None or shown.key != picture.key or shown.filename != picture.filename:
+            return None
+        return shown
+
+    def edit(self, message_id: int | None) -> int:
+        """An edit of the message begins: its new edit count (0 for no message)."""
+        if message_id is None:
+            return 0
+        shown, edits = self._state.pop(message_id, (None, 0))
+        self._state[message_id] = (shown, edits + 1)
+        while len(self._state) > self._most:
+            self._state.popitem(last=False)
+        return edits + 1
+
+    def edits(self, message_id: int | None) -> int:
+        return self._state.get(message_id, (None, 0))[1] if message_id is not None else 0
+
+    def record(self, sent: object, message_id: int | None, picture: Picture | None) -> None:
+        """What the message sent or edited (``sent``: what the call returned) shows now: ``picture`` when it
+        went with it (its attachment read from the returned message), else nothing known."""
+        message = getattr(sent, "resource", sent)  # an interaction's callback response carries its message
+        if isinstance(message, discord.Message):
+            message_id = message.id
+        if message_id is None:
+            return
+        shown = None
+        if picture is not None and picture.key is not None and isinstance(message, discord.Message):
+            attachment = next((a for a in message.attachments if a.filename == picture.filename), None)
+            if attachment is not None:
+                shown = Shown(picture.key, picture.filename, attachment.id)
+        _, edits = self._state.pop(message_id, (None, 0))
+        self._state[message_id] = (shown, edits)
+        while len(self._state) > self._most:
+            self._state.popitem(last=False)
+
+
+SHOWS = Shows()  # this process's memory of the pictures its messages show
+_LATER: set[asyncio.Task[None]] = set()  # pictures on their way to answers that went as text
+
+
+async def draw(picture: Picture | None, wait: float = drawing.DRAW_SECONDS) -> list[discord.File]:
+    """The picture as a file to upload, drawn in the drawing process (``bot.services.drawing``, once per
+    picture key) so the event loop never waits on it, and never waited for longer than ``wait``; none when
+    it is not drawn in time or cannot be drawn (logged): the text beside it carries the move."""
     if picture is None:
         return []
     try:
-        png = await drawing.DRAWING.call(picture.draw)
+        png = await drawing.DRAWING.picture(picture.key, picture.draw, wait)
     except drawing.TooSlow as err:
-        log.warning("picture %s left out (%s); sending text alone", picture.filename, err)
+        if wait >= drawing.DRAW_SECONDS:  # a short wait is an answer's: its picture follows (see deliver)
+            log.warning("picture %s left out (%s); sending text alone", picture.filename, err)
         return []
     except BrokenProcessPool:  # the drawing process died (logged once, and replaced, by bot.drawing)
         log.warning(
@@ -239,15 +327,32 @@ async def draw(picture: Picture | None) -> list[discord.File]:
 
 
 async def deliver(
-    call: Callable[..., Awaitable[T]], panel: Panel, scope: str, key: int, *, new: bool = False
+    call: Callable[..., Awaitable[T]],
+    panel: Panel,
+    scope: str,
+    key: int,
+    *,
+    new: bool = False,
+    editing: int | None = None,
+    later: Callable[..., Awaitable[Any]] | None = None,
 ) -> T:
     """Send or edit ``panel`` through ``call`` (a channel's ``send``, a message's ``edit``, an interaction's
-    answer). When Discord refuses the upload (too large, or a server error after discord.py's own retries)
-    the text goes alone: a picture never blocks or loses a move."""
-    files = await draw(panel.picture)
+    answer). ``editing`` is the id of the message an edit changes: a picture it shows already is kept, not
+    drawn or uploaded again. ``later`` makes this an interaction's answer, which never waits on the drawing
+    queue: a picture not ready within ``ANSWER_WAIT`` is left out, and put in by ``later`` (the
+    interaction's own edit) once drawn, unless the message was edited again meanwhile. When Discord
+    refuses the upload (too large, or a server error after discord.py's own retries) the text goes alone:
+    a picture never blocks or loses a move."""
+    picture = panel.picture
+    kept = SHOWS.kept(editing, picture) if picture is not None and not new else None
+    files = [] if kept is not None else await draw(picture, ANSWER_WAIT if later else drawing.DRAW_SECONDS)
+    edits = SHOWS.edit(editing)
     try:
-        return await call(**kwargs(panel, scope, key, new=new, files=files))
+        sent = await call(**kwargs(panel, scope, key, new=new, files=files, kept=kept))
     except discord.HTTPException as err:
+        if kept is not None and err.status == 400:  # the attachment is gone (edited elsewhere): upload it
+            SHOWS.record(None, editing, None)
+            return await deliver(call, panel, scope, key, new=new, later=later)
         if not files or not (err.status == REFUSED_UPLOAD or err.status >= 500):
             raise
         log.warning(
@@ -257,7 +362,31 @@ async def deliver(
             files[0].filename,
             err,
         )
-        return await call(**kwargs(panel, scope, key, new=new))
+        sent = await call(**kwargs(panel, scope, key, new=new))
+        SHOWS.record(sent, editing, None)
+        return sent
+    SHOWS.record(sent, editing, picture if files or kept is not None else None)
+    if later is not None and picture is not None and not files and kept is None:
+        task = asyncio.create_task(_picture_later(later, panel, scope, key, editing, edits))
+        _LATER.add(task)
+        task.add_done_callback(_LATER.discard)
+    return sent
+
+
+async def _picture_later(
+    edit: Callable[..., Awaitable[Any]], panel: Panel, scope: str, key: int, editing: int | None, edits: int
+) -> None:
+    """An answer's picture, put in once drawn by the interaction's own edit, unless the message was edited
+    since (that edit has its own picture) or the picture cannot be drawn (logged)."""
+    files = await draw(panel.picture)
+    if not files or SHOWS.edits(editing) != edits:
+        return
+    try:
+        sent = await edit(**kwargs(panel, scope, key, files=files))
+    except discord.HTTPException as err:  # the answer stands as text
+        log.info("%s %d: the picture %s did not follow its answer (%s)", scope, key, files[0].filename, err)
+        return
+    SHOWS.record(sent, editing, panel.picture)
 
 
 async def send_dm(

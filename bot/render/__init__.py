@@ -42,8 +42,8 @@ def _face_names(language: str) -> tuple[str, ...]:
 
 
 def picture(filename: str, scene: pictures.Scene, alt: str) -> Picture:
-    """A scene to draw when its message goes out (the drawing is cached by the scene's value), its cards'
-    names in the language in force."""
+    """A scene to draw when its message goes out, its cards' names in the language in force; the scene is
+    the picture's key (the same scene is drawn once, and not uploaded again where it shows already)."""
     if not scene.names:
         scene = replace(scene, names=face_names())
-    return Picture(filename, partial(pictures.draw, scene), alt)
+    return Picture(filename, partial(pictures.draw, scene), alt, key=scene)

@@ -34,6 +34,7 @@ def gallery_words() -> pictures.GalleryWords:
 
 
 def gallery_panel() -> Panel:
+    names = gallery_words()
     return Panel(
         content=t(
             "general.gallery.text",
@@ -41,7 +42,12 @@ def gallery_panel() -> Panel:
             command=f"{t('cmd.tavern.name')} {t('cmd.tavern.cards.name')}",
             option=t("cmd.tavern.cards.card"),
         ),
-        picture=Picture("decktet.png", partial(pictures.gallery, gallery_words()), t("general.gallery.alt")),
+        picture=Picture(
+            "decktet.png",
+            partial(pictures.gallery, names),
+            t("general.gallery.alt"),
+            key=("gallery", names),
+        ),
     )
 
 
@@ -62,7 +68,8 @@ def card_panel(c: Card) -> Panel:
         lines.append(t("general.card.personality"))
     name = face_name(c) if current() != ENGLISH else None
     return Panel(
-        content="\n".join(lines), picture=Picture("card.png", partial(pictures.card_png, c, name), title)
+        content="\n".join(lines),
+        picture=Picture("card.png", partial(pictures.card_png, c, name), title, key=("card", c, name)),
     )
 
 

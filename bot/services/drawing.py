@@ -22,7 +22,8 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ DRAW_SECONDS = 1.5  # the longest any picture is waited for: well inside Discord
 START_SECONDS = 10.0  # a new worker's start (a process, the imports, every card face drawn) before it is hung
 REPORT_SECONDS = 600.0  # how long the heartbeat mentions a replaced worker
 KEEP = 20  # replacements remembered
+CACHE_BYTES = 32 * 2**20  # drawn pictures kept in the bot process, newest used last out
 T = TypeVar("T")
 
 
@@ -61,6 +63,51 @@ class Drawing:
         self._clock = clock
         self._worker: _Worker | None = None
         self.replaced: list[tuple[float, str]] = []  # (when, why) of the latest replacements, oldest first
+        self._drawn: OrderedDict[Hashable, bytes] = OrderedDict()  # by picture key, least recently used first
+        self._drawn_bytes = 0
+        self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}  # pictures being drawn, by key
+        self.calls = 0  # pictures sent to the worker (a cached or shared one is not)
+
+    async def picture(
+        self, key: Hashable | None, draw: Callable[[], bytes], wait: float = DRAW_SECONDS
+    ) -> bytes:
+        """The picture's PNG: from the cache when this key was drawn before, else drawn in the worker once
+        however many ask meanwhile. ``TooSlow`` after ``wait`` seconds: the drawing goes on (up to
+        ``DRAW_SECONDS``), and the next ask gets it. A picture with no key is drawn each time."""
+        if key is None:
+            self.calls += 1
+            return await self.call(draw)
+        png = self._drawn.get(key)
+        if png is not None:
+            self._drawn.move_to_end(key)
+            return png
+        task = self._drawing.get(key)
+        if task is None:
+            self.calls += 1
+            task = asyncio.ensure_future(self.call(draw))
+            self._drawing[key] = task
+            task.add_done_callback(partial(self._drew, key))
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), wait)
+        except TimeoutError:
+            raise TooSlow(f"the picture was not drawn within {wait:g} s") from None
+
+    def forget_pictures(self) -> None:
+        """Drop every drawn picture kept: the next ask of each draws it again."""
+        self._drawn.clear()
+        self._drawn_bytes = 0
+
+    def _drew(self, key: Hashable, task: asyncio.Future[bytes]) -> None:
+        """A drawing finished: keep its PNG (dropping the least recently used beyond ``CACHE_BYTES``)."""
+        self._drawing.pop(key, None)
+        if task.cancelled() or task.exception() is not None:  # the askers were told; the next draws again
+            return
+        png = task.result()
+        self._drawn[key] = png
+        self._drawn_bytes += len(png)
+        while self._drawn_bytes > CACHE_BYTES and self._drawn:
+            _, old = self._drawn.popitem(last=False)
+            self._drawn_bytes -= len(old)
 
     def pool(self) -> ProcessPoolExecutor:
         """The current worker's pool (started now if there is none)."""

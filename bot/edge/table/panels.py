@@ -93,7 +93,7 @@ class PrivatePanels:
                 return
             try:
                 message = self.places.at(where[0]).get_partial_message(where[1])
-                await delivery.deliver(message.edit, panel, "g", table.id)
+                await delivery.deliver(message.edit, panel, "g", table.id, editing=where[1])
                 return
             except discord.HTTPException as err:
                 log.info(
@@ -177,7 +177,9 @@ class PrivatePanels:
             del self._reach[(table.id, seat)]
             return False
         try:
-            await delivery.deliver(reach.interaction.edit_original_response, panel, "g", table.id)
+            await delivery.deliver(
+                reach.interaction.edit_original_response, panel, "g", table.id, editing=message_id
+            )
         except discord.HTTPException as err:
             log.info("game %d: seat %d's reached panel is gone (%s)", table.id, seat, err)
             self._reach.pop((table.id, seat), None)

@@ -90,7 +90,7 @@ class Places:
             panel = table.adapter.summary(table, f"<#{self.home(table)}>")
         try:
             message = self.at(channel_id, table).get_partial_message(message_id)
-            await delivery.deliver(message.edit, panel, "g", table.id)
+            await delivery.deliver(message.edit, panel, "g", table.id, editing=message_id)
         except discord.NotFound:
             await self._new_summary(table, channel_id)
         except discord.HTTPException as err:
@@ -154,7 +154,7 @@ class Places:
                 break
             try:
                 message = self.at(place, table).get_partial_message(board_id)
-                await delivery.deliver(message.edit, board, "g", table.id)
+                await delivery.deliver(message.edit, board, "g", table.id, editing=board_id)
                 return None
             except discord.HTTPException as err:
                 if err.code == UNKNOWN_MESSAGE:

@@ -56,7 +56,9 @@ class Presses:
         elif isinstance(outcome, Panel) and not private(interaction):
             await delivery.send_ephemeral(interaction, outcome, table.id)  # never a hand in the channel
         elif isinstance(outcome, Panel):
-            await delivery.deliver(interaction.response.edit_message, outcome, "g", table.id)
+            await delivery.deliver(
+                interaction.response.edit_message, outcome, "g", table.id, **_answering(interaction)
+            )
             await self.panels.take_reach(interaction, table, seat)
         else:
             fresh = click.verb != "resign"  # a resignation stands whatever moved since it was asked
@@ -106,7 +108,9 @@ class Presses:
         ):
             raise StaleAction()
         panel = table.adapter.seat_panel(table, seat, t("tavern.table.stale-redrawn"))
-        await delivery.deliver(interaction.edit_original_response, panel, "g", table.id)
+        await delivery.deliver(
+            interaction.edit_original_response, panel, "g", table.id, **_answering(interaction)
+        )
         self.panels.mark_answered(table, seat)
         await self.panels.take_reach(interaction, table, seat)
 
@@ -127,7 +131,9 @@ class Presses:
             if answer is None:
                 await interaction.edit_original_response(view=None)
             else:
-                await delivery.deliver(interaction.edit_original_response, answer, "g", table.id)
+                await delivery.deliver(
+                    interaction.edit_original_response, answer, "g", table.id, **_answering(interaction)
+                )
         except discord.HTTPException as err:
             log.warning("game %d: move saved, but its reply failed (%s)", table.id, err)
             answered = None  # the pressed panel was not redrawn: redraw it like any other
@@ -155,3 +161,13 @@ class Presses:
                     table, idle, safe.name(interaction.user.display_name, interaction.user.name)
                 )
             await self.saved(interaction, table, played.events, played.told, Panel(content=text))
+
+
+def _answering(interaction: Interaction) -> dict[str, Any]:
+    """How a press's own answer is delivered: it edits the pressed message (a picture it shows already is
+    kept), and never waits on the drawing queue (its new picture follows by the interaction's edit)."""
+    message = interaction.message
+    return {
+        "editing": message.id if message is not None else None,
+        "later": interaction.edit_original_response,
+    }
