@@ -75,6 +75,9 @@ class Settings:
     # (None: all of them).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # Requests a second outside the interaction endpoints, for every process of the bot together (Discord
+    # allows about 50); each process keeps to its share (``budget_per_process``).
+    global_budget: int = 45
 
     @property
     def secrets(self) -> list[str]:
@@ -104,6 +107,14 @@ class Settings:
         """Whether this process runs the shard Discord puts the guild on (its timers and lobbies are ours)."""
         shards = self.shards
         return shards is None or (guild_id >> 22) % shards[0] in shards[1]
+
+    @property
+    def budget_per_process(self) -> float:
+        """This process's share of the global budget: split among the processes that run the shards, each
+        running as many as this one (all of them: the whole budget)."""
+        shards = self.shards
+        processes = 1 if shards is None else max(1, -(-shards[0] // max(1, len(shards[1]))))
+        return self.global_budget / processes
 
     @property
     def first_shard(self) -> bool:
@@ -196,6 +207,7 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         bot_delay=_seconds(env, "TAVERN_BOT_DELAY", 1.5),
         coalesce_seconds=_seconds(env, "TAVERN_COALESCE_SECONDS", 5.0),
         attention_seconds=_seconds(env, "TAVERN_ATTENTION_SECONDS", 60.0, most=3600),
+        global_budget=_count(env, "TAVERN_GLOBAL_BUDGET", 45, most=50),
         threads=_switch(env, "TAVERN_THREADS", True),
         suit_emojis=_switch(env, "TAVERN_SUIT_EMOJIS", True),
         rules_url=_url(env, "TAVERN_RULES_URL"),

@@ -100,4 +100,5 @@ async def test_a_pick_is_answered_while_the_drawing_process_is_stopped(
     assert names(panel) == [], "the answer went as text while the picture was drawn"
     for pid in worker:
         os.kill(pid, signal.SIGCONT)
+        stopped.remove(pid)  # drawing again: the next tests keep it
     await poll(lambda: names(panel) == ["hand.png"], 5, "the picture to follow the answer")

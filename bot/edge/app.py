@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.base.clock import Clock
 from bot.base.locks import KeyedLocks
-from bot.edge import delivery, emojis, router
+from bot.edge import delivery, emojis, governor, router
 from bot.edge.drain import Drain
 from bot.edge.errors import TavernTree
 from bot.edge.table import TableController
@@ -100,6 +100,8 @@ class TavernBot(commands.AutoShardedBot):
         if settings.shard_ids is not None:  # discord.py takes the list as given, and None for "all"
             self.shard_ids = list(settings.shard_ids)
         self.settings = settings
+        self.governor = governor.Governor(settings.budget_per_process)
+        governor.install(self, self.governor)
         self.clock = Clock()
         self.limits = Limits(settings.openings_per_minute, settings.calculations_per_minute, self.clock)
         self.games: Mapping[str, GameAdapter] = GAMES if games is None else games

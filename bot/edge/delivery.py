@@ -53,6 +53,7 @@ STYLES = {
 }
 DESCRIPTION_LIMIT = 1024  # an attachment's description (alt text)
 REFUSED_UPLOAD = 413  # Discord's "Request entity too large"
+INVALID_FORM = 50035  # "Invalid Form Body": among others, a kept attachment no longer on the message
 DmResult = Literal["sent", "closed", "failed"]
 T = TypeVar("T")
 ANSWER_WAIT = 0.05  # an interaction's answer waits this long for its picture, then goes as text first
@@ -350,7 +351,8 @@ async def deliver(
     try:
         sent = await call(**kwargs(panel, scope, key, new=new, files=files, kept=kept))
     except discord.HTTPException as err:
-        if kept is not None and err.status == 400:  # the attachment is gone (edited elsewhere): upload it
+        if kept is not None and err.code == INVALID_FORM and "attachments" in err.text:
+            # the attachment is gone (the message was edited elsewhere): upload the picture
             SHOWS.record(None, editing, None)
             return await deliver(call, panel, scope, key, new=new, later=later)
         if not files or not (err.status == REFUSED_UPLOAD or err.status >= 500):

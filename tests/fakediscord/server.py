@@ -7,7 +7,8 @@ others unless ``force``: what a modified client could still send). Discord's ref
 the bot are modelled: closed DMs (50007), missing permissions (50013), expired interaction tokens
 (10015 Unknown Webhook), double acknowledgement (40060), late callbacks (10062), and every message body
 Discord would refuse (50035 Invalid Form Body, 50006 empty message; see validate.py). ``rate_limit_next``
-answers one request 429 as Discord does, so discord.py waits and retries it.
+answers one request 429 as Discord does, so discord.py waits and retries it; and Discord's global rate limit
+holds for every request outside the interaction endpoints (``global_limit`` a second, else a global 429).
 
 Public threads (type 11) follow Discord's threads topic: the bot's permissions there are its parent's
 (CREATE_PUBLIC_THREADS to start one, SEND_MESSAGES_IN_THREADS to talk), a thread shares its starter message's
@@ -46,10 +47,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import re
 import secrets
 import time
 import traceback
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -200,6 +203,9 @@ class FakeDiscord:
     application_emojis_max = 2000
     emoji_image_max = 256 * 1024  # bytes of a decoded emoji image
     recommended_shards = 1  # what GET /gateway/bot answers in "shards"
+    # Requests per second a bot token may make outside the interaction endpoints (Discord's global rate
+    # limit); beyond it, a global 429. None: unlimited.
+    global_limit: int | None = 50
 
     def __init__(self) -> None:
         self.ids = Snowflakes()
@@ -228,6 +234,8 @@ class FakeDiscord:
         self._failures: list[tuple[str, re.Pattern[str], DiscordError]] = []
         self._hangs: list[Hang] = []
         self._upload_failure: tuple[DiscordError, int | None] | None = None
+        self._global_window: deque[float] = deque()  # when the last second's counted requests arrived
+        self.global_429s = 0  # requests answered 429 for the global rate limit
         self._dms: dict[int, FakeChannel] = {}
         self._by_tok: dict[str, FakeInteraction] = {}  # O(1) lookups, so long runs do not slow down
         self._in_channel: dict[int, list[FakeMessage]] = {}
@@ -1087,6 +1095,7 @@ class FakeDiscord:
                     request[_BODY_KEY] = body
                 await self._hung(request)
                 self._injected_failure(request)
+                self._global_rate(request)
                 if parts:
                     self._check_uploads(parts)
                 response = await handler(request)
@@ -1147,6 +1156,36 @@ class FakeDiscord:
             raise DiscordError(err.status, err.code, err.message)
         if any(len(part.data) > self.upload_limit for part in parts.values()):
             raise DiscordError(413, 40005, "Request entity too large")
+
+    def _global_rate(self, request: web.Request) -> None:
+        """Discord's global rate limit: at most ``global_limit`` requests in any second outside the
+        interaction endpoints (callbacks, followups, ``@original`` edits), else 429 with ``global: true``, the
+        ``retry_after`` until the oldest counted request is a second old, and the headers Discord sends
+        (``X-RateLimit-Global``, ``X-RateLimit-Scope: global``, ``Retry-After``, ``Via``). A refused request
+        is not counted."""
+        path = request.path.removeprefix(API)
+        if self.global_limit is None or path.startswith(("/interactions/", "/webhooks/")):
+            return
+        now = time.monotonic()
+        window = self._global_window
+        while window and now - window[0] >= 1.0:
+            window.popleft()
+        if len(window) >= self.global_limit:
+            retry_after = round(window[0] + 1.0 - now, 3)
+            self.global_429s += 1
+            raise DiscordError(
+                429,
+                0,
+                "You are being rate limited.",
+                extra={"retry_after": retry_after, "global": True},
+                headers={
+                    "Retry-After": str(max(1, math.ceil(retry_after))),
+                    "X-RateLimit-Global": "true",
+                    "X-RateLimit-Scope": "global",
+                    "Via": "1.1 google",
+                },
+            )
+        window.append(now)
 
     def _injected_failure(self, request: web.Request) -> None:
         path = request.path.removeprefix(API)

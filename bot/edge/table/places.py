@@ -14,6 +14,7 @@ from bot.base.i18n import t
 from bot.base.panel import Panel
 from bot.edge import delivery
 from bot.edge.errors import permissions
+from bot.edge.governor import Urgency, urgency
 from bot.edge.table.host import Host, Interaction, lobby_panel, mention
 from bot.games import Table
 from bot.games.seats import is_bot
@@ -90,7 +91,8 @@ class Places:
             panel = table.adapter.summary(table, f"<#{self.home(table)}>")
         try:
             message = self.at(channel_id, table).get_partial_message(message_id)
-            await delivery.deliver(message.edit, panel, "g", table.id, editing=message_id)
+            with urgency(Urgency.LATER):  # the thread and the panels say the same sooner
+                await delivery.deliver(message.edit, panel, "g", table.id, editing=message_id)
         except discord.NotFound:
             await self._new_summary(table, channel_id)
         except discord.HTTPException as err:
@@ -135,7 +137,8 @@ class Places:
         for attempt in range(3):
             place = self.home(table)
             try:
-                return await delivery.deliver(self.at(place, table).send, panel, "g", table.id, new=True)
+                with urgency(Urgency.PLAYER if called else Urgency.NORMAL):  # a ping is waited for
+                    return await delivery.deliver(self.at(place, table).send, panel, "g", table.id, new=True)
             except discord.HTTPException as err:
                 if place == table.meta.thread_id and await self._thread_failed(table, err, again=attempt > 0):
                     continue
@@ -154,7 +157,8 @@ class Places:
                 break
             try:
                 message = self.at(place, table).get_partial_message(board_id)
-                await delivery.deliver(message.edit, board, "g", table.id, editing=board_id)
+                with urgency(Urgency.LATER):  # the players' own panels say the same sooner
+                    await delivery.deliver(message.edit, board, "g", table.id, editing=board_id)
                 return None
             except discord.HTTPException as err:
                 if err.code == UNKNOWN_MESSAGE:

@@ -1,0 +1,182 @@
+"""The global REST budget: every request outside the interaction endpoints goes through one governor.
+
+Discord gives a bot about 50 requests a second for all its processes together outside the interaction
+endpoints (an interaction's answer, followups and ``@original`` edits go through discord.py's webhook
+adapter and are not counted), and a global 429 pauses every request the bot makes. So the bot never lets
+itself reach it: :class:`Governor` sends at most ``per_second`` requests in any rolling second (the
+process's share of ``TAVERN_GLOBAL_BUDGET``) and queues the rest. What waits goes by urgency — what a player
+waits for (a ping to the player to move, the end of a game, the panel of the player to move) before the
+rest, board and summary edits last — and in order of arrival within one urgency, so openings (threads, DM
+channels) are served fairly. An edit of a message that waits behind a newer edit of the same message is
+dropped: its caller gets the newer edit's answer, since only the newest content matters.
+
+A global 429 that still comes (another process over its share) is obeyed by discord.py itself, which holds
+every request until its ``retry_after`` has passed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import heapq
+import itertools
+import math
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+import discord
+
+
+class Urgency(IntEnum):
+    """How soon a request must go when the budget is short: lower goes first."""
+
+    PLAYER = 0  # what a player waits for: a ping to the player to move, the end of a game, their panel
+    NORMAL = 1
+    LATER = 2  # board and summary edits: the players' own panels say the same
+
+
+URGENCY: contextvars.ContextVar[Urgency] = contextvars.ContextVar("tavern_urgency", default=Urgency.NORMAL)
+_EDIT = "/channels/{channel_id}/messages/{message_id}"
+
+
+@contextlib.contextmanager
+def urgency(level: Urgency) -> Iterator[None]:
+    """Requests made inside go with this urgency."""
+    token = URGENCY.set(level)
+    try:
+        yield
+    finally:
+        URGENCY.reset(token)
+
+
+@dataclass(eq=False)
+class _Waiter:
+    """A request waiting for room in the budget; ``newer`` is the later edit of the same message that
+    replaced it (it then never goes)."""
+
+    go: asyncio.Future[None]
+    edit: str | None = None
+    newer: _Waiter | None = None
+    answer: asyncio.Future[Any] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+class Governor:
+    """At most ``per_second`` requests arrive at Discord in any one second, the rest queued by urgency.
+
+    A request may arrive at any moment between its start and its answer, so the network's delays could
+    bunch two seconds' requests into one at Discord's end. A request therefore goes only while fewer than
+    ``per_second`` others are in flight or came back within the last second: then, whatever the delays,
+    no second at Discord's end holds more than ``per_second`` of them."""
+
+    def __init__(self, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_second = max(1, int(per_second))
+        self._clock = clock
+        self._flying = 0  # requests sent and not answered yet
+        self._back: deque[float] = deque()  # when the requests of the last second were answered
+        self._freed = asyncio.Event()  # a request was answered
+        self._queue: list[tuple[int, int, _Waiter]] = []
+        self._order = itertools.count()
+        self._edits: dict[str, _Waiter] = {}  # the newest waiting edit of each message, by its url
+        self._dispatcher: asyncio.Task[None] | None = None
+        self.sent = 0
+        self.queued = 0  # requests that had to wait for room
+        self.dropped = 0  # edits replaced by a newer edit of the same message before they went
+
+    def room(self) -> float:
+        """Seconds until one more request may go: 0 now, ``inf`` until one in flight is answered."""
+        now = self._clock()
+        while self._back and now - self._back[0] >= 1.0:
+            self._back.popleft()
+        if self._flying + len(self._back) < self.per_second:
+            return 0.0
+        return self._back[0] + 1.0 - now if self._back else math.inf
+
+    async def send(
+        self, method: str, route_path: str, url: str, request: Callable[[], Awaitable[Any]]
+    ) -> Any:
+        """``request()`` once the budget has room for it, after every more urgent request waiting."""
+        if not self._queue and self.room() == 0:
+            self._flying += 1
+            return await self._fly(request)
+        loop = asyncio.get_running_loop()
+        waiter = _Waiter(
+            loop.create_future(), edit=url if method == "PATCH" and route_path == _EDIT else None
+        )
+        if waiter.edit is not None:
+            older = self._edits.get(waiter.edit)
+            if older is not None and not older.go.done():
+                older.newer = waiter
+                waiter.answer = older.answer  # one answer for the edits of one message that wait together
+                older.go.set_result(None)  # out of the queue: it takes the newer edit's answer
+                self.dropped += 1
+            self._edits[waiter.edit] = waiter
+        self.queued += 1
+        heapq.heappush(self._queue, (URGENCY.get(), next(self._order), waiter))
+        if self._dispatcher is None or self._dispatcher.done():
+            self._dispatcher = asyncio.create_task(self._dispatch(), name="tavern-governor")
+        try:
+            await waiter.go
+        except asyncio.CancelledError:
+            waiter.go.cancel()
+            if self._edits.get(waiter.edit or "") is waiter:
+                del self._edits[waiter.edit or ""]
+                if not waiter.answer.done():
+                    waiter.answer.cancel()
+            raise
+        if waiter.newer is not None:
+            return await asyncio.shield(waiter.answer)
+        if waiter.edit is not None and self._edits.get(waiter.edit) is waiter:
+            del self._edits[waiter.edit]  # an edit from now on waits on its own
+        try:
+            result = await self._fly(request)
+        except asyncio.CancelledError:
+            waiter.answer.cancel()
+            raise
+        except BaseException as err:
+            waiter.answer.set_exception(err)
+            waiter.answer.exception()  # retrieved: only the replaced edits read it
+            raise
+        waiter.answer.set_result(result)
+        return result
+
+    async def _fly(self, request: Callable[[], Awaitable[Any]]) -> Any:
+        """Send a request counted in flight (by whoever let it go) until it is answered."""
+        self.sent += 1
+        try:
+            return await request()
+        finally:
+            self._flying -= 1
+            self._back.append(self._clock())
+            self._freed.set()
+
+    async def _dispatch(self) -> None:
+        """Let the waiting requests go, most urgent first, as the budget makes room."""
+        while self._queue:
+            wait = self.room()
+            if wait > 0:
+                self._freed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._freed.wait(), None if wait == math.inf else wait)
+                continue
+            _, _, waiter = heapq.heappop(self._queue)
+            if waiter.go.done():  # replaced by a newer edit, or its caller gave up
+                continue
+            self._flying += 1
+            waiter.go.set_result(None)
+
+
+def install(client: discord.Client, governor: Governor) -> None:
+    """Route every request of ``client``'s HTTP client (bot-token routes: everything outside the interaction
+    endpoints) through ``governor``."""
+    http = client.http
+    request = http.request
+
+    async def governed(route: discord.http.Route, **kwargs: Any) -> Any:
+        return await governor.send(route.method, route.path, route.url, lambda: request(route, **kwargs))
+
+    http.request = governed  # type: ignore[method-assign]

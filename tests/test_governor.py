@@ -1,0 +1,139 @@
+"""The global REST budget (bot/edge/governor.py) through the real discord.py client and the fake Discord,
+which answers a global 429 past ``global_limit`` requests a second as Discord does: a burst stays within the
+budget, what a player waits for goes first, an edit replaced by a newer one of the same message is never
+sent, and a global 429 is waited out."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+
+import discord
+
+from bot.edge.governor import Governor, Urgency, urgency
+from tests.conftest import StartBot
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.model import RequestRecord
+
+
+def busiest_second(records: list[RequestRecord]) -> int:
+    """The most requests outside the interaction endpoints that arrived within any one second."""
+    times = sorted(r.at for r in records if not r.path.startswith(("/interactions/", "/webhooks/")))
+    window: deque[float] = deque()
+    most = 0
+    for at in times:
+        window.append(at)
+        while at - window[0] >= 1.0:
+            window.popleft()
+        most = max(most, len(window))
+    return most
+
+
+async def test_a_burst_of_500_requests_stays_within_the_budget(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    bot.governor.per_second = 90  # twice the usual budget, so the test takes half the time; the fake: 100
+    fake.global_limit = 100
+    channel = bot.get_partial_messageable(fake.channel.id)
+    since = len(fake.request_log)
+    started = time.monotonic()
+    sent = await asyncio.gather(*(channel.send(f"call {n}") for n in range(500)))
+    took = time.monotonic() - started
+    assert len({m.id for m in sent}) == 500
+    assert fake.global_429s == 0
+    assert busiest_second(fake.request_log[since:]) <= 100
+    assert took >= 4.5, "500 requests at 90 a second take more than five seconds"
+    assert bot.governor.queued > 0
+
+
+async def test_what_a_player_waits_for_goes_first(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    channel = bot.get_partial_messageable(fake.channel.id)
+    bot.governor.per_second = 2
+    await asyncio.sleep(1.0)  # the last second's requests out of the window
+    with urgency(Urgency.LATER):
+        boards = [asyncio.create_task(channel.send(f"board {n}")) for n in range(6)]
+    await asyncio.sleep(0.05)  # the board edits queue first
+    with urgency(Urgency.PLAYER):
+        ping = asyncio.create_task(channel.send("your turn"))
+    await asyncio.gather(ping, *boards)
+    texts = [m.content for m in fake.channel_messages(fake.channel)]
+    later = [t for t in texts if t.startswith("board")]
+    # Two boards took the first second's room; the ping went before every board queued behind them.
+    assert texts.index("your turn") < texts.index(later[2])
+    assert later == [f"board {n}" for n in range(6)], "one urgency goes in order of arrival"
+
+
+async def test_an_edit_replaced_by_a_newer_one_is_never_sent(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    channel = bot.get_partial_messageable(fake.channel.id)
+    board = await channel.send("board 0")
+    bot.governor.per_second = 1
+    await asyncio.sleep(1.0)
+    blocker = await channel.send("the second's one request")  # the budget is spent for a second
+    patches = len([r for r in fake.requests if r[0] == "PATCH"])
+    edits = [asyncio.create_task(board.edit(content=f"board {n}")) for n in range(1, 6)]
+    answers = await asyncio.gather(*edits)
+    assert fake.messages[board.id].content == "board 5"
+    assert len([r for r in fake.requests if r[0] == "PATCH"]) == patches + 1, (
+        "one edit went, four were replaced"
+    )
+    assert {a.content for a in answers} == {"board 5"}, "every caller gets the newest edit's answer"
+    assert bot.governor.dropped == 4 and blocker.id
+
+
+async def test_a_global_429_is_waited_out(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    """Without the governor's limit (another process spent the budget), the fake answers global 429s; the
+    client holds its requests for ``retry_after`` and every message still goes, none lost."""
+    fake = fake_discord
+    bot = await start_bot()
+    bot.governor.per_second = 1000
+    fake.global_limit = 5
+    await asyncio.sleep(1.0)
+    channel = bot.get_partial_messageable(fake.channel.id)
+    started = time.monotonic()
+    sent = await asyncio.gather(*(channel.send(f"call {n}") for n in range(12)))
+    assert len({m.id for m in sent}) == 12 and fake.global_429s > 0
+    assert time.monotonic() - started >= 1.0, "the 429's retry_after was waited"
+    accepted = [r for r in fake.request_log if r.status < 300 and r.method == "POST"]
+    assert busiest_second(accepted[-12:]) <= 5
+
+
+def test_the_budget_is_shared_by_the_processes() -> None:
+    governor = Governor(45)
+    assert governor.per_second == 45 and governor.room() == 0.0
+    governor._flying = 44
+    assert governor.room() == 0.0
+    governor._flying = 45
+    assert governor.room() == float("inf"), "nothing goes until a request in flight is answered"
+
+
+async def test_a_request_that_fails_fails_every_edit_it_replaced(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    channel = bot.get_partial_messageable(fake.channel.id)
+    board = await channel.send("board")
+    bot.governor.per_second = 1
+    await asyncio.sleep(1.0)
+    await channel.send("spend the second")
+    fake.fail_next("PATCH", rf"/messages/{board.id}$", 404, 10008, "Unknown Message")
+    edits = [asyncio.create_task(board.edit(content=f"board {n}")) for n in range(3)]
+    results = await asyncio.gather(*edits, return_exceptions=True)
+    assert all(isinstance(r, discord.NotFound) for r in results)
+
+
+def test_each_process_keeps_to_its_share() -> None:
+    from bot.settings import Settings
+
+    assert Settings(token="t").budget_per_process == 45
+    assert Settings(token="t", shard_count=4, shard_ids=(0, 1), global_budget=40).budget_per_process == 20
+    assert Settings(token="t", shard_count=3, shard_ids=(2,), global_budget=45).budget_per_process == 15
