@@ -78,6 +78,8 @@ AVOID_VERBS = {
 }
 CALLBACK_DEADLINE = 3.0  # seconds Discord gives a bot to acknowledge an interaction
 GLOBAL_BUDGET = 50  # requests/s Discord's global rate limit allows a bot outside interaction endpoints
+# A table's one-time requests outside the interaction endpoints: its thread and its players' DM channels.
+OPENINGS = {"POST /channels/{id}/messages/{id}/threads", "POST /users/@me/channels"}
 _MENTION = re.compile(r"<@!?(\d+)>")
 _CID = re.compile(r"tv:[gl]:\d+:[^:]*:(?P<verb>[a-z_]+)")
 
@@ -180,6 +182,9 @@ class Traffic:
     routes: Counter[str] = field(default_factory=Counter)
     global_requests: int = 0  # outside the interaction endpoints
     global_peak: int = 0  # the most of those in one second
+    seconds_over: int = 0  # seconds with more of those than Discord's global budget
+    global_429s: int = 0  # of those, answered 429 (Discord's global limit, modelled by the fake)
+    openings: int = 0  # of those, a table's one-time requests: its thread, its players' DM channels
     late_callbacks: dict[str, float] = field(default_factory=dict)  # token → when the refused callback came
     delivered_at: dict[str, float] = field(default_factory=dict)  # token → the table's last request
 
@@ -199,12 +204,15 @@ def analyse(fake: FakeDiscord, since: int, tables_of: dict[str, int], dms: dict[
         if not is_interaction_endpoint(rec.path):
             traffic.global_requests += 1
             per_second[int(rec.at)] += 1
+            traffic.global_429s += rec.status == 429
+            traffic.openings += route(rec.method, rec.path) in OPENINGS
         elif rec.path.endswith("/callback") and rec.status == 404 and rec.token not in answered:
             traffic.late_callbacks.setdefault(rec.token or "", rec.at)  # 10062: past the 3-s deadline
         table = _table_of(fake, rec.channel_id, rec.token, tables_of, dms)
         if table is not None:
             per_table.setdefault(table, []).append(rec.at)
     traffic.global_peak = max(per_second.values(), default=0)
+    traffic.seconds_over = sum(n > GLOBAL_BUDGET for n in per_second.values())
     sent: dict[int, list[tuple[float, str]]] = {}
     for it in fake.interactions:
         table = tables_of.get(it.token)
@@ -219,6 +227,89 @@ def analyse(fake: FakeDiscord, since: int, tables_of: dict[str, int], dms: dict[
             if last >= 0 and times[last] >= at:
                 traffic.delivered_at[token] = times[last]
     return traffic
+
+
+@dataclass
+class Honest:
+    """For each committed move (a press the bot answered with a deferred update, as every move is), ms from
+    the press until (a) the mover's own panel shows it (the deferred answer), (b) every other seated
+    player's panel does (their first redraw before the table's next press), (c) the table's thread or
+    channel does (its first post or edit after the press; calls that ping nobody wait for the coalescing
+    window by design). What never came is counted apart; an answer after 3 s is a failure."""
+
+    mover: list[float] = field(default_factory=list)
+    others: list[float] = field(default_factory=list)
+    thread: list[float] = field(default_factory=list)
+    mover_missing: int = 0
+    others_missing: int = 0
+    thread_missing: int = 0
+
+
+def honest(
+    fake: FakeDiscord,
+    since: int,
+    tables_of: dict[str, int],
+    players_of: dict[int, tuple[int, ...]],
+    dm_user: dict[int, int],
+) -> Honest:
+    """What each committed move cost the people who wait for it: see :class:`Honest`. ``players_of`` maps a
+    table's channel to its players' ids, ``dm_user`` a player's DM channel to the player."""
+    user_of = {it.token: it.user.id for it in fake.interactions}
+    seen: dict[tuple[int, int], list[float]] = {}  # (table, player) → when the bot showed them something
+    posts: dict[int, list[float]] = {}  # table → when the bot posted or edited in its thread or channel
+    for rec in fake.request_log[since:]:
+        if rec.status >= 300 or rec.method not in ("POST", "PATCH"):
+            continue
+        if rec.token is not None:
+            table, user = tables_of.get(rec.token), user_of.get(rec.token)
+        elif rec.channel_id in dm_user:
+            user = dm_user[rec.channel_id]
+            table = next((t for t, ps in players_of.items() if user in ps), None)
+        else:
+            table, user = _table_of(fake, rec.channel_id, None, tables_of, {}), None
+            if table is not None and "/messages" in rec.path:
+                posts.setdefault(table, []).append(rec.at)
+            continue
+        if table is not None and user is not None:
+            seen.setdefault((table, user), []).append(rec.at)
+    presses: dict[int, list[float]] = {}
+    for it in fake.interactions:
+        if (table := tables_of.get(it.token)) is not None and it.sent_at is not None:
+            presses.setdefault(table, []).append(it.sent_at)
+    for times in [*seen.values(), *posts.values(), *presses.values()]:
+        times.sort()
+    out = Honest()
+    for it in fake.interactions:
+        table = tables_of.get(it.token)
+        if table is None or it.sent_at is None or it.callback_type != 6:
+            continue
+        at = it.sent_at
+        if it.first_reply_at is None:
+            out.mover_missing += 1
+        else:
+            out.mover.append((it.first_reply_at - at) * 1000)
+        later = presses[table]
+        until = (
+            later[bisect.bisect_right(later, at)] if bisect.bisect_right(later, at) < len(later) else math.inf
+        )
+        waits = []
+        for player in players_of.get(table, ()):
+            if player == it.user.id:
+                continue
+            times = seen.get((table, player), [])
+            k = bisect.bisect_left(times, at)
+            waits.append(times[k] if k < len(times) and times[k] < until else math.inf)
+        if waits and max(waits) < math.inf:
+            out.others.append((max(waits) - at) * 1000)
+        elif waits:
+            out.others_missing += 1
+        told = posts.get(table, [])
+        k = bisect.bisect_left(told, at)
+        if k < len(told):
+            out.thread.append((told[k] - at) * 1000)
+        else:
+            out.thread_missing += 1
+    return out
 
 
 def _table_of(
@@ -258,6 +349,8 @@ class BenchResult:
     drawing_cpu_seconds: float | None = None  # its descendants (the drawing process) during the run
     bot_counters: dict[str, Any] | None = None  # what the bot process printed at exit
     traffic: Traffic = field(default_factory=Traffic)
+    honest: Honest = field(default_factory=Honest)
+    coalesce_seconds: float = Settings.coalesce_seconds  # calls that ping nobody wait up to this long
 
     @property
     def game_kinds(self) -> list[str]:
@@ -305,6 +398,7 @@ class BenchResult:
         ]
         lines.extend(self._cpu_lines())
         lines.extend(self._route_lines(games))
+        lines.extend(self._honest_lines())
 
         def row(name: str, values: list[float]) -> str:
             return (
@@ -383,6 +477,28 @@ class BenchResult:
         lines.extend(f"  ! {e.splitlines()[0][:160]}" for e in self.errors[:5])
         return "\n".join(lines)
 
+    def _honest_lines(self) -> list[str]:
+        h = self.honest
+
+        def row(name: str, values: list[float], missing: str) -> str:
+            late = sum(v > CALLBACK_DEADLINE * 1000 for v in values)
+            return (
+                f"  {name:<34} p50 {percentile(values, 50):8.1f}   p99 {percentile(values, 99):8.1f}   "
+                f"max {max(values, default=float('nan')):8.1f}   past 3 s: {late}   {missing}"
+            )
+
+        return [
+            f"latency of each committed move, ms (n={len(h.mover) + h.mover_missing}), from the press until:",
+            row("(a) the mover's own panel shows it", h.mover, f"never: {h.mover_missing}"),
+            row(
+                "(b) every other player's panel does",
+                h.others,
+                f"not before the next press: {h.others_missing}",
+            ),
+            row("(c) the thread does", h.thread, f"never: {h.thread_missing}")
+            + f"   (calls that ping nobody wait up to {self.coalesce_seconds:g} s by design)",
+        ]
+
     def _cpu_lines(self) -> list[str]:
         def share(cpu: float) -> str:
             return f"{cpu:.1f} s ({100 * cpu / max(self.duration, 1e-9):.0f}% of one core)"
@@ -428,7 +544,12 @@ class BenchResult:
         rate = t.global_requests / max(self.duration, 1e-9)
         lines.append(
             f"  global-budget requests/s: mean {rate:.1f}, busiest second {t.global_peak} "
-            f"(limit ~{GLOBAL_BUDGET})"
+            f"(limit ~{GLOBAL_BUDGET}); seconds above it: {t.seconds_over}; global 429s: {t.global_429s}"
+        )
+        steady = (t.global_requests - t.openings) / max(moves, 1)
+        lines.append(
+            f"  global requests per move without the openings (threads, DM channels): {steady:.2f}; "
+            f"openings: {t.openings}"
         )
         return lines
 
@@ -1075,6 +1196,9 @@ async def run_bench(config: Config) -> BenchResult:
         result.bot_counters = bot.counters
         dms = {fake.dm_channel(u).id: channel.id for _, channel, users in seating for u in users}
         result.traffic = analyse(fake, since, h.tables_of, dms)
+        players_of = {channel.id: tuple(u.id for u in users) for _, channel, users in seating}
+        dm_user = {fake.dm_channel(u).id: u.id for _, _, users in seating for u in users}
+        result.honest = honest(fake, since, h.tables_of, players_of, dm_user)
         for series in result.series.values():
             series.finish(result.traffic.late_callbacks, result.traffic.delivered_at)
         result.games_finished, actions = await _db_figures(db_path, config.database_url)

@@ -130,3 +130,37 @@ def test_percentile_is_nearest_rank() -> None:
     assert bench.percentile(values, 50) == 50.0
     assert bench.percentile(values, 99) == 99.0
     assert bench.percentile([3.0], 99) == 3.0
+
+
+def test_a_moves_latency_is_its_own_answer_not_the_next_moves_redraw() -> None:
+    """Ann moves at 10.0: her answer at 10.1, Bob's panel at 10.3, the thread at 11.2. Bob moves at 12.0,
+    answered at 12.2; his press's token redraws his panel again after Ann's next move (at 14.5), which is
+    no answer to his press. The first move: (a) 100 ms, (b) 300 ms, (c) 1,200 ms."""
+    fake = FakeDiscord()
+    ann, bob = fake.owner, fake.add_user("bob")
+    table = fake.channel.id
+    bob_dm = fake.dm_channel(bob)
+    first = _interaction(fake, 1, 10.0, 10.01)
+    first.first_reply_at = 10.1
+    second = _interaction(fake, 2, 12.0, 12.01)
+    second.user = bob
+    second.first_reply_at = 12.2
+    third = _interaction(fake, 3, 14.0, 14.01)
+    third.first_reply_at = 14.4
+    fake.request_log.extend(
+        [
+            RequestRecord(10.1, "PATCH", "/webhooks/9/tok1/messages/@original", 200, None, "tok1"),
+            RequestRecord(10.3, "PATCH", f"/channels/{bob_dm.id}/messages/7", 200, bob_dm.id, None),
+            RequestRecord(11.2, "POST", f"/channels/{table}/messages", 200, table, None),
+            RequestRecord(12.2, "PATCH", "/webhooks/9/tok2/messages/@original", 200, None, "tok2"),
+            RequestRecord(12.5, "PATCH", "/webhooks/9/tok1/messages/@original", 200, None, "tok1"),
+            RequestRecord(14.4, "PATCH", "/webhooks/9/tok3/messages/@original", 200, None, "tok3"),
+            RequestRecord(14.5, "PATCH", "/webhooks/9/tok2/messages/@original", 200, None, "tok2"),
+        ]
+    )
+    tables_of = {"tok1": table, "tok2": table, "tok3": table}
+    out = bench.honest(fake, 0, tables_of, {table: (ann.id, bob.id)}, {bob_dm.id: bob.id})
+    assert [round(v) for v in out.mover] == [100, 200, 400]  # the first answer, not 14.5's redraw of tok2
+    assert [round(v) for v in out.others] == [300, 500, 500]
+    assert [round(v) for v in out.thread] == [1200] and out.thread_missing == 2
+    assert out.mover_missing == out.others_missing == 0

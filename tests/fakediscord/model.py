@@ -608,6 +608,7 @@ class FakeInteraction:
     sent_at: float | None = None
     callback_at: float | None = None
     replied_at: float | None = None  # the latest followup or edit through the interaction's webhook
+    first_reply_at: float | None = None  # the first of them (a deferred press's answer)
     callback_type: int | None = None
     callback_data: dict[str, Any] = field(default_factory=dict)
     response: FakeMessage | None = None  # the original response message (callback 4 or 5)

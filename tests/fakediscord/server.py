@@ -1928,6 +1928,8 @@ class FakeDiscord:
         method = request.method
         if method in ("POST", "PATCH"):
             it.replied_at = time.perf_counter()
+            if it.first_reply_at is None:
+                it.first_reply_at = it.replied_at
         if not rest and method == "POST":
             if it.callback_type is None:
                 raise DiscordError(404, 10015, "Unknown Webhook")
