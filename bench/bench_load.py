@@ -47,6 +47,7 @@ import bisect
 import contextlib
 import logging
 import math
+import os
 import random
 import re
 import resource
@@ -64,7 +65,15 @@ import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bot_process import NOOP_COMMAND, BotChild, add_noop, bench_settings, point_at
+from bench.bot_process import (
+    NOOP_COMMAND,
+    PROFILE_ENV,
+    BotChild,
+    add_noop,
+    bench_settings,
+    point_at,
+    top_costs,
+)
 from bot.edge.app import TavernBot, create_bot
 from bot.settings import Settings
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
@@ -1282,6 +1291,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deluxe-target", type=int, default=100, help="Bharg Deluxe target score")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--profile",
+        default=None,
+        help="profile the bot process (cProfile) into this file and print its top costs",
+    )
+    parser.add_argument(
         "--in-process",
         action="store_true",
         help="run the bot in this process and event loop (for comparison)",
@@ -1302,8 +1316,13 @@ def main(argv: list[str] | None = None) -> None:
         in_process=args.in_process,
     )
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if args.profile:
+        os.environ[PROFILE_ENV] = str(Path(args.profile).resolve())  # the bot process inherits it
     result = asyncio.run(run_bench(config))
     print(result.report())
+    if args.profile and not args.in_process:
+        print(f"\nthe bot process's top costs ({args.profile}):")
+        print(top_costs(args.profile))
 
 
 if __name__ == "__main__":

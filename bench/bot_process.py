@@ -20,9 +20,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
+import io
 import json
 import logging
 import os
+import pstats
 import resource
 import signal
 import sys
@@ -79,6 +82,9 @@ def point_at(api_base: str, gateway_url: str) -> tuple[str, yarl.URL]:
     return old
 
 
+PROFILE_ENV = "TAVERN_BENCH_PROFILE"  # where the bot process writes its profile (cProfile) when it stops
+
+
 def add_noop(bot: TavernBot) -> None:
     """A slash command that answers at once: the cheapest interaction, the bench's yardstick."""
 
@@ -125,7 +131,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shards", default=None, help="COUNT:IDS, the shards this process runs (e.g. 2:1)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    return asyncio.run(_serve(args))
+    profile_to = os.environ.get(PROFILE_ENV)
+    if not profile_to:
+        return asyncio.run(_serve(args))
+    profiler = cProfile.Profile()
+    try:
+        return profiler.runcall(asyncio.run, _serve(args))
+    finally:
+        profiler.dump_stats(profile_to)
+
+
+def top_costs(path: str, most: int = 25) -> str:
+    """A profile's most expensive functions, by their own time and with what they call, as text."""
+    out = io.StringIO()
+    for order in ("tottime", "cumulative"):
+        out.write(f"-- by {order}\n")
+        pstats.Stats(path, stream=out).strip_dirs().sort_stats(order).print_stats(most)
+    return out.getvalue()
 
 
 # ------------------------------------------------------------------------------------------ parent side
