@@ -801,3 +801,13 @@ async def test_untold_endings_are_the_finished_games_whose_meta_says_owed(store:
     assert await store.untold_endings(since=0.0) == [owed, early]
     shard = (GUILD >> 22) % 2
     assert await store.untold_endings(since=0.0, shards=(2, (1 - shard,))) == []
+
+
+async def test_dm_channels_are_remembered_and_forgotten(store: AnyStore) -> None:
+    assert await store.dm_channel(7) is None
+    await store.set_dm_channel(7, 2**60 + 3)
+    await store.set_dm_channel(8, 5)
+    await store.set_dm_channel(7, 2**60 + 4)
+    assert (await store.dm_channel(7), await store.dm_channel(8)) == (2**60 + 4, 5)
+    await store.set_dm_channel(8, None)
+    assert await store.dm_channel(8) is None

@@ -55,6 +55,7 @@ DESCRIPTION_LIMIT = 1024  # an attachment's description (alt text)
 REFUSED_UPLOAD = 413  # Discord's "Request entity too large"
 INVALID_FORM = 50035  # "Invalid Form Body": among others, a kept attachment no longer on the message
 DmResult = Literal["sent", "closed", "failed"]
+Messageable = discord.DMChannel | discord.PartialMessageable
 T = TypeVar("T")
 ANSWER_WAIT = 0.05  # an interaction's answer waits this long for its picture, then goes as text first
 SHOWN_MESSAGES = 20_000  # messages whose picture this process remembers
@@ -392,14 +393,15 @@ async def _picture_later(
 
 
 async def send_dm(
-    open_dm: Callable[[discord.abc.Snowflake], Awaitable[discord.DMChannel]],
+    open_dm: Callable[[discord.abc.Snowflake], Awaitable[Messageable]],
     user_id: int,
     panel: Panel,
     key: int,
 ) -> tuple[DmResult, discord.Message | None]:
     """DM a table panel without raising: "closed" when the user's DMs are closed to the bot (403), "failed"
-    (logged) for any other Discord error, a passing fault that must not stop the rest of a move. The DM
-    channel is opened by id (once; discord.py keeps it), so no user lookup is needed."""
+    (logged) for any other Discord error, a passing fault that must not stop the rest of a move.
+    ``open_dm`` gives the DM channel: one the store remembers costs no request, else it is opened by id
+    (once; discord.py keeps it), so no user lookup is needed."""
     try:
         channel = await open_dm(discord.Object(user_id))
         message = await deliver(channel.send, panel, "g", key, new=True)

@@ -44,6 +44,23 @@ class ConfigMixin(StoreBase):
             else:
                 await db.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
 
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The player's DM channel with the bot, if known."""
+        row = await self._one("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+        return int(row["channel_id"]) if row else None
+
+    async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
+        """Remember the player's DM channel (None: forget it)."""
+        async with self._tx() as db:
+            if channel_id is None:
+                await db.execute("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
+            else:
+                await db.execute(
+                    "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?) "
+                    "ON CONFLICT(user_id) DO UPDATE SET channel_id = excluded.channel_id",
+                    (user_id, channel_id),
+                )
+
     async def user_languages(self) -> dict[int, str]:
         """Every player's remembered language."""
         rows = await self._all("SELECT user_id, language FROM user_languages")

@@ -184,6 +184,14 @@ class Store(Protocol):
         """Replace the server's settings with ``data``; an empty mapping clears them."""
         ...
 
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The player's DM channel with the bot (``set_dm_channel``), or None if not known."""
+        ...
+
+    async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
+        """Remember the player's DM channel with the bot, replacing what was there (None: forget it)."""
+        ...
+
     async def user_languages(self) -> dict[int, str]:
         """Every player's remembered language (user id → a language code such as ``"it"``)."""
         ...

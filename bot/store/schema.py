@@ -236,6 +236,17 @@ _SQLITE: list[tuple[int, str]] = [
         DELETE FROM snapshots;
         """,
     ),
+    (
+        10,
+        # Each player's DM channel with the bot, so a known player's panel costs no DM-channel opening (a
+        # request of the bot's global budget) after a restart.
+        """
+        CREATE TABLE dm_channels (
+            user_id INTEGER PRIMARY KEY,
+            channel_id INTEGER NOT NULL
+        );
+        """,
+    ),
 ]
 
 # PostgreSQL's own script where a migration cannot be its SQLite script translated word for word

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from typing import NamedTuple
 
 import discord
@@ -14,6 +15,7 @@ import discord
 from bot.base.i18n import t
 from bot.base.panel import Button, Panel
 from bot.edge import delivery
+from bot.edge.delivery import Messageable
 from bot.edge.table.host import Host, Interaction, mention, private
 from bot.edge.table.places import Places
 from bot.games import Table
@@ -118,7 +120,13 @@ class PrivatePanels:
         """DM a seat; where DMs are closed (or a DM failed just now), the table says how to play instead."""
         if table.is_bot(seat) or await self._dms_closed(table, seat):
             return None  # this server plays from the channel: the ping carries a Show my hand button
-        result, sent = await delivery.send_dm(self.host.create_dm, table.user_ids[seat], panel, table.id)
+        user = table.user_ids[seat]
+        known = await self.host.tables.store.dm_channel(user)
+        result, sent = await delivery.send_dm(self._dm_channel(known), user, panel, table.id)
+        if result == "sent" and known is None and sent is not None:
+            await self.host.tables.store.set_dm_channel(user, sent.channel.id)
+        elif result == "failed" and known is not None:  # maybe no longer the player's channel: open it anew
+            await self.host.tables.store.set_dm_channel(user, None)
         if result == "sent" or not notice:
             return sent
         who = mention(table.user_ids[seat])
@@ -132,6 +140,16 @@ class PrivatePanels:
             panel = Panel(content=text, controls=(show_button(table, seat),))
         await self.places.post(table, panel)
         return None
+
+    def _dm_channel(self, known: int | None) -> Callable[[discord.abc.Snowflake], Awaitable[Messageable]]:
+        """How to reach a player's DMs: the channel the store remembers (no request), else by opening it."""
+        if known is None:
+            return self.host.create_dm
+
+        async def remembered(user: discord.abc.Snowflake) -> Messageable:
+            return self.host.get_partial_messageable(known, type=discord.ChannelType.private)
+
+        return remembered
 
     async def take_reach(self, interaction: Interaction, table: Table, seat: int) -> None:
         """A press on the seat's live panel (its DM panel, or an ephemeral one) redrew it: that press is the
