@@ -96,6 +96,10 @@ class Governor:
             return 0.0
         return self._back[0] + 1.0 - now if self._back else math.inf
 
+    def backlog(self) -> float:
+        """Seconds of budget the requests waiting now need: the pressure the tables should ease."""
+        return len(self._queue) / self.per_second
+
     async def send(
         self, method: str, route_path: str, url: str, request: Callable[[], Awaitable[Any]]
     ) -> Any:

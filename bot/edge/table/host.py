@@ -16,6 +16,7 @@ from discord.http import HTTPClient
 
 from bot.base import safe
 from bot.base.panel import Panel
+from bot.edge.governor import Governor
 from bot.games.seats import shown
 from bot.services.languages import Languages
 from bot.services.lobbies import LobbyService, Player
@@ -48,6 +49,8 @@ class Host(Protocol):
     def user(self) -> discord.ClientUser | None: ...
     @property
     def http(self) -> HTTPClient: ...
+    @property
+    def governor(self) -> Governor: ...
 
     def get_user(self, id: int, /) -> discord.User | None: ...
     async def fetch_user(self, user_id: int, /) -> discord.User: ...

@@ -24,6 +24,7 @@ from bot.games import Announcement, Table
 from bot.services import session
 
 log = logging.getLogger("tavern.controller")
+WIDEST = 4.0  # the coalescing window widens at most this many times under the global budget's pressure
 
 
 class Publisher:
@@ -142,8 +143,10 @@ class Publisher:
     # ---------------------------------------------------------------- coalescing
 
     def window(self) -> float:
-        """The coalescing window, in seconds (0: every call goes out at once)."""
-        return self.host.settings.coalesce_seconds
+        """The coalescing window, in seconds (0: every call goes out at once), widened while requests wait
+        for the global budget (up to ``WIDEST`` times): fewer, fuller posts and board edits ease it."""
+        window = self.host.settings.coalesce_seconds
+        return window * min(WIDEST, 1 + self.host.governor.backlog())
 
     @staticmethod
     def now() -> float:
