@@ -88,6 +88,7 @@ AVOID_VERBS = {
 CALLBACK_DEADLINE = 3.0  # seconds Discord gives a bot to acknowledge an interaction
 GLOBAL_BUDGET = 50  # requests/s Discord's global rate limit allows a bot outside interaction endpoints
 # A table's one-time requests outside the interaction endpoints: its thread and its players' DM channels.
+SETTLED = 30.0  # seconds after the start by which every table has opened and its openings are out
 OPENINGS = {"POST /channels/{id}/messages/{id}/threads", "POST /users/@me/channels"}
 _MENTION = re.compile(r"<@!?(\d+)>")
 _CID = re.compile(r"tv:[gl]:\d+:[^:]*:(?P<verb>[a-z_]+)")
@@ -252,6 +253,15 @@ class Honest:
     mover_missing: int = 0
     others_missing: int = 0
     thread_missing: int = 0
+    at: dict[str, list[float]] = field(default_factory=dict)  # when each sample's press was sent, by list
+
+    def add(self, name: str, pressed: float, ms: float) -> None:
+        getattr(self, name).append(ms)
+        self.at.setdefault(name, []).append(pressed)
+
+    def since(self, name: str, start: float) -> list[float]:
+        """The samples of presses sent at ``start`` or later."""
+        return [ms for ms, at in zip(getattr(self, name), self.at.get(name, []), strict=True) if at >= start]
 
 
 def honest(
@@ -296,7 +306,7 @@ def honest(
         if it.first_reply_at is None:
             out.mover_missing += 1
         else:
-            out.mover.append((it.first_reply_at - at) * 1000)
+            out.add("mover", at, (it.first_reply_at - at) * 1000)
         later = presses[table]
         until = (
             later[bisect.bisect_right(later, at)] if bisect.bisect_right(later, at) < len(later) else math.inf
@@ -309,13 +319,13 @@ def honest(
             k = bisect.bisect_left(times, at)
             waits.append(times[k] if k < len(times) and times[k] < until else math.inf)
         if waits and max(waits) < math.inf:
-            out.others.append((max(waits) - at) * 1000)
+            out.add("others", at, (max(waits) - at) * 1000)
         elif waits:
             out.others_missing += 1
         told = posts.get(table, [])
         k = bisect.bisect_left(told, at)
         if k < len(told):
-            out.thread.append((told[k] - at) * 1000)
+            out.add("thread", at, (told[k] - at) * 1000)
         else:
             out.thread_missing += 1
     return out
@@ -496,7 +506,7 @@ class BenchResult:
                 f"max {max(values, default=float('nan')):8.1f}   past 3 s: {late}   {missing}"
             )
 
-        return [
+        lines = [
             f"latency of each committed move, ms (n={len(h.mover) + h.mover_missing}), from the press until:",
             row("(a) the mover's own panel shows it", h.mover, f"never: {h.mover_missing}"),
             row(
@@ -507,6 +517,14 @@ class BenchResult:
             row("(c) the thread does", h.thread, f"never: {h.thread_missing}")
             + f"   (calls that ping nobody wait up to {self.coalesce_seconds:g} s by design)",
         ]
+        if self.duration >= 2 * SETTLED:
+            settled = self.started + SETTLED
+            lines.append(
+                f"  the same for the moves pressed {SETTLED:g} s or more after the start (every table open):"
+            )
+            for name, label in (("mover", "(a)"), ("others", "(b)"), ("thread", "(c)")):
+                lines.append(row(f"  {label}", h.since(name, settled), ""))
+        return lines
 
     def _cpu_lines(self) -> list[str]:
         def share(cpu: float) -> str:

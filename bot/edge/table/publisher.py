@@ -212,6 +212,9 @@ class Publisher:
             else:
                 log.warning("game %d: the channel refused calls that had waited; they are dropped", table.id)
         if box.board_dirty and (everything or now >= box.board_due(self.window())):
+            if not everything and self.host.governor.backlog() > 0:
+                box.board_at = now  # the budget is short: the board waits another round, the lock no longer
+                return
             box.board_at, box.board_dirty = now, False
             board_id = await self.places.refresh_board(table)
             if board_id is not None:
@@ -295,8 +298,13 @@ class _Telling:
     async def board(self, table: Table, news: session.News) -> None:
         publisher, box = self.publisher, self.box
         window = publisher.window()
-        if window and not table.is_over() and publisher.now() < box.board_due(window):
-            box.board_dirty = True  # the board waits: several moves, one edit
+        if (
+            window
+            and not table.is_over()
+            and (publisher.now() < box.board_due(window) or publisher.host.governor.backlog() > 0)
+        ):
+            # The board waits: several moves, one edit (and none while the global budget is short).
+            box.board_dirty = True
             return
         board_id = await publisher.places.refresh_board(table)
         box.board_at, box.board_dirty = publisher.now(), False
