@@ -120,6 +120,9 @@ def test_the_budget_is_shared_by_the_processes() -> None:
     assert governor.room() == 0.0
     governor._flying = 45
     assert governor.room() == float("inf"), "nothing goes until a request in flight is answered"
+    assert governor.load() == 1.0
+    governor._flying = 9
+    assert governor.load() == 0.2
 
 
 async def test_a_request_that_fails_fails_every_edit_it_replaced(

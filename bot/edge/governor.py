@@ -100,6 +100,11 @@ class Governor:
         """Seconds of budget the requests waiting now need: the pressure the tables should ease."""
         return len(self._queue) / self.per_second
 
+    def load(self) -> float:
+        """The share of the budget the last second used (1: all of it), requests in flight included."""
+        self.room()  # forget what is more than a second old
+        return min(1.0, (self._flying + len(self._back)) / self.per_second)
+
     async def send(
         self, method: str, route_path: str, url: str, request: Callable[[], Awaitable[Any]]
     ) -> Any:

@@ -143,10 +143,12 @@ class Publisher:
     # ---------------------------------------------------------------- coalescing
 
     def window(self) -> float:
-        """The coalescing window, in seconds (0: every call goes out at once), widened while requests wait
-        for the global budget (up to ``WIDEST`` times): fewer, fuller posts and board edits ease it."""
-        window = self.host.settings.coalesce_seconds
-        return window * min(WIDEST, 1 + self.host.governor.backlog())
+        """The coalescing window, in seconds (0: every call goes out at once). It widens as the global
+        budget fills — from half of it used to all of it, and more while requests wait — up to ``WIDEST``
+        times: fewer, fuller posts and board edits keep the bot within its budget."""
+        governor = self.host.governor
+        busy = max(0.0, governor.load() - 0.5) * 2  # 0 at half the budget, 1 at all of it
+        return self.host.settings.coalesce_seconds * min(WIDEST, 1 + (WIDEST - 1) * busy + governor.backlog())
 
     @staticmethod
     def now() -> float:
