@@ -274,6 +274,7 @@ def honest(
     """What each committed move cost the people who wait for it: see :class:`Honest`. ``players_of`` maps a
     table's channel to its players' ids, ``dm_user`` a player's DM channel to the player."""
     user_of = {it.token: it.user.id for it in fake.interactions}
+    table_of_user = {user: table for table, players in players_of.items() for user in players}
     seen: dict[tuple[int, int], list[float]] = {}  # (table, player) → when the bot showed them something
     posts: dict[int, list[float]] = {}  # table → when the bot posted or edited in its thread or channel
     for rec in fake.request_log[since:]:
@@ -283,7 +284,7 @@ def honest(
             table, user = tables_of.get(rec.token), user_of.get(rec.token)
         elif rec.channel_id in dm_user:
             user = dm_user[rec.channel_id]
-            table = next((t for t, ps in players_of.items() if user in ps), None)
+            table = table_of_user.get(user)
         else:
             table, user = _table_of(fake, rec.channel_id, None, tables_of, {}), None
             if table is not None and "/messages" in rec.path:
