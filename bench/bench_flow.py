@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import random
 import re
@@ -56,6 +57,8 @@ class Figures:
     routes: Counter[str] = field(default_factory=Counter)
     uploads: int = 0  # requests that carried a picture
     upload_bytes: int = 0
+    pictures: Counter[str] = field(default_factory=Counter)  # uploads by file name, edit or new message
+    unchanged: int = 0  # edits that uploaded the very picture the message showed already
 
     def lines(self) -> list[str]:
         per_turn = Counter(self.clicks)
@@ -74,6 +77,8 @@ class Figures:
             f"pictures uploaded     {self.uploads} ({self.uploads / max(self.moves, 1):.2f} per move, "
             f"{self.upload_bytes / 1024 / max(self.moves, 1):.0f} KB per move, "
             f"{self.upload_bytes / 1024 / max(self.uploads, 1):.0f} KB each)",
+            "pictures by kind      " + ", ".join(f"{k} {n}" for k, n in self.pictures.most_common()),
+            f"pictures re-uploaded  {self.unchanged} (edits uploading the picture shown already)",
             *(
                 [f"clicks besides binds  {dict(sorted(Counter(self.beyond_binds).items()))} (turns by count)"]
                 if self.beyond_binds
@@ -327,7 +332,26 @@ def _figures(
     f.response_edits += sum(1 for it in fake.interactions if it.callback_type == 7)
     sent = [u for u in fake.uploads if u.status < 300]
     f.uploads, f.upload_bytes = len(sent), sum(sum(u.sizes) for u in sent)
+    f.pictures = Counter(
+        f"{'/'.join(u.filenames)} {'edit' if u.method == 'PATCH' else 'new'}"
+        + (" (answer)" if "/interactions/" in u.path or "/webhooks/" in u.path else "")
+        for u in sent
+    )
+    f.unchanged = sum(_unchanged(fake, m) for m in every)
     return f
+
+
+def _unchanged(fake: FakeDiscord, message: FakeMessage) -> int:
+    """How many of the message's edits uploaded a picture of the same name and bytes as the one it showed."""
+    states = [s.attachments for s in message.edits] + [message.attachments]
+    count = 0
+    for before, after in itertools.pairwise(states):
+        shown = {a["filename"]: fake.attachment_bytes(a) for a in before}
+        old = {a["id"] for a in before}
+        count += sum(
+            1 for a in after if a["id"] not in old and shown.get(a["filename"]) == fake.attachment_bytes(a)
+        )
+    return count
 
 
 async def run(
@@ -382,7 +406,12 @@ def main(argv: list[str] | None = None) -> None:
         run(args.seed, args.deluxe_seed, args.players, args.target, args.deluxe_target, games)
     )
     if args.json:
-        print(json.dumps([{**vars(f), "routes": dict(f.routes)} for f in figures], indent=1))
+        print(
+            json.dumps(
+                [{**vars(f), "routes": dict(f.routes), "pictures": dict(f.pictures)} for f in figures],
+                indent=1,
+            )
+        )
         return
     for f in figures:
         print("\n".join(f.lines()))

@@ -5,6 +5,7 @@ its picture follows by the interaction's own edit. Through the real discord.py c
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import signal
 import time
@@ -13,11 +14,13 @@ from functools import partial
 
 import discord
 
+from bench import bench_flow as flow
 from bench import sample_sheet
 from bot import pictures
 from bot.base.panel import Panel, Picture
 from bot.edge import delivery
 from bot.services import drawing
+from bot.settings import Settings
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
 from tests.test_bhargage_discord import challenge
@@ -102,3 +105,48 @@ async def test_a_pick_is_answered_while_the_drawing_process_is_stopped(
         os.kill(pid, signal.SIGCONT)
         stopped.remove(pid)  # drawing again: the next tests keep it
     await poll(lambda: names(panel) == ["hand.png"], 5, "the picture to follow the answer")
+
+
+async def test_a_whole_game_uploads_no_picture_a_message_shows_already(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    """Played through to its end, a Bhargage game's edits never upload the very picture (same name, same
+    bytes) the edited message showed already: each is kept by its attachment."""
+    fake = fake_discord
+    bot = await start_bot(dataclasses.replace(settings, coalesce_seconds=0.2, attention_seconds=60.0))
+    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+    figures = await flow.play_bhargage(fake, bot, fake.channel, [ann, bob], 7, 61)
+    assert figures.pictures["hand.png edit (answer)"] > figures.moves // 2, figures.lines()
+    assert figures.unchanged == 0, figures.lines()
+
+
+async def test_an_edit_replaced_by_a_newer_one_does_not_claim_its_answer(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """An edit waiting for the budget that a newer edit of the same message replaces gets the newer edit's
+    answer (``bot.edge.governor``): the attachment there, of the same file name, is the newer picture, so
+    the replaced edit's picture must not be thought shown, or a later edit would keep the wrong one."""
+    fake = fake_discord
+    bot = await start_bot()
+    channel = bot.get_partial_messageable(fake.channel.id)
+    board = Panel(content="the board", picture=scene_picture("board"))
+    show = scene_picture("show")
+    other = Panel(content="the show", picture=replace(show, filename="board.png"))
+    sent: discord.Message = await delivery.deliver(channel.send, board, "g", 1, new=True)
+    await delivery.deliver(sent.edit, other, "g", 1, editing=sent.id)
+
+    async def replaced(**_: object) -> discord.Message:
+        # the newer edit (back to the board) begins, and its answer is the replaced edit's answer
+        return await delivery.deliver(sent.edit, board, "g", 1, editing=sent.id)
+
+    await delivery.deliver(replaced, other, "g", 1, editing=sent.id)
+    message = fake.messages[sent.id]
+    assert fake.attachment_bytes(message.attachments[0]) == pictures.draw(
+        sample_sheet.sample_scenes()["board"]
+    )
+    uploads = len(fake.uploads)
+    await delivery.deliver(sent.edit, other, "g", 1, editing=sent.id)
+    assert len(fake.uploads) == uploads + 1, "the show's picture was uploaded, not the board's kept"
+    assert fake.attachment_bytes(message.attachments[0]) == pictures.draw(
+        sample_sheet.sample_scenes()["show"]
+    )

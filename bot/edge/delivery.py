@@ -342,7 +342,10 @@ async def deliver(
     answer). ``editing`` is the id of the message an edit changes: a picture it shows already is kept, not
     drawn or uploaded again. ``later`` makes this an interaction's answer, which never waits on the drawing
     queue: a picture not ready within ``ANSWER_WAIT`` is left out, and put in by ``later`` (the
-    interaction's own edit) once drawn, unless the message was edited again meanwhile. When Discord
+    interaction's own edit) once drawn, unless the message was edited again meanwhile. What an edit shows is
+    remembered only when no newer edit of the message began meanwhile: a replaced edit waiting for the
+    global budget gets the newer one's answer (``bot.edge.governor``), which shows another picture under
+    the same file name. When Discord
     refuses the upload (too large, or a server error after discord.py's own retries) the text goes alone:
     a picture never blocks or loses a move."""
     picture = panel.picture
@@ -368,7 +371,8 @@ async def deliver(
         sent = await call(**kwargs(panel, scope, key, new=new))
         SHOWS.record(sent, editing, None)
         return sent
-    SHOWS.record(sent, editing, picture if files or kept is not None else None)
+    if SHOWS.edits(editing) == edits:  # else a newer edit began, whose answer this may be: it records itself
+        SHOWS.record(sent, editing, picture if files or kept is not None else None)
     if later is not None and picture is not None and not files and kept is None:
         task = asyncio.create_task(_picture_later(later, panel, scope, key, editing, edits))
         _LATER.add(task)

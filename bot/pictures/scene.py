@@ -375,7 +375,10 @@ def palette() -> Image.Image:
 
 def encode(im: Image.Image) -> bytes:
     """PNG on the shared palette with zlib level 3: a full table is 85–95 KB in about 8 ms, where RGB at
-    level 6 is 250 KB in 44 ms and a palette of its own per picture adds 10 ms."""
+    level 6 is 250 KB in 44 ms and a palette of its own per picture adds 10 ms. Lossless WebP (Discord shows
+    it too) saves bytes only at a cost in time a move can't afford: on the palette, a hand 16 KB → 12 KB but
+    1 ms → 11 ms, a Deluxe table 64 → 33 KB but 6 → 35 ms; its quick method is no smaller than this PNG and
+    slower (``python -m bench.bench_images``)."""
     pal = im.quantize(palette=palette(), dither=Image.Dither.NONE)
     buf = io.BytesIO()
     pal.save(buf, "PNG", compress_level=3)
