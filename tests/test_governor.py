@@ -150,3 +150,24 @@ def test_each_process_keeps_to_its_share() -> None:
     assert Settings(token="t").budget_per_process == 45
     assert Settings(token="t", shard_count=4, shard_ids=(0, 1), global_budget=40).budget_per_process == 20
     assert Settings(token="t", shard_count=3, shard_ids=(2,), global_budget=45).budget_per_process == 15
+
+
+def test_the_panel_of_a_seat_waited_for_goes_first() -> None:
+    from typing import cast
+
+    from bot.edge.table.panels import awaited
+    from bot.games import Table
+
+    class Stub:
+        over = False
+
+        def is_over(self) -> bool:
+            return self.over
+
+        def waiting_for(self) -> tuple[int, ...]:
+            return (1,)
+
+    table = Stub()
+    assert [awaited(cast(Table, table), s) for s in (0, 1)] == [Urgency.NORMAL, Urgency.PLAYER]
+    table.over = True
+    assert awaited(cast(Table, table), 0) == Urgency.PLAYER, "the end of a game is waited for by all"
