@@ -187,8 +187,9 @@ class _OneWarningAPause(logging.Filter):
     with one pause. This lets the first warning of a pause through and none until its ``retry_after`` has
     passed."""
 
-    _GLOBAL = "Global rate limit has been hit."
-    _ANY = "We are being rate limited. %s %s responded with 429. Retrying"
+    # discord.py's own log formats, matched (not shown to anyone)
+    _GLOBAL = "Global rate limit has been hit."  # i18n: not text
+    _ANY = "We are being rate limited. %s %s responded with 429. Retrying"  # i18n: not text
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
