@@ -6,10 +6,12 @@ sent, and a global 429 is waited out."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import deque
 
 import discord
+import pytest
 
 from bot.edge.app import TavernBot
 from bot.edge.governor import Governor, Urgency, urgency
@@ -96,21 +98,27 @@ async def test_an_edit_replaced_by_a_newer_one_is_never_sent(
     assert bot.governor.dropped == 4
 
 
-async def test_a_global_429_is_waited_out(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+async def test_a_global_429_is_waited_out(
+    fake_discord: FakeDiscord, start_bot: StartBot, caplog: pytest.LogCaptureFixture
+) -> None:
     """Without the governor's limit (another process spent the budget), the fake answers global 429s; the
-    client holds its requests for ``retry_after`` and every message still goes, none lost."""
+    client holds its requests for ``retry_after`` and every message still goes, none lost; the requests the
+    429 answered together make one warning, not one each."""
     fake = fake_discord
     bot = await start_bot()
     bot.governor.per_second = 1000
     fake.global_limit = 5
+    rooms = [bot.get_partial_messageable(fake.add_channel(f"room-{n}").id) for n in range(12)]
     await asyncio.sleep(1.0)
-    channel = bot.get_partial_messageable(fake.channel.id)
     started = time.monotonic()
-    sent = await asyncio.gather(*(channel.send(f"call {n}") for n in range(12)))
+    with caplog.at_level(logging.WARNING, logger="discord.http"):  # one room each: all at once, no bucket
+        sent = await asyncio.gather(*(room.send(f"call {n}") for n, room in enumerate(rooms)))
     assert len({m.id for m in sent}) == 12 and fake.global_429s > 0
     assert time.monotonic() - started >= 1.0, "the 429's retry_after was waited"
     accepted = [r for r in fake.request_log if r.status < 300 and r.method == "POST"]
     assert busiest_second(accepted[-12:]) <= 5
+    pauses = [r for r in caplog.records if r.getMessage().startswith("Global rate limit has been hit")]
+    assert 1 <= len(pauses) < fake.global_429s, "one warning a pause"
 
 
 def test_the_budget_is_shared_by_the_processes() -> None:
@@ -142,3 +150,24 @@ def test_each_process_keeps_to_its_share() -> None:
     assert Settings(token="t").budget_per_process == 45
     assert Settings(token="t", shard_count=4, shard_ids=(0, 1), global_budget=40).budget_per_process == 20
     assert Settings(token="t", shard_count=3, shard_ids=(2,), global_budget=45).budget_per_process == 15
+
+
+def test_the_panel_of_a_seat_waited_for_goes_first() -> None:
+    from typing import cast
+
+    from bot.edge.table.panels import awaited
+    from bot.games import Table
+
+    class Stub:
+        over = False
+
+        def is_over(self) -> bool:
+            return self.over
+
+        def waiting_for(self) -> tuple[int, ...]:
+            return (1,)
+
+    table = Stub()
+    assert [awaited(cast(Table, table), s) for s in (0, 1)] == [Urgency.NORMAL, Urgency.PLAYER]
+    table.over = True
+    assert awaited(cast(Table, table), 0) == Urgency.PLAYER, "the end of a game is waited for by all"

@@ -11,7 +11,8 @@ channels) are served fairly. An edit of a message that waits behind a newer edit
 dropped: its caller gets the newer edit's answer, since only the newest content matters.
 
 A global 429 that still comes (another process over its share) is obeyed by discord.py itself, which holds
-every request until its ``retry_after`` has passed.
+every request until its ``retry_after`` has passed; it warns once per request that got the 429, which
+:class:`_OneWarningAPause` brings down to one warning for the pause.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import contextlib
 import contextvars
 import heapq
 import itertools
+import logging
 import math
 import time
 from collections import deque
@@ -179,9 +181,42 @@ class Governor:
             waiter.go.set_result(None)
 
 
+class _OneWarningAPause(logging.Filter):
+    """discord.py warns twice for each request a global 429 answered ("We are being rate limited", then
+    "Global rate limit has been hit"), so the requests in flight when the budget ran out would fill the log
+    with one pause. This lets the first warning of a pause through and none until its ``retry_after`` has
+    passed."""
+
+    # discord.py's own log formats, matched (not shown to anyone)
+    _GLOBAL = "Global rate limit has been hit."  # i18n: not text
+    _ANY = "We are being rate limited. %s %s responded with 429. Retrying"  # i18n: not text
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self._clock = clock
+        self._until = -math.inf  # when the pause last warned of ends
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = str(record.msg)
+        if not message.startswith((self._GLOBAL, self._ANY)):
+            return True
+        now = self._clock()
+        if now < self._until:
+            return False  # the pause already warned of
+        if message.startswith(self._GLOBAL) and record.args:
+            self._until = now + float(record.args[0])  # type: ignore[index, arg-type]
+        return True
+
+
+_ONE_WARNING_A_PAUSE = _OneWarningAPause()
+
+
 def install(client: discord.Client, governor: Governor) -> None:
     """Route every request of ``client``'s HTTP client (bot-token routes: everything outside the interaction
     endpoints) through ``governor``."""
+    http_log = logging.getLogger(discord.http.__name__)
+    if _ONE_WARNING_A_PAUSE not in http_log.filters:
+        http_log.addFilter(_ONE_WARNING_A_PAUSE)
     http = client.http
     request = http.request
 

@@ -16,6 +16,7 @@ from bot.base.i18n import t
 from bot.base.panel import Button, Panel
 from bot.edge import delivery
 from bot.edge.delivery import Messageable
+from bot.edge.governor import Urgency, urgency
 from bot.edge.table.host import Host, Interaction, mention, private
 from bot.edge.table.places import Places
 from bot.games import Table
@@ -32,6 +33,12 @@ class Reach(NamedTuple):
     interaction: Interaction
     since: float
     message_id: int | None
+
+
+def awaited(table: Table, seat: int) -> Urgency:
+    """How soon a seat's panel must go when the global budget is short: the panel of a seat the game waits
+    for, or the end of a game, before the other panels."""
+    return Urgency.PLAYER if table.is_over() or seat in table.waiting_for() else Urgency.NORMAL
 
 
 def show_button(table: Table, seat: int) -> Button:
@@ -95,7 +102,8 @@ class PrivatePanels:
                 return
             try:
                 message = self.places.at(where[0]).get_partial_message(where[1])
-                await delivery.deliver(message.edit, panel, "g", table.id, editing=where[1])
+                with urgency(awaited(table, seat)):
+                    await delivery.deliver(message.edit, panel, "g", table.id, editing=where[1])
                 return
             except discord.HTTPException as err:
                 log.info(
@@ -122,7 +130,8 @@ class PrivatePanels:
             return None  # this server plays from the channel: the ping carries a Show my hand button
         user = table.user_ids[seat]
         known = await self.host.tables.store.dm_channel(user)
-        result, sent = await delivery.send_dm(self._dm_channel(known), user, panel, table.id)
+        with urgency(awaited(table, seat)):
+            result, sent = await delivery.send_dm(self._dm_channel(known), user, panel, table.id)
         if result == "sent" and known is None and sent is not None:
             await self.host.tables.store.set_dm_channel(user, sent.channel.id)
         elif result == "failed" and known is not None:  # maybe no longer the player's channel: open it anew

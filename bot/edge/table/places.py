@@ -137,7 +137,7 @@ class Places:
         for attempt in range(3):
             place = self.home(table)
             try:
-                with urgency(Urgency.PLAYER if called else Urgency.NORMAL):  # a ping is waited for
+                with urgency(Urgency.PLAYER if called or table.is_over() else Urgency.NORMAL):  # waited for
                     return await delivery.deliver(self.at(place, table).send, panel, "g", table.id, new=True)
             except discord.HTTPException as err:
                 if place == table.meta.thread_id and await self._thread_failed(table, err, again=attempt > 0):
