@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from bot.ai.bhargage_cards import COMB, LIMIT, MASK, NCARDS, RANK, VAL
 from bot.rules import bhargage as bh
-from bot.rules.bhargage_scoring import FULL_MASK, ScoreItem, peg_points
+from bot.rules.bhargage_scoring import FULL_MASK, ScoreItem, peg_points, play_run
 from bot.rules.decktet import ALL_CARDS, Card
 
 # Utility of winning the game during the play, on top of the points: near the end, pegging out is all.
@@ -254,23 +254,8 @@ def _spread(vals: list[float], n: int, h: int) -> tuple[float, float]:
     return tot, go
 
 
-@lru_cache(maxsize=1 << 16)
-def _play_run(ranks: tuple[int, ...]) -> int:
-    """R12 in the play: the longest k ≥ 3 such that the last k ranks are distinct and consecutive."""
-    n = len(ranks)
-    best = 0
-    seen: set[int] = set()
-    lo = hi = ranks[-1]
-    for k in range(1, n + 1):
-        r = ranks[n - k]
-        if r in seen:
-            break
-        seen.add(r)
-        lo = min(lo, r)
-        hi = max(hi, r)
-        if k >= 3 and hi - lo == k - 1:
-            best = k
-    return best
+# R12 in the play, cached: the search asks again and again for the same few rank sequences.
+_play_run = lru_cache(maxsize=1 << 16)(play_run)
 
 
 @dataclass(slots=True)

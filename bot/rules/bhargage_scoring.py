@@ -208,21 +208,29 @@ def peg_points(pile: Sequence[Card], *, sequences: bool = False) -> list[ScoreIt
             break
 
     if sequences:
-        best = 0
-        ranks: set[int] = set()
-        lo = hi = last_rank
-        for k in range(1, n + 1):
-            r = _RANK[pile[n - k].index]
-            if r in ranks:
-                break
-            ranks.add(r)
-            lo = min(lo, r)
-            hi = max(hi, r)
-            if k >= 3 and hi - lo == k - 1:
-                best = k
+        best = play_run(tuple(_RANK[c.index] for c in pile))
         if best:
             items.append(ScoreItem(run_reason(best), best, tuple(pile[n - best :])))
     return items
+
+
+def play_run(ranks: Sequence[int]) -> int:
+    """R12 in the play: the longest k ≥ 3 such that the last k ranks played are distinct and consecutive
+    (0 for none)."""
+    n = len(ranks)
+    best = 0
+    seen: set[int] = set()
+    lo = hi = ranks[-1]
+    for k in range(1, n + 1):
+        r = ranks[n - k]
+        if r in seen:
+            break
+        seen.add(r)
+        lo = min(lo, r)
+        hi = max(hi, r)
+        if k >= 3 and hi - lo == k - 1:
+            best = k
+    return best
 
 
 def card_value(c: Card) -> int:
