@@ -171,3 +171,27 @@ def test_the_panel_of_a_seat_waited_for_goes_first() -> None:
     assert [awaited(cast(Table, table), s) for s in (0, 1)] == [Urgency.NORMAL, Urgency.PLAYER]
     table.over = True
     assert awaited(cast(Table, table), 0) == Urgency.PLAYER, "the end of a game is waited for by all"
+
+
+async def test_a_request_cancelled_as_it_is_let_go_gives_its_room_back() -> None:
+    """The budget lets a waiting request go, and its caller is cancelled before it sends: the room it was
+    counted in is free again (else every such cancellation would shrink the budget for good)."""
+    governor = Governor(1)
+    governor._flying = 1  # the budget is full
+    never = asyncio.Event()
+
+    async def request() -> None:
+        await never.wait()
+
+    task = asyncio.create_task(governor.send("POST", "/x", "/x", request))
+    for _ in range(3):
+        await asyncio.sleep(0)
+    governor._flying -= 1  # the request in flight was answered
+    governor._freed.set()
+    for _ in range(20):
+        await asyncio.sleep(0)
+        if governor._flying == 1:
+            task.cancel()
+            break
+    await asyncio.gather(task, return_exceptions=True)
+    assert task.cancelled() and governor._flying == 0 and governor.room() == 0.0

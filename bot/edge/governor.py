@@ -133,6 +133,9 @@ class Governor:
         try:
             await waiter.go
         except asyncio.CancelledError:
+            if waiter.go.done() and not waiter.go.cancelled() and waiter.newer is None:
+                self._flying -= 1  # let go and counted in flight, but never sent: its room is free again
+                self._freed.set()
             waiter.go.cancel()
             if self._edits.get(waiter.edit or "") is waiter:
                 del self._edits[waiter.edit or ""]
