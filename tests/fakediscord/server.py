@@ -236,6 +236,7 @@ class FakeDiscord:
         self._upload_failure: tuple[DiscordError, int | None] | None = None
         self._global_window: deque[float] = deque()  # when the last second's counted requests arrived
         self.global_429s = 0  # requests answered 429 for the global rate limit
+        self.dropped_requests = 0  # requests whose client went away before they were read whole
         self._dms: dict[int, FakeChannel] = {}
         self._by_tok: dict[str, FakeInteraction] = {}  # O(1) lookups, so long runs do not slow down
         self._in_channel: dict[int, list[FakeMessage]] = {}
@@ -1112,6 +1113,11 @@ class FakeDiscord:
                     )
                 )
                 response = _json(err.body(), err.status, headers=err.headers)
+            except ConnectionResetError:
+                # The client went away while its request was being read (a bot process killed mid-upload):
+                # no answer can reach it, and nothing is wrong with the fake.
+                self.dropped_requests += 1
+                response = _json({"code": 0, "message": "the client went away"}, 400)
             except Exception:
                 self.errors.append(f"{request.method} {request.path}\n{traceback.format_exc()}")
                 # 400, not 500: discord.py retries 5xx with sleeps, which would only slow the failure down.
