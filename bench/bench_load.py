@@ -77,7 +77,7 @@ from bench.bot_process import (
 from bot.edge.app import TavernBot, create_bot
 from bot.settings import Settings
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
-from tests.fakediscord.model import FakeInteraction
+from tests.fakediscord.model import FakeInteraction, RequestRecord
 
 log = logging.getLogger("bench")
 # Verbs a simulated player never uses: they end or refuse games, or only matter with closed DMs.
@@ -195,14 +195,19 @@ class Traffic:
     seconds_over: int = 0  # seconds with more of those than Discord's global budget
     global_429s: int = 0  # of those, answered 429 (Discord's global limit, modelled by the fake)
     openings: int = 0  # of those, a table's one-time requests: its thread, its players' DM channels
+    # of those, the ones sent ``SETTLED`` s or more after the start (every table open), by method and place
+    settled: Counter[str] = field(default_factory=Counter)
     late_callbacks: dict[str, float] = field(default_factory=dict)  # token → when the refused callback came
     delivered_at: dict[str, float] = field(default_factory=dict)  # token → the table's last request
 
 
-def analyse(fake: FakeDiscord, since: int, tables_of: dict[str, int], dms: dict[int, int]) -> Traffic:
+def analyse(
+    fake: FakeDiscord, since: int, tables_of: dict[str, int], dms: dict[int, int], settled: float = math.inf
+) -> Traffic:
     """Read the fake's request log from index ``since``: routes, late callbacks, and for each game
     interaction (``tables_of``: token → table channel id) the last request of its table before the table's
-    next interaction. ``dms`` maps players' DM channel ids to their table's channel id."""
+    next interaction. ``dms`` maps players' DM channel ids to their table's channel id; global requests
+    from ``settled`` on are counted apart, by place."""
     traffic = Traffic()
     per_table: dict[int, list[float]] = {}
     per_second: Counter[int] = Counter()
@@ -216,6 +221,8 @@ def analyse(fake: FakeDiscord, since: int, tables_of: dict[str, int], dms: dict[
             per_second[int(rec.at)] += 1
             traffic.global_429s += rec.status == 429
             traffic.openings += route(rec.method, rec.path) in OPENINGS
+            if rec.at >= settled:
+                traffic.settled[f"{rec.method} {_place(fake, rec)}"] += 1
         elif rec.path.endswith("/callback") and rec.status == 404 and rec.token not in answered:
             traffic.late_callbacks.setdefault(rec.token or "", rec.at)  # 10062: past the 3-s deadline
         table = _table_of(fake, rec.channel_id, rec.token, tables_of, dms)
@@ -237,6 +244,15 @@ def analyse(fake: FakeDiscord, since: int, tables_of: dict[str, int], dms: dict[
             if last >= 0 and times[last] >= at:
                 traffic.delivered_at[token] = times[last]
     return traffic
+
+
+def _place(fake: FakeDiscord, rec: RequestRecord) -> str:
+    """Where a global request went: a DM, a thread, a channel's message (a summary), or elsewhere."""
+    channel = fake.channels.get(rec.channel_id) if rec.channel_id is not None else None
+    if channel is None or "/messages" not in rec.path:
+        return route(rec.method, rec.path).split(" ", 1)[1]
+    kind = "DM" if channel.is_dm else "thread" if channel.is_thread else "channel"
+    return f"{kind} message"
 
 
 @dataclass
@@ -579,6 +595,14 @@ class BenchResult:
             f"  global requests per move without the openings (threads, DM channels): {steady:.2f}; "
             f"openings: {t.openings}"
         )
+        settled_moves = len(self.honest.since("mover", self.started + SETTLED))
+        if t.settled and settled_moves:
+            n = sum(t.settled.values())
+            lines.append(
+                f"  steady state (moves pressed {SETTLED:g} s or more after the start): {n} global requests "
+                f"for {settled_moves} moves = {n / settled_moves:.2f} per move:"
+            )
+            lines += [f"    {k:<40} {v / settled_moves:6.2f}" for k, v in t.settled.most_common()]
         return lines
 
 
@@ -1223,7 +1247,7 @@ async def run_bench(config: Config) -> BenchResult:
                     await fake.settle(quiet=0.2, timeout=10)
         result.bot_counters = bot.counters
         dms = {fake.dm_channel(u).id: channel.id for _, channel, users in seating for u in users}
-        result.traffic = analyse(fake, since, h.tables_of, dms)
+        result.traffic = analyse(fake, since, h.tables_of, dms, result.started + SETTLED)
         players_of = {channel.id: tuple(u.id for u in users) for _, channel, users in seating}
         dm_user = {fake.dm_channel(u).id: u.id for _, _, users in seating for u in users}
         result.honest = honest(fake, since, h.tables_of, players_of, dm_user)

@@ -9,6 +9,7 @@ import asyncio
 import logging
 import time
 from collections import deque
+from typing import Any
 
 import discord
 import pytest
@@ -195,3 +196,30 @@ async def test_a_request_cancelled_as_it_is_let_go_gives_its_room_back() -> None
             break
     await asyncio.gather(task, return_exceptions=True)
     assert task.cancelled() and governor._flying == 0 and governor.room() == 0.0
+
+
+async def test_held_room_lets_a_request_go_at_once_and_what_is_not_used_is_given_back() -> None:
+    """``reserved`` waits its turn for room and holds it: a request made inside goes at once, even with
+    others queued since; room it did not use is free again when it ends."""
+    now = [0.0]
+    governor = Governor(2, clock=lambda: now[0])
+    sent: list[str] = []
+
+    def request(name: str) -> Any:
+        async def go() -> None:
+            sent.append(name)
+
+        return go
+
+    async with governor.reserved(2, Urgency.LATER):
+        assert governor._flying == 2  # both rooms held, nothing sent yet
+        queued = asyncio.create_task(governor.send("POST", "/x", "/x", request("queued")))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert sent == [] and governor.backlog() > 0  # no room left for it
+        await governor.send("POST", "/x", "/x", request("held"))
+        assert sent == ["held"]
+    now[0] += 1.0  # the answered request's second is over; the unused room was given back
+    governor._freed.set()
+    await asyncio.wait_for(queued, 1.0)
+    assert sent == ["held", "queued"] and governor._flying == 0

@@ -26,7 +26,7 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
@@ -54,6 +54,18 @@ def urgency(level: Urgency) -> Iterator[None]:
         yield
     finally:
         URGENCY.reset(token)
+
+
+@dataclass
+class _Held:
+    """Room in the budget held by ``Governor.reserved`` for the requests of one task (not of the tasks it
+    starts): counted in flight, not sent yet."""
+
+    task: asyncio.Task[Any] | None
+    rooms: int = 0
+
+
+_HELD: contextvars.ContextVar[_Held | None] = contextvars.ContextVar("tavern_held_room", default=None)
 
 
 @dataclass(eq=False)
@@ -110,38 +122,16 @@ class Governor:
     async def send(
         self, method: str, route_path: str, url: str, request: Callable[[], Awaitable[Any]]
     ) -> Any:
-        """``request()`` once the budget has room for it, after every more urgent request waiting."""
+        """``request()`` once the budget has room for it, after every more urgent request waiting (at once
+        on room held by ``reserved``)."""
+        held = _HELD.get()
+        if held is not None and held.rooms > 0 and held.task is asyncio.current_task():
+            held.rooms -= 1
+            return await self._fly(request)
         if not self._queue and self.room() == 0:
             self._flying += 1
             return await self._fly(request)
-        loop = asyncio.get_running_loop()
-        waiter = _Waiter(
-            loop.create_future(), edit=url if method == "PATCH" and route_path == _EDIT else None
-        )
-        if waiter.edit is not None:
-            older = self._edits.get(waiter.edit)
-            if older is not None and not older.go.done():
-                older.newer = waiter
-                waiter.answer = older.answer  # one answer for the edits of one message that wait together
-                older.go.set_result(None)  # out of the queue: it takes the newer edit's answer
-                self.dropped += 1
-            self._edits[waiter.edit] = waiter
-        self.queued += 1
-        heapq.heappush(self._queue, (URGENCY.get(), next(self._order), waiter))
-        if self._dispatcher is None or self._dispatcher.done():
-            self._dispatcher = asyncio.create_task(self._dispatch(), name="tavern-governor")
-        try:
-            await waiter.go
-        except asyncio.CancelledError:
-            if waiter.go.done() and not waiter.go.cancelled() and waiter.newer is None:
-                self._flying -= 1  # let go and counted in flight, but never sent: its room is free again
-                self._freed.set()
-            waiter.go.cancel()
-            if self._edits.get(waiter.edit or "") is waiter:
-                del self._edits[waiter.edit or ""]
-                if not waiter.answer.done():
-                    waiter.answer.cancel()
-            raise
+        waiter = await self._turn(url if method == "PATCH" and route_path == _EDIT else None)
         if waiter.newer is not None:
             return await asyncio.shield(waiter.answer)
         if waiter.edit is not None and self._edits.get(waiter.edit) is waiter:
@@ -157,6 +147,60 @@ class Governor:
             raise
         waiter.answer.set_result(result)
         return result
+
+    @contextlib.asynccontextmanager
+    async def reserved(self, rooms: int, level: Urgency) -> AsyncIterator[None]:
+        """Wait, with ``level``'s urgency, for room for ``rooms`` requests and hold it: requests this task
+        makes inside go at once while the held room lasts, the rest wait as usual. A table's courier waits
+        for the budget here before it takes the table's lock, so it never holds a table's lock while the
+        budget is short; room it did not use is given back."""
+        held = _Held(asyncio.current_task())
+        try:
+            with urgency(level):
+                for _ in range(rooms):
+                    await self._turn(None)
+                    held.rooms += 1
+            token = _HELD.set(held)
+            try:
+                yield
+            finally:
+                _HELD.reset(token)
+        finally:
+            if held.rooms:
+                self._flying -= held.rooms  # counted in flight, never sent
+                held.rooms = 0
+                self._freed.set()
+
+    async def _turn(self, edit: str | None) -> _Waiter:
+        """Queue by urgency until the budget lets this request go (counted in flight from then on), or a
+        newer edit of the same message replaces it (``newer`` set: it never goes)."""
+        loop = asyncio.get_running_loop()
+        waiter = _Waiter(loop.create_future(), edit=edit)
+        if edit is not None:
+            older = self._edits.get(edit)
+            if older is not None and not older.go.done():
+                older.newer = waiter
+                waiter.answer = older.answer  # one answer for the edits of one message that wait together
+                older.go.set_result(None)  # out of the queue: it takes the newer edit's answer
+                self.dropped += 1
+            self._edits[edit] = waiter
+        self.queued += 1
+        heapq.heappush(self._queue, (URGENCY.get(), next(self._order), waiter))
+        if self._dispatcher is None or self._dispatcher.done():
+            self._dispatcher = asyncio.create_task(self._dispatch(), name="tavern-governor")
+        try:
+            await waiter.go
+        except asyncio.CancelledError:
+            if waiter.go.done() and not waiter.go.cancelled() and waiter.newer is None:
+                self._flying -= 1  # let go and counted in flight, but never sent: its room is free again
+                self._freed.set()
+            waiter.go.cancel()
+            if self._edits.get(edit or "") is waiter:
+                del self._edits[edit or ""]
+                if not waiter.answer.done():
+                    waiter.answer.cancel()
+            raise
+        return waiter
 
     async def _fly(self, request: Callable[[], Awaitable[Any]]) -> Any:
         """Send a request counted in flight (by whoever let it go) until it is answered."""

@@ -16,14 +16,16 @@ from typing import Any
 from bot.base.i18n import speaking, t
 from bot.base.panel import Button, Control, Panel
 from bot.edge import delivery
+from bot.edge.governor import Urgency
 from bot.edge.table.host import Host
-from bot.edge.table.outbox import Outbox
+from bot.edge.table.outbox import PER_WINDOW, Outbox
 from bot.edge.table.panels import PrivatePanels, show_button
 from bot.edge.table.places import Places
 from bot.games import Announcement, Table
 from bot.services import session
 
 log = logging.getLogger("tavern.controller")
+RECHECK = 1.0  # seconds a table's courier waits at most before it sees again what is due
 WIDEST = 4.0  # the coalescing window widens at most this many times under the global budget's pressure
 
 
@@ -128,7 +130,10 @@ class Publisher:
         return self.host.languages.of_user(table.user_ids[seat], channel)
 
     def outbox(self, table: Table) -> Outbox:
-        return self._outboxes.setdefault(table.id, Outbox())
+        box = self._outboxes.get(table.id)
+        if box is None:  # the summary, if any, was just posted or is current: its next edit waits its turn
+            box = self._outboxes[table.id] = Outbox(summary_at=self.now())
+        return box
 
     def forget(self, table: Table, box: Outbox) -> None:
         """The game is over: nothing of it is kept (a flush still waiting is stopped)."""
@@ -143,12 +148,16 @@ class Publisher:
     # ---------------------------------------------------------------- coalescing
 
     def window(self) -> float:
-        """The coalescing window, in seconds (0: every call goes out at once). It widens as the global
-        budget fills — from half of it used to all of it, and more while requests wait — up to ``WIDEST``
-        times: fewer, fuller posts and board edits keep the bot within its budget."""
+        """The coalescing window, in seconds (0: every call goes out at once): the setting, or each table's
+        fair share of the global budget when that is longer — every table this process tells, telling
+        everything once a window (``PER_WINDOW`` requests), fits the budget — widened up to ``WIDEST``
+        times more while requests wait for room (pings, panels and openings use the budget too)."""
+        setting = self.host.settings.coalesce_seconds
+        if setting <= 0:
+            return 0.0
         governor = self.host.governor
-        busy = max(0.0, governor.load() - 0.5) * 2  # 0 at half the budget, 1 at all of it
-        return self.host.settings.coalesce_seconds * min(WIDEST, 1 + (WIDEST - 1) * busy + governor.backlog())
+        share = len(self._outboxes) * PER_WINDOW / governor.per_second
+        return max(setting, share) * min(WIDEST, 1 + governor.backlog())
 
     @staticmethod
     def now() -> float:
@@ -183,44 +192,53 @@ class Publisher:
         )
 
     def flush_soon(self, table_id: int, box: Outbox) -> None:
+        """Start the table's courier, or tell it something new waits (due sooner, maybe)."""
         if box.task is None or box.task.done():
             box.task = asyncio.create_task(self._flush_later(table_id, box), name=f"flush-{table_id}")
+        else:
+            box.nudged.set()
 
     async def _flush_later(self, table_id: int, box: Outbox) -> None:
-        """Tell the channel what waited, when its window ends; the board when its next edit is due."""
+        """The table's courier: tell the channel what waited when its window ends, and edit the board and
+        the summary when their next edit is due — each waiting for room in the global budget before it takes
+        the table's lock, so that a move never waits for the budget behind its own table's telling."""
         try:
             while box.pending() and self._outboxes.get(table_id) is box:
-                due = box.since + self.window() if box.messages else math.inf
-                if box.board_dirty:
-                    due = min(due, box.board_due(self.window()))
-                await asyncio.sleep(max(0.0, due - self.now()))
-                async with self.host.tables.locked(table_id) as table:
-                    await self._flush(table, box)
+                due, part = box.due(self.window())
+                if due > self.now():
+                    box.nudged.clear()
+                    with contextlib.suppress(TimeoutError):  # the window narrows as the budget frees
+                        await asyncio.wait_for(box.nudged.wait(), min(due - self.now(), RECHECK))
+                    continue  # due now, or something new came: see again what is due first
+                later = Urgency.NORMAL if part == "calls" else Urgency.LATER
+                async with (
+                    self.host.governor.reserved(1, later),
+                    self.host.tables.locked(table_id) as table,
+                ):
+                    await self._flush(table, box, part)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("game %d: could not tell the channel what waited", table_id)
 
-    async def _flush(self, table: Table, box: Outbox, *, everything: bool = False) -> None:
-        """Post the calls whose window is over, and edit the board if its edit is due; the caller holds the
-        table's lock."""
-        now = self.now()
-        due = box.messages and (everything or now >= box.since + self.window())
-        if due:
+    async def _flush(self, table: Table, box: Outbox, part: str = "") -> None:
+        """Tell ``part`` of what waited — the calls, the board or the summary — or (``""``) all of it; the
+        caller holds the table's lock."""
+        if box.messages and part in ("", "calls"):
             through = box.through
             if await self.tell_channel(table, box.take(Announcement())):
                 # Told up to the calls' last action; events told later (a Deluxe turn) stay untold.
                 await self.host.tables.save_meta(table, untold_after=through if table.pending else None)
             else:
                 log.warning("game %d: the channel refused calls that had waited; they are dropped", table.id)
-        if box.board_dirty and (everything or now >= box.board_due(self.window())):
-            if not everything and self.host.governor.backlog() > 0:
-                box.board_at = now  # the budget is short: the board waits another round, the lock no longer
-                return
-            box.board_at, box.board_dirty = now, False
+        if box.board_dirty and part in ("", "board"):
+            box.board_at, box.board_dirty = self.now(), False
             board_id = await self.places.refresh_board(table)
             if board_id is not None:
                 await self.host.tables.save_meta(table, board_id=board_id)
+        if box.summary_dirty and part in ("", "summary"):
+            box.summary_at, box.summary_dirty = self.now(), False
+            await self.places.refresh_summary(table)
 
     async def flush_all(self) -> None:
         """Tell every channel what is waiting (a clean shutdown)."""
@@ -230,7 +248,7 @@ class Publisher:
             if box.pending():
                 with contextlib.suppress(Exception):
                     async with self.host.tables.locked(table_id) as table:
-                        await self._flush(table, box, everything=True)
+                        await self._flush(table, box)
         self._outboxes.clear()
 
     async def tell_channel(self, table: Table, ann: Announcement) -> bool:
@@ -299,14 +317,8 @@ class _Telling:
 
     async def board(self, table: Table, news: session.News) -> None:
         publisher, box = self.publisher, self.box
-        window = publisher.window()
-        if (
-            window
-            and not table.is_over()
-            and (publisher.now() < box.board_due(window) or publisher.host.governor.backlog() > 0)
-        ):
-            # The board waits: several moves, one edit (and none while the global budget is short).
-            box.board_dirty = True
+        if publisher.window() and not table.is_over():
+            box.board_dirty = True  # the courier edits it when due: several moves, one edit
             return
         board_id = await publisher.places.refresh_board(table)
         box.board_at, box.board_dirty = publisher.now(), False
@@ -315,12 +327,15 @@ class _Telling:
 
     async def last(self, table: Table, news: session.News) -> None:
         publisher, box = self.publisher, self.box
-        if box.pending():
-            publisher.flush_soon(table.id, box)
         if not self.posted:
             await self._refused(table, news)
-        if table.is_over() or table.adapter.milestone(table, news.events):
-            await publisher.places.refresh_summary(table)
+        if table.is_over() or not publisher.window():
+            if table.is_over() or table.adapter.milestone(table, news.events):
+                await publisher.places.refresh_summary(table)
+        elif table.adapter.milestone(table, news.events):
+            box.summary_dirty = True  # the courier edits it when due
+        if box.pending():
+            publisher.flush_soon(table.id, box)
         await publisher.host.tables.save_meta(table, **self.changes)
         if table.is_over():
             publisher.forget(table, box)
