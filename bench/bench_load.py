@@ -66,6 +66,7 @@ import asyncpg
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bot_process import (
+    COALESCE_ENV,
     NOOP_COMMAND,
     PROFILE_ENV,
     BotChild,
@@ -75,6 +76,8 @@ from bench.bot_process import (
     top_costs,
 )
 from bot.edge.app import TavernBot, create_bot
+from bot.edge.table.outbox import PER_WINDOW
+from bot.edge.table.publisher import WIDEST
 from bot.settings import Settings
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.model import FakeInteraction, RequestRecord
@@ -88,7 +91,7 @@ AVOID_VERBS = {
 CALLBACK_DEADLINE = 3.0  # seconds Discord gives a bot to acknowledge an interaction
 GLOBAL_BUDGET = 50  # requests/s Discord's global rate limit allows a bot outside interaction endpoints
 # A table's one-time requests outside the interaction endpoints: its thread and its players' DM channels.
-SETTLED = 30.0  # seconds after the start by which every table has opened and its openings are out
+SETTLED = 30.0  # seconds after the start by which every table has opened (default; ``--settled``)
 OPENINGS = {"POST /channels/{id}/messages/{id}/threads", "POST /users/@me/channels"}
 _MENTION = re.compile(r"<@!?(\d+)>")
 _CID = re.compile(r"tv:[gl]:\d+:[^:]*:(?P<verb>[a-z_]+)")
@@ -195,7 +198,7 @@ class Traffic:
     seconds_over: int = 0  # seconds with more of those than Discord's global budget
     global_429s: int = 0  # of those, answered 429 (Discord's global limit, modelled by the fake)
     openings: int = 0  # of those, a table's one-time requests: its thread, its players' DM channels
-    # of those, the ones sent ``SETTLED`` s or more after the start (every table open), by method and place
+    # of those, the ones sent once every table is open (``Config.settled``), by method and place
     settled: Counter[str] = field(default_factory=Counter)
     late_callbacks: dict[str, float] = field(default_factory=dict)  # token → when the refused callback came
     delivered_at: dict[str, float] = field(default_factory=dict)  # token → the table's last request
@@ -383,6 +386,8 @@ class BenchResult:
     in_process: bool = False
     bot_cpu_seconds: float | None = None  # the bot process during the run (split runs)
     drawing_cpu_seconds: float | None = None  # its descendants (the drawing process) during the run
+    settled: float = SETTLED  # seconds after the start from which the steady state is counted
+    settled_cpu: tuple[float, float] | None = None  # the same from ``settled`` s after the start on
     bot_counters: dict[str, Any] | None = None  # what the bot process printed at exit
     traffic: Traffic = field(default_factory=Traffic)
     honest: Honest = field(default_factory=Honest)
@@ -532,16 +537,25 @@ class BenchResult:
                 f"not before the next press: {h.others_missing}",
             ),
             row("(c) the thread does", h.thread, f"never: {h.thread_missing}")
-            + f"   (calls that ping nobody wait up to {self.coalesce_seconds:g} s by design)",
+            + f"   (calls that ping nobody wait a window by design: {self._window()})",
         ]
-        if self.duration >= 2 * SETTLED:
-            settled = self.started + SETTLED
+        if self.duration > self.settled:
+            settled = self.started + self.settled
             lines.append(
-                f"  the same for the moves pressed {SETTLED:g} s or more after the start (every table open):"
+                f"  the same for the moves pressed {self.settled:g} s or more after the start "
+                "(every table open):"
             )
             for name, label in (("mover", "(a)"), ("others", "(b)"), ("thread", "(c)")):
                 lines.append(row(f"  {label}", h.since(name, settled), ""))
         return lines
+
+    def _window(self) -> str:
+        """The coalescing window the bot uses for this many tables (``Publisher.window``): the setting, or
+        each table's fair share of the global budget, up to ``WIDEST`` times longer while requests wait."""
+        tables = sum(self.tables.values())
+        share = tables * PER_WINDOW / GLOBAL_BUDGET
+        window = max(self.coalesce_seconds, share)
+        return f"{window:.1f} s for {tables} tables, up to {WIDEST * window:.0f} s while requests wait"
 
     def _cpu_lines(self) -> list[str]:
         def share(cpu: float) -> str:
@@ -564,6 +578,19 @@ class BenchResult:
             f"max RSS {c.get('max_rss_mb', nan):.0f} MB",
             f"bench process CPU (fake Discord + simulated players): {share(self.cpu_seconds)}",
             f"store write transactions: {counted}{per}",
+            *self._settled_cpu_line(),
+        ]
+
+    def _settled_cpu_line(self) -> list[str]:
+        """CPU per move once every table is open: the moves pressed ``settled`` s or more after the start
+        (the no-op interactions of the run are in the CPU; ``--noop-ratio 0`` leaves them out)."""
+        moves = len(self.honest.since("mover", self.started + self.settled))
+        if self.settled_cpu is None or not moves:
+            return []
+        own, drawing = (1000 * cpu / moves for cpu in self.settled_cpu)
+        return [
+            f"steady state CPU per move ({moves} moves pressed {self.settled:g} s or more after the start): "
+            f"bot {own:.1f} ms + drawing {drawing:.1f} ms = {own + drawing:.1f} ms"
         ]
 
     def _route_lines(self, games: int) -> list[str]:
@@ -595,12 +622,12 @@ class BenchResult:
             f"  global requests per move without the openings (threads, DM channels): {steady:.2f}; "
             f"openings: {t.openings}"
         )
-        settled_moves = len(self.honest.since("mover", self.started + SETTLED))
+        settled_moves = len(self.honest.since("mover", self.started + self.settled))
         if t.settled and settled_moves:
             n = sum(t.settled.values())
             lines.append(
-                f"  steady state (moves pressed {SETTLED:g} s or more after the start): {n} global requests "
-                f"for {settled_moves} moves = {n / settled_moves:.2f} per move:"
+                f"  steady state (moves pressed {self.settled:g} s or more after the start): "
+                f"{n} global requests for {settled_moves} moves = {n / settled_moves:.2f} per move:"
             )
             lines += [f"    {k:<40} {v / settled_moves:6.2f}" for k, v in t.settled.most_common()]
         return lines
@@ -1057,6 +1084,8 @@ class Config:
     # many; the tables' guilds spread evenly over the shards, every DM on shard 0 as Discord does).
     database_url: str | None = None
     processes: int = 1
+    settled: float = SETTLED  # seconds after the start from which the steady state is counted
+    coalesce: float = Settings.coalesce_seconds  # the bot's coalescing window (split runs)
 
 
 @contextlib.contextmanager
@@ -1247,7 +1276,7 @@ async def run_bench(config: Config) -> BenchResult:
                     await fake.settle(quiet=0.2, timeout=10)
         result.bot_counters = bot.counters
         dms = {fake.dm_channel(u).id: channel.id for _, channel, users in seating for u in users}
-        result.traffic = analyse(fake, since, h.tables_of, dms, result.started + SETTLED)
+        result.traffic = analyse(fake, since, h.tables_of, dms, result.started + config.settled)
         players_of = {channel.id: tuple(u.id for u in users) for _, channel, users in seating}
         dm_user = {fake.dm_channel(u).id: u.id for _, _, users in seating for u in users}
         result.honest = honest(fake, since, h.tables_of, players_of, dm_user)
@@ -1281,8 +1310,16 @@ async def _play(
     )
     drivers = make_drivers(config, h, seating)
     cpu0, bot_cpu0 = _cpu(), bot.cpu()
+    settled_cpu: list[tuple[float, float] | None] = []
+
+    async def sample_when_settled() -> None:
+        await asyncio.sleep(config.settled)
+        settled_cpu.append(bot.cpu())
+
+    sampler = asyncio.create_task(sample_when_settled())
     tasks = [asyncio.create_task(d.run()) for d in drivers]
     await asyncio.gather(*tasks)
+    sampler.cancel()
     if h.noop_tasks:
         await asyncio.gather(*h.noop_tasks)
     duration = time.perf_counter() - start
@@ -1296,6 +1333,8 @@ async def _play(
         tables=counts,
         think=config.think,
         started=start,
+        settled=config.settled,
+        coalesce_seconds=config.coalesce,
         duration=duration,
         cpu_seconds=cpu,
         series=series,
@@ -1308,6 +1347,9 @@ async def _play(
         bot_cpu_seconds=None if bot_cpu is None or bot_cpu0 is None else bot_cpu[0] - bot_cpu0[0],
         drawing_cpu_seconds=None if bot_cpu is None or bot_cpu0 is None else bot_cpu[1] - bot_cpu0[1],
     )
+    if settled_cpu and settled_cpu[0] is not None and bot_cpu is not None:
+        at = settled_cpu[0]
+        result.settled_cpu = (bot_cpu[0] - at[0], bot_cpu[1] - at[1])
     return result, h
 
 
@@ -1334,6 +1376,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deluxe-target", type=int, default=100, help="Bharg Deluxe target score")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--coalesce",
+        type=float,
+        default=Settings.coalesce_seconds,
+        help="the bot's coalescing window in seconds (TAVERN_COALESCE_SECONDS)",
+    )
+    parser.add_argument(
+        "--settled",
+        type=float,
+        default=SETTLED,
+        help="seconds after the start from which the steady state is counted (every table open)",
+    )
+    parser.add_argument(
         "--profile",
         default=None,
         help="profile the bot process (cProfile) into this file and print its top costs",
@@ -1357,8 +1411,11 @@ def main(argv: list[str] | None = None) -> None:
         deluxe_target=args.deluxe_target,
         seed=args.seed,
         in_process=args.in_process,
+        settled=args.settled,
+        coalesce=args.coalesce,
     )
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    os.environ[COALESCE_ENV] = str(args.coalesce)  # the bot process inherits it
     if args.profile:
         os.environ[PROFILE_ENV] = str(Path(args.profile).resolve())  # the bot process inherits it
     result = asyncio.run(run_bench(config))

@@ -62,6 +62,7 @@ def bench_settings(
         nudge_minutes=0,
         claim_minutes=0,
         openings_per_minute=10_000,
+        coalesce_seconds=float(os.environ.get(COALESCE_ENV, Settings.coalesce_seconds)),
         database_url=database_url,
         shard_count=shards[0] if shards else None,
         shard_ids=shards[1] if shards else None,
@@ -83,6 +84,7 @@ def point_at(api_base: str, gateway_url: str) -> tuple[str, yarl.URL]:
 
 
 PROFILE_ENV = "TAVERN_BENCH_PROFILE"  # where the bot process writes its profile (cProfile) when it stops
+COALESCE_ENV = "TAVERN_BENCH_COALESCE"  # the coalescing window the bench runs the bot with (seconds)
 
 
 def add_noop(bot: TavernBot) -> None:

@@ -223,3 +223,44 @@ async def test_held_room_lets_a_request_go_at_once_and_what_is_not_used_is_given
     governor._freed.set()
     await asyncio.wait_for(queued, 1.0)
     assert sent == ["held", "queued"] and governor._flying == 0
+
+
+async def test_a_turn_begun_earlier_goes_first_whenever_its_requests_come() -> None:
+    """Within one urgency, the requests of a turn (a table's opening, say) go before those of a turn that
+    began after it, even when those came first: a table half told is finished before the next ones."""
+    now = [0.0]
+    governor = Governor(1, clock=lambda: now[0])
+    governor._flying = 1  # the budget is full
+    sent: list[str] = []
+
+    def request(name: str) -> Any:
+        async def go() -> None:
+            sent.append(name)
+
+        return go
+
+    async def told(name: str, turn: asyncio.Event, later: asyncio.Event | None = None) -> None:
+        with governor.in_turn():
+            turn.set()
+            if later is not None:
+                await later.wait()  # this turn's second request comes after the other turn's requests
+            await governor.send("POST", "/x", "/x", request(name))
+
+    first_began, second_began, second_queued = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    first = asyncio.create_task(told("first table's rest", first_began, second_queued))
+    await first_began.wait()
+    second = asyncio.create_task(told("second table", second_began))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert governor.backlog() > 0  # the second table's request waits
+    second_queued.set()
+    for _ in range(5):
+        await asyncio.sleep(0)
+    for _ in range(2):  # room for one request, twice
+        governor._flying -= 1 if governor._flying else 0
+        now[0] += 1.0
+        governor._freed.set()
+        for _ in range(20):
+            await asyncio.sleep(0)
+    await asyncio.wait_for(asyncio.gather(first, second), 1.0)
+    assert sent == ["first table's rest", "second table"]

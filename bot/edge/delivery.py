@@ -11,6 +11,7 @@ can't be drawn or Discord refuses it. Nothing here knows any game's rules, nor t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import re
@@ -326,6 +327,15 @@ async def draw(picture: Picture | None, wait: float = drawing.DRAW_SECONDS) -> l
         return []
     alt = picture.alt[:DESCRIPTION_LIMIT] or None
     return [discord.File(io.BytesIO(png), filename=picture.filename, description=alt)]
+
+
+async def draw_ahead(picture: Picture | None) -> None:
+    """Draw a picture before it is delivered — outside a table's lock — so that delivering it later waits on
+    nothing; whatever goes wrong is left for the delivery to say."""
+    if picture is None or picture.key is None:
+        return
+    with contextlib.suppress(Exception):
+        await drawing.DRAWING.picture(picture.key, picture.draw)
 
 
 async def deliver(

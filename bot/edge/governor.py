@@ -56,6 +56,9 @@ def urgency(level: Urgency) -> Iterator[None]:
         URGENCY.reset(token)
 
 
+_TURN: contextvars.ContextVar[int | None] = contextvars.ContextVar("tavern_turn", default=None)
+
+
 @dataclass
 class _Held:
     """Room in the budget held by ``Governor.reserved`` for the requests of one task (not of the tasks it
@@ -93,7 +96,7 @@ class Governor:
         self._flying = 0  # requests sent and not answered yet
         self._back: deque[float] = deque()  # when the requests of the last second were answered
         self._freed = asyncio.Event()  # a request was answered
-        self._queue: list[tuple[int, int, _Waiter]] = []
+        self._queue: list[tuple[int, int, int, _Waiter]] = []  # (urgency, turn, arrival, waiter)
         self._order = itertools.count()
         self._edits: dict[str, _Waiter] = {}  # the newest waiting edit of each message, by its url
         self._dispatcher: asyncio.Task[None] | None = None
@@ -131,7 +134,7 @@ class Governor:
         if not self._queue and self.room() == 0:
             self._flying += 1
             return await self._fly(request)
-        waiter = await self._turn(url if method == "PATCH" and route_path == _EDIT else None)
+        waiter = await self._queue_for_room(url if method == "PATCH" and route_path == _EDIT else None)
         if waiter.newer is not None:
             return await asyncio.shield(waiter.answer)
         if waiter.edit is not None and self._edits.get(waiter.edit) is waiter:
@@ -148,6 +151,22 @@ class Governor:
         waiter.answer.set_result(result)
         return result
 
+    @contextlib.contextmanager
+    def in_turn(self) -> Iterator[None]:
+        """The requests made inside wait as one turn: within one urgency, a turn's requests go before those
+        of every later turn (and in order of arrival within it). A table's opening or move is one turn, so
+        once a table's first panel went out, the rest of its telling — which holds its lock, and so its
+        players' next moves — is not held back behind the tables that opened after it. A turn inside a turn
+        is the outer one."""
+        if _TURN.get() is not None:
+            yield
+            return
+        token = _TURN.set(next(self._order))
+        try:
+            yield
+        finally:
+            _TURN.reset(token)
+
     @contextlib.asynccontextmanager
     async def reserved(self, rooms: int, level: Urgency) -> AsyncIterator[None]:
         """Wait, with ``level``'s urgency, for room for ``rooms`` requests and hold it: requests this task
@@ -158,7 +177,7 @@ class Governor:
         try:
             with urgency(level):
                 for _ in range(rooms):
-                    await self._turn(None)
+                    await self._queue_for_room(None)
                     held.rooms += 1
             token = _HELD.set(held)
             try:
@@ -171,7 +190,7 @@ class Governor:
                 held.rooms = 0
                 self._freed.set()
 
-    async def _turn(self, edit: str | None) -> _Waiter:
+    async def _queue_for_room(self, edit: str | None) -> _Waiter:
         """Queue by urgency until the budget lets this request go (counted in flight from then on), or a
         newer edit of the same message replaces it (``newer`` set: it never goes)."""
         loop = asyncio.get_running_loop()
@@ -185,7 +204,9 @@ class Governor:
                 self.dropped += 1
             self._edits[edit] = waiter
         self.queued += 1
-        heapq.heappush(self._queue, (URGENCY.get(), next(self._order), waiter))
+        order = next(self._order)
+        turn = _TURN.get()
+        heapq.heappush(self._queue, (URGENCY.get(), order if turn is None else turn, order, waiter))
         if self._dispatcher is None or self._dispatcher.done():
             self._dispatcher = asyncio.create_task(self._dispatch(), name="tavern-governor")
         try:
@@ -221,7 +242,7 @@ class Governor:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._freed.wait(), None if wait == math.inf else wait)
                 continue
-            _, _, waiter = heapq.heappop(self._queue)
+            *_, waiter = heapq.heappop(self._queue)
             if waiter.go.done():  # replaced by a newer edit, or its caller gave up
                 continue
             self._flying += 1

@@ -137,9 +137,11 @@ class Commands:
     async def _opened(
         self, interaction: Interaction, table: Table, starter: int | None, started: Panel
     ) -> None:
-        """A new table (its lock held): its home opened, the opening message answered, everyone told."""
-        answer = await self.places.opening(interaction, table, starter, started)
-        await self.presses.saved(interaction, table, table.pending, -1, answer)
+        """A new table (its lock held): its home opened, the opening message answered, everyone told — as
+        one turn of the global budget."""
+        with self.host.governor.in_turn():
+            answer = await self.places.opening(interaction, table, starter, started)
+            await self.presses.saved(interaction, table, table.pending, -1, answer)
 
     async def my_table(self, interaction: Interaction, game: str) -> tuple[Table, int]:
         """The caller's table of this game here, else elsewhere in this server (a channel that was deleted

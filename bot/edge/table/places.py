@@ -146,11 +146,16 @@ class Places:
                 return None
         return None
 
-    async def refresh_board(self, table: Table) -> int | None:
-        """Edit the board message; post it again if it was deleted (or never went out). Returns the id of a
-        newly posted board."""
+    async def board(self, table: Table) -> Panel:
+        """The table's board message, in its channel's language."""
         async with self.host.languages.channel(table.guild_id):
-            board = table.adapter.board(table)
+            return table.adapter.board(table)
+
+    async def refresh_board(self, table: Table, board: Panel | None = None) -> int | None:
+        """Edit the board message (``board``: drawn already for the table as it is); post it again if it
+        was deleted (or never went out). Returns the id of a newly posted board."""
+        if board is None:
+            board = await self.board(table)
         for attempt in range(3):
             board_id, place = table.meta.board_id, self.home(table)
             if board_id is None:

@@ -25,7 +25,7 @@ from bot.games import Announcement, Table
 from bot.services import session
 
 log = logging.getLogger("tavern.controller")
-RECHECK = 1.0  # seconds a table's courier waits at most before it sees again what is due
+RECHECK = 1.0  # seconds a table's courier with calls waiting sleeps at most before it sees again what is due
 WIDEST = 4.0  # the coalescing window widens at most this many times under the global budget's pressure
 
 
@@ -122,7 +122,8 @@ class Publisher:
             answered=answered,
             everyone=everyone,
         )
-        await session.publish(sink, table, told)
+        with self.host.governor.in_turn():  # told whole before the tables that moved later
+            await session.publish(sink, table, told)
         self._wake(table)
 
     def language(self, table: Table, seat: int, channel: str) -> str:
@@ -207,23 +208,44 @@ class Publisher:
                 due, part = box.due(self.window())
                 if due > self.now():
                     box.nudged.clear()
-                    with contextlib.suppress(TimeoutError):  # the window narrows as the budget frees
-                        await asyncio.wait_for(box.nudged.wait(), min(due - self.now(), RECHECK))
+                    wait = due - self.now()
+                    if box.messages:  # calls wait for a window that narrows as the budget frees
+                        wait = min(wait, RECHECK)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(box.nudged.wait(), wait)
                     continue  # due now, or something new came: see again what is due first
+                board = await self._draw_ahead(table_id, box, part)
                 later = Urgency.NORMAL if part == "calls" else Urgency.LATER
                 async with (
                     self.host.governor.reserved(1, later),
                     self.host.tables.locked(table_id) as table,
                 ):
-                    await self._flush(table, box, part)
+                    await self._flush(table, box, part, board if board and board[0] == table.seq else None)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("game %d: could not tell the channel what waited", table_id)
 
-    async def _flush(self, table: Table, box: Outbox, part: str = "") -> None:
-        """Tell ``part`` of what waited — the calls, the board or the summary — or (``""``) all of it; the
-        caller holds the table's lock."""
+    async def _draw_ahead(self, table_id: int, box: Outbox, part: str) -> tuple[int, Panel] | None:
+        """Draw the pictures ``part`` will show before the courier takes the table's lock, so the lock is
+        never held while the drawing process is busy; the board is returned with the action count it shows,
+        to be used as it is if no move came meanwhile."""
+        if part == "calls":
+            for ann in list(box.messages):
+                await delivery.draw_ahead(ann.picture)
+            return None
+        if part != "board":
+            return None
+        table = await self.host.tables.get(table_id)
+        seq, board = table.seq, await self.places.board(table)
+        await delivery.draw_ahead(board.picture)
+        return seq, board
+
+    async def _flush(
+        self, table: Table, box: Outbox, part: str = "", board: tuple[int, Panel] | None = None
+    ) -> None:
+        """Tell ``part`` of what waited — the calls, the board (``board``: drawn already, as the table is)
+        or the summary — or (``""``) all of it; the caller holds the table's lock."""
         if box.messages and part in ("", "calls"):
             through = box.through
             if await self.tell_channel(table, box.take(Announcement())):
@@ -233,7 +255,7 @@ class Publisher:
                 log.warning("game %d: the channel refused calls that had waited; they are dropped", table.id)
         if box.board_dirty and part in ("", "board"):
             box.board_at, box.board_dirty = self.now(), False
-            board_id = await self.places.refresh_board(table)
+            board_id = await self.places.refresh_board(table, board[1] if board else None)
             if board_id is not None:
                 await self.host.tables.save_meta(table, board_id=board_id)
         if box.summary_dirty and part in ("", "summary"):
