@@ -194,6 +194,7 @@ class Traffic:
 
     routes: Counter[str] = field(default_factory=Counter)
     global_requests: int = 0  # outside the interaction endpoints
+    global_while_playing: int = 0  # of those, sent before the play ended (not what the bot tells as it stops)
     global_peak: int = 0  # the most of those in one second
     seconds_over: int = 0  # seconds with more of those than Discord's global budget
     global_429s: int = 0  # of those, answered 429 (Discord's global limit, modelled by the fake)
@@ -205,12 +206,17 @@ class Traffic:
 
 
 def analyse(
-    fake: FakeDiscord, since: int, tables_of: dict[str, int], dms: dict[int, int], settled: float = math.inf
+    fake: FakeDiscord,
+    since: int,
+    tables_of: dict[str, int],
+    dms: dict[int, int],
+    settled: tuple[float, float] = (math.inf, math.inf),
 ) -> Traffic:
     """Read the fake's request log from index ``since``: routes, late callbacks, and for each game
     interaction (``tables_of``: token → table channel id) the last request of its table before the table's
-    next interaction. ``dms`` maps players' DM channel ids to their table's channel id; global requests
-    from ``settled`` on are counted apart, by place."""
+    next interaction. ``dms`` maps players' DM channel ids to their table's channel id; the global requests
+    sent between the two times of ``settled`` (every table open, and the end of the play: not what the bot
+    tells as it stops) are counted apart, by place."""
     traffic = Traffic()
     per_table: dict[int, list[float]] = {}
     per_second: Counter[int] = Counter()
@@ -224,7 +230,8 @@ def analyse(
             per_second[int(rec.at)] += 1
             traffic.global_429s += rec.status == 429
             traffic.openings += route(rec.method, rec.path) in OPENINGS
-            if rec.at >= settled:
+            traffic.global_while_playing += rec.at < settled[1]
+            if settled[0] <= rec.at < settled[1]:
                 traffic.settled[f"{rec.method} {_place(fake, rec)}"] += 1
         elif rec.path.endswith("/callback") and rec.status == 404 and rec.token not in answered:
             traffic.late_callbacks.setdefault(rec.token or "", rec.at)  # 10062: past the 3-s deadline
@@ -612,7 +619,7 @@ class BenchResult:
                 lines.append(f"    {r:<58} {n / max(moves, 1):6.2f} | {n / max(games, 1):6.2f} | {n}")
             n = sum(chosen.values())
             lines.append(f"    {'total':<58} {n / max(moves, 1):6.2f} | {n / max(games, 1):6.2f} | {n}")
-        rate = t.global_requests / max(self.duration, 1e-9)
+        rate = t.global_while_playing / max(self.duration, 1e-9)
         lines.append(
             f"  global-budget requests/s: mean {rate:.1f}, busiest second {t.global_peak} "
             f"(limit ~{GLOBAL_BUDGET}); seconds above it: {t.seconds_over}; global 429s: {t.global_429s}"
@@ -1276,7 +1283,9 @@ async def run_bench(config: Config) -> BenchResult:
                     await fake.settle(quiet=0.2, timeout=10)
         result.bot_counters = bot.counters
         dms = {fake.dm_channel(u).id: channel.id for _, channel, users in seating for u in users}
-        result.traffic = analyse(fake, since, h.tables_of, dms, result.started + config.settled)
+        result.traffic = analyse(
+            fake, since, h.tables_of, dms, (result.started + config.settled, result.started + result.duration)
+        )
         players_of = {channel.id: tuple(u.id for u in users) for _, channel, users in seating}
         dm_user = {fake.dm_channel(u).id: u.id for _, _, users in seating for u in users}
         result.honest = honest(fake, since, h.tables_of, players_of, dm_user)

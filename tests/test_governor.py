@@ -240,7 +240,7 @@ async def test_a_turn_begun_earlier_goes_first_whenever_its_requests_come() -> N
         return go
 
     async def told(name: str, turn: asyncio.Event, later: asyncio.Event | None = None) -> None:
-        with governor.in_turn():
+        with governor.in_turn(governor.new_turn()):
             turn.set()
             if later is not None:
                 await later.wait()  # this turn's second request comes after the other turn's requests

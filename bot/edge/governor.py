@@ -151,17 +151,20 @@ class Governor:
         waiter.answer.set_result(result)
         return result
 
+    def new_turn(self) -> int:
+        """A turn that begins now: after every turn begun before."""
+        return next(self._order)
+
     @contextlib.contextmanager
-    def in_turn(self) -> Iterator[None]:
-        """The requests made inside wait as one turn: within one urgency, a turn's requests go before those
-        of every later turn (and in order of arrival within it). A table's opening or move is one turn, so
-        once a table's first panel went out, the rest of its telling — which holds its lock, and so its
-        players' next moves — is not held back behind the tables that opened after it. A turn inside a turn
-        is the outer one."""
+    def in_turn(self, turn: int) -> Iterator[None]:
+        """The requests made inside wait as ``turn``: within one urgency, a turn's requests go before those
+        of every later turn (and in order of arrival within it). A table tells everything in the turn it
+        opened in, so a table in play — whose telling holds its lock, and so its players' next moves — is
+        not held back behind the tables that opened after it. A turn inside a turn is the outer one."""
         if _TURN.get() is not None:
             yield
             return
-        token = _TURN.set(next(self._order))
+        token = _TURN.set(turn)
         try:
             yield
         finally:

@@ -138,8 +138,8 @@ class Commands:
         self, interaction: Interaction, table: Table, starter: int | None, started: Panel
     ) -> None:
         """A new table (its lock held): its home opened, the opening message answered, everyone told — as
-        one turn of the global budget."""
-        with self.host.governor.in_turn():
+        the table's turn of the global budget begins (``Publisher.turn``)."""
+        with self.publisher.turn(table):
             answer = await self.places.opening(interaction, table, starter, started)
             await self.presses.saved(interaction, table, table.pending, -1, answer)
 

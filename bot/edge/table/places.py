@@ -65,7 +65,8 @@ class Places:
         name = t("tavern.thread-name", game=table.adapter.title, players=" vs ".join(table.names))[:100]
         try:
             starter = self.at(table.channel_id, table).get_partial_message(starter_id)
-            thread = await starter.create_thread(name=name, auto_archive_duration=1440)
+            with urgency(Urgency.PLAYER):  # the players wait for it: their panels and the answer come after
+                thread = await starter.create_thread(name=name, auto_archive_duration=1440)
         except (discord.HTTPException, ValueError) as err:
             log.warning("game %d: could not open a thread (%s)", table.id, err)
             return started.with_note(refused)

@@ -44,10 +44,19 @@ class Publisher:
         # says is owed beyond it was committed by a process that could not tell it (``owes``)
         self._told_here: dict[int, int] = {}
         self._seen: dict[tuple[int, int], float] = {}  # (table, seat) → the seat's last click there
+        self._turns: dict[int, int] = {}  # table id → its turn in the global budget (``turn``)
 
     def saw(self, table: Table, seat: int) -> None:
         """The seat clicked at the table just now (no ping for those looking: ``attend``)."""
         self._seen[(table.id, seat)] = self.host.clock()
+
+    def turn(self, table: Table) -> contextlib.AbstractContextManager[None]:
+        """The table's requests wait in the turn it opened in (``Governor.in_turn``): a table in play goes
+        before the tables that opened after it, within one urgency."""
+        turn = self._turns.get(table.id)
+        if turn is None:
+            turn = self._turns[table.id] = self.host.governor.new_turn()
+        return self.host.governor.in_turn(turn)
 
     def telling_now(self, table: Table) -> None:
         """This process tells the table as it is now (the opening, told by the caller at once)."""
@@ -122,7 +131,7 @@ class Publisher:
             answered=answered,
             everyone=everyone,
         )
-        with self.host.governor.in_turn():  # told whole before the tables that moved later
+        with self.turn(table):
             await session.publish(sink, table, told)
         self._wake(table)
 
@@ -143,6 +152,7 @@ class Publisher:
             self._seen.pop((table.id, seat), None)
         self._outboxes.pop(table.id, None)
         self._told_here.pop(table.id, None)
+        self._turns.pop(table.id, None)
         if box.task is not None and box.task is not asyncio.current_task():
             box.task.cancel()
 
