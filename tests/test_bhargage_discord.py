@@ -192,7 +192,9 @@ async def test_whole_game_from_challenge_to_leaderboard(
         if isinstance(ev, bh.WentGo):
             assert f"{table.names[ev.seat]}: **go**" in text
         if isinstance(ev, bh.ShortageClaimed) and ev.points:
-            assert f"**Shortage: {ev.points}** — {table.names[ev.claimant]} ({ev.total_after})" in text
+            owner, claimant = table.names[ev.owner], table.names[ev.claimant]
+            call = f"**Shortage in {owner}'s {ev.kind}: {ev.points} for {claimant}** ({ev.total_after})"
+            assert call in text
         if isinstance(ev, bh.UpCardTurned):
             assert f"the up-card is **{render.card_label(ev.card)}**" in text
     assert any(isinstance(e, bh.WentGo) for e in events) and "1 for last" in text and " for " in text
@@ -203,7 +205,7 @@ async def test_whole_game_from_challenge_to_leaderboard(
     counted = [e for e in events if isinstance(e, bh.HandCounted)][:3]
     positions = [first.index(f"__{table.names[e.seat]}'s {e.kind}__") for e in counted]
     assert positions == sorted(positions)
-    assert "Shortage: 0" not in text
+    assert ": 0 for " not in text  # no shortage line for a claim worth nothing
     # Then the board: the pegs close every show (the game's last message has the whole final board).
     middle = [s for s in shows if "🏆" not in s]
     assert middle and all(s.endswith("```") and "●" in s for s in middle)
@@ -405,7 +407,7 @@ async def test_count_calculator_rules_and_dm_commands(fake_discord: FakeDiscord,
     assert f"**Total: {expected.total}**" in text
     for item in expected.items:
         assert f"• {item.reason} — {' + '.join(c.title for c in item.cards)}" in text
-    assert "Chief's Friend — the Sailor" in text and "Shortage:" in text
+    assert "Chief's Friend — the Sailor" in text and "Shortage: 3 for the opponent" in text
 
     typo = await fake.slash(alice, fake.channel, "bhargage count", cards="forrest, sailor, pact", up="bard")
     assert typo.ephemeral and "no card called “forrest”" in typo.content and "the Forest" in typo.content
@@ -579,7 +581,7 @@ async def test_muggins_is_announced_and_counted(
     winner = table.names[table.state.winner]
     last = fake.last_message(fake.channel).content
     assert "**Muggins!**" in last and f"🏆 **{winner}** " in last
-    assert last.index("**Shortage:") < last.index("**Muggins!**")
+    assert last.index("**Shortage in ") < last.index("**Muggins!**")
     lb = await fake.slash(alice, fake.channel, "leaderboard")
     row = next(ln.split() for ln in lb.content.splitlines() if winner in ln)
     assert row[2:4] == ["1", "0"] and row[5] == "1"  # W, L, …, mug

@@ -97,8 +97,12 @@ def test_show_is_itemised_in_order_and_zero_shortage_hidden() -> None:
     assert order == sorted(order)
     for item in hc_nd.items:
         assert f"• {item.reason} — {' + '.join(c.title for c in item.cards)}" in show
-    assert "**Shortage: 3** — Ann (25)" in show and "Shortage: 0" not in show
-    assert "**Shortage: 1** — Ben (31)" in show
+    # Each shortage line names whose cards fall short and who scores for it.
+    assert (
+        "**Shortage in Ben's hand: 3 for Ann** (25) — missing" in show
+        and "Shortage in Ann's hand" not in show
+    )
+    assert "**Shortage in Ann's bhargage: 1 for Ben** (31) — missing 🌙 Moons" in show
     assert msgs[2].startswith("**Hand 2** — Ben deals")
     # Then the board: the pegs close the show, not the next deal's message.
     state = bh.start(1, 2, bh.Options(target=61))[0]

@@ -136,17 +136,24 @@ def event_lines(events: Sequence[bh.Event], names: Sequence[str], target: int | 
             lines.extend(counted_lines(ev, names))
         elif isinstance(ev, bh.ShortageClaimed):
             if ev.points:  # 0-point claims are not worth a line
-                lines.append(
-                    t(
-                        "bhargage.show.shortage",
-                        points=ev.points,
-                        score=_score(names, ev.claimant, ev.total_after),
-                        suits=suits.with_names(ev.missing),
-                    )
-                )
+                lines.append(shortage_line(ev, names))
         elif isinstance(ev, bh.GameWon):
             lines.extend(won_lines(ev, names, target))
     return lines
+
+
+def shortage_line(ev: bh.ShortageClaimed, names: Sequence[str]) -> str:
+    """Whose cards fall short and who scores for it: "Shortage in Ben's hand: 3 for Ann (25)"."""
+    said = {
+        "owner": names[ev.owner],
+        "points": ev.points,
+        "name": names[ev.claimant],
+        "total": ev.total_after,
+        "suits": suits.with_names(ev.missing),
+    }
+    if ev.kind == "bhargage":
+        return t("bhargage.show.shortage-bhargage", **said)
+    return t("bhargage.show.shortage-hand", **said)
 
 
 def whose_hand(ev: bh.HandCounted, names: Sequence[str]) -> str:
