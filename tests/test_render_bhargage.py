@@ -200,3 +200,36 @@ def test_calculator_text() -> None:
         shortage_points=0,
     )
     assert ("• nothing scores" in text) == (empty.total == 0) and "No shortage" in text
+
+
+def test_a_card_button_in_the_play_says_its_value_the_count_and_what_it_scores() -> None:
+    """Over seeded games: every card's button gives its value and the count it makes, the calls it would
+    score there, or that it would pass 23 (and then it can't be played)."""
+    from random import Random
+
+    from bot.rules.bhargage_scoring import card_value, peg_points
+
+    scoring = too_high = 0
+    for seed in range(12):
+        rng = Random(seed)
+        state, _ = bh.start(seed, 2, bh.Options(target=61))
+        while state.phase is not bh.Phase.OVER and state.hand_no <= 3:
+            seat = bh.waiting_for(state)[0]
+            view = bh.view(state, seat)
+            if state.phase is bh.Phase.PLAY:
+                legal = {a.card for a in view.legal if isinstance(a, bh.Play)}
+                for c in view.hand:
+                    label = render.play_label(c, view)
+                    assert len(label) <= 80 and label.startswith(c.title)
+                    value, count = card_value(c), view.count + card_value(c)
+                    if count > bh.LIMIT:
+                        assert label.endswith(f" {value} (over 23)") and c not in legal
+                        too_high += 1
+                        continue
+                    assert f" {value} → {count}" in label
+                    calls = peg_points([*(x for _, x in view.pile), c], sequences=view.sequences)
+                    for item in calls:
+                        assert render.call_text(item.reason) in label
+                    scoring += bool(calls)
+            state, _ = bh.apply(state, rng.choice(bh.legal_actions(state, seat)))
+    assert scoring > 10 and too_high > 10  # both kinds of button were seen

@@ -173,7 +173,7 @@ class Bhargage(GameAdapter):
             for c in view.hand:
                 controls.append(
                     Button(
-                        words.label(c),
+                        render.play_label(c, view),
                         "play",
                         token=token,
                         arg=str(c.index),

@@ -156,6 +156,28 @@ def shortage_line(ev: bh.ShortageClaimed, names: Sequence[str]) -> str:
     return t("bhargage.show.shortage-hand", **said)
 
 
+BUTTON_LABEL = 80  # Discord's longest button label
+
+
+def play_label(card: Card, view: bh.SeatView) -> str:
+    """A card's button in the play: its value, the count it makes and what it scores there — "the Harvest
+    🌙☀️🍃 0 → 11 · 11 for 2" — or that it would pass 23."""
+    name = f"{words.title(card)} {card.suit_emoji}".rstrip()
+    value = sc.card_value(card)
+    count = view.count + value
+    if count > bh.LIMIT:
+        label = t("bhargage.button.play-too-high", card=name, value=value)
+    else:
+        pile = [*(c for _, c in view.pile), card]
+        scored = sc.peg_points(pile, sequences=view.sequences)
+        if scored:
+            calls = ", ".join(call_text(item.reason) for item in scored)
+            label = t("bhargage.button.play-scores", card=name, value=value, count=count, calls=calls)
+        else:
+            label = t("bhargage.button.play", card=name, value=value, count=count)
+    return label if len(label) <= BUTTON_LABEL else label[: BUTTON_LABEL - 1] + "…"
+
+
 def whose_hand(ev: bh.HandCounted, names: Sequence[str]) -> str:
     """ "Ann's hand", "Ann's bhargage"."""
     if ev.kind == "bhargage":
