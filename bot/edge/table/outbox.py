@@ -1,4 +1,4 @@
-"""A table's outbox: the calls its channel has not been shown yet and whether its board is behind.
+"""A table's outbox: the calls its channel has not been shown yet, and whether its board and summary lag.
 
 Calls that ping nobody wait a moment (the publisher's coalescing window) to go out with the next ones, packed
 into as few messages as fit; the board is edited at most once per ``BOARD_EVERY`` windows and the channel's
@@ -34,9 +34,8 @@ class Outbox:
     summary_dirty: bool = False
     summary_at: float = -math.inf  # when the summary was last edited
     task: asyncio.Task[None] | None = None
-    nudged: asyncio.Event = field(
-        default_factory=asyncio.Event
-    )  # something new waits: its due time may be sooner
+    # set when something new waits: the courier sees again what is due first
+    nudged: asyncio.Event = field(default_factory=asyncio.Event)
     through: int = 0  # the action count the waiting calls tell the table up to
 
     def pending(self) -> bool:
