@@ -70,3 +70,6 @@ async def test_each_reader_sees_their_own_language(
     everything = [*seen.channel, *seen.private["giulia"], *seen.private["oliver"]]
     assert [line for line in everything if RAW_ID.search(line)] == []
     assert "tavern.i18n" not in {r.name for r in caplog.records}  # no fallback was needed
+    # the game's thread is named in the server's language too: "… giulia contro oliver"
+    [thread] = fake_discord.threads(fake_discord.channel)
+    assert "giulia contro oliver" in thread.name and " vs " not in thread.name

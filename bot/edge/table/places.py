@@ -62,7 +62,8 @@ class Places:
         refused = t("tavern.threads-refused", perms=permissions(THREAD_PERMISSIONS))
         if not all(getattr(perms, p) for p in THREAD_PERMISSIONS):
             return started.with_note(refused)
-        name = t("tavern.thread-name", game=table.adapter.title, players=" vs ".join(table.names))[:100]
+        players = t("general.summary.versus").join(table.names)  # "Ann vs Bob", "Ann contro Bob"
+        name = t("tavern.thread-name", game=table.adapter.title, players=players)[:100]
         try:
             starter = self.at(table.channel_id, table).get_partial_message(starter_id)
             with urgency(Urgency.PLAYER):  # the players wait for it: their panels and the answer come after
