@@ -9,12 +9,15 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from collections import Counter
 from dataclasses import replace
 
 import pytest
 
 from bot.ai import UnknownLevel
 from bot.ai import deluxe as ai
+from bot.render import deluxe as R
+from bot.render import deluxe_coach as coach
 from bot.rules import deluxe as D
 from bot.rules.decktet import Rank, Suit, deluxe_deck, shuffled
 from bot.rules.deluxe_melds import bharg_sets, complete_straights
@@ -166,3 +169,101 @@ def test_partial_positions_match_find_partial() -> None:
                 assert (key in pairs) == (find_partial((c, d), table, Suit.MOONS) is not None), (c, d)
     assert 1 in singles  # the Author (2) below the Journey-Mountain
     assert 7 in singles  # the Diplomat (8) on top of the 3-4 and the whole 5-6-7
+
+
+def named_in(line: str, action: D.Action) -> bool:
+    """The coach's line names this action: the draw, the take's size, the meld's or the discard's cards."""
+    match action:
+        case D.Draw():
+            return line.startswith("Draw from the deck")
+        case D.TakeQueue(_, n):
+            return line.startswith(f"Take {n} (")
+        case D.Bind(_, cards):
+            return line.startswith("Bind ") and all(R.card_text(c) in line for c in cards)
+        case D.Discard(_, card):
+            return line.startswith(f"Discard {R.card_text(card)} — ")
+        case D.Done():
+            return line.startswith("Done — ")
+    return False
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_the_coach_answers_every_decision_with_the_hard_players_choice_on_top(players: int) -> None:
+    """At every decision of whole games (every seat, every phase), the Deluxe hint lists options and its
+    first line is what the hard player plays there; every line it lists is a legal action."""
+    names = [f"P{s}" for s in range(players)]
+    for k, options in enumerate(OPTION_SETS[:: 5 - players // 2]):
+        state, _ = D.start(f"coach:{players}:{k}", players, replace(options, target=20))
+        rng = random.Random(k)
+        decisions = 0
+        while not D.is_over(state):
+            seat = D.waiting_for(state)[0]
+            view = D.view(state, seat)
+            advice = ai.advise(view)
+            chosen = ai.choose(view, rng, "hard")
+            assert advice and advice[0].action == chosen
+            assert all(a.action in view.legal for a in advice)
+            text = coach.hint_text(advice, names, seat)
+            numbered = [line for line in text.split("\n") if line[:1].isdigit()]
+            first = numbered[0].removeprefix("1. **").removesuffix("**")
+            assert named_in(first, chosen), (first, chosen)
+            assert len(text) <= 2000
+            state, _ = D.apply(state, chosen)
+            decisions += 1
+        assert decisions > 20
+
+
+def test_the_draw_hint_tells_gain_from_cost() -> None:
+    """A take that lets the seat bind says what and how much, and what it leaves in hand; the deck says
+    nothing binds when nothing does."""
+    found = {"gain": 0, "nothing": 0}
+    for k in range(6):
+        state, _ = D.start(f"draw-hint:{k}", 3, D.Options(target=30))
+        rng = random.Random(k)
+        while not D.is_over(state) and min(found.values()) < 3:
+            seat = D.waiting_for(state)[0]
+            view = D.view(state, seat)
+            if view.phase == D.Phase.DRAW:
+                for a in ai.advise(view):
+                    line = coach.advice_line(a, ["A", "B", "C"], seat)
+                    pts = sum(R.points(m.cards) for m in a.binds)
+                    if a.binds:
+                        assert f": +{pts}" in line
+                        found["gain"] += 1
+                    else:
+                        assert "nothing to bind this turn" in line
+                        found["nothing"] += 1
+                    if isinstance(a.action, D.TakeQueue):
+                        assert f"you keep {len(a.kept)} card" in line
+                        kept = Counter(c.index for c in [*view.hand, *a.taken])
+                        kept.subtract(c.index for m in a.binds for c in m.cards)
+                        assert sum(kept.values()) == len(a.kept)
+            state, _ = D.apply(state, ai.choose(view, rng, "hard"))
+    assert min(found.values()) >= 3
+
+
+def test_the_draw_menu_says_what_each_take_unlocks() -> None:
+    """``unlocks`` is the extra points a take lets the seat bind this turn beyond its hand alone: two cards
+    that bind nothing, and a queue whose top card completes a bharg set with them, unlock its points."""
+    numbers = [c for c in deluxe_deck() if len(c.suits) == 2]
+    a, b, c = next(
+        (x, y, z)
+        for x, y, z in itertools.combinations(numbers, 3)
+        if len({*x.suits, *y.suits, *z.suits}) == 6
+    )
+    junk = next(x for x in numbers if x not in (a, b, c))
+    state, _ = D.start("unlocks", 2, D.Options())
+    state = replace(
+        state,
+        hands=((a, b), state.hands[1]),
+        queue=(junk, c),
+        ace_pile=(),
+        die_suit=None,
+        turn=0,
+        phase=D.Phase.DRAW,
+    )
+    view = D.view(state, 0)
+    assert view.straight_suit is None and not D.bindable_melds(replace(state, phase=D.Phase.BIND), 0)
+    gains = ai.unlocks(view)
+    assert gains[1] == R.points((a, b, c)) == 6
+    assert gains[2] >= gains[1]

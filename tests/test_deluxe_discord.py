@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bot.edge.app import TavernBot
@@ -248,3 +249,52 @@ async def test_the_turn_panel_binds_and_discards_in_one_click_each(
             break
     board = fake.messages[table.meta.board_id].text()
     assert "/30 " in board and "▱" in board
+
+
+async def test_the_hint_answers_each_step_privately_with_the_hard_players_choice_first(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """💡 Hint on the draw step and on the bind step: a private answer (the panel and the table unchanged)
+    whose first option is what the hard computer player would play; the draw menu says what each take
+    unlocks."""
+    from bot.ai import deluxe as ai
+
+    fake = fake_discord
+    bot = await boot(start_bot, seed=5)
+    users = [fake.add_user(n) for n in ("ann", "bob")]
+    await open_table(fake, users, target=30)
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    for _ in range(6):
+        user = to_move(fake, users)
+        seat = table.seat_of(user.id)
+        panel = live_panel(fake, user)
+        take = menu(panel, "take")
+        if take is not None:
+            assert all(" · " in o.description for o in take.options)
+            assert all(
+                ("to bind now" in o.description) or ("nothing more to bind" in o.description)
+                for o in take.options
+            )
+        for step in ("draw", "bind"):
+            view = D.view(table.state, seat)
+            seq = table.seq
+            said = await fake.click(user, panel, "Hint")
+            assert said.ephemeral and table.seq == seq
+            first = next(line for line in said.message.content.split("\n") if line.startswith("1. "))
+            best = ai.choose(view, random.Random(0), "hard")
+            if step == "draw":
+                assert "What to draw" in said.message.content
+                assert ("Draw from the deck" in first) == isinstance(best, D.Draw)
+            else:
+                assert "The rest of your turn" in said.message.content
+                if isinstance(best, D.Discard):
+                    assert first.startswith(f"1. **Discard {R.card_text(best.card)}")
+                else:
+                    assert first.startswith("1. **Bind ")
+            if step == "draw":
+                panel = (await fake.click(user, panel, "Draw from deck")).message
+        toss = menu(panel, "toss")
+        await fake.select(user, panel, toss.custom_id, [toss.options[0].value])
+        if table.status != "active":
+            break

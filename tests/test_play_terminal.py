@@ -165,7 +165,7 @@ def test_a_hint_is_shown_and_the_panel_stays(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_deluxe_bind_step_lists_the_melds_best_first() -> None:
-    script = ["1", "hint"]  # draw, then ask: the melds are on the panel already, no hint needed
+    script = ["1", "hint"]  # draw, then ask the coach
     _terminal, player, _text, code = run("deluxe", seed=3, target=10, bots=2, script=script)
     assert code == 0
     assert "Bind a meld… (type 1 number):" in player.prompts[1]
@@ -174,7 +174,13 @@ def test_deluxe_bind_step_lists_the_melds_best_first() -> None:
         in (player.prompts[1])
     )
     assert "Build a meld by hand" in player.prompts[1]
-    assert "There is no hint for this step." in player.prompts[2]
+    hint = player.prompts[2]  # the coach: the melds to bind, then the discards, the hard player's first
+    assert "The rest of your turn, best first" in hint
+    assert (
+        "1. Bind 🔷 bharg set: Ace of Moons 🌙, Ace of Knots 🪢, the Savage 🍃🐉, the Discovery ☀️🌊 (+6)"
+        in hint
+    )
+    assert "Then discard one of:" in hint
 
 
 def test_resign_asks_first() -> None:

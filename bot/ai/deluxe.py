@@ -10,13 +10,15 @@ hand is worth is :mod:`bot.ai.deluxe_hand`.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from bot.ai import Level, checked
 from bot.ai.deluxe_hand import (
     DECK_DRAW,
     Context,
-    best_discard,
+    Gift,
     context_of,
+    gift_kind,
     hand_key,
     hold_value,
     melds_in,
@@ -24,10 +26,12 @@ from bot.ai.deluxe_hand import (
     plan,
     points_of,
     potential,
+    ranked_discards,
+    without,
 )
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card
-from bot.rules.deluxe_melds import suit_mask
+from bot.rules.deluxe_melds import Meld, suit_mask
 
 # --- the levels ------------------------------------------------------------------------------------------
 
@@ -44,58 +48,107 @@ def _take_options(view: D.View) -> list[D.TakeQueue]:
     return [a for a in view.legal if isinstance(a, D.TakeQueue)]
 
 
-def _choose_hard(view: D.View) -> D.Action:
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """One choice as the coach weighs it, best first: the action, the hard player's value for it, the melds
+    it lets the seat bind this turn (a draw: the best set the new hand binds; a bind: its meld) and, for a
+    discard, what it hands the next player."""
+
+    action: D.Action
+    value: float
+    binds: tuple[Meld, ...] = ()
+    taken: tuple[Card, ...] = ()  # a draw from the queue: the cards taken, top first
+    gift: Gift | None = None  # a discard: what it hands the next player
+    kept: tuple[Card, ...] = ()  # the hand it leaves (a draw: once its melds are bound, before the discard)
+
+
+def advise(view: D.View, *, explain: bool = True) -> list[Advice]:
+    """The hard player's weighing of this decision, best first: its choice is the first line by
+    construction (:func:`choose` plays ``advise(view)[0]``).
+
+    The draw: every way to draw it weighs, with what the new hand binds at once. A bind step: the melds of
+    its best set (the one to bind first on top), then the discards of what that set leaves — or, in a final
+    bind, Done. ``explain=False`` leaves out what only a reader needs (the deck's binds, a discard's
+    gift): the computer player needs only the order."""
+    if not view.legal:
+        return []
     ctx = context_of(view)
     hand = list(view.hand)
     if view.phase == D.Phase.DRAW:
-        return _hard_draw(ctx, hand)
+        return _draw_advice(ctx, hand, explain)
+    out: list[Advice] = []
     binds = _binds(view)
+    rest = hand
     if binds:
         _, pack = plan(ctx, hand)
-        if pack:
-            wanted = {hand_key(m.cards) for m in pack}
-            for b in binds:
-                if hand_key(b.cards) in wanted:
-                    return b
+        wanted = {hand_key(m.cards): m for m in pack}
+        for b in binds:
+            meld = wanted.pop(hand_key(b.cards), None)
+            if meld is not None:
+                out.append(Advice(b, points_of(b.cards), (meld,)))
+        if out:
+            rest = without(hand, [c for a in out for m in a.binds for c in m.cards])
     if view.phase == D.Phase.FINAL_BIND:
-        return next(a for a in view.legal if isinstance(a, D.Done))
-    discards = _discards(view)
-    legal = {d.card.index for d in discards}
-    _, card = best_discard(ctx, hand, legal)
-    for d in discards:
-        if card is not None and d.card.index == card.index:
-            return d
-    return discards[0]
+        return [*out, Advice(next(a for a in view.legal if isinstance(a, D.Done)), 0.0, kept=tuple(rest))]
+    discards = {d.card.index: d for d in _discards(view)}
+    for v, card in ranked_discards(ctx, rest, set(discards)):
+        if explain:
+            out.append(
+                Advice(discards[card.index], v, gift=gift_kind(ctx, card), kept=tuple(without(rest, (card,))))
+            )
+        else:
+            out.append(Advice(discards[card.index], v))
+    if not out:  # no discard weighed (none legal): the first legal action, as the engine lists them
+        out.append(Advice(view.legal[0], 0.0))
+    return out
 
 
-def _hard_draw(ctx: Context, hand: list[Card]) -> D.Action:
+def _left(hand: list[Card], pack: list[Meld]) -> tuple[Card, ...]:
+    return tuple(without(hand, [c for m in pack for c in m.cards]))
+
+
+def unlocks(view: D.View, limit: int = 100) -> dict[int, int]:
+    """For each way to take from the queue (n cards, up to ``limit``), how many more points the seat can bind
+    this turn than with its hand alone: what the draw menu says each option unlocks."""
+    ctx = context_of(view)
+    hand = list(view.hand)
+
+    def best(cards: list[Card]) -> int:
+        packs = packings(ctx, cards, limit=300)
+        return packs[0][0] if packs else 0
+
+    base = best(hand)
+    top_first = list(reversed(view.queue))
+    return {n: best(hand + top_first[:n]) - base for n in range(1, min(limit, len(top_first)) + 1)}
+
+
+def _draw_advice(ctx: Context, hand: list[Card], explain: bool) -> list[Advice]:
+    """Every draw the hard player weighs, best first (ties keep the deck first, then the shallowest take): the
+    deck keeps our hand (the drawn card, or a worse one, is discarded) plus the draw's odds; taking n cards is
+    worth the best turn the new hand makes. A take whose deepest card binds in nothing is not weighed."""
     view = ctx.view
+    out: list[Advice] = []
     draw = next((a for a in view.legal if isinstance(a, D.Draw)), None)
-    takes = _take_options(view)
-    best_a: D.Action | None = None
-    best_v = float("-inf")
     if draw is not None:
-        # The deck: we keep our hand (the drawn card, or a worse one, is discarded) plus the draw's odds.
-        best_v = hold_value(ctx, hand) + potential(ctx, hand) - DECK_DRAW
-        best_a = draw
+        value = hold_value(ctx, hand) + potential(ctx, hand) - DECK_DRAW
+        pack = plan(ctx, hand)[1] if explain else []
+        out.append(Advice(draw, value, tuple(pack), kept=_left(hand, pack)))
     queue = view.queue
     deepest_n = max(1, min(12, 22 - len(hand)))  # a big hand is a liability: take little more
-    for t in takes:
+    for t in _take_options(view):
         n = t.n
         if n > deepest_n:
             break
         taken = list(reversed(queue[-n:]))
         new = hand + taken
-        if n > 1:
-            deepest = taken[-1]
-            if not any(deepest in m.cards for m in melds_in(ctx, new)):
-                continue
-        v, _ = plan(ctx, new, top=3)
-        if v > best_v:
-            best_v, best_a = v, t
-    if best_a is None:
-        return view.legal[0]
-    return best_a
+        if n > 1 and not any(taken[-1] in m.cards for m in melds_in(ctx, new)):
+            continue
+        v, pack = plan(ctx, new, top=3)
+        out.append(Advice(t, v, tuple(pack), taken=tuple(taken), kept=_left(new, pack)))
+    out.sort(key=lambda a: -a.value)  # stable: of equal values the first weighed stays first
+    if not out:
+        out.append(Advice(view.legal[0], 0.0))
+    return out
 
 
 def _choose_normal(view: D.View, rng: random.Random) -> D.Action:
@@ -153,4 +206,4 @@ def choose(view: D.View, rng: random.Random, level: Level = "hard") -> D.Action:
         return _choose_easy(view, rng)
     if lv == "normal":
         return _choose_normal(view, rng)
-    return _choose_hard(view)
+    return advise(view, explain=False)[0].action

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, deluxe_deck
@@ -255,28 +256,49 @@ def hold_value(ctx: Context, hand: Sequence[Card]) -> float:
     return value
 
 
+Gift = Literal["ace", "straight", "set", "little"]
+
+
+def _opens_straight(ctx: Context, c: Card) -> bool:
+    """Anyone can bind ``c`` at once as a partial straight on today's table."""
+    return (
+        ctx.suit is not None
+        and ctx.suit in c.suits
+        and c.rank in ctx.pos
+        and ctx.pos[c.rank] in ctx.single_ok
+    )
+
+
+def _completes_set(ctx: Context, c: Card) -> bool:
+    """``c`` completes a bharg set with cards near the top of the queue (under it once discarded)."""
+    top = list(ctx.view.queue[-4:])
+    return bool(top) and _reach(top)[ALL_SUITS_MASK ^ suit_mask(c)] >= 2
+
+
+def gift_kind(ctx: Context, c: Card) -> Gift:
+    """What discarding ``c`` hands the next player, as the coach says it: an Ace goes to the Ace Pile
+    (nothing to take), a card that binds at once as a partial straight or completes a bharg set on the
+    queue, or little."""
+    if c.rank == Rank.ACE:
+        return "ace"
+    if _opens_straight(ctx, c):
+        return "straight"
+    return "set" if _completes_set(ctx, c) else "little"
+
+
 def _gift(ctx: Context, c: Card) -> float:
     """How much discarding ``c`` onto the queue helps whoever takes it next (we can't see their hands)."""
     if c.rank == Rank.ACE:
         return 0.0
     gift = 0.25 * len(c.suits)
-    if (
-        ctx.suit is not None
-        and ctx.suit in c.suits
-        and c.rank in ctx.pos
-        and ctx.pos[c.rank] in ctx.single_ok
-    ):
-        gift += len(c.suits) + 1.5  # anyone can bind it at once as a partial straight
-    top = list(ctx.view.queue[-4:])
-    if top:
-        best = _reach(top)
-        missing = ALL_SUITS_MASK ^ suit_mask(c)
-        if best[missing] >= 2:
-            gift += 4.0  # it completes a bharg set with the cards under it
+    if _opens_straight(ctx, c):
+        gift += len(c.suits) + 1.5
+    if _completes_set(ctx, c):
+        gift += 4.0
     return gift
 
 
-def _remove(hand: Sequence[Card], cs: Sequence[Card]) -> list[Card]:
+def without(hand: Sequence[Card], cs: Sequence[Card]) -> list[Card]:
     out = list(hand)
     for c in cs:
         out.remove(c)
@@ -302,8 +324,15 @@ def best_discard(
     """The discard that leaves the most valuable hand, net of what it gives the next player."""
     if not hand:
         return ctx.go_out_bonus, None
-    best_v = float("-inf")
-    best_c: Card | None = None
+    ranked = ranked_discards(ctx, hand, legal)
+    return ranked[0] if ranked else (float("-inf"), None)
+
+
+def ranked_discards(
+    ctx: Context, hand: Sequence[Card], legal: set[int] | None = None
+) -> list[tuple[float, Card]]:
+    """The discards worth weighing, best first (ties keep rank order): the value of the hand each leaves,
+    net of what it gives the next player."""
     cands: dict[int, Card] = {}
     for c in sorted(hand, key=lambda c: (c.rank, c.index)):
         if legal is None or c.index in legal:
@@ -318,14 +347,15 @@ def best_discard(
             return ctx.end_risk * len(c.suits) - _gift(ctx, c) - 0.15 * partners
 
         pool = sorted(pool, key=rough, reverse=True)[:8]
+    out: list[tuple[float, Card]] = []
     for c in pool:
-        rest = _remove(hand, (c,))
+        rest = without(hand, (c,))
         v = hold_value(ctx, rest) - W_GIFT * _gift(ctx, c)
         if c.rank == Rank.ACE and rest:
             v += _ace_value(ctx, rest, c)
-        if v > best_v:
-            best_v, best_c = v, c
-    return best_v, best_c
+        out.append((v, c))
+    out.sort(key=lambda vc: -vc[0])  # stable: the first of equals stays first
+    return out
 
 
 def _needs(m: Meld) -> tuple[tuple[int, int], ...]:
@@ -400,7 +430,7 @@ def plan(ctx: Context, hand: Sequence[Card], top: int = 4) -> tuple[float, list[
     seen: set[tuple[int, ...]] = set()
     tried = 0
     for pts, pack in packs:
-        rest = _remove(hand, [c for m in pack for c in m.cards])
+        rest = without(hand, [c for m in pack for c in m.cards])
         key = hand_key(rest)
         if key in seen:
             continue

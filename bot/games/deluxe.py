@@ -15,7 +15,7 @@ from bot.ai import deluxe as computer
 from bot.base.i18n import Msg, t, tn
 from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
-from bot.games import Announcement, Click, GameAdapter, Lobby, Move, StaleAction, Table, clip
+from bot.games import Announcement, Aside, Click, GameAdapter, Lobby, Move, StaleAction, Table, clip
 from bot.games.deluxe_panel import (
     CHUNK,
     COLOUR,
@@ -30,6 +30,7 @@ from bot.games.deluxe_panel import (
     turn_panel,
 )
 from bot.render import deluxe as R
+from bot.render import deluxe_coach as coach
 from bot.render import picture
 from bot.render.lists import chain
 from bot.rules import deluxe as D
@@ -110,13 +111,20 @@ class Deluxe(GameAdapter):
     def seat_panel(self, table: Table, seat: int, note: str = "") -> Panel:
         return turn_panel(table, seat, note=note)
 
-    def click(self, table: Table, seat: int, click: Click) -> Move | Panel:
+    def hint(self, table: Table, seat: int) -> Aside:
+        """The coach: every option of this decision best first, the hard computer player's choice on top."""
+        advice = computer.advise(D.view(table.state, seat))
+        return Aside(Panel(content=coach.hint_text(advice, table.names, seat)))
+
+    def click(self, table: Table, seat: int, click: Click) -> Move | Panel | Aside:
         """A control of the seat's turn panel: a move, or the panel redrawn for a selection being built."""
         state: D.State = table.state
         if click.token != str(table.seq):
             raise StaleAction()
         if state.turn != seat or state.left[seat]:
             raise NotYourTurn("deluxe.rules.not-your-turn")
+        if click.verb == "hint":
+            return self.hint(table, seat)
         if click.verb in ("pick", "build", "clr", "back", "sug"):
             return self._selection(table, seat, click)
         return Move(self._action(state, seat, click), click.token, done=self._after(seat))

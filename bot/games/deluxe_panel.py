@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.ai import deluxe as computer
 from bot.base.i18n import t, tn
 from bot.base.panel import Button, Control, Embed, Option, Panel, Picture, Select
 from bot.games import Table
@@ -165,7 +166,7 @@ def turn_panel(table: Table, seat: int, *, mask: int = 0, build: bool = False, n
         header = t("deluxe.panel.waiting", name=table.names[v.turn])
     elif v.phase == D.Phase.DRAW:
         header = t("deluxe.panel.head-draw")
-        items += _draw_items(seq, v.queue)
+        items += _draw_items(seq, v.queue, computer.unlocks(v, limit=MAX_SELECTS * CHUNK))
     elif build:
         header = t("deluxe.panel.head-build")
         picked = chosen(hand, mask)
@@ -221,8 +222,17 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-def _draw_items(seq: str, queue: Sequence[Card]) -> list[Control]:
-    items: list[Control] = [Button(t("deluxe.panel.draw"), "draw", token=seq, style="primary", row=0)]
+def hint_button(seq: str, row: int) -> Button:
+    return Button(t("deluxe.button.hint"), "hint", token=seq, emoji="💡", row=row)
+
+
+def _draw_items(seq: str, queue: Sequence[Card], unlocks: dict[int, int]) -> list[Control]:
+    """The draw step: Draw and Hint, then the queue in menus of 25, each option with what it unlocks (the
+    points it lets the seat bind this turn beyond its hand alone) and the cards it takes."""
+    items: list[Control] = [
+        Button(t("deluxe.panel.draw"), "draw", token=seq, style="primary", row=0),
+        hint_button(seq, 0),
+    ]
     top_first = list(reversed(queue))
     for k in range(min(MAX_SELECTS, (len(queue) + CHUNK - 1) // CHUNK)):
         options = []
@@ -233,11 +243,10 @@ def _draw_items(seq: str, queue: Sequence[Card]) -> list[Control]:
                 label = t("deluxe.panel.take-one", n=n, card=last_card)
             else:
                 label = t("deluxe.panel.take-many", n=n, card=last_card)
-            desc = t(
-                "deluxe.panel.take-desc",
-                points=tn("deluxe.pts", R.points(taken)),
-                cards=", ".join(words.title(c) for c in taken),
-            )
+            gain = unlocks.get(n, 0)
+            unlocked = t("deluxe.panel.take-gain", points=gain) if gain else t("deluxe.panel.take-no-gain")
+            cards = ", ".join(words.title(c) for c in taken)
+            desc = t("deluxe.panel.take-desc", unlocked=unlocked, cards=cards)
             options.append(Option(label=label[:100], value=str(n), description=_fit(desc)))
         first, last = k * CHUNK + 1, k * CHUNK + len(options)
         if k == 0:
@@ -300,6 +309,7 @@ def _bind_items(
     items.append(Button(t("deluxe.panel.build"), "build", token=seq, row=row))
     if final:
         items.append(Button(t("deluxe.panel.done"), "done", token=seq, style="primary", row=row))
+    items.append(hint_button(seq, row))
     return items
 
 
