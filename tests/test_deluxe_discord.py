@@ -87,6 +87,7 @@ async def play_turn(fake: FakeDiscord, user: FakeUser, panel: FakeMessage) -> di
             panel = (await fake.select(user, panel, melds.custom_id, [melds.options[0].value])).message
             did["clicks"] += 1
             did["binds"] += 1
+            assert "You bound " in panel.text() and "On the table:" in panel.text()  # the bind, confirmed
             continue
         if "Done" in labels(panel):
             await fake.click(user, panel, "Done")
@@ -158,6 +159,12 @@ async def test_whole_three_player_game_by_clicks(fake_discord: FakeDiscord, star
     for u in users:
         assert len(fake.dms(u)) == 1
         assert not [m for m in fake.dms(u) if m.buttons() or m.selects()]
+    # every player's panel ends on the result and every score (no promise of a next turn)
+    await fake.settle()
+    for u in users:
+        [panel] = fake.dms(u)
+        assert panel.content == "The game is over.", (u.name, panel.content)
+        assert "Game over" in panel.text() and all(f"{v.name} — " in panel.text() for v in users)
     # the winner, the kept table message, the store
     final = next(m for m in msgs if "Rematch" in labels(m))
     record = await bot.store.load_game(game_id)

@@ -260,7 +260,9 @@ async def test_bad_input_is_refused_and_changes_nothing(
     picks = menu(one.message, "pick")
     two = await fake.select(mover, one.message, picks.custom_id, ["0", "1"])
     assert two.message.button("Bind picked cards").disabled
-    assert "Pick 2 or more" not in two.message.text() and "Straights need" in two.message.text()
+    assert (
+        "Pick 2 or more" not in two.message.text() and "until an Ace is on the Ace Pile" in two.message.text()
+    )
     # three cards that make nothing: the engine's reason is shown
     trio = next(
         (i, j, k)

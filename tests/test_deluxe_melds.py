@@ -120,7 +120,9 @@ def test_without_the_ace_of_moons_the_seven_makes_no_meld():
     tizio = bharg("painter, forest, cave")
     caio = bharg("desert, lunatic, merchant")
     state = at_bind(hand="chance meeting, sea", bound={0: [tizio], 1: [caio]})
-    with refused(IllegalAction, r"^Straights need an Ace on the Ace Pile\.$"):
+    with refused(
+        IllegalAction, r"^One card is no meld: a bharg set takes three or more, .* until an Ace is on"
+    ):
         D.apply(state, D.Bind(0, cards("chance meeting")))
     state = replace(state, ace_pile=(card("ace of suns"),))
     with refused(IllegalAction, r"^Those cards make no meld: .*Suns"):
@@ -230,3 +232,51 @@ def test_bindable_melds_are_all_bindable_with_the_same_table_use():
         _, events = D.apply(state, D.Bind(0, m.cards))
         assert events[0] == D.MeldBound(0, m.kind, m.cards, m.used)
     assert D.bindable_melds(state, 1) == []  # not seat 1's move
+
+
+def _straight_without_ace() -> tuple[str, list[D.Card]]:
+    """Three cards that are a complete straight in a suit they share (no Ace on the pile to make it so)."""
+    from itertools import combinations
+
+    from bot.rules.deluxe_melds import is_complete_straight
+
+    numbers = [c for c in deluxe_deck() if c.rank not in (Rank.ACE, Rank.CROWN)]
+    for trio in combinations(numbers, 3):
+        for s in set(trio[0].suits).intersection(*(c.suits for c in trio[1:])):
+            if is_complete_straight(trio, s):
+                return s.name.lower(), list(trio)
+    raise AssertionError("no straight in the deck")
+
+
+@pytest.mark.parametrize(
+    ("case", "reason"),
+    [
+        # the issue's example: no straight suit yet, and two cards that are no bharg set either
+        (
+            "ace of leaves, savage",
+            r"^Those 2 cards make no meld: a bharg set takes three or more, and two cards",
+        ),
+        ("chance meeting", r"^One card is no meld: .*until an Ace is on the Ace Pile"),
+        ("straight, no ace", r"^Straights need an Ace on the Ace Pile\.$"),
+        ("author, desert, journey", r"^Those cards make no meld: Moons appears more than once.*need an Ace"),
+        (
+            "author, desert, journey | ace of moons",
+            r"^Those cards make no meld: Moons .*, and the Desert has no Moons",
+        ),
+        ("chance meeting | ace of suns", r"^Those cards make no meld: the Chance Meeting has no Suns"),
+        ("author, author | ace of moons", r"^Those cards make no meld: two cards share a rank"),
+    ],
+)
+def test_each_refusal_says_the_real_reason(case: str, reason: str) -> None:
+    """A bind the rules refuse says why in the player's words — the reason that applies to these cards."""
+    names, _, ace = case.partition(" | ")
+    if names == "straight, no ace":
+        _, trio = _straight_without_ace()
+        hand, picked = trio, trio
+    else:
+        picked = list(cards(names))
+        hand = picked
+    state = at_bind(hand="", ace=ace or None)
+    state = replace(state, hands=(tuple(hand), ()))
+    with refused(IllegalAction, reason):
+        D.apply(state, D.Bind(0, tuple(picked)))

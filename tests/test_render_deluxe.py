@@ -82,7 +82,7 @@ def test_a_meld_as_a_menu_option_names_its_cards_kind_and_points() -> None:
     partial = D.Meld(D.PARTIAL, cards("journey"), ((1, cards("author")), (0, cards("ace of moons"))))
     label, desc = R.meld_option(partial, NAMES, binder=0)
     assert label == "the Journey 🌙🌊"
-    assert desc == "Partial straight of 1 · 2 pts · with Bob's and your table cards"
+    assert desc == "Partial straight of 1 · 2 pts · with the Author (Bob's), Ace of Moons (yours)"
     straight = cards("ace of moons, author, desert, mountain, forest, bard, lunatic, diplomat")
     long = D.Meld(D.COMPLETE, straight)
     label, desc = R.meld_option(long, NAMES, binder=0)

@@ -208,6 +208,9 @@ class Deluxe(GameAdapter):
             for e in events:
                 if isinstance(e, D.AceDrawnToPile):  # D10 option 1: the turn starts over
                     note = t("deluxe.panel.you-drew-ace", card=R.card_text(e.card))
+                elif isinstance(e, D.MeldBound) and e.seat == seat:
+                    meld = R.meld_text(D.Meld(e.kind, e.cards, e.used), table.names, binder=seat)
+                    note = t("deluxe.panel.you-bound", meld=meld)
             return turn_panel(table, seat, note=note)
 
         return done
@@ -256,6 +259,8 @@ class Deluxe(GameAdapter):
         is redrawn with what happened since their last turn on top. The others' panels wait for their turn
         (redrawing every panel on every move would cost a request per player per move)."""
         state: D.State = table.state
+        if any(isinstance(e, D.GameWon) for e in events):  # every panel shows the result, once
+            return {s: "" for s in range(len(table.seats)) if not state.left[s]}
         waiting = table.waiting_for()
         turns = [e for e in events if isinstance(e, D.TurnStarted | D.FinalBindOffered)]
         if not turns or not waiting or waiting[0] != turns[-1].seat:

@@ -100,13 +100,19 @@ def embed(title: str, text: str) -> Embed:
 
 
 def _public_summary(v: D.View, table: Table) -> str:
-    return "\n".join(
-        [
-            R.straight_line(v),
-            t("deluxe.panel.piles", deck=R.deck_text(v), queue=R.queue_text(v.queue)),
-            t("deluxe.panel.scores", scores=R.progress_line(v, table.names)),
-        ]
-    )
+    """What the whole table can see, compactly: the straight suit, the piles, the scores, each seat's melds
+    (the table cards a partial straight may build on) — and, once the game is over, the final scores."""
+    lines = [
+        R.straight_line(v),
+        t("deluxe.panel.piles", deck=R.deck_text(v), queue=R.queue_text(v.queue)),
+        t("deluxe.panel.scores", scores=R.progress_line(v, table.names)),
+    ]
+    melds = R.table_lines(v, table.names)
+    if melds:
+        lines += [t("deluxe.panel.table"), *melds]
+    if D.is_over(table.state):
+        lines = [R.final_text(D.final_result(table.state), table.names), "", *lines]
+    return "\n".join(lines)
 
 
 def ranked_melds(state: D.State, seat: int) -> list[D.Meld]:
@@ -375,6 +381,9 @@ def closed_panel(table: Table, seat: int, lines: Sequence[str]) -> Panel:
     until it is redrawn for their next turn."""
     v = D.view(table.state, seat)
     body = "\n".join([*lines, "", t("deluxe.panel.your-hand"), R.hand_text(v.hand)]).strip()
+    if D.is_over(table.state):  # the end: the result and every score, no promise of a next turn
+        body = "\n".join([R.final_text(D.final_result(table.state), table.names), "", body])
+        return Panel(content=t("deluxe.rules.over"), embed=embed("Bharg Deluxe", body))  # i18n: not text
     return Panel(
         content=t("deluxe.panel.closed"),
         embed=embed("Bharg Deluxe", body),  # i18n: not text (the game's name)

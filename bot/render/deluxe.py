@@ -211,15 +211,29 @@ def meld_option(meld: D.Meld, names: Sequence[str], *, binder: int) -> tuple[str
     size = tn("deluxe.option.kind-size", len(meld.cards), kind=kind_name(meld.kind))
     desc = t("deluxe.option.meld", size=size, points=tn("deluxe.pts", points(meld.cards)))
     if meld.kind == D.PARTIAL and meld.used:
-        owners = []
-        for owner, _ in meld.used:
+        uses = []
+        for owner, cs in meld.used:
             who = t("deluxe.option.your") if owner == binder else t("deluxe.option.owner", name=names[owner])
-            if who not in owners:
-                owners.append(who)
-        desc = t("deluxe.option.with-table", meld=desc, owners=chain(owners))
+            uses += [t("deluxe.option.table-card", card=words.title(c), owner=who) for c in cs]
+        desc = t("deluxe.option.with-table", meld=desc, cards=", ".join(uses))
     if len(desc) > 100:
         desc = desc[:99] + "…"
     return label, desc
+
+
+def melds_line(bound: Sequence[D.Meld]) -> str:
+    """One seat's melds on one line, by card name: "🔷the Savage, the Sailor, … · ➕the Mill (+8)"."""
+    melds = " · ".join(
+        f"{MELD_EMOJI.get(m.kind, '')}" + ", ".join(words.title(c) for c in m.cards) for m in bound
+    )
+    return f"{melds} (+{points([c for m in bound for c in m.cards])})"
+
+
+def table_lines(v: D.View, names: Sequence[str]) -> list[str]:
+    """The table as a private panel shows it: each seat's melds on one line, seats with none left out."""
+    return [
+        t("deluxe.panel.table-seat", name=names[s], melds=melds_line(b)) for s, b in enumerate(v.bound) if b
+    ]
 
 
 def table_text(v: D.View, names: Sequence[str], *, detail: int = 2) -> str:
@@ -245,10 +259,7 @@ def table_text(v: D.View, names: Sequence[str], *, detail: int = 2) -> str:
                 lines.append(f"  {meld_text(m, names, binder=seat, public=True)}")
             lines.append("  " + t("deluxe.table.bound", total=total))
         elif detail == 1:
-            melds = " · ".join(
-                f"{MELD_EMOJI.get(m.kind, '')}" + ", ".join(words.title(c) for c in m.cards) for m in bound
-            )
-            lines.append(f"  {melds} (+{total})")
+            lines.append(f"  {melds_line(bound)}")
         else:
             lines.append("  " + tn("deluxe.table.melds-bound", len(bound), total=total))
     if v.phase == D.Phase.OVER:
@@ -443,7 +454,9 @@ def table_scene(v: D.View, names: Sequence[str]) -> pic.Scene:
     """The table as a picture: each player's melds bound this hand (with kind and points), the Discard
     Queue top first, and the Ace Pile with the suit straights follow."""
     rows: list[pic.Row | pic.Track] = []
-    for seat, name in enumerate(names):
+    for seat, given in enumerate(names):
+        # a name in a script the pictures' fonts lack (all CJK, Arabic, emoji) would leave no name at all
+        name = given if pic.drawable(given) else f"{t('deluxe.score.player')} {seat + 1}"
         turn = "» " if v.phase != D.Phase.OVER and v.turn == seat else ""
         left = t("deluxe.left-mark") if v.left[seat] else ""
         bound = v.bound[seat]

@@ -323,8 +323,8 @@ def refusal(
                 return Phrase("deluxe.meld.need-ace")
             return Phrase("deluxe.meld.none-need-ace", bharg=bharg)
         return Phrase("deluxe.meld.none-both", bharg=bharg, straight=_straight_reason(cards, suit, pos))
-    if suit is None:
-        return Phrase("deluxe.meld.need-ace")
+    if suit is None:  # one or two cards bind only as a partial straight, and there is no straight yet
+        return Phrase("deluxe.meld.few-no-suit", n=len(cards))
     if len(cards) == 2 and pos.get(cards[0].rank) == pos.get(cards[1].rank):
         return Phrase("deluxe.meld.none-shared-rank")
     new_pos = _new_positions(cards, suit, pos)
