@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import shutil
 from pathlib import Path
 
@@ -242,3 +243,20 @@ async def test_replies_follow_the_presser_and_an_unknown_locale_gets_english(
     assert "No catalog for locale 'pt-BR': English is used for it" in caplog.text
     assert bot.languages.of_user(giulia.id) == "it" and bot.languages.of_user(joao.id) == "en"
     assert await bot.store.user_languages() == {giulia.id: "it", joao.id: "en"}
+
+
+def test_decimals_are_written_as_each_language_writes_them() -> None:
+    """The coach's figures: a comma in Italian, a point in English, a true minus sign, a plus for a gain;
+    the Bhargage discard hint in Italian has no English decimal in it."""
+    from bot.ai import bhargage as bh_ai
+    from bot.base.i18n import number, speaking
+    from bot.render import bhargage as render
+    from bot.rules.decktet import cards
+
+    with speaking("en"):
+        assert (number(-0.614), number(0.25, signed=True), number(3, 2)) == ("−0.6", "+0.2", "3.00")
+    with speaking("it"):
+        assert (number(-0.614), number(0.25, signed=True), number(1234.5)) == ("−0,6", "+0,2", "1234,5")
+        lines = bh_ai.discard_table(cards("forest, sailor, ace of moons, bard, savage"), True)
+        text = render.discard_hint_text(lines, dealer=True)
+    assert re.findall(r"\d,\d", text) and not re.findall(r"\d\.\d", text)

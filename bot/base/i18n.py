@@ -29,6 +29,7 @@ from typing import Any
 
 from babel.lists import format_list
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 log = logging.getLogger("tavern.i18n")
 
@@ -269,6 +270,14 @@ class _Listing:
 
     def __str__(self) -> str:
         return self.__format__("")
+
+
+def number(x: float, digits: int = 1, *, signed: bool = False) -> str:
+    """A decimal as the language in force writes it ("0.6" in English, "0,6" in Italian), with a true minus
+    sign, and a plus sign when ``signed`` (a gain or a loss)."""
+    text = format_decimal(round(x, digits), format=f"0.{'0' * digits}", locale=current())
+    text = text.replace("-", "−")
+    return f"+{text}" if signed and not text.startswith("−") else text
 
 
 def both(items: Iterable[str]) -> Any:

@@ -403,4 +403,4 @@ def discard_answer(cards_text: str, *, dealer: bool, sequences: bool) -> str:
     if len(set(dealt)) != len(dealt):
         raise UserFacingError("bhargage.discard.repeated")
     lines = computer.discard_table(dealt, dealer, sequences=sequences)
-    return render.discard_hint_text(lines, dealer=dealer, sequences=sequences)
+    return render.discard_hint_text(lines, dealer=dealer, sequences=sequences, limit=len(lines))  # all 10
