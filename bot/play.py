@@ -14,92 +14,25 @@ import argparse
 import asyncio
 import io
 import random
-import re
 import secrets
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, TextIO
 
 from bot.ai import DEFAULT_LEVEL, LEVELS, Level
 from bot.base.i18n import ENGLISH, LANGUAGES, current, speaking, t, tn
-from bot.base.panel import Button, Control, Panel, Select
+from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
 from bot.games import GAMES, Announcement, Aside, Click, GameAdapter, Move, Seat, StaleAction, Table
 from bot.games.seats import next_bot
+from bot.play_menu import Choice, by_name, numbered, parse_numbers, plain_text, tidy, words_for
 from bot.render.refusals import said
-from bot.rules.errors import RulesError
+from bot.rules.errors import RulesError, UnknownCard
 from bot.services import session
 
 HUMAN = 0  # the human's seat; the computer players take the seats after it
 HUMAN_ID = 1  # a person's id (bot seats have negative ids, as on Discord)
 HINT_VERBS = ("hint", "sug")  # Bhargage's Hint, Bharg Deluxe's "Suggest melds"
-
-
-def words_for(english: str, local: str) -> tuple[str, ...]:
-    """The words a player may type for one command: the English ones and those of the language in force."""
-    return tuple(dict.fromkeys([*english.split(), *local.lower().split()]))
-
-
-def plain_text(text: str, names: dict[int, str]) -> str:
-    """Discord markup made readable in a terminal: mentions become names, emphasis and fences go."""
-    someone, here, soon = t("general.play.someone"), t("general.play.this-table"), t("general.play.soon")
-    text = re.sub(r"<@!?(\d+)>", lambda m: names.get(int(m.group(1)), someone), text)
-    text = re.sub(r"<#\d+>", lambda m: here, text)
-    text = re.sub(r"<a?(:\w+:)\d+>", r"\1", text)  # custom emoji
-    text = re.sub(r"<t:(\d+)(?::\w)?>", lambda m: soon, text)
-    text = text.replace("**", "").replace("__", "")
-    text = re.sub(r"(?<![\w*])\*(\S(?:[^*\n]*\S)?)\*(?![\w*])", r"\1", text)  # *italics*
-    lines = [line for line in text.split("\n") if not line.startswith("```")]
-    return "\n".join(lines)
-
-
-@dataclass(frozen=True)
-class Choice:
-    """A numbered line of the prompt: a button, or one option of a menu."""
-
-    control: Control
-    value: str | None = None  # the option's value (menus only)
-
-
-def numbered(controls: Sequence[Control]) -> tuple[list[str], dict[int, Choice]]:
-    """The controls as prompt lines, and what each number means. Disabled buttons are shown unnumbered."""
-    lines: list[str] = []
-    choices: dict[int, Choice] = {}
-    for control in controls:
-        if isinstance(control, Select):
-            if control.disabled:
-                continue
-            low, high = control.min_values, control.max_values
-            if high > 1 and low == high:
-                how = tn("general.play.menu.type-n", low)
-            elif high > 1 and low == 0:
-                how = tn("general.play.menu.type-up-to", high)
-            elif high > 1:
-                how = t("general.play.menu.type-range", low=low, high=high)
-            else:
-                how = tn("general.play.menu.type-n", 1)
-            lines.append(t("general.play.menu.head", menu=control.placeholder, how=how))
-            for option in control.options:
-                n = len(choices) + 1
-                choices[n] = Choice(control, option.value)
-                mark = "[x] " if option.default else ""
-                extra = f" — {option.description}" if option.description else ""
-                lines.append(f"  {n:>2}. {mark}{option.label}{extra}")
-        elif control.disabled:
-            lines.append(t("general.play.not-now", label=control.label))
-        else:
-            n = len(choices) + 1
-            choices[n] = Choice(control)
-            lines.append(f"  {n:>2}. {control.label}")
-    return lines, choices
-
-
-def parse_numbers(text: str) -> list[int] | None:
-    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
-    if not words or not all(w.isascii() and w.isdigit() and len(w) <= 3 for w in words):
-        return None
-    return [int(w) for w in words]
 
 
 class Quit(Exception):
@@ -109,7 +42,11 @@ class Quit(Exception):
 class Terminal:
     """One game at a terminal: the human at seat 0, computer players at the other seats. Moves go through
     the session core (``bot.services.session``), applied in memory, and what they make visible is shown by
-    :class:`Screen`, the terminal's sink."""
+    :class:`Screen`, the terminal's sink.
+
+    Each event is printed once (the calls); at the prompt the human's panel shows only the lines it has not
+    shown before, then its choices, which come again after a refusal, a hint or a word's answer. The whole
+    panel ("hand") and the board ("board") are shown when asked for."""
 
     def __init__(
         self,
@@ -153,30 +90,67 @@ class Terminal:
         self.opening = list(events)
         self.told = ""  # the last announcement
         self.history: list[Any] = list(events)  # every event so far
+        self.menu: list[str] = []  # the panel's choices as printed, and what their numbers mean
+        self.choices: dict[int, Choice] = {}
+        self.seen: set[str] = set()  # every line a panel has shown: a panel is redrawn with the rest
+        self.exchange: set[str] = set()  # every line printed since the last prompt
+        english_resign = f"resign leave {self.adapter.resign_command}"  # i18n: not text
+        self.words = {
+            "quit": words_for("quit exit q", t("general.play.words.quit")),  # i18n: not text
+            "help": words_for("help ?", t("general.play.words.help")),  # i18n: not text
+            "board": words_for("board", t("general.play.words.board")),  # i18n: not text
+            "hand": words_for("hand panel", t("general.play.words.hand")),  # i18n: not text
+            "rules": words_for("rules", t("general.play.words.rules")),  # i18n: not text
+            "resign": words_for(english_resign, t("general.play.words.resign")),
+            "hint": words_for("hint", t("general.play.words.hint")),  # i18n: not text
+        }
 
     # ---------------------------------------------------------------- output
 
     def say(self, text: str = "") -> None:
-        print(plain_text(text, self.names), file=self.stdout)
+        text = plain_text(text, self.names)
+        print(text, file=self.stdout)
+        self.exchange.update(text.split("\n"))
 
-    def show(self, panel: Panel, *, controls: bool = True) -> dict[int, Choice]:
-        """Print a panel (content, embed) and its controls as numbered choices; returns the numbers."""
-        if panel.content:
-            self.say(panel.content)
+    def lines_of(self, panel: Panel) -> list[str]:
+        """A panel's text (content, embed) as terminal lines."""
+        texts = [panel.content]
         if panel.embed is not None:
-            if panel.embed.title:
-                self.say(f"== {panel.embed.title} ==")
-            self.say(panel.embed.description)
-        if not controls:
-            return {}
-        lines, choices = numbered([c for c in panel.controls if c.verb not in ("hand",)])
-        for line in lines:
-            self.say(line)
-        return choices
+            texts += [f"== {panel.embed.title} ==" if panel.embed.title else "", panel.embed.description]
+        return plain_text("\n".join(text for text in texts if text), self.names).split("\n")
+
+    def show(self, panel: Panel, *, full: bool = True) -> None:
+        """Print a human's panel and its choices. Not ``full``: only the lines no panel has shown yet and
+        nothing printed since the prompt has said (what changed), then the choices."""
+        lines = self.lines_of(panel)
+        shown = lines if full else self.news_of(lines)
+        self.seen.update(lines)
+        if tidy(shown):
+            self.say("\n".join(tidy(shown)))
+        self.menu, self.choices = numbered([c for c in panel.controls if c.verb not in ("hand",)])
+        self.show_menu()
+
+    def news_of(self, lines: list[str]) -> list[str]:
+        """What a panel says that is new: in its first paragraph (where the game stands) the lines not shown
+        before; a later paragraph (a hand, a list) whole if any of it changed. Never what was just said."""
+        out: list[str] = []
+        for i, block in enumerate("\n".join(lines).split("\n\n")):
+            rows = [row for row in block.split("\n") if row.strip() and row not in self.exchange]
+            new = [row for row in rows if row not in self.seen]
+            out += new if i == 0 else ["", *rows] if new else []
+        return out
+
+    def show_menu(self) -> None:
+        if self.menu:
+            self.say("\n".join(self.menu))
+
+    def show_text(self, panel: Panel) -> None:
+        """A panel shown whole, without controls (the board, a hint)."""
+        self.say("")
+        self.say("\n".join(tidy(self.lines_of(panel))))
 
     def show_board(self) -> None:
-        self.say("")
-        self.show(self.adapter.board(self.table), controls=False)
+        self.show_text(self.adapter.board(self.table))
 
     # ---------------------------------------------------------------- the game
 
@@ -193,7 +167,16 @@ class Terminal:
         await session.publish(self.screen, self.table, told)
 
     def run(self) -> int:
-        return asyncio.run(self._run())
+        """The game to its end (0), or until Ctrl-C (130): then one line says goodbye, no traceback."""
+        loop = asyncio.new_event_loop()  # not asyncio.run: its Ctrl-C handler would wait for the input
+        try:
+            return loop.run_until_complete(self._run())
+        except KeyboardInterrupt:
+            print(file=self.stdout)
+            self.say(t("general.play.abandoned"))
+            return 130
+        finally:
+            loop.close()
 
     async def _run(self) -> int:
         table = self.table
@@ -234,6 +217,7 @@ class Terminal:
 
     def read(self) -> str:
         print("> ", end="", file=self.stdout, flush=True)
+        self.exchange = set()
         line = self.stdin.readline()
         if not line:
             print(file=self.stdout)
@@ -241,50 +225,63 @@ class Terminal:
         return line.strip()
 
     async def turn(self) -> None:
-        """Show the human's panel and handle one answer."""
+        """Show what is new in the human's panel, with its choices; handle answers until one moves the game
+        on or changes the panel."""
         panel = self.panel or self.adapter.seat_panel(self.table, HUMAN)
         self.panel = panel
         self.say("")
-        choices = self.show(panel)
-        quit_words = words_for("quit exit q", t("general.play.words.quit"))  # i18n: not text
-        help_words = words_for("help ?", t("general.play.words.help"))  # i18n: not text
-        board_words = words_for("board", t("general.play.words.board"))  # i18n: not text
-        hand_words = words_for("hand panel", t("general.play.words.hand"))  # i18n: not text
-        rules_words = words_for("rules", t("general.play.words.rules"))  # i18n: not text
-        english_resign = f"resign leave {self.adapter.resign_command}"  # i18n: not text
-        resign_words = words_for(english_resign, t("general.play.words.resign"))
-        hint_words = words_for("hint", t("general.play.words.hint"))  # i18n: not text
-        while True:
-            answer = self.read()
-            word = answer.lower()
-            if word in quit_words:
-                raise Quit()
-            if word in help_words:
-                self.say(t("general.play.help"))
-            elif word in board_words:
-                self.show_board()
-            elif word in hand_words:
-                self.say("")
-                choices = self.show(panel)
-            elif word in rules_words:
-                self.say(self.adapter.rules_text())
-            elif word in resign_words:
-                if await self.resign():
-                    return
-            elif word in hint_words:
-                hints = [c for c in panel.controls if c.verb in HINT_VERBS and not c.disabled]
-                if not hints:
-                    self.say(t("general.play.no-hint"))
-                elif await self.press(Choice(hints[0]), ()):
-                    return
-            else:
-                numbers = parse_numbers(answer)
-                picked = [choices.get(n) for n in numbers] if numbers else []
-                if not picked or any(c is None for c in picked):
-                    self.say(t("general.play.type-a-number"))
-                    continue
-                if await self.answer([c for c in picked if c is not None]):
-                    return
+        self.show(panel, full=False)
+        while not await self.heard(self.read(), panel):
+            pass
+
+    async def heard(self, answer: str, panel: Panel) -> bool:
+        """One typed answer: a word, numbers or names; True when the panel changed or the game moved on.
+        Otherwise the choices come again (a hint's or the rules' lines may have pushed them away)."""
+        word, said_words = answer.lower(), self.words
+        if word in said_words["quit"]:
+            raise Quit()
+        if word in said_words["hand"]:
+            self.say("")
+            self.show(panel)
+            return False
+        if word in said_words["help"]:
+            self.say(t("general.play.help"))
+        elif word in said_words["board"]:
+            self.show_board()
+        elif word in said_words["rules"]:
+            self.say(self.adapter.rules_text())
+        elif word in said_words["resign"]:
+            if await self.resign():
+                return True
+        elif word in said_words["hint"]:
+            hints = [c for c in panel.controls if c.verb in HINT_VERBS and not c.disabled]
+            if not hints:
+                self.say(t("general.play.no-hint"))
+            elif await self.press(Choice(hints[0]), ()):
+                return True
+        elif await self.chosen(answer):
+            return True
+        self.show_menu()
+        return False
+
+    async def chosen(self, answer: str) -> bool:
+        """Choices typed by number, by a button's label or by cards' names; True when the panel changed."""
+        numbers = parse_numbers(answer)
+        if numbers is None and any(ch.isalpha() for ch in answer):
+            try:
+                numbers = by_name(answer, self.choices)
+            except UnknownCard as err:
+                if err.suggestions:  # a card's name misspelt: say which were meant
+                    self.say(said(err))
+                    return False
+            except RulesError as err:
+                self.say(said(err))
+                return False
+        picked = [self.choices.get(n) for n in numbers or ()]
+        if not picked or any(c is None for c in picked):
+            self.say(t("general.play.type-a-number"))
+            return False
+        return await self.answer([c for c in picked if c is not None])
 
     async def answer(self, picked: list[Choice]) -> bool:
         """Press what the numbers name; True when the panel changed (redraw it)."""
@@ -322,8 +319,7 @@ class Terminal:
             if isinstance(outcome, session.ShowHand):
                 return True
             if isinstance(outcome, Aside):
-                self.say("")
-                self.show(outcome.panel, controls=False)
+                self.show_text(outcome.panel)
                 return False
             if isinstance(outcome, Panel):
                 self.panel = outcome
@@ -337,13 +333,13 @@ class Terminal:
         return True
 
     async def move(self, move: Move) -> None:
+        """The human's move; the pressed panel stays for the rest of the turn (e.g. bind after drawing).
+        What it says otherwise the calls tell (and "you'll be pinged" is Discord's)."""
         played = await self.play(HUMAN, move)
         done = played.done
         self.panel = None
         if done is not None and done.controls and HUMAN in self.table.waiting_for():
-            self.panel = done  # the rest of the turn (e.g. bind after drawing)
-        elif done is not None and done.content:
-            self.say(done.content)
+            self.panel = done
         await self.publish(played.events)
 
     async def resign(self) -> bool:
@@ -363,13 +359,13 @@ class Terminal:
 
 
 class Screen:
-    """The terminal as the session core's sink: the calls printed (not the ping: the prompt calls the
-    player here), then the board and the human's fresh panel when the game deals one — shown at once, or
-    kept for the prompt when it is the human's turn. Nothing of the end but the calls (``run`` closes)."""
+    """The terminal as the session core's sink: the calls printed, each event once (not the ping: the
+    prompt calls the player here); the human's fresh panel kept for the prompt, which shows what is new in
+    it. The board only when asked for ("board"), or at the end (``run`` closes)."""
 
     def __init__(self, terminal: Terminal) -> None:
         self.terminal = terminal
-        self.dealt: Panel | None = None  # the human's fresh panel, shown once the calls are out
+        self.dealt: Panel | None = None  # the human's fresh panel, for the prompt
 
     async def panel(self, table: Table, seat: int, panel: Panel, *, retire: bool) -> None:
         if seat == HUMAN:
@@ -386,19 +382,12 @@ class Screen:
         return True
 
     async def board(self, table: Table, news: session.News) -> None:
-        if self.dealt is not None and not table.is_over():
-            self.terminal.show_board()
+        """Nothing: the calls said what changed, and the prompt shows the human's panel."""
 
     async def last(self, table: Table, news: session.News) -> None:
         terminal, dealt, self.dealt = self.terminal, self.dealt, None
-        if dealt is None or table.is_over():
-            return
-        terminal.panel = None
-        terminal.say("")
-        if HUMAN in table.waiting_for():
-            terminal.panel = dealt
-        else:
-            terminal.show(dealt, controls=False)
+        if dealt is not None and not table.is_over():
+            terminal.panel = dealt if HUMAN in table.waiting_for() else None
 
 
 # ---------------------------------------------------------------- command line

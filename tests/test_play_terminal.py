@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 import os
 import re
+import signal
 import subprocess
 import sys
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ import pytest
 
 from bot import play
 from bot.__main__ import main as bot_main
+from bot.base.i18n import ENGLISH, speaking, t
 from bot.base.panel import Button, Panel
 from bot.games import GAMES, Aside
 from bot.rules import bhargage as bh
@@ -40,6 +43,20 @@ def pick(chunk: str) -> str:
     return str(numbers[0][0])
 
 
+def choose(terminal: play.Terminal) -> str:
+    """A player in any language, who answers from the menu's meaning (not its words): confirm a discard,
+    cut, draw or end the turn when offered, else lay away the first two cards or take the first choice."""
+    verbs: dict[str, list[int]] = {}
+    for n, choice in terminal.choices.items():
+        verbs.setdefault(choice.control.verb, []).append(n)
+    for verb in ("discard", "cut", "draw", "done"):
+        if verb in verbs:
+            return str(verbs[verb][0])
+    if "pick" in verbs:
+        return " ".join(str(n) for n in verbs["pick"][:2])
+    return str(min(terminal.choices))
+
+
 class Player(io.StringIO):
     """stdin that answers each prompt from the output so far: scripted answers first, then ``pick``."""
 
@@ -48,6 +65,8 @@ class Player(io.StringIO):
         self.out, self.script, self.limit = out, list(script), limit
         self.answers: list[str] = []
         self.prompts: list[str] = []  # the output since the previous prompt, at each prompt
+        self.states: list[Any] = []  # the game's state at each prompt
+        self.pick: Callable[[str], str] = pick
 
     def readline(self, size: int | None = -1) -> str:
         text = self.out.getvalue()
@@ -56,37 +75,54 @@ class Player(io.StringIO):
         self.prompts.append(chunk)
         if len(self.answers) >= self.limit:
             return ""
-        answer = self.script.pop(0) if self.script else pick(chunk)
+        answer = self.script.pop(0) if self.script else self.pick(chunk)
         self.answers.append(answer)
         return answer + "\n"
 
 
 def run(
-    game: str, *, seed: int, target: int, script: Iterable[str] = (), bots: int = 1
+    game: str,
+    *,
+    seed: int,
+    target: int,
+    script: Iterable[str] = (),
+    bots: int = 1,
+    language: str = ENGLISH,
 ) -> tuple[play.Terminal, Player, str, int]:
-    adapter = GAMES[game]
-    options = adapter.options({"target": target})
-    out = io.StringIO()
-    player = Player(out, script)
-    terminal = play.Terminal(game, options, bots, "normal", seed, player, out)
-    first: list[Panel] = []
-    readline = player.readline
+    """A game to its end through stdin; in another language than English the player answers by ``choose``."""
+    with speaking(language):
+        adapter = GAMES[game]
+        options = adapter.options({"target": target})
+        out = io.StringIO()
+        player = Player(out, script)
+        terminal = play.Terminal(game, options, bots, "normal", seed, player, out)
+        if language != ENGLISH:
+            player.pick = lambda _chunk: choose(terminal)
+        first: list[Panel] = []
+        readline = player.readline
 
-    def remember(size: int | None = -1) -> str:
-        # The panel the Discord seat panel shows for this state, built independently of what was printed.
-        if not first and terminal.panel is not None:
-            first.append(adapter.seat_panel(terminal.table, play.HUMAN))
-        return readline(size)
+        def remember(size: int | None = -1) -> str:
+            # The panel the Discord seat panel shows for this state, built independently of what was printed.
+            if not first and terminal.panel is not None:
+                first.append(adapter.seat_panel(terminal.table, play.HUMAN))
+            player.states.append(terminal.table.state)
+            return readline(size)
 
-    player.readline = remember  # type: ignore[method-assign]
-    code = terminal.run()
-    text = out.getvalue()
-    assert first, "the human was never asked"
-    names = dict(enumerate(terminal.table.names, play.HUMAN_ID))
-    assert play.plain_text(first[0].content, names) in text
-    if first[0].embed is not None:
-        assert play.plain_text(first[0].embed.description, names) in text
+        player.readline = remember  # type: ignore[method-assign]
+        code = terminal.run()
+        text = out.getvalue()
+        assert first, "the human was never asked"
+        names = dict(enumerate(terminal.table.names, play.HUMAN_ID))
+        assert play.plain_text(first[0].content, names) in text
+        if first[0].embed is not None:
+            assert play.plain_text(first[0].embed.description, names) in text
     return terminal, player, text, code
+
+
+def fresh_table(game: str, *, seed: int, target: int) -> Any:
+    """The table a terminal game starts with (nobody has moved)."""
+    options = GAMES[game].options({"target": target})
+    return play.Terminal(game, options, 1, "normal", seed, io.StringIO(), io.StringIO()).table
 
 
 def result_line(terminal: play.Terminal, kind: type) -> str:
@@ -134,7 +170,8 @@ def test_invalid_answers_are_refused_and_the_game_goes_on() -> None:
     assert 'Type one of the numbers shown (or "help").' in refusals[7]  # -1
     assert "Words: hint" in player.prompts[9]
     assert "Waiting for Player" in player.prompts[10]  # the board
-    assert "Discard hint" in player.prompts[11]  # the coach, as on Discord
+    coach = terminal.adapter.hint(fresh_table("bhargage", seed=1, target=31), play.HUMAN).panel.content
+    assert play.plain_text(coach, {}).split("\n")[0] in player.prompts[11]  # the coach, as on Discord
     assert "Traceback" not in text
 
 
@@ -158,10 +195,15 @@ def test_a_hint_is_shown_and_the_panel_stays(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(adapter, "click", answering)
     _terminal, player, _text, code = run("bhargage", seed=1, target=31, script=["hint", "hand", "6"])
     assert code == 0
+    content = play.plain_text(seat_panel(fresh_table("bhargage", seed=1, target=31), 0).content, {})
     assert "Lay away the two Crowns." in player.prompts[1]
     assert "Choose 2 cards to lay away" in player.prompts[2]  # "hand": the panel again
-    assert "Lay away the two Crowns." in player.prompts[3]  # pressing the button does the same
-    assert "Choose 2 cards" not in player.prompts[3]  # and the panel is kept as it was
+    assert content.split("\n")[0] in player.prompts[2]  # the whole panel
+    hint = player.prompts[3]
+    assert "Lay away the two Crowns." in hint  # pressing the button does the same
+    assert hint.rstrip().endswith("7. Hint")  # then the choices again: the numbers are the menu's
+    assert "Choose 2 cards to lay away (type 2 numbers):" in hint
+    assert not any(line in hint for line in content.split("\n"))  # and the panel is kept as it was
 
 
 def test_deluxe_bind_step_lists_the_melds_best_first() -> None:
@@ -190,7 +232,7 @@ def test_resign_asks_first() -> None:
     assert "Carry on, then." in player.prompts[2]
     assert bh.is_over(terminal.table.state)
     assert len(player.answers) == 4
-    assert "You resigned." in text
+    assert "Player resigned." in text  # the call, once (the pressed panel said it too, on Discord)
 
 
 def test_quit_and_end_of_input_end_cleanly() -> None:
@@ -246,3 +288,142 @@ def test_leaving_a_deluxe_table_ends_it_the_bots_do_not_play_on() -> None:
     left = [e for e in terminal.history if isinstance(e, D.SeatLeft)]
     assert [e.seat for e in left] == [0, 1]  # the person, then one bot: one seat is left, the game ends
     assert len(player.answers) == 2 and "Leave this game?" in text
+
+
+# ---------------------------------------------------------------- a compact terminal (issue 30, item 10)
+
+
+def lines(chunk: str) -> list[str]:
+    return [line for line in chunk.split("\n") if line.strip()]
+
+
+def play_exchanges(player: Player) -> list[str]:
+    """What was printed between the human's card and their next one in the same count of Bhargage's play:
+    the card, the computer's reply and the panel redrawn (not a hand's end, whose show is longer)."""
+    states = player.states
+    return [
+        player.prompts[i]
+        for i in range(1, len(states))
+        if states[i - 1].phase is bh.Phase.PLAY
+        and states[i].phase is bh.Phase.PLAY
+        and states[i].hand_no == states[i - 1].hand_no
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_an_exchange_in_the_play_is_at_most_12_lines(language: str) -> None:
+    """The player's card and the computer's reply: each call once, the panel's news, the choices (before
+    this: ~45 lines, every call three times and the whole board each time)."""
+    terminal, player, _text, code = run("bhargage", seed=4, target=121, language=language)
+    assert code == 0 and terminal.table.is_over()
+    exchanges = play_exchanges(player)
+    assert len(exchanges) >= 10
+    assert max(len(lines(chunk)) for chunk in exchanges) <= 12, max(exchanges, key=lambda c: len(lines(c)))
+    assert not any("┼" in chunk for chunk in exchanges)  # the board's pegs: only when asked for
+
+
+@pytest.mark.parametrize(("game", "bots"), [("bhargage", 1), ("deluxe", 2)])
+def test_no_line_is_printed_twice_between_two_prompts(game: str, bots: int) -> None:
+    _terminal, player, _text, code = run(game, seed=4, target=31 if game == "bhargage" else 10, bots=bots)
+    assert code == 0
+    for chunk in player.prompts:
+        said = lines(chunk)
+        assert len(said) == len(set(said)), [line for line in said if said.count(line) > 1]
+
+
+@pytest.mark.parametrize(
+    ("language", "script"),
+    [
+        ("en", ["soldier light keeper", "confirm", "Huntress"]),
+        ("it", ["soldato, il guardiano del faro", "6", "cacciatrice"]),
+    ],
+)
+def test_cards_are_chosen_by_name(language: str, script: list[str]) -> None:
+    terminal, player, _text, code = run("bhargage", seed=1, target=31, script=script, language=language)
+    assert code == 0
+    with speaking(language):
+        soldier, keeper = (f"[x] {t(key)}" for key in ("card.soldier", "card.light-keeper"))
+    assert soldier in player.prompts[1] and keeper in player.prompts[1]  # both laid away, to confirm
+    mine = [e.card.name for e in terminal.history if isinstance(e, bh.CardPlayed) and e.seat == play.HUMAN]
+    assert mine[0] == "Huntress"
+
+
+def test_a_name_that_is_no_choice_is_refused_with_the_menu_again() -> None:
+    script = ["the end and more", "solder", "excuse", "1 2", "6"]
+    _terminal, player, _text, code = run("bhargage", seed=1, target=31, script=script)
+    assert code == 0
+    assert 'Type one of the numbers shown (or "help").' in player.prompts[1]
+    assert "Did you mean the Soldier?" in player.prompts[2]
+    assert "Not one of the choices now: the Excuse." in player.prompts[3]
+    for refusal in player.prompts[1:4]:
+        assert refusal.rstrip().endswith("6. Hint")
+        assert "Choose 2 cards to lay away (type 2 numbers):" in refusal
+
+
+def test_the_menu_comes_again_after_a_bad_answer_a_word_or_a_hint() -> None:
+    script = ["banana", "99", "hint", "rules", "board", "help"]
+    _terminal, player, _text, code = run("bhargage", seed=1, target=31, script=script)
+    assert code == 0
+    menu = lines(player.prompts[0])[-7:]
+    assert menu[0] == "Choose 2 cards to lay away (type 2 numbers):" and menu[-1] == "   6. Hint"
+    for answer, chunk in zip(script, player.prompts[1:7], strict=True):
+        assert lines(chunk)[-7:] == menu, answer
+
+
+class Interrupted(io.StringIO):
+    """stdin that answers ``answers`` and then is interrupted (Ctrl-C)."""
+
+    def __init__(self, *answers: str) -> None:
+        super().__init__()
+        self.answers = list(answers)
+
+    def readline(self, size: int | None = -1) -> str:
+        if not self.answers:
+            raise KeyboardInterrupt
+        return self.answers.pop(0) + "\n"
+
+
+def test_ctrl_c_says_goodbye_in_one_line_with_code_130() -> None:
+    out = io.StringIO()
+    try:
+        code = play.main(["bhargage", "--seed", "1"], Interrupted("1 2"), out)
+    except KeyboardInterrupt:  # not let through: it would stop the test run
+        pytest.fail("Ctrl-C came out of the terminal")
+    assert code == 130
+    after = out.getvalue().rsplit("> ", 1)[-1]
+    assert lines(after) == ["Game abandoned. Bye!"]
+    assert "Traceback" not in out.getvalue()
+
+
+def test_ctrl_c_in_the_real_command() -> None:
+    """The command interrupted at its prompt, as a terminal's Ctrl-C does (asyncio.run would only notice
+    once a line was typed, and then print a traceback)."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    command = [sys.executable, "-m", "bot", "play", "bhargage", "--seed", "1"]
+    proc = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env
+    )
+    assert proc.stdout is not None
+    seen = b""
+    deadline = time.monotonic() + 60
+    while not seen.endswith(b"> ") and time.monotonic() < deadline:
+        seen += proc.stdout.read1(4096)
+    time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert lines(out.decode("utf-8")) == ["Game abandoned. Bye!"]
+    assert b"Traceback" not in err
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_no_discord_markup_in_the_terminal(language: str) -> None:
+    texts = [
+        run("bhargage", seed=2, target=31, language=language)[2],
+        run("deluxe", seed=3, target=10, bots=2, language=language)[2],
+    ]
+    with speaking(language):
+        closed = t("deluxe.panel.closed")  # "… (you'll be pinged)"
+    for text in texts:
+        assert "-#" not in text and "pinged" not in text and closed not in text
+        assert "<@" not in text and "<#" not in text and "**" not in text and "```" not in text
