@@ -3,16 +3,19 @@
 Pure: Pillow and the card definitions only, no Discord. Everything a game adapter needs is here:
 ``draw(Scene(...))`` for a message picture, ``card_png`` and ``gallery`` for reference pictures, ``suit_icon``
 for the application emojis. Any input the renderer cannot draw raises ``PictureError``; the caller then sends
-text. Rank marks and face layout: see ``bot.pictures.faces``; suit symbols: ``bot.pictures.suits``.
+text. Rank marks and face layout: see ``bot.pictures.faces``; suit symbols: ``bot.pictures.suits``. Text in a
+script no shipped font has (CJK, Arabic, emoji) is left out of a picture, never drawn as "?": ``drawable``
+says whether anything of a name is left.
 """
 
 from __future__ import annotations
 
 from bot.pictures.errors import PictureError
 from bot.pictures.faces import RANK_MARKS, face_png, known
-from bot.pictures.parts import GalleryWords, Lane, Row, Scene, Track
+from bot.pictures.parts import GalleryWords, Lane, Row, Scene, Track, street_marks
 from bot.pictures.scene import draw, gallery, warm
 from bot.pictures.suits import SUIT_COLOURS, icon_png
+from bot.pictures.text import drawable
 from bot.rules.decktet import Card, Suit
 
 __all__ = [
@@ -26,7 +29,9 @@ __all__ = [
     "Track",
     "card_png",
     "draw",
+    "drawable",
     "gallery",
+    "street_marks",
     "suit_icon",
     "warm",
 ]

@@ -14,6 +14,14 @@ from bot.rules.decktet import Card, Rank, Suit
 
 RGB = tuple[int, int, int]
 
+# The felt is opaque and dark green, so a picture reads the same in Discord's dark and light themes.
+FELT: RGB = (30, 82, 55)
+FELT_EDGE: RGB = (18, 56, 37)
+FELT_LINE: RGB = (60, 122, 86)
+LIGHT: RGB = (240, 234, 214)
+SOFT: RGB = (206, 222, 200)
+PICK: RGB = (255, 212, 60)
+
 # One colour per lane of a peg board, so a board has at most six lanes.
 PEG_COLOURS: tuple[RGB, ...] = (
     (255, 122, 92),
@@ -55,6 +63,16 @@ class Track:
 
     lanes: tuple[Lane, ...]
     target: int
+
+
+STREET = 30  # holes in one street of a cribbage board: a 121 board is four streets of 30 and the game hole
+
+
+def street_marks(target: int) -> tuple[int, ...]:
+    """The holes that end a street before the last one, where a board is marked: 30, 60 and 90 on the 121
+    board Bhargage is played on (rules R3: "won at 121 on a cribbage board"), 30 on a 61 board. The picture's
+    board and the text board (``bot.render.board``) both mark these."""
+    return tuple(range(STREET, target - 1, STREET))
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,9 @@
 
 The felt is opaque and dark green so a picture reads the same in Discord's dark and light themes; cards are
 cream with a dark outline, captions light on the felt. A row wraps onto more lines past ``MAX_WIDTH`` (nine
-large cards), so pictures stay under 1000 px wide and wider than tall for the usual hands and boards.
+large cards), so pictures stay under 1000 px wide and wider than tall for the usual hands and boards; a row of
+small cards (a Deluxe table's melds) wraps past ``SMALL_MAX_WIDTH`` (nine small cards), so a table stays
+narrow enough for its cards to read on a phone, which shows a picture about 360 px wide.
 """
 
 from __future__ import annotations
@@ -19,8 +21,13 @@ from bot.pictures.errors import PictureError
 from bot.pictures.faces import Worth
 from bot.pictures.parts import (
     ENGLISH_GALLERY,
+    FELT,
+    FELT_EDGE,
+    FELT_LINE,
+    LIGHT,
     PEG_COLOURS,
-    RGB,
+    PICK,
+    SOFT,
     GalleryWords,
     Lane,
     Legend,
@@ -29,20 +36,15 @@ from bot.pictures.parts import (
     Track,
     check,
 )
+from bot.pictures.pegs import draw_track, track_size
 from bot.pictures.suits import symbol
 from bot.pictures.text import fit, font
 from bot.rules.decktet import ALL_CARDS, Card, Rank, Suit
 
-FELT: RGB = (30, 82, 55)
-FELT_EDGE: RGB = (18, 56, 37)
-FELT_LINE: RGB = (60, 122, 86)
-LIGHT: RGB = (240, 234, 214)
-SOFT: RGB = (206, 222, 200)
-PICK: RGB = (255, 212, 60)
-
 LARGE, SMALL = 96, 58  # card widths
 MARGIN = 20
 MAX_WIDTH = 936  # content width: nine large cards, or a few groups
+SMALL_MAX_WIDTH = 9 * SMALL + 8 * 4  # a line of small cards: nine of them
 GROUP_GAP = 18
 ROW_GAP = 14
 LINE_GAP = 8
@@ -76,9 +78,13 @@ def _cards_width(n: int, small: bool) -> int:
     return max(1, n) * w + max(0, n - 1) * _card_gap(small)
 
 
+def _line_width(row: Row) -> int:
+    return SMALL_MAX_WIDTH if row.small else MAX_WIDTH
+
+
 def _slots(row: Row) -> Iterator[_Slot]:
     w = SMALL if row.small else LARGE
-    per_line = max(1, (MAX_WIDTH + _card_gap(row.small)) // (w + _card_gap(row.small)))
+    per_line = max(1, (_line_width(row) + _card_gap(row.small)) // (w + _card_gap(row.small)))
     label_font = font(LABEL_SIZE)
     for g, group in enumerate(row.groups):
         label = row.labels[g] if g < len(row.labels) else ""
@@ -87,7 +93,7 @@ def _slots(row: Row) -> Iterator[_Slot]:
             last = k == len(chunks) - 1
             text = fit(label, label_font, LABEL_MAX) if last and label else ""
             width = max(_cards_width(len(chunk), row.small), round(label_font.getlength(text)))
-            yield _Slot(g, k * per_line, chunk, text, min(width, MAX_WIDTH))
+            yield _Slot(g, k * per_line, chunk, text, min(width, _line_width(row)))
 
 
 @lru_cache(maxsize=256)
@@ -100,7 +106,7 @@ def _cut(row: Row) -> list[list[_Slot]]:
     lines: list[list[_Slot]] = [[]]
     x = 0
     for slot in _slots(row):
-        if lines[-1] and x + GROUP_GAP + slot.width > MAX_WIDTH:
+        if lines[-1] and x + GROUP_GAP + slot.width > _line_width(row):
             lines.append([])
             x = 0
         x += (GROUP_GAP if lines[-1] else 0) + slot.width
@@ -192,105 +198,6 @@ def _draw_row(
         y += _line_height(row) + LINE_GAP
 
 
-# --------------------------------------------------------------------------------------------- track
-
-TRACK_WIDTH = 880
-NAME_W, SCORE_W = 132, 52
-LANE_H, TRACK_HEAD = 32, 18
-
-
-def _hole_x(n: int, target: int) -> float:
-    """x of hole ``n`` (0 = start) from the start of the holes: groups of five, a wider step after the
-    start hole."""
-    span = TRACK_WIDTH - NAME_W - SCORE_W - 24
-    units = target + 0.8 * ((target - 1) // 5) + 1.2
-    pitch = span / units
-    if n <= 0:
-        return 0.0
-    return pitch * (n + 1.2 + 0.8 * ((n - 1) // 5))
-
-
-def _track_size(track: Track) -> tuple[int, int]:
-    return TRACK_WIDTH, TRACK_HEAD + LANE_H * len(track.lanes)
-
-
-@lru_cache(maxsize=64)
-def _dot(radius: float, colour: RGB, ring: float = 0.0) -> Image.Image:
-    """A smooth disc (or a ring ``ring`` px thick), drawn 4× and scaled down: ImageDraw does not antialias."""
-    k = 4
-    side = int(2 * radius + 3)
-    big = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
-    c = side * k / 2
-    r = radius * k
-    if ring:
-        d.ellipse((c - r, c - r, c + r, c + r), outline=(*colour, 255), width=round(ring * k))
-    else:
-        d.ellipse((c - r, c - r, c + r, c + r), fill=(*colour, 255), outline=(15, 30, 20, 255), width=k)
-    return big.resize((side, side), Image.Resampling.LANCZOS)
-
-
-def _paste_centered(im: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
-    im.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
-
-
-@lru_cache(maxsize=16)
-def _holes(target: int) -> Image.Image:
-    """One lane's strip of holes (the same for every lane: drawn once per target)."""
-    width = TRACK_WIDTH - NAME_W - SCORE_W
-    strip = Image.new("RGBA", (width, LANE_H - 6), (0, 0, 0, 0))
-    d = ImageDraw.Draw(strip)
-    d.rounded_rectangle((0, 0, width - 1, LANE_H - 7), radius=9, fill=(40, 100, 68, 255))
-    pitch = _hole_x(1, target) - _hole_x(0, target)
-    small = _dot(max(1.2, min(2.2, pitch * 0.22)), (14, 44, 29))
-    mid = (LANE_H - 6) / 2
-    for n in range(target):
-        _paste_centered(strip, small, 12 + _hole_x(n, target), mid)
-    _paste_centered(strip, _dot(5.0, (230, 190, 70), ring=2.0), 12 + _hole_x(target, target), mid)
-    return strip
-
-
-def _draw_track(im: Image.Image, d: ImageDraw.ImageDraw, track: Track, x0: int, y0: int) -> None:
-    t = track.target
-    hx = x0 + NAME_W + 12
-    tiny = font(11)
-    for k in range(1, 4):
-        n = round(t * k / 4)
-        x = hx + _hole_x(n, t)
-        d.text((x, y0 + TRACK_HEAD - 4), str(n), font=tiny, fill=SOFT, anchor="ms")
-        d.line((x, y0 + TRACK_HEAD - 2, x, y0 + TRACK_HEAD + LANE_H * len(track.lanes) - 4), fill=FELT_LINE)
-    d.text(
-        (hx + _hole_x(t, t), y0 + TRACK_HEAD - 4),
-        str(t),
-        font=font(12, True),
-        fill=(240, 200, 90),
-        anchor="ms",
-    )
-    strip = _holes(t)
-    name_font, score_font, gain_font = font(15), font(18, bold=True), font(13, bold=True)
-    for i, lane in enumerate(track.lanes):
-        colour = PEG_COLOURS[i]
-        y = y0 + TRACK_HEAD + i * LANE_H
-        mid = y + LANE_H / 2 - 1
-        _paste_centered(im, _dot(5.0, colour), x0 + 6, mid)
-        d.text(
-            (x0 + 16, mid), fit(lane.name, name_font, NAME_W - 20), font=name_font, fill=LIGHT, anchor="lm"
-        )
-        im.paste(strip, (x0 + NAME_W, y + 2), strip)
-        if lane.back is not None:
-            _paste_centered(im, _dot(5.5, colour, ring=2.5), hx + _hole_x(min(lane.back, t), t), mid)
-        fx = hx + _hole_x(min(lane.front, t), t)
-        _paste_centered(im, _dot(6.5, colour), fx, mid)
-        if lane.gained is not None:
-            text = f"{lane.gained:+d}"
-            tw = gain_font.getlength(text)
-            right = fx + 10 + tw < x0 + TRACK_WIDTH - SCORE_W
-            gx = fx + 10 if right else fx - 10 - tw
-            d.rectangle((gx - 2, mid - 8, gx + tw + 2, mid + 8), fill=FELT)
-            d.text((gx, mid), text, font=gain_font, fill=colour, anchor="lm")
-        d.text((x0 + TRACK_WIDTH - 4, mid), str(lane.front), font=score_font, fill=LIGHT, anchor="rm")
-
-
 # --------------------------------------------------------------------------------------------- legend
 
 LEGEND_H = 34
@@ -317,7 +224,7 @@ def _size(part: Row | Track | Legend) -> tuple[int, int]:
     if isinstance(part, Row):
         return _row_size(part)
     if isinstance(part, Track):
-        return _track_size(part)
+        return track_size(part)
     return _legend_size()
 
 
@@ -347,7 +254,7 @@ def _compose(
         if isinstance(part, Row):
             _draw_row(im, d, part, MARGIN, y, worth, names)
         elif isinstance(part, Track):
-            _draw_track(im, d, part, MARGIN, y)
+            draw_track(im, d, part, MARGIN, y, width - 2 * MARGIN)
         else:
             _draw_legend(im, d, part, MARGIN, y)
         y += h + ROW_GAP

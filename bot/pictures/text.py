@@ -1,9 +1,12 @@
 """The packaged fonts, and text made safe for them: no system font is ever used, so pictures look the same
-on every host. Characters outside the subset (emoji, CJK in display names) become "?" instead of tofu."""
+on every host. Characters outside the subset (emoji, CJK, Arabic, Cyrillic in display names) are left out,
+never drawn as "?" or as tofu boxes: "Chen 陈" is drawn "Chen", "Dee 🐉✨" "Dee". A name with nothing
+drawable left is "" here; the render code then writes something in its place (``drawable`` tells it)."""
 
 from __future__ import annotations
 
 import io
+import re
 import unicodedata
 from functools import lru_cache
 from importlib import resources
@@ -46,9 +49,20 @@ def supported(ch: str) -> bool:
     return any(lo <= cp <= hi for lo, hi in SUPPORTED)
 
 
+_DROPPED = "\x00"  # where a character was left out, until the spaces around it are tidied
+_GAP = re.compile("[ \x00]*\x00[ \x00]*")
+
+
+def _tidy(gap: re.Match[str]) -> str:
+    """A run of left-out characters and spaces: one space between words, nothing at either end."""
+    inside = gap.start() > 0 and gap.end() < len(gap.string)
+    return " " if inside and " " in gap.group() else ""
+
+
 @lru_cache(maxsize=1024)
 def clean(text: str) -> str:
-    """Text the subset font can draw: invisible format characters dropped, other missing ones as one "?"."""
+    """Text the subset font can draw: invisible format characters dropped, and every character no shipped
+    font has left out, with the spaces around it tidied ("Ana 🐉 Bo" → "Ana Bo", "Chen 陈" → "Chen")."""
     out: list[str] = []
     for ch in unicodedata.normalize("NFC", text):
         cat = unicodedata.category(ch)
@@ -57,11 +71,26 @@ def clean(text: str) -> str:
         if ch in "\t\n\r":
             ch = " "
         elif cat in ("Cc", "Cs", "Co", "Cn") or not supported(ch):
-            ch = "?"
-        if ch == "?" and out and out[-1] == "?":
-            continue
+            ch = _DROPPED
         out.append(ch)
-    return "".join(out)
+    cleaned = "".join(out)
+    return _GAP.sub(_tidy, cleaned) if _DROPPED in cleaned else cleaned
+
+
+def left_out(text: str) -> str:
+    """The visible characters of ``text`` that pictures leave out (no shipped font has them), in order: for
+    an honest note, and for tests."""
+    silent = ("Cf", "Mn", "Me", "Cc")
+    return "".join(
+        ch
+        for ch in unicodedata.normalize("NFC", text)
+        if unicodedata.category(ch) not in silent and not supported(ch)
+    )
+
+
+def drawable(text: str) -> bool:
+    """Whether any visible part of ``text`` is drawn (a name in a script no shipped font has is not)."""
+    return bool(clean(text).strip())
 
 
 def fit(text: str, fnt: Font, width: float) -> str:

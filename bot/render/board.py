@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.pictures import street_marks
+
 TRACK = "─"
 FRONT = "●"
 BACK = "○"
@@ -28,13 +30,14 @@ def _column(score: int, start: int, target: int, width: int) -> int:
 
 
 def draw_board(lanes: Sequence[Lane], start: int, target: int, *, width: int = 31) -> str:
-    """One line per lane, ``start`` on the left and ``target`` on the right, quarter marks between.
+    """One line per lane, ``start`` on the left and ``target`` on the right, the street marks between: the
+    holes the picture's board marks too (30, 60 and 90 on a 121 board, ``bot.pictures.street_marks``).
 
     The front peg wins a shared hole; the back peg shows how far the last score moved (as on a real board).
     """
     name_w = max((len(lane.name) for lane in lanes), default=0)
     name_w = min(name_w, 16)
-    marks = {_column(start + (target - start) * q // 4, start, target, width) for q in (1, 2, 3)}
+    marks = {_column(m, start, target, width) for m in street_marks(target) if start < m < target}
     head = f"{'':<{name_w}} {start:<{width // 2}}{target:>{width - width // 2}}"
     lines = [head]
     for lane in lanes:
