@@ -10,7 +10,9 @@ from discord.ext import commands
 
 from bot.base.i18n import ENGLISH, speaking, t
 from bot.base.text import game_rules_link
+from bot.edge import rules_book
 from bot.edge.translator import cmd
+from bot.render import rules_pages
 
 if TYPE_CHECKING:
     from bot.edge.app import TavernBot
@@ -81,6 +83,9 @@ def add_table_commands(group: app_commands.Group, bot: TavernBot, game: str) -> 
         await bot.controller.commands.ask_resign(interaction, game)
 
     async def rules(interaction: Interaction) -> None:
+        if game in rules_pages.GAMES:  # the full rules, a page at a time (``bot.edge.rules_book``)
+            await rules_book.open_book(interaction, game, title, adapter.colour, bot.settings)
+            return
         link = game_rules_link(game, bot.settings.rules_url)
         embed = discord.Embed(title=title, description=adapter.rules_text(link), colour=adapter.colour)
         await interaction.response.send_message(embed=embed, ephemeral=True)

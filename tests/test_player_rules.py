@@ -173,11 +173,25 @@ def test_the_short_rules_carry_the_essentials() -> None:
         "bharg",
         "121",
         "start at 10",
+        "say **go**",
+        "(the **Chief's Friend**)",
+        "missing suits: 1 missing → 1, 2 → 3, 3 → 6, 4 → 10",
+        "the dealer's **bhargage** (the crib)",
+        "Bharg Deluxe is another game",
     ):
         assert words in bh, words
     assert "/bhargage challenge" in bh and "/bhargage practice" in bh and "Hint" in bh
     dx = dx_render.rules_text()
-    for words in ("Ace Pile", "Discard Queue", "bharg set", "partial straight", "Ace and Crown 1", "100"):
+    for words in (
+        "Ace Pile",
+        "Discard Queue",
+        "bharg set",
+        "partial straight",
+        "Ace and Crown 1",
+        "100",
+        "Bharg is an older Decktet game",
+        "Bhargage (`/bhargage`) is another game",
+    ):
         assert words in dx, words
     assert "/deluxe create" in dx and "Join" in dx
 

@@ -1,5 +1,6 @@
 """The click router: every component press, ours or forged, before or after a restart, parsed strictly
-(``delivery.parse``, ``delivery.offered``) and handed to the lobby's or the table's door of the controller;
+(``delivery.parse``, ``delivery.offered``) and handed to the lobby's or the table's door of the controller
+(a rules page's to ``rules_book``);
 whatever goes wrong, the press gets an answer (``errors.reply_error``)."""
 
 from __future__ import annotations
@@ -8,12 +9,13 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.edge import delivery
+from bot.edge import delivery, rules_book
 from bot.edge.drain import Drain
 from bot.edge.errors import reply_error
 from bot.edge.table import TableController
 from bot.services.languages import Languages
 from bot.services.tables import TableService
+from bot.settings import Settings
 
 
 class Client(Protocol):
@@ -27,6 +29,8 @@ class Client(Protocol):
     def drain(self) -> Drain: ...
     @property
     def controller(self) -> TableController: ...
+    @property
+    def settings(self) -> Settings: ...
 
 
 async def on_component(client: Client, interaction: discord.Interaction[Any]) -> None:
@@ -34,6 +38,9 @@ async def on_component(client: Client, interaction: discord.Interaction[Any]) ->
     data: Any = interaction.data or {}
     try:
         await client.languages.heard(interaction)
+        if rules_book.ours(data.get("custom_id")):  # a rules page: no table, no lobby
+            await rules_book.turn(client, interaction)
+            return
         click = delivery.parse(data.get("custom_id"), data.get("values", ()))
         delivery.offered(interaction.message, data["custom_id"], click.values)
         if click.scope != "g" or click.verb == "rematch":
