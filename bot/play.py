@@ -24,6 +24,7 @@ from bot.base.i18n import ENGLISH, LANGUAGES, current, speaking, t, tn
 from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
 from bot.games import GAMES, Announcement, Aside, Click, GameAdapter, Move, Seat, StaleAction, Table
+from bot.games.prefs import DEFAULT as DEFAULT_PREFS
 from bot.games.seats import next_bot
 from bot.play_menu import Choice, by_name, numbered, parse_numbers, plain_text, tidy, words_for
 from bot.render.refusals import said
@@ -194,9 +195,9 @@ class Terminal:
         await self.publish(self.opening)
         try:
             while not table.is_over():
-                seat = self.adapter.bot_seat(table)  # the same rule as on Discord
-                if seat is not None:
-                    action = self.adapter.bot_action(table, seat, self.rng, self.level)
+                move = self.computer_move()  # the same rules as on Discord
+                if move is not None:
+                    seat, action = move
                     played = await self.play(seat, Move(action, ""))
                     self.panel = None
                     await self.publish(played.events)
@@ -214,6 +215,13 @@ class Terminal:
         if not board.content or board.content not in self.told:
             self.show_board()  # the controller's last board edit (Bhargage's final announcement has it)
         return 0
+
+    def computer_move(self) -> tuple[int, Any] | None:
+        """(seat, action) the computer makes now: a bot's move, or a person's only possible answer."""
+        seat = self.adapter.bot_seat(self.table)
+        if seat is not None:
+            return seat, self.adapter.bot_action(self.table, seat, self.rng, self.level)
+        return self.adapter.forced(self.table, lambda _: DEFAULT_PREFS)
 
     def read(self) -> str:
         print("> ", end="", file=self.stdout, flush=True)

@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.base.i18n import current, t
 from bot.base.refusals import UserFacingError
 from bot.base.text import RULES_DOCS, rules_link
-from bot.edge import delivery
+from bot.edge import delivery, me_panel
 from bot.edge.translator import cmd, localized
 from bot.games import GAMES
 from bot.render import cards as gallery
@@ -242,6 +242,10 @@ class General(commands.Cog):
         self, interaction: discord.Interaction[TavernBot], current: str
     ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=n, value=v) for n, v in gallery.card_names(current)]
+
+    @tavern.command(name=cmd("cmd.tavern.me.name"), description=cmd("cmd.tavern.me.description"))
+    async def me(self, interaction: discord.Interaction[TavernBot]) -> None:
+        await me_panel.show(self.bot, interaction)
 
     @tavern.command(name=cmd("cmd.tavern.ping.name"), description=cmd("cmd.tavern.ping.description"))
     async def ping(self, interaction: discord.Interaction[TavernBot]) -> None:

@@ -112,6 +112,9 @@ async def step(
     if "to cut" in line:
         panel = await panel_for(fake, channel, user, closed or set())
         assert panel is not None, f"{user.name} has no panel to cut from"
+        if not any(b.label == "Cut" for b in panel.buttons()):  # cut for them (their preference, the default)
+            await fake.settle()
+            return "cut"
         await fake.click(user, panel, "Cut")  # the cut is on the cutting player's own panel
         return "cut"
     panel = await panel_for(fake, channel, user, closed or set())

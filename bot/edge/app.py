@@ -29,6 +29,7 @@ from bot.services import drawing, health
 from bot.services.cooldowns import Limits
 from bot.services.languages import Languages
 from bot.services.lobbies import LobbyService
+from bot.services.preferences import Preferences
 from bot.services.records import Records
 from bot.services.server_settings import ServerSettings
 from bot.services.tables import TableService
@@ -134,6 +135,8 @@ class TavernBot(commands.AutoShardedBot):
         self.server_settings = ServerSettings(self.store, self.settings, self.games)
         self.languages = Languages(self.store, self.server_settings, self._guild_locale)
         await self.languages.load()
+        self.preferences = Preferences(self.store)
+        await self.preferences.load()
         await self.tree.set_translator(CatalogTranslator())
         self.controller = TableController(self, self.limits)
         await self.store.watch(self.tables.changed_elsewhere)

@@ -9,11 +9,12 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.edge import delivery, rules_book
+from bot.edge import delivery, me_panel, rules_book
 from bot.edge.drain import Drain
 from bot.edge.errors import reply_error
 from bot.edge.table import TableController
 from bot.services.languages import Languages
+from bot.services.preferences import Preferences
 from bot.services.tables import TableService
 from bot.settings import Settings
 
@@ -31,6 +32,8 @@ class Client(Protocol):
     def controller(self) -> TableController: ...
     @property
     def settings(self) -> Settings: ...
+    @property
+    def preferences(self) -> Preferences: ...
 
 
 async def on_component(client: Client, interaction: discord.Interaction[Any]) -> None:
@@ -40,6 +43,9 @@ async def on_component(client: Client, interaction: discord.Interaction[Any]) ->
         await client.languages.heard(interaction)
         if rules_book.ours(data.get("custom_id")):  # a rules page: no table, no lobby
             await rules_book.turn(client, interaction)
+            return
+        if me_panel.ours(data.get("custom_id")):  # a player's preference switch
+            await me_panel.flip(client, interaction)
             return
         click = delivery.parse(data.get("custom_id"), data.get("values", ()))
         delivery.offered(interaction.message, data["custom_id"], click.values)

@@ -24,6 +24,7 @@ from collections.abc import Iterator, Mapping
 from bot.games.answers import Announcement, Aside, Click, clip
 from bot.games.lobby import Lobby
 from bot.games.meta import TableMeta
+from bot.games.prefs import Prefs
 from bot.games.refusals import (
     MoveConflict,
     MoveNotSaved,
@@ -48,6 +49,7 @@ __all__ = [
     "MoveConflict",
     "MoveNotSaved",
     "NotSeated",
+    "Prefs",
     "Seat",
     "StaleAction",
     "Table",

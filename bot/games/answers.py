@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.base.panel import Control, Panel, Picture
+from bot.games.prefs import DEFAULT, Prefs
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class Click:
     verb: str
     arg: str
     values: tuple[str, ...] = ()
+    prefs: Prefs = DEFAULT  # the clicker's preferences (a quick discard needs no Confirm)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ one player's discard does not make the other's menu stale).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -15,7 +15,7 @@ from bot.ai import bhargage as computer
 from bot.base.i18n import t, tn
 from bot.base.panel import Button, Option, Panel, Select
 from bot.base.refusals import UserFacingError
-from bot.games import Announcement, Aside, Click, GameAdapter, Lobby, Move, StaleAction, Table, clip
+from bot.games import Announcement, Aside, Click, GameAdapter, Lobby, Move, Prefs, StaleAction, Table, clip
 from bot.render import bhargage as render
 from bot.render import bhargage_scenes as scenes
 from bot.render import picture, words
@@ -168,6 +168,7 @@ class Bhargage(GameAdapter):
             controls.append(hint_button())
         elif state.phase is bh.Phase.CUT and seat == state.non_dealer:
             controls.append(Button(t("bhargage.button.cut"), "cut", token=token, style="primary"))
+            panel = replace(panel, content=f"{panel.content}\n{t('bhargage.panel.cut-tip')}")
         elif state.phase is bh.Phase.PLAY and state.to_move == seat:
             legal = {a.card for a in view.legal if isinstance(a, bh.Play)}
             for c in view.hand:
@@ -212,6 +213,8 @@ class Bhargage(GameAdapter):
                 raise UserFacingError("bhargage.panel.choose-two")
             a, b = (card_at(v) for v in click.values)
             bh.check(state, bh.Discard(seat, (a, b)))
+            if click.prefs.quick_discard:  # no Confirm: the pick is the discard
+                return Move(bh.Discard(seat, (a, b)), click.token, done=self._played(seat, laid=(a, b)))
             note = t("bhargage.panel.confirm-discard", first=words.title(a), second=words.title(b))
             return self._panel(table, seat, note, chosen=(a, b))
         if click.verb == "discard":
@@ -292,6 +295,19 @@ class Bhargage(GameAdapter):
             out.ping_seats = (state.to_move,)
             out.ping = t("bhargage.ping.play", who=table.mention(state.to_move), count=state.count)
         return out
+
+    def forced(self, table: Table, prefs: Callable[[int], Prefs]) -> tuple[int, Any] | None:
+        """The cut (chance, nothing to decide) and a card that is the only one a player may play, made for
+        them at once — as their preferences say (both on by default)."""
+        state: bh.State = table.state
+        if table.status != "active" or state.phase not in (bh.Phase.CUT, bh.Phase.PLAY):
+            return None
+        [seat] = bh.waiting_for(state)
+        if table.is_bot(seat):
+            return None
+        wanted = prefs(seat).auto_cut if state.phase is bh.Phase.CUT else prefs(seat).auto_play
+        legal = bh.legal_actions(state, seat)
+        return (seat, legal[0]) if wanted and len(legal) == 1 else None
 
     def redraws(self, table: Table, events: Sequence[Any]) -> dict[int, str]:
         """Both panels follow the whole table, with what just happened on top (the show, after a hand).

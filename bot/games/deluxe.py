@@ -8,14 +8,14 @@ have offered. A typical turn is three clicks: draw, bind a meld from the menu (o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.ai import deluxe as computer
 from bot.base.i18n import Msg, t, tn
 from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
-from bot.games import Announcement, Aside, Click, GameAdapter, Lobby, Move, StaleAction, Table, clip
+from bot.games import Announcement, Aside, Click, GameAdapter, Lobby, Move, Prefs, StaleAction, Table, clip
 from bot.games.deluxe_panel import (
     CHUNK,
     COLOUR,
@@ -276,7 +276,7 @@ class Deluxe(GameAdapter):
     def replaces(self, table: Table, events: Sequence[Any]) -> bool:
         return any(isinstance(e, D.HandStarted) for e in events)
 
-    def forced(self, table: Table) -> tuple[int, Any] | None:
+    def forced(self, table: Table, prefs: Callable[[int], Prefs]) -> tuple[int, Any] | None:
         """A final bind offered to someone with nothing to bind: their Done is the only answer."""
         state: D.State = table.state
         if table.status != "active" or state.phase != D.Phase.FINAL_BIND or table.is_bot(state.turn):

@@ -18,6 +18,7 @@ from bot.base.panel import Button, Control, Option, Panel, Select
 from bot.games.answers import Announcement, Aside, Click
 from bot.games.lobby import Lobby
 from bot.games.meta import TableMeta
+from bot.games.prefs import Prefs
 from bot.games.seats import is_bot, shown
 from bot.render.levels import level_name
 from bot.rules.engine import Engine, Result
@@ -272,9 +273,10 @@ class GameAdapter:
             raise TypeError(f"{self.name} has no computer player")
         return self.ai.choose(self.rules.view(table.state, seat), rng, level)
 
-    def forced(self, table: Table) -> tuple[int, Any] | None:
-        """(seat, action) when the person the game waits for has exactly one possible answer that is no
-        ritual: it is made for them at once, with no click. None by default."""
+    def forced(self, table: Table, prefs: Callable[[int], Prefs]) -> tuple[int, Any] | None:
+        """(seat, action) when the person the game waits for has one possible answer: it is made for them at
+        once, with no click — always where it is no choice at all, or where the seat's preferences (``prefs``:
+        seat → that player's :class:`Prefs`) say to skip it. None by default."""
         return None
 
     def bot_controls(self, lobby: Lobby) -> tuple[Control, ...]:

@@ -61,6 +61,27 @@ class ConfigMixin(StoreBase):
                     (user_id, channel_id),
                 )
 
+    async def user_prefs(self) -> dict[int, dict[str, Any]]:
+        """Every player's stored preferences (only what they changed)."""
+        rows = await self._all("SELECT user_id, data FROM user_prefs")
+        out: dict[int, dict[str, Any]] = {}
+        for row in rows:
+            data = json.loads(row["data"])
+            out[int(row["user_id"])] = dict(data) if isinstance(data, dict) else {}
+        return out
+
+    async def set_user_prefs(self, user_id: int, data: Mapping[str, Any]) -> None:
+        """Replace a player's stored preferences with ``data`` (an empty mapping clears them)."""
+        async with self._tx() as db:
+            if data:
+                await db.execute(
+                    "INSERT INTO user_prefs (user_id, data) VALUES (?, ?) "
+                    "ON CONFLICT(user_id) DO UPDATE SET data = excluded.data",
+                    (user_id, json.dumps(dict(data), sort_keys=True)),
+                )
+            else:
+                await db.execute("DELETE FROM user_prefs WHERE user_id = ?", (user_id,))
+
     async def user_languages(self) -> dict[int, str]:
         """Every player's remembered language."""
         rows = await self._all("SELECT user_id, language FROM user_languages")

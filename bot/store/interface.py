@@ -192,6 +192,14 @@ class Store(Protocol):
         """Remember the player's DM channel with the bot, replacing what was there (None: forget it)."""
         ...
 
+    async def user_prefs(self) -> dict[int, dict[str, Any]]:
+        """Every player's stored preferences (user id → what they changed from the defaults)."""
+        ...
+
+    async def set_user_prefs(self, user_id: int, data: Mapping[str, Any]) -> None:
+        """Replace a player's stored preferences with ``data``; an empty mapping clears them."""
+        ...
+
     async def user_languages(self) -> dict[int, str]:
         """Every player's remembered language (user id → a language code such as ``"it"``)."""
         ...

@@ -247,6 +247,16 @@ _SQLITE: list[tuple[int, str]] = [
         );
         """,
     ),
+    (
+        11,
+        # Each player's preferences (/tavern me): only what they changed from the defaults, as JSON.
+        """
+        CREATE TABLE user_prefs (
+            user_id INTEGER PRIMARY KEY,
+            data TEXT NOT NULL
+        );
+        """,
+    ),
 ]
 
 # PostgreSQL's own script where a migration cannot be its SQLite script translated word for word

@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable
 
 from bot.edge.table.host import Host
 from bot.edge.table.publisher import Publisher
-from bot.games import Move, Table
+from bot.games import Move, Prefs, Table
 from bot.games.seats import level_of
 from bot.services import session
 
@@ -29,8 +30,14 @@ class ComputerPlayers:
         """Start the table's computer players if one of them has to act (and none is already moving), or
         make a person's forced move (the one possible answer) for them."""
         adapter = table.adapter
-        if table.id not in self._tasks and (adapter.bot_seat(table) is not None or adapter.forced(table)):
+        if table.id not in self._tasks and (
+            adapter.bot_seat(table) is not None or adapter.forced(table, self.prefs_of(table))
+        ):
             self._tasks[table.id] = asyncio.create_task(self._turns(table.id), name=f"bots-{table.id}")
+
+    def prefs_of(self, table: Table) -> Callable[[int], Prefs]:
+        """Seat → its player's preferences (a bot's are the defaults: it never waits for a forced move)."""
+        return lambda seat: self.host.preferences.of(table.user_ids[seat])
 
     async def idle(self) -> None:
         """Wait until no computer player is moving (tests, and a clean shutdown)."""
@@ -72,7 +79,7 @@ class ComputerPlayers:
                 return
             async with self.publisher.taken(table_id) as table:
                 seat = table.adapter.bot_seat(table)
-                forced = table.adapter.forced(table) if seat is None else None
+                forced = table.adapter.forced(table, self.prefs_of(table)) if seat is None else None
                 if seat is None and forced is None:
                     del self._tasks[table_id]  # under the lock: the next move wakes a new task
                     return

@@ -20,6 +20,7 @@ from bot.edge.governor import Governor
 from bot.games.seats import shown
 from bot.services.languages import Languages
 from bot.services.lobbies import LobbyService, Player
+from bot.services.preferences import Preferences
 from bot.services.server_settings import ServerSettings
 from bot.services.tables import TableService
 from bot.settings import Settings
@@ -45,6 +46,8 @@ class Host(Protocol):
     def server_settings(self) -> ServerSettings: ...
     @property
     def languages(self) -> Languages: ...
+    @property
+    def preferences(self) -> Preferences: ...
     @property
     def user(self) -> discord.ClientUser | None: ...
     @property

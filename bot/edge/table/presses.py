@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -44,6 +45,7 @@ class Presses:
         if click.verb == "claim":
             await self._claim(interaction, table, seat, click)
             return
+        click = replace(click, prefs=self.host.preferences.of(interaction.user.id))
         try:
             outcome = session.outcome(table, seat, click)
         except StaleAction:

@@ -1,0 +1,36 @@
+"""Players' preferences (``/tavern me``): read once at start-up, kept in memory, written when a player changes
+one. A game asks for them on every forced-move check, so asking costs nothing.
+
+With several processes sharing one store, a change reaches the others when they next start (as players'
+languages do); the process that served ``/tavern me`` uses it at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.games.prefs import DEFAULT, Prefs
+from bot.store import Store
+
+
+class Preferences:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._users: dict[int, Prefs] = {}
+
+    async def load(self) -> None:
+        self._users = {user: Prefs.stored(data) for user, data in (await self.store.user_prefs()).items()}
+
+    def of(self, user_id: int) -> Prefs:
+        """The player's preferences (the defaults for one who never changed any, and for a bot)."""
+        return self._users.get(user_id, DEFAULT)
+
+    async def change(self, user_id: int, name: str, value: bool) -> Prefs:
+        """Set one preference; stored first, so what the player sees is what is kept. ``name`` must be one of
+        :meth:`Prefs.names` (the caller parsed it strictly)."""
+        if name not in Prefs.names():
+            raise ValueError(name)
+        prefs = replace(self.of(user_id), **{name: value})
+        await self.store.set_user_prefs(user_id, prefs.changes())
+        self._users[user_id] = prefs
+        return prefs
