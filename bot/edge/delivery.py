@@ -101,6 +101,18 @@ def parse(cid: object, values: object = ()) -> Click:
     )
 
 
+def pressed(interaction: discord.Interaction[Any], parse: Callable[[object], T]) -> T:
+    """A button of the bot's own that belongs to no table (a rules page, a preference switch): its id read by
+    ``parse`` (which refuses what it cannot read), sent without values, and on the pressed message."""
+    data: Any = interaction.data or {}
+    cid = data.get("custom_id")
+    parsed = parse(cid)
+    if data.get("values"):
+        raise Refused(f"a button {cid!r} sent values")
+    offered(interaction.message, str(cid), ())
+    return parsed
+
+
 def offered(message: discord.Message | None, cid: str, values: tuple[str, ...]) -> None:
     """The pressed control is on the message it was pressed on, and the chosen values are among that select's
     options, as many as it allows (Discord sends the message as the bot last left it)."""

@@ -81,12 +81,7 @@ async def show(client: Client, interaction: Interaction) -> None:
 
 async def flip(client: Client, interaction: Interaction) -> None:
     """A switch was pressed: store the presser's change, redraw the panel in the same message."""
-    data: Any = interaction.data or {}
-    cid = data.get("custom_id")
-    name, value = parse(cid)
-    if data.get("values"):
-        raise delivery.Refused(f"a button {cid!r} sent values")
-    delivery.offered(interaction.message, cid, ())
+    name, value = delivery.pressed(interaction, parse)
     prefs = await client.preferences.change(interaction.user.id, name, value)
     embed, view = panel(prefs)
     await interaction.response.edit_message(embed=embed, view=view)

@@ -102,12 +102,7 @@ async def open_book(
 
 async def turn(client: Library, interaction: Interaction) -> None:
     """A page button was pressed: show its page in the same message (the press's answer is the edit)."""
-    data: Any = interaction.data or {}
-    cid = data.get("custom_id")
-    game, page = parse(cid)
-    if data.get("values"):
-        raise delivery.Refused(f"a button {cid!r} sent values")
-    delivery.offered(interaction.message, cid, ())
+    game, page = delivery.pressed(interaction, parse)
     adapter = client.tables.adapter(game)
     embed = page_embed(game, page, adapter.title, adapter.colour, _link(game, client.settings))
     await interaction.response.edit_message(embed=embed, view=controls(game, page))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from bot.store._base import StoreBase
 
@@ -34,15 +34,21 @@ class ConfigMixin(StoreBase):
 
     async def set_guild_settings(self, guild_id: int, data: Mapping[str, Any]) -> None:
         """Replace the server's stored settings with ``data`` (an empty mapping clears them)."""
+        await self._put_json("guild_settings", "guild_id", guild_id, data)
+
+    async def _put_json(
+        self, table: Literal["guild_settings", "user_prefs"], key: str, id_: int, data: Mapping[str, Any]
+    ) -> None:
+        """A row of JSON by id replaced with ``data``, or deleted when empty (nothing kept for defaults)."""
         async with self._tx() as db:
             if data:
                 await db.execute(
-                    "INSERT INTO guild_settings (guild_id, data) VALUES (?, ?) "
-                    "ON CONFLICT(guild_id) DO UPDATE SET data = excluded.data",
-                    (guild_id, json.dumps(dict(data), sort_keys=True)),
+                    f"INSERT INTO {table} ({key}, data) VALUES (?, ?) "
+                    f"ON CONFLICT({key}) DO UPDATE SET data = excluded.data",
+                    (id_, json.dumps(dict(data), sort_keys=True)),
                 )
             else:
-                await db.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
+                await db.execute(f"DELETE FROM {table} WHERE {key} = ?", (id_,))
 
     async def dm_channel(self, user_id: int) -> int | None:
         """The player's DM channel with the bot, if known."""
@@ -72,15 +78,7 @@ class ConfigMixin(StoreBase):
 
     async def set_user_prefs(self, user_id: int, data: Mapping[str, Any]) -> None:
         """Replace a player's stored preferences with ``data`` (an empty mapping clears them)."""
-        async with self._tx() as db:
-            if data:
-                await db.execute(
-                    "INSERT INTO user_prefs (user_id, data) VALUES (?, ?) "
-                    "ON CONFLICT(user_id) DO UPDATE SET data = excluded.data",
-                    (user_id, json.dumps(dict(data), sort_keys=True)),
-                )
-            else:
-                await db.execute("DELETE FROM user_prefs WHERE user_id = ?", (user_id,))
+        await self._put_json("user_prefs", "user_id", user_id, data)
 
     async def user_languages(self) -> dict[int, str]:
         """Every player's remembered language."""
