@@ -18,6 +18,7 @@ from bot.edge import delivery, me_panel
 from bot.edge.translator import cmd, localized
 from bot.games import GAMES
 from bot.render import cards as gallery
+from bot.services.live_tables import live_tables, tables_text
 from bot.services.server_settings import MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
 
 if TYPE_CHECKING:
@@ -242,6 +243,18 @@ class General(commands.Cog):
         self, interaction: discord.Interaction[TavernBot], current: str
     ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=n, value=v) for n, v in gallery.card_names(current)]
+
+    @tavern.command(name=cmd("cmd.tavern.tables.name"), description=cmd("cmd.tavern.tables.description"))
+    async def tables(self, interaction: discord.Interaction[TavernBot]) -> None:
+        if interaction.guild_id is None:
+            raise UserFacingError("tavern.error.server-only")
+        found = await live_tables(self.bot.store, self.bot.tables, interaction.guild_id)
+        embed = discord.Embed(
+            title=t("general.tables.title"), description=tables_text(found), colour=discord.Colour.dark_gold()
+        )
+        await interaction.response.send_message(
+            embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     @tavern.command(name=cmd("cmd.tavern.me.name"), description=cmd("cmd.tavern.me.description"))
     async def me(self, interaction: discord.Interaction[TavernBot]) -> None:
