@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.base.i18n import current, t
 from bot.base.refusals import UserFacingError
 from bot.base.text import RULES_DOCS, rules_link
-from bot.edge import delivery, me_panel
+from bot.edge import delivery, history_book, me_panel
 from bot.edge.translator import cmd, localized
 from bot.games import GAMES
 from bot.render import cards as gallery
@@ -255,6 +255,25 @@ class General(commands.Cog):
         await interaction.response.send_message(
             embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
+
+    @tavern.command(name=cmd("cmd.tavern.history.name"), description=cmd("cmd.tavern.history.description"))
+    @app_commands.rename(player=cmd("cmd.stats.player"), game=cmd("cmd.leaderboard.game"))
+    @app_commands.describe(
+        player=cmd("cmd.tavern.history.player.description"), game=cmd("cmd.tavern.history.game.description")
+    )
+    @app_commands.choices(
+        game=[
+            app_commands.Choice(name=cmd("cmd.leaderboard.game.bhargage"), value="bhargage"),
+            app_commands.Choice(name=cmd("cmd.leaderboard.game.deluxe"), value="deluxe"),
+        ]
+    )
+    async def history(
+        self,
+        interaction: discord.Interaction[TavernBot],
+        player: discord.User | None = None,
+        game: str | None = None,
+    ) -> None:
+        await history_book.show(self.bot, interaction, player or interaction.user, game)
 
     @tavern.command(name=cmd("cmd.tavern.me.name"), description=cmd("cmd.tavern.me.description"))
     async def me(self, interaction: discord.Interaction[TavernBot]) -> None:

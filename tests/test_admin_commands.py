@@ -30,7 +30,8 @@ async def test_the_admin_commands_are_a_top_level_group_that_discord_hides(
     assert sorted(o["name"] for o in admin["options"]) == ["end", "settings"]
     assert all("default_member_permissions" not in o for o in admin["options"])
     tavern = synced["tavern"]
-    assert sorted(o["name"] for o in tavern["options"]) == ["cards", "help", "me", "ping", "tables"]
+    names = sorted(o["name"] for o in tavern["options"])
+    assert names == ["cards", "help", "history", "me", "ping", "tables"]
     assert tavern.get("default_member_permissions") is None
     # A member is not offered the group, and help lists it only to those who are.
     member, mod = fake.add_user("member"), fake.add_user("mod")

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.edge import delivery, me_panel, rules_book
+from bot.edge import delivery, history_book, me_panel, rules_book
 from bot.edge.drain import Drain
 from bot.edge.errors import reply_error
 from bot.edge.table import TableController
@@ -17,6 +17,7 @@ from bot.services.languages import Languages
 from bot.services.preferences import Preferences
 from bot.services.tables import TableService
 from bot.settings import Settings
+from bot.store import Store
 
 
 class Client(Protocol):
@@ -34,6 +35,10 @@ class Client(Protocol):
     def settings(self) -> Settings: ...
     @property
     def preferences(self) -> Preferences: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def games(self) -> Any: ...
 
 
 async def on_component(client: Client, interaction: discord.Interaction[Any]) -> None:
@@ -46,6 +51,9 @@ async def on_component(client: Client, interaction: discord.Interaction[Any]) ->
             return
         if me_panel.ours(data.get("custom_id")):  # a player's preference switch
             await me_panel.flip(client, interaction)
+            return
+        if history_book.ours(data.get("custom_id")):  # a page of a member's history
+            await history_book.turn(client, interaction)
             return
         click = delivery.parse(data.get("custom_id"), data.get("values", ()))
         delivery.offered(interaction.message, data["custom_id"], click.values)

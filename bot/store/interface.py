@@ -162,6 +162,13 @@ class Store(Protocol):
         """Per game the user finished in this guild: totals, rating, hand average, newest results."""
         ...
 
+    async def history(
+        self, guild_id: int, user_id: int, game: str | None, *, offset: int, limit: int
+    ) -> tuple[list[records.PastGame], int]:
+        """The user's finished games in this guild (of ``game``, or all), newest first: ``limit`` from
+        ``offset``, each with every seat's name and score; and how many there are in all."""
+        ...
+
     async def bot_records(self, guild_id: int, user_id: int) -> list[records.BotRecord]:
         """The user's finished games against the bot, per game and level (never rated)."""
         ...

@@ -238,6 +238,31 @@ class HistoryRow:
 
 
 @dataclass(frozen=True)
+class PastSeat:
+    """One seat of a finished game, as a history line names it."""
+
+    user_id: int
+    name: str
+    score: int | None  # None: no result row (a seat that left before the end)
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """A finished game as one player's history lists it (``Store.history``)."""
+
+    game_id: int
+    game: str
+    finished_at: float
+    won: bool
+    score: int
+    rank: int
+    how: str
+    channel_id: int
+    thread_id: int | None
+    seats: tuple[PastSeat, ...]
+
+
+@dataclass(frozen=True)
 class GameStats:
     game: str
     games: int

@@ -7,13 +7,14 @@ counters are kept in SQL.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from bot.base import ratings as rt
 from bot.games.seats import is_bot, level_of
 from bot.store._base import Conn, Row, StoreBase
-from bot.store.records import BotRecord, Finish, GameStats, HistoryRow, LeaderRow
+from bot.store.records import BotRecord, Finish, GameStats, HistoryRow, LeaderRow, PastGame, PastSeat
 
 # The player's average hand score in one game, over the finished games that record one (Deluxe), as a
 # column of a query on ``ratings r``.
@@ -185,6 +186,52 @@ class StatsMixin(StoreBase):
             )
             for r in rows
         }
+
+    async def history(
+        self, guild_id: int, user_id: int, game: str | None, *, offset: int, limit: int
+    ) -> tuple[list[PastGame], int]:
+        """The user's finished games in this guild (one game, or all), newest first: ``limit`` of them from
+        ``offset``, with every seat's name and score, and how many there are in all."""
+        where = "r.guild_id = ? AND r.user_id = ?" + (" AND r.game = ?" if game else "")
+        params: tuple[Any, ...] = (guild_id, user_id, game) if game else (guild_id, user_id)
+        async with self._read() as db:
+            total = await db.fetchrow(f"SELECT COUNT(*) AS n FROM results r WHERE {where}", params)
+            rows = await db.fetch(
+                "SELECT r.game_id, r.game, r.finished_at, r.won, r.score, r.rank, r.how, g.channel_id, "
+                f"m.data AS meta FROM results r JOIN games g ON g.id = r.game_id "
+                f"LEFT JOIN table_meta m ON m.game_id = r.game_id WHERE {where} "
+                "ORDER BY r.finished_at DESC, r.game_id DESC LIMIT ? OFFSET ?",
+                (*params, limit, offset),
+            )
+            ids = [r["game_id"] for r in rows]
+            seats = await db.fetch(
+                "SELECT s.game_id, s.seat, s.user_id, s.name, x.score FROM seats s LEFT JOIN results x "
+                "ON x.game_id = s.game_id AND x.seat = s.seat "
+                f"WHERE s.game_id IN ({', '.join('?' * len(ids)) or 'NULL'}) ORDER BY s.game_id, s.seat",
+                tuple(ids),
+            )
+        by_game: dict[int, list[PastSeat]] = {}
+        for s in seats:
+            by_game.setdefault(s["game_id"], []).append(PastSeat(s["user_id"], s["name"], s["score"]))
+        out = []
+        for r in rows:
+            meta = json.loads(r["meta"]) if r["meta"] else {}
+            thread = meta.get("thread_id") if isinstance(meta, dict) else None
+            out.append(
+                PastGame(
+                    game_id=r["game_id"],
+                    game=r["game"],
+                    finished_at=r["finished_at"],
+                    won=bool(r["won"]),
+                    score=r["score"],
+                    rank=r["rank"],
+                    how=r["how"],
+                    channel_id=r["channel_id"],
+                    thread_id=int(thread) if isinstance(thread, int) else None,
+                    seats=tuple(by_game.get(r["game_id"], ())),
+                )
+            )
+        return out, int(total["n"]) if total else 0
 
     async def bot_records(self, guild_id: int, user_id: int) -> list[BotRecord]:
         """The user's finished games against the bot in this guild, per game and level (the strongest bot at

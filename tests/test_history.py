@@ -1,0 +1,64 @@
+"""``/tavern history``: a member's finished games in this server, newest first, ten to a page, turned with
+◀ ▶ in the same message; bots' seats marked; forged page ids refused."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from bot.settings import Settings
+from tests.conftest import StartBot
+from tests.fakediscord import FakeDiscord, FakeUser
+from tests.test_bhargage_discord import challenge
+
+
+async def finish_one(fake: FakeDiscord, a: FakeUser, b: FakeUser, loser: FakeUser) -> None:
+    await challenge(fake, a, b)
+    ask = await fake.slash(loser, fake.channel, "bhargage resign")
+    await fake.click(loser, ask.message, "Resign")
+    await fake.settle()
+
+
+def numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"`#(\d+)`", text)]
+
+
+async def test_history_pages_newest_first_with_everyones_score(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    await start_bot(dataclasses.replace(settings, openings_per_minute=100))
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    empty = await fake.slash(alice, fake.channel, "tavern history")
+    assert empty.ephemeral and "No finished game" in empty.message.text() and not empty.message.buttons()
+    for i in range(12):
+        await finish_one(fake, alice, bob, loser=bob if i % 3 else alice)
+    await fake.slash(alice, fake.channel, "bhargage practice", level="easy")
+    ask = await fake.slash(alice, fake.channel, "bhargage resign")
+    await fake.click(alice, ask.message, "Resign")
+    await fake.settle()
+
+    first = await fake.slash(alice, fake.channel, "tavern history")
+    text = first.message.text()
+    assert first.ephemeral and "alice's games · page 1/2" in text
+    ids = numbers(text)
+    assert len(ids) == 10 and ids == sorted(ids, reverse=True) and ids[0] == 13
+    lines = [line for line in text.split("\n") if line.startswith("`#")]
+    assert "🤖 Bot (easy)" in lines[0] and "lost with" in lines[0]  # the practice game, newest
+    assert all("**Bhargage**" in line and " bob " in line for line in lines[1:])
+    assert sum("🏆 won with" in line for line in lines) == sum(1 for i in range(12)[-9:] if i % 3)
+    turned = await fake.click(alice, first.message, "▶")
+    assert turned.type == 7 and "page 2/2" in first.message.text()
+    assert numbers(first.message.text()) == [3, 2, 1]
+    back = await fake.click(alice, first.message, "◀")
+    assert back.type == 7 and numbers(first.message.text()) == ids
+
+    bobs = await fake.slash(alice, fake.channel, "tavern history", player=bob)
+    assert "bob's games · page 1/2" in bobs.message.text() and "🤖" not in bobs.message.text()
+    deluxe = await fake.slash(alice, fake.channel, "tavern history", game="deluxe")
+    assert "No finished game" in deluxe.message.text()
+
+    for cid in ("tv:hist:1:all:0", "tv:hist:x:all:1", "tv:hist:1:chess!:1", "tv:hist:1:all:1:2"):
+        data = {"custom_id": cid, "component_type": 2}
+        answer = await fake._interact(3, alice, fake.channel, data, "forged", message=first.message)
+        assert answer.ephemeral and "out of date" in answer.content
