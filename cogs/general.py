@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.base.i18n import current, t
 from bot.base.refusals import UserFacingError
 from bot.base.text import RULES_DOCS, rules_link
-from bot.edge import delivery, history_book, me_panel
+from bot.edge import delivery, forget_me, history_book, me_panel
 from bot.edge.translator import cmd, localized
 from bot.games import GAMES
 from bot.render import cards as gallery
@@ -274,6 +274,12 @@ class General(commands.Cog):
         game: str | None = None,
     ) -> None:
         await history_book.show(self.bot, interaction, player or interaction.user, game)
+
+    @tavern.command(
+        name=cmd("cmd.tavern.forget-me.name"), description=cmd("cmd.tavern.forget-me.description")
+    )
+    async def forget(self, interaction: discord.Interaction[TavernBot]) -> None:
+        await forget_me.ask(interaction)
 
     @tavern.command(name=cmd("cmd.tavern.me.name"), description=cmd("cmd.tavern.me.description"))
     async def me(self, interaction: discord.Interaction[TavernBot]) -> None:

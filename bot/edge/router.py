@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.edge import delivery, history_book, me_panel, rules_book
+from bot.edge import delivery, forget_me, history_book, me_panel, rules_book
 from bot.edge.drain import Drain
 from bot.edge.errors import reply_error
 from bot.edge.table import TableController
@@ -54,6 +54,9 @@ async def on_component(client: Client, interaction: discord.Interaction[Any]) ->
             return
         if history_book.ours(data.get("custom_id")):  # a page of a member's history
             await history_book.turn(client, interaction)
+            return
+        if forget_me.ours(data.get("custom_id")):  # a member confirming they want to be forgotten
+            await forget_me.confirm(client, interaction)
             return
         click = delivery.parse(data.get("custom_id"), data.get("values", ()))
         delivery.offered(interaction.message, data["custom_id"], click.values)

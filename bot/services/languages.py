@@ -55,6 +55,10 @@ class Languages:
                 log.exception("Could not store the language of user %s", user.id)
         return language
 
+    def forget(self, user_id: int) -> None:
+        """The player asked to be forgotten (their row is gone already); their next press is heard anew."""
+        self._users.pop(user_id, None)
+
     def of_user(self, user_id: int, default: str = i18n.ENGLISH) -> str:
         """The player's language, or ``default`` (the table's channel language) for one never heard from."""
         return self._users.get(user_id, default)

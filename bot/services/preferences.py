@@ -25,6 +25,10 @@ class Preferences:
         """The player's preferences (the defaults for one who never changed any, and for a bot)."""
         return self._users.get(user_id, DEFAULT)
 
+    def forget(self, user_id: int) -> None:
+        """The player asked to be forgotten (the store row is already gone)."""
+        self._users.pop(user_id, None)
+
     async def change(self, user_id: int, name: str, value: bool) -> Prefs:
         """Set one preference; stored first, so what the player sees is what is kept. ``name`` must be one of
         :meth:`Prefs.names` (the caller parsed it strictly)."""

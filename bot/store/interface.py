@@ -207,6 +207,11 @@ class Store(Protocol):
         """Replace a player's stored preferences with ``data``; an empty mapping clears them."""
         ...
 
+    async def forget_user(self, user_id: int, anonymous: str) -> None:
+        """Delete a player's language, preferences and DM channel, and rename them ``anonymous`` in their
+        seats and ratings (one transaction); results stay, so others' histories and ratings do not change."""
+        ...
+
     async def user_languages(self) -> dict[int, str]:
         """Every player's remembered language (user id → a language code such as ``"it"``)."""
         ...
