@@ -37,10 +37,6 @@ class Client(Protocol):
     def preferences(self) -> Preferences: ...
 
 
-def ours(cid: object) -> bool:
-    return isinstance(cid, str) and cid.startswith(PREFIX)
-
-
 def parse(cid: object) -> int:
     match = _ID.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None
     if match is None:

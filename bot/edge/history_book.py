@@ -41,10 +41,6 @@ class Client(Protocol):
     def games(self) -> Any: ...
 
 
-def ours(cid: object) -> bool:
-    return isinstance(cid, str) and cid.startswith(PREFIX)
-
-
 def parse(cid: object) -> tuple[int, str, int]:
     match = _ID.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None
     if match is None:

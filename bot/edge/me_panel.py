@@ -30,10 +30,6 @@ class Client(Protocol):
     def preferences(self) -> Preferences: ...
 
 
-def ours(cid: object) -> bool:
-    return isinstance(cid, str) and cid.startswith(PREFIX)
-
-
 def parse(cid: object) -> tuple[str, bool]:
     """The preference a switch sets and its new value, or ``delivery.Refused``."""
     match = _ID.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None

@@ -1,10 +1,11 @@
 """The click router: every component press, ours or forged, before or after a restart, parsed strictly
 (``delivery.parse``, ``delivery.offered``) and handed to the lobby's or the table's door of the controller
-(a rules page's to ``rules_book``);
+(a press that belongs to no table, to its own module: ``OWN_MESSAGE``);
 whatever goes wrong, the press gets an answer (``errors.reply_error``)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import discord
@@ -41,22 +42,27 @@ class Client(Protocol):
     def games(self) -> Any: ...
 
 
+Answer = Callable[[Client, discord.Interaction[Any]], Awaitable[None]]
+
+# The presses that belong to no table, by the prefix of their custom id: each answers by updating the message
+# it was pressed on, after parsing its id strictly (``delivery.pressed``).
+OWN_MESSAGE: tuple[tuple[str, Answer], ...] = (
+    (rules_book.PREFIX, rules_book.turn),  # a rules page
+    (me_panel.PREFIX, me_panel.flip),  # a player's preference switch
+    (history_book.PREFIX, history_book.turn),  # a page of a member's history
+    (forget_me.PREFIX, forget_me.confirm),  # a member confirming they want to be forgotten
+)
+
+
 async def on_component(client: Client, interaction: discord.Interaction[Any]) -> None:
     """Route one press; the presser's language is heard first, for everything the press answers."""
     data: Any = interaction.data or {}
     try:
         await client.languages.heard(interaction)
-        if rules_book.ours(data.get("custom_id")):  # a rules page: no table, no lobby
-            await rules_book.turn(client, interaction)
-            return
-        if me_panel.ours(data.get("custom_id")):  # a player's preference switch
-            await me_panel.flip(client, interaction)
-            return
-        if history_book.ours(data.get("custom_id")):  # a page of a member's history
-            await history_book.turn(client, interaction)
-            return
-        if forget_me.ours(data.get("custom_id")):  # a member confirming they want to be forgotten
-            await forget_me.confirm(client, interaction)
+        cid = data.get("custom_id")
+        own = next((a for prefix, a in OWN_MESSAGE if isinstance(cid, str) and cid.startswith(prefix)), None)
+        if own is not None:  # no table, no lobby: the press updates its own message
+            await own(client, interaction)
             return
         click = delivery.parse(data.get("custom_id"), data.get("values", ()))
         delivery.offered(interaction.message, data["custom_id"], click.values)

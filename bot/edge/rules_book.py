@@ -45,11 +45,6 @@ def custom_id(game: str, page: int) -> str:
     return text
 
 
-def ours(cid: object) -> bool:
-    """Whether a press is a rules page's (then :func:`turn` answers it, whatever else it holds)."""
-    return isinstance(cid, str) and cid.startswith(PREFIX)
-
-
 def parse(cid: object) -> tuple[str, int]:
     """The game and page a rules button shows, or ``delivery.Refused``: total over whatever arrives."""
     if not isinstance(cid, str) or len(cid) > 100:
