@@ -132,7 +132,7 @@ def _draw_advice(ctx: Context, hand: list[Card], explain: bool) -> list[Advice]:
     if draw is not None:
         value = hold_value(ctx, hand) + potential(ctx, hand) - DECK_DRAW
         pack = plan(ctx, hand)[1] if explain else []
-        out.append(Advice(draw, value, tuple(pack), kept=_left(hand, pack)))
+        out.append(Advice(draw, value, tuple(pack), kept=_left(hand, pack) if explain else ()))
     queue = view.queue
     deepest_n = max(1, min(12, 22 - len(hand)))  # a big hand is a liability: take little more
     for t in _take_options(view):
@@ -144,7 +144,8 @@ def _draw_advice(ctx: Context, hand: list[Card], explain: bool) -> list[Advice]:
         if n > 1 and not any(taken[-1] in m.cards for m in melds_in(ctx, new)):
             continue
         v, pack = plan(ctx, new, top=3)
-        out.append(Advice(t, v, tuple(pack), taken=tuple(taken), kept=_left(new, pack)))
+        kept = _left(new, pack) if explain else ()
+        out.append(Advice(t, v, tuple(pack), taken=tuple(taken), kept=kept))
     out.sort(key=lambda a: -a.value)  # stable: of equal values the first weighed stays first
     if not out:
         out.append(Advice(view.legal[0], 0.0))
