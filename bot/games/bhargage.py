@@ -298,7 +298,7 @@ class Bhargage(GameAdapter):
 
     def forced(self, table: Table, prefs: Callable[[int], Prefs]) -> tuple[int, Any] | None:
         """The cut (chance, nothing to decide) and a card that is the only one a player may play, made for
-        them at once — as their preferences say (both on by default)."""
+        them at once — when their preferences say so (both off by default)."""
         state: bh.State = table.state
         if table.status != "active" or state.phase not in (bh.Phase.CUT, bh.Phase.PLAY):
             return None
