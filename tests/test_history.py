@@ -46,6 +46,10 @@ async def test_history_pages_newest_first_with_everyones_score(
     lines = [line for line in text.split("\n") if line.startswith("`#")]
     assert "🤖 Bot (easy)" in lines[0] and "lost with" in lines[0]  # the practice game, newest
     assert all("**Bhargage**" in line and " bob " in line for line in lines[1:])
+    assert "rating" not in lines[0]  # a game against the bot moves no rating
+    changes = [int(m) for line in lines[1:] for m in re.findall(r"rating ([+-]\d+)", line)]
+    assert len(changes) == 9
+    assert all((c > 0) == ("🏆" in line) for c, line in zip(changes, lines[1:], strict=True))
     assert sum("🏆 won with" in line for line in lines) == sum(1 for i in range(12)[-9:] if i % 3)
     turned = await fake.click(alice, first.message, "▶")
     assert turned.type == 7 and "page 2/2" in first.message.text()

@@ -82,6 +82,11 @@ def system_for(game: str, systems: Mapping[str, RatingSystem] = DEFAULT_SYSTEMS)
     return systems.get(game, "openskill")
 
 
+def newcomer(system: RatingSystem, players: int) -> float:
+    """The rating shown for a player before their first game of a system (as ``rate_game`` starts them)."""
+    return ELO_START if system == "elo" and players == 2 else float(display_openskill(OS_MU, OS_SIGMA))
+
+
 def rate_game(
     system: RatingSystem, current: Sequence[Rating | None], ranks: Sequence[int], winners: Sequence[int]
 ) -> list[Rating]:

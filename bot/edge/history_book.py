@@ -62,6 +62,9 @@ def line(past: PastGame, user_id: int, games: Any) -> str:
         if past.won
         else t("general.history.lost", score=past.score)
     )
+    if past.rating_before is not None and past.rating_after is not None:
+        change = round(past.rating_after) - round(past.rating_before)
+        result += " · " + t("general.history.rating", change=f"{change:+d}")
     return t(
         "general.history.line",
         id=past.game_id,

@@ -260,6 +260,9 @@ class PastGame:
     channel_id: int
     thread_id: int | None
     seats: tuple[PastSeat, ...]
+    # the player's rating before and after, on the stored scale; None when the game moved no rating
+    rating_before: float | None = None
+    rating_after: float | None = None
 
 
 @dataclass(frozen=True)

@@ -257,6 +257,15 @@ _SQLITE: list[tuple[int, str]] = [
         );
         """,
     ),
+    (
+        12,
+        # Each rated result's rating before and after the game, on the stored scale (NULL for a game that
+        # moved no rating: against the bot, or finished before this): a history's rating change, a trend.
+        """
+        ALTER TABLE results ADD COLUMN rating_before REAL;
+        ALTER TABLE results ADD COLUMN rating_after REAL;
+        """,
+    ),
 ]
 
 # PostgreSQL's own script where a migration cannot be its SQLite script translated word for word

@@ -35,7 +35,7 @@ async def record_finish(
     await _write_results(db, game_id, game, guild_id, f, seats, ranks)
     if any(is_bot(s["user_id"]) for s in seats):
         return  # recorded, but a game against the bot moves no rating and no leaderboard
-    await _write_ratings(db, game, guild_id, f, seats, ranks, system)
+    await _write_ratings(db, game_id, game, guild_id, f, seats, ranks, system)
 
 
 async def _write_results(
@@ -70,6 +70,7 @@ async def _write_results(
 
 async def _write_ratings(
     db: Conn,
+    game_id: int,
     game: str,
     guild_id: int,
     f: Finish,
@@ -77,7 +78,7 @@ async def _write_ratings(
     ranks: Sequence[int],
     system: rt.RatingSystem,
 ) -> None:
-    """Every seat's new rating and tallies, from their ratings before the game."""
+    """Every seat's new rating and tallies, from their ratings before the game (both kept on its result)."""
     current: list[rt.Rating | None] = []
     for s in seats:
         row = await db.fetchrow(
@@ -86,8 +87,12 @@ async def _write_ratings(
         )
         current.append(rt.Rating(row["rating"], row["mu"], row["sigma"]) if row else None)
     new = rt.rate_game(system, current, ranks, f.winners)
-    for s, r in zip(seats, new, strict=True):
+    for s, before, r in zip(seats, current, new, strict=True):
         won = s["seat"] in f.winners
+        await db.execute(
+            "UPDATE results SET rating_before = ?, rating_after = ? WHERE game_id = ? AND seat = ?",
+            (before.rating if before else rt.newcomer(system, len(seats)), r.rating, game_id, s["seat"]),
+        )
         await db.execute(
             "INSERT INTO ratings (guild_id, game, user_id, name, rating, mu, sigma, games, wins, losses, "
             "muggins_wins, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) "
@@ -198,6 +203,7 @@ class StatsMixin(StoreBase):
             total = await db.fetchrow(f"SELECT COUNT(*) AS n FROM results r WHERE {where}", params)
             rows = await db.fetch(
                 "SELECT r.game_id, r.game, r.finished_at, r.won, r.score, r.rank, r.how, g.channel_id, "
+                "r.rating_before, r.rating_after, "
                 f"m.data AS meta FROM results r JOIN games g ON g.id = r.game_id "
                 f"LEFT JOIN table_meta m ON m.game_id = r.game_id WHERE {where} "
                 "ORDER BY r.finished_at DESC, r.game_id DESC LIMIT ? OFFSET ?",
@@ -229,6 +235,8 @@ class StatsMixin(StoreBase):
                     channel_id=r["channel_id"],
                     thread_id=int(thread) if isinstance(thread, int) else None,
                     seats=tuple(by_game.get(r["game_id"], ())),
+                    rating_before=r["rating_before"],
+                    rating_after=r["rating_after"],
                 )
             )
         return out, int(total["n"]) if total else 0
