@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.base.i18n import current, t
 from bot.base.refusals import UserFacingError
 from bot.base.text import RULES_DOCS, rules_link
-from bot.edge import delivery, forget_me, history_book, me_panel
+from bot.edge import delivery, forget_me, history_book, me_panel, replay_book
 from bot.edge.translator import cmd, localized
 from bot.games import GAMES
 from bot.render import cards as gallery
@@ -274,6 +274,14 @@ class General(commands.Cog):
         game: str | None = None,
     ) -> None:
         await history_book.show(self.bot, interaction, player or interaction.user, game)
+
+    @tavern.command(name=cmd("cmd.tavern.replay.name"), description=cmd("cmd.tavern.replay.description"))
+    @app_commands.rename(game=cmd("cmd.tavern.replay.game"))
+    @app_commands.describe(game=cmd("cmd.tavern.replay.game.description"))
+    async def replay(
+        self, interaction: discord.Interaction[TavernBot], game: app_commands.Range[int, 1, 2**53]
+    ) -> None:
+        await replay_book.show(self.bot, interaction, game)
 
     @tavern.command(
         name=cmd("cmd.tavern.forget-me.name"), description=cmd("cmd.tavern.forget-me.description")

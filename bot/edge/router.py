@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.edge import delivery, forget_me, history_book, me_panel, rules_book
+from bot.edge import delivery, forget_me, history_book, me_panel, replay_book, rules_book
 from bot.edge.drain import Drain
 from bot.edge.errors import reply_error
 from bot.edge.table import TableController
@@ -50,6 +50,7 @@ OWN_MESSAGE: tuple[tuple[str, Answer], ...] = (
     (rules_book.PREFIX, rules_book.turn),  # a rules page
     (me_panel.PREFIX, me_panel.flip),  # a player's preference switch
     (history_book.PREFIX, history_book.turn),  # a page of a member's history
+    (replay_book.PREFIX, replay_book.turn),  # a step of a game's replay
     (forget_me.PREFIX, forget_me.confirm),  # a member confirming they want to be forgotten
 )
 

@@ -1,0 +1,173 @@
+"""``/tavern replay game:<N>``: a game step by step, only for the asker — the board picture and the calls
+the table told at each step (everyone's cards once they were shown: the shows are calls), turned with
+⏮ ⏪ ◀ ▶ ⏩ ⏭ (first, previous hand, previous, next, next hand, last) by updating that same message.
+
+What a step shows is what the game's channel showed everyone at that point (``bot.services.replay``), never
+a hidden hand. A finished (or abandoned) game of the asker's server is open to anyone there; a live game only
+to its own players, up to what its table has told — anyone else is told to watch its thread instead.
+
+A button carries its own address, ``tv:replay:<game id>:<step>:<which>``, parsed strictly (anyone can send
+any custom id) and checked to be on the pressed message; each press checks again who may see the game, so a
+forged id shows nothing its presser could not open with the command.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol
+
+import discord
+
+from bot.base.i18n import t
+from bot.base.refusals import UserFacingError
+from bot.edge import delivery
+from bot.games import Table, clip
+from bot.services import replay as rp
+from bot.store import Store
+from bot.store.records import GameRecord
+
+PREFIX = "tv:replay:"  # i18n: not text
+_STEP = r"(?P<game>[1-9][0-9]{0,18}):(?P<step>0|[1-9][0-9]{0,5})"  # i18n: not text
+_ID = re.compile(  # i18n: not text
+    rf"tv:replay:{_STEP}:(?P<which>first|hand-|prev|next|hand\+|last)", re.ASCII
+)
+COLOUR = 0x2B7A78
+PICTURE_WAIT = 1.5  # seconds a step waits for its picture before it goes as text (the answer is due in 3)
+REPLAYS = rp.Replays()  # this process's recent replays
+
+Interaction = discord.Interaction[Any]
+
+
+class Client(Protocol):
+    @property
+    def store(self) -> Store: ...
+    @property
+    def games(self) -> Any: ...
+
+
+def parse(cid: object) -> tuple[int, int]:
+    """(game id, step) of a stepper button; ``Refused`` for anything else."""
+    match = _ID.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None
+    if match is None:
+        raise delivery.Refused(f"custom id {cid!r} is not a replay step")
+    return int(match["game"]), int(match["step"])
+
+
+async def replay_for(client: Client, guild_id: int | None, user_id: int, game_id: int) -> rp.Replay:
+    """The game's replay, if this member may see it here: a game of this server, finished, or live with them
+    at its table (a live game is told only as far as its table told it)."""
+    record = await client.store.load_game(game_id)
+    if record is None or guild_id is None or record.guild_id != guild_id or record.game not in client.games:
+        raise UserFacingError("replay.unknown", id=game_id)
+    if record.status == "active" and all(s.user_id != user_id for s in record.seats):
+        raise UserFacingError("replay.live", id=game_id)
+    found = REPLAYS.get(record.id, record.version)
+    if found is None:
+        found = _walk(client, record)
+        REPLAYS.put(record.id, record.version, found)
+    return found
+
+
+def _walk(client: Client, record: GameRecord) -> rp.Replay:
+    adapter = client.games[record.game]
+    return rp.walk(adapter, rp.table_of(adapter, record), [a.text for a in record.actions])
+
+
+def targets(replay: rp.Replay, index: int) -> dict[str, int]:
+    """Where each button leads from step ``index``: previous hand is the start of this hand (or, from there,
+    of the one before); next hand the start of the next (or the last step)."""
+    last = len(replay.steps) - 1
+    starts = replay.hand_starts()
+    before = [s for s in starts if s < index]
+    after = [s for s in starts if s > index]
+    return {
+        "first": 0,
+        "hand-": before[-1] if before else 0,
+        "prev": max(0, index - 1),
+        "next": min(last, index + 1),
+        "hand+": after[0] if after else last,
+        "last": last,
+    }
+
+
+BUTTONS = (("first", "⏮"), ("hand-", "⏪"), ("prev", "◀"), ("next", "▶"), ("hand+", "⏩"), ("last", "⏭"))
+
+
+def controls(replay: rp.Replay, index: int) -> discord.ui.View:
+    """The six steppers (two rows: back, forward); those that would not move are off."""
+    view = delivery.Controls()
+    game_id = replay.table.id
+    for n, (which, emoji) in enumerate(BUTTONS):
+        to = targets(replay, index)[which]
+        label = t("replay.hand") if which in ("hand-", "hand+") else None  # the hand jumps say so
+        view.add_item(
+            discord.ui.Button(
+                label=label,
+                emoji=emoji,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}{game_id}:{to}:{which}",
+                disabled=to == index,
+                row=n // 3,
+            )
+        )
+    return view
+
+
+def step_message(replay: rp.Replay, index: int) -> tuple[discord.Embed, discord.ui.View, Any]:
+    """Step ``index`` (clamped) as an embed with its buttons, and the picture to show in it (or None)."""
+    index = max(0, min(index, len(replay.steps) - 1))
+    step = replay.steps[index]
+    table: Table = replay.at(index)
+    adapter = table.adapter
+    calls = adapter.announce(table, step.events)
+    board = adapter.board(table)
+    picture = calls.picture or board.picture
+    hands = replay.steps[-1].hand
+    title = t(
+        "replay.title",
+        id=table.id,
+        game=adapter.title,
+        step=index + 1,
+        steps=len(replay.steps),
+        hand=step.hand,
+        hands=hands,
+    )
+    tail = [adapter.score_line(table)]
+    if index == len(replay.steps) - 1 and not replay.finished:
+        tail.append(t("replay.live-end"))
+    room = delivery.EMBED_DESCRIPTION_LIMIT - len("\n\n".join(tail)) - 2
+    said = "\n".join(m for m in calls.messages if m) or t("replay.quiet")
+    text = clip(said.split("\n"), room) + "\n\n" + "\n\n".join(tail)
+    embed = discord.Embed(title=title[: delivery.EMBED_TITLE_LIMIT], description=text, colour=COLOUR)
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture.filename}")
+    return embed, controls(replay, index), picture
+
+
+async def _answer(interaction: Interaction, replay: rp.Replay, index: int, *, edit: bool) -> None:
+    embed, view, picture = step_message(replay, index)
+    files = await delivery.draw(picture, PICTURE_WAIT)
+    if picture is not None and not files:
+        embed.set_image(url=None)  # not drawn in time: the text carries the step
+    none = discord.AllowedMentions.none()
+    if edit:
+        await interaction.response.edit_message(embed=embed, view=view, attachments=files)
+    else:
+        await interaction.response.send_message(
+            embed=embed, view=view, files=files, ephemeral=True, allowed_mentions=none
+        )
+
+
+async def show(client: Client, interaction: Interaction, game_id: int) -> None:
+    """Answer ``/tavern replay``: the game's first step, only for the asker."""
+    if interaction.guild_id is None:
+        raise UserFacingError("tavern.error.server-only")
+    replay = await replay_for(client, interaction.guild_id, interaction.user.id, game_id)
+    await _answer(interaction, replay, 0, edit=False)
+
+
+async def turn(client: Client, interaction: Interaction) -> None:
+    """A stepper button: that step, in the same message (who may see the game is checked again)."""
+    game_id, index = delivery.pressed(interaction, parse)
+    replay = await replay_for(client, interaction.guild_id, interaction.user.id, game_id)
+    await _answer(interaction, replay, index, edit=True)
