@@ -4,7 +4,9 @@
 changed); ``python -m bot health`` reads the running bot's heartbeat file and exits 0 if it is healthy (the
 container's HEALTHCHECK); ``python -m bot backup PATH`` copies the SQLite database consistently, while the bot
 runs (:mod:`bot.backup`). ``python -m bot play bhargage`` (or ``play deluxe``) plays a game in the terminal
-against the computer, with no token and no Discord (:mod:`bot.play`).
+against the computer, with no token and no Discord (:mod:`bot.play`). ``python -m bot export GAME_ID
+[--out FILE]`` writes a game's record from the database and ``python -m bot replay FILE`` replays one in the
+terminal (:mod:`bot.record_cli`, ``docs/RECORD.md``).
 """
 
 from __future__ import annotations
@@ -143,10 +145,15 @@ def main(argv: list[str] | None = None) -> int:
         from bot import play  # no settings, no token, no Discord
 
         return play.main(args[1:])
+    if args[:1] == ["export"] or args[:1] == ["replay"]:
+        from bot import record_cli  # no token, no Discord
+
+        return (record_cli.export_main if args[0] == "export" else record_cli.replay_main)(args[1:])
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description="Decktet Tavern, a Discord bot. "
-        "`python -m bot play bhargage|deluxe [...]` plays a game in this terminal instead.",
+        "`python -m bot play bhargage|deluxe [...]` plays a game in this terminal instead; "
+        "`python -m bot export GAME_ID` writes a game's record, `python -m bot replay FILE` replays one.",
     )
     parser.add_argument(
         "command",

@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.base.i18n import current, t
 from bot.base.refusals import UserFacingError
 from bot.base.text import RULES_DOCS, rules_link
-from bot.edge import delivery, forget_me, history_book, me_panel, replay_book
+from bot.edge import delivery, forget_me, history_book, me_panel, record_export, replay_book
 from bot.edge.translator import cmd, localized
 from bot.games import GAMES
 from bot.render import cards as gallery
@@ -282,6 +282,15 @@ class General(commands.Cog):
         self, interaction: discord.Interaction[TavernBot], game: app_commands.Range[int, 1, 2**53]
     ) -> None:
         await replay_book.show(self.bot, interaction, game)
+
+    @tavern.command(name=cmd("cmd.tavern.export.name"), description=cmd("cmd.tavern.export.description"))
+    @app_commands.rename(game=cmd("cmd.tavern.export.game"))
+    @app_commands.describe(game=cmd("cmd.tavern.export.game.description"))
+    async def export(
+        self, interaction: discord.Interaction[TavernBot], game: app_commands.Range[int, 1, 2**53]
+    ) -> None:
+        """The game's record as a text file, for the asker alone (``bot.edge.record_export``)."""
+        await record_export.send(self.bot, interaction, game)
 
     @tavern.command(
         name=cmd("cmd.tavern.forget-me.name"), description=cmd("cmd.tavern.forget-me.description")

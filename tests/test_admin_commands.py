@@ -31,7 +31,7 @@ async def test_the_admin_commands_are_a_top_level_group_that_discord_hides(
     assert all("default_member_permissions" not in o for o in admin["options"])
     tavern = synced["tavern"]
     names = sorted(o["name"] for o in tavern["options"])
-    assert names == ["cards", "forget-me", "help", "history", "me", "ping", "replay", "tables"]
+    assert names == ["cards", "export", "forget-me", "help", "history", "me", "ping", "replay", "tables"]
     assert tavern.get("default_member_permissions") is None
     # A member is not offered the group, and help lists it only to those who are.
     member, mod = fake.add_user("member"), fake.add_user("mod")
