@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.base.i18n import current, t
 from bot.base.refusals import UserFacingError
 from bot.base.text import RULES_DOCS, rules_link
-from bot.edge import delivery, forget_me, history_book, me_panel, record_export, replay_book
+from bot.edge import delivery, forget_me, history_book, leaderboard_book, me_panel, record_export, replay_book
 from bot.edge.translator import cmd, localized
 from bot.games import GAMES
 from bot.render import cards as gallery
@@ -170,6 +170,7 @@ class General(commands.Cog):
         target=cmd("cmd.admin.settings.target"),
         reset=cmd("cmd.admin.settings.reset"),
         language=cmd("cmd.admin.settings.language"),
+        seasons=cmd("cmd.admin.settings.seasons"),
     )
     @app_commands.describe(
         nudge_minutes=cmd("cmd.admin.settings.nudge-minutes.description"),
@@ -180,13 +181,18 @@ class General(commands.Cog):
         target=cmd("cmd.admin.settings.target.description"),
         reset=cmd("cmd.admin.settings.reset.description"),
         language=cmd("cmd.admin.settings.language.description"),
+        seasons=cmd("cmd.admin.settings.seasons.description"),
     )
     @app_commands.choices(
         language=[
             app_commands.Choice(name=cmd("cmd.admin.settings.language.auto"), value="auto"),
             app_commands.Choice(name=cmd("cmd.admin.settings.language.en"), value="en"),
             app_commands.Choice(name=cmd("cmd.admin.settings.language.it"), value="it"),
-        ]
+        ],
+        seasons=[
+            app_commands.Choice(name=cmd("cmd.admin.settings.seasons.monthly"), value="monthly"),
+            app_commands.Choice(name=cmd("cmd.admin.settings.seasons.none"), value="none"),
+        ],
     )
     async def settings(
         self,
@@ -199,9 +205,11 @@ class General(commands.Cog):
         target: int | None = None,
         reset: bool = False,
         language: str | None = None,
+        seasons: str | None = None,
     ) -> None:
         changes: dict[str, Any] = {
             "language": language,
+            "seasons": seasons,
             "nudge_minutes": nudge_minutes,
             "claim_minutes": claim_minutes,
             "dms": dms,
@@ -219,6 +227,16 @@ class General(commands.Cog):
         asked = {k: v for k, v in changes.items() if v is not None}
         text = await self.bot.server_settings.answer(interaction.guild_id, asked, reset=reset)
         await interaction.response.send_message(text, ephemeral=True)
+
+    @admin.command(name=cmd("cmd.admin.new-season.name"), description=cmd("cmd.admin.new-season.description"))
+    async def new_season(self, interaction: discord.Interaction[TavernBot]) -> None:
+        """Close the leaderboard's current season, after a confirmation (``bot.edge.leaderboard_book``)."""
+        if interaction.guild_id is None:
+            raise UserFacingError("tavern.error.server-only")
+        if not interaction.permissions.manage_guild:
+            raise UserFacingError("leaderboard.close.admins-only")
+        self.bot.limits.admin.take(interaction.user.id)
+        await leaderboard_book.ask_close(self.bot, interaction)
 
     @settings.autocomplete("game")
     async def settings_game(

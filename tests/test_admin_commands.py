@@ -27,7 +27,7 @@ async def test_the_admin_commands_are_a_top_level_group_that_discord_hides(
     assert int(admin["default_member_permissions"]) == discord.Permissions(manage_channels=True).value
     assert admin["name_localizations"]["it"] == "taverna-admin"
     assert admin["dm_permission"] is False  # servers only
-    assert sorted(o["name"] for o in admin["options"]) == ["end", "settings"]
+    assert sorted(o["name"] for o in admin["options"]) == ["end", "new-season", "settings"]
     assert all("default_member_permissions" not in o for o in admin["options"])
     tavern = synced["tavern"]
     names = sorted(o["name"] for o in tavern["options"])
@@ -42,6 +42,7 @@ async def test_the_admin_commands_are_a_top_level_group_that_discord_hides(
     assert "/tavern help" in shown.text() and "tavern-admin" not in shown.text()
     shown = await fake.slash(mod, fake.channel, "tavern help")
     assert "/tavern-admin end" in shown.text() and "/tavern-admin settings" in shown.text()
+    assert "/tavern-admin new-season" in shown.text()
     # Settings wants Manage Server, which the group's default does not ask: checked when it runs.
     refused = await fake.slash(mod, fake.channel, "tavern-admin settings")
     assert refused.ephemeral and "Manage Server" in refused.text()

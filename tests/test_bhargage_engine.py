@@ -468,7 +468,8 @@ def test_resign_and_forfeit_end_the_game_at_once(how):
     state, _ = bh.start(3)
     state, ev = bh.apply(state, Resign(1, how))
     assert ev == [GameWon(0, how, state.scores)]
-    assert bh.final_result(state) == bh.Result(state.scores, (0,), False, how)
+    nothing = (None, None)  # no hand was counted
+    assert bh.final_result(state) == bh.Result(state.scores, (0,), False, how, nothing)
     with pytest.raises(GameOver):
         bh.apply(state, Resign(0))
     assert bh.legal_actions(state, 0) == [] and bh.waiting_for(state) == ()

@@ -27,7 +27,7 @@ from bot.rules.deluxe_melds import (
     is_complete_straight,
 )
 from bot.settings import Settings, SettingsError, settings_from_env
-from cogs.stats import RATING_LEGEND, leaderboard_text, shown_rating, stats_lines
+from cogs.stats import RATING_LEGEND, leaderboard_text, shown_rating
 from tests.conftest import StartBot, plural
 from tests.fakediscord import FakeDiscord
 
@@ -280,12 +280,15 @@ def test_shown_ratings_start_at_1000_and_are_provisional_at_first() -> None:
 
 
 def test_stats_text_has_no_bad_plurals() -> None:
-    from bot.services.records import BotRecord, GameStats
+    from bot.edge.profile_card import text as profile_text
+    from bot.games import GAMES
+    from bot.store.records import BotRecord, GameProfile, Profile
 
-    one = GameStats("bhargage", 1, 1, 0, 1, 1516, None, ())
-    text = stats_lines("ann", {"bhargage": one}, [BotRecord("deluxe", "hard", 1, 1)])
-    assert "1 game · 1 win · 0 losses · 100% · 1 muggins win · rating 1016?" in text
-    assert "hard: 1 game · 1 win" in text
+    one = GameProfile("bhargage", 1, 1, 0, 1, 1516, (1500.0, 1516.0), 12, None)
+    text = profile_text("ann", Profile(1, "ann", (one,), None, (BotRecord("deluxe", "hard", 1, 1),)), GAMES)
+    assert "rating 1016? · up 16 over the last game" in text
+    assert "1 game · 1 win · 0 losses · 100% · 1 muggins win" in text
+    assert "Bharg Deluxe, hard: 1 game · 1 win" in text
     assert not re.search(r"\b1 (games|wins|losses|points|hands|cards)\b", text)
 
 

@@ -17,6 +17,7 @@ import pytest
 from bot.edge.app import TavernBot
 from bot.edge.delivery import parse
 from bot.games import Table
+from bot.rules import bhargage as bh
 from bot.services.tables import TableService
 from bot.services.tables.restore import Restore
 from tests.conftest import StartBot
@@ -85,7 +86,7 @@ async def test_a_hostile_snapshot_row_is_refused_at_start_and_the_game_replayed(
     owned = tmp_path / "owned"
     with sqlite3.connect(first.settings.db_path) as db:
         tag = db.execute("SELECT fingerprint FROM snapshots WHERE game_id = ?", (before.id,)).fetchone()[0]
-        assert tag == "json1:bhargage:1"
+        assert tag == f"json1:bhargage:{bh.STATE_VERSION}"
         db.execute(
             "UPDATE snapshots SET data = ? WHERE game_id = ?", (pickle.dumps(Exploit(owned)), before.id)
         )

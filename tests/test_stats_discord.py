@@ -13,7 +13,7 @@ async def test_leaderboard_and_stats_for_both_games(fake_discord: FakeDiscord, s
     fake = fake_discord
     bot = await start_bot()
     ann, ben, cat = fake.add_user("ann"), fake.add_user("ben"), fake.add_user("cat")
-    empty = await fake.slash(ann, fake.channel, "leaderboard")
+    empty = await fake.slash(ann, fake.channel, "leaderboard", board="all-time")
     assert "No finished games" in empty.content
 
     store, guild = bot.store, fake.guild.id
@@ -45,7 +45,7 @@ async def test_leaderboard_and_stats_for_both_games(fake_discord: FakeDiscord, s
         )
     )
 
-    board = await fake.slash(ben, other, "leaderboard")
+    board = await fake.slash(ben, other, "leaderboard", board="all-time")  # finished in 1970: past seasons
     assert not board.ephemeral and "Bhargage leaderboard" in board.content
     rows = [ln for ln in board.content.splitlines() if ln[:2].strip().isdigit()]
     assert [r.split()[1] for r in rows] == ["ann", "ben", "cat"]  # ordered by Elo rating
@@ -54,22 +54,24 @@ async def test_leaderboard_and_stats_for_both_games(fake_discord: FakeDiscord, s
     assert ann_row[6].endswith("?") and int(ann_row[6][:-1]) > 1000  # shown from 1000; provisional: 3 games
     assert "rating: a new player starts at 1000" in board.content
 
-    deluxe = await fake.slash(ben, other, "leaderboard", game="deluxe")
+    deluxe = await fake.slash(ben, other, "leaderboard", game="deluxe", board="all-time")
     assert "Bharg Deluxe leaderboard" in deluxe.content and "cat" in deluxe.content
     drows = {ln.split()[1]: ln.split() for ln in deluxe.content.splitlines() if ln[:2].strip().isdigit()}
     assert drows["ann"][2:6] == ["1", "0", "100", "11.5"]  # wins, losses, win %, average hand score
     assert drows["cat"][5] == "1.0" and "average hand score" in deluxe.content
     assert "muggins" not in deluxe.content
 
-    mine = await fake.slash(ann, fake.channel, "stats")
-    assert mine.ephemeral
-    assert "__Bhargage__: 3 games · 2 wins · 1 loss · 67% · 1 muggins win · rating 10" in mine.content
+    mine = await fake.slash(ann, fake.channel, "stats")  # a profile card: tests/test_profile.py
+    assert mine.ephemeral and [a["filename"] for a in mine.message.attachments] == ["profile.png"]
+    assert "__Bhargage__ · rating 10" in mine.content and " over the last 3 games" in mine.content
+    assert "3 games · 2 wins · 1 loss · 67% · 1 muggins win" in mine.content
     assert (
-        "__Bharg Deluxe__: 1 game · 1 win · 0 losses" in mine.content
+        "__Bharg Deluxe__ · rating " in mine.content
+        and "1 game · 1 win · 0 losses · 100%" in mine.content
         and "average hand score 11.5" in mine.content
     )
-    assert "-" not in mine.content.split("__Bharg Deluxe__")[1].split("rating ")[1].split()[0]
-    assert "last games: won 121, lost 60, won (muggins) 121" in mine.content
+    deluxe_rating = mine.content.split("__Bharg Deluxe__")[1].split("rating ")[1].split()[0]
+    assert "-" not in deluxe_rating and "−" not in deluxe_rating
     theirs = await fake.slash(ann, fake.channel, "stats", player=cat)
     assert theirs.content.startswith("**cat**") and "0 wins · 1 loss" in theirs.content
     nobody = await fake.slash(ann, fake.channel, "stats", player=fake.add_user("dan"))

@@ -10,7 +10,16 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.edge import delivery, forget_me, history_book, me_panel, replay_book, rules_book
+from bot.edge import (
+    delivery,
+    forget_me,
+    history_book,
+    leaderboard_book,
+    me_panel,
+    profile_card,
+    replay_book,
+    rules_book,
+)
 from bot.edge.drain import Drain
 from bot.edge.errors import reply_error
 from bot.edge.table import TableController
@@ -52,6 +61,8 @@ OWN_MESSAGE: tuple[tuple[str, Answer], ...] = (
     (history_book.PREFIX, history_book.turn),  # a page of a member's history
     (replay_book.PREFIX, replay_book.turn),  # a step of a game's replay
     (forget_me.PREFIX, forget_me.confirm),  # a member confirming they want to be forgotten
+    (leaderboard_book.PREFIX, leaderboard_book.press),  # a board's page or menu, or closing a season
+    (profile_card.PREFIX, profile_card.post),  # a profile card's Post in channel (a new public message)
 )
 
 

@@ -270,7 +270,7 @@ Event = (
 # The version of State that snapshots store (bot/services/snapshots.py): bump it only when the State's
 # shape or meaning changes, or that of what it holds (Options, Phase, cards);
 # snapshots of other versions are left unread.
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: State.best
 
 Hands = tuple[tuple[Card, ...], tuple[Card, ...]]
 _NO_HANDS: Hands = ((), ())
@@ -308,6 +308,8 @@ class State:
     first_dealer: int = 0
     # Each seat's back peg: its score before its most recent scoring of 1 or more points (None until then).
     backs: tuple[int | None, int | None] = (None, None)
+    # Each seat's best count in a show so far (its hand, or its bhargage when it dealt); -1 before its first.
+    best: tuple[int, int] = (-1, -1)
 
     @property
     def non_dealer(self) -> int:
@@ -320,6 +322,7 @@ class Result:
     winners: tuple[int, ...]
     muggins: bool
     how: str
+    best_hands: tuple[int | None, ...] = ()  # each seat's best show count (None: never counted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +358,7 @@ class _Work:
 
     __slots__ = (
         "backs",
+        "best",
         "bhargage",
         "count",
         "dealer",
@@ -385,6 +389,7 @@ class _Work:
         self.phase = s.phase
         self.scores = list(s.scores)
         self.backs = list(s.backs)
+        self.best = list(s.best)
         self.hands = list(s.hands)
         self.discards = list(s.discards)
         self.kept = s.kept
@@ -423,6 +428,7 @@ class _Work:
             muggins=self.muggins,
             first_dealer=self.first_dealer,
             backs=(self.backs[0], self.backs[1]),
+            best=(self.best[0], self.best[1]),
         )
 
     def score(self, seat: int, points: int) -> bool:
@@ -529,7 +535,8 @@ def is_over(state: State) -> bool:
 def final_result(state: State) -> Result:
     if state.phase is not Phase.OVER:
         raise IllegalAction("bhargage.rules.not-over")
-    return Result(scores=state.scores, winners=(state.winner,), muggins=state.muggins, how=state.how)
+    best = tuple(b if b >= 0 else None for b in state.best)
+    return Result(state.scores, (state.winner,), state.muggins, state.how, best)
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
@@ -766,6 +773,7 @@ def _show(w: _Work, ev: list[Event]) -> bool:
     for owner, kind, cards in counts:
         hc = count_hand(cards, up, bhargage=kind == "bhargage", sequences=seq)
         won = w.score(owner, hc.total)
+        w.best[owner] = max(w.best[owner], hc.total)
         ev.append(HandCounted(owner, kind, cards, up, hc.items, hc.total, w.scores[owner]))
         if won:
             w.win(owner, "target", ev)

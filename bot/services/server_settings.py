@@ -3,8 +3,8 @@
 A server may change the idle timers (nudge and claim minutes), the usual target of each game (used when a
 player doesn't give one), whether each game opens its own thread, and whether private panels go out by DM
 at all (off: every player plays from the channel with **Show my hand**, for servers that don't want the
-bot in their members' DMs). Every value is
-checked here, whatever the client sent; a change is all or nothing.
+bot in their members' DMs), and whether the leaderboard's seasons are monthly or one until an admin closes it.
+Every value is checked here, whatever the client sent; a change is all or nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from bot.base.safe import plain
 from bot.games import GameAdapter
 from bot.settings import Settings
 from bot.store import Store
+from bot.store.boards import MONTHLY, ONE_SEASON
 
 MAX_NUDGE_MINUTES = 24 * 60
 SHARED_TTL = 30.0  # seconds a process trusts its copy of a server's settings when several share the store
@@ -37,11 +38,14 @@ class ServerConfig:
     threads: bool = True  # each game in its own thread (where the bot may open threads)
     targets: Mapping[str, int] = field(default_factory=dict)  # the usual target per game name
     language: str | None = None  # the channels' language; None: the server's Discord locale (bot.languages)
+    # the leaderboard's seasons (bot.store.boards reads this one from the store): MONTHLY, or ONE_SEASON
+    # until an admin closes it
+    seasons: str = MONTHLY
 
     def changes(self, defaults: ServerConfig) -> dict[str, Any]:
         """What differs from ``defaults``: what is stored."""
         out: dict[str, Any] = {}
-        for key in ("nudge_minutes", "claim_minutes", "dms", "threads", "language"):
+        for key in ("nudge_minutes", "claim_minutes", "dms", "threads", "language", "seasons"):
             if getattr(self, key) != getattr(defaults, key):
                 out[key] = getattr(self, key)
         targets = {g: t for g, t in self.targets.items() if defaults.targets.get(g) != t}
@@ -79,8 +83,8 @@ class ServerSettings:
         self._cache[guild_id] = (config, time.monotonic())
 
     async def change(self, guild_id: int, changes: Mapping[str, Any]) -> ServerConfig:
-        """Apply ``changes`` (``nudge_minutes``, ``claim_minutes``, ``dms``, ``<game>_target``) or refuse them
-        all with a sentence saying what is wrong."""
+        """Apply ``changes`` (``nudge_minutes``, ``claim_minutes``, ``dms``, ``seasons``, ``<game>_target``)
+        or refuse them all with a sentence saying what is wrong."""
         config = self._apply(await self.get(guild_id), self._as_stored(changes), strict=True)
         await self.store.set_guild_settings(guild_id, config.changes(self.defaults))
         self._keep(guild_id, config)
@@ -146,6 +150,10 @@ class ServerSettings:
             if value not in LANGUAGES:
                 raise UserFacingError("tavern.settings.no-language", language=plain(str(value)))
             return replace(config, language=value)
+        if key == "seasons":
+            if value not in (MONTHLY, ONE_SEASON):
+                raise UserFacingError("leaderboard.settings.seasons-choice")
+            return replace(config, seasons=value)
         if key == "targets" and isinstance(value, Mapping):
             targets = dict(config.targets)
             for game, target in value.items():
@@ -195,6 +203,12 @@ def describe(config: ServerConfig, defaults: ServerConfig, games: Mapping[str, G
         t("tavern.settings.threads-line", value=threads) + mark(config.threads != defaults.threads),
         t("tavern.settings.language-line", value=language) + mark(config.language != defaults.language),
     ]
+    seasons = (
+        t("leaderboard.settings.monthly") if config.seasons == MONTHLY else t("leaderboard.settings.none")
+    )
+    lines.append(
+        t("leaderboard.settings.seasons-line", value=seasons) + mark(config.seasons != defaults.seasons)
+    )
     for name, adapter in games.items():
         if adapter.targets is not None:
             target = config.targets.get(name, adapter.targets[1])

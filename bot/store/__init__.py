@@ -2,11 +2,11 @@
 per-table UI data.
 
 ``Store`` (``interface.py``) is what the rest of the bot uses. Two backends implement it, both built from
-the ``games``, ``lobbies``, ``stats`` and ``config`` mixins, whose SQL is written once: ``SQLiteStore``
-(``sqlite.py``) on one SQLite file for one process, and ``PostgresStore`` (``postgres.py``) on a PostgreSQL
-server that any number of bot processes share. ``open_store`` picks one from the location. The schema is
-``schema.py``: one numbered list of migrations, each in both dialects. The rating policy is pure functions
-in ``bot.base.ratings``.
+the ``games``, ``lobbies``, ``stats``, ``profiles`` and ``config`` mixins, whose SQL is written once:
+``SQLiteStore`` (``sqlite.py``) on one SQLite file for one process, and ``PostgresStore`` (``postgres.py``)
+on a PostgreSQL server that any number of bot processes share. ``open_store`` picks one from the location.
+The schema is ``schema.py``: one numbered list of migrations, each in both dialects. The rating policy is
+pure functions in ``bot.base.ratings``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from bot.store.records import (
     BotRecord,
     ChannelBusy,
     Finish,
+    GameProfile,
     GameRecord,
     GameStats,
     HistoryRow,
@@ -34,7 +35,9 @@ from bot.store.records import (
     NewAction,
     NewGame,
     NewLobby,
+    Opponent,
     PlayerBusy,
+    Profile,
     Rating,
     SeatRecord,
     Snapshot,
@@ -53,6 +56,7 @@ __all__ = [
     "BotRecord",
     "ChannelBusy",
     "Finish",
+    "GameProfile",
     "GameRecord",
     "GameStats",
     "HistoryRow",
@@ -63,8 +67,10 @@ __all__ = [
     "NewAction",
     "NewGame",
     "NewLobby",
+    "Opponent",
     "PlayerBusy",
     "PostgresStore",
+    "Profile",
     "Rating",
     "SQLiteStore",
     "SeatRecord",

@@ -158,6 +158,39 @@ class Store(Protocol):
         """Up to ``limit`` players with a finished game: rating, wins, games desc, then user id."""
         ...
 
+    async def leaderboard_page(
+        self,
+        guild_id: int,
+        game: str,
+        season: int | None,
+        *,
+        page: int,
+        per_page: int,
+        user_id: int | None = None,
+        floor: int | None = None,
+    ) -> records.LeaderPage:
+        """Page ``page`` (from 1; past the last: the last) of ``per_page`` players of a board — season
+        ``season``'s ratings, or the all-time ones when None — in ``leaderboard``'s order, each with their
+        standard competition rank (1, 2, 2, 4): ratings that round alike are equal, and so are all those that
+        round to ``floor`` or below; with ``user_id``'s row and rank wherever it is. One consistent read."""
+        ...
+
+    async def seasons(self, guild_id: int, now: float) -> list[records.Season]:
+        """Every season of the server, newest first; the first is the current one, the season a game
+        finishing at ``now`` would count in (its number one past the stored ones when that game would open
+        it). A finish counts in the season its ``Finish.at`` falls in, decided in its transaction from the
+        server's setting ``seasons`` in ``guild_settings`` (``monthly``, the default: a season ends at the
+        first UTC month start after its newest result; ``none``: it runs until ``close_season``), and moves
+        that season's ratings (everyone starts afresh) with the all-time ones; a game against the bot moves
+        neither. Nothing of a season is ever deleted."""
+        ...
+
+    async def close_season(self, guild_id: int, season: int, at: float) -> records.Season | None:
+        """Close season ``season`` at ``at`` and open the next one, in one transaction, if it is the current
+        season (as ``seasons`` sees it at ``at``) and someone has a rating in it: return it, closed. Else
+        None, and nothing is written."""
+        ...
+
     async def stats(self, guild_id: int, user_id: int, *, recent: int = 5) -> dict[str, records.GameStats]:
         """Per game the user finished in this guild: totals, rating, hand average, newest results."""
         ...
@@ -171,6 +204,14 @@ class Store(Protocol):
 
     async def bot_records(self, guild_id: int, user_id: int) -> list[records.BotRecord]:
         """The user's finished games against the bot, per game and level (never rated)."""
+        ...
+
+    async def profile(self, guild_id: int, user_id: int, *, trend: int = 20) -> records.Profile:
+        """The user's profile in this guild, in one consistent read of a few queries: per game they finished
+        here, their rated totals and rating (None before a rated game), the rating before their oldest of the
+        latest ``trend`` rated games and after each, their best hand (any finished game, the bot's too) and
+        hand average; the person they finished most games against (games with a bot seat don't count; ties:
+        the one met last); and their games against the bot, as ``bot_records``."""
         ...
 
     # ---------------------------------------------------------------- bot state and server settings

@@ -43,6 +43,7 @@ from bot.store._base import Conn, Params, Row
 from bot.store.config import ConfigMixin
 from bot.store.games import GamesMixin
 from bot.store.lobbies import LobbiesMixin
+from bot.store.profiles import ProfilesMixin
 from bot.store.records import StoreOpenError
 from bot.store.stats import StatsMixin
 
@@ -166,7 +167,7 @@ def _malformed() -> str:
     )
 
 
-class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
+class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMixin):
     """Async PostgreSQL store. Create with ``await PostgresStore.open(url)``."""
 
     shared = True  # other processes write it too: cached games must be checked before use

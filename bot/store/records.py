@@ -15,13 +15,18 @@ __all__ = [
     "ActiveGame",
     "ChannelBusy",
     "Finish",
+    "GameProfile",
     "GameRecord",
     "GameStats",
     "HistoryRow",
+    "LeaderPage",
     "LeaderRow",
     "Lobby",
+    "Opponent",
     "PlayerBusy",
+    "Profile",
     "Rating",
+    "Season",
     "SeatRecord",
     "Snapshot",
     "StoreOpenError",
@@ -198,6 +203,8 @@ class Finish:
     at: float
     hand_score_avg: tuple[float | None, ...] = ()
     left: tuple[bool, ...] = ()  # seats that left before the end (games that allow leaving)
+    # per seat, the most points it scored for one hand (None: no hand scored; () where nothing says)
+    best_hand: tuple[int | None, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -207,6 +214,7 @@ class Finish:
             "how": self.how,
             "hand_score_avg": list(self.hand_score_avg),
             "left": list(self.left),
+            "best_hand": list(self.best_hand),
         }
 
 
@@ -221,6 +229,31 @@ class LeaderRow:
     muggins_wins: int
     rating: int
     hand_score_avg: float | None = None  # games that score by hands (Deluxe)
+    rank: int = 0  # on a paged board: standard competition rank (1, 2, 2, 4); 0 where none was given
+
+
+@dataclass(frozen=True)
+class LeaderPage:
+    """One page of a board (``Store.leaderboard_page``): its rows, ranked, and the asker's row wherever it
+    is (None: no rated game on this board)."""
+
+    rows: tuple[LeaderRow, ...]
+    total: int  # players on the board
+    page: int  # the page shown (the one asked for, or the last there is)
+    pages: int
+    me: LeaderRow | None
+
+
+@dataclass(frozen=True)
+class Season:
+    """One of a server's seasons (``Store.seasons``): the periods its results fall into, each with its own
+    ratings. The current one has no end; it may have no result yet (and no row in the store)."""
+
+    number: int  # 1, 2, … per server
+    started_at: float
+    ended_at: float | None  # None: the current season
+    monthly: bool  # the server's seasons end with each UTC month (else when an admin closes one)
+    players: int  # players with a rating in it, in any game
 
 
 @dataclass(frozen=True)
@@ -285,3 +318,48 @@ class BotRecord:
     level: str
     games: int
     wins: int
+
+
+@dataclass(frozen=True)
+class GameProfile:
+    """One game on a player's profile (``Store.profile``): their games against people (rated), their
+    rating and its recent course, and their best hand in any finished game of it."""
+
+    game: str
+    games: int  # rated games: against people only
+    wins: int
+    losses: int
+    muggins_wins: int
+    rating: int | None  # stored scale, rounded; None before a rated game
+    # their rating before their oldest of the latest rated games, then after each one, oldest first
+    # (stored scale); empty when no result keeps it
+    trend: tuple[float, ...]
+    best_hand: int | None  # the most points they scored for one hand, against people or the bot
+    hand_score_avg: float | None
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """The person a player finished most games against in one server, and how those games went."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int  # the player's wins in those games
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A player's record in one server, read at once: per game (by name), the person they met most, and
+    their games against the bot (never rated)."""
+
+    user_id: int
+    name: str  # the name they last played under here; "" if they never finished a game here
+    games: tuple[GameProfile, ...]
+    favourite: Opponent | None
+    against_bot: tuple[BotRecord, ...]
+
+    @property
+    def empty(self) -> bool:
+        """Whether they have finished no game here."""
+        return not self.games and not self.against_bot

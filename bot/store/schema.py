@@ -266,6 +266,46 @@ _SQLITE: list[tuple[int, str]] = [
         ALTER TABLE results ADD COLUMN rating_after REAL;
         """,
     ),
+    (
+        13,
+        # Seasons (bot.store.boards): each server's numbered periods (when each began, was closed, had its
+        # newest result), each season's own ratings (the name is the all-time row's), and the season each
+        # result counted in (NULL before this). Nothing here is ever deleted: a closed season stays viewable.
+        """
+        CREATE TABLE seasons (
+            guild_id INTEGER NOT NULL,
+            season INTEGER NOT NULL,
+            started_at REAL NOT NULL,
+            ended_at REAL,
+            last_at REAL,
+            PRIMARY KEY (guild_id, season)
+        );
+        CREATE TABLE season_ratings (
+            guild_id INTEGER NOT NULL,
+            season INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            rating REAL NOT NULL,
+            mu REAL,
+            sigma REAL,
+            games INTEGER NOT NULL DEFAULT 0,
+            wins INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            muggins_wins INTEGER NOT NULL DEFAULT 0,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (guild_id, game, season, user_id)
+        );
+        ALTER TABLE results ADD COLUMN season INTEGER;
+        """,
+    ),
+    (
+        14,
+        # Each result's best hand: the most points the seat scored for one hand in that game (a Deluxe hand's
+        # score; a Bhargage hand or bhargage as the show counted it), NULL when none was scored or recorded.
+        """
+        ALTER TABLE results ADD COLUMN best_hand INTEGER;
+        """,
+    ),
 ]
 
 # PostgreSQL's own script where a migration cannot be its SQLite script translated word for word

@@ -29,6 +29,7 @@ from bot.store._base import Conn, Params, Row
 from bot.store.config import ConfigMixin
 from bot.store.games import GamesMixin
 from bot.store.lobbies import LobbiesMixin
+from bot.store.profiles import ProfilesMixin
 from bot.store.stats import StatsMixin
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ SYNCHRONOUS = "NORMAL"
 
 
 @dataclass
-class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ConfigMixin):
+class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMixin):
     """Async SQLite store. Create with ``await SQLiteStore.open(path)``."""
 
     db: aiosqlite.Connection

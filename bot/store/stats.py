@@ -13,8 +13,19 @@ from typing import Any
 
 from bot.base import ratings as rt
 from bot.games.seats import is_bot, level_of
+from bot.store import boards
 from bot.store._base import Conn, Row, StoreBase
-from bot.store.records import BotRecord, Finish, GameStats, HistoryRow, LeaderRow, PastGame, PastSeat
+from bot.store.records import (
+    BotRecord,
+    Finish,
+    GameStats,
+    HistoryRow,
+    LeaderPage,
+    LeaderRow,
+    PastGame,
+    PastSeat,
+    Season,
+)
 
 # The player's average hand score in one game, over the finished games that record one (Deluxe), as a
 # column of a query on ``ratings r``.
@@ -27,15 +38,19 @@ _HAND_AVG = (
 async def record_finish(
     db: Conn, game_id: int, game: str, guild_id: int, f: Finish, system: rt.RatingSystem
 ) -> None:
-    """Write the results rows and the new ratings of a game being closed, inside the caller's transaction."""
+    """Write the results rows, the new all-time ratings and the new ratings of the season the finish counts
+    in (``bot.store.boards``) of a game being closed, inside the caller's transaction."""
     seats = await db.fetch(
         "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
     )
     ranks = rt.ranks_from_result(f.scores, f.winners, f.left)
     await _write_results(db, game_id, game, guild_id, f, seats, ranks)
+    season = await boards.season_of(db, guild_id, f.at)
+    await db.execute("UPDATE results SET season = ? WHERE game_id = ?", (season, game_id))
     if any(is_bot(s["user_id"]) for s in seats):
         return  # recorded, but a game against the bot moves no rating and no leaderboard
     await _write_ratings(db, game_id, game, guild_id, f, seats, ranks, system)
+    await boards.write_ratings(db, guild_id, game, season, f, seats, ranks, system)
 
 
 async def _write_results(
@@ -44,9 +59,10 @@ async def _write_results(
     """One results row per seat."""
     n = len(seats)
     hands = list(f.hand_score_avg) + [None] * (n - len(f.hand_score_avg))
+    best = list(f.best_hand) + [None] * (n - len(f.best_hand))
     await db.executemany(
         "INSERT INTO results (game_id, guild_id, game, user_id, seat, score, rank, won, muggins, how, "
-        "hand_score_avg, players, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "hand_score_avg, players, finished_at, best_hand) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 game_id,
@@ -62,6 +78,7 @@ async def _write_results(
                 hands[s["seat"]],
                 n,
                 f.at,
+                best[s["seat"]],
             )
             for s in seats
         ],
@@ -145,6 +162,32 @@ class StatsMixin(StoreBase):
             )
             for r in rows
         ]
+
+    async def leaderboard_page(
+        self,
+        guild_id: int,
+        game: str,
+        season: int | None,
+        *,
+        page: int,
+        per_page: int,
+        user_id: int | None = None,
+        floor: int | None = None,
+    ) -> LeaderPage:
+        """A page of a board (one season's, or the all-time one when ``season`` is None) in one read; see
+        ``Store.leaderboard_page``."""
+        async with self._read() as db:
+            return await boards.page(db, (guild_id, game, season), page, per_page, user_id, floor)
+
+    async def seasons(self, guild_id: int, now: float) -> list[Season]:
+        """Every season of the server, newest first, the current one first (``Store.seasons``)."""
+        async with self._read() as db:
+            return await boards.listing(db, guild_id, now)
+
+    async def close_season(self, guild_id: int, season: int, at: float) -> Season | None:
+        """Close the current season and open the next (``Store.close_season``)."""
+        async with self._tx() as db:
+            return await boards.close(db, guild_id, season, at)
 
     async def stats(self, guild_id: int, user_id: int, *, recent: int = 5) -> dict[str, GameStats]:
         """Per game the user has finished in this guild: totals, rating, average hand score, recent games."""
@@ -244,18 +287,24 @@ class StatsMixin(StoreBase):
     async def bot_records(self, guild_id: int, user_id: int) -> list[BotRecord]:
         """The user's finished games against the bot in this guild, per game and level (the strongest bot at
         the table), apart from the human leaderboard."""
-        rows = await self._all(
-            "SELECT t.game, t.won, t.bot FROM (SELECT r.game, r.won, (SELECT MIN(b.user_id) FROM results b "
-            "WHERE b.game_id = r.game_id AND b.user_id < 0) AS bot FROM results r "
-            "WHERE r.guild_id = ? AND r.user_id = ?) AS t WHERE t.bot IS NOT NULL",
-            (guild_id, user_id),
-        )
-        tally: dict[tuple[str, str], list[int]] = {}
-        for r in rows:
-            counts = tally.setdefault((r["game"], level_of(r["bot"])), [0, 0])
-            counts[0] += 1
-            counts[1] += int(r["won"])
-        return [
-            BotRecord(game=game, level=level, games=n, wins=won)
-            for (game, level), (n, won) in sorted(tally.items())
-        ]
+        async with self._read() as db:
+            return await bot_tally(db, guild_id, user_id)
+
+
+async def bot_tally(db: Conn, guild_id: int, user_id: int) -> list[BotRecord]:
+    """``bot_records`` inside a read of the caller's (the profile reads it with the rest)."""
+    rows = await db.fetch(
+        "SELECT t.game, t.won, t.bot FROM (SELECT r.game, r.won, (SELECT MIN(b.user_id) FROM results b "
+        "WHERE b.game_id = r.game_id AND b.user_id < 0) AS bot FROM results r "
+        "WHERE r.guild_id = ? AND r.user_id = ?) AS t WHERE t.bot IS NOT NULL",
+        (guild_id, user_id),
+    )
+    tally: dict[tuple[str, str], list[int]] = {}
+    for r in rows:
+        counts = tally.setdefault((r["game"], level_of(r["bot"])), [0, 0])
+        counts[0] += 1
+        counts[1] += int(r["won"])
+    return [
+        BotRecord(game=game, level=level, games=n, wins=won)
+        for (game, level), (n, won) in sorted(tally.items())
+    ]

@@ -83,14 +83,19 @@ def take(table: Table, step: Step) -> None:
 
 
 def finish_from(result: Result, at: float, module: Engine | None = None, state: Any = None) -> Finish:
-    """Flatten the engine's Result. Per-hand scores (for the "average hand score" stat) come from
-    ``Result.hand_scores`` or, failing that, an optional ``module.hand_scores(state)``; both are per seat."""
+    """Flatten the engine's Result. Per-hand scores (the "average hand score" and "best hand" stats) come
+    from ``Result.hand_scores`` or, failing that, an optional ``module.hand_scores(state)``; both are per
+    seat. An engine whose hands have no one score (Bhargage's shows count a hand and a bhargage) says each
+    seat's best itself, as ``Result.best_hands``."""
     hands = getattr(result, "hand_scores", None)
     if hands is None and module is not None and hasattr(module, "hand_scores"):
         hands = module.hand_scores(state)
     avgs: tuple[float | None, ...] = ()
     if hands is not None:
         avgs = tuple((sum(h) / len(h)) if len(h) else None for h in hands)
+    best: tuple[int | None, ...] = tuple(getattr(result, "best_hands", ()))
+    if not best and hands is not None:
+        best = tuple(max(h) if len(h) else None for h in hands)
     return Finish(
         scores=tuple(int(s) for s in result.scores),
         winners=tuple(int(w) for w in result.winners),
@@ -99,4 +104,5 @@ def finish_from(result: Result, at: float, module: Engine | None = None, state: 
         at=at,
         hand_score_avg=avgs,
         left=tuple(bool(x) for x in getattr(result, "left", ())),
+        best_hand=tuple(None if b is None else int(b) for b in best),
     )
