@@ -20,16 +20,14 @@ import pytest
 
 from bot import record_cli
 from bot.base.i18n import speaking
-from bot.edge.app import TavernBot
 from bot.games import GAMES
 from bot.services import game_record as gr
 from bot.services import record_grammar as g
 from bot.services.game_record import RecordError, RecordFile, SeatEntry
-from bot.services.tables.moves import finish_from
 from bot.settings import Settings
-from bot.store.records import NewAction, NewGame
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser
+from tests.stored_games import store_finished
 from tests.test_bhargage_discord import challenge
 
 REPO = Path(__file__).resolve().parents[1]
@@ -338,28 +336,6 @@ def test_the_terminal_replay_steps_by_move_and_by_hand(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------------ through Discord
-
-
-async def store_finished(bot: TavernBot, game: str, players: list[FakeUser], seed: int, guild: int) -> int:
-    """A game the bot's own players finish, stored as the bot stores one (each action, the last with its
-    end: results and ratings)."""
-    adapter = GAMES[game]
-    rules = adapter.rules
-    options = rules.Options()
-    state, _ = rules.start(seed, len(players), options)
-    rng = random.Random(seed)
-    texts: list[str] = []
-    while not rules.is_over(state):
-        seat = rules.waiting_for(state)[0]
-        action = adapter.ai.choose(rules.view(state, seat), rng, "normal")  # type: ignore[union-attr]
-        texts.append(rules.action_text(action))
-        state, _ = rules.apply(state, action)
-    new = NewGame(game, guild, 1, seed, [(u.id, u.name) for u in players], options.to_dict(), 1000.0)
-    game_id = await bot.store.create_game(new)
-    for seq, text in enumerate(texts, 1):
-        end = finish_from(rules.final_result(state), 2000.0, rules, state) if seq == len(texts) else None
-        await bot.store.append_action(NewAction(game_id, seq, int(text.split()[0]), text, 1000.0 + seq, end))
-    return game_id
 
 
 def run_module(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:

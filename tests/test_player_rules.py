@@ -293,7 +293,7 @@ def test_stats_text_has_no_bad_plurals() -> None:
 
 
 def test_leaderboard_explains_the_rating_in_one_line() -> None:
-    from bot.services.records import LeaderRow
+    from bot.store.records import LeaderRow
 
     rows = [LeaderRow(1, "ann", 6, 5, 1, 83.3, 2, 1600), LeaderRow(2, "ben", 1, 0, 1, 0.0, 0, 1484)]
     text = leaderboard_text("bhargage", rows)

@@ -3,17 +3,13 @@ games; a live game refused to outsiders and never showing a hidden card to its o
 
 from __future__ import annotations
 
-import random
 import re
 
-from bot.edge.app import TavernBot
-from bot.games import GAMES
 from bot.render import words
 from bot.rules import bhargage as bh
-from bot.services.tables.moves import finish_from
-from bot.store.records import NewAction, NewGame
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.stored_games import store_finished
 from tests.test_bhargage_discord import challenge, play_out, seeded, step  # noqa: F401
 
 
@@ -47,28 +43,6 @@ def picture_shown(fake: FakeDiscord, message: FakeMessage) -> bytes:
     data = fake.attachment_bytes(found)
     assert data.startswith(b"\x89PNG")
     return data
-
-
-async def store_finished(bot: TavernBot, game: str, players: list[FakeUser], seed: int, guild: int) -> int:
-    """A game the engine's own players finish, stored as the bot stores one: each action, the last with its
-    end (results and ratings)."""
-    adapter = GAMES[game]
-    rules = adapter.rules
-    options = rules.Options()
-    state, _ = rules.start(seed, len(players), options)
-    rng = random.Random(seed)
-    texts: list[str] = []
-    while not rules.is_over(state):
-        seat = rules.waiting_for(state)[0]
-        action = adapter.ai.choose(rules.view(state, seat), rng, "normal")  # type: ignore[union-attr]
-        texts.append(rules.action_text(action))
-        state, _ = rules.apply(state, action)
-    new = NewGame(game, guild, 1, seed, [(u.id, u.name) for u in players], options.to_dict(), 1000.0)
-    game_id = await bot.store.create_game(new)
-    for seq, text in enumerate(texts, 1):
-        end = finish_from(rules.final_result(state), 2000.0, rules, state) if seq == len(texts) else None
-        await bot.store.append_action(NewAction(game_id, seq, int(text.split()[0]), text, 1000.0 + seq, end))
-    return game_id
 
 
 async def step_to_the_end(

@@ -30,7 +30,6 @@ from bot.services.cooldowns import Limits
 from bot.services.languages import Languages
 from bot.services.lobbies import LobbyService
 from bot.services.preferences import Preferences
-from bot.services.records import Records
 from bot.services.server_settings import ServerSettings
 from bot.services.tables import TableService
 from bot.settings import Settings
@@ -75,7 +74,6 @@ class TavernBot(commands.AutoShardedBot):
     tables: TableService
     lobbies: LobbyService
     controller: TableController
-    records: Records
     server_settings: ServerSettings
 
     def __init__(
@@ -131,7 +129,6 @@ class TavernBot(commands.AutoShardedBot):
         self.lobbies = LobbyService(
             self.store, self.tables, self.settings, clock=self.clock, locks=KeyedLocks()
         )
-        self.records = Records(self.store)
         self.server_settings = ServerSettings(self.store, self.settings, self.games)
         self.languages = Languages(self.store, self.server_settings, self._guild_locale)
         await self.languages.load()

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from bot.pictures.errors import PictureError
 from bot.pictures.parts import FELT, FELT_EDGE, FELT_LINE, LIGHT, PEG_COLOURS, PICK, RGB, SOFT
-from bot.pictures.scene import encode
+from bot.pictures.scene import png
 from bot.pictures.text import Font, clean, fit, font
 
 WIDTH = 900
@@ -234,20 +234,6 @@ def compose(card: ProfileCard) -> Image.Image:
     return im
 
 
-@lru_cache(maxsize=32)
-def _draw_cached(card: ProfileCard) -> bytes:
-    try:
-        return encode(compose(card))
-    except PictureError:
-        raise
-    except Exception as e:  # a Pillow or font failure: the caller still gets the one error type
-        raise PictureError(f"could not draw the profile card: {e!r}") from e
-
-
 def draw(card: ProfileCard) -> bytes:
     """The card as PNG bytes (on the pictures' shared palette); the same card again comes from a cache."""
-    try:
-        hash(card)
-    except TypeError as e:
-        raise PictureError(f"a card must be made of tuples, not lists or dicts: {e}") from None
-    return _draw_cached(card)
+    return png(compose, card, "profile card")

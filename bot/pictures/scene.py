@@ -10,9 +10,10 @@ narrow enough for its cards to read on a phone, which shows a picture about 360 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -292,23 +293,29 @@ def encode(im: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-@lru_cache(maxsize=64)
-def _draw_cached(scene: Scene) -> bytes:
+@lru_cache(maxsize=96)
+def _png(compose: Callable[[Any], Image.Image], value: Hashable, what: str) -> bytes:
     try:
-        return encode(compose(scene))
+        return encode(compose(value))
     except PictureError:
         raise
     except Exception as e:  # a Pillow or font failure: the caller still gets the one error type
-        raise PictureError(f"could not draw the scene: {e!r}") from e
+        raise PictureError(f"could not draw the {what}: {e!r}") from e
+
+
+def png(compose: Callable[[Any], Image.Image], value: object, what: str) -> bytes:
+    """``compose(value)`` as PNG bytes on the shared palette; the same value again is served from one
+    cache shared by every kind of picture (so every field must be hashable)."""
+    try:
+        hash(value)
+    except TypeError as e:
+        raise PictureError(f"a {what} must be made of tuples, not lists or dicts: {e}") from None
+    return _png(compose, value, what)
 
 
 def draw(scene: Scene) -> bytes:
-    """The scene as PNG bytes; the same scene again is served from a cache (all its fields are hashable)."""
-    try:
-        hash(scene)
-    except TypeError as e:
-        raise PictureError(f"a scene must be made of tuples, not lists or dicts: {e}") from None
-    return _draw_cached(scene)
+    """The scene as PNG bytes (see :func:`png`)."""
+    return png(compose, scene, "scene")
 
 
 def warm() -> None:
@@ -319,7 +326,7 @@ def warm() -> None:
 
 def clear_cache() -> None:
     """Forget drawn scenes (benchmarks measure a cold draw with faces still cached)."""
-    _draw_cached.cache_clear()
+    _png.cache_clear()
 
 
 def _rank_groups(words: GalleryWords) -> Sequence[Row]:

@@ -142,26 +142,8 @@ class StatsMixin(StoreBase):
         return dict(row) if row else None
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderRow]:
-        """The best ``limit`` players of a game in a guild: by rating, then wins, games, user id."""
-        rows = await self._all(
-            f"SELECT r.*, {_HAND_AVG} FROM ratings r WHERE r.guild_id = ? AND r.game = ? AND r.games > 0 "
-            "ORDER BY r.rating DESC, r.wins DESC, r.games DESC, r.user_id LIMIT ?",
-            (guild_id, game, limit),
-        )
-        return [
-            LeaderRow(
-                user_id=r["user_id"],
-                name=r["name"],
-                games=r["games"],
-                wins=r["wins"],
-                losses=r["losses"],
-                win_pct=100.0 * r["wins"] / r["games"],
-                muggins_wins=r["muggins_wins"],
-                rating=round(r["rating"]),
-                hand_score_avg=r["hand_avg"],
-            )
-            for r in rows
-        ]
+        """The best ``limit`` players of a game in a guild, all time: the all-time board's first page."""
+        return list((await self.leaderboard_page(guild_id, game, None, page=1, per_page=limit)).rows)
 
     async def leaderboard_page(
         self,
