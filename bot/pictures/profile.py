@@ -236,4 +236,4 @@ def compose(card: ProfileCard) -> Image.Image:
 
 def draw(card: ProfileCard) -> bytes:
     """The card as PNG bytes (on the pictures' shared palette); the same card again comes from a cache."""
-    return png(compose, card, "profile card")
+    return png(compose, card, "profile card")  # i18n: not text
