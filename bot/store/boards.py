@@ -127,39 +127,45 @@ async def season_of(db: Conn, guild_id: int, at: float) -> int:
 
 async def write_ratings(
     db: Conn,
-    guild_id: int,
-    game: str,
-    season: int,
+    board: tuple[int, str, int | None],
     f: Finish,
     seats: Sequence[Row],
     ranks: Sequence[int],
     system: rt.RatingSystem,
-) -> None:
-    """Every seat's new season rating and tallies, from their rows of this season (none: a fresh start)."""
+) -> list[tuple[rt.Rating | None, rt.Rating]]:
+    """Every seat's new rating and tallies on ``board`` (guild, game, and a season or None for all time),
+    from their rows there (none: a fresh start); each seat's (before, after). The all-time rows also keep
+    the name the player last played under (a season's board reads it from them)."""
+    guild_id, game, season = board
+    table, key = ("ratings", ()) if season is None else ("season_ratings", (season,))
+    in_season = "" if season is None else " AND season = ?"
+    read = f"SELECT rating, mu, sigma FROM {table} WHERE guild_id = ? AND game = ? AND user_id = ?{in_season}"
     current_ratings: list[rt.Rating | None] = []
     for s in seats:
-        row = await db.fetchrow(
-            "SELECT rating, mu, sigma FROM season_ratings "
-            "WHERE guild_id = ? AND game = ? AND season = ? AND user_id = ?",
-            (guild_id, game, season, s["user_id"]),
-        )
+        row = await db.fetchrow(read, (guild_id, game, s["user_id"], *key))
         current_ratings.append(rt.Rating(row["rating"], row["mu"], row["sigma"]) if row else None)
     new = rt.rate_game(system, current_ratings, ranks, f.winners)
+    named = season is None
+    columns = "guild_id, game, user_id, " + ("name" if named else "season")
+    conflict = "guild_id, game, user_id" + ("" if named else ", season")
+    tallies = ("games", "wins", "losses", "muggins_wins")
+    write = (
+        f"INSERT INTO {table} ({columns}, rating, mu, sigma, games, wins, losses, muggins_wins, updated_at) "
+        f"VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT ({conflict}) DO UPDATE SET "
+        + ("name = excluded.name, " if named else "")
+        + "rating = excluded.rating, mu = excluded.mu, sigma = excluded.sigma, "
+        + ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in tallies)
+        + ", updated_at = excluded.updated_at"
+    )
     for s, r in zip(seats, new, strict=True):
         won = s["seat"] in f.winners
         await db.execute(
-            "INSERT INTO season_ratings (guild_id, season, game, user_id, rating, mu, sigma, games, wins, "
-            "losses, muggins_wins, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, game, season, user_id) DO UPDATE SET rating = excluded.rating, "
-            "mu = excluded.mu, sigma = excluded.sigma, games = season_ratings.games + 1, "
-            "wins = season_ratings.wins + excluded.wins, losses = season_ratings.losses + excluded.losses, "
-            "muggins_wins = season_ratings.muggins_wins + excluded.muggins_wins, "
-            "updated_at = excluded.updated_at",
+            write,
             (
                 guild_id,
-                season,
                 game,
                 s["user_id"],
+                s["name"] if named else season,
                 r.rating,
                 r.mu,
                 r.sigma,
@@ -169,6 +175,7 @@ async def write_ratings(
                 f.at,
             ),
         )
+    return list(zip(current_ratings, new, strict=True))
 
 
 async def listing(db: Conn, guild_id: int, now: float) -> list[Season]:

@@ -49,8 +49,13 @@ async def record_finish(
     await db.execute("UPDATE results SET season = ? WHERE game_id = ?", (season, game_id))
     if any(is_bot(s["user_id"]) for s in seats):
         return  # recorded, but a game against the bot moves no rating and no leaderboard
-    await _write_ratings(db, game_id, game, guild_id, f, seats, ranks, system)
-    await boards.write_ratings(db, guild_id, game, season, f, seats, ranks, system)
+    changes = await boards.write_ratings(db, (guild_id, game, None), f, seats, ranks, system)
+    for s, (before, after) in zip(seats, changes, strict=True):  # each result keeps its rating change
+        await db.execute(
+            "UPDATE results SET rating_before = ?, rating_after = ? WHERE game_id = ? AND seat = ?",
+            (before.rating if before else rt.newcomer(system, len(seats)), after.rating, game_id, s["seat"]),
+        )
+    await boards.write_ratings(db, (guild_id, game, season), f, seats, ranks, system)
 
 
 async def _write_results(
@@ -83,54 +88,6 @@ async def _write_results(
             for s in seats
         ],
     )
-
-
-async def _write_ratings(
-    db: Conn,
-    game_id: int,
-    game: str,
-    guild_id: int,
-    f: Finish,
-    seats: Sequence[Row],
-    ranks: Sequence[int],
-    system: rt.RatingSystem,
-) -> None:
-    """Every seat's new rating and tallies, from their ratings before the game (both kept on its result)."""
-    current: list[rt.Rating | None] = []
-    for s in seats:
-        row = await db.fetchrow(
-            "SELECT rating, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
-            (guild_id, game, s["user_id"]),
-        )
-        current.append(rt.Rating(row["rating"], row["mu"], row["sigma"]) if row else None)
-    new = rt.rate_game(system, current, ranks, f.winners)
-    for s, before, r in zip(seats, current, new, strict=True):
-        won = s["seat"] in f.winners
-        await db.execute(
-            "UPDATE results SET rating_before = ?, rating_after = ? WHERE game_id = ? AND seat = ?",
-            (before.rating if before else rt.newcomer(system, len(seats)), r.rating, game_id, s["seat"]),
-        )
-        await db.execute(
-            "INSERT INTO ratings (guild_id, game, user_id, name, rating, mu, sigma, games, wins, losses, "
-            "muggins_wins, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET name = excluded.name, "
-            "rating = excluded.rating, mu = excluded.mu, sigma = excluded.sigma, games = ratings.games + 1, "
-            "wins = ratings.wins + excluded.wins, losses = ratings.losses + excluded.losses, "
-            "muggins_wins = ratings.muggins_wins + excluded.muggins_wins, updated_at = excluded.updated_at",
-            (
-                guild_id,
-                game,
-                s["user_id"],
-                s["name"],
-                r.rating,
-                r.mu,
-                r.sigma,
-                int(won),
-                int(not won),
-                int(won and f.muggins),
-                f.at,
-            ),
-        )
 
 
 class StatsMixin(StoreBase):
