@@ -2,8 +2,9 @@
 
 ``python -m bot sync`` forces a slash-command sync and exits (a normal start syncs only when the commands
 changed); ``python -m bot health`` reads the running bot's heartbeat file and exits 0 if it is healthy (the
-container's HEALTHCHECK); ``python -m bot backup PATH`` copies the SQLite database consistently, while the bot
-runs (:mod:`bot.backup`). ``python -m bot play bhargage`` (or ``play deluxe``) plays a game in the terminal
+container's HEALTHCHECK, ``python -m bot.healthcheck``, is the same check without this module's heavy
+imports); ``python -m bot backup PATH`` copies the SQLite database consistently, while the bot runs
+(:mod:`bot.backup`). ``python -m bot play bhargage`` (or ``play deluxe``) plays a game in the terminal
 against the computer, with no token and no Discord (:mod:`bot.play`). ``python -m bot export GAME_ID
 [--out FILE]`` writes a game's record from the database and ``python -m bot replay FILE`` replays one in the
 terminal (:mod:`bot.record_cli`, ``docs/RECORD.md``).
@@ -22,16 +23,16 @@ from pathlib import Path
 import aiohttp
 import discord
 
+from bot import healthcheck
 from bot.backup import PG_DUMP_HELP, BackupError, backup_sqlite
 from bot.edge.app import TavernBot, create_bot
+from bot.edge.metrics_server import MetricsServerError
 from bot.logging_setup import setup_logging
-from bot.services import health
 from bot.settings import (
     MissingTokenError,
     Settings,
     SettingsError,
     load_database,
-    load_health_path,
     load_settings,
 )
 from bot.store import StoreOpenError
@@ -102,7 +103,9 @@ def _failed(err: Exception) -> int:
     if isinstance(err, StoreOpenError):
         print(f"Could not open the database: {err}", file=sys.stderr)
         return 3
-    if isinstance(err, discord.LoginFailure):
+    if isinstance(err, MetricsServerError):
+        print(err, file=sys.stderr)
+    elif isinstance(err, discord.LoginFailure):
         print(BAD_TOKEN, file=sys.stderr)
     elif isinstance(err, discord.PrivilegedIntentsRequired):
         print(INTENTS_HELP, file=sys.stderr)
@@ -114,10 +117,9 @@ def _failed(err: Exception) -> int:
 
 
 def check_health() -> int:
-    """``python -m bot health``: one line on stdout; 0 if the heartbeat is fresh and says all is well."""
-    healthy, reason = health.check(load_health_path())
-    print(reason)
-    return 0 if healthy else 1
+    """``python -m bot health``: one line on stdout; 0 if the heartbeat is fresh and says all is well (what
+    ``python -m bot.healthcheck``, the image's HEALTHCHECK, answers without this module's imports)."""
+    return healthcheck.main([])
 
 
 def backup(path: str) -> int:
@@ -180,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as err:
         print(f"Configuration error: {err}", file=sys.stderr)
         return 2
-    setup_logging(settings.log_level, secrets=settings.secrets)
+    setup_logging(settings.log_level, secrets=settings.secrets, log_format=settings.log_format)
     try:
         return asyncio.run(sync(settings) if command == "sync" else run(settings))
     except KeyboardInterrupt:  # a second Ctrl-C while closing

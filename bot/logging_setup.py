@@ -10,11 +10,13 @@ request at DEBUG, and rate-limit warnings) and in the gateway events it logs at 
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import sys
 import threading
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 REDACTED = "[REDACTED]"
@@ -80,11 +82,37 @@ def uninstall_redaction() -> None:
             _previous_factory = None
 
 
-def setup_logging(level: str, *, secrets: Iterable[str] = ()) -> logging.Handler:
-    """Log to stderr at ``level``; returns the handler so callers (tests) can remove it."""
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line (``TAVERN_LOG_FORMAT=json``), for a log collector that reads fields, not
+    prose: ``time`` (UTC, ISO 8601), ``level``, ``logger``, ``message``, and ``exc_info`` / ``stack_info``
+    as text when the record has them. The record factory has scrubbed every part already; a traceback
+    formatted here is scrubbed too."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, str] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info and record.exc_info[0] is not None and not record.exc_text:
+            record.exc_text = redact(self.formatException(record.exc_info))
+        if record.exc_text:
+            entry["exc_info"] = record.exc_text
+        if record.stack_info:
+            entry["stack_info"] = record.stack_info
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def setup_logging(level: str, *, secrets: Iterable[str] = (), log_format: str = "text") -> logging.Handler:
+    """Log to stderr at ``level``, as readable lines or (``log_format="json"``) one JSON object per line;
+    returns the handler so callers (tests) can remove it."""
     install_redaction(secrets)
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    if log_format == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(level)

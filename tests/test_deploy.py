@@ -538,15 +538,15 @@ async def test_backup_refuses_what_it_cannot_do_well(tmp_path: Path, settings: S
 
 # ------------------------------------------------------------------------------------------------ compose
 
-COMPOSE = REPO / "docker-compose.yml"
+COMPOSE = REPO / "docker-compose.scale.yml"  # PostgreSQL and shards (docker-compose.yml: one SQLite process)
 INIT_SCRIPT = REPO / "deploy" / "postgres-init" / "10-tavern-role.sh"
 
 
 def compose_service(text: str, name: str) -> str:
-    """One service's block of docker-compose.yml (or the x-bot anchor's), as text: no YAML parser needed."""
+    """One service's block of the compose file (or the x-bot anchor's), as text: no YAML parser needed."""
     lines = text.splitlines()
     head = next((i for i, line in enumerate(lines) if re.match(rf"(  )?{re.escape(name)}:", line)), None)
-    assert head is not None, f"no {name} in docker-compose.yml"
+    assert head is not None, f"no {name} in {COMPOSE.name}"
     indent = len(lines[head]) - len(lines[head].lstrip())
     block = []
     for line in lines[head + 1 :]:

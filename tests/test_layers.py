@@ -32,7 +32,7 @@ LAYERS: dict[str, Layer] = {
     "bot.rules": Layer(0, forbidden_stdlib=frozenset({"asyncio"})),
     "bot.ai": Layer(1, forbidden_stdlib=frozenset({"asyncio"})),
     "bot.pictures": Layer(1, frozenset({"PIL"}), forbidden_stdlib=frozenset({"asyncio"})),
-    "bot.base": Layer(1, frozenset({"babel", "openskill"})),
+    "bot.base": Layer(1, frozenset({"babel", "openskill", "prometheus_client"})),
     "bot.settings": Layer(1, frozenset({"dotenv"})),
     "bot.logging_setup": Layer(1),
     "bot.render": Layer(2),

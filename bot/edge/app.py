@@ -17,9 +17,10 @@ from discord.ext import commands
 
 from bot.base.clock import Clock
 from bot.base.locks import KeyedLocks
-from bot.edge import delivery, emojis, governor, router
+from bot.edge import delivery, discord_metrics, emojis, governor, router
 from bot.edge.drain import Drain
 from bot.edge.errors import TavernTree
+from bot.edge.metrics_server import MetricsServer
 from bot.edge.table import TableController
 from bot.edge.translator import CatalogTranslator
 from bot.games import GAMES, GameAdapter
@@ -51,7 +52,8 @@ DB_CHECK_SECONDS = 5.0
 
 # The bot never joins voice: don't warn at every start that voice libraries are missing.
 discord.VoiceClient.warn_nacl = False
-discord.VoiceClient.warn_dave = False
+if hasattr(discord.VoiceClient, "warn_dave"):  # discord.py 2.7.1 and later
+    setattr(discord.VoiceClient, "warn_dave", False)  # noqa: B010 - an attribute older versions lack
 
 
 def intents() -> discord.Intents:
@@ -85,6 +87,7 @@ class TavernBot(commands.AutoShardedBot):
         games: Mapping[str, GameAdapter] | None = None,
         **options: Any,
     ) -> None:
+        options.setdefault("http_trace", discord_metrics.http_trace())  # counts Discord's 429s
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -101,6 +104,8 @@ class TavernBot(commands.AutoShardedBot):
         self.settings = settings
         self.governor = governor.Governor(settings.budget_per_process)
         governor.install(self, self.governor)
+        discord_metrics.install()
+        self.metrics_server: MetricsServer | None = None  # GET /metrics, where TAVERN_METRICS_PORT is set
         self.clock = Clock()
         self.limits = Limits(settings.openings_per_minute, settings.calculations_per_minute, self.clock)
         self.games: Mapping[str, GameAdapter] = GAMES if games is None else games
@@ -136,6 +141,9 @@ class TavernBot(commands.AutoShardedBot):
         await self.preferences.load()
         await self.tree.set_translator(CatalogTranslator())
         self.controller = TableController(self, self.limits)
+        if self.settings.metrics_port is not None and not self.sync_only:
+            self.metrics_server = MetricsServer(self)
+            await self.metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)
         await self.store.watch(self.tables.changed_elsewhere)
         url = self.settings.database_url
         where = redacted(url) if url else str(self.settings.db_path)
@@ -242,6 +250,7 @@ class TavernBot(commands.AutoShardedBot):
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every component press goes to ``router.on_component``: ours are parsed strictly, and a forged
         one is refused there rather than left unanswered (unless something else registered to take it)."""
+        discord_metrics.heard(interaction)
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
@@ -286,6 +295,9 @@ class TavernBot(commands.AutoShardedBot):
                     )
             await super().close()
         finally:
+            served, self.metrics_server = self.metrics_server, None
+            if served is not None:
+                await served.stop()
             if self._store_open:
                 self._store_open = False
                 await self.store.close()

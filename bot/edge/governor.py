@@ -33,6 +33,8 @@ from typing import Any
 
 import discord
 
+from bot.base import metrics
+
 
 class Urgency(IntEnum):
     """How soon a request must go when the budget is short: lower goes first."""
@@ -122,25 +124,31 @@ class Governor:
         self.room()  # forget what is more than a second old
         return min(1.0, (self._flying + len(self._back)) / self.per_second)
 
+    def waiting(self) -> int:
+        """Requests waiting for room now (the metrics' gauge)."""
+        return len(self._queue)
+
     async def send(
         self, method: str, route_path: str, url: str, request: Callable[[], Awaitable[Any]]
     ) -> Any:
         """``request()`` once the budget has room for it, after every more urgent request waiting (at once
         on room held by ``reserved``)."""
+        route = f"{method} {route_path}"  # discord.py's template: a label of few values, never an id
         held = _HELD.get()
         if held is not None and held.rooms > 0 and held.task is asyncio.current_task():
             held.rooms -= 1
-            return await self._fly(request)
+            return await self._fly(request, route)
         if not self._queue and self.room() == 0:
             self._flying += 1
-            return await self._fly(request)
+            return await self._fly(request, route)
+        queued = time.perf_counter()
         waiter = await self._queue_for_room(url if method == "PATCH" and route_path == _EDIT else None)
         if waiter.newer is not None:
             return await asyncio.shield(waiter.answer)
         if waiter.edit is not None and self._edits.get(waiter.edit) is waiter:
             del self._edits[waiter.edit]  # an edit from now on waits on its own
         try:
-            result = await self._fly(request)
+            result = await self._fly(request, route, time.perf_counter() - queued)
         except asyncio.CancelledError:
             waiter.answer.cancel()
             raise
@@ -226,11 +234,20 @@ class Governor:
             raise
         return waiter
 
-    async def _fly(self, request: Callable[[], Awaitable[Any]]) -> Any:
-        """Send a request counted in flight (by whoever let it go) until it is answered."""
+    async def _fly(self, request: Callable[[], Awaitable[Any]], route: str, waited: float = 0.0) -> Any:
+        """Send a request counted in flight (by whoever let it go) until it is answered; ``waited`` is how
+        long it waited for room (0: at once, or on room held for it)."""
         self.sent += 1
+        metrics.REST_REQUESTS.labels(route).inc()
+        metrics.REST_BUDGET_WAIT.observe(waited)
         try:
             return await request()
+        except discord.HTTPException as err:
+            metrics.REST_FAILURES.labels(route, str(err.status)).inc()
+            raise
+        except Exception:
+            metrics.REST_FAILURES.labels(route, "error").inc()  # no answer: the network, a timeout
+            raise
         finally:
             self._flying -= 1
             self._back.append(self._clock())

@@ -31,6 +31,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from bot import pictures
+from bot.base import metrics
 
 log = logging.getLogger("tavern.drawing")
 
@@ -76,21 +77,42 @@ class Drawing:
         ``DRAW_SECONDS``), and the next ask gets it. A picture with no key is drawn each time."""
         if key is None:
             self.calls += 1
-            return await self.call(draw)
+            return await self._draw(draw)
         png = self._drawn.get(key)
         if png is not None:
             self._drawn.move_to_end(key)
+            metrics.PICTURE_FROM_CACHE.inc()
             return png
         task = self._drawing.get(key)
         if task is None:
             self.calls += 1
-            task = asyncio.ensure_future(self.call(draw))
+            task = asyncio.ensure_future(self._draw(draw))
             self._drawing[key] = task
             task.add_done_callback(partial(self._drew, key))
+        else:
+            metrics.PICTURE_SHARED.inc()
         try:
             return await asyncio.wait_for(asyncio.shield(task), wait)
         except TimeoutError:
             raise TooSlow(f"the picture was not drawn within {wait:g} s") from None
+
+    async def _draw(self, draw: Callable[[], bytes]) -> bytes:
+        """One picture drawn in the worker, timed and counted for the metrics."""
+        metrics.PICTURE_DRAWN.inc()
+        start = time.perf_counter()
+        try:
+            png = await self.call(draw)
+        except TooSlow:
+            metrics.DRAWING_FAILURES.labels("too_slow").inc()
+            raise
+        except BrokenProcessPool:
+            metrics.DRAWING_FAILURES.labels("stopped").inc()
+            raise
+        except Exception:
+            metrics.DRAWING_FAILURES.labels("error").inc()
+            raise
+        metrics.DRAWING_SECONDS.observe(time.perf_counter() - start)
+        return png
 
     def forget_pictures(self) -> None:
         """Drop every drawn picture kept: the next ask of each draws it again."""
@@ -198,6 +220,7 @@ class Drawing:
         # heartbeat). The pool fails them all with BrokenProcessPool once it sees its process gone.
         worker.pool.shutdown(wait=False)
         self.replaced = [*self.replaced, (self._clock(), why)][-KEEP:]
+        metrics.DRAWING_REPLACED.labels(why).inc()
         what = f"did not answer for {DRAW_SECONDS:g} s" if why == "hung" else "stopped"
         pids = ", ".join(str(p.pid) for p in processes) or "?"
         log.error(

@@ -22,6 +22,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.base import metrics
 from bot.base.i18n import t
 from bot.base.locks import KeyedLocks
 from bot.games import (
@@ -373,16 +374,20 @@ class TableService:
             # Another process logged this seq first (it held the game while ours did not see it): never
             # ours, whatever its text. What the store has becomes the table.
             log.warning("game %d: action %d was logged by another process first", table.id, step.seq)
+            metrics.MOVES_NOT_SAVED.labels(table.game, "conflict").inc()
             with contextlib.suppress(TableError):
                 await self._reload(table)
             raise MoveConflict() from err
         except Exception as err:
             if not await self._saved_anyway(table, step.seq, step.text):
                 log.warning("game %d: action %d was not saved (%s)", table.id, step.seq, err)
+                metrics.MOVES_NOT_SAVED.labels(table.game, "failed").inc()
                 raise MoveNotSaved() from err
             log.warning("game %d: action %d was saved, though the write reported %r", table.id, step.seq, err)
         take(table, step)
+        metrics.MOVES.labels(table.game, "bot" if table.is_bot(step.seat) else "person").inc()
         if step.finish is not None:
+            metrics.GAMES_FINISHED.labels(table.game).inc()
             self._index.unregister(table)
 
     async def _saved_anyway(self, table: Table, seq: int, text: str) -> bool:
