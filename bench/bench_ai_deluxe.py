@@ -1,7 +1,8 @@
 """Bharg Deluxe computer player figures: win rates of one seat (A) against the others (B), and decision speed.
 
 A's seat rotates across games; a win is A in ``final_result(state).winners``. Intervals are 95% Wilson.
-Opponents: ``random`` (uniform over the legal actions), ``greedy`` (the baseline below), or a bot level.
+Opponents: ``random`` (uniform over the legal actions), ``greedy`` (the baseline below), ``strong``
+(a stronger baseline: net-after-binding draws with a holding cost, meld-potential discards), or a bot level.
 
 Run from the repo root: ``.venv/bin/python bench/bench_ai_deluxe.py [--games N] [--players 3,6] [--jobs J]``;
 ``bench/bench_ai.py deluxe ...`` calls ``main`` with the same arguments.
@@ -24,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.stats import quantile, wilson
 from bot.ai import deluxe as ai
 from bot.rules import deluxe as D
-from bot.rules.decktet import Card, Suit, deluxe_deck, shuffled
-from bot.rules.deluxe_melds import bharg_sets, complete_straights, suit_mask
+from bot.rules.decktet import Card, Rank, Suit, deluxe_deck, shuffled
+from bot.rules.deluxe_melds import bharg_sets, complete_straights, positions, suit_mask
 
 Player = Callable[[D.View, random.Random], D.Action]
 
@@ -40,19 +41,7 @@ def random_player(view: D.View, rng: random.Random) -> D.Action:
 
 def _bindable_points(view: D.View, hand: Sequence[Card]) -> int:
     """Points the hand binds if it binds greedily (biggest meld first, then whatever still fits)."""
-    opts = view.options
-    table = [(s, m) for s in range(len(view.bound)) for m in view.bound[s]]
-    melds = sorted(
-        D.find_melds(hand, table, view.straight_suit, opts), key=lambda m: -sum(len(c.suits) for c in m.cards)
-    )
-    have = Counter(c.index for c in hand)
-    pts = 0
-    for m in melds:
-        need = Counter(c.index for c in m.cards)
-        if all(have[k] >= v for k, v in need.items()):
-            have.subtract(need)
-            pts += sum(len(c.suits) for c in m.cards)
-    return pts
+    return _bind_greedy(view, hand)[0]
 
 
 def greedy_player(view: D.View, rng: random.Random) -> D.Action:
@@ -85,6 +74,136 @@ def greedy_player(view: D.View, rng: random.Random) -> D.Action:
     return min(discards, key=lambda d: usefulness(d.card))
 
 
+# The strong baseline (issue 33): the net points a draw lets it bind minus a holding cost on what it keeps,
+# binds everything best first, and discards the card that least helps future melds.
+HOLD = 0.75  # holding cost per point kept in hand (the D9 penalty, discounted: the hand may not end soon)
+OUT_BONUS = 4.0  # at most one card left after binding: it goes out and ends the hand
+DECK_SAMPLES = 6  # unseen cards tried to value a draw from the deck
+
+
+def _bind_greedy(view: D.View, hand: Sequence[Card]) -> tuple[int, list[Card]]:
+    """(points, cards left in hand) when the hand binds greedily: biggest meld first, then whatever fits."""
+    table = [(s, m) for s in range(len(view.bound)) for m in view.bound[s]]
+    melds = sorted(
+        D.find_melds(hand, table, view.straight_suit, view.options),
+        key=lambda m: -sum(len(c.suits) for c in m.cards),
+    )
+    have = Counter(c.index for c in hand)
+    pts = 0
+    for m in melds:
+        need = Counter(c.index for c in m.cards)
+        if all(have[k] >= v for k, v in need.items()):
+            have.subtract(need)
+            pts += sum(len(c.suits) for c in m.cards)
+    kept: list[Card] = []
+    for c in hand:
+        if have[c.index] > 0:
+            have[c.index] -= 1
+            kept.append(c)
+    return pts, kept
+
+
+def _straight_potential(view: D.View, hand: Sequence[Card], suit: Suit | None) -> float:
+    """How much a hand could do with straights in ``suit``: suited cards next to another suited card (in hand
+    or bound on the table) count."""
+    if suit is None:
+        return 0.0
+    pos = positions(pawns=view.options.pawns, courts=view.options.courts)
+    mine = {pos[c.rank] for c in hand if suit in c.suits and c.rank in pos}
+    bound = [c for ms in view.bound for m in ms for c in m.cards]
+    table = {pos[c.rank] for c in bound if suit in c.suits and c.rank in pos}
+    return sum(1.0 + 0.5 * sum(1 for q in (p - 1, p + 1) if q in mine or q in table) for p in mine)
+
+
+def _meld_value(view: D.View, c: Card, rest: Sequence[Card]) -> float:
+    """How much ``c`` helps future melds with the rest of the hand (higher: keep it)."""
+    m = suit_mask(c)
+    # Bharg sets: the most suits disjoint hand cards with c can cover, and how many partners it has.
+    reach = {m}
+    for d in rest:
+        dm = suit_mask(d)
+        reach |= {r | dm for r in reach if not r & dm}
+    cover = max(r.bit_count() for r in reach)
+    partners = sum(1 for d in rest if not suit_mask(d) & m)
+    value = cover + 0.25 * min(partners, 8) + (3.0 if cover == 6 else 0.0)
+    # Straights: a card of the straight suit next to other suited cards (in hand or on the table).
+    suit = view.straight_suit
+    if suit is not None and suit in c.suits:
+        pos = positions(pawns=view.options.pawns, courts=view.options.courts)
+        p = pos.get(c.rank)
+        if p is not None:
+            near = [d for d in rest if suit in d.suits and pos.get(d.rank) in (p - 1, p + 1, p - 2, p + 2)]
+            table = [
+                d
+                for ms in view.bound
+                for mm in ms
+                for d in mm.cards
+                if suit in d.suits and pos.get(d.rank) in (p - 1, p + 1)
+            ]
+            value += 1.0 + len(near) + 0.5 * min(len(table), 2)
+    if c.rank == Rank.ACE:
+        # An Ace discarded sets the straight suit: worth it when the hand holds more of that suit's straights.
+        gain = _straight_potential(view, rest, c.suits[0]) - _straight_potential(view, rest, suit)
+        value -= max(gain, 0.0)
+    return value
+
+
+def _discard_choice(view: D.View, hand: Sequence[Card], allowed: Sequence[Card]) -> Card:
+    def key(c: Card) -> tuple[float, int, int]:
+        rest = list(hand)
+        rest.remove(c)
+        return (_meld_value(view, c, rest), -len(c.suits), c.index)
+
+    return min(allowed, key=key)
+
+
+def _net_after(view: D.View, hand: Sequence[Card]) -> float:
+    """Points bound from ``hand`` minus the holding cost of what stays after binding and one discard."""
+    pts, kept = _bind_greedy(view, hand)
+    if len(kept) <= 1:
+        return pts + OUT_BONUS
+    drop = _discard_choice(view, kept, kept)
+    return pts - HOLD * (sum(len(c.suits) for c in kept) - len(drop.suits))
+
+
+def _unseen(view: D.View) -> list[Card]:
+    left = Counter(c.index for c in deluxe_deck(pawns=view.options.pawns, courts=view.options.courts))
+    seen = [*view.hand, *view.queue, *view.ace_pile, *(c for ms in view.bound for m in ms for c in m.cards)]
+    for c in seen:
+        left[c.index] -= 1
+    by_index = {c.index: c for c in deluxe_deck(pawns=view.options.pawns, courts=view.options.courts)}
+    return [by_index[k] for k in sorted(left) for _ in range(max(left[k], 0))]
+
+
+def strong_player(view: D.View, rng: random.Random) -> D.Action:
+    """The stronger baseline: draws what maximizes net points after binding (holding cost on kept cards; the
+    deck valued on a few sampled unseen cards), binds everything best first, discards the least meld-helpful
+    card (Aces valued by the straight suit they would set; ties: the costliest card)."""
+    hand = list(view.hand)
+    if view.phase == D.Phase.DRAW:
+        deck_draw = next((a for a in view.legal if isinstance(a, D.Draw)), None)
+        best: D.Action = deck_draw or view.legal[0]
+        best_score = float("-inf")
+        if deck_draw is not None:
+            pool = _unseen(view)
+            sample = rng.sample(pool, min(DECK_SAMPLES, len(pool))) if pool else []
+            best_score = statistics.mean(_net_after(view, [*hand, c]) for c in sample) if sample else 0.0
+        for a in view.legal:
+            if isinstance(a, D.TakeQueue) and a.n <= 10:
+                score = _net_after(view, hand + list(view.queue[-a.n :]))
+                if score > best_score:
+                    best, best_score = a, score
+        return best
+    binds = [a for a in view.legal if isinstance(a, D.Bind)]
+    if binds:
+        return max(binds, key=lambda b: (sum(len(c.suits) for c in b.cards), len(b.cards)))
+    discards = [a for a in view.legal if isinstance(a, D.Discard)]
+    if not discards:
+        return view.legal[0]
+    card = _discard_choice(view, hand, [d.card for d in discards])
+    return next(d for d in discards if d.card == card)
+
+
 def level_player(level: ai.Level) -> Player:
     def play(view: D.View, rng: random.Random) -> D.Action:
         return ai.choose(view, rng, level)
@@ -95,6 +214,7 @@ def level_player(level: ai.Level) -> Player:
 PLAYERS: dict[str, Player] = {
     "random": random_player,
     "greedy": greedy_player,
+    "strong": strong_player,
     "easy": level_player("easy"),
     "normal": level_player("normal"),
     "hard": level_player("hard"),
@@ -211,7 +331,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--lines",
         default="hard:random,hard:greedy,hard:normal",
-        help="A:B pairs to play, comma-separated (players: random, greedy, easy, normal, hard)",
+        help="A:B pairs to play, comma-separated (players: random, greedy, strong, easy, normal, hard)",
     )
     p.add_argument("--speed-games", type=int, default=20, help="6-player hard games timed (0: skip)")
     args = p.parse_args(argv)
