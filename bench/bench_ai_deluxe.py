@@ -58,12 +58,6 @@ def greedy_player(view: D.View, rng: random.Random) -> D.Action:
                 if score > best_score:
                     best, best_score = a, score
         return best
-    binds = [a for a in view.legal if isinstance(a, D.Bind)]
-    if binds:
-        return max(binds, key=lambda b: (sum(len(c.suits) for c in b.cards), len(b.cards)))
-    discards = [a for a in view.legal if isinstance(a, D.Discard)]
-    if not discards:
-        return view.legal[0]
 
     def usefulness(c: Card) -> float:
         m = suit_mask(c)
@@ -71,7 +65,20 @@ def greedy_player(view: D.View, rng: random.Random) -> D.Action:
         suited = 2 if view.straight_suit is not None and view.straight_suit in c.suits else 0
         return fit + suited - 0.5 * len(c.suits) + rng.random() * 0.01
 
-    return min(discards, key=lambda d: usefulness(d.card))
+    return _bind_or_discard(view, lambda cards: min(cards, key=usefulness))
+
+
+def _bind_or_discard(view: D.View, pick: Callable[[list[Card]], Card]) -> D.Action:
+    """After the draw: the biggest meld while one can be bound, else the discard of the card ``pick`` chooses
+    among those that may be discarded."""
+    binds = [a for a in view.legal if isinstance(a, D.Bind)]
+    if binds:
+        return max(binds, key=lambda b: (sum(len(c.suits) for c in b.cards), len(b.cards)))
+    discards = [a for a in view.legal if isinstance(a, D.Discard)]
+    if not discards:
+        return view.legal[0]
+    card = pick([d.card for d in discards])
+    return next(d for d in discards if d.card == card)
 
 
 # The strong baseline (issue 33): the net points a draw lets it bind minus a holding cost on what it keeps,
@@ -194,14 +201,7 @@ def strong_player(view: D.View, rng: random.Random) -> D.Action:
                 if score > best_score:
                     best, best_score = a, score
         return best
-    binds = [a for a in view.legal if isinstance(a, D.Bind)]
-    if binds:
-        return max(binds, key=lambda b: (sum(len(c.suits) for c in b.cards), len(b.cards)))
-    discards = [a for a in view.legal if isinstance(a, D.Discard)]
-    if not discards:
-        return view.legal[0]
-    card = _discard_choice(view, hand, [d.card for d in discards])
-    return next(d for d in discards if d.card == card)
+    return _bind_or_discard(view, lambda cards: _discard_choice(view, hand, cards))
 
 
 def level_player(level: ai.Level) -> Player:
