@@ -360,9 +360,3 @@ def load_database(dotenv_path: str | Path | None = None) -> tuple[Path, str | No
     if there is one (checked, never echoed). No token needed; no folder is created."""
     load_dotenv(dotenv_path=dotenv_path or Path.cwd() / ".env", override=False)
     return _db_path(os.environ), _database_url(os.environ)
-
-
-def load_health_path(dotenv_path: str | Path | None = None) -> Path:
-    """Like :func:`load_settings`, but only the heartbeat file's path: nothing is validated or created."""
-    load_dotenv(dotenv_path=dotenv_path or Path.cwd() / ".env", override=False)
-    return health_path_from_env(os.environ)
