@@ -4,11 +4,13 @@ Run from the repository root:
 
     python bench/bench_ai.py match hard greedy --games 4000 --jobs 2   # win rate of the first player, 95% CI
     python bench/bench_ai.py match hard random --games 2000
+    python bench/bench_ai.py match hard previous --games 8000 --jobs 2 --seed 100000
     python bench/bench_ai.py speed --games 100                          # hard decision times, single process
     python bench/bench_ai.py deluxe ...                                 # runs bench/bench_ai_deluxe.py
 
-Players: random (uniform legal), greedy (the baseline below), easy, normal, hard. Seats alternate every
-game; each game uses its own seed, so a run is reproducible.
+Players: random (uniform legal), greedy (the baseline below), easy, normal, hard, and previous: the hard
+player as of commit ea59b99 (before issue 33's stronger hard), rebuilt from git by bench/previous.py. Seats
+alternate every game; each game uses its own seed, so a run is reproducible.
 """
 
 from __future__ import annotations
@@ -22,10 +24,13 @@ import time
 from collections.abc import Callable, Sequence
 from multiprocessing import Pool
 from pathlib import Path
+from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import previous
 from bench.stats import quantile, wilson
+from bot.ai import Level
 from bot.ai import bhargage as ai
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import peg_points
@@ -103,11 +108,25 @@ def uniform(view: bh.SeatView, rng: random.Random) -> bh.Action:
     return rng.choice(view.legal)
 
 
-def _level(name: ai.Level) -> Player:
+def _level(name: Level) -> Player:
     def play(view: bh.SeatView, rng: random.Random) -> bh.Action:
         return ai.choose(view, rng, name)
 
     return play
+
+
+# The previous hard player's modules, as of previous.COMMIT.
+PREVIOUS_MODULES = ("bhargage", "bhargage_cards", "bhargage_discard", "bhargage_play")
+
+
+def _previous_hard() -> ModuleType:
+    """The previous hard player's entry module (rebuilt from git the first time)."""
+    return previous.load(PREVIOUS_MODULES)["bhargage"]
+
+
+def previous_hard(view: bh.SeatView, rng: random.Random) -> bh.Action:
+    action: bh.Action = _previous_hard().choose(view, rng, "hard")
+    return action
 
 
 PLAYERS: dict[str, Player] = {
@@ -116,6 +135,7 @@ PLAYERS: dict[str, Player] = {
     "easy": _level("easy"),
     "normal": _level("normal"),
     "hard": _level("hard"),
+    "previous": previous_hard,
 }
 
 
@@ -148,6 +168,11 @@ def _match_chunk(args: tuple[str, str, list[int], bool, int]) -> tuple[int, int]
 
 
 def match(a: str, b: str, games: int, jobs: int, sequences: bool, target: int, first_seed: int) -> None:
+    if "previous" in (a, b):
+        try:
+            _previous_hard()  # once here, so that a missing commit is one message and not one per worker
+        except previous.PreviousUnavailable as err:
+            sys.exit(str(err))
     seeds = list(range(first_seed, first_seed + games))
     chunks = [seeds[i : i + 25] for i in range(0, games, 25)]
     t = time.perf_counter()

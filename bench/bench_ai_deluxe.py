@@ -2,7 +2,9 @@
 
 A's seat rotates across games; a win is A in ``final_result(state).winners``. Intervals are 95% Wilson.
 Opponents: ``random`` (uniform over the legal actions), ``greedy`` (the baseline below), ``strong``
-(a stronger baseline: net-after-binding draws with a holding cost, meld-potential discards), or a bot level.
+(a stronger baseline: net-after-binding draws with a holding cost, meld-potential discards), a bot level, or
+``previous``: the hard player as of commit ea59b99 (before issue 33, item 2), rebuilt from git by
+bench/previous.py.
 
 Run from the repo root: ``.venv/bin/python bench/bench_ai_deluxe.py [--games N] [--players 3,6] [--jobs J]``;
 ``bench/bench_ai.py deluxe ...`` calls ``main`` with the same arguments.
@@ -22,13 +24,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import previous
 from bench.stats import quantile, wilson
+from bot.ai import Level
 from bot.ai import deluxe as ai
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, deluxe_deck, shuffled
-from bot.rules.deluxe_melds import bharg_sets, complete_straights, positions, suit_mask
+from bot.rules.deluxe_melds import bharg_sets, complete_straights, positions
+from bot.rules.deluxe_melds import suit_mask as _suit_mask
 
 Player = Callable[[D.View, random.Random], D.Action]
+_MASKS: dict[int, int] = {}
+
+
+def suit_mask(c: Card) -> int:
+    """The card's suit bits, remembered per card type (the baselines ask for them on every decision)."""
+    m = _MASKS.get(c.index)
+    if m is None:
+        m = _MASKS[c.index] = _suit_mask(c)
+    return m
 
 
 # --- the baselines ------------------------------------------------------------------------------------------
@@ -204,7 +218,17 @@ def strong_player(view: D.View, rng: random.Random) -> D.Action:
     return _bind_or_discard(view, lambda cards: _discard_choice(view, hand, cards))
 
 
-def level_player(level: ai.Level) -> Player:
+# The previous hard player's modules, as of previous.COMMIT (issue 33: today's hard before item 2).
+PREVIOUS_MODULES = ["deluxe_hand", "deluxe"]
+
+
+def previous_hard(view: D.View, rng: random.Random) -> D.Action:
+    """The hard player as of ``previous.COMMIT``, rebuilt from git (loaded once per process)."""
+    action: D.Action = previous.load(PREVIOUS_MODULES)["deluxe"].choose(view, rng, "hard")
+    return action
+
+
+def level_player(level: Level) -> Player:
     def play(view: D.View, rng: random.Random) -> D.Action:
         return ai.choose(view, rng, level)
 
@@ -218,6 +242,7 @@ PLAYERS: dict[str, Player] = {
     "easy": level_player("easy"),
     "normal": level_player("normal"),
     "hard": level_player("hard"),
+    "previous": previous_hard,
 }
 
 
@@ -331,7 +356,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--lines",
         default="hard:random,hard:greedy,hard:normal",
-        help="A:B pairs to play, comma-separated (players: random, greedy, strong, easy, normal, hard)",
+        help="A:B pairs to play, comma-separated (random, greedy, strong, easy, normal, hard, previous)",
     )
     p.add_argument("--speed-games", type=int, default=20, help="6-player hard games timed (0: skip)")
     args = p.parse_args(argv)

@@ -6,13 +6,14 @@ engine's ``count_hand`` and ``shortage``; ``AI_EXACT_HANDS=200`` runs it on more
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import random
 
 import pytest
 
-from bot.ai import UnknownLevel
+from bot.ai import Level, UnknownLevel, bhargage_play
 from bot.ai import bhargage as ai
 from bot.render.levels import level as ai_level
 from bot.render.refusals import said
@@ -21,7 +22,7 @@ from bot.rules.bhargage_scoring import count_hand, peg_points, shortage
 from bot.rules.decktet import ALL_CARDS, EXCUSE, Card, card
 
 
-def _drive(seed: int, levels: tuple[ai.Level, ai.Level], options: bh.Options) -> tuple[bh.State, int]:
+def _drive(seed: int, levels: tuple[Level, Level], options: bh.Options) -> tuple[bh.State, int]:
     """One whole game between two levels, every decision checked on the way: (end state, decisions)."""
     state, _ = bh.start(seed, 2, options)
     rngs = [random.Random(seed * 2), random.Random(seed * 2 + 1)]
@@ -69,7 +70,7 @@ def _drive(seed: int, levels: tuple[ai.Level, ai.Level], options: bh.Options) ->
     ],
 )
 def test_whole_games_every_decision_legal_and_consistent(
-    levels: tuple[ai.Level, ai.Level], sequences: bool
+    levels: tuple[Level, Level], sequences: bool
 ) -> None:
     for seed in range(3):
         state, decisions = _drive(seed, levels, bh.Options(sequences=sequences, target=81))
@@ -182,7 +183,9 @@ def test_discard_table_is_exact() -> None:
             want = expect[frozenset(line.cards)]
             got = (line.hand, line.bhargage, line.shortage)
             assert got == pytest.approx(want, abs=1e-9), (dealt, dealer, sequences, line)
-            assert line.total == pytest.approx(sum(got), abs=1e-12)
+            assert line.total == pytest.approx(sum(got) + line.pegging, abs=1e-12)
+            kept = [c.index for c in dealt if c not in line.cards]
+            assert line.pegging == pytest.approx(ai.pegging(kept, dealer), abs=1e-12)
 
 
 def test_discard_signs_follow_the_dealer() -> None:
@@ -216,3 +219,48 @@ def test_an_unknown_level_is_quoted_as_harmless_text() -> None:
         ai_level("**@everyone** " + "x" * 40)
     message = said(err.value)
     assert "@everyone" not in message and "\\*\\*" in message and len(message) < 120
+
+
+def test_the_play_weighs_in_the_discard() -> None:
+    # The dealer plays second, so low cards peg on the non-dealer's lead: the model values them over Crowns,
+    # and enough to change the choice between two discards whose show is worth the same.
+    low = [card(x).index for x in ("ace-moons", "author", "watchman")]
+    high = [card(x).index for x in ("sea", "end", "pact")]
+    assert ai.pegging(low, True) > ai.pegging(high, True) + 2
+    assert ai.pegging(low, False) < 0 < ai.pegging(low, True)
+    dealt = [card(x) for x in ("ace-moons", "author", "watchman", "sea", "end")]
+    for dealer in (True, False):
+        table = ai.discard_table(dealt, dealer)
+        best = max(table, key=lambda line: line.hand + line.bhargage + line.shortage)
+        assert table[0].total >= best.total
+        assert table[0].total - table[0].pegging <= best.total - best.pegging
+
+
+def test_the_opponent_hand_is_weighted_by_what_it_would_keep() -> None:
+    # A non-dealer opponent lays the Excuse away almost always: its chance of holding it is far below a
+    # uniform guess, and the chances over the unseen cards add up to its hand size.
+    view = dataclasses.replace(_play_view("forest,penitent,pact", []), dealer=0)
+    search = bhargage_play._root(view).search
+    scale = search.scale(3, ())
+    chances = {c: min(1.0, search.w[c] * scale) for c in search.base}
+    assert sum(chances.values()) == pytest.approx(3)
+    assert chances[EXCUSE.index] < 0.2 * 3 / len(search.base)
+    assert chances[card("ace-suns").index] > 3 / len(search.base)
+
+
+def test_previous_player_is_rebuilt_from_git() -> None:
+    from bench import previous
+    from bench.bench_ai import PREVIOUS_MODULES
+
+    try:
+        old = previous.load(PREVIOUS_MODULES)["bhargage"]
+    except previous.PreviousUnavailable:
+        pytest.skip("git or commit ea59b99 is not available here")
+    assert old.__name__.startswith("_previous_") and old.__name__ != ai.__name__
+    # its helpers are its own, not today's
+    assert old.discard_table is not ai.discard_table
+    state, _ = bh.start(3)
+    view = bh.view(state, bh.waiting_for(state)[0])
+    assert old.choose(view, random.Random(0), "hard") in view.legal
+    with pytest.raises(previous.PreviousUnavailable, match="not in this repository"):
+        previous.load(["bhargage_cards"], commit="0" * 40)

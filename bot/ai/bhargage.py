@@ -1,8 +1,9 @@
 """Bhargage computer player and coach (RULES.md R1–R13).
 
 Three levels share one entry point, ``choose``. The hard player discards by the exact expected value of the
-hand (``discard_table``, also the coach's Hint) and pegs with a small expectimax over the cards it has not
-seen (``play_advice``, the coach's "why"). Everything is decided from the seat's view only.
+show plus a fitted estimate of the play to come (``discard_table``, also the coach's Hint) and pegs with a
+small expectimax over the cards it has not seen, each weighted by how often a player keeps it
+(``play_advice``, the coach's "why"). Everything is decided from the seat's view only.
 
 Cards are handled as ``Card.index`` integers with small lookup tables, because a hard decision must take
 about a millisecond in pure Python.
@@ -16,13 +17,13 @@ from collections.abc import Sequence
 
 from bot.ai import Level, checked
 from bot.ai.bhargage_cards import NCARDS, VAL
-from bot.ai.bhargage_discard import DiscardLine, Unseen, discard_table
+from bot.ai.bhargage_discard import DiscardLine, Unseen, discard_table, pegging
 from bot.ai.bhargage_play import PlayAdvice, best_of, evaluate, play_advice
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import peg_points
 from bot.rules.decktet import Card, sort_key
 
-__all__ = ["DiscardLine", "PlayAdvice", "Unseen", "choose", "discard_table", "play_advice"]
+__all__ = ["DiscardLine", "PlayAdvice", "Unseen", "choose", "discard_table", "pegging", "play_advice"]
 
 # ---------------------------------------------------------------- levels
 

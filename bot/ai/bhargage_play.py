@@ -3,10 +3,11 @@ the coach's "why")."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from bot.ai.bhargage_cards import COMB, LIMIT, MASK, NCARDS, RANK, VAL
+from bot.ai.bhargage_cards import KEPT, LIMIT, MASK, NCARDS, RANK, VAL
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import FULL_MASK, ScoreItem, peg_points, play_run
 from bot.rules.decktet import ALL_CARDS, Card
@@ -55,13 +56,17 @@ class _Search:
     unseen cards of its hand size. The value is (this seat's points − the opponent's) for the rest of the
     count, plus ``_WIN`` for pegging out (minus for the opponent pegging out)."""
 
-    __slots__ = ("base", "by_mask", "by_rank", "by_val", "le", "my_need", "opp_need", "seq")
+    __slots__ = ("base", "by_mask", "by_rank", "by_val", "le", "my_need", "opp_need", "seq", "w", "wsum")
 
-    def __init__(self, base: list[int], my_need: int, opp_need: int, seq: bool) -> None:
+    def __init__(
+        self, base: list[int], my_need: int, opp_need: int, seq: bool, weight: Sequence[float]
+    ) -> None:
         self.base = base
         self.my_need = my_need
         self.opp_need = opp_need
         self.seq = seq
+        self.w = weight
+        self.wsum = sum(weight[c] for c in base)
         by_val: list[list[int]] = [[] for _ in range(11)]
         by_rank: list[list[int]] = [[] for _ in range(13)]
         by_mask: list[list[int]] = [[] for _ in range(64)]
@@ -118,7 +123,6 @@ class _Search:
         if h <= 0:
             return 0.0
         room = LIMIT - count
-        n = len(self.base) - len(used)
         # only the few cards that can score: by value (11, 23), rank (sets, runs) and suits (bharg)
         cset: set[int] = set()
         if 1 <= count <= 11:
@@ -137,7 +141,7 @@ class _Search:
                 if runs[r]:
                     cset.update(c for c in self.by_rank[r] if VAL[c] <= room)
         cands = [c for c in cset if c not in used]
-        pts: list[float] = []
+        pts: list[tuple[float, int]] = []
         need = self.opp_need - opp_acc
         for c in cands:
             nc = count + VAL[c]
@@ -149,15 +153,23 @@ class _Search:
             if seq:
                 p += runs[RANK[c]]
             if p:
-                pts.append(p + _WIN if win and p >= need else p)
+                pts.append((p + _WIN if win and p >= need else p, c))
         if not pts:
             return 0.0
         pts.sort(reverse=True)
-        den = COMB[n][h]
+        scale = self.scale(h, used)
         tot = 0.0
-        for i, q in enumerate(pts, 1):
-            tot += q * COMB[n - i][h - 1]
-        return tot / den
+        none = 1.0  # the chance that the opponent holds none of the better cards
+        for q, c in pts:
+            pc = min(1.0, self.w[c] * scale)
+            tot += q * pc * none
+            none *= 1.0 - pc
+        return tot
+
+    def scale(self, h: int, used: tuple[int, ...]) -> float:
+        """Chance per unit of weight that the opponent holds a card, with ``h`` cards among those unplayed."""
+        rest = self.wsum - sum(self.w[c] for c in used)
+        return h / rest if rest > 0 else 0.0
 
     def mine(self, node: Node, full: int) -> float:
         """This seat to move (or to say go): its best value."""
@@ -206,15 +218,16 @@ class _Search:
         if full <= 0:
             # leaf: the opponent's best immediate reply, then nothing more is looked at
             return -self.reply(count, lr, rl, chain, ranks, h, used, opp_acc)
-        n = len(self.base) - len(used)
-        vals: list[float] = []
+        vals: list[tuple[float, float]] = []
+        scale = self.scale(h, used)
         need = self.opp_need - opp_acc
         for c in self.base:
             if VAL[c] > room or c in used:
                 continue
             nc, nlr, nrl, nch, nrk, p = self.peg(count, lr, rl, chain, ranks, c)
+            pc = min(1.0, self.w[c] * scale)
             if p >= need:
-                vals.append(-p - _WIN)
+                vals.append((-p - _WIN, pc))
                 continue
             after = (nc, nlr, nrl, nch, nrk, hand, h - 1, (*used, c), my_acc, opp_acc + p, False, False)
             if i_can or any(VAL[x] <= LIMIT - nc for x in hand):
@@ -223,8 +236,8 @@ class _Search:
                 v = self.theirs(after, full - 1)
             else:
                 v = self.end(nc, False, my_acc, opp_acc + p)
-            vals.append(v - p)
-        tot, go = _spread(vals, n, h)
+            vals.append((v - p, pc))
+        tot, go = _spread(vals)
         if go > 0:
             tot += go * self.after_go(node, i_can, full)
         return tot
@@ -239,19 +252,17 @@ class _Search:
         return self.end(count, last_me, my_acc, opp_acc)
 
 
-def _spread(vals: list[float], n: int, h: int) -> tuple[float, float]:
-    """The opponent's best card over its possible hands of ``h`` of the ``n`` unseen cards (its playable
-    cards valued ``vals``, for this seat), and the chance that it holds none of them and goes."""
-    den = COMB[n][h]
-    playable = len(vals)
-    go = COMB[n - playable][h] / den if n >= playable else 0.0
+def _spread(vals: list[tuple[float, float]]) -> tuple[float, float]:
+    """The opponent's best card over its possible hands (its playable cards as (value for this seat, chance
+    that it holds the card)), and the chance that it holds none of them and goes. The cards are taken as
+    held independently: the chance that a card is its best is its own chance times none of the better."""
     tot = 0.0
-    if vals:
-        vals.sort()
-        for i, v in enumerate(vals, 1):
-            tot += v * COMB[n - i][h - 1]
-        tot /= den
-    return tot, go
+    none = 1.0
+    vals.sort()
+    for v, pc in vals:
+        tot += v * pc * none
+        none *= 1.0 - pc
+    return tot, none
 
 
 # R12 in the play, cached: the search asks again and again for the same few rank sequences.
@@ -297,7 +308,7 @@ def _root(view: bh.SeatView, score_aware: bool = True) -> _Root:
     my_need, opp_need = view.target - view.scores[me], view.target - view.scores[opp]
     if not score_aware:
         my_need = opp_need = 1 << 20
-    search = _Search(base, my_need, opp_need, view.sequences)
+    search = _Search(base, my_need, opp_need, view.sequences, KEPT[view.dealer == opp])
     return _Root(
         search,
         count,

@@ -1,15 +1,17 @@
 """Bharg Deluxe computer player: easy, normal and hard, all deciding from one seat's ``View``.
 
-The hard player plans one whole turn at a time. At the draw it scores every way to draw (the deck, or the top
-n cards of the Discard Queue) by what the new hand can bind, what is left in hand, and the card it would then
-discard. While binding it picks the set of melds worth most together (melds that share cards exclude each
-other), and it discards the card whose loss hurts its hand least and helps the next player least. What a
-hand is worth is :mod:`bot.ai.deluxe_hand`.
+The hard player plans one whole turn at a time. At the draw it scores every way to draw (the deck, card by
+unseen card, or the top n cards of the Discard Queue) by what the new hand can bind, what is left in hand, and
+the card it would then discard. While binding it picks the set of melds worth most together (melds that share
+cards exclude each other), and it discards the card whose loss hurts its hand least and helps the next player
+least. What a hand is worth — held points weighed by how soon the table will end the hand — is
+:mod:`bot.ai.deluxe_hand`. The coach (:func:`advise`) shows this same weighing.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from bot.ai import Level, checked
@@ -20,15 +22,12 @@ from bot.ai.deluxe_hand import (
     context_of,
     gift_kind,
     hand_key,
-    hold_value,
     melds_in,
-    packings,
-    plan,
     points_of,
-    potential,
     ranked_discards,
     without,
 )
+from bot.ai.deluxe_turn import deck_value, packings, plan
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card
 from bot.rules.deluxe_melds import Meld, suit_mask
@@ -122,15 +121,24 @@ def unlocks(view: D.View, limit: int = 100) -> dict[int, int]:
     return {n: best(hand + top_first[:n]) - base for n in range(1, min(limit, len(top_first)) + 1)}
 
 
+def _binds_taken(hand: list[Card], pack: list[Meld]) -> bool:
+    """The melds bind at least one card that is not from ``hand`` (so: one just taken)."""
+    have = Counter(c.index for c in hand)
+    have.subtract(c.index for m in pack for c in m.cards)
+    return any(k < 0 for k in have.values())
+
+
 def _draw_advice(ctx: Context, hand: list[Card], explain: bool) -> list[Advice]:
     """Every draw the hard player weighs, best first (ties keep the deck first, then the shallowest take): the
-    deck keeps our hand (the drawn card, or a worse one, is discarded) plus the draw's odds; taking n cards is
-    worth the best turn the new hand makes. A take whose deepest card binds in nothing is not weighed."""
+    deck is the odds-weighted turn each unseen card would make; taking n cards is worth the best turn the new
+    hand makes. A take is weighed only if that turn binds a card it takes: a take that only swaps cards with
+    the queue can go round the table for ever (each seat taking back the card the one before discarded, the
+    deck never running out: D8 ends a hand only by the deck)."""
     view = ctx.view
     out: list[Advice] = []
     draw = next((a for a in view.legal if isinstance(a, D.Draw)), None)
     if draw is not None:
-        value = hold_value(ctx, hand) + potential(ctx, hand) - DECK_DRAW
+        value = deck_value(ctx, hand) - DECK_DRAW
         pack = plan(ctx, hand)[1] if explain else []
         out.append(Advice(draw, value, tuple(pack), kept=_left(hand, pack) if explain else ()))
     queue = view.queue
@@ -144,6 +152,8 @@ def _draw_advice(ctx: Context, hand: list[Card], explain: bool) -> list[Advice]:
         if n > 1 and not any(taken[-1] in m.cards for m in melds_in(ctx, new)):
             continue
         v, pack = plan(ctx, new, top=3)
+        if not _binds_taken(hand, pack):
+            continue
         kept = _left(new, pack) if explain else ()
         out.append(Advice(t, v, tuple(pack), taken=tuple(taken), kept=kept))
     out.sort(key=lambda a: -a.value)  # stable: of equal values the first weighed stays first

@@ -1,9 +1,16 @@
 """What the Bharg Deluxe hard player knows at one decision, and what a hand is worth to it (the valuation
-the levels in :mod:`bot.ai.deluxe` choose by).
+the levels in :mod:`bot.ai.deluxe` choose by; the whole turn built on it is :mod:`bot.ai.deluxe_turn`).
 
 A hand is valued as: points bound now, minus the points still held weighted by the chance that the hand ends
-before they are bound (D9 counts them against us), plus the expected gain of the next draw (cards that would
-complete a bharg set or a straight), plus a bonus for going out (D7: everyone else is caught holding cards).
+before they are bound (D9 counts them against us), minus a little per card (the road to going out), plus the
+expected gain of the next draw (cards that would complete a bharg set or a straight), plus a bonus for going
+out (D7: everyone else is caught holding cards).
+
+The chance the hand ends is the tempo of the table: each other seat goes out on its next turn with a chance
+that grows as its hand shrinks (measured on the bench), so at six seats, or facing a seat down to one card, a
+held point is nearly a lost one; a rebuilt deck running dry (D8) ends it too. A discard is charged what it
+hands whoever draws next (the queue is open to all), more when the next seat is close to going out. A draw
+from the deck is the odds-weighted turn each unseen card would make.
 """
 
 from __future__ import annotations
@@ -24,13 +31,18 @@ from bot.rules.deluxe_melds import (
     suit_mask,
 )
 
-# Weights of the hard player's hand valuation, tuned by bench/bench_ai_deluxe.py against the greedy baseline.
+# Weights of the hard player's hand valuation, tuned by bench/bench_ai_deluxe.py (greedy, then strong).
 W_POTENTIAL = 1.5  # per expected point the next draw binds
 W_SIZE = 0.35  # per card kept: a small hand is close to going out
 DECK_DRAW = 0.3  # the deck's unknown card: a little worse than its odds
 GO_OUT_BASE, GO_OUT_PER_CARD = 2.0, 1.7  # going out, per card an average opponent is caught holding
-RISK_BASE = 0.25  # weight of a held point even far from the end of the hand
+# The chance a player goes out on a turn begun with h cards (h = 0, 1, 2, …), as measured on the bench's
+# strong baseline at 3–6 seats: the tempo of the hand.
+OUT_CHANCE = (1.0, 0.4, 0.15, 0.12, 0.08, 0.05, 0.02, 0.01)
+RISK_LATER = 0.5  # weight of a held point when the hand goes on past our next turn
 W_GIFT = 2.0  # per point a discard is likely to give whoever takes it from the queue
+GIFT_NEAR = 1.0  # extra gift weight when the next seat holds 2 cards or fewer: our gift may take them out
+DECK_FULL = 140  # cards × card types a deck draw weighs in full (the likeliest types that meld with the hand)
 
 
 # --- per-decision context -----------------------------------------------------------------------------------
@@ -50,11 +62,23 @@ class Context:
     n_unseen: int
     end_risk: float  # weight of a held point: the chance the hand ends before it is bound
     go_out_bonus: float
+    gift_weight: float  # per point a discard hands whoever takes it: more when the next seat is nearly out
     single_ok: frozenset[int] = frozenset()  # straight positions one card can fill as a partial straight
     pair_ok: frozenset[tuple[int, int]] = frozenset()
     melds_cache: dict[tuple[int, ...], list[Meld]] = field(default_factory=dict)
     eval_cache: dict[tuple[int, ...], float] = field(default_factory=dict)
     p1: list[float] = field(default_factory=list)  # chance one draw is a card of exactly this suit mask
+
+
+_MASKS: dict[int, int] = {}
+
+
+def mask_of(c: Card) -> int:
+    """``suit_mask`` remembered per card type: the valuation asks for it thousands of times a decision."""
+    m = _MASKS.get(c.index)
+    if m is None:
+        m = _MASKS[c.index] = suit_mask(c)
+    return m
 
 
 def hand_key(hand: Sequence[Card]) -> tuple[int, ...]:
@@ -92,9 +116,9 @@ def context_of(view: D.View) -> Context:
         total[c.index] -= 1
     unseen = {i: k for i, k in total.items() if k > 0}
     n_unseen = max(1, sum(unseen.values()))
-    players = sum(1 for s in range(len(view.left)) if not view.left[s])
     others = [view.hand_sizes[s] for s in range(len(view.hand_sizes)) if s != view.seat and not view.left[s]]
-    end_risk = _end_risk(view, players, others)
+    p_end = _p_end(view, others)
+    end_risk = p_end + (1.0 - p_end) * RISK_LATER
     go_out = GO_OUT_BASE + GO_OUT_PER_CARD * (sum(others) / max(1, len(others))) + _game_end(view)
     ctx = Context(
         view=view,
@@ -107,10 +131,21 @@ def context_of(view: D.View) -> Context:
         n_unseen=n_unseen,
         end_risk=end_risk,
         go_out_bonus=go_out,
+        gift_weight=W_GIFT * (1.0 + GIFT_NEAR * (_next_size(view) <= 2)),
     )
     _prepare_draw_odds(ctx)
     _prepare_straights(ctx)
     return ctx
+
+
+def _next_size(view: D.View) -> int:
+    """Cards held by the next seat still playing: the first to see our discard on top of the queue."""
+    n = len(view.hand_sizes)
+    for k in range(1, n):
+        s = (view.seat + k) % n
+        if not view.left[s]:
+            return view.hand_sizes[s]
+    return 10
 
 
 HELD_POINTS_PER_CARD = 1.7  # an unseen card's average points (Aces/Crowns 1, numbers 2, extensions 3)
@@ -138,22 +173,21 @@ def _game_end(view: D.View) -> float:
     return 0.0
 
 
-def _end_risk(view: D.View, players: int, others: list[int]) -> float:
-    """How likely a held card is still held when the hand ends: high near the end of the deck (D8) or when
-    an opponent is nearly out (D7)."""
-    rounds_deck = view.deck_count / max(1, players)
-    if not view.deck_rebuilt:
-        rounds_deck += max(0, len(view.queue) - 1) / max(1, players)
-    smallest = min(others) if others else 10
-    rounds_out = 1.0 + smallest * 1.2
-    rounds = min(rounds_deck, rounds_out)
-    return min(1.0, RISK_BASE + 1.5 / (1.0 + rounds))
+def _p_end(view: D.View, others: list[int]) -> float:
+    """The chance the hand ends before our next turn: one of the others goes out (likelier the fewer cards
+    they hold, and the more of them there are), or the rebuilt deck runs dry (D8)."""
+    stay = 1.0
+    for h in others:
+        stay *= 1.0 - OUT_CHANCE[min(h, len(OUT_CHANCE) - 1)]
+    if view.deck_rebuilt and view.deck_count < len(others):
+        stay *= 0.2  # the second empty deck ends the hand, unless the others take from the queue instead
+    return 1.0 - stay
 
 
 def _prepare_draw_odds(ctx: Context) -> None:
     p1 = [0.0] * 64
     for i, k in ctx.unseen.items():
-        p1[suit_mask(ctx.types[i])] += k / ctx.n_unseen
+        p1[mask_of(ctx.types[i])] += k / ctx.n_unseen
     ctx.p1 = p1
 
 
@@ -177,12 +211,12 @@ def melds_in(ctx: Context, hand: Sequence[Card]) -> list[Meld]:
 # --- valuing a hand ---------------------------------------------------------------------------------------
 
 
-def _reach(hand: Sequence[Card]) -> list[int]:
+def reach_of(hand: Sequence[Card]) -> list[int]:
     """For each suit mask, the most cards of the hand that cover exactly it with disjoint suits (-1: none)."""
     best = [-1] * 64
     best[0] = 0
     for c in hand:
-        m = suit_mask(c)
+        m = mask_of(c)
         if m == 0:
             continue
         snapshot = [(k, v) for k, v in enumerate(best) if v >= 0 and not k & m]
@@ -196,7 +230,7 @@ def potential(ctx: Context, hand: Sequence[Card]) -> float:
     """Expected points the next draw binds with these cards: bharg sets it completes, straights it extends."""
     if not hand:
         return 0.0
-    best = _reach(hand)
+    best = reach_of(hand)
     gain = 0.0
     seen_missing: set[int] = set()
     for m in range(1, 64):
@@ -272,7 +306,7 @@ def _opens_straight(ctx: Context, c: Card) -> bool:
 def _completes_set(ctx: Context, c: Card) -> bool:
     """``c`` completes a bharg set with cards near the top of the queue (under it once discarded)."""
     top = list(ctx.view.queue[-4:])
-    return bool(top) and _reach(top)[ALL_SUITS_MASK ^ suit_mask(c)] >= 2
+    return bool(top) and reach_of(top)[ALL_SUITS_MASK ^ mask_of(c)] >= 2
 
 
 def gift_kind(ctx: Context, c: Card) -> Gift:
@@ -286,7 +320,7 @@ def gift_kind(ctx: Context, c: Card) -> Gift:
     return "set" if _completes_set(ctx, c) else "little"
 
 
-def _gift(ctx: Context, c: Card) -> float:
+def gift_value(ctx: Context, c: Card) -> float:
     """How much discarding ``c`` onto the queue helps whoever takes it next (we can't see their hands)."""
     if c.rank == Rank.ACE:
         return 0.0
@@ -339,111 +373,20 @@ def ranked_discards(
             cands.setdefault(c.index, c)
     pool = list(cands.values())
     if len(pool) > 8:  # a big hand: only the likeliest discards get the full valuation
-        masks = [suit_mask(c) for c in hand]
+        masks = [mask_of(c) for c in hand]
 
         def rough(c: Card) -> float:
-            m = suit_mask(c)
+            m = mask_of(c)
             partners = sum(1 for k in masks if not k & m)
-            return ctx.end_risk * len(c.suits) - _gift(ctx, c) - 0.15 * partners
+            return ctx.end_risk * len(c.suits) - gift_value(ctx, c) - 0.15 * partners
 
         pool = sorted(pool, key=rough, reverse=True)[:8]
     out: list[tuple[float, Card]] = []
     for c in pool:
         rest = without(hand, (c,))
-        v = hold_value(ctx, rest) - W_GIFT * _gift(ctx, c)
+        v = hold_value(ctx, rest) - ctx.gift_weight * gift_value(ctx, c)
         if c.rank == Rank.ACE and rest:
             v += _ace_value(ctx, rest, c)
         out.append((v, c))
     out.sort(key=lambda vc: -vc[0])  # stable: the first of equals stays first
     return out
-
-
-def _needs(m: Meld) -> tuple[tuple[int, int], ...]:
-    return tuple(Counter(c.index for c in m.cards).items())
-
-
-def packings(ctx: Context, hand: Sequence[Card], limit: int = 1500) -> list[tuple[int, list[Meld]]]:
-    """Disjoint sets of bindable melds, best first by points bound. Few melds: every maximal set (capped);
-    many (a big hand): greedy sets seeded with each of the best melds, which stays fast on 30-card hands."""
-    melds = sorted(melds_in(ctx, hand), key=lambda m: (-points_of(m.cards), len(m.cards)))
-    if not melds:
-        return []
-    items = [(m, _needs(m), points_of(m.cards)) for m in melds]
-    have: dict[int, int] = {}
-    for c in hand:
-        have[c.index] = have.get(c.index, 0) + 1
-    out: list[tuple[int, list[Meld]]] = []
-
-    def fits(need: tuple[tuple[int, int], ...]) -> bool:
-        return all(have.get(k, 0) >= v for k, v in need)
-
-    def take(need: tuple[tuple[int, int], ...], sign: int) -> None:
-        for k, v in need:
-            have[k] -= sign * v
-
-    if len(items) <= 14:
-        chosen: list[Meld] = []
-        nodes = 0
-
-        def walk(i: int, pts: int) -> None:
-            nonlocal nodes
-            nodes += 1
-            extended = False
-            for j in range(i, len(items)):
-                if nodes > limit:
-                    break
-                m, need, p = items[j]
-                if fits(need):
-                    take(need, 1)
-                    chosen.append(m)
-                    walk(j + 1, pts + p)
-                    chosen.pop()
-                    take(need, -1)
-                    extended = True
-            if not extended:
-                out.append((pts, list(chosen)))
-
-        walk(0, 0)
-    else:
-        for seed in range(min(10, len(items))):
-            pack: list[Meld] = []
-            pts = 0
-            order = [items[seed], *items[:seed], *items[seed + 1 :]]
-            for m, need, p in order:
-                if fits(need):
-                    take(need, 1)
-                    pack.append(m)
-                    pts += p
-            for m in pack:
-                take(_needs(m), -1)
-            out.append((pts, pack))
-    out.sort(key=lambda t: -t[0])
-    return out
-
-
-def plan(ctx: Context, hand: Sequence[Card], top: int = 4) -> tuple[float, list[Meld]]:
-    """The best binding set for this hand and the value of the turn after it (bound points + kept cards)."""
-    packs = packings(ctx, hand)
-    if not packs or ctx.go_out_bonus < 0:  # going out would hand someone else the game: binding less may not
-        packs = [*packs[: top - 1], (0, [])]
-    best_v, best_p = float("-inf"), list[Meld]()
-    seen: set[tuple[int, ...]] = set()
-    tried = 0
-    for pts, pack in packs:
-        rest = without(hand, [c for m in pack for c in m.cards])
-        key = hand_key(rest)
-        if key in seen:
-            continue
-        seen.add(key)
-        tried += 1
-        if ctx.view.phase == D.Phase.FINAL_BIND:
-            v = pts - points_of(rest) + (ctx.go_out_bonus if not rest else 0.0)
-        else:
-            v = pts + best_discard(ctx, rest)[0]
-        if v > best_v:
-            best_v, best_p = v, pack
-        if tried >= top:
-            break
-    if not packs[0][1] and best_v == float("-inf"):
-        best_v = best_discard(ctx, hand)[0]
-    return best_v, best_p

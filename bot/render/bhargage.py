@@ -463,6 +463,7 @@ def discard_hint_text(
             hand=number(line.hand),
             bhargage=number(line.bhargage, signed=True),
             shortage=number(line.shortage, signed=True),
+            pegging=number(line.pegging, signed=True),
         )
         out.append(f"{i}. {text}")
     out.append(t("bhargage.hint.discard-key"))
