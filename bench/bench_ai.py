@@ -7,6 +7,7 @@ Run from the repository root:
     python bench/bench_ai.py match hard previous --games 8000 --jobs 2 --seed 100000
     python bench/bench_ai.py speed --games 100                          # hard decision times, single process
     python bench/bench_ai.py deluxe ...                                 # runs bench/bench_ai_deluxe.py
+    python bench/bench_ai.py cribbage ...                               # runs bench/bench_ai_cribbage.py
 
 Players: random (uniform legal), greedy (the baseline below), easy, normal, hard, and previous: the hard
 player as of commit ea59b99 (before issue 33's stronger hard), rebuilt from git by bench/previous.py. Seats
@@ -229,6 +230,11 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         bench_ai_deluxe.main(argv[1:])
         return
+    if argv and argv[0] == "cribbage":
+        from bench import bench_ai_cribbage  # the Classic Cribbage figures live in their own script
+
+        bench_ai_cribbage.main(argv[1:])
+        return
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -245,6 +251,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     s.add_argument("--games", type=int, default=100)
     s.add_argument("--sequences", action="store_true")
     sub.add_parser("deluxe", help="run bench/bench_ai_deluxe.py with the remaining arguments")
+    sub.add_parser("cribbage", help="run bench/bench_ai_cribbage.py with the remaining arguments")
     args = parser.parse_args(argv)
     if args.cmd == "match":
         match(args.a, args.b, args.games, args.jobs, args.sequences, args.target, args.seed)

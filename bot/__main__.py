@@ -4,7 +4,8 @@
 changed); ``python -m bot health`` reads the running bot's heartbeat file and exits 0 if it is healthy (the
 container's HEALTHCHECK, ``python -m bot.healthcheck``, is the same check without this module's heavy
 imports); ``python -m bot backup PATH`` copies the SQLite database consistently, while the bot runs
-(:mod:`bot.backup`). ``python -m bot play bhargage`` (or ``play deluxe``) plays a game in the terminal
+(:mod:`bot.backup`). ``python -m bot play bhargage`` (or ``play deluxe``, ``play cribbage``: every game of
+``bot.games.ADAPTER_PATHS``) plays a game in the terminal
 against the computer, with no token and no Discord (:mod:`bot.play`). ``python -m bot export GAME_ID
 [--out FILE]`` writes a game's record from the database and ``python -m bot replay FILE`` replays one in the
 terminal (:mod:`bot.record_cli`, ``docs/RECORD.md``).
@@ -27,6 +28,7 @@ from bot import healthcheck
 from bot.backup import PG_DUMP_HELP, BackupError, backup_sqlite
 from bot.edge.app import TavernBot, create_bot
 from bot.edge.metrics_server import MetricsServerError
+from bot.games import ADAPTER_PATHS
 from bot.logging_setup import setup_logging
 from bot.settings import (
     MissingTokenError,
@@ -154,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description="Decktet Tavern, a Discord bot. "
-        "`python -m bot play bhargage|deluxe [...]` plays a game in this terminal instead; "
+        f"`python -m bot play {'|'.join(ADAPTER_PATHS)} [...]` plays a game in this terminal instead; "
         "`python -m bot export GAME_ID` writes a game's record, `python -m bot replay FILE` replays one.",
     )
     parser.add_argument(

@@ -10,7 +10,6 @@ The computer seats play through ``bot.ai.<game>.choose``. Nothing is stored.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import io
 import random
@@ -19,13 +18,18 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from bot.ai import DEFAULT_LEVEL, LEVELS, Level
-from bot.base.i18n import ENGLISH, LANGUAGES, current, speaking, t, tn
+from bot.ai import Level
+from bot.base.i18n import current, speaking, t, tn
 from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
 from bot.games import GAMES, Announcement, Aside, Click, GameAdapter, Move, Seat, StaleAction, Table
 from bot.games.prefs import DEFAULT as DEFAULT_PREFS
 from bot.games.seats import next_bot
+from bot.play_args import PROG as PROG
+from bot.play_args import computer_seats as computer_seats
+from bot.play_args import language_of as language_of
+from bot.play_args import options_of as options_of
+from bot.play_args import parser as parser
 from bot.play_menu import Choice, by_name, numbered, parse_numbers, plain_text, tidy, words_for
 from bot.render.refusals import said
 from bot.rules.errors import RulesError, UnknownCard
@@ -401,70 +405,6 @@ class Screen:
 # ---------------------------------------------------------------- command line
 
 
-PROG = "python -m bot play"  # i18n: not text
-
-
-def language_of(argv: Sequence[str] | None) -> str:
-    """The ``--language`` given (English if none): read first, so the help itself is in that language."""
-    first = argparse.ArgumentParser(add_help=False)
-    first.add_argument("--language", choices=LANGUAGES, default=ENGLISH)
-    known, _ = first.parse_known_args(argv)
-    language: str = known.language
-    return language
-
-
-def parser() -> argparse.ArgumentParser:
-    """The command line, its help in the language in force."""
-    top = argparse.ArgumentParser(prog=PROG, description=t("general.play.args.description"))
-    top.add_argument("--language", choices=LANGUAGES, default=ENGLISH, help=t("general.play.args.language"))
-    games = top.add_subparsers(dest="game", required=True, metavar=t("general.play.args.game-metavar"))
-
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument(  # also after the game's name (it is read before the rest: ``language_of``)
-            "--language", choices=LANGUAGES, default=argparse.SUPPRESS, help=t("general.play.args.language")
-        )
-        p.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL, help=t("general.play.args.level"))
-        p.add_argument("--seed", type=int, help=t("general.play.args.seed"))
-        p.add_argument("--target", type=int, help=t("general.play.args.target"))
-        p.add_argument("--name", help=t("general.play.args.name"))
-
-    bh = games.add_parser("bhargage", help=t("general.play.args.bhargage"))
-    common(bh)
-    bh.add_argument("--sequences", action="store_true", help=t("general.play.args.sequences"))
-    dx = games.add_parser("deluxe", help=t("general.play.args.deluxe"))
-    common(dx)
-    dx.add_argument(
-        "--bots",
-        type=int,
-        default=2,
-        choices=range(1, 6),
-        metavar="1-5",
-        help=tn("general.play.args.default", 2),
-    )
-    dx.add_argument("--pawns", action="store_true", help=t("general.play.args.pawns"))
-    dx.add_argument("--courts", action="store_true", help=t("general.play.args.courts"))
-    dx.add_argument(
-        "--fast-start",
-        type=int,
-        default=0,
-        choices=range(4),
-        metavar="0-3",
-        help=tn("general.play.args.default", 0),
-    )
-    return top
-
-
-def options_of(args: argparse.Namespace) -> dict[str, Any]:
-    raw: dict[str, Any] = {}
-    if args.target is not None:
-        raw["target"] = args.target
-    if args.game == "bhargage":
-        raw["sequences"] = args.sequences
-    else:
-        raw.update(pawns=args.pawns, courts=args.courts, fast_start=args.fast_start)
-    return raw
-
-
 def main(
     argv: Sequence[str] | None = None,
     stdin: TextIO | None = None,
@@ -485,6 +425,6 @@ def main(
             print(t("general.play.bad-options", reason=said(err)), file=sys.stderr)
             return 2
         seed = args.seed if args.seed is not None else secrets.randbits(31)
-        bots = getattr(args, "bots", 1)
+        bots = computer_seats(args)
         name = " ".join((args.name or "").split())[:32] or None
         return Terminal(args.game, options, bots, args.level, seed, stdin, stdout, name).run()

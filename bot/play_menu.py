@@ -144,13 +144,38 @@ def names_card(label: str, card: Card) -> bool:
     return not any(folded(words.title(other)) in rest for other in ALL_CARDS if other != card)
 
 
+def by_label(text: str, choices: dict[int, Choice]) -> list[int] | None:
+    """The choices a typed answer names by their labels, whatever the game: each part (between commas, "+"
+    or ";") the whole label, or its words before or after the first ("five of hearts" for "5♥ five of
+    hearts"), of exactly one choice; None unless every part names one."""
+    picked: list[int] = []
+    for part in (folded(p) for p in re.split(r"[,+;]", text)):
+        if not part:
+            return None
+        found = [
+            n
+            for n, choice in choices.items()
+            if (label := folded(choice.label)) == part
+            or label.endswith(" " + part)
+            or label.startswith(part + " ")
+        ]
+        if len(found) != 1:
+            return None
+        picked += found
+    return picked
+
+
 def by_name(text: str, choices: dict[int, Choice]) -> list[int]:
-    """The choices a typed answer names: a button by its label ("confirm"), or cards by name, one choice
-    each. A refusal (``RulesError``) when a name is no card, or no choice or several are that card."""
+    """The choices a typed answer names: a button by its label ("confirm"), choices by their labels, or
+    Decktet cards by name, one choice each. A refusal (``RulesError``) when a name is no card, or no choice
+    or several are that card."""
     wanted = folded(text)
     for n, choice in choices.items():
         if choice.value is None and folded(choice.label) == wanted:
             return [n]
+    labelled = by_label(text, choices)
+    if labelled is not None:
+        return labelled
     picked: list[int] = []
     for card in typed_cards(text):
         matches = [n for n, choice in choices.items() if names_card(choice.label, card)]

@@ -20,6 +20,7 @@ from bot.games import GAMES
 from bot.render import cards as gallery
 from bot.services.live_tables import live_tables, tables_text
 from bot.services.server_settings import MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
+from cogs.stats import game_choices
 
 if TYPE_CHECKING:
     from bot.edge.app import TavernBot
@@ -57,16 +58,22 @@ def command_path(tree: app_commands.CommandTree[Any], *english: str) -> str:
     return " ".join(english)
 
 
+def every_game(tree: app_commands.CommandTree[Any], command: str) -> str:
+    """One table command of every game (``rules``, ``hand``), as the reader types each: "`/bhargage rules`
+    · `/deluxe rules` · …", in the registry's order."""
+    groups = [GAMES[game].command.lstrip("/") for game in GAMES]
+    return " · ".join(f"`/{command_path(tree, group, command)}`" for group in groups)
+
+
 def start_words(tree: app_commands.CommandTree[Any]) -> dict[str, str]:
-    """The commands the help's first steps name, as the reader types them (placeholders of its text)."""
+    """The commands the help's first steps name, as the reader types them (placeholders of its text): two
+    ways to start a game, as examples, then every game's rules and hand commands."""
     return {
         "challenge": command_path(tree, "bhargage", "challenge"),
         "practice": command_path(tree, "bhargage", "practice"),
         "create": command_path(tree, "deluxe", "create"),
-        "rules_bhargage": command_path(tree, "bhargage", "rules"),
-        "rules_deluxe": command_path(tree, "deluxe", "rules"),
-        "hand_bhargage": command_path(tree, "bhargage", "hand"),
-        "hand_deluxe": command_path(tree, "deluxe", "hand"),
+        "rules": every_game(tree, "rules"),
+        "hands": every_game(tree, "hand"),
     }
 
 
@@ -279,12 +286,7 @@ class General(commands.Cog):
     @app_commands.describe(
         player=cmd("cmd.tavern.history.player.description"), game=cmd("cmd.tavern.history.game.description")
     )
-    @app_commands.choices(
-        game=[
-            app_commands.Choice(name=cmd("cmd.leaderboard.game.bhargage"), value="bhargage"),
-            app_commands.Choice(name=cmd("cmd.leaderboard.game.deluxe"), value="deluxe"),
-        ]
-    )
+    @app_commands.choices(game=game_choices())
     async def history(
         self,
         interaction: discord.Interaction[TavernBot],

@@ -1,4 +1,4 @@
-"""``/leaderboard`` and ``/stats``: per server, for every game the store records (Bhargage, Deluxe)."""
+"""``/leaderboard`` and ``/stats``: per server, for every game the store records (every adapter's game)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,25 @@ from bot.edge import leaderboard_book, profile_card
 from bot.edge.leaderboard_book import leaderboard_text as leaderboard_text
 from bot.edge.leaderboard_book import rating_legend
 from bot.edge.translator import cmd
+from bot.games import GAMES
 from bot.render.ratings import shown_rating as shown_rating
 
 if TYPE_CHECKING:
     from bot.edge.app import TavernBot
+
+
+# A game's name in the game menus of ``/leaderboard`` and ``/tavern history``, translated (each catalog id is
+# written out, for ``bot.i18n_check``); a game not named here is offered by its adapter's title.
+GAME_NAMES: dict[str, app_commands.locale_str] = {
+    "bhargage": cmd("cmd.leaderboard.game.bhargage"),
+    "deluxe": cmd("cmd.leaderboard.game.deluxe"),
+    "cribbage": cmd("cmd.leaderboard.game.cribbage"),
+}
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    """A game menu: every game of the registry (``bot.games.GAMES``, whose adapters import), in its order."""
+    return [app_commands.Choice(name=GAME_NAMES.get(game) or GAMES[game].title, value=game) for game in GAMES]
 
 
 def __getattr__(name: str) -> str:
@@ -43,10 +58,7 @@ class Stats(commands.Cog):
         season=cmd("cmd.leaderboard.season.description"),
     )
     @app_commands.choices(
-        game=[
-            app_commands.Choice(name=cmd("cmd.leaderboard.game.bhargage"), value="bhargage"),
-            app_commands.Choice(name=cmd("cmd.leaderboard.game.deluxe"), value="deluxe"),
-        ],
+        game=game_choices(),
         board=[
             app_commands.Choice(name=cmd("cmd.leaderboard.board.season"), value="season"),
             app_commands.Choice(name=cmd("cmd.leaderboard.board.all-time"), value=leaderboard_book.ALL_TIME),

@@ -38,6 +38,13 @@ def _descriptions(game: str, title: str, board: str, resign: str) -> dict[str, T
             "resign": cmd("cmd.table.deluxe.resign.description"),
             "rules": cmd("cmd.table.deluxe.rules.description"),
         }
+    if game == "cribbage":
+        return {
+            "hand": cmd("cmd.table.cribbage.hand.description"),
+            "board": cmd("cmd.table.cribbage.board.description"),
+            "resign": cmd("cmd.table.cribbage.resign.description"),
+            "rules": cmd("cmd.table.cribbage.rules.description"),
+        }
     with speaking(ENGLISH):
         return {
             "hand": t("cmd.table.other.hand.description", game=title),

@@ -207,6 +207,7 @@ class RaceAdapter(GameAdapter):
     min_players = 2
     max_players = 4
     challenge = False
+    gathers = True
 
     def options_text(self, options: Any) -> str:
         return f"to {options.target}"

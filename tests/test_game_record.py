@@ -48,6 +48,12 @@ def options_for(game: str, rng: random.Random) -> dict[str, Any]:
     """Options that vary the rules and keep games short."""
     if game == "bhargage":
         return {"target": rng.choice((31, 61, 121)), "sequences": rng.random() < 0.5}
+    if game == "cribbage":
+        return {
+            "target": rng.choice((61, 121)),
+            "muggins": rng.random() < 0.4,
+            "double_lurch": rng.random() < 0.3,
+        }
     return {
         "target": rng.choice((20, 40, 100)),
         "pawns": rng.random() < 0.3,
@@ -70,7 +76,7 @@ def play(game: str, players: int, seed: int, chosen: dict[str, Any] | None = Non
     while not rules.is_over(state):
         seat = rules.waiting_for(state)[0]
         if len(moves) == quit_at:
-            action = rules.parse_action(f"{seat} {'resign' if game == 'bhargage' else 'leave'}")
+            action = rules.parse_action(f"{seat} {'leave' if game == 'deluxe' else 'resign'}")
         else:
             action = adapter.ai.choose(rules.view(state, seat), rng, level)  # type: ignore[union-attr]
         moves.append(rules.action_text(action))
@@ -94,9 +100,15 @@ def play(game: str, players: int, seed: int, chosen: dict[str, Any] | None = Non
     return record, result
 
 
-GAMES_PLAYED = [("bhargage", 2, seed) for seed in range(1, 31)] + [
-    ("deluxe", 2 + seed % 5, seed) for seed in range(1, 31)
-]
+GAMES_PLAYED = (
+    [("bhargage", 2, seed) for seed in range(1, 31)]
+    + [("deluxe", 2 + seed % 5, seed) for seed in range(1, 31)]
+    + [("cribbage", 2 + seed % 3, seed) for seed in range(1, 31)]
+)
+
+
+def test_every_game_is_among_the_seeded_records() -> None:
+    assert {game for game, _, _ in GAMES_PLAYED} == set(GAMES)
 
 
 @pytest.mark.parametrize(("game", "players", "seed"), GAMES_PLAYED)
@@ -124,7 +136,7 @@ def test_a_record_reads_back_and_replays_to_the_same_moves_scores_and_winners(
 
 
 def test_a_changed_move_seed_or_result_does_not_reproduce() -> None:
-    for game, players, seed in (("bhargage", 2, 5), ("deluxe", 3, 5), ("deluxe", 5, 8)):
+    for game, players, seed in (("bhargage", 2, 5), ("deluxe", 3, 5), ("deluxe", 5, 8), ("cribbage", 2, 5)):
         record, _ = play(game, players, seed)
         for other in (seed + 1, seed + 1000, 0):
             with pytest.raises(RecordError):
@@ -132,7 +144,11 @@ def test_a_changed_move_seed_or_result_does_not_reproduce() -> None:
         moves = list(record.moves)
         first_play = next(i for i, m in enumerate(moves) if " play " in m or " bind " in m)
         seat = moves[first_play].split()[0]
-        moves[first_play] = f"{seat} play excuse" if game == "bhargage" else f"{seat} bind excuse,end,sea"
+        moves[first_play] = {
+            "bhargage": f"{seat} play excuse",
+            "deluxe": f"{seat} bind excuse,end,sea",
+            "cribbage": f"{seat} claim 99",  # a claim in the play
+        }[game]
         with pytest.raises(RecordError, match=f"Move {first_play + 1} "):
             gr.replay_record(dataclasses.replace(record, moves=tuple(moves)))
         with pytest.raises(RecordError, match="Move 1 "):  # the other seat's move
@@ -247,6 +263,21 @@ def test_malformed_and_hostile_files_are_refused_with_a_reason() -> None:
     for data, reason in cases:
         with pytest.raises(RecordError, match=reason):
             gr.replay_record(gr.decode(data))
+
+
+def test_a_cribbage_record_keeps_its_capital_cards_and_only_its_engines_spelling() -> None:
+    record, _ = play("cribbage", 4, 9)
+    text = gr.encode(record)
+    first = record.moves[0]
+    assert re.search(r"^1\. [0-3] lay [2-9TJQKA][SHDC]$", text, re.M), first  # "0 lay 5H" with four
+    assert gr.decode(text).moves == record.moves
+    seat, _, card = first.split()
+    for other, reason in (
+        (f"{seat} LAY {card}", "none of a move"),  # the engine reads it, but writes it otherwise
+        (f"{seat} lay {card.lower()}", "Move 1"),  # no card of the pack: the replay refuses it
+    ):
+        with pytest.raises(RecordError, match=reason):
+            gr.replay_record(gr.decode(replaced(text, f"\n1. {first}\n", f"\n1. {other}\n")))
 
 
 def test_a_name_that_tries_to_inject_a_header_stays_a_name() -> None:

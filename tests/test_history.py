@@ -66,3 +66,19 @@ async def test_history_pages_newest_first_with_everyones_score(
         data = {"custom_id": cid, "component_type": 2}
         answer = await fake._interact(3, alice, fake.channel, data, "forged", message=first.message)
         assert answer.ephemeral and "out of date" in answer.content
+
+
+def test_a_lurch_is_said_in_the_history_line_in_either_language() -> None:
+    from bot.base.i18n import speaking
+    from bot.edge.history_book import line
+    from bot.games import GAMES as ADAPTERS
+    from bot.store.records import PastGame, PastSeat
+
+    seats = (PastSeat(1, "Ann", 121), PastSeat(2, "Bo", 80))
+    past = PastGame(7, "cribbage", 1.7e9, True, 121, 1, "lurch", 10, None, seats)
+    with speaking("en"):
+        assert "lurch" in line(past, 1, ADAPTERS)
+        assert "lurch" not in line(dataclasses.replace(past, how="target"), 1, ADAPTERS)
+        assert "double lurch" in line(dataclasses.replace(past, how="double-lurch"), 1, ADAPTERS)
+    with speaking("it"):
+        assert "cappotto" in line(past, 2, ADAPTERS)

@@ -22,6 +22,7 @@ from bot.base.i18n import ENGLISH, speaking, t
 from bot.base.panel import Button, Panel
 from bot.games import GAMES, Aside
 from bot.rules import bhargage as bh
+from bot.rules import cribbage as C
 from bot.rules import deluxe as D
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -427,3 +428,156 @@ def test_no_discord_markup_in_the_terminal(language: str) -> None:
     for text in texts:
         assert "-#" not in text and "pinged" not in text and closed not in text
         assert "<@" not in text and "<#" not in text and "**" not in text and "```" not in text
+
+
+# ---------------------------------------------------------------- Classic Cribbage (issue 34)
+
+
+def crib_choose(terminal: play.Terminal) -> str:
+    """A cribbage player who answers from the menu's meaning: confirm a lay-away or cut when offered, else
+    pick as many cards as the lay-away takes, claim the true count (muggins), or play the first card."""
+    verbs: dict[str, list[int]] = {}
+    for n, choice in terminal.choices.items():
+        verbs.setdefault(choice.control.verb, []).append(n)
+    for verb in ("lay", "cut"):
+        if verb in verbs:
+            return str(verbs[verb][0])
+    if "pick" in verbs:
+        size = terminal.choices[verbs["pick"][0]].control.min_values
+        return " ".join(str(n) for n in verbs["pick"][:size])
+    state = terminal.table.state
+    if state.phase is C.Phase.CLAIM:  # muggins: the true count, as a player who counts well claims it
+        _owner, kind, cards = C.show_order(state)[state.show_step]
+        true = C.show_total(cards, state.starter, kind == "crib")
+        return next(str(n) for n, choice in terminal.choices.items() if choice.value == str(true))
+    return str(min(n for n, choice in terminal.choices.items() if choice.control.verb != "hint"))
+
+
+def run_cribbage(
+    *, players: int, seed: int, options: dict[str, Any], script: Iterable[str] = (), language: str = ENGLISH
+) -> tuple[play.Terminal, Player, str, int]:
+    """A cribbage game to its end through stdin, the human at seat 0 and computer players at the rest."""
+    with speaking(language):
+        adapter = GAMES["cribbage"]
+        out = io.StringIO()
+        player = Player(out, script)
+        terminal = play.Terminal(
+            "cribbage", adapter.options(options), players - 1, "normal", seed, player, out
+        )
+        player.pick = lambda _chunk: crib_choose(terminal)
+        readline = player.readline
+
+        def remember(size: int | None = -1) -> str:
+            player.states.append(terminal.table.state)
+            return readline(size)
+
+        player.readline = remember  # type: ignore[method-assign]
+        code = terminal.run()
+    return terminal, player, out.getvalue(), code
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [
+        (2, 1, {"target": 61}),
+        (3, 2, {"target": 61, "muggins": True}),
+        (4, 3, {"target": 61, "double_lurch": True}),
+    ],
+)
+def test_cribbage_played_to_the_end_through_stdin(players: int, seed: int, options: dict[str, Any]) -> None:
+    terminal, player, text, code = run_cribbage(players=players, seed=seed, options=options)
+    assert code == 0 and C.is_over(terminal.table.state)
+    assert (
+        terminal.table.names[:players]
+        == ("Player", "Bot (normal)", "Bot 2 (normal)", "Bot 3 (normal)")[:players]
+    )
+    assert len([e for e in terminal.history if isinstance(e, C.GameWon)]) == 1
+    assert max(terminal.table.state.scores) >= 61
+    assert text.rstrip().endswith("The game is over.")
+    assert "<@" not in text and "**" not in text and "```" not in text and "Traceback" not in text
+    played = [e for e in terminal.history if isinstance(e, C.CardPlayed) and e.seat == play.HUMAN]
+    assert played, "the human played no card"
+    if options.get("muggins"):
+        claims = [e for e in terminal.history if isinstance(e, C.ClaimMade) and e.seat == play.HUMAN]
+        assert claims and not any(
+            isinstance(e, C.MugginsTaken) and e.owner == play.HUMAN for e in terminal.history
+        )
+    assert len(player.answers) > 5
+
+
+HOSTILE_ANSWERS = [
+    "",
+    "banana",
+    "99",
+    "1 2 3 4 5",
+    "0",
+    "-1",
+    "1 1",
+    "\x00\x1b[2J\u202e",
+    "१ २",  # digits, but not ASCII ones
+    "9" * 5000,
+    "x" * 5000,
+    "5H TC",
+    "five of nothing",
+    "resign",
+    "n",
+]
+
+
+def test_cribbage_refuses_hostile_input_and_plays_on() -> None:
+    terminal, player, text, code = run_cribbage(
+        players=2, seed=5, options={"target": 61}, script=HOSTILE_ANSWERS
+    )
+    assert code == 0 and C.is_over(terminal.table.state)
+    assert "Traceback" not in text
+    nothing_moved = player.states[: len(HOSTILE_ANSWERS)]  # the last answer's prompt is after "n"
+    assert len(nothing_moved) == len(HOSTILE_ANSWERS)
+    assert all(state is nothing_moved[0] for state in nothing_moved), "a hostile answer moved the game"
+    refusals = player.prompts[1 : len(HOSTILE_ANSWERS) + 1]
+    number = 'Type one of the numbers shown (or "help").'
+    assert number in refusals[0] and number in refusals[1] and number in refusals[2]
+    assert "Choose 2 of these options." in refusals[3]
+    assert "Type each option once." in refusals[6]
+    assert "Carry on, then." in refusals[14]
+    for refusal in refusals:
+        assert "x" * 200 not in refusal and "\x1b" not in refusal and "\u202e" not in refusal
+    # Every refusal shows the choices again.
+    assert "Resign" in refusals[13] and refusals[13].rstrip().endswith("(y/n)")  # the question, then "n"
+    assert all(CHOICE.match(lines(chunk)[-1]) for chunk in refusals[:13] + refusals[14:])
+
+
+def test_cribbage_cards_are_chosen_by_their_names() -> None:
+    """A menu's options by their words ("five of hearts" for "5♥ five of hearts"), commas between."""
+    from bot.render.cribbage_words import label, name
+
+    options = GAMES["cribbage"].options({})
+    table = play.Terminal("cribbage", options, 1, "normal", 7, io.StringIO(), io.StringIO()).table
+    hand = table.state.hands[play.HUMAN]
+    with speaking(ENGLISH):
+        typed = f"{name(hand[0])}, {name(hand[1]).upper()}"
+        marked = [f"[x] {label(c)}" for c in hand[:2]]
+    terminal, player, _text, code = run_cribbage(players=2, seed=7, options={}, script=[typed, "quit"])
+    assert code == 0
+    state = terminal.table.state
+    assert state.laid[play.HUMAN] == () and state.phase is C.Phase.DISCARD  # picked, not yet confirmed
+    assert all(line in player.prompts[1] for line in marked), player.prompts[1]
+    assert player.prompts[1].count("[x] ") == 2
+
+
+def test_cribbage_command_line(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    argv = ["play", "cribbage", "--players", "4", "--seed", "5", "--muggins", "--target", "61"]
+    assert bot_main([*argv, "--level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert "against Bot (easy), Bot 2 (easy), Bot 3 (easy). Seed 5." in out
+    args = play.parser().parse_args(["cribbage", "--players", "3", "--double-lurch", "--target", "61"])
+    assert play.options_of(args) == {"muggins": False, "double_lurch": True, "target": 61}
+    assert play.computer_seats(args) == 2
+    assert play.main(["cribbage", "--target", "100"], io.StringIO(""), io.StringIO()) == 2
+    assert "Can't play with those options" in capsys.readouterr().err
+    for bad in (["--players", "5"], ["--players", "1"], ["--bots", "2"], ["--sequences"]):
+        with pytest.raises(SystemExit):
+            play.main(["cribbage", *bad], io.StringIO(""), io.StringIO())
+    with speaking(ENGLISH):
+        helped = play.parser().format_help()
+    assert "cribbage" in helped and "bhargage" in helped and "deluxe" in helped

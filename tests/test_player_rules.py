@@ -34,6 +34,7 @@ from tests.fakediscord import FakeDiscord
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BHARGAGE_DOC = (DOCS / "rules-bhargage.md").read_text(encoding="utf-8")
 DELUXE_DOC = (DOCS / "rules-deluxe.md").read_text(encoding="utf-8")
+CRIBBAGE_DOC = (DOCS / "rules-cribbage.md").read_text(encoding="utf-8")
 README = (DOCS.parent / "README.md").read_text(encoding="utf-8")
 
 COUNT = re.compile(
@@ -44,6 +45,7 @@ COUNT = re.compile(
 PLAY = re.compile(r"^\*\*Play:\*\* `([^`]+)` → the last card scores \*\*(\d+)\*\*$", re.M)
 PARTIAL = re.compile(r"^\*\*Partial:\*\* `([^`]+)` on `([^`]+)` with the Ace of (\w+) on top$", re.M)
 REFUSED = re.compile(r"^\*\*Refused:\*\* `([^`]+)` with the Ace of (\w+) on top$", re.M)
+CRIB_COUNT = re.compile(r"^\*\*Count:\*\* (hand|crib) `([^`]+)` \+ starter `([^`]+)` = \*\*(\d+)\*\*$", re.M)
 SCORE = re.compile(r"^\*\*Score:\*\* bound `([^`]+)` left `([^`]+)` = \*\*(-?\d+)\*\*$", re.M)
 
 # The table of the Deluxe examples (the seed's Maire/Shar examples, suits from the Italian text's pictures).
@@ -126,10 +128,57 @@ def test_the_docs_show_the_bots_suit_emoji_and_card_values() -> None:
         assert f"| {card_points(c)} |" in row, c
 
 
+def test_every_cribbage_example_is_the_engines_count() -> None:
+    """The show and play examples of docs/rules-cribbage.md, counted again by the engine's scoring."""
+    from bot.rules.cribbage_scoring import play_points, show_points
+
+    counts = CRIB_COUNT.findall(CRIBBAGE_DOC)
+    assert len(counts) >= 6 and {kind for kind, *_ in counts} == {"hand", "crib"}
+    for kind, kept, starter, total in counts:
+        assert show_points(kept.split(), starter, kind == "crib") == int(total), (kind, kept, starter)
+    plays = PLAY.findall(CRIBBAGE_DOC)
+    assert len(plays) >= 6
+    for pile, points in plays:
+        assert play_points(pile.split()) == int(points), pile
+    assert ("5S 7H 6D 3C 4H", "5") in plays  # the rules' Annie and Benny: a run of five
+    assert ("6S 7H 7D 8C", "0") in plays  # the paired card breaks the run
+
+
+def test_the_cribbage_doc_covers_what_players_meet() -> None:
+    for words in (
+        "Ace low",
+        "never pass 31",
+        "**go**",
+        "1 for the go",
+        "1 for last",
+        "2 for his heels",
+        "1 for his nob",
+        "pair royal",
+        "double pair royal",
+        "in 6, 7, 7, 8 the second Seven",
+        "only when all five cards",
+        "**19**",
+        "**121**",
+        "**61**",
+        "**lurched**",
+        "**double lurch**",
+        "Three players",
+        "Four players: partnerships",
+        "share **one score**",
+        "## Muggins",
+        "**The coach.**",
+        "/cribbage challenge @friend",
+        "/cribbage create",
+        "/cribbage practice",
+        "python -m bot play cribbage",
+    ):
+        assert words in CRIBBAGE_DOC, words
+
+
 # ---------------------------------------------------------------- what players read
 
 
-RULING = re.compile(r"\b[RD]\d+\b")
+RULING = re.compile(r"\b[RDC]\d+\b")  # the rulings of RULES.md: R1, D4, C7
 
 
 @pytest.mark.parametrize(
@@ -137,6 +186,7 @@ RULING = re.compile(r"\b[RD]\d+\b")
     [
         BHARGAGE_DOC,
         DELUXE_DOC,
+        CRIBBAGE_DOC,
         bh_render.rules_text(),
         dx_render.rules_text(),
         bh_render.RULES,
@@ -250,6 +300,16 @@ def test_readme_links_both_docs_near_the_top() -> None:
     head = README[: README.index("## Try it in a terminal")]
     assert "## How to play" in head
     assert "(docs/rules-bhargage.md)" in head and "(docs/rules-deluxe.md)" in head
+    assert "(docs/rules-cribbage.md)" in head
+
+
+def test_every_game_has_its_player_rules() -> None:
+    """Each game of the registry has a docs/rules-<game>.md that the help links."""
+    from bot.games import ADAPTER_PATHS
+
+    assert set(RULES_DOCS) == set(ADAPTER_PATHS)
+    for game, doc in RULES_DOCS.items():
+        assert doc == f"rules-{game}.md" and (DOCS / doc).is_file()
 
 
 # ---------------------------------------------------------------- the setting, the helpers
@@ -333,6 +393,10 @@ async def test_help_onboards_a_newcomer(fake_discord: FakeDiscord, start_bot: St
         "played in the channel",
         "docs/rules-bhargage.md",
         "docs/rules-deluxe.md",
+        "docs/rules-cribbage.md",
+        "**Cribbage** (2–4 players)",
+        "`/cribbage rules`",
+        "`/cribbage hand`",
         "`/tavern ping`",  # the generated command list is still there
     ):
         assert words in text, words
@@ -353,4 +417,5 @@ async def test_help_links_the_published_rules(
     assert (
         f"{base}/rules-bhargage.md" in fields["Full rules"]
         and f"{base}/rules-deluxe.md" in fields["Full rules"]
+        and f"{base}/rules-cribbage.md" in fields["Full rules"]
     )

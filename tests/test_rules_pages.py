@@ -1,6 +1,6 @@
-"""The full rules inside Discord: ``/bhargage rules`` and ``/deluxe rules`` answer with page 1 of a few pages
-(overview, the rules in detail, worked examples, a glossary) and ◀ / ▶ buttons that turn the pages by
-updating the same message; forged page buttons are refused quietly."""
+"""The full rules inside Discord: ``/bhargage rules``, ``/deluxe rules`` and ``/cribbage rules`` answer with
+page 1 of a few pages (overview, the rules in detail, worked examples, a glossary) and ◀ / ▶ buttons that
+turn the pages by updating the same message; forged page buttons are refused quietly."""
 
 from __future__ import annotations
 
@@ -81,6 +81,40 @@ GLOSSARY = {
         "pila degli scarti comuni",
         "restare senza carte",
     ],
+    ("cribbage", "en"): [
+        "Cribbage",
+        "crib",
+        "starter",
+        "count",
+        "go",
+        "fifteen",
+        "pair royal",
+        "double pair royal",
+        "run",
+        "flush",
+        "his nob",
+        "his heels",
+        "nineteen",
+        "lurch",
+        "Muggins!",
+    ],
+    ("cribbage", "it"): [
+        "Cribbage",
+        "crib",
+        "carta scoperta",
+        "conteggio",
+        "passo",
+        "quindici",
+        "tris",
+        "poker",
+        "scala",
+        "colore",
+        "nob",
+        "fante scoperto",
+        "diciannove",
+        "cappotto",
+        "Muggins!",
+    ],
 }
 SHORTAGE = {
     "en": r"^• {missing} suits? missing → \*\*{points}\*\* points?(?: \(.*\))?$",
@@ -107,7 +141,7 @@ def test_every_page_fits_a_phone_and_never_points_at_the_repository(
     assert linked.startswith(text) and linked.endswith("https://example.org/docs/rules-x.md")
     assert "repositor" not in text.lower() and "archivio" not in text and "docs/" not in text
     assert "http" not in text and "repositor" not in linked.lower()
-    assert not re.search(r"\b[RD]\d+\b", text) and "{" not in text
+    assert not re.search(r"\b[RDC]\d+\b", text) and "{" not in text
     if language == "it":
         with speaking("en"):
             assert text != pages.page_text(game, page), "the Italian page is the English one"
@@ -188,6 +222,48 @@ def test_the_full_rules_cover_go_the_23_limit_the_chief_and_deluxe_play() -> Non
         assert words in dx, words
 
 
+def test_every_game_with_an_adapter_has_rules_pages() -> None:
+    """The registry's games are the games with pages: a new game that forgets its pages fails here."""
+    from bot.games import ADAPTER_PATHS
+
+    assert set(pages.GAMES) == set(ADAPTER_PATHS)
+
+
+def test_the_cribbage_pages_cover_the_play_the_show_the_options_and_the_tables() -> None:
+    with speaking("en"):
+        text = "\n".join(pages.body("cribbage", p) for p in range(1, pages.count("cribbage") + 1))
+    for words in (
+        "never past 31",
+        "**go**",
+        "15 for 2",
+        "31 for 2",
+        "pair royal",
+        "double pair royal",
+        "6, 7, 7, 8",  # the paired card breaks the run (the rules' own example)
+        "**5**",  # Annie's run of five
+        "his heels",
+        "his nob",
+        "only with all 5",  # the crib's flush
+        "**29**",
+        "**19**",
+        "**121**",
+        "**61**",
+        "**lurched**",
+        "double lurch",
+        "Muggins!",
+        "partners sit opposite",
+        "one card from the pack goes face down to the crib",
+        "**Hint**",
+    ):
+        assert words in text, words
+    with speaking("it"):
+        italian = "\n".join(pages.body("cribbage", p) for p in range(1, pages.count("cribbage") + 1))
+    for words in ("picche", "cuori", "quadri", "fiori", "asso", "fante, donna e re", "cappotto", "Muggins!"):
+        assert words in italian, words
+    for english in ("spades", "hearts", "Jack", "Queen", "King", "lurch"):
+        assert english not in italian, english
+
+
 # ---------------------------------------------------------------- the buttons' ids
 
 
@@ -214,7 +290,12 @@ def test_page_ids_are_made_and_read_strictly() -> None:
     for cid in bad:
         with pytest.raises(Refused):
             rules_book.parse(cid)
-    for game, page in (("chess", 1), ("bhargage", 0), ("deluxe", 99)):
+    for game, page in (
+        ("chess", 1),
+        ("bhargage", 0),
+        ("deluxe", 99),
+        ("cribbage", pages.count("cribbage") + 1),
+    ):
         with pytest.raises(ValueError):
             rules_book.custom_id(game, page)
 

@@ -24,7 +24,9 @@ ELO_K = 32.0
 ELO_START = 1500.0
 OS_SCALE = 1500.0 / 25.0
 
-DEFAULT_SYSTEMS: dict[str, RatingSystem] = {"bhargage": "elo", "deluxe": "openskill"}
+# Cribbage is played by 2, 3 or 4 (partnerships): one system for all its tables, openskill on the final ranks
+# (partners share their side's rank), since Elo rates two players only.
+DEFAULT_SYSTEMS: dict[str, RatingSystem] = {"bhargage": "elo", "deluxe": "openskill", "cribbage": "openskill"}
 
 _MODEL = PlackettLuce()
 OS_MU: float = float(_MODEL.mu)

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from bot.base.i18n import t
 
-RULES_DOCS = {"bhargage": "rules-bhargage.md", "deluxe": "rules-deluxe.md"}
+RULES_DOCS = {
+    "bhargage": "rules-bhargage.md",
+    "deluxe": "rules-deluxe.md",
+    "cribbage": "rules-cribbage.md",
+}
 
 
 def rules_link(doc: str, base: str | None = None) -> str:

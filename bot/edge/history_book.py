@@ -17,7 +17,7 @@ import discord
 from babel.dates import format_date
 
 from bot.base import safe
-from bot.base.i18n import current, t
+from bot.base.i18n import Msg, current, t
 from bot.base.refusals import UserFacingError
 from bot.edge import delivery
 from bot.games import GameAdapter
@@ -27,6 +27,8 @@ from bot.store.records import PastGame
 
 PREFIX = "tv:hist:"  # i18n: not text
 _ID = re.compile(r"tv:hist:(?P<user>-?[0-9]{1,20}):(?P<game>[a-z]{1,16}):(?P<page>[1-9][0-9]{0,3})", re.ASCII)
+# A game won with the losers lurched (Classic Cribbage's double game), as its result says it.
+LURCHED = {"lurch": Msg("general.history.lurch"), "double-lurch": Msg("general.history.double-lurch")}
 PAGE = 10  # games per page: ten short lines read on a phone
 ALL = "all"  # i18n: not text
 COLOUR = 0x2B7A78
@@ -62,6 +64,8 @@ def line(past: PastGame, user_id: int, games: Any) -> str:
         if past.won
         else t("general.history.lost", score=past.score)
     )
+    if past.how in LURCHED:
+        result += " · " + str(LURCHED[past.how])
     if past.rating_before is not None and past.rating_after is not None:
         change = round(past.rating_after) - round(past.rating_before)
         result += " · " + t("general.history.rating", change=f"{change:+d}")

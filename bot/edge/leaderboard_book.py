@@ -104,14 +104,21 @@ def board_name(board: str, seasons: Sequence[Season]) -> str:
     return season_name(found) if found is not None and board != ALL else t("leaderboard.all-time")
 
 
+def by_hands(game: str) -> bool:
+    """Whether the board's extra column is the average hand score: for a game whose engine scores each hand
+    (``hand_scores``, as Bharg Deluxe's); otherwise it is the muggins wins (Bhargage, Classic Cribbage)."""
+    return game in GAMES and hasattr(GAMES[game].rules, "hand_scores")
+
+
 def leaderboard_text(game: str, rows: Sequence[LeaderRow], heading: str = "", empty: str = "") -> str:
-    """The board as a table (ranks as the store gave them, else 1, 2, 3 …). Bhargage shows muggins wins
-    (they count double for stakes); Deluxe shows the average hand score."""
+    """The board as a table (ranks as the store gave them, else 1, 2, 3 …). A game that scores by hands
+    shows the average hand score (Deluxe); the others their muggins wins (Bhargage's count double for
+    stakes)."""
     head_line = t("general.leaderboard.title", game=title(game)) + (f" · {heading}" if heading else "")
     if not rows:
         return f"{head_line}\n{empty or t('general.leaderboard.empty')}"
-    by_hands = game == "deluxe"
-    extra = t("general.leaderboard.column.avg") if by_hands else t("general.leaderboard.column.mug")
+    hands = by_hands(game)
+    extra = t("general.leaderboard.column.avg") if hands else t("general.leaderboard.column.mug")
     player, won, lost = (
         t("general.leaderboard.column.player"),
         t("general.leaderboard.column.won"),
@@ -120,7 +127,7 @@ def leaderboard_text(game: str, rows: Sequence[LeaderRow], heading: str = "", em
     pct, rating = t("general.leaderboard.column.win-pct"), t("general.leaderboard.column.rating")
     lines = [f"{'#':>2} {player:<16} {won:>3} {lost:>3} {pct:>5} {extra:>5} {rating:>7}"]
     for i, r in enumerate(rows, 1):
-        if by_hands:
+        if hands:
             value = "—" if r.hand_score_avg is None else f"{r.hand_score_avg:.1f}"
         else:
             value = str(r.muggins_wins)
@@ -128,7 +135,7 @@ def leaderboard_text(game: str, rows: Sequence[LeaderRow], heading: str = "", em
             f"{r.rank or i:>2} {r.name[:16]:<16} {r.wins:>3} {r.losses:>3} {r.win_pct:>5.0f} {value:>5} "
             f"{shown_rating(game, r.rating, r.games):>7}"
         )
-    extra_legend = t("general.leaderboard.avg-legend") if by_hands else t("general.leaderboard.mug-legend")
+    extra_legend = t("general.leaderboard.avg-legend") if hands else t("general.leaderboard.mug-legend")
     return f"{head_line}\n```\n" + "\n".join(lines) + f"\n```\n{extra_legend}\n{rating_legend()}"
 
 

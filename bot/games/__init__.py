@@ -2,11 +2,11 @@
 
 An adapter (:class:`GameAdapter`, in :mod:`bot.games.table`) names its rules engine (a
 :class:`bot.rules.engine.Engine`) and its computer player, and says, for that game only: its options and how
-they read, how its lobby works (a two-player challenge, or an open lobby of ``min_players``–``max_players``),
-what the board, a seat's private panel and a move's announcement look like (as :mod:`bot.base.panel` values
-built from events and seat views), which panels a move redraws, and what a click on one of its own controls
-means. Everything else — locks, the store, delivery to the channel and to DMs, closed-DMs fallback, timers,
-resign, claims and rematch — is shared code (:mod:`bot.edge.controller`, :mod:`bot.services.lobbies`,
+they read, how its lobby works (a two-player challenge, an open lobby of ``min_players``–``max_players``, or
+both), what the board, a seat's private panel and a move's announcement look like (as :mod:`bot.base.panel`
+values built from events and seat views), which panels a move redraws, and what a click on one of its own
+controls means. Everything else — locks, the store, delivery to the channel and to DMs, closed-DMs fallback,
+timers, resign, claims and rematch — is shared code (:mod:`bot.edge.controller`, :mod:`bot.services.lobbies`,
 :mod:`bot.services.tables`). Adapters hold no state and import no Discord.
 
 The plain values the table code and the adapters share live here too: the :class:`Table` in play, its
@@ -60,7 +60,11 @@ __all__ = [
     "clip",
 ]
 
-ADAPTER_PATHS: dict[str, str] = {"bhargage": "bot.games.bhargage", "deluxe": "bot.games.deluxe"}
+ADAPTER_PATHS: dict[str, str] = {
+    "bhargage": "bot.games.bhargage",
+    "deluxe": "bot.games.deluxe",
+    "cribbage": "bot.games.cribbage",
+}
 
 
 class LazyGames(Mapping[str, GameAdapter]):

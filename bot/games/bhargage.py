@@ -16,6 +16,7 @@ from bot.base.i18n import t, tn
 from bot.base.panel import Button, Option, Panel, Select
 from bot.base.refusals import UserFacingError
 from bot.games import Announcement, Aside, Click, GameAdapter, Lobby, Move, Prefs, StaleAction, Table, clip
+from bot.games.controls import play_buttons
 from bot.render import bhargage as render
 from bot.render import bhargage_scenes as scenes
 from bot.render import picture, words
@@ -171,17 +172,7 @@ class Bhargage(GameAdapter):
             panel = replace(panel, content=f"{panel.content}\n{t('bhargage.panel.cut-tip')}")
         elif state.phase is bh.Phase.PLAY and state.to_move == seat:
             legal = {a.card for a in view.legal if isinstance(a, bh.Play)}
-            for c in view.hand:
-                controls.append(
-                    Button(
-                        render.play_label(c, view),
-                        "play",
-                        token=token,
-                        arg=str(c.index),
-                        style="primary",
-                        disabled=c not in legal,
-                    )
-                )
+            controls.extend(play_buttons(view.hand, lambda c: render.play_label(c, view), legal, token))
             controls.append(hint_button())
         return replace(panel, controls=tuple(controls))
 

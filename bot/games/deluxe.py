@@ -60,6 +60,7 @@ class Deluxe(GameAdapter):
     min_players = D.MIN_PLAYERS
     max_players = D.MAX_PLAYERS
     challenge = False
+    gathers = True
 
     resign_label_msg = Msg("deluxe.leave.label")
     resign_done_msg = Msg("deluxe.leave.done")

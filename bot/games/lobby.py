@@ -25,3 +25,8 @@ class Lobby:
     expires_at: float | None
     status: str  # open, started, declined, expired or cancelled
     game_id: int | None
+
+    @property
+    def challenge(self) -> bool:
+        """A challenge (one invited player answers Accept/Decline), else an open lobby (Join/Start)."""
+        return self.invited_id is not None

@@ -144,7 +144,10 @@ class GameAdapter:
     resign_command: ClassVar[str] = "resign"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
-    challenge: ClassVar[bool] = True  # a two-player challenge (Accept/Decline), else an open lobby
+    # How a game is gathered: a game of two may be a challenge (one invited player: Accept/Decline) and/or
+    # an open lobby (Join/Start, ``min_players``–``max_players``). A game offers at least one of them.
+    challenge: ClassVar[bool] = True
+    gathers: ClassVar[bool] = False
     # (lowest, usual, highest) target when the game has a "target" option; a server may change the usual.
     targets: ClassVar[tuple[int, int, int] | None] = None
     colour: ClassVar[int] = 0xC27C0E

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.pictures import faces
+from bot.pictures import french
 from bot.pictures.errors import PictureError
 from bot.pictures.faces import RANK_MARKS, Worth
-from bot.rules.decktet import Card, Rank, Suit
+from bot.pictures.french import AnyCard
+from bot.rules.decktet import Rank, Suit
 
 RGB = tuple[int, int, int]
 
@@ -36,10 +37,10 @@ PEG_COLOURS: tuple[RGB, ...] = (
 @dataclass(frozen=True, slots=True)
 class Row:
     """One line of a scene: a caption, then groups of cards side by side (a hand; a pile; one player's melds,
-    each a group)."""
+    each a group). A card is a Decktet card, a French one (Cribbage) or ``french.BACK`` (face down)."""
 
     caption: str = ""
-    groups: tuple[tuple[Card, ...], ...] = ()
+    groups: tuple[tuple[AnyCard, ...], ...] = ()
     picked: tuple[tuple[int, int], ...] = ()  # (group, position) of cards raised and outlined
     labels: tuple[str, ...] = ()  # small text under each group, in the order of groups
     suits: tuple[Suit, ...] = ()  # suit symbols drawn right after the caption
@@ -136,7 +137,7 @@ def _check_row(row: Row, where: str) -> None:
     for g, group in enumerate(row.groups):
         for c in group:
             try:
-                faces.known(c)
+                french.known_any(c)
             except PictureError as e:
                 raise PictureError(f"{where}, group {g}: {e}") from None
     for pick in row.picked:

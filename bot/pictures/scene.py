@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.pictures import faces
+from bot.pictures import faces, french
 from bot.pictures.errors import PictureError
 from bot.pictures.faces import Worth
 from bot.pictures.parts import (
@@ -65,7 +65,7 @@ class _Slot:
 
     group: int
     first: int  # position in the group of the first card here
-    cards: tuple[Card, ...]
+    cards: tuple[french.AnyCard, ...]
     label: str  # on the group's last slot only
     width: int
 
@@ -177,8 +177,7 @@ def _draw_row(
             for i, c in enumerate(slot.cards):
                 up = (slot.group, slot.first + i) in picked
                 top = y + (0 if up else lift)
-                name = names[c.index] if c.index < len(names) else None
-                im.paste(faces.face_on(c, w, FELT, worth, name), (cx, top))
+                im.paste(french.face_on_any(c, w, FELT, worth, names), (cx, top))
                 if up:
                     d.rounded_rectangle(
                         (cx - 3, top - 3, cx + w + 2, top + h + 2),

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from bot import pictures as pic
 from bot.base.i18n import t
 from bot.render.bhargage import call_text, whose_hand
+from bot.render.rows import card_and_pile, hand_row
 from bot.rules import bhargage as bh
 from bot.rules.decktet import Card, sort_key
 
@@ -26,12 +27,8 @@ def _play_row(up: Card | None, pile: Sequence[tuple[int, Card]], count: int, pla
     """The up-card and, during the play, the cards of this count."""
     if up is None:
         return None
-    groups: list[tuple[Card, ...]] = [(up,)]
-    labels = [t("bhargage.picture.up-card")]
-    if playing and pile:
-        groups.append(tuple(c for _, c in pile))
-        labels.append(t("bhargage.picture.count", count=count))
-    return pic.Row(caption="", groups=tuple(groups), labels=tuple(labels))
+    shown = [c for _, c in pile] if playing else []
+    return card_and_pile(up, t("bhargage.picture.up-card"), shown, t("bhargage.picture.count", count=count))
 
 
 def board_scene(state: bh.State, names: Sequence[str]) -> pic.Scene:
@@ -60,13 +57,10 @@ def panel_scene(view: bh.SeatView, picked: Sequence[Card] = ()) -> pic.Scene:
     """A seat's panel as a picture: its cards (while discarding, all five with the chosen two raised), then
     the up-card and the pile."""
     if view.phase is bh.Phase.DISCARD:
-        cards = dealt(view)
-        chosen = set(picked or view.discard)
-        raised = tuple((0, i) for i, c in enumerate(cards) if c in chosen)
-        caption = t("bhargage.picture.choose")
+        hand = hand_row(t("bhargage.picture.choose"), dealt(view), set(picked or view.discard))
     else:
-        cards, raised, caption = tuple(view.hand), (), t("bhargage.picture.your-cards")
-    parts: list[pic.Row | pic.Track] = [pic.Row(caption=caption, groups=(cards,), picked=raised)]
+        hand = hand_row(t("bhargage.picture.your-cards"), view.hand)
+    parts: list[pic.Row | pic.Track] = [hand]
     row = _play_row(view.up, view.pile, view.count, view.phase is bh.Phase.PLAY)
     if row is not None:
         parts.append(row)

@@ -1,20 +1,22 @@
-"""The full rules as pages a phone can read, for ``/bhargage rules`` and ``/deluxe rules`` (no Discord here).
+"""The full rules as pages a phone can read, for ``/<game> rules`` (no Discord here).
 
-Each game's rules are a few pages, each one embed's description: page 1 is the short overview (the same
-text as before, ``bhargage.rules.summary`` and ``deluxe.rules-help``), then the rules in detail, the worked
-examples of docs/rules-*.md (from the original rule texts) and a glossary. The pages are complete by
-themselves: where the operator publishes docs/ (``TAVERN_RULES_URL``) a last small line links it, and
-without it nothing points outside Discord. The text is in the catalogs (``bot/locales/*/rules.po``), looked
-up when shown, in the reader's language; ``bot.edge.rules_book`` puts the pages in a message with buttons
-that turn them.
+Each game's rules are a few pages, each one embed's description: page 1 is the short overview (Bhargage's
+and Deluxe's the same text as their short rules, ``bhargage.rules.summary`` and ``deluxe.rules-help``;
+Classic Cribbage's ``rules.cribbage.overview``), then the rules in detail, the worked examples of
+docs/rules-*.md (from the original rule texts) and a glossary. The pages are complete by themselves: where
+the operator publishes docs/ (``TAVERN_RULES_URL``) a last small line links it, and without it nothing
+points outside Discord. The text is in the catalogs (``bot/locales/*/rules.po`` and ``cribbage_rules.po``),
+looked up when shown, in the reader's language; ``bot.edge.rules_book`` puts the pages in a message with
+buttons that turn them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.base.i18n import Msg, t
 from bot.render import deluxe as dx_render
 
-GAMES = ("bhargage", "deluxe")  # the games that have rules pages (a plugin game keeps its short rules)
 PAGE_LIMIT = 4096  # an embed description's most characters
 PHONE_PAGE = 1800  # what a page aims at, so it reads on a phone without endless scrolling
 
@@ -25,7 +27,14 @@ def _deluxe_overview() -> str:
     return "\n".join(p.replace("\n", " ") for p in body.split("\n\n"))
 
 
-# Page 2 onwards of each game; page 1 is its overview (below).
+# Each game's page 1: its overview.
+_OVERVIEWS: dict[str, Callable[[], str]] = {
+    "bhargage": lambda: t("bhargage.rules.summary"),
+    "deluxe": _deluxe_overview,
+    "cribbage": lambda: t("rules.cribbage.overview"),
+}
+
+# Page 2 onwards of each game; page 1 is its overview (above).
 _PAGES: dict[str, tuple[Msg, ...]] = {
     "bhargage": (
         Msg("rules.bhargage.play"),
@@ -41,7 +50,17 @@ _PAGES: dict[str, tuple[Msg, ...]] = {
         Msg("rules.deluxe.examples"),
         Msg("rules.deluxe.glossary"),
     ),
+    "cribbage": (
+        Msg("rules.cribbage.hand"),
+        Msg("rules.cribbage.play"),
+        Msg("rules.cribbage.show"),
+        Msg("rules.cribbage.examples"),
+        Msg("rules.cribbage.tables"),
+        Msg("rules.cribbage.glossary"),
+    ),
 }
+
+GAMES = tuple(_PAGES)  # the games that have rules pages (a plugin game keeps its short rules)
 
 
 def count(game: str) -> int:
@@ -59,7 +78,7 @@ def body(game: str, page: int) -> str:
     if not 1 <= page <= count(game):
         raise ValueError(f"{game!r} has no rules page {page}")
     if page == 1:
-        return t("bhargage.rules.summary") if game == "bhargage" else _deluxe_overview()
+        return _OVERVIEWS[game]()
     return str(_PAGES[game][page - 2])
 
 

@@ -5,8 +5,8 @@ this package, and every sentence a player reads is built in :mod:`bot.render`. R
 ``random.Random`` objects seeded from the game's seed, so a game is fully determined by (seed, players,
 options, action log).
 
-Every game module (``bhargage``, ``deluxe``) exposes the same shape, which the service layer relies on
-(``bot.rules.engine.Engine`` says it in types):
+Every game module (``bhargage``, ``deluxe``, ``cribbage``) exposes the same shape, which the service layer
+relies on (``bot.rules.engine.Engine`` says it in types):
 
 - ``Options`` — frozen dataclass with ``to_dict()`` / ``Options.from_dict(d)``.
 - ``start(seed, players, options) -> (State, list[Event])`` — a new game, with the opening events.

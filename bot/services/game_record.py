@@ -25,6 +25,7 @@ from bot.base.i18n import ENGLISH, LANGUAGES, current, t
 from bot.games import GAMES, Seat, Table
 from bot.games.seats import bot_id, is_bot, level_of
 from bot.render.refusals import said
+from bot.rules.engine import Engine
 from bot.rules.errors import RulesError
 from bot.services import record_grammar as g
 from bot.services.record_grammar import RecordError
@@ -293,8 +294,9 @@ def decode(data: bytes | str) -> RecordFile:
     here: :func:`replay_record` does that."""
     lines = g.split_lines(data)
     headers, body_at = _read_headers(lines)
-    moves = _read_body(lines, body_at)
+    numbered = _read_body(lines, body_at)
     record = _record(headers)
+    moves = _spelled(GAMES[record["game"]].rules, numbered)
     if len(moves) != int(headers["Moves"]):
         raise RecordError("record.move-count", recorded=int(headers["Moves"]), found=len(moves))
     return RecordFile(**{**record, "moves": tuple(moves)})
@@ -336,10 +338,23 @@ def _known(key: str) -> bool:
     return key in REQUIRED or key in REQUIRED_AFTER or key in OPTIONAL or seat is not None
 
 
-def _read_body(lines: Sequence[str], at: int) -> list[str]:
-    """The moves in order: blank lines and comments skipped, hand headings counted 1, 2, …, move numbers
-    1, 2, … with nothing skipped or repeated."""
-    moves: list[str] = []
+def _spelled(rules: Engine, numbered: Sequence[tuple[int, str]]) -> list[str]:
+    """The moves, each in its engine's one spelling (``action_text``): a move the engine reads but writes
+    otherwise ("0 DISCARD …") is no move line; one it can't read is left for the replay to refuse."""
+    for number, move in numbered:
+        try:
+            spelled = rules.action_text(rules.parse_action(move))
+        except (RulesError, ValueError, IndexError, KeyError, TypeError):
+            continue
+        if spelled != move:
+            raise RecordError("record.bad-line", line=number)
+    return [move for _, move in numbered]
+
+
+def _read_body(lines: Sequence[str], at: int) -> list[tuple[int, str]]:
+    """The moves in order, with their line numbers: blank lines and comments skipped, hand headings counted
+    1, 2, …, move numbers 1, 2, … with nothing skipped or repeated."""
+    moves: list[tuple[int, str]] = []
     hands = 0
     for number, line in enumerate(lines[at:], at + 1):
         if not line or line.startswith(";"):
@@ -354,7 +369,7 @@ def _read_body(lines: Sequence[str], at: int) -> list[str]:
                 raise RecordError("record.move-number", line=number, expected=len(moves) + 1)
             if len(moves) >= g.MAX_MOVES:
                 raise RecordError("record.too-many-moves", most=g.MAX_MOVES)
-            moves.append(move[2])
+            moves.append((number, move[2]))
         elif line.startswith("["):
             raise RecordError("record.header-after-moves", line=number)
         else:

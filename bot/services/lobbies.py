@@ -89,8 +89,8 @@ class LobbyService:
     def adapter(self, lobby: Lobby) -> GameAdapter:
         return self.tables.adapter(lobby.game)
 
-    def _minutes(self, adapter: GameAdapter) -> float:
-        return self.settings.challenge_minutes if adapter.challenge else self.settings.lobby_minutes
+    def _minutes(self, challenge: bool) -> float:
+        return self.settings.challenge_minutes if challenge else self.settings.lobby_minutes
 
     # ---------------------------------------------------------------- opening
 
@@ -121,9 +121,11 @@ class LobbyService:
         options: Mapping[str, Any] | None = None,
     ) -> Lobby:
         """Open a challenge (``invited``) or a lobby (the host and ``members`` seated) in a free channel."""
-        if adapter.challenge:
-            if invited is None:
-                raise UserFacingError("tavern.lobby.name-opponent")
+        if invited is None and not adapter.gathers:
+            raise UserFacingError("tavern.lobby.name-opponent")
+        if invited is not None:
+            if not adapter.challenge:
+                raise UserFacingError("tavern.out-of-date")
             if invited.id == host.id:
                 raise UserFacingError("tavern.lobby.not-yourself")
             if invited.bot:
@@ -151,7 +153,7 @@ class LobbyService:
                         channel_id,
                         host.id,
                         created_at=now,
-                        expires_at=now + self._minutes(adapter) * 60,
+                        expires_at=now + self._minutes(invited is not None) * 60,
                         invited_id=invited.id if invited else None,
                         options=opts.to_dict(),
                         names={p.id: p.name for p in [*everyone, *([invited] if invited else [])]},
@@ -163,8 +165,7 @@ class LobbyService:
 
     def _hosting(self, lobby: Lobby) -> UserFacingError:
         """The refusal of a second lobby to a host: where their open one is, and how to close it."""
-        game = self.tables.games.get(lobby.game)
-        if game is not None and game.challenge:
+        if lobby.challenge:
             return UserFacingError("tavern.lobby.hosting-challenge", channel=lobby.channel_id)
         return UserFacingError("tavern.lobby.hosting-table", channel=lobby.channel_id)
 
@@ -225,13 +226,13 @@ class LobbyService:
         adapter = self.adapter(lobby)
         known = (
             ("accept", "decline")
-            if adapter.challenge
+            if lobby.challenge
             else ("join", "leave", "start", "cancel", "addbot", "dropbot")
         )
         if verb not in known:
             raise UserFacingError("tavern.out-of-date")
         withdraws = verb == "decline" and user.id == lobby.host_id  # the host takes their challenge back
-        if adapter.challenge and user.id != lobby.invited_id and not withdraws:
+        if lobby.challenge and user.id != lobby.invited_id and not withdraws:
             raise UserFacingError("tavern.lobby.not-for-you", user=lobby.invited_id)
         if lobby.status != "open" or self._overdue(lobby):
             return  # answered with the lobby as it is, and a word on why it is closed
@@ -282,7 +283,7 @@ class LobbyService:
             if self._overdue(lobby):
                 lobby = await self.store.update_lobby(lobby.id, status="expired")
             if lobby.status != "open":
-                return LobbyOutcome(lobby, notice=str(CLOSED_WORDS[adapter.challenge].get(lobby.status, "")))
+                return LobbyOutcome(lobby, notice=str(CLOSED_WORDS[lobby.challenge].get(lobby.status, "")))
             if verb == "start" or verb == "accept":
                 names = {**lobby.names, user.id: user.name}
                 if names != lobby.names:

@@ -43,7 +43,7 @@ COUNT = re.compile(r"0|[1-9][0-9]{0,5}")
 GAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 SEAT_KEY = re.compile(r"Seat([0-9])(Bot)?")
 HAND_LINE = re.compile(r"Hand ([1-9][0-9]{0,4})")
-MOVE_LINE = re.compile(r"([1-9][0-9]{0,5})\. ([a-z0-9][a-z0-9 ,\-]{0,199})")
+MOVE_LINE = re.compile(r"([1-9][0-9]{0,5})\. ([A-Za-z0-9][A-Za-z0-9 ,\-]{0,199})")  # Cribbage's cards: 5H
 NONE = "*"  # a Result, Winners or How the game does not have (abandoned, or still being played)
 
 

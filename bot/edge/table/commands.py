@@ -263,7 +263,7 @@ class Commands:
         adapter = table.adapter
         seats = [s for s in adapter.rematch_seats(table) if s != seat]
         options = table.options.to_dict()
-        if adapter.challenge:
+        if adapter.challenge and len(table.seats) == 2:
             other = table.user_ids[seats[0]] if seats else table.user_ids[1 - seat]
             if is_bot(other):
                 await self.practice(interaction, adapter.name, level_of(other), options)

@@ -1,0 +1,1095 @@
+"""Classic Cribbage for 2 players, or 3 and 4 (partnerships) as table options (RULES.md C1–C8): the state
+machine the bot drives, with the same contract as ``bot.rules.bhargage``.
+
+A game is fully determined by (seed, players, options, action log): the cut for the first deal and every
+hand's shuffle come from ``random.Random`` objects seeded from the game seed (and the hand number), so no
+generator state lives in ``State``. Going "go", new counts, the end of the play, the show and the next deal
+happen inside ``apply`` with no action; the only actions are laying away, cutting, playing a card, claiming
+a count (only with the muggins option) and resigning.
+
+Seats are 0..n-1 clockwise; the seat left of the dealer is ``(dealer + 1) % n``. Every score belongs to a
+side: with four players seats 0 and 2 against 1 and 3, otherwise each seat is its own side (``side_of``).
+
+Rulings where C1–C8 are silent:
+
+- Three players: the crib's fifth card is dealt after the hands, face down, and nobody ever sees it.
+- A player who resigns (or forfeits) loses with their side. With two sides the other side wins; with three
+  players the leading other player wins (both, when they are level).
+- Lurch (C6) is judged only when a side reaches the target (not on a resignation), against every losing side:
+  at 121, under 91 is a lurch and, with ``double_lurch``, under 61 a double lurch; at 61, under 31 is a lurch
+  and there is no double (``double_lurch`` changes nothing). ``Result.lurch`` is the worst among the losers.
+- Muggins (C7) applies to the show only (pegging and heels are always scored by the bot). The owner of each
+  hand and of the crib claims in turn; a claim above the true count is refused; what is under-claimed goes to
+  the seat left of the owner (an opponent, whatever the number of players). ``Result.muggins`` is true when
+  the game was won by such points, as Bhargage's is for a game won by a claim.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.rules.cribbage_scoring import (
+    LIMIT,
+    ScoreItem,
+    ScoreKind,
+    count_show,
+    peg_items,
+    play_points,
+    show_points,
+    show_total,
+)
+from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError, UnknownCard
+from bot.rules.pack52 import FULL_PACK, JACK, Card, card, sort_key
+
+__all__ = [
+    "STATE_VERSION",
+    "Action",
+    "BadOptions",
+    "CardPlayed",
+    "Claim",
+    "ClaimAwaited",
+    "ClaimMade",
+    "CountReset",
+    "CribMade",
+    "Cut",
+    "DealerCut",
+    "Event",
+    "GameWon",
+    "HandCounted",
+    "HandDealt",
+    "LaidAway",
+    "LayAway",
+    "Lurch",
+    "MugginsTaken",
+    "Options",
+    "Phase",
+    "Play",
+    "PlayEnded",
+    "PointsScored",
+    "Resign",
+    "Result",
+    "ScoreItem",
+    "SeatView",
+    "ShowClaim",
+    "StarterTurned",
+    "State",
+    "WentGo",
+    "action_text",
+    "apply",
+    "can",
+    "check",
+    "count_show",
+    "final_result",
+    "is_over",
+    "lay_away_size",
+    "legal_actions",
+    "lurch_of",
+    "parse_action",
+    "peg_items",
+    "play_points",
+    "replay",
+    "show_order",
+    "show_points",
+    "show_total",
+    "side_of",
+    "sides_count",
+    "start",
+    "view",
+    "waiting_for",
+]
+
+TARGETS = (121, 61)  # C6
+PLAYERS = (2, 3, 4)
+
+
+class BadOptions(RulesError, ValueError):
+    """Table options the game cannot be played with."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Table options: the winning score (C6: 121, or 61), muggins (C7) and the double lurch (C6)."""
+
+    target: int = 121
+    muggins: bool = False
+    double_lurch: bool = False
+
+    def __post_init__(self) -> None:
+        if type(self.target) is not int or self.target not in TARGETS:
+            raise BadOptions("cribbage.options.target", long=TARGETS[0], short=TARGETS[1])
+        if type(self.muggins) is not bool:
+            raise BadOptions("cribbage.options.muggins-bool")
+        if type(self.double_lurch) is not bool:
+            raise BadOptions("cribbage.options.double-lurch-bool")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"target": self.target, "muggins": self.muggins, "double_lurch": self.double_lurch}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any] | None) -> Options:
+        d = dict(d or {})
+        unknown = set(d) - {"target", "muggins", "double_lurch"}
+        if unknown:
+            raise BadOptions("cribbage.options.unknown", names=", ".join(sorted(map(str, unknown))))
+        return cls(
+            target=d.get("target", 121),
+            muggins=d.get("muggins", False),
+            double_lurch=d.get("double_lurch", False),
+        )
+
+
+class Phase(enum.StrEnum):
+    DISCARD = "discard"  # everyone lays away to the crib, in any order
+    CUT = "cut"  # the seat left of the dealer cuts for the starter
+    PLAY = "play"  # the play to 31
+    CLAIM = "claim"  # muggins only: the owner of the count in the show claims it
+    OVER = "over"
+
+
+Lurch = Literal["none", "lurch", "double"]
+# How a game won at the target with the losers lurched ends, as ``Result.how`` says it.
+LURCH_HOW: dict[Lurch, str] = {"lurch": "lurch", "double": "double-lurch"}
+HandKind = Literal["hand", "crib"]
+HowWon = Literal["target", "resign", "forfeit"]
+
+
+# ---------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class LayAway:
+    """Lay cards away to the dealer's crib: 2 with two players, 1 with three or four. Again before everyone
+    has laid away, it replaces the seat's earlier choice."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Cut the pack for the starter (the seat left of the dealer)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Muggins: the owner of the hand or crib being shown claims this many points (at most the true count)."""
+
+    seat: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    seat: int
+    how: Literal["resign", "forfeit"] = "resign"
+
+
+Action = LayAway | Cut | Play | Claim | Resign
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class DealerCut:
+    """The cut for the first deal (C2): each round as (seat, card) for the seats that cut in it (the first
+    round everyone, then those tied for the lowest); the lowest card of the last round deals."""
+
+    rounds: tuple[tuple[tuple[int, Card], ...], ...]
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    hand_no: int
+    dealer: int
+    hand_size: int  # cards dealt to each seat
+
+
+@dataclass(frozen=True, slots=True)
+class LaidAway:
+    """A seat laid away (or replaced its lay-away); the cards stay secret."""
+
+    seat: int
+    replaced: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CribMade:
+    """Everyone has laid away: the crib is made (4 cards) and belongs to the dealer's side."""
+
+    dealer: int
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class StarterTurned:
+    seat: int  # the seat that cut
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+    count: int  # the count after it
+
+
+@dataclass(frozen=True, slots=True)
+class PointsScored:
+    """Points pegged in the play or for heels: ``seat`` made them, ``side`` scores them."""
+
+    side: int
+    seat: int
+    points: int
+    reason: ScoreKind
+    cards: tuple[Card, ...]
+    total_after: int
+
+
+@dataclass(frozen=True, slots=True)
+class WentGo:
+    """The seat could not play without passing 31 (said once per count)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CountReset:
+    """The count that ended (at 31, or when nobody could play) and starts again from 0."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEnded:
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimAwaited:
+    """Muggins: the show reached this hand or crib; its cards are now public and its owner must claim."""
+
+    seat: int
+    kind: HandKind
+    cards: tuple[Card, ...]
+    starter: Card
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimMade:
+    seat: int
+    kind: HandKind
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandCounted:
+    """A hand or the crib counted in the show (``cards`` are revealed here, if not at a claim). ``total`` is
+    the true count; the owner's side scored it, or ``claimed`` when muggins is on."""
+
+    seat: int
+    side: int
+    kind: HandKind
+    cards: tuple[Card, ...]
+    starter: Card
+    items: tuple[ScoreItem, ...]
+    total: int
+    total_after: int
+    claimed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MugginsTaken:
+    """Muggins! The points ``owner`` under-claimed, scored by ``seat`` (left of the owner) for ``side``."""
+
+    side: int
+    seat: int
+    owner: int
+    points: int
+    total_after: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameWon:
+    sides: tuple[int, ...]  # one side, except a three-player resignation that leaves two level
+    seats: tuple[int, ...]
+    how: HowWon
+    scores: tuple[int, ...]  # per side
+    lurch: Lurch
+
+
+Event = (
+    DealerCut
+    | HandDealt
+    | LaidAway
+    | CribMade
+    | StarterTurned
+    | CardPlayed
+    | PointsScored
+    | WentGo
+    | CountReset
+    | PlayEnded
+    | ClaimAwaited
+    | ClaimMade
+    | HandCounted
+    | MugginsTaken
+    | GameWon
+)
+
+
+# ---------------------------------------------------------------- state
+
+# The version of State that snapshots store (bot/services/snapshots.py): bump it only when the State's shape
+# or meaning changes, or that of what it holds (Options, Phase, cards).
+STATE_VERSION = 1
+
+Cards = tuple[Card, ...]
+Pile = tuple[tuple[int, Card], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Everything about a game in progress; small tuples only, cheap to copy.
+
+    Per seat: ``hands`` (cards held), ``laid`` (its lay-away this hand), ``kept`` (its 4 cards for the show,
+    from the cut on), ``gone``, ``best``. Per side: ``scores``. Card accounting: in DISCARD, ``hands`` +
+    ``laid`` + ``crib`` (the dealt fifth card with three players) + ``deck`` are the 52 cards; from the cut
+    on, ``laid`` is inside ``crib`` and ``hands`` + ``crib`` + ``starter`` + ``played`` + ``deck`` are.
+    """
+
+    seed: int
+    options: Options
+    players: int
+    hand_no: int
+    dealer: int
+    phase: Phase
+    scores: tuple[int, ...]
+    hands: tuple[Cards, ...]
+    laid: tuple[Cards, ...]
+    kept: tuple[Cards, ...]
+    crib: Cards = ()
+    deck: Cards = ()
+    starter: Card | None = None
+    pile: Pile = ()  # this count's cards, with who played them
+    played: Pile = ()  # every card played this hand
+    count: int = 0
+    to_move: int = -1
+    gone: tuple[bool, ...] = ()
+    show_step: int = -1  # in CLAIM: which count of ``show_order`` is claimed
+    winners: tuple[int, ...] = ()  # sides
+    how: str = ""
+    muggins: bool = False  # won by points taken as "Muggins!"
+    first_dealer: int = 0
+    best: tuple[int, ...] = ()  # each seat's best show count (hand, or crib when it dealt); -1 before one
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How the game ended (``bot.rules.engine.Result``): per-seat ``scores`` (each seat its side's), winning
+    seats, ``muggins`` (won by muggins points), ``how`` ("target", or "lurch" / "double-lurch" when it was
+    reached with a side lurched; "resign", "forfeit"); plus the lurch and each seat's best show."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    muggins: bool
+    how: str
+    lurch: Lurch = "none"
+    best_hands: tuple[int | None, ...] = ()
+    side_scores: tuple[int, ...] = ()
+    lurched: tuple[Lurch, ...] = ()  # per seat: its own side's lurch ("none" for the winners)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowClaim:
+    """In CLAIM: the count awaiting its owner's claim (public: the cards are shown)."""
+
+    seat: int
+    kind: HandKind
+    cards: tuple[Card, ...]
+    starter: Card
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may see (seat -1: what everyone sees): never another seat's hand or lay-away (a
+    partner's neither), the crib or the deck.
+
+    In CLAIM the claimant's ``legal`` claims run from 0 to the true count: the bot offers the count (C7), and
+    the shown cards are public anyway."""
+
+    seat: int
+    players: int
+    phase: Phase
+    hand_no: int
+    dealer: int
+    sides: tuple[int, ...]  # the side of each seat
+    scores: tuple[int, ...]  # per side
+    target: int
+    muggins: bool
+    double_lurch: bool
+    hand: Cards  # held now
+    kept: Cards  # the 4 cards kept for the show (from the cut on)
+    laid_away: Cards
+    hand_sizes: tuple[int, ...]
+    laid: tuple[bool, ...]  # who has laid away (in DISCARD)
+    crib_size: int
+    starter: Card | None
+    pile: Pile
+    played: Pile
+    count: int
+    to_move: int | None
+    gone: tuple[bool, ...]
+    legal: tuple[Action, ...] = ()
+    winners: tuple[int, ...] = ()  # sides
+    claim: ShowClaim | None = None
+
+
+# ---------------------------------------------------------------- seats and sides
+
+
+def side_of(state_or_players: State | int, seat: int) -> int:
+    """The side a seat scores for: with four players seats 0 and 2 are side 0, 1 and 3 side 1; otherwise
+    each seat is its own side."""
+    n = state_or_players if isinstance(state_or_players, int) else state_or_players.players
+    return seat % 2 if n == 4 else seat
+
+
+def sides_count(players: int) -> int:
+    return 2 if players == 4 else players
+
+
+def _side_seats(players: int, side: int) -> tuple[int, ...]:
+    return tuple(s for s in range(players) if side_of(players, s) == side)
+
+
+def lay_away_size(players: int) -> int:
+    """Cards each seat lays away (C2): 2 with two players, 1 with three or four."""
+    return 2 if players == 2 else 1
+
+
+def _hand_size(players: int) -> int:
+    return 6 if players == 2 else 5
+
+
+def show_order(state: State) -> tuple[tuple[int, HandKind, Cards], ...]:
+    """The show's counts in order (C5): each hand from the dealer's left, the dealer's last, then the crib."""
+    n, d = state.players, state.dealer
+    order: list[tuple[int, HandKind, Cards]] = []
+    for k in range(1, n + 1):
+        seat = (d + k) % n
+        order.append((seat, "hand", state.kept[seat]))
+    order.append((d, "crib", state.crib))
+    return tuple(order)
+
+
+def lurch_of(score: int, options: Options) -> Lurch:
+    """C6 for a losing side's score: at 121, under 91 a lurch, under 61 a double one (``double_lurch``);
+    at 61, under 31 a lurch (no double)."""
+    if options.target == 121:
+        if options.double_lurch and score < 61:
+            return "double"
+        return "lurch" if score < 91 else "none"
+    return "lurch" if score < 31 else "none"
+
+
+def _lurch_rank(lurch: Lurch) -> int:
+    return ("none", "lurch", "double").index(lurch)
+
+
+# ---------------------------------------------------------------- working copy
+
+
+class _Work:
+    """A mutable copy of ``State`` for one ``apply``: one freeze at the end instead of many replaces."""
+
+    def __init__(self, s: State) -> None:
+        self.seed = s.seed
+        self.options = s.options
+        self.players = s.players
+        self.hand_no = s.hand_no
+        self.dealer = s.dealer
+        self.phase = s.phase
+        self.scores = list(s.scores)
+        self.hands = list(s.hands)
+        self.laid = list(s.laid)
+        self.kept = s.kept
+        self.crib = s.crib
+        self.deck = s.deck
+        self.starter = s.starter
+        self.pile = s.pile
+        self.played = s.played
+        self.count = s.count
+        self.to_move = s.to_move
+        self.gone = list(s.gone)
+        self.show_step = s.show_step
+        self.winners = s.winners
+        self.how = s.how
+        self.muggins = s.muggins
+        self.first_dealer = s.first_dealer
+        self.best = list(s.best)
+
+    def freeze(self) -> State:
+        return State(
+            seed=self.seed,
+            options=self.options,
+            players=self.players,
+            hand_no=self.hand_no,
+            dealer=self.dealer,
+            phase=self.phase,
+            scores=tuple(self.scores),
+            hands=tuple(self.hands),
+            laid=tuple(self.laid),
+            kept=self.kept,
+            crib=self.crib,
+            deck=self.deck,
+            starter=self.starter,
+            pile=self.pile,
+            played=self.played,
+            count=self.count,
+            to_move=self.to_move,
+            gone=tuple(self.gone),
+            show_step=self.show_step,
+            winners=self.winners,
+            how=self.how,
+            muggins=self.muggins,
+            first_dealer=self.first_dealer,
+            best=tuple(self.best),
+        )
+
+    def side(self, seat: int) -> int:
+        return side_of(self.players, seat)
+
+    def score(self, seat: int, points: int) -> bool:
+        """Add points to the seat's side; True when that reaches the target (C6: the game ends then)."""
+        side = self.side(seat)
+        self.scores[side] += points
+        return self.scores[side] >= self.options.target
+
+    def peg(self, seat: int, item: ScoreItem, ev: list[Event]) -> bool:
+        won = self.score(seat, item.points)
+        side = self.side(seat)
+        ev.append(PointsScored(side, seat, item.points, item.kind, item.cards, self.scores[side]))
+        return won
+
+    def win(self, sides: tuple[int, ...], how: HowWon, ev: list[Event], *, muggins: bool = False) -> None:
+        self.phase = Phase.OVER
+        self.winners = sides
+        self.how = how
+        self.muggins = muggins
+        self.to_move = -1
+        self.show_step = -1
+        seats = tuple(s for s in range(self.players) if self.side(s) in sides)
+        ev.append(GameWon(sides, seats, how, tuple(self.scores), _lurch(self.freeze())))
+
+
+def _lurch(state: State) -> Lurch:
+    if state.how != "target":
+        return "none"
+    worst: Lurch = "none"
+    for side, score in enumerate(state.scores):
+        if side not in state.winners:
+            lurch = lurch_of(score, state.options)
+            if _lurch_rank(lurch) > _lurch_rank(worst):
+                worst = lurch
+    return worst
+
+
+# ---------------------------------------------------------------- start and dealing
+
+
+def _cut_for_deal(seed: int, players: int) -> tuple[tuple[tuple[tuple[int, Card], ...], ...], int]:
+    """C2: every seat cuts a card; the lowest deals (Ace low); those tied for the lowest cut again."""
+    rng = random.Random(f"{seed}:cut")
+    rounds: list[tuple[tuple[int, Card], ...]] = []
+    cutting = tuple(range(players))
+    while True:
+        drawn = rng.sample(FULL_PACK, len(cutting))
+        rounds.append(tuple(zip(cutting, drawn, strict=True)))
+        low = min(c.rank for c in drawn)
+        cutting = tuple(s for s, c in zip(cutting, drawn, strict=True) if c.rank == low)
+        if len(cutting) == 1:
+            return tuple(rounds), cutting[0]
+
+
+def _deal(w: _Work, ev: list[Event]) -> None:
+    """Shuffle for hand ``w.hand_no`` from its own seed and deal one at a time from the dealer's left (C2)."""
+    rng = random.Random(f"{w.seed}:{w.hand_no}")
+    deck = list(FULL_PACK)
+    rng.shuffle(deck)
+    n, size = w.players, _hand_size(w.players)
+    dealt = n * size
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    for i in range(dealt):
+        hands[(w.dealer + 1 + i) % n].append(deck[i])
+    extra = 1 if n == 3 else 0  # C2: with three, one card face down to the crib
+    w.hands = [tuple(sorted(h, key=sort_key)) for h in hands]
+    w.crib = tuple(deck[dealt : dealt + extra])
+    w.deck = tuple(deck[dealt + extra :])
+    w.laid = [() for _ in range(n)]
+    w.kept = tuple(() for _ in range(n))
+    w.starter = None
+    w.pile = w.played = ()
+    w.count = 0
+    w.gone = [False] * n
+    w.to_move = -1
+    w.show_step = -1
+    w.phase = Phase.DISCARD
+    ev.append(HandDealt(w.hand_no, w.dealer, size))
+
+
+def start(seed: int, players: int = 2, options: Options | None = None) -> tuple[State, list[Event]]:
+    """A new game: cut for the first deal, then deal hand 1."""
+    if type(players) is not int or players not in PLAYERS:
+        raise BadOptions("cribbage.options.players", low=PLAYERS[0], high=PLAYERS[-1])
+    options = options or Options()
+    rounds, dealer = _cut_for_deal(seed, players)
+    ev: list[Event] = [DealerCut(rounds, dealer)]
+    base = State(
+        seed=seed,
+        options=options,
+        players=players,
+        hand_no=1,
+        dealer=dealer,
+        phase=Phase.DISCARD,
+        scores=(0,) * sides_count(players),
+        hands=((),) * players,
+        laid=((),) * players,
+        kept=((),) * players,
+        gone=(False,) * players,
+        first_dealer=dealer,
+        best=(-1,) * players,
+    )
+    w = _Work(base)
+    _deal(w, ev)
+    return w.freeze(), ev
+
+
+# ---------------------------------------------------------------- queries
+
+
+def _can_play(hand: Iterable[Card], count: int) -> bool:
+    room = LIMIT - count
+    return any(c.value <= room for c in hand)
+
+
+def _claimed_count(state: State) -> tuple[int, HandKind, Cards]:
+    return show_order(state)[state.show_step]
+
+
+def waiting_for(state: State) -> tuple[int, ...]:
+    if state.phase is Phase.DISCARD:
+        return tuple(s for s in range(state.players) if not state.laid[s])
+    if state.phase is Phase.CUT:
+        return ((state.dealer + 1) % state.players,)
+    if state.phase is Phase.PLAY:
+        return (state.to_move,)
+    if state.phase is Phase.CLAIM:
+        return (_claimed_count(state)[0],)
+    return ()
+
+
+def is_over(state: State) -> bool:
+    return state.phase is Phase.OVER
+
+
+def final_result(state: State) -> Result:
+    if state.phase is not Phase.OVER:
+        raise IllegalAction("cribbage.rules.not-over")
+    n = state.players
+    lurch = _lurch(state)
+    lurched = tuple(
+        "none"
+        if side_of(n, s) in state.winners or state.how != "target"
+        else lurch_of(state.scores[side_of(n, s)], state.options)
+        for s in range(n)
+    )
+    # The stored result keeps the lurch in ``how`` (the store, the history and the record keep one word).
+    how = state.how if lurch == "none" else LURCH_HOW[lurch]
+    return Result(
+        scores=tuple(state.scores[side_of(n, s)] for s in range(n)),
+        winners=tuple(s for s in range(n) if side_of(n, s) in state.winners),
+        muggins=state.muggins,
+        how=how,
+        lurch=lurch,
+        best_hands=tuple(b if b >= 0 else None for b in state.best),
+        side_scores=state.scores,
+        lurched=lurched,
+    )
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """What ``seat`` may do now (resigning, always possible in a live game, is not listed)."""
+    if not 0 <= seat < state.players:
+        return []
+    if state.phase is Phase.DISCARD:
+        dealt = sorted((*state.hands[seat], *state.laid[seat]), key=sort_key)
+        size = lay_away_size(state.players)
+        return [LayAway(seat, combo) for combo in itertools.combinations(dealt, size)]
+    if state.phase is Phase.CUT:
+        return [Cut(seat)] if seat == (state.dealer + 1) % state.players else []
+    if state.phase is Phase.PLAY:
+        if seat != state.to_move:
+            return []
+        room = LIMIT - state.count
+        return [Play(seat, c) for c in state.hands[seat] if c.value <= room]
+    if state.phase is Phase.CLAIM:
+        owner, kind, cards = _claimed_count(state)
+        if seat != owner:
+            return []
+        assert state.starter is not None
+        return [Claim(seat, p) for p in range(show_total(cards, state.starter, kind == "crib") + 1)]
+    return []
+
+
+def view(state: State, seat: int) -> SeatView:
+    if not -1 <= seat < state.players:
+        raise IllegalAction("cribbage.rules.no-such-seat")
+    n = state.players
+    mine = seat >= 0
+    claim = None
+    if state.phase is Phase.CLAIM:
+        assert state.starter is not None
+        owner, kind, cards = _claimed_count(state)
+        claim = ShowClaim(owner, kind, cards, state.starter)
+    return SeatView(
+        seat=seat,
+        players=n,
+        phase=state.phase,
+        hand_no=state.hand_no,
+        dealer=state.dealer,
+        sides=tuple(side_of(n, s) for s in range(n)),
+        scores=state.scores,
+        target=state.options.target,
+        muggins=state.options.muggins,
+        double_lurch=state.options.double_lurch,
+        hand=state.hands[seat] if mine else (),
+        kept=state.kept[seat] if mine else (),
+        laid_away=state.laid[seat] if mine else (),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        laid=tuple(bool(x) for x in state.laid),
+        crib_size=len(state.crib) + sum(len(x) for x in state.laid if state.phase is Phase.DISCARD),
+        starter=state.starter,
+        pile=state.pile,
+        played=state.played,
+        count=state.count,
+        to_move=state.to_move if state.phase is Phase.PLAY else None,
+        gone=state.gone,
+        legal=tuple(legal_actions(state, seat)) if mine else (),
+        winners=state.winners,
+        claim=claim,
+    )
+
+
+# ---------------------------------------------------------------- check and apply
+
+
+def check(state: State, action: Action) -> None:
+    """Raise the ``RulesError`` that ``apply`` would raise for this action; return None when it would succeed.
+
+    This is the only validation: ``apply`` calls it first, so the two never disagree."""
+    if state.phase is Phase.OVER:
+        raise GameOver("cribbage.rules.game-over")
+    seat = action.seat
+    if type(seat) is not int or not 0 <= seat < state.players:
+        raise IllegalAction("cribbage.rules.no-such-seat")
+    if isinstance(action, Resign):
+        if action.how not in ("resign", "forfeit"):
+            raise IllegalAction("cribbage.rules.resign-or-forfeit")
+    elif isinstance(action, LayAway):
+        if state.phase is not Phase.DISCARD:
+            raise _phase_error(state.phase)
+        size = lay_away_size(state.players)
+        if len(action.cards) != size or len(set(action.cards)) != size:
+            raise IllegalAction("cribbage.rules.lay-away-count", n=size)
+        dealt = (*state.hands[seat], *state.laid[seat])
+        if any(c not in dealt for c in action.cards):
+            raise IllegalAction("cribbage.rules.not-held")
+    elif isinstance(action, Cut):
+        if state.phase is not Phase.CUT:
+            raise _phase_error(state.phase)
+        if seat != (state.dealer + 1) % state.players:
+            raise NotYourTurn("cribbage.rules.not-your-turn")
+    elif isinstance(action, Play):
+        if state.phase is not Phase.PLAY:
+            raise _phase_error(state.phase)
+        if seat != state.to_move:
+            raise NotYourTurn("cribbage.rules.not-your-turn")
+        if action.card not in state.hands[seat]:
+            raise IllegalAction("cribbage.rules.not-held")
+        if state.count + action.card.value > LIMIT:
+            raise IllegalAction("cribbage.rules.past-31", count=state.count)
+    elif isinstance(action, Claim):
+        if state.phase is not Phase.CLAIM:
+            raise _phase_error(state.phase)
+        owner, kind, cards = _claimed_count(state)
+        if seat != owner:
+            raise NotYourTurn("cribbage.rules.not-your-turn")
+        if type(action.points) is not int or action.points < 0:
+            raise IllegalAction("cribbage.rules.claim-whole")
+        assert state.starter is not None
+        if action.points > show_total(cards, state.starter, kind == "crib"):
+            raise IllegalAction("cribbage.rules.claim-too-high", n=action.points)
+    else:  # pragma: no cover - the Action union is closed
+        raise IllegalAction("cribbage.rules.not-an-action")
+
+
+def can(state: State, action: Action) -> bool:
+    """Whether ``apply`` would accept this action (``check`` without the reason)."""
+    try:
+        check(state, action)
+    except RulesError:
+        return False
+    return True
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    """Apply one action; raises a ``RulesError`` (an id and values) when it is not allowed."""
+    check(state, action)
+    ev: list[Event] = []
+    w = _Work(state)
+    if isinstance(action, Resign):
+        _resign(w, action, ev)
+    elif isinstance(action, LayAway):
+        _lay_away(w, action, ev)
+    elif isinstance(action, Cut):
+        _cut(w, action, ev)
+    elif isinstance(action, Play):
+        _play(w, action, ev)
+    else:
+        _claim(w, action, ev)
+    return w.freeze(), ev
+
+
+def _phase_error(phase: Phase) -> IllegalAction:
+    if phase is Phase.DISCARD:
+        return IllegalAction("cribbage.rules.time-to-lay-away")
+    if phase is Phase.CUT:
+        return IllegalAction("cribbage.rules.time-to-cut")
+    if phase is Phase.PLAY:
+        return IllegalAction("cribbage.rules.time-to-play")
+    return IllegalAction("cribbage.rules.time-to-claim")
+
+
+# The effects below run only after ``check`` accepted the action.
+
+
+def _resign(w: _Work, a: Resign, ev: list[Event]) -> None:
+    loser = w.side(a.seat)
+    others = [s for s in range(len(w.scores)) if s != loser]
+    top = max(w.scores[s] for s in others)
+    w.win(tuple(s for s in others if w.scores[s] == top), a.how, ev)
+
+
+def _lay_away(w: _Work, a: LayAway, ev: list[Event]) -> None:
+    seat = a.seat
+    dealt = (*w.hands[seat], *w.laid[seat])
+    replaced = bool(w.laid[seat])
+    w.laid[seat] = tuple(sorted(a.cards, key=sort_key))
+    w.hands[seat] = tuple(c for c in sorted(dealt, key=sort_key) if c not in a.cards)
+    ev.append(LaidAway(seat, replaced))
+    if all(w.laid):
+        n = w.players
+        w.crib = (*w.crib, *(c for k in range(1, n + 1) for c in w.laid[(w.dealer + k) % n]))
+        w.phase = Phase.CUT
+        ev.append(CribMade(w.dealer, len(w.crib)))
+
+
+def _cut(w: _Work, a: Cut, ev: list[Event]) -> None:
+    starter = w.deck[0]
+    w.starter = starter
+    w.deck = w.deck[1:]
+    ev.append(StarterTurned(a.seat, starter))
+    w.kept = tuple(w.hands)
+    if starter.rank == JACK and w.peg(w.dealer, ScoreItem("heels", 2, (starter,)), ev):  # C3
+        w.win((w.side(w.dealer),), "target", ev)
+        return
+    w.phase = Phase.PLAY
+    w.count = 0
+    w.to_move = (w.dealer + 1) % w.players  # C4: the play starts left of the dealer
+
+
+def _play(w: _Work, a: Play, ev: list[Event]) -> None:
+    seat = a.seat
+    w.hands[seat] = tuple(c for c in w.hands[seat] if c != a.card)
+    w.pile = (*w.pile, (seat, a.card))
+    w.played = (*w.played, (seat, a.card))
+    w.count += a.card.value
+    ev.append(CardPlayed(seat, a.card, w.count))
+    won = False
+    for item in peg_items([c for _, c in w.pile]):  # every combination of the card is pegged, then C6
+        won = w.peg(seat, item, ev) or won
+    if won:
+        w.win((w.side(seat),), "target", ev)
+        return
+    _after_play(w, seat, ev)
+
+
+def _after_play(w: _Work, last: int, ev: list[Event]) -> None:
+    """C4: the turn passes left to the first seat that can play; those holding cards that cannot say "go"
+    (once per count); when nobody can, the last to play pegs the go (none after 31) or the last card."""
+    n = w.players
+    if w.count == LIMIT:
+        _new_count(w, last, ev)
+        return
+    for k in range(1, n + 1):
+        t = (last + k) % n
+        if _can_play(w.hands[t], w.count):
+            w.to_move = t
+            return
+        if t != last and w.hands[t] and not w.gone[t]:
+            w.gone[t] = True
+            ev.append(WentGo(t))
+    cards = (w.pile[-1][1],)
+    if any(w.hands):
+        if w.peg(last, ScoreItem("go", 1, cards), ev):
+            w.win((w.side(last),), "target", ev)
+            return
+        _new_count(w, last, ev)
+        return
+    if w.peg(last, ScoreItem("last", 1, cards), ev):
+        w.win((w.side(last),), "target", ev)
+        return
+    _end_play(w, ev)
+
+
+def _new_count(w: _Work, last: int, ev: list[Event]) -> None:
+    """The count starts again from 0 with the next seat after the last to play that holds cards."""
+    if not any(w.hands):  # the last card made 31: no point for last on top (C4)
+        _end_play(w, ev)
+        return
+    ev.append(CountReset(w.count))
+    w.count = 0
+    w.pile = ()
+    w.gone = [False] * w.players
+    n = w.players
+    w.to_move = next((last + k) % n for k in range(1, n + 1) if w.hands[(last + k) % n])
+
+
+def _end_play(w: _Work, ev: list[Event]) -> None:
+    ev.append(PlayEnded(w.count))
+    w.to_move = -1
+    w.pile = ()
+    w.count = 0
+    _show(w, 0, ev)
+
+
+def _show(w: _Work, step: int, ev: list[Event]) -> None:
+    """C5/C6: the counts of the show from ``step`` on, until one wins; with muggins, stop at the next count
+    for its owner's claim. When the show is over, the next hand is dealt (C2: the deal passes left)."""
+    order = show_order(w.freeze())
+    starter = w.starter
+    assert starter is not None
+    for i in range(step, len(order)):
+        owner, kind, cards = order[i]
+        if w.options.muggins:
+            w.phase = Phase.CLAIM
+            w.show_step = i
+            ev.append(ClaimAwaited(owner, kind, cards, starter))
+            return
+        items = count_show(cards, starter, kind == "crib")
+        total = sum(it.points for it in items)
+        w.best[owner] = max(w.best[owner], total)
+        won = w.score(owner, total)
+        side = w.side(owner)
+        ev.append(HandCounted(owner, side, kind, cards, starter, items, total, w.scores[side]))
+        if won:
+            w.win((side,), "target", ev)
+            return
+    w.hand_no += 1
+    w.dealer = (w.dealer + 1) % w.players
+    _deal(w, ev)
+
+
+def _claim(w: _Work, a: Claim, ev: list[Event]) -> None:
+    starter = w.starter
+    assert starter is not None
+    owner, kind, cards = show_order(w.freeze())[w.show_step]
+    ev.append(ClaimMade(owner, kind, a.points))
+    items = count_show(cards, starter, kind == "crib")
+    total = sum(it.points for it in items)
+    w.best[owner] = max(w.best[owner], total)
+    won = w.score(owner, a.points)
+    side = w.side(owner)
+    ev.append(HandCounted(owner, side, kind, cards, starter, items, total, w.scores[side], a.points))
+    if won:
+        w.win((side,), "target", ev)
+        return
+    rest = total - a.points
+    if rest:
+        taker = (owner + 1) % w.players  # an opponent with 2, 3 or 4 players
+        won = w.score(taker, rest)
+        tside = w.side(taker)
+        ev.append(MugginsTaken(tside, taker, owner, rest, w.scores[tside]))
+        if won:
+            w.win((tside,), "target", ev, muggins=True)
+            return
+    _show(w, w.show_step + 1, ev)
+
+
+# ---------------------------------------------------------------- text form
+
+
+def action_text(action: Action) -> str:
+    """The log's text form: ``0 lay 5H TC``, ``1 cut``, ``0 play 5H``, ``2 claim 12``, ``1 resign``."""
+    if isinstance(action, LayAway):
+        return f"{action.seat} lay {' '.join(c.code for c in action.cards)}"
+    if isinstance(action, Cut):
+        return f"{action.seat} cut"
+    if isinstance(action, Play):
+        return f"{action.seat} play {action.card.code}"
+    if isinstance(action, Claim):
+        return f"{action.seat} claim {action.points}"
+    return f"{action.seat} {action.how}"
+
+
+def _card_from_text(word: str) -> Card:
+    try:
+        return card(word)
+    except UnknownCard as err:
+        raise BadActionText(err.msgid, **err.values) from err
+
+
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,2}")
+
+
+def parse_action(text: str) -> Action:
+    words = text.split()
+    if len(words) < 2 or words[0] not in ("0", "1", "2", "3"):
+        raise BadActionText("cribbage.rules.bad-action-text", text=text.strip())
+    seat = int(words[0])
+    verb, rest = words[1].lower(), words[2:]
+    if verb == "lay" and 1 <= len(rest) <= 2:
+        return LayAway(seat, tuple(_card_from_text(x) for x in rest))
+    if verb == "play" and len(rest) == 1:
+        return Play(seat, _card_from_text(rest[0]))
+    if verb == "claim" and len(rest) == 1 and _NUMBER.fullmatch(rest[0]):
+        return Claim(seat, int(rest[0]))
+    if verb == "cut" and not rest:
+        return Cut(seat)
+    if verb == "resign" and not rest:
+        return Resign(seat, "resign")
+    if verb == "forfeit" and not rest:
+        return Resign(seat, "forfeit")
+    raise BadActionText("cribbage.rules.bad-action-text", text=text.strip())
+
+
+def replay(seed: int, players: int, options: Options | None, texts: Sequence[str]) -> State:
+    state, _ = start(seed, players, options)
+    for text in texts:
+        state, _ = apply(state, parse_action(text))
+    return state
