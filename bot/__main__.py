@@ -28,6 +28,7 @@ from bot import healthcheck
 from bot.backup import PG_DUMP_HELP, BackupError, backup_sqlite
 from bot.edge.app import TavernBot, create_bot
 from bot.edge.metrics_server import MetricsServerError
+from bot.edge.web import WebServerError
 from bot.games import ADAPTER_PATHS
 from bot.logging_setup import setup_logging
 from bot.settings import (
@@ -105,7 +106,7 @@ def _failed(err: Exception) -> int:
     if isinstance(err, StoreOpenError):
         print(f"Could not open the database: {err}", file=sys.stderr)
         return 3
-    if isinstance(err, MetricsServerError):
+    if isinstance(err, MetricsServerError | WebServerError):
         print(err, file=sys.stderr)
     elif isinstance(err, discord.LoginFailure):
         print(BAD_TOKEN, file=sys.stderr)

@@ -27,6 +27,9 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 # The metrics endpoint answers anyone who reaches it, without a password: by default only this machine.
 DEFAULT_METRICS_HOST = "127.0.0.1"
+# The web pages (watch and replay in a browser) listen here unless TAVERN_WEB_HOST says otherwise: a reverse
+# proxy in front gives them to the internet with TLS.
+DEFAULT_WEB_HOST = "127.0.0.1"
 
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set.\n"
@@ -85,12 +88,30 @@ class Settings:
     # Prometheus metrics on http://<metrics_host>:<metrics_port>/metrics (None: not served; 0: any free port)
     metrics_port: int | None = None
     metrics_host: str = DEFAULT_METRICS_HOST
+    # The table in a browser: pages served on http://<web_host>:<web_port> (None: not served here; 0: any free
+    # port), and linked from Discord as <web_url>/… (None: no links; a process that only links, while another
+    # serves, sets the URL alone). ``web_secret`` signs the links (empty: derived from the token).
+    web_port: int | None = None
+    web_host: str = DEFAULT_WEB_HOST
+    web_url: str | None = None
+    web_secret: str = field(default="", repr=False)
+
+    @property
+    def web_links(self) -> str | None:
+        """The address the pages are linked by (no trailing slash), or None when the bot links none: the
+        URL given, else this process's own server (an address only this machine may open)."""
+        if self.web_url:
+            return self.web_url
+        if self.web_port is None:
+            return None
+        host = "127.0.0.1" if self.web_host in ("0.0.0.0", "::") else self.web_host
+        return f"http://{host}:{self.web_port}" if self.web_port else None
 
     @property
     def secrets(self) -> list[str]:
         """What no log line may show: the token, and the database password — in the address or as a
         ``password=`` parameter (both are PostgreSQL's) — as written and decoded."""
-        found = [self.token]
+        found = [self.token, *([self.web_secret] if self.web_secret else [])]
         if self.database_url:
             parts = urlsplit(self.database_url)
             written = [parts.password or ""]
@@ -223,8 +244,23 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         log_format=_log_format(env),
         metrics_port=_port(env, "TAVERN_METRICS_PORT"),
         metrics_host=_host(env, "TAVERN_METRICS_HOST", DEFAULT_METRICS_HOST),
+        **_web(env),
         **_shards(env),
     )
+
+
+def _web(env: Mapping[str, str]) -> dict[str, Any]:
+    """TAVERN_WEB_PORT, TAVERN_WEB_HOST, TAVERN_WEB_URL and TAVERN_WEB_SECRET: where the pages listen, the
+    address people reach them by (else this machine's, which only it can open) and the links' key."""
+    port = _port(env, "TAVERN_WEB_PORT")
+    host = _host(env, "TAVERN_WEB_HOST", DEFAULT_WEB_HOST)
+    url = _url(env, "TAVERN_WEB_URL", "the address people open the pages at")
+    secret = env.get("TAVERN_WEB_SECRET", "").strip()
+    if secret and len(secret) < 16:
+        raise SettingsError(
+            "TAVERN_WEB_SECRET must be at least 16 characters (or empty: derived from the token)."
+        )
+    return {"web_port": port, "web_host": host, "web_url": url, "web_secret": secret}
 
 
 def _log_format(env: Mapping[str, str]) -> str:
@@ -317,15 +353,12 @@ def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise SettingsError(f"{name} must be on or off (true/false), got {raw!r}.")
 
 
-def _url(env: Mapping[str, str], name: str) -> str | None:
+def _url(env: Mapping[str, str], name: str, what: str = "the folder where docs/ is published") -> str | None:
     raw = env.get(name, "").strip()
     if not raw:
         return None
     if not raw.startswith(("https://", "http://")) or any(ch.isspace() for ch in raw) or len(raw) > 500:
-        raise SettingsError(
-            f"{name} must be a web address starting with https:// (the folder where docs/ is published), "
-            f"got {raw!r}."
-        )
+        raise SettingsError(f"{name} must be a web address starting with https:// ({what}), got {raw!r}.")
     return raw.rstrip("/")
 
 

@@ -19,7 +19,7 @@ from bot.edge.translator import cmd, localized
 from bot.games import GAMES
 from bot.render import cards as gallery
 from bot.services.live_tables import live_tables, tables_text
-from bot.services.server_settings import MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
+from bot.services.server_settings import BROWSER_OFF, BROWSER_SERVER, MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
 from cogs.stats import game_choices
 
 if TYPE_CHECKING:
@@ -178,6 +178,7 @@ class General(commands.Cog):
         reset=cmd("cmd.admin.settings.reset"),
         language=cmd("cmd.admin.settings.language"),
         seasons=cmd("cmd.admin.settings.seasons"),
+        browser=cmd("cmd.admin.settings.browser"),
     )
     @app_commands.describe(
         nudge_minutes=cmd("cmd.admin.settings.nudge-minutes.description"),
@@ -189,6 +190,7 @@ class General(commands.Cog):
         reset=cmd("cmd.admin.settings.reset.description"),
         language=cmd("cmd.admin.settings.language.description"),
         seasons=cmd("cmd.admin.settings.seasons.description"),
+        browser=cmd("cmd.admin.settings.browser.description"),
     )
     @app_commands.choices(
         language=[
@@ -199,6 +201,11 @@ class General(commands.Cog):
         seasons=[
             app_commands.Choice(name=cmd("cmd.admin.settings.seasons.monthly"), value="monthly"),
             app_commands.Choice(name=cmd("cmd.admin.settings.seasons.none"), value="none"),
+        ],
+        browser=[
+            app_commands.Choice(name=cmd("cmd.admin.settings.browser.off"), value="off"),
+            app_commands.Choice(name=cmd("cmd.admin.settings.browser.tables"), value="tables"),
+            app_commands.Choice(name=cmd("cmd.admin.settings.browser.server"), value="server"),
         ],
     )
     async def settings(
@@ -213,6 +220,7 @@ class General(commands.Cog):
         reset: bool = False,
         language: str | None = None,
         seasons: str | None = None,
+        browser: str | None = None,
     ) -> None:
         changes: dict[str, Any] = {
             "language": language,
@@ -221,6 +229,7 @@ class General(commands.Cog):
             "claim_minutes": claim_minutes,
             "dms": dms,
             "threads": threads,
+            "browser": browser,
         }
         if (game is None) != (target is None):
             raise UserFacingError("general.settings.game-and-target")
@@ -274,8 +283,15 @@ class General(commands.Cog):
         if interaction.guild_id is None:
             raise UserFacingError("tavern.error.server-only")
         found = await live_tables(self.bot.store, self.bot.tables, interaction.guild_id)
+        links, now = self.bot.links, self.bot.clock()
+        browser = (await self.bot.server_settings.get(interaction.guild_id)).browser
+        if links is None or browser == BROWSER_OFF:
+            text = tables_text(found)
+        else:  # each page's link signed afresh: it lasts links.LIVE_SECONDS from now
+            server = links.server(interaction.guild_id, now) if browser == BROWSER_SERVER else None
+            text = tables_text(found, lambda table: links.live(table.id, now), server)
         embed = discord.Embed(
-            title=t("general.tables.title"), description=tables_text(found), colour=discord.Colour.dark_gold()
+            title=t("general.tables.title"), description=text, colour=discord.Colour.dark_gold()
         )
         await interaction.response.send_message(
             embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

@@ -3,6 +3,7 @@
 Game adapters describe panels with these plain values; ``bot.edge.delivery`` turns them into Discord messages.
 A control names only its verb, freshness token and argument: the delivery layer adds the address of the
 table or lobby it belongs to (``tv:<scope>:<key>:<token>:<verb>[:<arg>]``), so a game never builds custom ids.
+A button with a ``url`` is a link (it opens the address, and no press ever comes back to the bot).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ class Button:
     emoji: str | None = None
     disabled: bool = False
     row: int | None = None
+    url: str = ""  # a link button: opens this address (no verb, token or argument; ``style`` unused)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
 import logging
@@ -23,12 +24,14 @@ from bot.edge.errors import TavernTree
 from bot.edge.metrics_server import MetricsServer
 from bot.edge.table import TableController
 from bot.edge.translator import CatalogTranslator
+from bot.edge.web import WebServer
 from bot.games import GAMES, GameAdapter
 from bot.logging_setup import redact
 from bot.render import suits
 from bot.services import drawing, health
 from bot.services.cooldowns import Limits
 from bot.services.languages import Languages
+from bot.services.links import Links, key_from
 from bot.services.lobbies import LobbyService
 from bot.services.preferences import Preferences
 from bot.services.server_settings import ServerSettings
@@ -106,6 +109,8 @@ class TavernBot(commands.AutoShardedBot):
         governor.install(self, self.governor)
         discord_metrics.install()
         self.metrics_server: MetricsServer | None = None  # GET /metrics, where TAVERN_METRICS_PORT is set
+        self.web_server: WebServer | None = None  # the pages, where TAVERN_WEB_PORT is set
+        self.links: Links | None = None  # the pages' signed addresses, where the bot links them
         self.clock = Clock()
         self.limits = Limits(settings.openings_per_minute, settings.calculations_per_minute, self.clock)
         self.games: Mapping[str, GameAdapter] = GAMES if games is None else games
@@ -135,6 +140,11 @@ class TavernBot(commands.AutoShardedBot):
             self.store, self.tables, self.settings, clock=self.clock, locks=KeyedLocks()
         )
         self.server_settings = ServerSettings(self.store, self.settings, self.games)
+        self.links = (
+            Links(self.settings.web_links, key_from(self.settings.web_secret, self.settings.token))
+            if self.settings.web_links
+            else None
+        )
         self.languages = Languages(self.store, self.server_settings, self._guild_locale)
         await self.languages.load()
         self.preferences = Preferences(self.store)
@@ -144,6 +154,12 @@ class TavernBot(commands.AutoShardedBot):
         if self.settings.metrics_port is not None and not self.sync_only:
             self.metrics_server = MetricsServer(self)
             await self.metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)
+        if self.settings.web_port is not None and not self.sync_only:
+            self.web_server = WebServer(self)
+            await self.web_server.start(self.settings.web_host, self.settings.web_port)
+            if self.links is None:  # any free port (0): linked where it listens, on this machine
+                here = dataclasses.replace(self.settings, web_port=self.web_server.port).web_links
+                self.links = Links(here or "", key_from(self.settings.web_secret, self.settings.token))
         await self.store.watch(self.tables.changed_elsewhere)
         url = self.settings.database_url
         where = redacted(url) if url else str(self.settings.db_path)
@@ -295,6 +311,9 @@ class TavernBot(commands.AutoShardedBot):
                     )
             await super().close()
         finally:
+            pages, self.web_server = self.web_server, None
+            if pages is not None:
+                await pages.stop()
             served, self.metrics_server = self.metrics_server, None
             if served is not None:
                 await served.stop()

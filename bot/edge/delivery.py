@@ -1,9 +1,10 @@
 """Panels to Discord and clicks back: custom ids, the one dynamic item, and best-effort sending.
 
 Every control the bot sends carries its own address: ``tv:<scope>:<key>:<token>:<verb>[:<arg>]`` where scope
-``g`` is a game table (key = game id) and ``l`` a lobby (key = lobby id). :func:`parse` turns whatever a press
-sends into a :class:`~bot.games.Click` or refuses it quietly, and :func:`offered` checks the control was on
-the pressed message (``bot.edge.router`` routes the press). What is sent is cut to Discord's limits here, so
+``g`` is a game table (key = game id) and ``l`` a lobby (key = lobby id); a link button (a web page's address)
+carries none, and no press of it ever comes back. :func:`parse` turns whatever a press sends into a
+:class:`~bot.games.Click` or refuses it quietly, and :func:`offered` checks the control was on the pressed
+message (``bot.edge.router`` routes the press). What is sent is cut to Discord's limits here, so
 no message is refused for its size, and every message goes through :func:`deliver`: its picture drawn in the
 drawing process (``bot.services.drawing``) and uploaded, or left out (logged) when it is not drawn in time,
 can't be drawn or Discord refuses it. Nothing here knows any game's rules, nor the bot object."""
@@ -44,6 +45,7 @@ CONTENT_LIMIT = 2000
 EMBED_TITLE_LIMIT = 256
 EMBED_DESCRIPTION_LIMIT = 4096
 LABEL_LIMIT = 80
+URL_LIMIT = 512  # a link button's url
 OPTION_TEXT_LIMIT = 100
 PLACEHOLDER_LIMIT = 150
 STYLES = {
@@ -141,7 +143,23 @@ class Controls(discord.ui.View):
         return True  # every send and edit path then leaves it out of discord.py's view store
 
 
+def _link(button: Button) -> discord.ui.Item[Any]:
+    """A link button: opens its address, carries no custom id, and no press of it ever reaches the bot."""
+    if len(button.url) > URL_LIMIT or not button.url.startswith(("https://", "http://")):
+        raise ValueError("a link button's address is not a short web address")
+    return discord.ui.Button(
+        label=button.label[:LABEL_LIMIT],
+        style=discord.ButtonStyle.link,
+        url=button.url,
+        emoji=button.emoji,
+        disabled=button.disabled,
+        row=button.row,
+    )
+
+
 def _item(control: Control, scope: str, key: int) -> discord.ui.Item[Any]:
+    if isinstance(control, Button) and control.url:
+        return _link(control)
     cid = custom_id(scope, key, control.verb, token=control.token, arg=control.arg)
     item: discord.ui.Item[Any]
     if isinstance(control, Button):

@@ -73,23 +73,6 @@ def _walk(client: Client, record: GameRecord) -> rp.Replay:
     return rp.walk(adapter, rp.table_of(adapter, record), [a.text for a in record.actions])
 
 
-def targets(replay: rp.Replay, index: int) -> dict[str, int]:
-    """Where each button leads from step ``index``: previous hand is the start of this hand (or, from there,
-    of the one before); next hand the start of the next (or the last step)."""
-    last = len(replay.steps) - 1
-    starts = replay.hand_starts()
-    before = [s for s in starts if s < index]
-    after = [s for s in starts if s > index]
-    return {
-        "first": 0,
-        "hand-": before[-1] if before else 0,
-        "prev": max(0, index - 1),
-        "next": min(last, index + 1),
-        "hand+": after[0] if after else last,
-        "last": last,
-    }
-
-
 BUTTONS = (("first", "⏮"), ("hand-", "⏪"), ("prev", "◀"), ("next", "▶"), ("hand+", "⏩"), ("last", "⏭"))
 
 
@@ -98,7 +81,7 @@ def controls(replay: rp.Replay, index: int) -> discord.ui.View:
     view = delivery.Controls()
     game_id = replay.table.id
     for n, (which, emoji) in enumerate(BUTTONS):
-        to = targets(replay, index)[which]
+        to = replay.targets(index)[which]
         label = t("replay.hand") if which in ("hand-", "hand+") else None  # the hand jumps say so
         view.add_item(
             discord.ui.Button(

@@ -1,4 +1,5 @@
-"""The server's live games for ``/tavern tables``: who plays what, the score, and where to watch.
+"""The server's live games for ``/tavern tables``: who plays what, the score, and where to watch (in
+Discord, and in a browser where the bot links its pages and the server allows it).
 
 One read of the active-game index (a few queries whatever the number of games), then each listed table from
 the table service (in memory when this process hosts it, else rebuilt from its snapshot), at most
@@ -7,6 +8,7 @@ the table service (in memory when this process hosts it, else rebuilt from its s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.base.i18n import t
@@ -30,17 +32,24 @@ async def live_tables(store: Store, tables: TableService, guild_id: int) -> Live
     return LiveTables(tuple(t for t in shown if t.status == "active"), max(0, len(index) - LIMIT))
 
 
-def tables_text(found: LiveTables) -> str:
-    """One line per live game: the game, where to watch it (its thread, else its channel), the score."""
-    lines = [
-        t(
-            "general.tables.line",
-            game=table.adapter.title,
-            where=f"<#{table.meta.thread_id or table.channel_id}>",
-            score=table.adapter.score_line(table),
-        )
-        for table in found.tables
-    ]
+def tables_text(
+    found: LiveTables, watch: Callable[[Table], str] | None = None, server: str | None = None
+) -> str:
+    """One line per live game: the game, where to watch it (its thread, else its channel), the score, and
+    ``watch(table)``, the address of its page in a browser, when given; ``server``: the address of the
+    page of all the server's live tables, last."""
+    lines = []
+    for table in found.tables:
+        where = f"<#{table.meta.thread_id or table.channel_id}>"
+        game, score = table.adapter.title, table.adapter.score_line(table)
+        if watch is None:
+            lines.append(t("general.tables.line", game=game, where=where, score=score))
+        else:
+            lines.append(
+                t("general.tables.watch-line", game=game, where=where, score=score, url=watch(table))
+            )
     if found.more:
         lines.append(t("general.tables.more", n=found.more))
+    if lines and server is not None:
+        lines.append(t("general.tables.server", url=server))
     return "\n".join(lines) if lines else t("general.tables.none")

@@ -51,6 +51,23 @@ class Replay:
         """The indexes of the steps that deal a hand (the first step always begins one)."""
         return [0, *(i for i, s in enumerate(self.steps) if s.deals and i > 0)]
 
+    def targets(self, index: int) -> dict[str, int]:
+        """Where each stepper leads from step ``index`` (first, hand-, prev, next, hand+, last): previous
+        hand is the start of this hand (or, from there, of the one before); next hand the start of the next
+        (or the last step). The Discord stepper and the replay page share it."""
+        last = len(self.steps) - 1
+        starts = self.hand_starts()
+        before = [s for s in starts if s < index]
+        after = [s for s in starts if s > index]
+        return {
+            "first": 0,
+            "hand-": before[-1] if before else 0,
+            "prev": max(0, index - 1),
+            "next": min(last, index + 1),
+            "hand+": after[0] if after else last,
+            "last": last,
+        }
+
 
 def walk(
     adapter: GameAdapter,

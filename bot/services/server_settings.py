@@ -3,7 +3,9 @@
 A server may change the idle timers (nudge and claim minutes), the usual target of each game (used when a
 player doesn't give one), whether each game opens its own thread, and whether private panels go out by DM
 at all (off: every player plays from the channel with **Show my hand**, for servers that don't want the
-bot in their members' DMs), and whether the leaderboard's seasons are monthly or one until an admin closes it.
+bot in their members' DMs), whether the leaderboard's seasons are monthly or one until an admin closes it,
+and what of its games may be watched in a browser (``browser``: nothing, each game's own page, or also a page
+of the server's live tables).
 Every value is checked here, whatever the client sent; a change is all or nothing.
 """
 
@@ -26,6 +28,10 @@ from bot.store.boards import MONTHLY, ONE_SEASON
 MAX_NUDGE_MINUTES = 24 * 60
 SHARED_TTL = 30.0  # seconds a process trusts its copy of a server's settings when several share the store
 MAX_CLAIM_MINUTES = 7 * 24 * 60
+# ``browser``: no links posted and no page of this server's games served; each game's live and replay
+# pages (the default); those and a page listing the server's live tables
+BROWSER_OFF, BROWSER_TABLES, BROWSER_SERVER = "off", "tables", "server"
+BROWSER_CHOICES = (BROWSER_OFF, BROWSER_TABLES, BROWSER_SERVER)
 
 
 @dataclass(frozen=True)
@@ -41,11 +47,12 @@ class ServerConfig:
     # the leaderboard's seasons (bot.store.boards reads this one from the store): MONTHLY, or ONE_SEASON
     # until an admin closes it
     seasons: str = MONTHLY
+    browser: str = BROWSER_TABLES  # one of BROWSER_CHOICES: what of its games a browser may show
 
     def changes(self, defaults: ServerConfig) -> dict[str, Any]:
         """What differs from ``defaults``: what is stored."""
         out: dict[str, Any] = {}
-        for key in ("nudge_minutes", "claim_minutes", "dms", "threads", "language", "seasons"):
+        for key in ("nudge_minutes", "claim_minutes", "dms", "threads", "language", "seasons", "browser"):
             if getattr(self, key) != getattr(defaults, key):
                 out[key] = getattr(self, key)
         targets = {g: t for g, t in self.targets.items() if defaults.targets.get(g) != t}
@@ -83,7 +90,8 @@ class ServerSettings:
         self._cache[guild_id] = (config, time.monotonic())
 
     async def change(self, guild_id: int, changes: Mapping[str, Any]) -> ServerConfig:
-        """Apply ``changes`` (``nudge_minutes``, ``claim_minutes``, ``dms``, ``seasons``, ``<game>_target``)
+        """Apply ``changes`` (``nudge_minutes``, ``claim_minutes``, ``dms``, ``seasons``, ``browser``,
+        ``<game>_target``)
         or refuse them all with a sentence saying what is wrong."""
         config = self._apply(await self.get(guild_id), self._as_stored(changes), strict=True)
         await self.store.set_guild_settings(guild_id, config.changes(self.defaults))
@@ -154,6 +162,10 @@ class ServerSettings:
             if value not in (MONTHLY, ONE_SEASON):
                 raise UserFacingError("leaderboard.settings.seasons-choice")
             return replace(config, seasons=value)
+        if key == "browser":
+            if value not in BROWSER_CHOICES:
+                raise UserFacingError("tavern.settings.browser-choice")
+            return replace(config, browser=value)
         if key == "targets" and isinstance(value, Mapping):
             targets = dict(config.targets)
             for game, target in value.items():
@@ -209,6 +221,12 @@ def describe(config: ServerConfig, defaults: ServerConfig, games: Mapping[str, G
     lines.append(
         t("leaderboard.settings.seasons-line", value=seasons) + mark(config.seasons != defaults.seasons)
     )
+    browser = {
+        BROWSER_OFF: t("tavern.settings.browser-off"),
+        BROWSER_TABLES: t("tavern.settings.browser-tables"),
+        BROWSER_SERVER: t("tavern.settings.browser-server"),
+    }[config.browser]
+    lines.append(t("tavern.settings.browser-line", value=browser) + mark(config.browser != defaults.browser))
     for name, adapter in games.items():
         if adapter.targets is not None:
             target = config.targets.get(name, adapter.targets[1])

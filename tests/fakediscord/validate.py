@@ -17,10 +17,11 @@ content 2000; 10 embeds; embed title 256, description 4096, 25 fields, field nam
 footer text 2048, author name 256, 6000 characters of embed text over all embeds of the message; 5 action rows
 (components v2: 40 components in all); a row holds 1..5 buttons or exactly one select; custom_id 1..100
 characters, required on every interactive component except link and premium buttons, unique in the message;
-button label 80 and a label or an emoji; link buttons need a url and take no custom_id; string select
-options 1..25, option label/value/description 100, option values unique; placeholder 150; min_values 0..25,
-max_values 1..25, min_values <= max_values <= number of options; allowed_mentions ``parse`` excludes the
-``users``/``roles`` lists of the same kind, lists of at most 100.
+button label 80 and a label or an emoji; link buttons need a url (http, https or discord, 512 characters;
+Assumed: a malformed one is ``URL_TYPE_INVALID_URL`` "Not a well formed URL.") and take no custom_id; string
+select options 1..25, option label/value/description 100, option values unique; placeholder 150; min_values
+0..25, max_values 1..25, min_values <= max_values <= number of options; allowed_mentions ``parse`` excludes
+the ``users``/``roles`` lists of the same kind, lists of at most 100.
 
 A component's ``emoji`` (buttons, string select options) is a partial emoji: ``{"name": "🌙"}`` for a Unicode
 emoji, or ``{"id": "...", "name": ..., "animated": ...}`` for a custom one whose id the app may use (its own
@@ -59,6 +60,8 @@ V2_COMPONENTS_MAX = 40
 ROW_BUTTONS_MAX = 5
 CUSTOM_ID_MAX = 100
 BUTTON_LABEL_MAX = 80
+BUTTON_URL_MAX = 512  # a link button's url
+URL_SCHEMES = ("http://", "https://", "discord://")  # what a link button may open
 SELECT_OPTIONS_MAX = 25
 SELECT_OPTION_TEXT_MAX = 100
 SELECT_PLACEHOLDER_MAX = 150
@@ -270,7 +273,11 @@ class _Components:
                     errors.add((*at, key), "BUTTON_COMPONENT_INVALID", "A premium button cannot have it")
             return
         if style == LINK_STYLE:
-            errors.required((*at, "url"), comp.get("url"))
+            url = comp.get("url")
+            if errors.required((*at, "url"), url):
+                errors.too_long((*at, "url"), url, BUTTON_URL_MAX)
+                if not isinstance(url, str) or not url.startswith(URL_SCHEMES) or " " in url:
+                    errors.add((*at, "url"), "URL_TYPE_INVALID_URL", "Not a well formed URL.")
             if comp.get("custom_id") is not None:
                 errors.add(
                     (*at, "custom_id"),

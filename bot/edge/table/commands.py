@@ -209,8 +209,7 @@ class Commands:
             board = table.adapter.board(table).with_note(t("tavern.board-in-thread", channel=place))
             await delivery.send_ephemeral(interaction, board, table.id)
             return
-        async with self.host.languages.channel(table.guild_id):
-            board = table.adapter.board(table)
+        board = await self.places.board(table)  # in the channel's language, with the browser's link
         response = await delivery.deliver(interaction.response.send_message, board, "g", table.id, new=True)
         if response.message_id is not None:
             async with tables.locked(table.id) as table:

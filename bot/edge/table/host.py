@@ -19,6 +19,7 @@ from bot.base.panel import Panel
 from bot.edge.governor import Governor
 from bot.games.seats import shown
 from bot.services.languages import Languages
+from bot.services.links import Links
 from bot.services.lobbies import LobbyService, Player
 from bot.services.preferences import Preferences
 from bot.services.server_settings import ServerSettings
@@ -54,6 +55,8 @@ class Host(Protocol):
     def http(self) -> HTTPClient: ...
     @property
     def governor(self) -> Governor: ...
+    @property
+    def links(self) -> Links | None: ...
 
     def get_user(self, id: int, /) -> discord.User | None: ...
     async def fetch_user(self, user_id: int, /) -> discord.User: ...

@@ -1,6 +1,11 @@
 """Where a table lives on Discord: its thread (else its channel), the summary in the channel of a game played
 in a thread, the board message, and every post there — with the fall back to the channel when the thread is
-gone or closed to the bot. Owns no state of its own: where a table lives is in its meta (the store)."""
+gone or closed to the bot. Owns no state of its own: where a table lives is in its meta (the store).
+
+Where the bot links its web pages (``bot.services.links``) and the server allows it (its ``browser``
+setting), the game's one message in the channel carries a link button to watch it in a browser — the
+replay's once it is over: the summary of a game played in a thread, else the board (the message a player
+looks at to see the table). The link rides on edits made anyway, signed afresh each time: no request more."""
 
 from __future__ import annotations
 
@@ -11,13 +16,14 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.base.i18n import t
-from bot.base.panel import Panel
+from bot.base.panel import Button, Panel
 from bot.edge import delivery
 from bot.edge.errors import permissions
 from bot.edge.governor import Urgency, urgency
 from bot.edge.table.host import Host, Interaction, lobby_panel, mention
 from bot.games import Table
 from bot.games.seats import is_bot
+from bot.services.server_settings import BROWSER_OFF
 
 if TYPE_CHECKING:
     from bot.store import Lobby
@@ -72,11 +78,24 @@ class Places:
             log.warning("game %d: could not open a thread (%s)", table.id, err)
             return started.with_note(refused)
         await self.host.tables.save_meta(table, thread_id=thread.id, summary=(table.channel_id, starter_id))
-        return table.adapter.summary(table, f"<#{thread.id}>")
+        return await self.linked(table, table.adapter.summary(table, f"<#{thread.id}>"))
+
+    async def linked(self, table: Table, panel: Panel) -> Panel:
+        """``panel`` with the link to watch the table in a browser (its replay once over) last among its
+        controls, where the bot links its pages and the table's server allows it; else ``panel`` as it is.
+        Its words in the language in force."""
+        links = self.host.links
+        if links is None or (await self.host.server_settings.get(table.guild_id)).browser == BROWSER_OFF:
+            return panel
+        if table.status == "active":
+            link = Button(t("general.summary.watch"), "", url=links.live(table.id, self.host.clock()))
+        else:
+            link = Button(t("general.summary.replay"), "", url=links.replay(table.id))
+        return replace(panel, controls=(*panel.controls, link))
 
     async def _new_summary(self, table: Table, channel_id: int) -> None:
         async with self.host.languages.channel(table.guild_id):
-            panel = table.adapter.summary(table, f"<#{self.home(table)}>")
+            panel = await self.linked(table, table.adapter.summary(table, f"<#{self.home(table)}>"))
         try:
             sent = await delivery.deliver(self.at(channel_id, table).send, panel, "g", table.id, new=True)
         except discord.HTTPException as err:
@@ -90,7 +109,7 @@ class Places:
             return
         channel_id, message_id = table.meta.summary
         async with self.host.languages.channel(table.guild_id):
-            panel = table.adapter.summary(table, f"<#{self.home(table)}>")
+            panel = await self.linked(table, table.adapter.summary(table, f"<#{self.home(table)}>"))
         try:
             message = self.at(channel_id, table).get_partial_message(message_id)
             with urgency(Urgency.LATER):  # the thread and the panels say the same sooner
@@ -149,9 +168,11 @@ class Places:
         return None
 
     async def board(self, table: Table) -> Panel:
-        """The table's board message, in its channel's language."""
+        """The table's board message, in its channel's language; with the browser's link when the game has
+        no summary in the channel (it plays there: the board is its message to look at)."""
         async with self.host.languages.channel(table.guild_id):
-            return table.adapter.board(table)
+            board = table.adapter.board(table)
+            return board if table.meta.summary is not None else await self.linked(table, board)
 
     async def refresh_board(self, table: Table, board: Panel | None = None) -> int | None:
         """Edit the board message (``board``: drawn already for the table as it is); post it again if it

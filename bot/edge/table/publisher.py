@@ -131,8 +131,11 @@ class Publisher:
             answered=answered,
             everyone=everyone,
         )
+        pending = list(table.pending)
         with self.turn(table):
             await session.publish(sink, table, told)
+        if not told.held:  # the calls went to the channel (or its outbox): the watchers see them now
+            self.host.tables.watch.told(table, pending)
         self._wake(table)
 
     def language(self, table: Table, seat: int, channel: str) -> str:

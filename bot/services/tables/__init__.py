@@ -42,6 +42,7 @@ from bot.services.tables.index import TableIndex
 from bot.services.tables.loading import TableLoader
 from bot.services.tables.moves import MetaAfter, Step, take, work_out
 from bot.services.tables.restore import Restore
+from bot.services.watch import Watch
 from bot.store import ActionConflict, ChannelBusy, NewAction, NewGame, PlayerBusy, Store, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,7 @@ class TableService:
         self._locks = KeyedLocks()
         self._indexed = asyncio.Event()
         self._restored = asyncio.Event()
+        self.watch = Watch()  # who watches what the tables tell (the web pages)
 
     # ---------------------------------------------------------------- lookup
 
@@ -95,9 +97,7 @@ class TableService:
     async def seated_at(self, user_id: int) -> Table | None:
         """The active table where the user sits, in any server (a player takes one seat at a time; the bot
         plays at any number of tables)."""
-        for table in await self._tables_of(user_id):
-            return table
-        return None
+        return next(iter(await self._tables_of(user_id)), None)
 
     async def tables_of_user(self, guild_id: int, user_id: int) -> list[Table]:
         """The active tables of this server where the user sits."""
@@ -419,6 +419,7 @@ class TableService:
         await self.store.abandon_game(table.id, self.clock(), reason)
         table.status = "abandoned"
         self._index.unregister(table)
+        self.watch.told(table, [])  # its watchers see it end (nothing more is published for it)
 
     async def abandon_unplayable(self, channel_id: int, reason: str) -> bool:
         """Close an active game of this channel that could not be rebuilt at start-up (so it has no live

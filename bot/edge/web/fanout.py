@@ -1,0 +1,359 @@
+"""The live fan-out: what a table tells reaches every browser watching it, for one render per language.
+
+The table service's :class:`~bot.services.watch.Watch` calls :meth:`Fanout.told` after each publish that
+told the channel something. For a table nobody watches that is one dictionary lookup. For a watched one it
+builds, per language its viewers read, ONE frame — ``{"seq", "html", "over", "t"}``, the table's public
+fragment (``pages.table_html``) and the recent calls — and hands the same string to each viewer: a move
+costs a render per table and language, never one per viewer.
+
+Each viewer has a slot holding the newest frame it has not been sent and one writer task that sends what
+the slot holds: a slow browser never delays the others; it skips straight to the newest frame, and one
+whose socket stays full for ``SEND_SECONDS`` is dropped (a sweep every few seconds finds it: a timer per
+send would cost more than the send). A frame is encoded once and the same bytes go to every socket.
+
+The recent calls (``RECENT`` steps) are kept per table; a table that starts being watched takes them from
+its log (the replay walk's last steps, up to what the channel was told), so the first frame already shows
+what just happened.
+
+The browser sends nothing but ``{"ping": N}`` (answered ``{"pong": N}``), a few a second at most; anything
+else closes the socket (1008; over ``MAX_MESSAGE`` bytes 1009, by aiohttp itself).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+import aiohttp
+from aiohttp import web
+
+from bot.base.i18n import speaking
+from bot.base.locks import KeyedLocks
+from bot.edge.web import pages
+from bot.edge.web.sight import Call, calls, sight
+from bot.games import GameAdapter, Table
+from bot.services import replay as rp
+from bot.store import Store
+
+log = logging.getLogger("tavern.web")
+
+RECENT = 12  # steps of calls a live table shows
+SEND_SECONDS = 10.0  # a viewer whose socket takes longer than this to take a frame is dropped
+MAX_MESSAGE = 512  # bytes a browser may send in one message (a ping is a dozen)
+PINGS = 1.0  # pings a second a browser may send, over time (live.js sends one every 25 s or so)
+PING_BURST = 5.0
+MAX_VIEWERS = 20_000  # browsers one process keeps current at once (each has a socket and a task)
+CLOSE_SECONDS = 2.0  # how long a closing handshake may take
+POLICY = aiohttp.WSCloseCode.POLICY_VIOLATION  # 1008
+
+
+class Socket(Protocol):
+    """What a viewer is sent through: an aiohttp ``WebSocketResponse`` (or a bench's stand-in)."""
+
+    @property
+    def closed(self) -> bool: ...
+    async def send_frame(
+        self, message: bytes, opcode: aiohttp.WSMsgType, compress: int | None = None
+    ) -> None: ...
+    async def close(self, *, code: int = ..., message: bytes = ..., drain: bool = ...) -> bool: ...
+
+
+@dataclass
+class Step:
+    """What the channel was told at one step, with the table as it stood then; its calls are worded once
+    per language, when first asked for."""
+
+    table: Table
+    events: tuple[Any, ...]
+    seq: int
+    said: dict[str, Call] = field(default_factory=dict)
+
+    def call(self, lang: str) -> Call:
+        found = self.said.get(lang)
+        if found is None:
+            with speaking(lang):
+                found = self.said[lang] = calls(self.table, self.events)
+        return found
+
+
+class Viewer:
+    """One browser: its socket, its language, the newest frame (and pong) not yet sent, its writer."""
+
+    def __init__(self, socket: Socket, lang: str, table_id: int, abort: Callable[[], None]) -> None:
+        self.socket, self.lang, self.table_id, self.abort = socket, lang, table_id, abort
+        self.frame: bytes | None = None
+        self.pong: bytes | None = None
+        self.since: float | None = None  # when the send under way began (None: not sending)
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.pings = PING_BURST
+        self.pinged = time.monotonic()
+        self.sent = 0
+
+    def offer(self, frame: bytes) -> None:
+        """The newest frame replaces one still waiting: a slow viewer skips to the latest."""
+        self.frame = frame
+        self.wake.set()
+
+    def ping(self, number: int) -> bool:
+        """Answer a ping (False: too many, the socket is closed)."""
+        now = time.monotonic()
+        self.pings = min(PING_BURST, self.pings + (now - self.pinged) * PINGS)
+        self.pinged = now
+        if self.pings < 1.0:
+            return False
+        self.pings -= 1.0
+        self.pong = json.dumps({"pong": number}).encode()
+        self.wake.set()
+        return True
+
+    def take(self) -> list[bytes]:
+        out = [text for text in (self.pong, self.frame) if text is not None]
+        self.pong = self.frame = None
+        return out
+
+
+@dataclass
+class _Watched:
+    """A table somebody watches: its viewers by language, its recent steps, the newest frame per language."""
+
+    table: Table
+    viewers: dict[str, set[Viewer]] = field(default_factory=dict)
+    steps: deque[Step] = field(default_factory=lambda: deque(maxlen=RECENT))
+    frames: dict[str, bytes] = field(default_factory=dict)
+    ready: bool = False
+
+
+def ping_of(data: str) -> int | None:
+    """N of a ``{"ping": N}`` message (a whole number), None for anything else."""
+    try:
+        message = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or len(message) != 1:
+        return None
+    number = message.get("ping")
+    if type(number) is not int or not 0 <= number < 2**53:
+        return None
+    return number
+
+
+class Fanout:
+    """The live tables' viewers. ``frames_built``, ``frames_sent``, ``dropped`` and ``viewers`` are for
+    the benches and the operator."""
+
+    def __init__(self, store: Store, games: Mapping[str, GameAdapter], *, send_seconds: float = SEND_SECONDS):
+        self.store, self.games, self.send_seconds = store, games, send_seconds
+        self._watched: dict[int, _Watched] = {}
+        self._walks = rp.Replays(64)  # the logs walked for the recent calls, by game and version
+        self._locks = KeyedLocks()
+        self.most = MAX_VIEWERS
+        self._viewers = 0
+        self.frames_built = 0
+        self.frames_sent = 0
+        self.dropped = 0
+        self._sweeper: asyncio.Task[None] | None = None
+
+    @property
+    def viewers(self) -> int:
+        return self._viewers
+
+    @property
+    def full(self) -> bool:
+        """Whether the process watches as many browsers as it takes (a new one is told to come back)."""
+        return self._viewers >= self.most
+
+    @property
+    def watched(self) -> int:
+        return len(self._watched)
+
+    # ------------------------------------------------------------------ what tables tell
+
+    def told(self, table: Table, events: Sequence[Any]) -> None:
+        """The Watch listener (under the table's lock): for a watched table, the step is kept and one frame
+        per language is built and offered to every viewer of that language."""
+        entry = self._watched.get(table.id)
+        if entry is None:
+            return
+        entry.table = table
+        entry.steps.append(Step(replace(table, pending=[]), tuple(events), table.seq))
+        entry.frames.clear()
+        if not entry.ready:
+            return  # the recent calls are being read: the first frame comes once they are
+        for lang, group in entry.viewers.items():
+            frame = self._frame(entry, lang)
+            for viewer in group:
+                viewer.offer(frame)
+
+    def _frame(self, entry: _Watched, lang: str) -> bytes:
+        """The table's frame in ``lang`` (built once per state and language)."""
+        found = entry.frames.get(lang)
+        if found is not None:
+            return found
+        with speaking(lang):
+            seen = sight(entry.table)
+            html = pages.table_html(seen, shown(entry.steps, lang), lang)
+        frame = json.dumps({"seq": seen.seq, "html": html, "over": seen.over, "t": time.time()}).encode()
+        entry.frames[lang] = frame
+        self.frames_built += 1
+        return frame
+
+    # ------------------------------------------------------------------ the recent calls
+
+    async def recent(self, table: Table, lang: str) -> list[Call]:
+        """The calls a page shows under the table: the watched table's, else read from its log."""
+        entry = self._watched.get(table.id)
+        steps = entry.steps if entry is not None and entry.ready else await self._told_steps(table)
+        return shown(steps, lang)
+
+    async def _told_steps(self, table: Table) -> list[Step]:
+        """The last ``RECENT`` steps the channel was told, from the log (walked once per game version)."""
+        async with self._locks(table.id):
+            replay = self._walks.get(table.id, table.version)
+            if replay is None:
+                record = await self.store.load_game(table.id)
+                if record is None or record.game not in self.games:
+                    return []
+                adapter = self.games[record.game]
+                texts = [
+                    a.text for a in record.actions
+                ]  # walked beside the event loop, which serves the rest
+                replay = await asyncio.to_thread(rp.walk, adapter, rp.table_of(adapter, record), texts)
+                self._walks.put(record.id, record.version, replay)
+                self._walks.put(table.id, table.version, replay)
+        told = table.meta.told(table.seq)
+        kept = [i for i, s in enumerate(replay.steps) if s.last <= told][-RECENT:]
+        return [Step(replay.at(i), replay.steps[i].events, replay.steps[i].last) for i in kept]
+
+    async def _ready(self, entry: _Watched) -> None:
+        """Read the recent calls of a newly watched table; steps told meanwhile stay after them."""
+        if entry.ready:
+            return
+        seeded = await self._told_steps(entry.table)
+        if entry.ready:
+            return
+        live = list(entry.steps)
+        first = live[0].seq if live else None
+        entry.steps.clear()
+        entry.steps.extend(s for s in seeded if first is None or s.seq < first)
+        entry.steps.extend(live)
+        entry.frames.clear()
+        entry.ready = True
+
+    # ------------------------------------------------------------------ viewers
+
+    async def join(
+        self, table: Table, lang: str, socket: Socket, abort: Callable[[], None] = lambda: None
+    ) -> Viewer:
+        """Watch ``table`` through ``socket`` (prepared): its current frame goes first, then one per told
+        step. ``abort`` cuts the connection of a viewer too slow to keep. Call :meth:`leave` when done."""
+        entry = self._watched.get(table.id)
+        if entry is None:
+            entry = self._watched[table.id] = _Watched(table)
+        elif table.seq > entry.table.seq or table.status != entry.table.status:
+            entry.table, entry.frames = table, {}
+        viewer = Viewer(socket, lang, table.id, abort)
+        entry.viewers.setdefault(lang, set()).add(viewer)
+        self._viewers += 1
+        try:
+            await self._ready(entry)
+        except BaseException:
+            self.leave(viewer)
+            raise
+        viewer.offer(self._frame(entry, lang))
+        viewer.task = asyncio.create_task(self._write(viewer), name=f"tavern-web-viewer-{table.id}")
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.create_task(self._sweep(), name="tavern-web-sweep")
+        return viewer
+
+    def leave(self, viewer: Viewer) -> None:
+        """The viewer is gone: its writer stops; a table nobody watches any more is forgotten."""
+        if viewer.task is not None and viewer.task is not asyncio.current_task():
+            viewer.task.cancel()
+        entry = self._watched.get(viewer.table_id)
+        if entry is None:
+            return
+        group = entry.viewers.get(viewer.lang)
+        if group is not None and viewer in group:
+            group.discard(viewer)
+            self._viewers -= 1
+            if not group:
+                del entry.viewers[viewer.lang]
+                entry.frames.pop(viewer.lang, None)
+        if not entry.viewers:
+            del self._watched[viewer.table_id]
+
+    async def _write(self, viewer: Viewer) -> None:
+        """The viewer's writer: sends what its slot holds, newest only (``_sweep`` drops one stuck)."""
+        socket = viewer.socket
+        while not socket.closed:
+            await viewer.wake.wait()
+            viewer.wake.clear()
+            for data in viewer.take():
+                viewer.since = time.monotonic()
+                try:
+                    await socket.send_frame(data, aiohttp.WSMsgType.TEXT)
+                except (ConnectionError, RuntimeError):
+                    return  # closed meanwhile: its reader ends too
+                finally:
+                    viewer.since = None
+                viewer.sent += 1
+                self.frames_sent += 1
+
+    async def _sweep(self) -> None:
+        """Every quarter of ``send_seconds`` while anyone watches: cut the viewers whose send has waited
+        longer than that (their socket stays full: a browser too slow to keep, or gone without a word)."""
+        while self._watched:
+            await asyncio.sleep(self.send_seconds / 4)
+            now = time.monotonic()
+            for entry in list(self._watched.values()):
+                for group in list(entry.viewers.values()):
+                    for viewer in list(group):
+                        if viewer.since is not None and now - viewer.since > self.send_seconds:
+                            viewer.since = None
+                            self.dropped += 1
+                            log.info(
+                                "game %d: a browser too slow to take the table was dropped", viewer.table_id
+                            )
+                            viewer.abort()
+
+    async def listen(self, viewer: Viewer, socket: web.WebSocketResponse) -> None:
+        """Read what the browser sends until it goes: pings are answered; anything else closes it."""
+        async for message in socket:
+            if message.type is aiohttp.WSMsgType.TEXT:
+                number = ping_of(message.data)
+                if number is not None and viewer.ping(number):
+                    continue
+            if message.type is aiohttp.WSMsgType.ERROR:
+                return  # too big or not WebSocket: aiohttp has closed it (1009, 1002)
+            await socket.close(code=POLICY, message=b"pings only")
+            return
+
+    async def close(self) -> None:
+        """Say goodbye to every viewer (1001: the server is going away; live.js comes back later)."""
+        viewers = [v for entry in self._watched.values() for group in entry.viewers.values() for v in group]
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for viewer in viewers:
+            if viewer.task is not None:
+                viewer.task.cancel()
+        goodbyes = [_goodbye(v.socket) for v in viewers]
+        await asyncio.gather(*goodbyes, return_exceptions=True)
+
+
+async def _goodbye(socket: Socket) -> None:
+    with contextlib.suppress(TimeoutError, ConnectionError, RuntimeError):
+        async with asyncio.timeout(CLOSE_SECONDS):
+            await socket.close(code=aiohttp.WSCloseCode.GOING_AWAY, message=b"restarting")
+
+
+def shown(steps: Sequence[Step] | deque[Step], lang: str) -> list[Call]:
+    """The steps' calls in ``lang``, oldest first, those that said nothing left out."""
+    return [call for call in (s.call(lang) for s in steps) if call.lines or call.scene is not None]

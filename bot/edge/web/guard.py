@@ -1,0 +1,151 @@
+"""Per-address limits for the web pages: one address can't take the server from everyone else.
+
+Each address gets a token bucket for requests (``rate`` a second, up to ``burst`` at once) and, for the live
+table's WebSockets, a count of open sockets (``sockets`` at most) and a bucket of openings (``opens`` a
+second). A refused request costs one dictionary lookup and a few float operations: the server answers it
+with a small body made once (429 and ``Retry-After``), never a page.
+
+Memory is bounded: the addresses live in an ordered dictionary, least recently seen first. An address idle
+long enough that its buckets are full again is the same as one never seen, so it is dropped as new ones
+come; and the table never holds more than ``most`` addresses (the least recently seen go first, unless a
+socket of theirs is open: those are few, since each address has at most ``sockets``).
+
+The address is the connection's peer: behind a reverse proxy every request seems to come from the proxy,
+so the proxy must limit per client itself (the bot reads no ``X-Forwarded-For``, which anyone can write).
+IPv6 addresses count by their /64 network, which one household or server usually holds whole.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+RATE = 20.0  # requests a second per address, over time
+BURST = 60.0  # requests at once (a page, its css, js and card pictures, a few times over)
+SOCKETS = 8  # live tables one address may watch at once (tabs, a household behind one address)
+OPENS = 2.0  # new sockets a second per address, over time
+OPEN_BURST = 4.0
+MOST = 50_000  # addresses remembered at most
+
+
+@dataclass
+class _Seen:
+    """One address: its request bucket, its socket-opening bucket, its open sockets, when last seen."""
+
+    tokens: float
+    opens: float
+    at: float
+    sockets: int = 0
+
+
+def address_key(peer: str | None) -> str:
+    """What a peer counts as: its IPv4 address, or its IPv6 /64 network (an IPv4-mapped one as IPv4)."""
+    if not peer:
+        return "-"
+    try:
+        ip = ipaddress.ip_address(peer.partition("%")[0])
+    except ValueError:
+        return peer[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
+class Guard:
+    """Request and socket limits per address; ``allow`` and ``open`` answer 0 (go) or the seconds to wait."""
+
+    def __init__(
+        self,
+        *,
+        rate: float = RATE,
+        burst: float = BURST,
+        sockets: int = SOCKETS,
+        opens: float = OPENS,
+        open_burst: float = OPEN_BURST,
+        most: int = MOST,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate, self.burst, self.sockets = rate, burst, sockets
+        self.opens, self.open_burst, self.most = opens, open_burst, most
+        self.clock = clock
+        # After this long unseen an address's buckets are full again: forgetting it changes nothing.
+        self.idle = max(burst / rate, open_burst / opens)
+        self._seen: OrderedDict[str, _Seen] = OrderedDict()
+        self.refused = 0  # requests and openings refused, for the operator and the benches
+
+    def __len__(self) -> int:
+        return len(self._seen)
+
+    def _entry(self, key: str, now: float) -> _Seen:
+        """The address's entry, refilled up to ``now`` and made the most recently seen."""
+        seen = self._seen.get(key)
+        if seen is None:
+            self._forget_idle(now)
+            seen = self._seen[key] = _Seen(self.burst, self.open_burst, now)
+            return seen
+        self._seen.move_to_end(key)
+        elapsed = max(0.0, now - seen.at)
+        seen.tokens = min(self.burst, seen.tokens + elapsed * self.rate)
+        seen.opens = min(self.open_burst, seen.opens + elapsed * self.opens)
+        seen.at = now
+        return seen
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop the least recently seen addresses that are idle (a few at a time, as new ones come), and
+        any beyond ``most``. One with an open socket is kept (moved to the back)."""
+        for _ in range(4):
+            if not self._seen:
+                return
+            key, oldest = next(iter(self._seen.items()))
+            if now - oldest.at < self.idle:
+                break
+            if oldest.sockets:
+                self._seen.move_to_end(key)  # watching: kept, and out of the way of the idle ones
+            else:
+                del self._seen[key]
+        kept = 0
+        while len(self._seen) >= self.most and kept < len(self._seen):
+            key, oldest = self._seen.popitem(last=False)
+            if oldest.sockets:
+                self._seen[key] = oldest
+                kept += 1
+
+    def allow(self, peer: str | None) -> float:
+        """Count one request from ``peer``: 0 when it may go, else the seconds until it may."""
+        seen = self._entry(address_key(peer), self.clock())
+        if seen.tokens >= 1.0:
+            seen.tokens -= 1.0
+            return 0.0
+        self.refused += 1
+        return (1.0 - seen.tokens) / self.rate
+
+    def open(self, peer: str | None) -> float:
+        """Count one new WebSocket from ``peer``: 0 when it may open (``close`` it later), else the seconds
+        to wait (it is at its sockets' limit, or opening too fast)."""
+        seen = self._entry(address_key(peer), self.clock())
+        if seen.sockets >= self.sockets:
+            self.refused += 1
+            return max(1.0, self.idle)
+        if seen.opens < 1.0:
+            self.refused += 1
+            return (1.0 - seen.opens) / self.opens
+        seen.opens -= 1.0
+        seen.sockets += 1
+        return 0.0
+
+    def close(self, peer: str | None) -> None:
+        """A socket ``open`` let through has closed."""
+        seen = self._seen.get(address_key(peer))
+        if seen is not None and seen.sockets > 0:
+            seen.sockets -= 1
+
+
+def retry_after(seconds: float) -> str:
+    """A ``Retry-After`` value: whole seconds, at least 1."""
+    return str(max(1, math.ceil(seconds)))

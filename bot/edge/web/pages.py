@@ -1,0 +1,388 @@
+"""The web pages of a table: server-rendered HTML5, light enough for a phone, in English or Italian.
+
+Every value that comes from a table (a player's name above all, which is anyone's input) goes through
+``html.escape`` on its way into the page: nothing here trusts a string. The pages load nothing from another
+origin and hold no inline script or style (not even a ``style=`` attribute: the Content-Security-Policy
+forbids them): one stylesheet and one small script from ``/static``, the cards from ``/c/<lang>/…``. A card
+is an ``<img>`` with its name as alt text; a peg board is inline SVG drawn with attributes and classes, its
+scores written beside it; the board's and the calls' text is always there too, so a screen reader, or a
+browser without pictures, reads the whole table.
+
+The live page's ``<main id="table">`` holds :func:`table_html`, which ``live.js`` replaces with each frame
+of the table's WebSocket; the replay page's ``<main id="replay">`` holds :func:`replay_fragment`, which
+``replay.js`` fetches step by step. Both pages work without their script (the replay by plain links).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from bot.base.i18n import ENGLISH, LANGUAGES, Msg, current, speaking, t
+from bot.edge.web.cards import AnyCard, card_file, card_words
+from bot.edge.web.sight import Call, ReplayStep, Sight
+from bot.pictures import Row, Scene, Track, street_marks
+from bot.pictures.faces import Worth
+from bot.render import words
+
+LARGE = (64, 90)  # CSS px of a card: the scenes' large cards (96 px) and small ones (58 px), phone-sized
+SMALL = (46, 64)
+STATIC = Path(__file__).resolve().parent / "static"
+_JS = "text/javascript; charset=utf-8"  # i18n: not text
+_TYPES = {"tavern.css": "text/css; charset=utf-8", "live.js": _JS, "replay.js": _JS}
+ERRORS: dict[str, Msg] = {
+    "web.error.not-found": Msg("web.error.not-found"),
+    "web.error.expired": Msg("web.error.expired"),
+    "web.error.busy": Msg("web.error.busy"),
+    "web.error.bad": Msg("web.error.bad"),
+    "web.error.server": Msg("web.error.server"),
+}
+_BY_STATUS = {
+    404: "web.error.not-found",
+    410: "web.error.expired",
+    429: "web.error.busy",
+    400: "web.error.bad",
+}
+_TAG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*|\*", re.ASCII)
+_Q = re.compile(r"q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)", re.ASCII | re.IGNORECASE)
+MAX_LANGUAGES = 32  # entries of an Accept-Language header read; the rest are ignored
+NAV = (  # (which, symbol): the replay's six links, in order
+    ("first", "⇤"),
+    ("hand-", "«"),
+    ("prev", "‹"),
+    ("next", "›"),
+    ("hand+", "»"),
+    ("last", "⇥"),
+)
+
+
+def esc(value: object) -> str:
+    """``value`` as text that stays text in HTML, in an element or an attribute (quotes escaped too)."""
+    return html.escape(str(value), quote=True)
+
+
+def _href(url: str) -> str:
+    """A link's address on this site, escaped: a full address (``Links`` makes them) keeps its path only,
+    so no page names an origin (the same page can run behind another one, as in Discord's Activity frame);
+    anything but a path (``javascript:``, ``//elsewhere``) is no link."""
+    if url.startswith(("https://", "http://")):
+        parts = urlsplit(url)
+        url = urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
+    ok = url.startswith(("/", "?")) and not url.startswith("//")
+    return esc(url if ok else "#")
+
+
+# ------------------------------------------------------------------------------------------------ language
+
+
+def _quality(params: list[str]) -> float:
+    for param in params:
+        param = param.strip()
+        if param[:2].lower() == "q=":
+            found = _Q.fullmatch(param)
+            return float(found[1]) if found else -1.0
+    return 1.0
+
+
+def language(accept_language: str | None, asked: str | None = None) -> str:
+    """The page's language: ``asked`` (``?lang=``) when the bot speaks it, else the browser's first choice
+    it speaks by the header's q-values ("it-IT,it;q=0.9,en;q=0.5" → "it"), else English."""
+    chosen = asked.strip().lower().split("-")[0] if isinstance(asked, str) else ""
+    if chosen in LANGUAGES:
+        return chosen
+    wanted: list[tuple[float, int, str]] = []
+    for n, item in enumerate((accept_language or "")[:1024].split(",")[:MAX_LANGUAGES]):
+        tag, *params = item.split(";")
+        tag = tag.strip()
+        q = _quality(params)
+        if _TAG.fullmatch(tag) and q > 0:
+            wanted.append((-q, n, tag.split("-")[0].lower()))
+    for _, _, base in sorted(wanted):
+        if base in LANGUAGES:
+            return base
+        if base == "*":
+            return ENGLISH
+    return ENGLISH
+
+
+# ------------------------------------------------------------------------------------------------ parts
+
+
+def _card(card: AnyCard, worth: Worth, small: bool, picked: bool) -> str:
+    w, h = SMALL if small else LARGE
+    src = f"/c/{current()}/{card_file(card, worth)}"
+    cls = "card picked" if picked else "card"  # i18n: not text
+    alt = card_words(card)
+    return f'<img class="{cls}" src="{esc(src)}" alt="{esc(alt)}" width="{w}" height="{h}">'  # i18n: not text
+
+
+def _row(row: Row, worth: Worth) -> str:
+    """A row of a scene: its caption (and suit symbols), then each group of cards with its label."""
+    suits = ", ".join(f"{s.emoji} {words.suit(s)}" for s in row.suits)
+    mark = f' <span class="suits">{esc(suits)}</span>'  # i18n: not text
+    caption = esc(row.caption) + (mark if suits else "")
+    picked = set(row.picked)
+    groups = []
+    for g, group in enumerate(row.groups):
+        cards = "".join(_card(c, worth, row.small, (g, i) in picked) for i, c in enumerate(group))
+        label = row.labels[g] if g < len(row.labels) else ""
+        tail = f'<span class="label">{esc(label)}</span>' if label else ""  # i18n: not text
+        groups.append(f'<li class="group"><span class="cards">{cards}</span>{tail}</li>')
+    head = f'<p class="caption">{caption}</p>' if caption else ""
+    body = f'<ul class="groups">{"".join(groups)}</ul>' if groups else ""  # i18n: not text
+    return f'<div class="row{" small" if row.small else ""}">{head}{body}</div>'
+
+
+def _bar(front: int, back: int | None, target: int) -> str:
+    """One lane's peg board as SVG: the holes to the target, the score filled in (the last points brighter),
+    a mark at the end of each street. Drawn by attributes and classes only; the text beside it says it."""
+    high = 10
+    back = front if back is None else max(0, min(back, front))
+    marks = "".join(  # i18n: not text
+        f'<line class="mark" x1="{m}" y1="0" x2="{m}" y2="{high}" vector-effect="non-scaling-stroke"/>'
+        for m in street_marks(target)
+    )
+    return (  # i18n: not text
+        f'<svg class="bar" viewBox="0 0 {target} {high}" preserveAspectRatio="none" aria-hidden="true"'
+        f' focusable="false"><rect class="hole" width="{target}" height="{high}"/>'
+        f'<rect class="fill" width="{back}" height="{high}"/>'
+        f'<rect class="gain" x="{back}" width="{front - back}" height="{high}"/>{marks}</svg>'
+    )
+
+
+def _track(track: Track) -> str:
+    """A peg board: a lane per player or side, its name, its score of the target, the points it last
+    pegged, and the board drawn beside them."""
+    lanes = []
+    target = max(1, track.target)
+    for n, lane in enumerate(track.lanes):
+        front = max(0, min(lane.front, target))
+        gained = f' <span class="gained">{lane.gained:+d}</span>' if lane.gained else ""  # i18n: not text
+        points = t("web.track.points", score=lane.front, target=track.target)
+        lanes.append(  # i18n: not text
+            f'<li class="lane lane{n % 6}"><span class="who"><bdi>{esc(lane.name)}</bdi></span>'
+            f' <span class="pts">{esc(points)}</span>{gained}{_bar(front, lane.back, target)}</li>'
+        )
+    label = t("web.track.label", target=track.target)
+    return f'<ul class="track" aria-label="{esc(label)}">{"".join(lanes)}</ul>'  # i18n: not text
+
+
+def _scene(scene: Scene, level: int) -> str:
+    """A scene as HTML: its title as a heading of ``level``, then its rows and peg boards, top to bottom."""
+    title = f'<h{level} class="scene-title">{esc(scene.title)}</h{level}>' if scene.title else ""
+    parts = "".join(_track(p) if isinstance(p, Track) else _row(p, scene.worth) for p in scene.parts)
+    return f'<div class="scene">{title}{parts}</div>'  # i18n: not text
+
+
+def _lines(lines: Sequence[str], code: frozenset[int]) -> str:
+    """Plain lines as paragraphs; a run of code-block lines (a score table) as one fixed-width block."""
+    out: list[str] = []
+    block: list[str] = []
+    for n, line in enumerate(lines):
+        if n in code:
+            block.append(esc(line))
+            continue
+        if block:
+            out.append('<pre class="code">' + "\n".join(block) + "</pre>")  # i18n: not text
+            block = []
+        out.append(f'<p class="line">{esc(line)}</p>')
+    if block:
+        out.append('<pre class="code">' + "\n".join(block) + "</pre>")  # i18n: not text
+    return "".join(out)
+
+
+def _call(call: Call) -> str:
+    """One step's calls: their lines, then the show's cards if a show went with them."""
+    shown = _scene(call.scene, 3) if call.scene is not None else ""
+    return f'<li class="call">{_lines(call.lines, call.code)}{shown}</li>'  # i18n: not text
+
+
+def _board(sight: Sight) -> str:
+    """The board: its scene (or, with none, its alt text), then what the board message says."""
+    heading = sight.scene.title if sight.scene is not None and sight.scene.title else t("web.board.heading")
+    if sight.scene is not None:
+        drawn = _scene(replace(sight.scene, title=""), 3)
+    else:
+        drawn = f'<p class="alt">{esc(sight.alt)}</p>' if sight.alt else ""
+    said = _lines(sight.board, sight.code)
+    said = f'<div class="said">{said}</div>' if said else ""  # i18n: not text
+    return (  # i18n: not text
+        f'<section class="board" aria-labelledby="board-h"><h2 id="board-h">{esc(heading)}</h2>'
+        f"{drawn}{said}</section>"
+    )
+
+
+def _calls(calls: Sequence[Call], quiet: str) -> str:
+    items = "".join(_call(c) for c in calls if c.lines or c.scene is not None)
+    if not items:
+        items = f'<li class="quiet">{esc(quiet)}</li>'  # i18n: not text
+    heading = esc(t("web.calls.heading"))
+    return (  # i18n: not text
+        f'<section class="calls" aria-labelledby="calls-h"><h2 id="calls-h">{heading}</h2>'
+        f'<ol class="call-list" aria-live="polite">{items}</ol></section>'
+    )
+
+
+def _document(lang: str, title: str, body: str, script: str = "") -> str:
+    """A whole page: the head (viewport, the one stylesheet, the page's script), then ``body``."""
+    tag = f'<script src="/static/{esc(script)}" defer></script>\n' if script else ""  # i18n: not text
+    return (
+        f'<!DOCTYPE html>\n<html lang="{esc(lang)}">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'  # i18n: not text
+        '<meta name="referrer" content="no-referrer">\n<meta name="color-scheme" content="dark">\n'
+        f"<title>{esc(title)}</title>\n"
+        '<link rel="stylesheet" href="/static/tavern.css">\n<link rel="icon" href="/c/en/back.png">\n'
+        f"{tag}</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+
+
+def _header(title: str, extra: str = "") -> str:
+    return (  # i18n: not text
+        f'<header class="top"><p class="brand">{esc(t("web.brand"))}</p><h1>{esc(title)}</h1>{extra}</header>'
+    )
+
+
+# ------------------------------------------------------------------------------------------------ live
+
+
+def table_html(sight: Sight, calls: Sequence[Call], lang: str) -> str:
+    """What ``<main id="table">`` holds, and each WebSocket frame replaces: the score, the board, the calls
+    (newest last)."""
+    with speaking(lang):
+        return f'<p class="score">{esc(sight.score)}</p>{_board(sight)}{_calls(calls, t("web.calls.none"))}'
+
+
+def live_page(sight: Sight, calls: Sequence[Call], *, lang: str, ws_path: str, replay_url: str | None) -> str:
+    """A table's live page: ``live.js`` keeps ``#table`` current through the WebSocket at ``ws_path``; the
+    link to the replay shows once the game is over."""
+    with speaking(lang):
+        status = t("web.live.over") if sight.over else ""
+        main = (  # i18n: not text
+            f'<main id="table" tabindex="-1" data-ws="{_href(ws_path)}" data-seq="{sight.seq}"'
+            f' data-over="{int(sight.over)}" data-live="{esc(t("web.live.live"))}"'
+            f' data-reconnecting="{esc(t("web.live.reconnecting"))}" data-done="{esc(t("web.live.over"))}">'
+            f"{table_html(sight, calls, lang)}</main>"
+        )
+        extra = f'<p id="status" class="status" role="status">{esc(status)}</p>'
+        after = ""
+        if replay_url:
+            hidden = "" if sight.over else " hidden"
+            link = f'<a href="{_href(replay_url)}">{esc(t("web.live.replay"))}</a>'
+            after = f'<p id="after" class="after"{hidden}>{link}</p>'
+        foot = (  # i18n: not text
+            f'<footer class="foot">{after}<p id="latest" class="sr-only" aria-live="polite"></p>'
+            f'<noscript><p class="note">{esc(t("web.live.noscript"))}</p></noscript></footer>'
+        )
+        return _document(lang, sight.title, _header(sight.title, extra) + main + foot, "live.js")
+
+
+# ------------------------------------------------------------------------------------------------ replay
+
+
+def _nav(index: int, targets: dict[str, int]) -> str:
+    """The six steppers as links (``?step=N``, usable without script); one that would not move is text."""
+    labels = {
+        "first": t("web.replay.first"),
+        "hand-": t("web.replay.hand-back"),
+        "prev": t("web.replay.prev"),
+        "next": t("web.replay.next"),
+        "hand+": t("web.replay.hand-on"),
+        "last": t("web.replay.last"),
+    }
+    items = []
+    for which, symbol in NAV:
+        to = targets.get(which, index)
+        inner = f'<span class="sym" aria-hidden="true">{symbol}</span> {esc(labels[which])}'  # i18n: not text
+        if to == index or to < 0:
+            off = f'<span class="step off" aria-disabled="true">{inner}</span>'  # i18n: not text
+            items.append(f"<li>{off}</li>")
+        else:
+            items.append(
+                f'<li><a class="step" href="?step={int(to)}" data-step="{int(to)}" data-which="{esc(which)}">'
+                f"{inner}</a></li>"
+            )
+    label, listed = esc(t("web.replay.nav")), "".join(items)
+    return f'<nav class="steps" aria-label="{label}"><ul>{listed}</ul></nav>'  # i18n: not text
+
+
+def replay_fragment(step: ReplayStep, lang: str) -> str:
+    """What ``<main id="replay">`` holds for a step: the steppers, where the step is, the score (the final
+    one on the last step), the step's calls, the board after it."""
+    with speaking(lang):
+        at = esc(t("web.replay.step", step=step.index + 1, steps=step.total))
+        hand = esc(t("web.replay.hand", hand=step.hand, hands=step.hands))
+        where = f'<p class="where"><span>{at}</span> · <span>{hand}</span></p>'  # i18n: not text
+        scored = esc(step.sight.score)
+        if step.final:
+            final = esc(t("web.replay.final"))
+            score = f'<p class="score final"><strong>{final}</strong> {scored}</p>'  # i18n: not text
+        else:
+            score = f'<p class="score">{scored}</p>'  # i18n: not text
+        said = _calls([step.call], t("web.replay.quiet"))
+        return f"{_nav(step.index, step.targets)}{where}{score}{said}{_board(step.sight)}"
+
+
+def replay_page(step: ReplayStep, *, lang: str, record_path: str) -> str:
+    """A finished game's replay at one step: links step it without script, ``replay.js`` without
+    reloading the page (and with the arrow keys)."""
+    inner = replay_fragment(step, lang)
+    sight = step.sight
+    with speaking(lang):
+        title = t("web.replay.title", title=sight.title)
+        foot = (  # i18n: not text
+            f'<footer class="foot"><p><a href="{_href(record_path)}" download>'
+            f"{esc(t('web.replay.record'))}</a></p></footer>"
+        )
+        body = _header(sight.title, f'<p class="sub">{esc(t("web.replay.heading"))}</p>')
+        body += f'<main id="replay" tabindex="-1">{inner}</main>{foot}'  # i18n: not text
+        return _document(lang, title, body, "replay.js")
+
+
+# ------------------------------------------------------------------------------------------------ others
+
+
+def server_page(entries: Sequence[tuple[str, Sight]], *, lang: str) -> str:
+    """A server's live tables: each one's title, score, and the link to its live page."""
+    with speaking(lang):
+        title = t("web.server.title")
+        items = "".join(  # i18n: not text
+            f'<li class="entry"><a href="{_href(url)}">{esc(s.title)}</a>'
+            f'<p class="score">{esc(s.score)}</p></li>'
+            for url, s in entries
+        )
+        listed = (  # i18n: not text
+            f'<ul class="tables">{items}</ul>'
+            if items
+            else f'<p class="quiet">{esc(t("web.server.none"))}</p>'
+        )
+        return _document(lang, title, _header(title) + f'<main id="tables">{listed}</main>')  # i18n: not text
+
+
+def message_page(status: int, message: str, *, lang: str) -> str:
+    """A short page saying why there is nothing to show: ``message`` is one of ``ERRORS`` (another id, or
+    none, says what the status means)."""
+    with speaking(lang):
+        msg = ERRORS.get(message) or ERRORS[_BY_STATUS.get(status, "web.error.server")]
+        text = str(msg)
+        return _document(  # i18n: not text
+            lang, text, _header(text) + f'<main id="message"><p class="status-code">{int(status)}</p></main>'
+        )
+
+
+@cache
+def _static(name: str) -> bytes:
+    return (STATIC / name).read_bytes()
+
+
+def static(name: str) -> tuple[bytes, str] | None:
+    """A file of ``/static`` (the stylesheet, the two scripts) and its content type; None for any other
+    name."""
+    kind = _TYPES.get(name) if isinstance(name, str) else None
+    if kind is None:
+        return None
+    return _static(name), kind

@@ -1,0 +1,459 @@
+"""The table in a browser: aiohttp's web server inside the bot process, when ``TAVERN_WEB_PORT`` is set.
+
+Pages (``bot.edge.web.pages``: public information only, in the browser's language):
+
+- ``/t/<token>`` a live table, kept current over ``/t/<token>/ws`` (``fanout``); a finished game's link shows
+  its end and leads to its replay;
+- ``/r/<token>`` a finished (or abandoned) game step by step (``?step=N``; ``/r/<token>/step/<N>`` is one
+  step as JSON for replay.js), and ``/r/<token>/record`` its game record (``bot.services.game_record``);
+- ``/s/<token>`` a server's live tables, where its admins chose ``browser: server``;
+- ``/c/<lang>/<card>.png`` card pictures and ``/static/<name>`` the css and js.
+
+Nothing of the store is reachable without a valid link (``bot.services.links``): a token is checked before
+anything is read, a forged one answers 404 and an expired one 410, at the cost of one HMAC. A server whose
+admins set ``browser: off`` has no page at all (its links answer 404 too); a live game has no replay or
+record (the record's seed would deal every hidden hand).
+
+Every answer, errors too, carries the security headers (a CSP with no inline script or style, nosniff, no
+referrer, no framing) and, for pages, ``Cache-Control: no-store``. Only GET and HEAD are served, paths are
+matched by strict patterns of bounded length, no request has a body, and each address is held to the
+``guard``'s limits: a refused request is answered with a 429 made once, before any routing work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import sys
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Generic, Protocol, TypeVar
+
+from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
+
+from bot.base.i18n import speaking
+from bot.edge.record_export import file_name
+from bot.edge.web import cards, pages
+from bot.edge.web.fanout import MAX_MESSAGE, Fanout
+from bot.edge.web.guard import Guard, retry_after
+from bot.edge.web.sight import replay_step, sight
+from bot.games import GameAdapter, Table, TableError
+from bot.services import game_record
+from bot.services import replay as rp
+from bot.services.links import Kind, Links
+from bot.services.live_tables import live_tables
+from bot.services.server_settings import BROWSER_OFF, BROWSER_SERVER, ServerSettings
+from bot.services.tables import TableService
+from bot.settings import Settings
+from bot.store import Store
+from bot.store.records import GameRecord
+
+log = logging.getLogger("tavern.web")
+
+CSP = (  # i18n: not text
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+SECURITY = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Server": "tavern",  # not aiohttp's name and version
+}
+NO_STORE = "no-store"
+CARD_CACHE = "public, max-age=31536000, immutable"  # i18n: not text (a card's picture never changes)
+STATIC_CACHE = "public, max-age=86400"  # i18n: not text (the css and js change with the bot's version)
+TOKEN = r"[0-9A-Za-z._-]{1,64}"
+STEP = re.compile(r"0|[1-9][0-9]{0,5}", re.ASCII)
+HEARTBEAT = 30.0  # seconds between the server's pings of a live table's socket
+FULL_WAIT = 30.0  # seconds a browser is asked to wait when the process keeps all the browsers it takes
+CACHED = 32  # finished games' replays and records kept
+KEPT_SECONDS = 300.0  # how long a finished game's replay is trusted (names can be forgotten meanwhile)
+SERVER_SECONDS = 5.0  # how long a server page's list of tables is reused
+ERRORS = {
+    400: "web.error.bad",
+    404: "web.error.not-found",
+    405: "web.error.bad",
+    410: "web.error.expired",
+    429: "web.error.busy",
+}
+ALLOW = "GET, HEAD"  # i18n: not text
+
+K = TypeVar("K")
+V = TypeVar("V")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class WebServerError(Exception):
+    """The pages could not listen where the settings say: the bot does not start (the operator relies on
+    them)."""
+
+
+class Refused(Exception):
+    """An answer that is a short page saying why there is nothing to show (``ERRORS``: the status's words)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class Served(Protocol):
+    """What the pages read of the bot."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def tables(self) -> TableService: ...
+    @property
+    def games(self) -> Mapping[str, GameAdapter]: ...
+    @property
+    def server_settings(self) -> ServerSettings: ...
+    @property
+    def clock(self) -> Callable[[], float]: ...
+    @property
+    def links(self) -> Links | None: ...
+
+
+class _HttpLog(logging.Logger):
+    """aiohttp's own log for the pages' connections. A request that is not HTTP, or over the limits, never
+    reaches the pages (aiohttp answers it 400 itself); the internet sends those all day, so each is a line at
+    DEBUG rather than an ERROR with its traceback (a flood of them would flood the log). Anything else stays
+    an error."""
+
+    def __init__(self) -> None:
+        super().__init__("tavern.web.http")
+        self.parent = log
+
+    def exception(self, msg: object, *args: object, exc_info: Any = True, **kw: Any) -> None:
+        err = sys.exc_info()[1] if exc_info is True else exc_info
+        if isinstance(err, HttpProcessingError):
+            self.debug(str(msg) + " (%s)", *args, err.__class__.__name__, **kw)
+        else:
+            super().exception(msg, *args, exc_info=exc_info, **kw)
+
+
+class _Kept(Generic[K, V]):
+    """A small cache: at most ``size`` values, each for ``seconds``, least recently used out first."""
+
+    def __init__(self, size: int, seconds: float) -> None:
+        self.size, self.seconds = size, seconds
+        self._kept: OrderedDict[K, tuple[float, V]] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        found = self._kept.get(key)
+        if found is None or time.monotonic() - found[0] > self.seconds:
+            return None
+        self._kept.move_to_end(key)
+        return found[1]
+
+    def put(self, key: K, value: V) -> None:
+        self._kept[key] = (time.monotonic(), value)
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+
+
+class WebServer:
+    """The pages of one bot. ``fanout`` holds the live tables' viewers; ``guard`` the per-address limits."""
+
+    def __init__(self, bot: Served, *, guard: Guard | None = None) -> None:
+        self.bot = bot
+        self.guard = guard or Guard()
+        self.fanout = Fanout(bot.store, bot.games)
+        self.port: int | None = None  # the port it listens on (the one chosen, for port 0)
+        self._runner: web.AppRunner | None = None
+        self._unlisten: Callable[[], None] | None = None
+        self._busy: dict[str, bytes] = {}  # the 429 page by language, made once
+        self._finished: _Kept[int, tuple[GameRecord, rp.Replay]] = _Kept(CACHED, KEPT_SECONDS)
+        self._records: _Kept[tuple[int, str], str] = _Kept(CACHED, KEPT_SECONDS)
+        self._servers: _Kept[int, tuple[Table, ...]] = _Kept(256, SERVER_SECONDS)
+
+    # ------------------------------------------------------------------ start and stop
+
+    def app(self) -> web.Application:
+        """The routes, the guard and the headers."""
+        app = web.Application(client_max_size=1024, middlewares=[self._front])
+        app.on_response_prepare.append(_secure)
+        get = app.router.add_get
+        get(f"/t/{{token:{TOKEN}}}", self._live)
+        get(f"/t/{{token:{TOKEN}}}/ws", self._socket)
+        get(f"/r/{{token:{TOKEN}}}", self._replay)
+        get(f"/r/{{token:{TOKEN}}}/step/{{step:0|[1-9][0-9]{{0,5}}}}", self._step)
+        get(f"/r/{{token:{TOKEN}}}/record", self._record)
+        get(f"/s/{{token:{TOKEN}}}", self._server)
+        get(r"/c/{lang:en|it}/{name:[0-9A-Za-z_-]{1,24}\.png}", self._card)  # i18n: not text
+        get(r"/static/{name:[0-9a-z_-]{1,32}\.(?:css|js)}", self._static)
+        return app
+
+    async def start(self, host: str, port: int) -> None:
+        """Listen on ``host:port`` and watch the tables; ``WebServerError`` when it can't listen."""
+        runner = web.AppRunner(  # what aiohttp reads of a request is bounded (and no body is ever read)
+            self.app(),
+            access_log=None,
+            logger=_HttpLog(),
+            shutdown_timeout=2.0,
+            keepalive_timeout=75.0,
+            max_line_size=4096,
+            max_field_size=4096,
+            max_headers=64,
+        )
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, host, port).start()
+        except OSError as err:
+            await runner.cleanup()
+            raise WebServerError(
+                f"Could not serve the pages on {host}:{port} (TAVERN_WEB_HOST, TAVERN_WEB_PORT): {err}"
+            ) from err
+        self._runner = runner
+        self.port = int(runner.addresses[0][1])
+        self._unlisten = self.bot.tables.watch.listen(self.fanout.told)
+        log.info("Pages served on http://%s:%d", host, self.port)
+
+    async def stop(self) -> None:
+        """Stop watching, say goodbye to the viewers, stop listening (twice is harmless)."""
+        unlisten, self._unlisten = self._unlisten, None
+        if unlisten is not None:
+            unlisten()
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await self.fanout.close()
+            await runner.cleanup()
+
+    # ------------------------------------------------------------------ every request
+
+    @web.middleware
+    async def _front(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """The guard first (a refusal costs no page), then the handler; every error is a short page."""
+        wait = self.guard.allow(request.remote)
+        if wait:
+            return self._too_many(request, wait)
+        try:
+            return await handler(request)
+        except Refused as refused:
+            return self._message(request, refused.status)
+        except web.HTTPException as err:
+            if err.status < 400:
+                raise
+            response = self._message(request, err.status)
+            if err.status == 405:
+                response.headers["Allow"] = ALLOW
+            return response
+        except Exception:
+            log.exception("The page %s failed", request.path[:100])
+            return self._message(request, 500)
+
+    def _message(self, request: web.Request, status: int) -> web.Response:
+        lang = language(request)
+        body = pages.message_page(status, ERRORS.get(status, ""), lang=lang)
+        return web.Response(
+            text=body, status=status, content_type="text/html", headers={"Cache-Control": NO_STORE}
+        )
+
+    def _too_many(self, request: web.Request, wait: float) -> web.Response:
+        lang = language(request)
+        body = self._busy.get(lang)
+        if body is None:
+            body = self._busy[lang] = pages.message_page(429, ERRORS[429], lang=lang).encode()
+        return web.Response(
+            body=body,
+            status=429,
+            content_type="text/html",
+            charset="utf-8",
+            headers={"Retry-After": retry_after(wait), "Cache-Control": NO_STORE},
+        )
+
+    def _read(self, kind: Kind, token: str) -> int:
+        """The id a link opens; 404 for anything not a link of ours, 410 for one whose time ran out."""
+        links = self.bot.links
+        now = self.bot.clock()
+        ident = links.read(kind, token, now) if links is not None else None
+        if ident is None:
+            raise Refused(410 if links is not None and links.expired(kind, token, now) else 404)
+        return ident
+
+    async def _browser(self, guild_id: int) -> str:
+        """What of this server's games a browser may see (``ServerConfig.browser``)."""
+        return (await self.bot.server_settings.get(guild_id)).browser
+
+    # ------------------------------------------------------------------ live tables
+
+    async def _table(self, token: str) -> Table:
+        """The table a live link opens, where its server shows its games in a browser."""
+        game_id = self._read("t", token)
+        try:
+            table = await self.bot.tables.get(game_id)
+        except TableError:
+            raise Refused(404) from None
+        if table.game not in self.bot.games or await self._browser(table.guild_id) == BROWSER_OFF:
+            raise Refused(404)
+        return table
+
+    async def _live(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        table = await self._table(token)
+        lang = language(request)
+        recent = await self.fanout.recent(table, lang)
+        replay = None
+        if table.status != "active" and self.bot.links is not None:
+            replay = f"/r/{self.bot.links.token('r', table.id, 0)}"
+        with speaking(lang):
+            seen = sight(table)
+            ws = f"/t/{token}/ws?lang={lang}"  # i18n: not text
+            html = pages.live_page(seen, recent, lang=lang, ws_path=ws, replay_url=replay)
+        return page(html)
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        """The live table's WebSocket: its frames out, pings in (``fanout``)."""
+        table = await self._table(request.match_info["token"])
+        socket = web.WebSocketResponse(
+            max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT, autoping=True, compress=False, timeout=2.0
+        )
+        if not socket.can_prepare(request).ok:
+            raise Refused(400)
+        if self.fanout.full:
+            return self._too_many(request, FULL_WAIT)
+        peer = request.remote
+        wait = self.guard.open(peer)
+        if wait:
+            return self._too_many(request, wait)
+        try:
+            await socket.prepare(request)
+            await self._watch(request, table, socket)
+        finally:
+            self.guard.close(peer)
+        return socket
+
+    async def _watch(self, request: web.Request, table: Table, socket: web.WebSocketResponse) -> None:
+        transport = request.transport
+        abort = transport.abort if transport is not None else (lambda: None)
+        try:
+            viewer = await self.fanout.join(table, language(request), socket, abort)
+        except Exception:
+            log.exception("game %d: a browser could not be shown the table", table.id)
+            await socket.close(code=1011)
+            return
+        try:
+            with contextlib.suppress(ConnectionError):  # the browser went away mid-answer: nothing to say
+                await self.fanout.listen(viewer, socket)
+        finally:
+            self.fanout.leave(viewer)
+
+    # ------------------------------------------------------------------ replays and records
+
+    async def _ended(self, token: str) -> tuple[GameRecord, rp.Replay]:
+        """The finished (or abandoned) game a replay link opens, walked (kept a while: it won't change)."""
+        game_id = self._read("r", token)
+        kept = self._finished.get(game_id)
+        if kept is None:
+            record = await self.bot.store.load_game(game_id)
+            if record is None or record.status == "active" or record.game not in self.bot.games:
+                raise Refused(404)
+            adapter = self.bot.games[record.game]
+            texts = [a.text for a in record.actions]
+            replay = await asyncio.to_thread(rp.walk, adapter, rp.table_of(adapter, record), texts)
+            kept = (record, replay)
+            self._finished.put(game_id, kept)
+        if await self._browser(kept[0].guild_id) == BROWSER_OFF:
+            raise Refused(404)
+        return kept
+
+    def _step_html(self, token: str, replay: rp.Replay, index: int, lang: str, *, whole: bool) -> str:
+        """Step ``index`` (clamped) as the whole page or as replay.js's fragment."""
+        with speaking(lang):
+            step = replay_step(replay, index)
+            if whole:
+                return pages.replay_page(step, lang=lang, record_path=f"/r/{token}/record")
+            return pages.replay_fragment(step, lang)
+
+    async def _replay(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        raw = request.query.get("step", "0")
+        if STEP.fullmatch(raw) is None:
+            raise Refused(400)
+        _, replay = await self._ended(token)
+        return page(self._step_html(token, replay, int(raw), language(request), whole=True))
+
+    async def _step(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        _, replay = await self._ended(token)
+        index = max(0, min(int(request.match_info["step"]), len(replay.steps) - 1))
+        html = self._step_html(token, replay, index, language(request), whole=False)
+        body = json.dumps({"html": html, "index": index, "total": len(replay.steps)})
+        return web.Response(text=body, content_type="application/json", headers={"Cache-Control": NO_STORE})
+
+    async def _record(self, request: web.Request) -> web.Response:
+        """The game record as a text file, its comments in the browser's language (written once a while)."""
+        record, _ = await self._ended(request.match_info["token"])
+        lang = language(request)
+        text = self._records.get((record.id, lang))
+        if text is None:
+            with speaking(lang):
+                try:
+                    text = await asyncio.to_thread(lambda: game_record.encode(game_record.record_of(record)))
+                except game_record.RecordError:
+                    raise Refused(404) from None
+            self._records.put((record.id, lang), text)
+        headers = {
+            "Content-Disposition": f'attachment; filename="{file_name(record.id)}"',  # i18n: not text
+            "Cache-Control": NO_STORE,
+        }
+        return web.Response(text=text, content_type="text/plain", charset="utf-8", headers=headers)
+
+    # ------------------------------------------------------------------ a server's tables
+
+    async def _server(self, request: web.Request) -> web.Response:
+        """A server's live tables, each with a fresh live link, where its admins allow the page."""
+        guild_id = self._read("s", request.match_info["token"])
+        links = self.bot.links
+        if links is None or await self._browser(guild_id) != BROWSER_SERVER:
+            raise Refused(404)
+        found = self._servers.get(guild_id)
+        if found is None:
+            found = (await live_tables(self.bot.store, self.bot.tables, guild_id)).tables
+            self._servers.put(guild_id, found)
+        lang = language(request)
+        now = self.bot.clock()
+        with speaking(lang):
+            entries = [(f"/t/{links.token('t', table.id, now)}", sight(table)) for table in found]
+            return page(pages.server_page(entries, lang=lang))
+
+    # ------------------------------------------------------------------ pictures, css and js
+
+    async def _card(self, request: web.Request) -> web.Response:
+        body = cards.card_png(request.match_info["name"], request.match_info["lang"])
+        if body is None:
+            raise Refused(404)
+        return web.Response(body=body, content_type="image/png", headers={"Cache-Control": CARD_CACHE})
+
+    async def _static(self, request: web.Request) -> web.Response:
+        found = pages.static(request.match_info["name"])
+        if found is None:
+            raise Refused(404)
+        body, kind = found
+        return web.Response(body=body, headers={"Content-Type": kind, "Cache-Control": STATIC_CACHE})
+
+
+def language(request: web.Request) -> str:
+    """The page's language: ``?lang=`` if it names one, else the browser's ``Accept-Language``."""
+    asked = request.query.get("lang")
+    return pages.language(request.headers.get("Accept-Language"), asked[:8] if asked else None)
+
+
+def page(html: str) -> web.Response:
+    return web.Response(text=html, content_type="text/html", headers={"Cache-Control": NO_STORE})
+
+
+async def _secure(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer's security headers (errors and WebSocket handshakes too); pages are not kept."""
+    response.headers.update(SECURITY)
+    response.headers.setdefault("Cache-Control", NO_STORE)

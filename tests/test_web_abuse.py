@@ -1,0 +1,296 @@
+"""The pages under abuse: forged, tampered and expired links refused before anything is read; WebSocket
+messages too big, malformed or binary closing only their own socket; ten thousand requests from one address
+refused cheaply while another address is served at once; the guard's memory bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.base.i18n import speaking, t
+from bot.edge.app import TavernBot
+from bot.edge.web.guard import Guard, address_key
+from bot.services.links import LIVE_SECONDS, Links
+from bot.settings import Settings
+from tests.conftest import StartBot
+from tests.fakediscord import FakeDiscord
+from tests.test_web_server import get, live_path, practice, served, url
+
+Client = aiohttp.ClientSession
+
+
+def count_reads(monkeypatch: pytest.MonkeyPatch, bot: TavernBot) -> list[str]:
+    """Every read of the store or the tables a request makes, by name."""
+    reads: list[str] = []
+    for owner, name in ((bot.store, "load_game"), (bot.tables, "get"), (bot.server_settings, "get")):
+        real = getattr(owner, name)
+
+        async def counted(*args: Any, _real: Any = real, _name: str = name, **kw: Any) -> Any:
+            reads.append(_name)
+            return await _real(*args, **kw)
+
+        monkeypatch.setattr(owner, name, counted)
+    return reads
+
+
+# ------------------------------------------------------------------------------------------- links
+
+
+async def test_forged_tampered_and_expired_links_read_nothing(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = fake_discord
+    bot, server = await served(start_bot, settings)
+    table = await practice(fake, bot, fake.add_user("alice"))
+    assert bot.links is not None
+    now = bot.clock()
+    ident, expires, sig = bot.links.token("t", table.id, now).split(".")
+    flipped = sig[:-1] + ("A" if sig[-1] != "A" else "B")
+    stranger = Links(bot.links.base, b"another bot's key")
+    forged = [
+        f"/t/{ident}.{expires}.{flipped}",  # a wrong signature
+        f"/t/{int(ident) + 1}.{expires}.{sig}",  # another game under this signature
+        f"/t/{ident}.{int(expires) + 3600}.{sig}",  # a longer life under this signature
+        "/t/" + bot.links.token("s", table.id, now),  # a server page's token as a table's
+        "/t/" + bot.links.token("r", table.id, now),  # a replay's token as a table's
+        "/r/" + bot.links.token("t", table.id, now),  # and the other way round
+        "/t/" + stranger.token("t", table.id, now),  # signed by another key
+        f"/t/{ident}.{expires}.{sig}x",
+        f"/t/{ident}",
+        "/t/" + "9" * 64,
+        "/t/" + "9" * 65,
+        "/t/..%2F..%2Fetc",
+        f"/t/{ident}.{expires}.{flipped}/ws",
+        f"/s/{ident}.{expires}.{sig}",
+    ]
+    reads = count_reads(monkeypatch, bot)
+    async with aiohttp.ClientSession() as client:
+        for path in forged:
+            status, html, response = await get(client, server, path)
+            assert status == 404 and "<html" in html, path
+            assert response.headers["Content-Security-Policy"]
+        assert reads == []  # nothing of the store (nor of the tables) was looked at
+
+        good = live_path(bot, table.id)
+        assert (await get(client, server, good))[0] == 200 and reads
+        reads.clear()
+        bot.clock.advance(LIVE_SECONDS + 2 * 3600)  # a link lasts from the next whole hour
+        for path in (good, good + "/ws"):
+            status, html, _ = await get(client, server, path)
+            with speaking("en"):
+                assert status == 410 and t("web.error.expired") in html, path
+        assert reads == []
+        assert (await get(client, server, live_path(bot, table.id)))[0] == 200  # a fresh link opens it
+
+
+async def raw(port: int, data: bytes) -> bytes:
+    """What the server answers ``data`` sent as is on a new connection."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(data)
+        await writer.drain()
+        return await asyncio.wait_for(reader.read(65536), 5)
+    finally:
+        writer.close()
+
+
+async def test_malformed_requests_are_refused_quietly(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    """Not HTTP, or over the limits: aiohttp answers 400 itself, logged at DEBUG (the autouse guard fails
+    the test on an ERROR line); methods other than GET and HEAD get 405; the pages go on."""
+    _, server = await served(start_bot, settings)
+    assert server.port is not None
+    host = b"Host: x\r\n"
+    for data in (
+        b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\n" + host + b"\r\n",  # a line too long
+        b"GET /static/tavern.css HTTP/1.1\r\n" + host + b"X-A: b\r\n" * 100 + b"\r\n",  # too many headers
+        b"GET /static/tavern.css HTTP/1.1\r\n" + host + b"X-A: " + b"b" * 5000 + b"\r\n\r\n",
+        b"GET /static/tavern.css?lang=\xff HTTP/1.1\r\n" + host + b"\r\n",
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",  # TLS on the plain port
+    ):
+        assert (await raw(server.port, data)).startswith(b"HTTP/1.0 400 "), data[:40]
+    for method in (b"TRACE", b"PUT", b"DELETE", b"OPTIONS"):
+        answer = await raw(server.port, method + b" /static/tavern.css HTTP/1.1\r\n" + host + b"\r\n")
+        assert answer.startswith(b"HTTP/1.1 405 ") and b"Content-Security-Policy" in answer, method
+    async with aiohttp.ClientSession() as client:
+        assert (await get(client, server, "/static/tavern.css"))[0] == 200
+
+
+# ------------------------------------------------------------------------------------------- sockets
+
+
+async def closed_with(ws: aiohttp.ClientWebSocketResponse) -> int | None:
+    """Read until the server closes the socket; its close code."""
+    while True:
+        message = await ws.receive(timeout=5)
+        if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
+            return ws.close_code
+        assert message.type is aiohttp.WSMsgType.TEXT
+
+
+async def test_bad_socket_messages_close_only_their_socket(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    bot, server = await served(start_bot, settings)
+    server.guard = Guard(opens=1000, open_burst=1000)  # this test opens sockets quickly on purpose
+    table = await practice(fake, bot, fake.add_user("alice"))
+    socket = url(server, live_path(bot, table.id) + "/ws")
+    async with aiohttp.ClientSession() as client:
+        calm = await client.ws_connect(socket)
+        assert (await calm.receive_json(timeout=5))["seq"] == table.seq
+        cases: list[tuple[str | bytes, int]] = [
+            ("x" * 1_000_000, 1009),
+            ('{"ping": 1, "pad": "' + "y" * 600 + '"}', 1009),
+            ("not json", 1008),
+            (b"\x00\x01", 1008),
+            ('{"ping": "1"}', 1008),
+            ('{"ping": 1, "more": 2}', 1008),
+            ("[1]", 1008),
+            ('{"ping": true}', 1008),
+        ]
+        for sent, code in cases:
+            ws = await client.ws_connect(socket)
+            await ws.receive_json(timeout=5)
+            await (ws.send_bytes(sent) if isinstance(sent, bytes) else ws.send_str(sent))
+            assert await closed_with(ws) == code, sent[:40]
+            await ws.close()
+        flood = await client.ws_connect(socket)
+        await flood.receive_json(timeout=5)
+        for n in range(20):  # pings beyond a few a second
+            await flood.send_json({"ping": n})
+        assert await closed_with(flood) == 1008
+
+        await calm.send_json({"ping": 3})
+        assert await calm.receive_json(timeout=5) == {"pong": 3}  # the others never noticed
+        assert (await get(client, server, live_path(bot, table.id)))[0] == 200
+        await calm.close()
+    await asyncio.sleep(0.05)
+    assert server.fanout.viewers == 0 and server.guard.refused == 0
+
+
+async def test_sockets_per_address_are_limited(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    bot, server = await served(start_bot, settings)
+    table = await practice(fake, bot, fake.add_user("alice"))
+    socket = url(server, live_path(bot, table.id) + "/ws")
+    async with aiohttp.ClientSession() as client:
+        opened = [await client.ws_connect(socket) for _ in range(4)]  # the burst of openings
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await client.ws_connect(socket)  # opening faster than 2 a second
+        assert refused.value.status == 429 and refused.value.headers is not None
+        assert int(refused.value.headers["Retry-After"]) >= 1
+        for ws in opened:
+            await ws.close()
+        server.guard = Guard(opens=1000, open_burst=1000)  # openings not limited: the open sockets are
+        opened = [await client.ws_connect(socket) for _ in range(8)]
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await client.ws_connect(socket)
+        assert refused.value.status == 429
+        await opened.pop().close()
+        await asyncio.sleep(0.05)
+        opened.append(await client.ws_connect(socket))  # one closed: one may open
+        await opened.pop().close()
+        await asyncio.sleep(0.05)
+        server.fanout.most = server.fanout.viewers  # the process keeps as many browsers as it takes
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await client.ws_connect(socket)
+        assert refused.value.status == 429
+        for ws in opened:
+            await ws.close()
+
+
+# ------------------------------------------------------------------------------------------- a flood
+
+
+async def test_ten_thousand_requests_from_one_address(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    """One address sends 10,000 requests, 50 at a time: nearly all are refused (429) at once, while
+    another address (127.0.0.2) is served meanwhile without waiting behind them."""
+    fake = fake_discord
+    bot, server = await served(start_bot, settings)
+    table = await practice(fake, bot, fake.add_user("alice"))
+    page = url(server, live_path(bot, table.id))
+    statuses: dict[int, int] = {}
+    latencies: list[float] = []
+    flooding = True
+
+    async def flood(client: Client, share: range) -> None:
+        for _ in share:
+            async with client.get(page) as response:
+                await response.read()
+                statuses[response.status] = statuses.get(response.status, 0) + 1
+
+    async def probe() -> None:
+        connector = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+        async with aiohttp.ClientSession(connector=connector) as other:
+            while flooding or len(latencies) < 5:
+                began = time.perf_counter()
+                async with other.get(page) as response:
+                    assert response.status == 200 and "alice" in await response.text()
+                latencies.append(time.perf_counter() - began)
+                await asyncio.sleep(0.02)
+
+    began = time.perf_counter()
+    prober = asyncio.create_task(probe())
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=50)) as client:
+        await asyncio.gather(*(flood(client, range(200)) for _ in range(50)))
+    took = time.perf_counter() - began
+    flooding = False
+    await prober
+
+    assert sum(statuses.values()) == 10_000 and set(statuses) <= {200, 429}, statuses
+    assert statuses.get(200, 0) <= 60 + 20 * took + 5, (statuses, took)  # the burst, then 20 a second
+    assert server.guard.refused >= 10_000 - statuses.get(200, 0)
+    assert took < 40, took
+    assert statistics.median(latencies) < 0.1 and max(latencies) < 1.0, latencies
+    assert len(server.guard) <= 3  # two addresses (and nothing else) remembered
+    median, most = statistics.median(latencies) * 1000, max(latencies) * 1000
+    print(
+        f"\n10,000 requests in {took:.2f} s ({statuses}); "
+        f"the other address: median {median:.1f} ms, max {most:.1f} ms"
+    )
+
+
+# ------------------------------------------------------------------------------------------- the guard itself
+
+
+def test_the_guards_memory_is_bounded_and_idle_addresses_go() -> None:
+    now = [0.0]
+    guard = Guard(most=1000, clock=lambda: now[0])
+    for n in range(100_000):
+        assert guard.allow(f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}") == 0
+    assert len(guard) <= 1000
+    now[0] += 3600  # every address idle: each new one lets a few old ones go
+    for n in range(300):
+        guard.allow(f"192.168.0.{n % 250}")
+    assert len(guard) <= 1000 - 2 * 250
+
+    guard = Guard(rate=1, burst=2, clock=lambda: now[0])
+    assert [guard.allow("2001:db8::1") == 0, guard.allow("2001:db8::ffff") == 0] == [True, True]
+    assert guard.allow("2001:db8:0:0:1::1") > 0  # one /64 network counts as one address
+    assert guard.allow("2001:db8:0:1::1") == 0  # the next network is another
+    now[0] += 1.0
+    assert guard.allow("2001:db8::2") == 0 and guard.allow("2001:db8::2") > 0
+    assert address_key("::ffff:10.0.0.1") == "10.0.0.1" and address_key(None) == "-"
+
+
+def test_sockets_of_an_address_are_counted_and_kept_in_memory() -> None:
+    now = [0.0]
+    guard = Guard(sockets=2, opens=100, open_burst=100, most=10, clock=lambda: now[0])
+    assert guard.open("1.1.1.1") == 0 and guard.open("1.1.1.1") == 0
+    assert guard.open("1.1.1.1") > 0
+    for n in range(50):  # a crowd of other addresses: the watching one is not forgotten
+        guard.allow(f"2.2.2.{n}")
+    assert guard.open("1.1.1.1") > 0
+    guard.close("1.1.1.1")
+    assert guard.open("1.1.1.1") == 0

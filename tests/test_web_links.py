@@ -1,0 +1,82 @@
+"""The web pages' settings and signed links: what the environment may say, and that a link opens exactly what
+it was signed for — the right kind, the right id, in time — and nothing else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.services.links import LIVE_SECONDS, SERVER_SECONDS, Links, key_from
+from bot.settings import SettingsError, settings_from_env
+
+NOW = 1_790_000_000.0
+
+
+def links(secret: str = "a long enough secret") -> Links:
+    return Links("https://tavern.example", key_from(secret, "token"))
+
+
+def test_web_settings_from_the_environment(tmp_path: Path) -> None:
+    env = {"DISCORD_TOKEN": "tok", "TAVERN_DB_PATH": str(tmp_path / "t.sqlite3")}
+    plain = settings_from_env(env)
+    assert (plain.web_port, plain.web_host, plain.web_url, plain.web_links) == (None, "127.0.0.1", None, None)
+    served = settings_from_env({**env, "TAVERN_WEB_PORT": "8080", "TAVERN_WEB_HOST": "0.0.0.0"})
+    assert served.web_links == "http://127.0.0.1:8080"  # no public address given: this machine's
+    public = settings_from_env(
+        {**env, "TAVERN_WEB_URL": "https://tavern.example/", "TAVERN_WEB_SECRET": "s" * 32}
+    )
+    assert (public.web_port, public.web_links) == (None, "https://tavern.example")  # links, no server here
+    assert "s" * 32 in public.secrets and "s" * 32 not in repr(public)
+    for name, bad in (
+        ("TAVERN_WEB_PORT", "0"),
+        ("TAVERN_WEB_PORT", "99999"),
+        ("TAVERN_WEB_HOST", "http://x"),
+        ("TAVERN_WEB_URL", "tavern.example"),
+        ("TAVERN_WEB_SECRET", "short"),
+    ):
+        with pytest.raises(SettingsError, match=name):
+            settings_from_env({**env, name: bad})
+
+
+def test_a_link_opens_what_it_was_signed_for_and_nothing_else() -> None:
+    made = links()
+    live = made.live(41, NOW).rsplit("/", 1)[1]
+    replay = made.replay(41).rsplit("/", 1)[1]
+    server = made.server(7, NOW).rsplit("/", 1)[1]
+    assert made.live(41, NOW).startswith("https://tavern.example/t/41.")
+    assert made.read("t", live, NOW) == 41
+    assert made.read("r", replay, NOW) == 41
+    assert made.read("s", server, NOW) == 7
+    assert made.read("r", live, NOW) is None and made.read("s", live, NOW) is None  # another kind
+    assert made.read("t", server, NOW) is None  # the server's signature is not a table's
+    ident, expires, sig = live.split(".")
+    assert made.read("t", f"42.{expires}.{sig}", NOW) is None  # another table
+    assert made.read("t", f"{ident}.{int(expires) + 1}.{sig}", NOW) is None  # a longer life
+    flipped = sig[:-1] + ("A" if sig[-1] != "A" else "B")
+    assert made.read("t", f"{ident}.{expires}.{flipped}", NOW) is None
+    assert links("another secret entirely").read("t", live, NOW) is None  # another bot's key
+    for junk in ("", "41", "41..", f"041.{expires}.{sig}", f"41.{expires}.{sig}=", "x" * 5000, None, 41):
+        assert made.read("t", junk, NOW) is None
+
+
+def test_links_expire_and_say_so() -> None:
+    made = links()
+    live = made.token("t", 41, NOW)
+    assert made.read("t", live, NOW + LIVE_SECONDS - 1) == 41  # at least its time, at most an hour more
+    assert made.read("t", live, NOW + LIVE_SECONDS + 3600) is None
+    assert made.token("t", 41, NOW + 1) == live or NOW // 3600 != (NOW + 1) // 3600  # stable within the hour
+    assert made.expired("t", live, NOW + LIVE_SECONDS + 3600) and not made.expired("t", live, NOW)
+    forged = live[:-2] + "xx"
+    assert not made.expired(
+        "t", forged, NOW + LIVE_SECONDS + 3600
+    )  # a forgery is not "expired": it is nothing
+    server = made.token("s", 7, NOW)
+    assert made.read("s", server, NOW + SERVER_SECONDS + 3600) is None
+    replay = made.token("r", 41, NOW)
+    assert made.read("r", replay, NOW + 100 * LIVE_SECONDS) == 41  # shareable: a replay never expires
+
+
+def test_the_key_is_never_the_token_and_differs_by_secret() -> None:
+    assert key_from("", "token") != b"token" and key_from("", "token") != key_from("", "other")
+    assert key_from("a long enough secret", "token") == key_from("a long enough secret", "other")
