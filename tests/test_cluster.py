@@ -9,10 +9,12 @@ processes, and a process killed mid-game with the other carrying on.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 from bench.bot_process import BotChild
@@ -296,3 +298,29 @@ async def test_timers_run_once_in_the_process_that_owns_the_guild(
     await fake.settle()
     nudges = [m for m in fake.channel_messages(channel) if "the table is waiting for you" in m.content]
     assert len(nudges) == 1, [m.content for m in fake.channel_messages(channel)]
+
+
+async def test_a_live_page_served_by_one_process_follows_moves_made_through_the_other(
+    fake_discord: FakeDiscord, start_bot: StartBot, tmp_path: Path, pg_url: str
+) -> None:
+    """The pages run in B (the guild's process) while every move comes by DM through A: B hears of each
+    write from the store and its viewers get the table as it stands, the calls of A's moves included."""
+    fake = fake_discord
+    channel = far_channel(fake)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    a = await start_bot(cluster_settings(tmp_path, pg_url, 0))
+    b = await start_bot(cluster_settings(tmp_path, pg_url, 1, web_port=0))
+    await bhargage_between(fake, channel, alice, bob)
+    table = await table_in(b, channel)
+    assert b.links is not None and b.web_server is not None
+    url = b.links.live(table.id, b.clock()).replace("http://", "ws://", 1) + "/ws"
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
+        first = json.loads((await ws.receive(timeout=5)).data)
+        shards = await play_out(fake, a, table.id, [alice, bob], until=lambda t: t.seq >= 3)
+        assert set(shards) == {0}, "the moves went through A"
+        moved = await fresh(a, table.id)
+        frame = first
+        while frame["seq"] < moved.seq:
+            frame = json.loads((await ws.receive(timeout=5)).data)
+    assert frame["seq"] == moved.seq and "Ann" not in frame["html"]
+    assert "cut" in frame["html"].lower() or "taglia" in frame["html"].lower()  # A's calls are on the page

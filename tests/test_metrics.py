@@ -61,6 +61,31 @@ def watched(settings: Settings) -> Settings:
     return dataclasses.replace(settings, metrics_port=0)  # any free port: the server says which
 
 
+async def test_metrics_of_the_web_pages(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    """With the pages served, their viewers and frames are counted; without, no series at all."""
+    fake = fake_discord
+    plain = await start_bot(watched(settings))
+    assert not [name for name, _ in await scrape(plain) if name.startswith("tavern_web_")]
+    await plain.close()
+    bot = await start_bot(dataclasses.replace(watched(settings), web_port=0))
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None and bot.links is not None
+    url = bot.links.live(table.id, bot.clock()).replace("http://", "ws://", 1) + "/ws"
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
+        await ws.receive(timeout=5)
+        assert await step(fake, fake.channel, [alice, bob]) is not None
+        await ws.receive(timeout=5)
+        during = await scrape(bot)
+    assert value(during, "tavern_web_viewers") == 1 and value(during, "tavern_web_watched_tables") == 1
+    assert value(during, "tavern_web_frames_built_total") >= 2  # the table as it stood, then the move
+    assert value(during, "tavern_web_frames_sent_total") >= 2
+    assert value(during, "tavern_web_refused_total") == 0
+
+
 async def test_metrics_of_a_game_in_play(
     fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
 ) -> None:

@@ -163,7 +163,7 @@ async def test_a_slow_viewer_skips_to_the_newest_frame_and_is_dropped(
     bot, _ = await served(start_bot, settings)
     alice = fake.add_user("alice")
     table = await practice(fake, bot, alice)
-    fanout = Fanout(bot.store, bot.games, send_seconds=0.3)
+    fanout = Fanout(bot.tables, send_seconds=0.3)
     remove = bot.tables.watch.listen(fanout.told)
     try:
         fast, stuck = Sink(), Sink(stuck=True)

@@ -26,6 +26,7 @@ from prometheus_client.registry import Collector
 
 from bot.base import metrics
 from bot.edge.governor import Governor
+from bot.edge.web import WebServer
 from bot.services.tables import TableService
 
 log = logging.getLogger("tavern.metrics")
@@ -49,6 +50,8 @@ class Watched(Protocol):
     def governor(self) -> Governor: ...
     @property
     def shards(self) -> dict[int, discord.ShardInfo]: ...
+    @property
+    def web_server(self) -> WebServer | None: ...
 
 
 class _Shared(Collector):
@@ -68,6 +71,7 @@ class _Live(Collector):
         yield self._tables()
         yield from self._gateway()
         yield from self._budget()
+        yield from self._pages()
 
     def _tables(self) -> Metric:
         live = GaugeMetricFamily(
@@ -95,6 +99,43 @@ class _Live(Collector):
             latency.add_metric([str(shard_id)], shard.latency)
             up.add_metric([str(shard_id)], 0.0 if shard.is_closed() else 1.0)
         return latency, up
+
+    def _pages(self) -> Iterable[Metric]:
+        """The web pages' live viewers and what they cost (nothing while the pages are not served)."""
+        pages = self._bot.web_server
+        if pages is None:
+            return
+        fanout = pages.fanout
+        yield GaugeMetricFamily(
+            "tavern_web_viewers",  # i18n: not text (the help below is for operators)
+            "Browsers watching a live table now.",
+            value=fanout.viewers,
+        )
+        yield GaugeMetricFamily(
+            "tavern_web_watched_tables",  # i18n: not text (the help below is for operators)
+            "Tables at least one browser watches now.",
+            value=fanout.watched,
+        )
+        yield CounterMetricFamily(
+            "tavern_web_frames_built",  # i18n: not text (the help below is for operators)
+            "Live frames built: one per move, table and language.",
+            value=fanout.frames_built,
+        )
+        yield CounterMetricFamily(
+            "tavern_web_frames_sent",  # i18n: not text (the help below is for operators)
+            "Live frames sent to browsers.",
+            value=fanout.frames_sent,
+        )
+        yield CounterMetricFamily(
+            "tavern_web_viewers_dropped",  # i18n: not text (the help below is for operators)
+            "Browsers cut for not taking their frames in time.",
+            value=fanout.dropped,
+        )
+        yield CounterMetricFamily(
+            "tavern_web_refused",  # i18n: not text (the help below is for operators)
+            "Requests and sockets refused by the per-address limits (429).",
+            value=pages.guard.refused,
+        )
 
     def _budget(self) -> Iterable[Metric]:
         governor = self._bot.governor

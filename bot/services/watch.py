@@ -4,7 +4,9 @@
 The Discord publisher calls :meth:`Watch.told` once per publish that told the channel something, with the
 events it told, under the table's lock; a listener must be quick and never raise (it copies what it needs
 and returns: the pages' fan-out builds one message per table and language, and only for tables somebody
-watches). With no listener, telling costs one empty loop.
+watches). With no listener, telling costs one empty loop. Where several processes share the store, a table
+written by another one is news too (:meth:`Watch.changed`, from the store's notifications): a listener
+reads it again on its own time.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from bot.games import Table
 log = logging.getLogger("tavern.watch")
 
 Listener = Callable[[Table, Sequence[Any]], None]
+Changed = Callable[[int | None], None]
 
 
 class Watch:
@@ -25,11 +28,21 @@ class Watch:
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
+        self._changed: list[Changed] = []
 
-    def listen(self, listener: Listener) -> Callable[[], None]:
-        """Add ``listener``; the function returned removes it."""
+    def listen(self, listener: Listener, changed: Changed | None = None) -> Callable[[], None]:
+        """Add ``listener`` (and ``changed``, told of tables other processes wrote); the function returned
+        removes them."""
         self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+        if changed is not None:
+            self._changed.append(changed)
+
+        def remove() -> None:
+            for kept, item in ((self._listeners, listener), (self._changed, changed)):
+                if item in kept:
+                    kept.remove(item)  # type: ignore[arg-type]
+
+        return remove
 
     def told(self, table: Table, events: Sequence[Any]) -> None:
         """``table`` told ``events`` (its state is the one after them)."""
@@ -38,3 +51,11 @@ class Watch:
                 listener(table, events)
             except Exception:  # a watcher's fault never reaches the table's move
                 log.exception("game %d: a watcher failed on what the table told", table.id)
+
+    def changed(self, game_id: int | None) -> None:
+        """Another process wrote this game (None: any game may have been written)."""
+        for listener in tuple(self._changed):
+            try:
+                listener(game_id)
+            except Exception:
+                log.exception("a watcher failed on news of game %s", game_id)

@@ -15,6 +15,10 @@ The recent calls (``RECENT`` steps) are kept per table; a table that starts bein
 its log (the replay walk's last steps, up to what the channel was told), so the first frame already shows
 what just happened.
 
+A table another process wrote (several processes on one PostgreSQL: a DM press lands on shard 0's) is
+news from the store (``Watch.changed``): a watched one is read again and its recent calls taken from its log
+again, in a task of its own, and its viewers get the new frame.
+
 The browser sends nothing but ``{"ping": N}`` (answered ``{"pong": N}``), a few a second at most; anything
 else closes the socket (1008; over ``MAX_MESSAGE`` bytes 1009, by aiohttp itself).
 """
@@ -40,6 +44,7 @@ from bot.edge.web import pages
 from bot.edge.web.sight import Call, calls, sight
 from bot.games import GameAdapter, Table
 from bot.services import replay as rp
+from bot.services.tables import TableService
 from bot.store import Store
 
 log = logging.getLogger("tavern.web")
@@ -149,8 +154,10 @@ class Fanout:
     """The live tables' viewers. ``frames_built``, ``frames_sent``, ``dropped`` and ``viewers`` are for
     the benches and the operator."""
 
-    def __init__(self, store: Store, games: Mapping[str, GameAdapter], *, send_seconds: float = SEND_SECONDS):
-        self.store, self.games, self.send_seconds = store, games, send_seconds
+    def __init__(self, tables: TableService, *, send_seconds: float = SEND_SECONDS):
+        self.tables, self.send_seconds = tables, send_seconds
+        self.store: Store = tables.store
+        self.games: Mapping[str, GameAdapter] = tables.games
         self._watched: dict[int, _Watched] = {}
         self._walks = rp.Replays(64)  # the logs walked for the recent calls, by game and version
         self._locks = KeyedLocks()
@@ -160,6 +167,7 @@ class Fanout:
         self.frames_sent = 0
         self.dropped = 0
         self._sweeper: asyncio.Task[None] | None = None
+        self._rereading: dict[int, asyncio.Task[None]] = {}  # watched tables read again after news
 
     @property
     def viewers(self) -> int:
@@ -191,6 +199,38 @@ class Fanout:
             frame = self._frame(entry, lang)
             for viewer in group:
                 viewer.offer(frame)
+
+    def changed(self, game_id: int | None) -> None:
+        """The Watch's news of a table another process wrote (None: any): a watched one is read again."""
+        for watched in [game_id] if game_id is not None else list(self._watched):
+            if watched in self._watched and watched not in self._rereading:
+                task = asyncio.get_running_loop().create_task(self._reread(watched))
+                self._rereading[watched] = task
+
+    async def _reread(self, game_id: int) -> None:
+        """The table as the store has it now, its recent calls from its log, a new frame to its viewers."""
+        try:
+            await asyncio.sleep(0)  # news of one write often comes with more: read once after them
+            table = await self.tables.get(game_id)
+            entry = self._watched.get(game_id)
+            if entry is None or not entry.ready or table.seq < entry.table.seq:
+                return
+            steps = await self._told_steps(table)
+            entry = self._watched.get(game_id)
+            if entry is None or table.seq < entry.table.seq:
+                return
+            entry.table = table
+            entry.steps.clear()
+            entry.steps.extend(steps)
+            entry.frames.clear()
+            for lang, group in entry.viewers.items():
+                frame = self._frame(entry, lang)
+                for viewer in group:
+                    viewer.offer(frame)
+        except Exception:
+            log.exception("game %d: could not show its viewers what another process told", game_id)
+        finally:
+            self._rereading.pop(game_id, None)
 
     def _frame(self, entry: _Watched, lang: str) -> bytes:
         """The table's frame in ``lang`` (built once per state and language)."""
@@ -339,8 +379,9 @@ class Fanout:
     async def close(self) -> None:
         """Say goodbye to every viewer (1001: the server is going away; live.js comes back later)."""
         viewers = [v for entry in self._watched.values() for group in entry.viewers.values() for v in group]
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in [self._sweeper, *self._rereading.values()]:
+            if task is not None:
+                task.cancel()
         for viewer in viewers:
             if viewer.task is not None:
                 viewer.task.cancel()

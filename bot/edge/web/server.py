@@ -168,7 +168,7 @@ class WebServer:
     def __init__(self, bot: Served, *, guard: Guard | None = None) -> None:
         self.bot = bot
         self.guard = guard or Guard()
-        self.fanout = Fanout(bot.store, bot.games)
+        self.fanout = Fanout(bot.tables)
         self.port: int | None = None  # the port it listens on (the one chosen, for port 0)
         self._runner: web.AppRunner | None = None
         self._unlisten: Callable[[], None] | None = None
@@ -216,7 +216,7 @@ class WebServer:
             ) from err
         self._runner = runner
         self.port = int(runner.addresses[0][1])
-        self._unlisten = self.bot.tables.watch.listen(self.fanout.told)
+        self._unlisten = self.bot.tables.watch.listen(self.fanout.told, self.fanout.changed)
         log.info("Pages served on http://%s:%d", host, self.port)
 
     async def stop(self) -> None:

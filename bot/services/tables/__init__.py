@@ -165,6 +165,7 @@ class TableService:
         once, so lookups by channel and player see it gone. The news counts as activity for the idle
         timers until the copy is read again (the game was just played)."""
         self._index.changed_elsewhere(game_id, closed, self.clock)
+        self.watch.changed(game_id)
 
     def adapter(self, game: str) -> GameAdapter:
         """The game's adapter; a TableError for a game this bot does not host."""
