@@ -6,6 +6,7 @@ instead of surfacing later as a confusing crash inside a game.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ DEFAULT_METRICS_HOST = "127.0.0.1"
 # The web pages (watch and replay in a browser) listen here unless TAVERN_WEB_HOST says otherwise: a reverse
 # proxy in front gives them to the internet with TLS.
 DEFAULT_WEB_HOST = "127.0.0.1"
+WEB_URL_MOST = 400  # a link's address before its path and token (Discord takes 512 for a link button)
 
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set.\n"
@@ -95,6 +97,9 @@ class Settings:
     web_host: str = DEFAULT_WEB_HOST
     web_url: str | None = None
     web_secret: str = field(default="", repr=False)
+    # Reverse proxies in front of the pages (networks, as text): a request from one of them counts against
+    # the limits of the client the proxy names in X-Forwarded-For, not against the proxy's own address.
+    web_proxies: tuple[str, ...] = ()
 
     @property
     def web_links(self) -> str | None:
@@ -250,17 +255,39 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
 
 
 def _web(env: Mapping[str, str]) -> dict[str, Any]:
-    """TAVERN_WEB_PORT, TAVERN_WEB_HOST, TAVERN_WEB_URL and TAVERN_WEB_SECRET: where the pages listen, the
-    address people reach them by (else this machine's, which only it can open) and the links' key."""
+    """TAVERN_WEB_PORT, TAVERN_WEB_HOST, TAVERN_WEB_URL, TAVERN_WEB_SECRET and TAVERN_WEB_PROXIES: where the
+    pages listen, the address people reach them by (else this machine's, which only it can open), the links'
+    key, and the reverse proxies whose X-Forwarded-For is believed."""
     port = _port(env, "TAVERN_WEB_PORT")
     host = _host(env, "TAVERN_WEB_HOST", DEFAULT_WEB_HOST)
     url = _url(env, "TAVERN_WEB_URL", "the address people open the pages at")
+    if url is not None and len(url) > WEB_URL_MOST:
+        raise SettingsError(
+            f"TAVERN_WEB_URL must be at most {WEB_URL_MOST} characters: a link is that and its token, and "
+            "Discord takes 512."
+        )
     secret = env.get("TAVERN_WEB_SECRET", "").strip()
     if secret and len(secret) < 16:
         raise SettingsError(
             "TAVERN_WEB_SECRET must be at least 16 characters (or empty: derived from the token)."
         )
-    return {"web_port": port, "web_host": host, "web_url": url, "web_secret": secret}
+    proxies = []
+    for part in env.get("TAVERN_WEB_PROXIES", "").split(","):
+        if part.strip():
+            try:
+                proxies.append(str(ipaddress.ip_network(part.strip(), strict=False)))
+            except ValueError:
+                raise SettingsError(
+                    f"TAVERN_WEB_PROXIES must list addresses or networks such as 127.0.0.1 or 10.0.0.0/8, "
+                    f"got {part.strip()!r}."
+                ) from None
+    return {
+        "web_port": port,
+        "web_host": host,
+        "web_url": url,
+        "web_secret": secret,
+        "web_proxies": tuple(proxies),
+    }
 
 
 def _log_format(env: Mapping[str, str]) -> str:

@@ -5,6 +5,7 @@ refused cheaply while another address is served at once; the guard's memory boun
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import statistics
 import time
 from collections.abc import Callable
@@ -15,7 +16,7 @@ import pytest
 
 from bot.base.i18n import speaking, t
 from bot.edge.app import TavernBot
-from bot.edge.web.guard import Guard, address_key
+from bot.edge.web.guard import FILE_COST, Guard, address_key
 from bot.services.links import LIVE_SECONDS, Links
 from bot.settings import Settings
 from tests.conftest import StartBot
@@ -209,6 +210,38 @@ async def test_sockets_per_address_are_limited(
             await ws.close()
 
 
+async def test_behind_a_trusted_proxy_each_client_has_its_own_limits(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    """With TAVERN_WEB_PROXIES naming the proxy (127.0.0.1 here), a request counts against the client the
+    proxy names last in X-Forwarded-For; what a client wrote before that, and the header from anyone who is
+    not a trusted proxy, is not believed."""
+    fake = fake_discord
+    bot, server = await served(start_bot, dataclasses.replace(settings, web_proxies=("127.0.0.1/32",)))
+    table = await practice(fake, bot, fake.add_user("alice"))
+    page = url(server, live_path(bot, table.id))
+    server.guard = Guard(rate=0.001, burst=2)  # two requests per address, then 429
+
+    async def status(client: Client, forwarded: str | None) -> int:
+        headers = {"X-Forwarded-For": forwarded} if forwarded is not None else {}
+        async with client.get(page, headers=headers) as response:
+            return response.status
+
+    async with aiohttp.ClientSession() as proxy:
+        for client_ip in ("198.51.100.7", "198.51.100.8", "2001:db8::1"):  # three people, two pages each
+            assert [await status(proxy, f"203.0.113.9, {client_ip}") for _ in range(3)] == [200, 200, 429]
+        spoofed = [await status(proxy, f"198.51.100.{n}, 192.0.2.50") for n in range(3)]
+        assert spoofed == [200, 200, 429]  # the client's own left-hand entries change nothing
+        assert [await status(proxy, None) for _ in range(3)] == [200, 200, 429]  # the proxy itself
+    elsewhere = aiohttp.TCPConnector(
+        local_addr=("127.0.0.2", 0)
+    )  # not a trusted proxy: its header is not read
+    async with aiohttp.ClientSession(connector=elsewhere) as stranger:
+        said = [await status(stranger, f"198.51.100.{n}") for n in range(10, 13)]
+    assert said == [200, 200, 429]
+    assert "198.51.100.10" not in server.guard._seen
+
+
 # ------------------------------------------------------------------------------------------- a flood
 
 
@@ -298,3 +331,12 @@ def test_sockets_of_an_address_are_counted_and_kept_in_memory() -> None:
     assert guard.open("1.1.1.1") > 0
     guard.close("1.1.1.1")
     assert guard.open("1.1.1.1") == 0
+
+
+def test_files_sent_from_memory_cost_a_fraction_of_a_page() -> None:
+    """A live page of many cards loads whole: its pictures count a fifth of a page each."""
+    now = [0.0]
+    guard = Guard(rate=20, burst=60, clock=lambda: now[0])
+    assert all(guard.allow("192.0.2.1", FILE_COST) == 0 for _ in range(300))  # 300 pictures at once
+    assert guard.allow("192.0.2.1", FILE_COST) > 0 and guard.allow("192.0.2.1") > 0
+    assert all(guard.allow("192.0.2.2") == 0 for _ in range(60)) and guard.allow("192.0.2.2") > 0

@@ -28,7 +28,11 @@ def test_web_settings_from_the_environment(tmp_path: Path) -> None:
     )
     assert (public.web_port, public.web_links) == (None, "https://tavern.example")  # links, no server here
     assert "s" * 32 in public.secrets and "s" * 32 not in repr(public)
+    proxied = settings_from_env({**env, "TAVERN_WEB_PROXIES": "127.0.0.1, 10.0.0.0/8,::1"})
+    assert proxied.web_proxies == ("127.0.0.1/32", "10.0.0.0/8", "::1/128")
     for name, bad in (
+        ("TAVERN_WEB_PROXIES", "10.0.0.0/8, proxy.example"),
+        ("TAVERN_WEB_URL", "https://tavern.example/" + "x" * 400),  # no room left for a link's token
         ("TAVERN_WEB_PORT", "0"),
         ("TAVERN_WEB_PORT", "99999"),
         ("TAVERN_WEB_HOST", "http://x"),

@@ -20,10 +20,12 @@ from bot.edge.web import WebServer
 from bot.edge.web.fanout import Fanout
 from bot.edge.web.server import CSP
 from bot.games import Table
+from bot.rules import bhargage as bh
 from bot.services import game_record
 from bot.settings import Settings
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from tests.test_admin_commands import MODERATOR
 from tests.test_ai_discord import bhargage_move, settle
 
 EXTENSIONS = ["cogs.general", "cogs.stats", "cogs.bhargage", "cogs.deluxe"]
@@ -153,6 +155,30 @@ async def test_live_page_and_its_socket_follow_the_game(
             await ws.close()
     await asyncio.sleep(0.05)
     assert server.fanout.viewers == 0 and server.fanout.watched == 0
+
+
+async def test_an_admin_ending_the_game_ends_it_on_the_page_without_a_stray_call(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    """`/tavern-admin end` publishes nothing, yet the page's viewers see the game over (and its replay's
+    link), with no call made up for it."""
+    fake = fake_discord
+    bot, server = await served(start_bot, settings)
+    alice, mod = fake.add_user("alice"), fake.add_user("mod")
+    mod.permissions = MODERATOR
+    table = await practice(fake, bot, alice)
+    while table.state.phase != bh.Phase.PLAY:  # where an empty telling would still say whose turn it is
+        await bhargage_move(fake, bot, table, alice)
+    async with aiohttp.ClientSession() as client:
+        async with client.ws_connect(url(server, live_path(bot, table.id) + "/ws")) as ws:
+            first = await ws.receive_json(timeout=5)
+            ended = await fake.slash(mod, fake.channel, "tavern-admin end")
+            assert ended is not None
+            last = await ws.receive_json(timeout=5)
+        status, html, _ = await get(client, server, live_path(bot, table.id))
+    assert not first["over"] and last["over"] and last["seq"] == first["seq"]
+    assert last["html"].count('<li class="call">') == first["html"].count('<li class="call">')  # none added
+    assert status == 200 and 'href="/r/' in html  # the replay, now open
 
 
 async def test_a_slow_viewer_skips_to_the_newest_frame_and_is_dropped(

@@ -134,7 +134,7 @@ class Publisher:
         pending = list(table.pending)
         with self.turn(table):
             await session.publish(sink, table, told)
-        if not told.held:  # the calls went to the channel (or its outbox): the watchers see them now
+        if not told.held and not table.pending:  # the calls are out (or queued to go): watchers see them now
             self.host.tables.watch.told(table, pending)
         self._wake(table)
 

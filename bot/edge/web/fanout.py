@@ -50,6 +50,7 @@ from bot.store import Store
 log = logging.getLogger("tavern.web")
 
 RECENT = 12  # steps of calls a live table shows
+REREADS = 20  # reads of a table another process wrote, one after another, before leaving it to the next news
 SEND_SECONDS = 10.0  # a viewer whose socket takes longer than this to take a frame is dropped
 MAX_MESSAGE = 512  # bytes a browser may send in one message (a ping is a dozen)
 PINGS = 1.0  # pings a second a browser may send, over time (live.js sends one every 25 s or so)
@@ -134,6 +135,15 @@ class _Watched:
     steps: deque[Step] = field(default_factory=lambda: deque(maxlen=RECENT))
     frames: dict[str, bytes] = field(default_factory=dict)
     ready: bool = False
+    told: int = 0  # tellings by this process so far: a read of the store begun before one is out of date
+    again: bool = False  # news of another process's write came during a read: read once more
+
+    def offer(self, frame: Callable[[_Watched, str], bytes]) -> None:
+        """The table's frame in each language its viewers read, to each of them."""
+        for lang, group in self.viewers.items():
+            built = frame(self, lang)
+            for viewer in group:
+                viewer.offer(built)
 
 
 def ping_of(data: str) -> int | None:
@@ -191,42 +201,53 @@ class Fanout:
         if entry is None:
             return
         entry.table = table
-        entry.steps.append(Step(replace(table, pending=[]), tuple(events), table.seq))
+        entry.told += 1
+        if events:  # (an admin's end tells nothing: the page shows the game over, no call)
+            entry.steps.append(Step(replace(table, pending=[]), tuple(events), table.seq))
         entry.frames.clear()
-        if not entry.ready:
-            return  # the recent calls are being read: the first frame comes once they are
-        for lang, group in entry.viewers.items():
-            frame = self._frame(entry, lang)
-            for viewer in group:
-                viewer.offer(frame)
+        if entry.ready:  # else the recent calls are being read: the first frame comes once they are
+            entry.offer(self._frame)
 
     def changed(self, game_id: int | None) -> None:
         """The Watch's news of a table another process wrote (None: any): a watched one is read again."""
         for watched in [game_id] if game_id is not None else list(self._watched):
-            if watched in self._watched and watched not in self._rereading:
-                task = asyncio.get_running_loop().create_task(self._reread(watched))
-                self._rereading[watched] = task
+            entry = self._watched.get(watched)
+            if entry is None:
+                continue
+            if watched in self._rereading:
+                entry.again = True  # the read under way may have begun before this write
+                continue
+            task = asyncio.get_running_loop().create_task(self._reread(watched))
+            self._rereading[watched] = task
 
     async def _reread(self, game_id: int) -> None:
-        """The table as the store has it now, its recent calls from its log, a new frame to its viewers."""
+        """The table as the store has it now, its recent calls from its log, a new frame to its viewers;
+        read again while news keeps coming or this process told the table meanwhile (at most ``REREADS``
+        times: the next telling shows the table anyway)."""
         try:
-            await asyncio.sleep(0)  # news of one write often comes with more: read once after them
-            table = await self.tables.get(game_id)
-            entry = self._watched.get(game_id)
-            if entry is None or not entry.ready or table.seq < entry.table.seq:
-                return
-            steps = await self._told_steps(table)
-            entry = self._watched.get(game_id)
-            if entry is None or table.seq < entry.table.seq:
-                return
-            entry.table = table
-            entry.steps.clear()
-            entry.steps.extend(steps)
-            entry.frames.clear()
-            for lang, group in entry.viewers.items():
-                frame = self._frame(entry, lang)
-                for viewer in group:
-                    viewer.offer(frame)
+            for _ in range(REREADS):
+                await asyncio.sleep(0)  # news of one write often comes with more: read once after them
+                entry = self._watched.get(game_id)
+                if entry is None:
+                    return
+                if not entry.ready:  # a first viewer's read is under way: read after it
+                    await asyncio.sleep(0.05)
+                    continue
+                entry.again, before = False, entry.told
+                table = await self.tables.get(game_id)
+                steps = await self._told_steps(table)
+                entry = self._watched.get(game_id)
+                if entry is None:
+                    return
+                if entry.told != before:
+                    continue  # told here meanwhile: what was read may be older than what is shown
+                entry.table = table
+                entry.steps.clear()
+                entry.steps.extend(steps)
+                entry.frames.clear()
+                entry.offer(self._frame)
+                if not entry.again:
+                    return
         except Exception:
             log.exception("game %d: could not show its viewers what another process told", game_id)
         finally:
@@ -297,7 +318,9 @@ class Fanout:
         entry = self._watched.get(table.id)
         if entry is None:
             entry = self._watched[table.id] = _Watched(table)
-        elif table.seq > entry.table.seq or table.status != entry.table.status:
+        elif table.seq > entry.table.seq or (
+            table.seq == entry.table.seq and table.status != entry.table.status
+        ):
             entry.table, entry.frames = table, {}
         viewer = Viewer(socket, lang, table.id, abort)
         entry.viewers.setdefault(lang, set()).add(viewer)
@@ -379,12 +402,11 @@ class Fanout:
     async def close(self) -> None:
         """Say goodbye to every viewer (1001: the server is going away; live.js comes back later)."""
         viewers = [v for entry in self._watched.values() for group in entry.viewers.values() for v in group]
-        for task in [self._sweeper, *self._rereading.values()]:
-            if task is not None:
-                task.cancel()
-        for viewer in viewers:
-            if viewer.task is not None:
-                viewer.task.cancel()
+        tasks = [self._sweeper, *self._rereading.values(), *(v.task for v in viewers)]
+        stopped = [task for task in tasks if task is not None and not task.done()]
+        for task in stopped:
+            task.cancel()
+        await asyncio.gather(*stopped, return_exceptions=True)
         goodbyes = [_goodbye(v.socket) for v in viewers]
         await asyncio.gather(*goodbyes, return_exceptions=True)
 

@@ -25,7 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 RATE = 20.0  # requests a second per address, over time
-BURST = 60.0  # requests at once (a page, its css, js and card pictures, a few times over)
+BURST = 60.0  # requests at once (pages; a card picture, css or js counts as ``FILE_COST`` of one)
+FILE_COST = 0.2  # what a file sent from memory counts (a page of 50 cards costs 11: a few pages at once)
 SOCKETS = 8  # live tables one address may watch at once (tabs, a household behind one address)
 OPENS = 2.0  # new sockets a second per address, over time
 OPEN_BURST = 4.0
@@ -116,14 +117,15 @@ class Guard:
                 self._seen[key] = oldest
                 kept += 1
 
-    def allow(self, peer: str | None) -> float:
-        """Count one request from ``peer``: 0 when it may go, else the seconds until it may."""
+    def allow(self, peer: str | None, cost: float = 1.0) -> float:
+        """Count a request from ``peer`` (``cost``: a card picture or a style sheet, sent from memory, is
+        a fraction of a page): 0 when it may go, else the seconds until it may."""
         seen = self._entry(address_key(peer), self.clock())
-        if seen.tokens >= 1.0:
-            seen.tokens -= 1.0
+        if seen.tokens >= cost - 1e-9:  # (a fifth, five times, is one)
+            seen.tokens -= cost
             return 0.0
         self.refused += 1
-        return (1.0 - seen.tokens) / self.rate
+        return (cost - seen.tokens) / self.rate
 
     def open(self, peer: str | None) -> float:
         """Count one new WebSocket from ``peer``: 0 when it may open (``close`` it later), else the seconds

@@ -73,7 +73,7 @@ def _href(url: str) -> str:
     if url.startswith(("https://", "http://")):
         parts = urlsplit(url)
         url = urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
-    ok = url.startswith(("/", "?")) and not url.startswith("//")
+    ok = url.startswith(("/", "?")) and not url.startswith(("//", "/\\")) and "\\" not in url
     return esc(url if ok else "#")
 
 

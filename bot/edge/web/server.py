@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import re
@@ -40,7 +41,7 @@ from bot.base.i18n import speaking
 from bot.edge.record_export import file_name
 from bot.edge.web import cards, pages
 from bot.edge.web.fanout import MAX_MESSAGE, Fanout
-from bot.edge.web.guard import Guard, retry_after
+from bot.edge.web.guard import FILE_COST, Guard, retry_after
 from bot.edge.web.sight import replay_step, sight
 from bot.games import GameAdapter, Table, TableError
 from bot.services import game_record
@@ -176,6 +177,7 @@ class WebServer:
         self._finished: _Kept[int, tuple[GameRecord, rp.Replay]] = _Kept(CACHED, KEPT_SECONDS)
         self._records: _Kept[tuple[int, str], str] = _Kept(CACHED, KEPT_SECONDS)
         self._servers: _Kept[int, tuple[Table, ...]] = _Kept(256, SERVER_SECONDS)
+        self._proxies = tuple(ipaddress.ip_network(n) for n in bot.settings.web_proxies)
 
     # ------------------------------------------------------------------ start and stop
 
@@ -201,7 +203,7 @@ class WebServer:
             access_log=None,
             logger=_HttpLog(),
             shutdown_timeout=2.0,
-            keepalive_timeout=75.0,
+            keepalive_timeout=15.0,  # an idle connection (or one whose headers dribble in) goes soon
             max_line_size=4096,
             max_field_size=4096,
             max_headers=64,
@@ -234,7 +236,8 @@ class WebServer:
     @web.middleware
     async def _front(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """The guard first (a refusal costs no page), then the handler; every error is a short page."""
-        wait = self.guard.allow(request.remote)
+        cost = FILE_COST if request.path.startswith(("/c/", "/static/")) else 1.0  # i18n: not text
+        wait = self.guard.allow(self.client(request), cost)
         if wait:
             return self._too_many(request, wait)
         try:
@@ -248,9 +251,25 @@ class WebServer:
             if err.status == 405:
                 response.headers["Allow"] = ALLOW
             return response
-        except Exception:
-            log.exception("The page %s failed", request.path[:100])
+        except ConnectionError:  # the browser went away mid-answer: not the server's fault
+            log.debug("a browser went away during %s", _route(request))
             return self._message(request, 500)
+        except Exception:
+            log.exception("The page %s failed", _route(request))  # never the token: it opens the page
+            return self._message(request, 500)
+
+    def client(self, request: web.Request) -> str | None:
+        """The address a request counts against: its peer's, or where the peer is a trusted reverse proxy
+        (``TAVERN_WEB_PROXIES``), the nearest address in ``X-Forwarded-For`` that is not one of them (what
+        the proxy itself saw: anything to its left, the client may have written)."""
+        peer = request.remote
+        if not self._proxies or not _within(peer, self._proxies):
+            return peer
+        for hop in reversed(request.headers.get("X-Forwarded-For", "").split(",")[-16:]):
+            hop = hop.strip()
+            if not _within(hop, self._proxies):
+                return hop if _address(hop) is not None else peer
+        return peer
 
     def _message(self, request: web.Request, status: int) -> web.Response:
         lang = language(request)
@@ -303,9 +322,8 @@ class WebServer:
         table = await self._table(token)
         lang = language(request)
         recent = await self.fanout.recent(table, lang)
-        replay = None
-        if table.status != "active" and self.bot.links is not None:
-            replay = f"/r/{self.bot.links.token('r', table.id, 0)}"
+        links = self.bot.links  # the replay's link, shown once the game is over (live.js shows it then)
+        replay = f"/r/{links.token('r', table.id, 0)}" if links is not None else None
         with speaking(lang):
             seen = sight(table)
             ws = f"/t/{token}/ws?lang={lang}"  # i18n: not text
@@ -322,13 +340,15 @@ class WebServer:
             raise Refused(400)
         if self.fanout.full:
             return self._too_many(request, FULL_WAIT)
-        peer = request.remote
+        peer = self.client(request)
         wait = self.guard.open(peer)
         if wait:
             return self._too_many(request, wait)
         try:
             await socket.prepare(request)
             await self._watch(request, table, socket)
+        except ConnectionError:  # gone mid-handshake: nothing to say, nobody to say it to
+            pass
         finally:
             self.guard.close(peer)
         return socket
@@ -441,6 +461,23 @@ class WebServer:
             raise Refused(404)
         body, kind = found
         return web.Response(body=body, headers={"Content-Type": kind, "Cache-Control": STATIC_CACHE})
+
+
+def _route(request: web.Request) -> str:
+    """What a log line may say of a request's path: its route, without the link's token."""
+    return re.sub(r"^/([trs])/[^/]+", r"/\1/…", request.path[:100])  # i18n: not text
+
+
+def _address(text: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address((text or "").partition("%")[0])
+    except ValueError:
+        return None
+
+
+def _within(text: str | None, networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]) -> bool:
+    ip = _address(text)
+    return ip is not None and any(ip in n for n in networks)
 
 
 def language(request: web.Request) -> str:

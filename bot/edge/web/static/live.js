@@ -51,7 +51,7 @@
     if (!frame || typeof frame.seq !== "number" || typeof frame.html !== "string") {
       return;
     }
-    if (frame.seq > seq || (frame.over && !over)) {
+    if (frame.seq >= seq || (frame.over && !over)) {  /* the same move, newly told: its calls */
       seq = frame.seq;
       main.dataset.seq = String(seq);
       main.innerHTML = frame.html;
