@@ -319,17 +319,18 @@ def test_a_replay_steps_by_move_and_by_hand_with_plain_links() -> None:
     last = len(replay.steps) - 1
     first = replay_html(replay, 0)
     assert_safe(first)
-    assert links(first) == {
-        "next": "?step=1",
-        "hand+": f"?step={replay.hand_starts()[1]}",
-        "last": f"?step={last}",
+    assert links(first) == {  # in the page's language, however it was chosen
+        "next": "?step=1&lang=en",
+        "hand+": f"?step={replay.hand_starts()[1]}&lang=en",
+        "last": f"?step={last}&lang=en",
     }
+    assert links(replay_html(replay, 0, "it"))["next"] == "?step=1&lang=it"
     assert "Step 1 of" in first and f"Hand 1 of {replay.steps[-1].hand}" in first
     assert 'href="/r/41.sig/record" download' in first and "Download the game record" in first
     assert '<script src="/static/replay.js" defer>' in first and "Final score" not in first
     middle = replay_html(replay, 10)
     assert set(links(middle)) == {"first", "hand-", "prev", "next", "hand+", "last"}
-    assert links(middle)["prev"] == "?step=9" and links(middle)["next"] == "?step=11"
+    assert links(middle)["prev"] == "?step=9&lang=en" and links(middle)["next"] == "?step=11&lang=en"
     end = replay_html(replay, last)
     assert set(links(end)) == {"first", "hand-", "prev"} and "Final score" in end
     seen = sight(replay.at(last))

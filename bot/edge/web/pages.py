@@ -284,8 +284,9 @@ def live_page(sight: Sight, calls: Sequence[Call], *, lang: str, ws_path: str, r
 # ------------------------------------------------------------------------------------------------ replay
 
 
-def _nav(index: int, targets: dict[str, int]) -> str:
-    """The six steppers as links (``?step=N``, usable without script); one that would not move is text."""
+def _nav(index: int, targets: dict[str, int], lang: str) -> str:
+    """The six steppers as links (``?step=N&lang=L``, usable without script, in the page's language whether
+    the browser or the address chose it); one that would not move is text."""
     labels = {
         "first": t("web.replay.first"),
         "hand-": t("web.replay.hand-back"),
@@ -303,7 +304,8 @@ def _nav(index: int, targets: dict[str, int]) -> str:
             items.append(f"<li>{off}</li>")
         else:
             items.append(
-                f'<li><a class="step" href="?step={int(to)}" data-step="{int(to)}" data-which="{esc(which)}">'
+                f'<li><a class="step" href="?step={int(to)}&amp;lang={esc(lang)}" data-step="{int(to)}" '
+                f'data-which="{esc(which)}">'
                 f"{inner}</a></li>"
             )
     label, listed = esc(t("web.replay.nav")), "".join(items)
@@ -324,7 +326,7 @@ def replay_fragment(step: ReplayStep, lang: str) -> str:
         else:
             score = f'<p class="score">{scored}</p>'  # i18n: not text
         said = _calls([step.call], t("web.replay.quiet"))
-        return f"{_nav(step.index, step.targets)}{where}{score}{said}{_board(step.sight)}"
+        return f"{_nav(step.index, step.targets, lang)}{where}{score}{said}{_board(step.sight)}"
 
 
 def replay_page(step: ReplayStep, *, lang: str, record_path: str) -> str:

@@ -27,7 +27,10 @@
       return;
     }
     busy = true;
-    fetch(base + "/step/" + step, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+    var lang = encodeURIComponent(document.documentElement.lang || "");
+    var there = "?step=" + step + "&lang=" + lang;
+    fetch(base + "/step/" + step + "?lang=" + lang,
+          { headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (answer) {
         if (!answer.ok) {
           throw new Error("step " + step + ": " + answer.status);
@@ -39,14 +42,14 @@
           throw new Error("step " + step + ": no step");
         }
         main.innerHTML = data.html;
-        window.history.replaceState(null, "", "?step=" + data.index);
+        window.history.replaceState(null, "", "?step=" + data.index + "&lang=" + lang);
         busy = false;
         if (focus) {
           (link(which) || main).focus();
         }
       })
       .catch(function () {
-        location.href = "?step=" + step;
+        location.href = there;
       });
   }
 
