@@ -84,3 +84,34 @@ def test_links_expire_and_say_so() -> None:
 def test_the_key_is_never_the_token_and_differs_by_secret() -> None:
     assert key_from("", "token") != b"token" and key_from("", "token") != key_from("", "other")
     assert key_from("a long enough secret", "token") == key_from("a long enough secret", "other")
+
+
+def test_a_list_of_tables_with_long_links_stays_within_an_embed() -> None:
+    """`/tavern tables` with fifteen tables and links of the longest address allowed: the lines that don't
+    fit are counted with the rest, and the server page's link stays last."""
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from bot.base.i18n import speaking
+    from bot.services.live_tables import ROOM, LiveTables, tables_text
+
+    adapter = SimpleNamespace(title="Bhargage", score_line=lambda table: "alice 12 · bob 9")
+    tables = tuple(
+        cast(
+            Any,
+            SimpleNamespace(
+                id=n, adapter=adapter, channel_id=10**17 + n, meta=SimpleNamespace(thread_id=None)
+            ),
+        )
+        for n in range(15)
+    )
+    base = "https://tavern.example/" + "x" * 370
+    with speaking("en"):
+        text = tables_text(
+            LiveTables(tables, 2), lambda table: f"{base}/t/{table.id}.1.{'s' * 22}", base + "/s"
+        )
+        short = tables_text(LiveTables(tables, 2), lambda table: f"/t/{table.id}", "/s")
+    assert len(text) <= ROOM and base + "/s" in text.splitlines()[-1]
+    shown = sum(1 for line in text.splitlines() if "/t/" in line)
+    assert 0 < shown < 15 and f"{15 - shown + 2}" in text.splitlines()[-2]  # the rest are counted
+    assert sum(1 for line in short.splitlines() if "/t/" in line) == 15 and "2" in short.splitlines()[-2]

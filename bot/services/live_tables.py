@@ -17,6 +17,7 @@ from bot.services.tables import TableService
 from bot.store import Store
 
 LIMIT = 15  # tables shown: an embed of one line each stays short on a phone
+ROOM = 4096  # characters of an embed's description
 
 
 @dataclass(frozen=True)
@@ -33,23 +34,36 @@ async def live_tables(store: Store, tables: TableService, guild_id: int) -> Live
 
 
 def tables_text(
-    found: LiveTables, watch: Callable[[Table], str] | None = None, server: str | None = None
+    found: LiveTables,
+    watch: Callable[[Table], str] | None = None,
+    server: str | None = None,
+    room: int = ROOM,
 ) -> str:
     """One line per live game: the game, where to watch it (its thread, else its channel), the score, and
     ``watch(table)``, the address of its page in a browser, when given; ``server``: the address of the
-    page of all the server's live tables, last."""
-    lines = []
-    for table in found.tables:
+    page of all the server's live tables, last. Within ``room`` characters (an embed's): the tables that
+    don't fit are counted with those beyond the list."""
+    lines: list[str] = []
+    tail = (
+        [t("general.tables.server", url=server)]
+        if server is not None and (found.tables or found.more)
+        else []
+    )
+    more = found.more
+    for n, table in enumerate(found.tables):
         where = f"<#{table.meta.thread_id or table.channel_id}>"
         game, score = table.adapter.title, table.adapter.score_line(table)
         if watch is None:
-            lines.append(t("general.tables.line", game=game, where=where, score=score))
+            line = t("general.tables.line", game=game, where=where, score=score)
         else:
-            lines.append(
-                t("general.tables.watch-line", game=game, where=where, score=score, url=watch(table))
-            )
-    if found.more:
-        lines.append(t("general.tables.more", n=found.more))
-    if lines and server is not None:
-        lines.append(t("general.tables.server", url=server))
+            line = t("general.tables.watch-line", game=game, where=where, score=score, url=watch(table))
+        left = len(found.tables) - n - 1 + more
+        after = [t("general.tables.more", n=left)] if left else []
+        if len("\n".join([*lines, line, *after, *tail])) > room:
+            more = len(found.tables) - n + more
+            break
+        lines.append(line)
+    if more:
+        lines.append(t("general.tables.more", n=more))
+    lines += tail
     return "\n".join(lines) if lines else t("general.tables.none")
