@@ -303,11 +303,9 @@ def _nav(index: int, targets: dict[str, int], lang: str) -> str:
             off = f'<span class="step off" aria-disabled="true">{inner}</span>'  # i18n: not text
             items.append(f"<li>{off}</li>")
         else:
-            items.append(
-                f'<li><a class="step" href="?step={int(to)}&amp;lang={esc(lang)}" data-step="{int(to)}" '
-                f'data-which="{esc(which)}">'
-                f"{inner}</a></li>"
-            )
+            href = f"?step={int(to)}&amp;lang={esc(lang)}"  # i18n: not text
+            data = f'data-step="{int(to)}" data-which="{esc(which)}"'  # i18n: not text
+            items.append(f'<li><a class="step" href="{href}" {data}>{inner}</a></li>')  # i18n: not text
     label, listed = esc(t("web.replay.nav")), "".join(items)
     return f'<nav class="steps" aria-label="{label}"><ul>{listed}</ul></nav>'  # i18n: not text
 
