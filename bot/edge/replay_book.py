@@ -24,7 +24,6 @@ from bot.edge import delivery
 from bot.games import Table, clip
 from bot.services import replay as rp
 from bot.store import Store
-from bot.store.records import GameRecord
 
 PREFIX = "tv:replay:"  # i18n: not text
 _STEP = r"(?P<game>[1-9][0-9]{0,18}):(?P<step>0|[1-9][0-9]{0,5})"  # i18n: not text
@@ -63,14 +62,9 @@ async def replay_for(client: Client, guild_id: int | None, user_id: int, game_id
         raise UserFacingError("replay.live", id=game_id)
     found = REPLAYS.get(record.id, record.version)
     if found is None:
-        found = _walk(client, record)
+        found = rp.of_record(client.games[record.game], record)
         REPLAYS.put(record.id, record.version, found)
     return found
-
-
-def _walk(client: Client, record: GameRecord) -> rp.Replay:
-    adapter = client.games[record.game]
-    return rp.walk(adapter, rp.table_of(adapter, record), [a.text for a in record.actions])
 
 
 BUTTONS = (("first", "⏮"), ("hand-", "⏪"), ("prev", "◀"), ("next", "▶"), ("hand+", "⏩"), ("last", "⏭"))

@@ -134,3 +134,8 @@ def table_of(adapter: GameAdapter, record: Any) -> Table:
         last_action_at=record.finished_at or record.created_at,
         status=record.status,
     )
+
+
+def of_record(adapter: GameAdapter, record: Any) -> Replay:
+    """A stored game (``GameRecord``) walked from its start: its table, then every logged action."""
+    return walk(adapter, table_of(adapter, record), [a.text for a in record.actions])

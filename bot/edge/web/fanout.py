@@ -282,11 +282,8 @@ class Fanout:
                 record = await self.store.load_game(table.id)
                 if record is None or record.game not in self.games:
                     return []
-                adapter = self.games[record.game]
-                texts = [
-                    a.text for a in record.actions
-                ]  # walked beside the event loop, which serves the rest
-                replay = await asyncio.to_thread(rp.walk, adapter, rp.table_of(adapter, record), texts)
+                # walked beside the event loop, which serves the rest
+                replay = await asyncio.to_thread(rp.of_record, self.games[record.game], record)
                 self._walks.put(record.id, record.version, replay)
                 self._walks.put(table.id, table.version, replay)
         told = table.meta.told(table.seq)

@@ -378,9 +378,7 @@ class WebServer:
             record = await self.bot.store.load_game(game_id)
             if record is None or record.status == "active" or record.game not in self.bot.games:
                 raise Refused(404)
-            adapter = self.bot.games[record.game]
-            texts = [a.text for a in record.actions]
-            replay = await asyncio.to_thread(rp.walk, adapter, rp.table_of(adapter, record), texts)
+            replay = await asyncio.to_thread(rp.of_record, self.bot.games[record.game], record)
             kept = (record, replay)
             self._finished.put(game_id, kept)
         if await self._browser(kept[0].guild_id) == BROWSER_OFF:
