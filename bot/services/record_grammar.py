@@ -214,6 +214,12 @@ def readable(name: str) -> str:
     return _MARKDOWN_ESCAPE.sub(r"\1", name).replace(BREAK, "")
 
 
+def legible(text: str) -> str:
+    """A stored text as people read it: :func:`readable`, and hidden characters cut but for the joiners
+    emoji need."""
+    return "".join(ch for ch in readable(text) if not hidden(ch) or ch in JOINERS)
+
+
 def plain(text: str, names: Callable[[int], str]) -> list[str]:
     """What the channel was told as plain lines: no bold, underline, subtext marks or code fences; suit
     emojis as their symbols; names unescaped; hidden characters cut; blank lines dropped."""
@@ -225,8 +231,7 @@ def plain(text: str, names: Callable[[int], str]) -> list[str]:
     for line in text.split("\n"):
         if line.startswith("```"):
             continue
-        line = readable(line.removeprefix("-# "))
-        line = "".join(ch for ch in line if not hidden(ch) or ch in JOINERS).rstrip(" ")
+        line = legible(line.removeprefix("-# ")).rstrip(" ")
         if line.strip():
             out.append(line[: MAX_LINE - 2])
     return out

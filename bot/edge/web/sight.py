@@ -57,10 +57,7 @@ class Sight:
     code: frozenset[int] = frozenset()
 
 
-def clean(text: str) -> str:
-    """A stored text as people read it: markdown escapes and hidden characters (bidi controls, zero-width
-    spaces) taken out, the joiners emoji need kept."""
-    return "".join(ch for ch in g.readable(text) if not g.hidden(ch) or ch in g.JOINERS)
+clean = g.legible  # a stored text (a seat's name) as people read it, as the calls' lines are
 
 
 def _namer(table: Table) -> Callable[[int], str]:
