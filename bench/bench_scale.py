@@ -84,6 +84,7 @@ async def measure(tables: list[int], seconds: float, think: float) -> dict[tuple
                     noop_ratio=0.0,
                     database_url=url,
                     processes=setup.processes,
+                    referee=False,
                 )
                 result = await run_bench(config)
                 if result.errors:

@@ -167,6 +167,7 @@ async def start_up(path: Path) -> dict[str, float]:
     TableService.restore = timed_restore  # type: ignore[method-assign]
     SQLiteStore.active_index = timed_index  # type: ignore[method-assign]
     fake = FakeDiscord()
+    fake.referee = False  # its CPU would count as Discord's time; the tests check every body
     player = fake.add_user("player")
     # The last game (the restore comes to it last) moves to the fake's channel, and the seat it waits for
     # to a fake user, whose hand then has the game's controls on it.

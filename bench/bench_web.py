@@ -113,6 +113,7 @@ async def one_run(seed: int, viewers: int, moves: int, think: float) -> Run:
     run = Run(viewers)
     with tempfile.TemporaryDirectory(prefix="tavern-web-") as tmp:
         fake = FakeDiscord()
+        fake.referee = False  # its CPU would count as Discord's time; the tests check every body
         a, b = fake.add_user("Ann"), fake.add_user("Bob")
         channel = fake.add_channel("bhargage")
         async with running_bot(fake, _settings(Path(tmp))) as bot:

@@ -150,6 +150,9 @@ class KillConfig:
     min_gap: float = 0.3
     max_gap: float = 3.0
     db_dir: Path | None = None
+    referee: bool = (
+        True  # the fake checks every request against Discord's contract (off from the command line)
+    )
 
 
 async def run_kill_test(
@@ -165,6 +168,7 @@ async def run_kill_test(
         )
         db_path = db_dir / "tavern.sqlite3"
         fake = FakeDiscord()
+        fake.referee = config.referee
         fake.reply_timeout = REPLY_TIMEOUT
         bench = Config(tables=config.tables, deluxe_tables=config.deluxe_tables, target=61, deluxe_target=60)
         seating = seat_tables(bench, fake)
@@ -257,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         deluxe_tables=args.deluxe_tables,
         think=args.think,
         seed=args.seed,
+        referee=False,
     )
     report = asyncio.run(run_kill_test(config))
     print(report.summary())

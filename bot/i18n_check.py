@@ -37,6 +37,8 @@ OPERATOR_ONLY = (
     "bot/services/health.py",
     "bot/services/drawing.py",
     "bot/backup.py",
+    "bot/check.py",
+    "bot/edge/contract/",
     "bot/services/snapshots.py",
     "bot/base/i18n.py",
     "bot/i18n_check.py",

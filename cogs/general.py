@@ -15,12 +15,17 @@ from bot.base.i18n import current, t
 from bot.base.refusals import UserFacingError
 from bot.base.text import RULES_DOCS, rules_link
 from bot.edge import delivery, forget_me, history_book, leaderboard_book, me_panel, record_export, replay_book
+from bot.edge.contract.limits import INTEGER_MAX
 from bot.edge.translator import cmd, localized
 from bot.games import GAMES
 from bot.render import cards as gallery
 from bot.services.live_tables import live_tables, tables_text
 from bot.services.server_settings import BROWSER_OFF, BROWSER_SERVER, MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
 from cogs.stats import game_choices
+
+# A game's number, as a slash option: the largest integer Discord's API carries bounds it (a bound past it has
+# the whole command registration refused).
+MAX_GAME_ID = INTEGER_MAX
 
 if TYPE_CHECKING:
     from bot.edge.app import TavernBot
@@ -315,7 +320,7 @@ class General(commands.Cog):
     @app_commands.rename(game=cmd("cmd.tavern.replay.game"))
     @app_commands.describe(game=cmd("cmd.tavern.replay.game.description"))
     async def replay(
-        self, interaction: discord.Interaction[TavernBot], game: app_commands.Range[int, 1, 2**53]
+        self, interaction: discord.Interaction[TavernBot], game: app_commands.Range[int, 1, MAX_GAME_ID]
     ) -> None:
         await replay_book.show(self.bot, interaction, game)
 
@@ -323,7 +328,7 @@ class General(commands.Cog):
     @app_commands.rename(game=cmd("cmd.tavern.export.game"))
     @app_commands.describe(game=cmd("cmd.tavern.export.game.description"))
     async def export(
-        self, interaction: discord.Interaction[TavernBot], game: app_commands.Range[int, 1, 2**53]
+        self, interaction: discord.Interaction[TavernBot], game: app_commands.Range[int, 1, MAX_GAME_ID]
     ) -> None:
         """The game's record as a text file, for the asker alone (``bot.edge.record_export``)."""
         await record_export.send(self.bot, interaction, game)

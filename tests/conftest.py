@@ -17,6 +17,7 @@ import yarl
 from bot.edge.app import TavernBot, create_bot
 from bot.settings import Settings
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord
+from tests.fakediscord.server import REFEREE
 from tests.pgserver import PostgresNotFound, PostgresServer, server_version
 
 StartBot = Callable[..., Awaitable[TavernBot]]
@@ -91,6 +92,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if REFEREE["checked"]:
+        untaken = REFEREE["violations"] - REFEREE["taken"]
+        terminalreporter.write_line(
+            f"Discord's published contract: {REFEREE['checked']} requests checked, {untaken} violations "
+            f"({REFEREE['taken']} more planted on purpose by tests and caught)"
+        )
     for reason, count in _postgres_skips.items():
         terminalreporter.write_line(
             f"{plural(count, 'test')} needing PostgreSQL skipped: {reason}", yellow=True, bold=True

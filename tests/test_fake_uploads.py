@@ -7,6 +7,7 @@ import io
 import struct
 import time
 import zlib
+from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -16,6 +17,15 @@ from discord import app_commands
 from bot.edge.app import TavernBot
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
+
+
+@pytest.fixture(autouse=True)
+def planted(fake_discord: FakeDiscord) -> Iterator[None]:
+    """The tests here send what Discord refuses on purpose, to check the fake's refusals of uploads: the
+    referee's findings (``bot.edge.contract``) are theirs, taken at each test's end."""
+    yield
+    fake_discord.take_violations()
+
 
 # ------------------------------------------------------------------------------------------------ helpers
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, ParamSpec, TypeVar
 
 import discord
@@ -19,6 +19,15 @@ from bot.edge.errors import reply_error
 from bot.rules.errors import IllegalAction
 from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord
+
+
+@pytest.fixture(autouse=True)
+def planted(fake_discord: FakeDiscord) -> Iterator[None]:
+    """The tests here send what Discord refuses on purpose, to check the fake's own refusals: the referee's
+    findings (``bot.edge.contract``) are theirs, taken at each test's end."""
+    yield
+    fake_discord.take_violations()
+
 
 # ------------------------------------------------------------------------------------ test-only commands
 
@@ -806,7 +815,11 @@ LIMITS: list[Any] = [
     ),
     pytest.param(
         {"components": [_row(_select(2, options=[{"label": "a", "value": "a", "emoji": {"name": "🌙"}}]))]},
-        {"components": [_row(_select(2, options=[{"label": "a", "value": "a", "emoji": {"id": "1"}}]))]},
+        {
+            "components": [
+                _row(_select(2, options=[{"label": "a", "value": "a", "emoji": {"id": "1", "name": "x"}}]))
+            ]
+        },
         "components.0.components.0.options.0.emoji.id",
         id="select option emoji id must exist",
     ),

@@ -39,7 +39,7 @@ LAYERS: dict[str, Layer] = {
     "bot.games": Layer(3),
     "bot.store": Layer(4, frozenset({"aiosqlite", "asyncpg"})),
     "bot.services": Layer(5),
-    "bot.edge": Layer(6, frozenset({"discord", "aiohttp"})),
+    "bot.edge": Layer(6, frozenset({"discord", "aiohttp", "jsonschema", "referencing"})),
     # entry points: what ``python -m bot …`` runs, and the package itself
     "bot": ENTRY,
     "cogs": ENTRY,

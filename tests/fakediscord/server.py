@@ -52,13 +52,15 @@ import re
 import secrets
 import time
 import traceback
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import quote
 
 from aiohttp import WSMsgType, web
+
+from bot.edge.contract import Contract, Violation
 
 from . import media
 from .model import (
@@ -87,6 +89,7 @@ from .model import (
     shard_of,
 )
 from .validate import (
+    ContractViolation,
     DiscordError,
     FormErrors,
     validate_commands,
@@ -95,6 +98,10 @@ from .validate import (
 )
 
 log = logging.getLogger("fakediscord")
+contract = Contract.load()  # Discord's published contract, the referee of every request
+# Over every fake of this process: requests checked against the contract, those that broke it, and those of
+# them a test took because it sent them on purpose (the test session's summary prints it).
+REFEREE: Counter[str] = Counter()
 
 FAKE_TOKEN = "fake.bot.token-" + "x" * 40
 API = "/api/v10"
@@ -179,6 +186,29 @@ class _Conn:
         await self.ws.send_str(json.dumps(payload))
 
 
+def _in_discords_words(violation: Violation) -> tuple[str, str]:
+    """A contract violation as Discord's form error says it (its code and sentence), where the kind is one
+    whose words are known; else the referee's own sentence."""
+    limit = violation.limit
+    if violation.span is not None:
+        low, high = violation.span
+        return "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length."
+    match violation.kind:
+        case "maxLength" | "maxItems" if limit is not None:
+            return "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length."
+        case "minLength" | "minItems" if limit is not None:
+            return "BASE_TYPE_MIN_LENGTH", f"Must be {limit} or more in length."
+        case "maximum" if limit is not None:
+            return "NUMBER_TYPE_MAX", f"int value should be less than or equal to {limit}."
+        case "minimum" if limit is not None:
+            return "NUMBER_TYPE_MIN", f"int value should be greater than or equal to {limit}."
+        case "required":
+            return "BASE_TYPE_REQUIRED", "This field is required"
+        case "enum":
+            return "BASE_TYPE_CHOICES", violation.message
+    return "CONTRACT", violation.message
+
+
 def _thread_form(body: dict[str, Any], errors: FormErrors) -> None:
     """A thread's name (1–100 characters) and auto-archive minutes, where the body gives them."""
     if "name" in body:
@@ -217,12 +247,18 @@ class FakeDiscord:
         self.interactions: list[FakeInteraction] = []
         self.listeners: list[Callable[[FakeMessage], object]] = []  # called on every message post/edit/delete
         self.global_commands: list[dict[str, Any]] = []
+        self.command_bodies: list[Any] = []  # every bulk command sync's body, as the bot sent it
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.requests: list[tuple[str, str, int]] = []
         self.request_log: list[RequestRecord] = []  # the same requests, timed and tied to channel or token
         self.rejected: list[Rejection] = []
         self.errors: list[str] = []  # bugs in the fake itself
         self.unhandled: list[str] = []  # routes the bot used that the fake does not model
+        # Every request is checked against Discord's published contract (``_referee``); a test that sends what
+        # Discord refuses on purpose takes its violations (``take_violations``).
+        self.referee = True
+        self.contract_checked = 0  # requests checked
+        self.contract_violations: list[ContractViolation] = []
         self.identify_count = 0
         # time.monotonic() when each gateway websocket was accepted, and when each IDENTIFY arrived (start-up
         # benchmarks measure from them).
@@ -525,6 +561,11 @@ class FakeDiscord:
             problems.append("fake Discord handler errors:\n" + "\n".join(self.errors))
         if self.unhandled:
             problems.append("bot used routes the fake does not model: " + ", ".join(self.unhandled))
+        if self.contract_violations:
+            problems.append(
+                "requests Discord's published contract refuses (bot.edge.contract):\n"
+                + "\n".join(str(v) for v in self.contract_violations)
+            )
         if problems:
             raise AssertionError("\n".join(problems))
 
@@ -1090,15 +1131,24 @@ class FakeDiscord:
         parts: dict[str, FilePart] = {}
         try:
             try:
+                refused: DiscordError | None = None
                 if request.content_type.startswith("multipart/"):
                     body, parts = await self._read_form(request)
                     request[_FORM_KEY] = (body, parts)
                     request[_BODY_KEY] = body
+                    refused = self._referee(request, body, parts)
+                else:
+                    body = await self._json_body(request)
+                    if isinstance(body, dict):
+                        request[_BODY_KEY] = body
+                    refused = self._referee(request, body, {})
                 await self._hung(request)
                 self._injected_failure(request)
                 self._global_rate(request)
                 if parts:
                     self._check_uploads(parts)
+                if refused is not None:
+                    raise refused
                 response = await handler(request)
             except DiscordError as err:
                 self.rejected.append(
@@ -1138,6 +1188,50 @@ class FakeDiscord:
         finally:
             self._inflight -= 1
             self._touch()
+
+    @staticmethod
+    async def _json_body(request: web.Request) -> Any:
+        """A request's JSON body, or None (no body, or not JSON: the route's handler answers that)."""
+        if not request.body_exists or request.content_type != "application/json":
+            return None
+        try:
+            return json.loads(await request.read())
+        except ValueError:
+            return None
+
+    def _referee(self, request: web.Request, body: Any, parts: dict[str, FilePart]) -> DiscordError | None:
+        """Discord's published contract (``bot.edge.contract``) applied to the request: each violation is kept
+        in ``contract_violations`` (the test that caused it fails, see :meth:`check_healthy`) and the
+        request is refused as Discord refuses a body it won't take (400 50035, the field errors in
+        ``errors``), once the fake's other refusals (injected failures, rate limits, uploads) have had their
+        turn."""
+        if not self.referee or not request.path.startswith(API):  # the CDN's attachments are no API
+            return None
+        path = request.path.removeprefix(API)
+        files = [len(part.data) for part in parts.values()]
+        found = contract.check(request.method, path, body, files=files, payload_json=bool(parts))
+        self.contract_checked += 1
+        REFEREE["checked"] += 1
+        if not found:
+            return None
+        REFEREE["violations"] += 1
+        self.contract_violations.append(ContractViolation(request.method, path, tuple(found), body))
+        for violation in found:
+            if violation.refusal is not None:
+                status, code, message = violation.refusal
+                return DiscordError(status, code, message)
+        errors = FormErrors()
+        for violation in found:
+            errors.add(violation.path or ("_body",), *_in_discords_words(violation))
+        return DiscordError(400, 50035, "Invalid Form Body", errors.tree)
+
+    def take_violations(self, contains: str = "") -> list[ContractViolation]:
+        """Remove and return the contract violations (whose text contains ``contains``): for tests that
+        send what Discord would refuse on purpose."""
+        taken = [v for v in self.contract_violations if contains in str(v)]
+        self.contract_violations = [v for v in self.contract_violations if v not in taken]
+        REFEREE["taken"] += len(taken)
+        return taken
 
     @staticmethod
     def _record(request: web.Request, arrived: float, status: int) -> RequestRecord:
@@ -1278,6 +1372,7 @@ class FakeDiscord:
             raise DiscordError(403, 50001, "Missing Access")
         if request.method == "PUT":
             body = await request.json()
+            self.command_bodies.append(body)
             validate_commands(body)
             stored = []
             old = {c["name"]: c["id"] for c in self.commands(self.guilds.get(guild_id or 0))}
@@ -1642,7 +1737,7 @@ class FakeDiscord:
         if form is not None:
             body, files = form
             return body, files
-        if request.can_read_body:
+        if request.body_exists:  # read already by the middleware's referee: aiohttp keeps it
             try:
                 body = await request.json()
             except ValueError:

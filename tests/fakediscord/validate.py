@@ -41,7 +41,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Container
+from dataclasses import dataclass
 from typing import Any
+
+from bot.edge.contract import Violation
 
 from .model import COMPONENTS_V2
 
@@ -82,6 +85,19 @@ PREMIUM_STYLE = 6
 # components v2 layout and content types (section, text display, thumbnail, gallery, file, separator,
 # container) besides the action row
 V2_TYPES = (1, 9, 10, 11, 12, 13, 14, 17)
+
+
+@dataclass(frozen=True)
+class ContractViolation:
+    """A request that broke Discord's published contract (``bot.edge.contract``): what, where and why."""
+
+    method: str
+    path: str
+    violations: tuple[Violation, ...]
+    body: Any = None
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path}: " + "; ".join(str(v) for v in self.violations)
 
 
 class DiscordError(Exception):
