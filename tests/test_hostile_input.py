@@ -67,6 +67,45 @@ async def test_a_forged_option_value_is_refused_quietly_and_posts_nothing(
     assert "Bharg Deluxe leaderboard" in ok.text() and not ok.message.pinged_user_ids()
 
 
+@pytest.mark.parametrize(
+    ("command", "values", "forged"),
+    [
+        ("tavern replay", {"game": 1}, {"game": 2**64}),  # past 64 bits: the store can't even bind it
+        ("tavern replay", {"game": 1}, {"game": 0}),
+        ("tavern export", {"game": 1}, {"game": 2**53}),  # one past what Discord's client may send
+        ("tavern export", {"game": 1}, {"game": -(2**63)}),
+        ("deluxe create", {"target": 40}, {"target": 10**6}),
+        ("tavern-admin settings", {"nudge_minutes": 5}, {"nudge_minutes": 10**9}),
+        ("bhargage count", {"cards": "the sea", "up": "the sun"}, {"cards": "the sea " * 400}),
+        ("leaderboard", {"game": "deluxe"}, {"season": 10**12}),
+    ],
+)
+async def test_a_forged_value_outside_its_declared_range_is_refused_quietly_before_the_command(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    command: str,
+    values: dict[str, object],
+    forged: dict[str, object],
+) -> None:
+    """A declared ``Range`` is the client's menu too: discord.py passes any value through. A forged integer
+    past it (``/tavern replay game:2**64`` logged an unhandled ERROR from the store) or a string past its
+    length is refused privately before the command runs: no ERROR (the autouse guard), nothing posted,
+    nothing stored, and the same command within its range still answers."""
+    fake = fake_discord
+    bot = await start_bot()
+    mallory = fake.add_user("mallory")
+    if "season" in forged:
+        values = {**values, "season": 1}
+    answer = await slash_raw(fake, mallory, fake.channel, command, values, **forged)
+    assert answer.ephemeral, answer.text()
+    assert "outside what this option takes: from " in answer.text()
+    assert fake.channel_messages(fake.channel) == []
+    assert await bot.store.open_lobbies() == [] and not bot.tables.active_tables()
+    assert await bot.store.guild_settings(fake.guild.id) == {}
+    within = await slash_raw(fake, mallory, fake.channel, command, values)
+    assert "outside what this option takes" not in within.text()
+
+
 async def test_a_challenge_pings_the_challenged_player_only(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:

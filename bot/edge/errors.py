@@ -18,6 +18,7 @@ from discord import app_commands
 from bot.base.i18n import both, named, t, tn
 from bot.base.refusals import UserFacingError
 from bot.base.safe import plain
+from bot.edge.contract.limits import INTEGER_MAX
 from bot.render.refusals import said
 from bot.rules.errors import RulesError
 
@@ -145,9 +146,10 @@ VALUE_TYPES: dict[int, tuple[type, ...]] = {3: (str,), 4: (int,), 5: (bool,), 10
 
 
 def check_values(interaction: discord.Interaction[Any]) -> None:
-    """Refuse what no client would send for this command: a value of another type than its option's, or one
-    that is not among the option's declared choices (the choices are the client's menu, not a check: anyone
-    can send any value). Refused quietly, without repeating the value."""
+    """Refuse what no client would send for this command: a value of another type than its option's, one
+    that is not among the option's declared choices, or one outside its declared range (the choices and the
+    range are the client's menu, not a check: anyone can send any value). Refused quietly, without repeating
+    the value."""
     data: Any = interaction.data or {}
     command = interaction.command
     if interaction.type is not discord.InteractionType.application_command or not isinstance(
@@ -170,6 +172,17 @@ def check_values(interaction: discord.Interaction[Any]) -> None:
             raise BadOption("tavern.error.unreadable-command")
         if parameter.choices and value not in {c.value for c in parameter.choices}:
             raise BadOption("tavern.error.not-a-choice")
+        # the declared Range: Discord's client keeps to it, a forged interaction need not (for a string
+        # option the bounds are its length)
+        low, high = parameter.min_value, parameter.max_value
+        if isinstance(value, str):
+            if (low is not None and len(value) < low) or (high is not None and len(value) > high):
+                raise BadOption("tavern.error.out-of-length", low=low or 0, high=high or INTEGER_MAX)
+        elif isinstance(value, int | float) and (
+            (low is not None and value < low) or (high is not None and value > high)
+        ):
+            low, high = (-INTEGER_MAX if low is None else low), (INTEGER_MAX if high is None else high)
+            raise BadOption("tavern.error.out-of-range", low=low, high=high)
 
 
 class TavernTree(app_commands.CommandTree[Any]):
