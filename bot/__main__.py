@@ -4,7 +4,8 @@
 changed); ``python -m bot health`` reads the running bot's heartbeat file and exits 0 if it is healthy (the
 container's HEALTHCHECK, ``python -m bot.healthcheck``, is the same check without this module's heavy
 imports); ``python -m bot backup PATH`` copies the SQLite database consistently, while the bot runs
-(:mod:`bot.backup`). ``python -m bot play bhargage`` (or ``play deluxe``, ``play cribbage``: every game of
+(:mod:`bot.backup`). ``python -m bot check`` checks the set-up before a start, offline (:mod:`bot.check`).
+``python -m bot play bhargage`` (or ``play deluxe``, ``play cribbage``: every game of
 ``bot.games.ADAPTER_PATHS``) plays a game in the terminal
 against the computer, with no token and no Discord (:mod:`bot.play`). ``python -m bot export GAME_ID
 [--out FILE]`` writes a game's record from the database and ``python -m bot replay FILE`` replays one in the
@@ -164,9 +165,10 @@ def main(argv: list[str] | None = None) -> int:
         "command",
         nargs="?",
         default="run",
-        choices=("run", "sync", "health", "backup"),
+        choices=("run", "sync", "health", "backup", "check"),
         help="run the bot (default); force a slash-command sync and exit; check the running bot's health; "
-        "copy the SQLite database to PATH (safe while the bot runs)",
+        "copy the SQLite database to PATH (safe while the bot runs); check the set-up before a start "
+        "(offline)",
     )
     parser.add_argument("path", nargs="?", help="backup: the new file (or a folder) to write the copy to")
     parsed = parser.parse_args(args)
@@ -177,6 +179,10 @@ def main(argv: list[str] | None = None) -> int:
         return check_health()
     if command == "backup":
         return backup(parsed.path)
+    if command == "check":
+        from bot import check  # offline: no token is used, no Discord
+
+        return check.main()
     try:
         settings = load_settings()
     except MissingTokenError as err:

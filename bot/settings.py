@@ -6,6 +6,7 @@ instead of surfacing later as a confusing crash inside a game.
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 import os
 from collections.abc import Mapping
@@ -32,6 +33,44 @@ DEFAULT_METRICS_HOST = "127.0.0.1"
 # proxy in front gives them to the internet with TLS.
 DEFAULT_WEB_HOST = "127.0.0.1"
 WEB_URL_MOST = 400  # a link's address before its path and token (Discord takes 512 for a link button)
+
+# Every variable the settings read: ``python -m bot check`` names any other ``TAVERN_*`` as a likely typo.
+VARIABLES: tuple[str, ...] = (
+    "DISCORD_TOKEN",
+    "TAVERN_ATTENTION_SECONDS",
+    "TAVERN_BOT_DELAY",
+    "TAVERN_CALCULATIONS_PER_MINUTE",
+    "TAVERN_CHALLENGE_MINUTES",
+    "TAVERN_CLAIM_MINUTES",
+    "TAVERN_COALESCE_SECONDS",
+    "TAVERN_DATABASE_POOL",
+    "TAVERN_DATABASE_URL",
+    "TAVERN_DB_PATH",
+    "TAVERN_DEV_GUILD_ID",
+    "TAVERN_GLOBAL_BUDGET",
+    "TAVERN_HEALTH_PATH",
+    "TAVERN_LOBBY_MINUTES",
+    "TAVERN_LOG_FORMAT",
+    "TAVERN_LOG_LEVEL",
+    "TAVERN_METRICS_HOST",
+    "TAVERN_METRICS_PORT",
+    "TAVERN_NUDGE_MINUTES",
+    "TAVERN_OPENINGS_PER_MINUTE",
+    "TAVERN_RULES_URL",
+    "TAVERN_SHARD_COUNT",
+    "TAVERN_SHARD_IDS",
+    "TAVERN_SUIT_EMOJIS",
+    "TAVERN_THREADS",
+    "TAVERN_WEB_HOST",
+    "TAVERN_WEB_PORT",
+    "TAVERN_WEB_PROXIES",
+    "TAVERN_WEB_SECRET",
+    "TAVERN_WEB_URL",
+)
+# ``TAVERN_*`` variables others read: Docker Compose (the database role's password); and every name under the
+# tests' and the benchmarks' prefixes.
+OTHER_VARIABLES = ("TAVERN_POSTGRES_PASSWORD",)
+OTHER_PREFIXES = ("TAVERN_TEST_", "TAVERN_BENCH_")
 
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set.\n"
@@ -407,6 +446,18 @@ def health_path_from_env(env: Mapping[str, str]) -> Path:
     """The heartbeat file's path without the rest of the settings: the health check needs no token."""
     raw = env.get("TAVERN_HEALTH_PATH", "").strip()
     return Path(raw).expanduser() if raw else _db_path(env).parent / HEALTH_FILE
+
+
+def unknown_variables(env: Mapping[str, str]) -> list[tuple[str, str | None]]:
+    """Every ``TAVERN_*`` variable set that nothing reads, with the setting it most likely meant (or None):
+    a typo leaves a setting at its default without a word."""
+    known = (*VARIABLES, *OTHER_VARIABLES)
+    found = []
+    for name in sorted(env):
+        if name.startswith("TAVERN_") and name not in known and not name.startswith(OTHER_PREFIXES):
+            close = difflib.get_close_matches(name, VARIABLES, n=1, cutoff=0.75)
+            found.append((name, close[0] if close else None))
+    return found
 
 
 def load_settings(dotenv_path: str | Path | None = None) -> Settings:

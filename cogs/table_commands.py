@@ -77,7 +77,7 @@ def in_guild(interaction: Interaction) -> bool:
 
 def add_table_commands(group: app_commands.Group, bot: TavernBot, game: str) -> None:
     """Add ``hand``, ``board``, ``resign`` and ``rules`` (under the names the game's adapter gives them)."""
-    adapter = bot.tables.adapter(game)
+    adapter = bot.games[game]  # the registry: the commands are built before the services exist
     title = adapter.title
 
     async def hand(interaction: Interaction) -> None:

@@ -537,7 +537,7 @@ def test_the_heartbeat_round_trips() -> None:
 
 # ---------------------------------------------------------------------------------------- .env.example
 
-NAME = re.compile(r"(?:TAVERN|DISCORD)_[A-Z0-9_]+")
+NAME = re.compile(r"(?:TAVERN|DISCORD)_[A-Z0-9_]*[A-Z0-9]")  # a name, not a prefix such as TAVERN_TEST_
 
 
 def names_the_code_reads() -> dict[str, str]:

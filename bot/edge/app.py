@@ -59,6 +59,19 @@ if hasattr(discord.VoiceClient, "warn_dave"):  # discord.py 2.7.1 and later
     setattr(discord.VoiceClient, "warn_dave", False)  # noqa: B010 - an attribute older versions lack
 
 
+async def offline_command_payload(settings: Settings) -> list[dict[str, Any]]:
+    """What a command sync would send, built without connecting or opening the store (``python -m bot
+    check``): the cogs loaded into a bot that never starts."""
+    bot = TavernBot(settings)
+    try:
+        await bot.tree.set_translator(CatalogTranslator())
+        for name in bot.initial_extensions:
+            await bot.load_extension(name)
+        return await bot.command_payload(None)
+    finally:
+        await bot.http.close()
+
+
 def intents() -> discord.Intents:
     """Guilds only: slash commands and components need no privileged (or message) intents."""
     result = discord.Intents.none()

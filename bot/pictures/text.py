@@ -31,11 +31,13 @@ SUPPORTED: tuple[tuple[int, int], ...] = (
 ELLIPSIS = "…"
 
 
+FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}  # by boldness; i18n: not text
+
+
 @lru_cache(maxsize=2)
 def _font_bytes(bold: bool) -> bytes:
     """Read once: a font object per size is cheap when the file is already in memory."""
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"  # i18n: not text
-    return resources.files("bot.pictures").joinpath("fonts", name).read_bytes()
+    return resources.files("bot.pictures").joinpath("fonts", FONT_FILES[bold]).read_bytes()
 
 
 @lru_cache(maxsize=128)

@@ -80,7 +80,16 @@ __all__ = [
     "VersionConflict",
     "open_store",
     "redacted",
+    "version_at",
 ]
+
+
+async def version_at(location: str | Path) -> int | None:
+    """The schema version of the store at ``location``, without opening it for use or migrating it; None
+    for a SQLite file not made yet."""
+    if is_postgres_url(location):
+        return await PostgresStore.version_at(str(location))
+    return await SQLiteStore.version_at(location)
 
 
 async def open_store(location: str | Path, *, pool_size: int = 10, **kw: Any) -> Store:

@@ -234,6 +234,26 @@ class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigM
             raise
         return store
 
+    @staticmethod
+    async def version_at(url: str) -> int:
+        """The schema version of the database at ``url``, read without writing anything (``python -m bot
+        check``); 0 for an empty database. ``StoreOpenError`` (one sentence, no password) when it can't be
+        reached."""
+        try:
+            conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT)
+        except Exception as err:
+            explained = _open_error(err, url)
+            if explained is None:
+                raise
+            raise explained from None
+        try:
+            exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+            if not exists:
+                return 0
+            return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+        finally:
+            await conn.close()
+
     async def close(self) -> None:
         """Stop listening and close the pool; closing twice is harmless."""
         if self._closed:

@@ -30,6 +30,7 @@ from bot.store.config import ConfigMixin
 from bot.store.games import GamesMixin
 from bot.store.lobbies import LobbiesMixin
 from bot.store.profiles import ProfilesMixin
+from bot.store.records import StoreOpenError
 from bot.store.stats import StatsMixin
 
 if TYPE_CHECKING:
@@ -89,6 +90,26 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMix
             await db.close()
             raise
         return store
+
+    @staticmethod
+    async def version_at(path: str | Path) -> int | None:
+        """The schema version of the database at ``path``, read without writing anything (``python -m bot
+        check``); None when there is no file yet (the first start makes it). ``StoreOpenError`` when the
+        file is no database this bot can read."""
+        p = Path(path)
+        if not p.exists():
+            return None
+        try:
+            async with aiosqlite.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True) as db:
+                found = await db.execute_fetchall(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+                )
+                if not found:
+                    return 0
+                rows = list(await db.execute_fetchall("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+                return int(rows[0][0])
+        except sqlite3.Error as err:
+            raise StoreOpenError(f"{p} cannot be read as a SQLite database ({err})") from None
 
     async def close(self) -> None:
         """Close the connection; closing twice is harmless."""
