@@ -247,9 +247,11 @@ async def test_a_drawing_process_that_dies_costs_one_picture(error_logs: ErrorLo
     (first,) = await delivery.draw(board)
     drawn = first.fp.read()
     assert first.filename == "b.png" and drawn.startswith(b"\x89PNG")
-    for process in list(drawing.DRAWING.pool()._processes.values()):
-        process.kill()
-        process.join()
+    pids = drawing.DRAWING.pids()
+    assert pids, "the drawing process said no process id as it started"
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    await poll(lambda: all(gone(pid) for pid in pids), 5, "the killed drawing process to exit")
     assert await delivery.draw(board) == []
     assert error_logs.take("The drawing process stopped")
     (again,) = await delivery.draw(board)

@@ -136,6 +136,7 @@ class TavernBot(commands.AutoShardedBot):
         self._emojis: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
         self._restoring: asyncio.Task[None] | None = None
+        self._foreign_views = False  # add_dynamic_items was called: see _handled_elsewhere
 
     async def open_store(self) -> None:
         """Open (and migrate) the database; ``run`` calls it before logging in, so a database that can't be
@@ -289,9 +290,14 @@ class TavernBot(commands.AutoShardedBot):
         await router.on_component(self, interaction)
 
     def _handled_elsewhere(self) -> bool:
-        """Whether views or dynamic items other than the bot's own were registered (tests add some)."""
-        views = self._connection._view_store
-        return bool(views._views or views._dynamic_items)
+        """Whether views or dynamic items other than the bot's own listen for presses (tests add some): then
+        a press whose id is not ours is theirs. The bot's own views carry ids of its prefix, so any view
+        discord.py keeps listening to (``persistent_views``), or dynamic items added, are someone else's."""
+        return self._foreign_views or bool(self.persistent_views)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        self._foreign_views = True
+        super().add_dynamic_items(*items)
 
     async def on_ready(self) -> None:
         assert self.user is not None

@@ -21,12 +21,14 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import queue
+import signal
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
@@ -50,11 +52,28 @@ class TooSlow(Exception):
 
 @dataclass
 class _Worker:
-    """One pool of the drawing process, and when it last finished a call (None: it is still starting)."""
+    """One pool of the drawing process, and when it last finished a call (None: it is still starting). Its
+    process says its id on ``told`` as it starts (``_started``), so a hung one can be killed even before
+    it has finished a call."""
 
     pool: ProcessPoolExecutor
     started: float
+    told: Any  # a multiprocessing Queue of process ids
     answered: float | None = None
+    pids: set[int] = field(default_factory=set)
+
+    def known(self) -> set[int]:
+        """The ids of the processes that said they started, so far."""
+        with contextlib.suppress(queue.Empty, OSError, ValueError):
+            while True:
+                self.pids.add(int(self.told.get_nowait()))
+        return self.pids
+
+
+def _started(told: Any) -> None:
+    """The worker's initializer: say which process it is, then draw every card face once."""
+    told.put(os.getpid())
+    pictures.warm()
 
 
 class Drawing:
@@ -138,7 +157,7 @@ class Drawing:
     def pids(self) -> list[int]:
         """The process ids of the current worker, once it runs."""
         worker = self._worker
-        return sorted(worker.pool._processes or {}) if worker is not None else []
+        return sorted(worker.known()) if worker is not None else []
 
     def ready(self) -> bool:
         """Whether the current worker is up and has answered a call."""
@@ -148,8 +167,9 @@ class Drawing:
         if self._worker is None:
             # forkserver: the worker gets no copy of the running bot's event loop and sockets
             context = multiprocessing.get_context("forkserver")
-            pool = ProcessPoolExecutor(WORKERS, mp_context=context, initializer=pictures.warm)
-            self._worker = _Worker(pool, self._clock())
+            told = context.Queue()
+            pool = ProcessPoolExecutor(WORKERS, mp_context=context, initializer=_started, initargs=(told,))
+            self._worker = _Worker(pool, self._clock(), told)
             self._submit(self._worker, os.getpid)  # starts the process now; its answer says it is up
         return self._worker
 
@@ -212,22 +232,22 @@ class Drawing:
         if self._worker is not worker:
             return
         self._worker = None
-        processes = list((worker.pool._processes or {}).values())
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.kill()  # SIGKILL: a stopped (SIGSTOP) process would never see SIGTERM
+        pids = sorted(worker.known()) if why == "hung" else []  # a stopped one is gone: its id may be reused
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)  # SIGKILL: a stopped (SIGSTOP) process would never see SIGTERM
         # Not cancel_futures: a call cancelled under its caller would cancel the caller (a move, the
         # heartbeat). The pool fails them all with BrokenProcessPool once it sees its process gone.
         worker.pool.shutdown(wait=False)
         self.replaced = [*self.replaced, (self._clock(), why)][-KEEP:]
         metrics.DRAWING_REPLACED.labels(why).inc()
         what = f"did not answer for {DRAW_SECONDS:g} s" if why == "hung" else "stopped"
-        pids = ", ".join(str(p.pid) for p in processes) or "?"
+        worker.told.close()
         log.error(
             "The drawing process %s (process %s): killed it and started a new one; pictures go as text alone "
             "until it is up",
             what,
-            pids,
+            ", ".join(map(str, pids)) or "?",
         )
         self._current()
 
