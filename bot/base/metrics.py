@@ -15,6 +15,9 @@ templates, operations by name), so the series stay few. docs/METRICS.md document
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable, Sequence
+
 from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
@@ -154,6 +157,48 @@ DRAWING_REPLACED = Counter(
     ["why"],
     registry=REGISTRY,
 )
+
+# ------------------------------------------------------------------------------------- known labels
+#
+# Every counter exists at 0 from the start with each label value known beforehand (docs/METRICS.md names
+# them), so an alert on ``increase(...) > 0`` sees its first event: a series born at 1 has no earlier sample,
+# and Prometheus counts no increase. The layers that know the rest of the values bind them at 0 too: the
+# games (``zero_games``), the REST routes (``bot.edge.governor``), the store's operations (its classes).
+
+PLAYERS = ("person", "bot")
+NOT_SAVED = ("conflict", "failed")
+INTERACTION_KINDS = ("component", "application_command", "autocomplete", "modal_submit")
+ANSWERED_VIA = ("callback", "edit", "followup")
+CALLBACK_STATUSES = ("400", "404")  # answered twice; too late (or unknown)
+REST_STATUSES = ("400", "403", "404", "429", "500", "502", "503", "504", "error")
+RATE_SCOPES = ("global", "user", "shared", "other")
+RATE_ENDPOINTS = ("bot", "interaction")
+PICTURE_SOURCES = ("cache", "shared", "drawn")
+DRAWING_REASONS = ("too_slow", "stopped", "error")
+REPLACED_WHY = ("hung", "stopped")
+
+
+def zero(metric: Counter | Histogram, *values: Sequence[str]) -> None:
+    """Bind every combination of ``values`` (one sequence per label), so each series exists from now."""
+    for labels in itertools.product(*values):
+        metric.labels(*labels)
+
+
+def zero_games(games: Iterable[str]) -> None:
+    """The per-game counters of these games, at 0."""
+    names = sorted(games)
+    zero(MOVES, names, PLAYERS)
+    zero(GAMES_FINISHED, names)
+    zero(MOVES_NOT_SAVED, names, NOT_SAVED)
+
+
+zero(INTERACTION_CALLBACK, INTERACTION_KINDS)
+zero(INTERACTION_ANSWERED, ANSWERED_VIA)
+zero(INTERACTION_CALLBACK_FAILURES, CALLBACK_STATUSES)
+zero(RATE_LIMITED, RATE_SCOPES, RATE_ENDPOINTS)
+zero(PICTURES, PICTURE_SOURCES)
+zero(DRAWING_FAILURES, DRAWING_REASONS)
+zero(DRAWING_REPLACED, REPLACED_WHY)
 
 # Children whose labels are known here, bound once: the hot paths skip the label lookup.
 PICTURE_FROM_CACHE = PICTURES.labels("cache")

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.base import metrics
 from bot.base.clock import Clock
 from bot.base.locks import KeyedLocks
 from bot.edge import delivery, discord_metrics, emojis, governor, router
@@ -127,6 +128,7 @@ class TavernBot(commands.AutoShardedBot):
         self.clock = Clock()
         self.limits = Limits(settings.openings_per_minute, settings.calculations_per_minute, self.clock)
         self.games: Mapping[str, GameAdapter] = GAMES if games is None else games
+        metrics.zero_games(self.games)
         self.initial_extensions = list(EXTENSIONS if extensions is None else extensions)
         self._store_open = False
         self.drain = Drain()

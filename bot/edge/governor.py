@@ -44,6 +44,28 @@ class Urgency(IntEnum):
     LATER = 2  # board and summary edits: the players' own panels say the same
 
 
+# The routes the bot sends through the budget, as discord.py's templates: their request and failure counters
+# exist at 0 from the start (``metrics.zero``), so an alert sees the first failure. A route not listed
+# still counts, from its first request.
+ROUTES = (
+    "GET /users/@me",
+    "GET /oauth2/applications/@me",
+    "GET /gateway/bot",
+    "PUT /applications/{application_id}/commands",
+    "PUT /applications/{application_id}/guilds/{guild_id}/commands",
+    "GET /applications/{application_id}/emojis",
+    "POST /applications/{application_id}/emojis",
+    "POST /users/@me/channels",
+    "GET /users/{user_id}",
+    "GET /channels/{channel_id}",
+    "PATCH /channels/{channel_id}",
+    "POST /channels/{channel_id}/messages",
+    "PATCH /channels/{channel_id}/messages/{message_id}",
+    "POST /channels/{channel_id}/messages/{message_id}/threads",
+)
+metrics.zero(metrics.REST_REQUESTS, ROUTES)
+metrics.zero(metrics.REST_FAILURES, ROUTES, metrics.REST_STATUSES)
+
 URGENCY: contextvars.ContextVar[Urgency] = contextvars.ContextVar("tavern_urgency", default=Urgency.NORMAL)
 _EDIT = "/channels/{channel_id}/messages/{message_id}"
 

@@ -58,10 +58,14 @@ class Conn(Protocol):
         ...
 
 
+OPERATIONS: set[str] = set()  # every store operation timed, by name (the metrics' ``operation`` label)
+
+
 def _timed(operation: str, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """``method`` observed in the store's histogram under ``operation``: two clock reads and one
-    observation, a microsecond or two. An operation's series appear once it is first used (the store has
-    some fifty operations, most of them rare: served all along, they would be most of a scrape)."""
+    observation, a microsecond or two. An operation's histogram appears once it is first used (the store
+    has some fifty operations, most of them rare: their buckets served all along would be most of a
+    scrape); its error counter is there at 0 from the start."""
 
     @functools.wraps(method)
     async def timed(*args: Any, **kwargs: Any) -> Any:
@@ -88,6 +92,8 @@ class StoreBase:
         for name, value in list(vars(cls).items()):
             if not name.startswith("_") and name not in UNTIMED and inspect.iscoroutinefunction(value):
                 setattr(cls, name, _timed(name, value))
+                OPERATIONS.add(name)
+                metrics.STORE_ERRORS.labels(name)  # at 0 from the start: an alert sees the first failure
 
     # The errors a backend raises when a unique key (or primary key) would be duplicated.
     _unique_errors: tuple[type[Exception], ...] = ()
