@@ -301,6 +301,10 @@ class TavernBot(commands.AutoShardedBot):
         self._foreign_views = True
         super().add_dynamic_items(*items)
 
+    async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: Any) -> None:
+        """A slash command finished: the drain stops waiting for it (``TavernTree`` counted it in)."""
+        self.drain.leave(interaction.id)
+
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("Logged in as %s (id %s) in %d servers", self.user, self.user.id, len(self.guilds))

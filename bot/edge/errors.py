@@ -191,23 +191,31 @@ class TavernTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """A command waits, at start-up, until every active game is listed (``TableService.indexed``: it
         may look tables up by channel or user; the restore of the tables themselves goes on, and a table
-        looked up is rebuilt then); a closing bot refuses new commands (``bot.edge.drain``), with the same
-        short answer as a press; an option no client would send (an id that isn't one, a value of the
-        wrong type or not among its choices) is refused before the command runs."""
+        looked up is rebuilt then); an option no client would send (an id that isn't one, a value of the
+        wrong type, not among its choices or outside its range) is refused before the command runs; a
+        closing bot refuses new commands with the same short answer as a press, and waits for the ones it
+        let in (``bot.edge.drain``)."""
         languages = getattr(interaction.client, "languages", None)
         if languages is not None:  # the caller's language for everything this command answers
             await languages.heard(interaction)
         tables = getattr(interaction.client, "tables", None)
         if tables is not None:
             await tables.indexed()
+        check_options(interaction.data or {})
+        check_values(interaction)
         drain = getattr(interaction.client, "drain", None)
         if drain is not None:
             drain.refuse_if_closing()
-        check_options(interaction.data or {})
-        check_values(interaction)
+            if interaction.type is discord.InteractionType.application_command:
+                drain.enter(interaction.id)  # until its completion (TavernBot) or its error (below)
         return True
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        await reply_error(interaction, error)
+        try:
+            await reply_error(interaction, error)
+        finally:
+            drain = getattr(interaction.client, "drain", None)
+            if drain is not None:
+                drain.leave(interaction.id)

@@ -70,20 +70,22 @@ async def on_component(client: Client, interaction: discord.Interaction[Any]) ->
     """Route one press; the presser's language is heard first, for everything the press answers."""
     data: Any = interaction.data or {}
     try:
-        await client.languages.heard(interaction)
-        cid = data.get("custom_id")
-        own = next((a for prefix, a in OWN_MESSAGE if isinstance(cid, str) and cid.startswith(prefix)), None)
-        if own is not None:  # no table, no lobby: the press updates its own message
-            await own(client, interaction)
-            return
-        click = delivery.parse(data.get("custom_id"), data.get("values", ()))
-        delivery.offered(interaction.message, data["custom_id"], click.values)
-        if click.scope != "g" or click.verb == "rematch":
-            # A game's own press loads its one table on demand (``TableService.get``) while the tables are
-            # restored; a lobby or rematch press looks tables up by channel and user, so it waits until
-            # every active game is listed (the first, short step of the restore).
-            await client.tables.indexed()
         async with client.drain.in_flight():  # a closing bot refuses new presses and waits for these
+            await client.languages.heard(interaction)
+            cid = data.get("custom_id")
+            own = next(
+                (a for prefix, a in OWN_MESSAGE if isinstance(cid, str) and cid.startswith(prefix)), None
+            )
+            if own is not None:  # no table, no lobby: the press updates its own message
+                await own(client, interaction)
+                return
+            click = delivery.parse(data.get("custom_id"), data.get("values", ()))
+            delivery.offered(interaction.message, data["custom_id"], click.values)
+            if click.scope != "g" or click.verb == "rematch":
+                # A game's own press loads its one table on demand (``TableService.get``) while the tables
+                # are restored; a lobby or rematch press looks tables up by channel and user, so it waits
+                # until every active game is listed (the first, short step of the restore).
+                await client.tables.indexed()
             if click.scope == "l":
                 await client.controller.lobby_click(interaction, click)
             else:
