@@ -14,7 +14,16 @@ from discord.ext import commands
 from bot.base.i18n import current, t
 from bot.base.refusals import UserFacingError
 from bot.base.text import RULES_DOCS, rules_link
-from bot.edge import delivery, forget_me, history_book, leaderboard_book, me_panel, record_export, replay_book
+from bot.edge import (
+    delivery,
+    forget_me,
+    history_book,
+    leaderboard_book,
+    me_panel,
+    record_export,
+    replay_book,
+    visibility,
+)
 from bot.edge.contract.limits import INTEGER_MAX
 from bot.edge.translator import cmd, localized
 from bot.games import GAMES
@@ -287,7 +296,11 @@ class General(commands.Cog):
     async def tables(self, interaction: discord.Interaction[TavernBot]) -> None:
         if interaction.guild_id is None:
             raise UserFacingError("tavern.error.server-only")
-        found = await live_tables(self.bot.store, self.bot.tables, interaction.guild_id)
+        self.bot.limits.tables.take(interaction.user.id)
+        sees = visibility.member_sees(interaction)
+        found = await live_tables(
+            self.bot.store, self.bot.tables, interaction.guild_id, sees, interaction.user.id
+        )
         links, now = self.bot.links, self.bot.clock()
         browser = (await self.bot.server_settings.get(interaction.guild_id)).browser
         if links is None or browser == BROWSER_OFF:

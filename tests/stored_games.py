@@ -12,9 +12,12 @@ from bot.store.records import NewAction, NewGame
 from tests.fakediscord import FakeUser
 
 
-async def store_finished(bot: TavernBot, game: str, players: list[FakeUser], seed: int, guild: int) -> int:
+async def store_finished(
+    bot: TavernBot, game: str, players: list[FakeUser], seed: int, guild: int, channel: int = 1
+) -> int:
     """A game the engine's own players finish, stored as the bot stores one: each action, the last with its
-    end (results and ratings)."""
+    end (results and ratings). ``channel``: where it was played (channel 1 exists nowhere: only its players
+    may see such a game)."""
     adapter = GAMES[game]
     rules = adapter.rules
     options = rules.Options()
@@ -26,7 +29,7 @@ async def store_finished(bot: TavernBot, game: str, players: list[FakeUser], see
         action = adapter.ai.choose(rules.view(state, seat), rng, "normal")  # type: ignore[union-attr]
         texts.append(rules.action_text(action))
         state, _ = rules.apply(state, action)
-    new = NewGame(game, guild, 1, seed, [(u.id, u.name) for u in players], options.to_dict(), 1000.0)
+    new = NewGame(game, guild, channel, seed, [(u.id, u.name) for u in players], options.to_dict(), 1000.0)
     game_id = await bot.store.create_game(new)
     for seq, text in enumerate(texts, 1):
         end = finish_from(rules.final_result(state), 2000.0, rules, state) if seq == len(texts) else None

@@ -449,6 +449,7 @@ async def test_a_live_game_and_other_servers_games_are_not_exported(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:
     fake = fake_discord
+    other = fake.add_channel("far", fake.add_guild("Far Tavern"))
     bot = await start_bot()
     alice, bob, cleo = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("cleo")
     await challenge(fake, alice, bob)
@@ -462,8 +463,7 @@ async def test_a_live_game_and_other_servers_games_are_not_exported(
         answer = await fake.slash(alice, fake.channel, "tavern export", game=game_id)
         assert answer.ephemeral and not answer.message.attachments
         assert answer.text() == f"This server has no game #{game_id}."
-    other = fake.add_channel("far", fake.add_guild("Far Tavern"))
-    far = await store_finished(bot, "bhargage", [dan, eve], 5, other.guild.id)  # type: ignore[union-attr]
+    far = await store_finished(bot, "bhargage", [dan, eve], 5, other.guild.id, other.id)  # type: ignore[union-attr]
     answer = await fake.slash(alice, other, "tavern export", game=far)
     assert answer.ephemeral and len(answer.message.attachments) == 1
     answer = await fake.slash(alice, fake.channel, "tavern export", game=far)

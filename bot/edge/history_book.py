@@ -19,7 +19,7 @@ from babel.dates import format_date
 from bot.base import safe
 from bot.base.i18n import Msg, current, t
 from bot.base.refusals import UserFacingError
-from bot.edge import delivery
+from bot.edge import delivery, visibility
 from bot.games import GameAdapter
 from bot.games.seats import is_bot
 from bot.store import Store
@@ -81,12 +81,25 @@ def line(past: PastGame, user_id: int, games: Any) -> str:
 
 
 async def page(
-    client: Client, guild_id: int, user_id: int, game: str, number: int, name: str = ""
+    client: Client,
+    interaction: Interaction,
+    guild_id: int,
+    user_id: int,
+    game: str,
+    number: int,
+    name: str = "",
 ) -> tuple[discord.Embed, discord.ui.View]:
     """Page ``number`` of the member's history (of ``game``, or ``ALL``), titled with the name they played
-    under (``name`` where the page has no game to take it from)."""
+    under (``name`` where the page has no game to take it from). Only the games the one asking may see: in
+    the channels they can view, or at their own seat (``bot.edge.visibility``)."""
+    seen_by = (interaction.user.id, visibility.channels_seen(interaction))
     games, total = await client.store.history(
-        guild_id, user_id, None if game == ALL else game, offset=(number - 1) * PAGE, limit=PAGE
+        guild_id,
+        user_id,
+        None if game == ALL else game,
+        offset=(number - 1) * PAGE,
+        limit=PAGE,
+        seen_by=seen_by,
     )
     pages = max(1, math.ceil(total / PAGE))
     name = next((s.name for g in games for s in g.seats if s.user_id == user_id), name)
@@ -109,7 +122,7 @@ async def show(client: Client, interaction: Interaction, who: discord.abc.User, 
     if game is not None and game not in client.games:
         raise UserFacingError("general.history.unknown-game")
     name = safe.name(getattr(who, "display_name", who.name), who.name)
-    embed, view = await page(client, interaction.guild_id, who.id, game or ALL, 1, name)
+    embed, view = await page(client, interaction, interaction.guild_id, who.id, game or ALL, 1, name)
     await interaction.response.send_message(
         embed=embed, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
     )
@@ -120,5 +133,5 @@ async def turn(client: Client, interaction: Interaction) -> None:
     user_id, game, number = delivery.pressed(interaction, parse)
     if interaction.guild_id is None or (game != ALL and game not in client.games):
         raise delivery.Refused("a history page outside a server, or of no game")
-    embed, view = await page(client, interaction.guild_id, user_id, game, number)
+    embed, view = await page(client, interaction, interaction.guild_id, user_id, game, number)
     await interaction.response.edit_message(embed=embed, view=view)

@@ -16,6 +16,7 @@ import discord
 
 from bot.base.i18n import t
 from bot.base.refusals import UserFacingError
+from bot.edge import visibility
 from bot.services import game_record
 from bot.store import Store
 from bot.store.records import GameRecord
@@ -37,12 +38,18 @@ def file_name(game_id: int) -> str:
     return f"decktet-tavern-game-{game_id}.txt"  # i18n: not text
 
 
-async def exportable(client: Client, guild_id: int | None, game_id: int) -> GameRecord:
-    """The stored game, if it may be exported here: a game of this server that has ended."""
+async def exportable(
+    client: Client, guild_id: int | None, user_id: int, game_id: int, sees: visibility.Sees
+) -> GameRecord:
+    """The stored game, if it may be exported here: a game of this server that has ended, played in a
+    channel the member can view or at their own seat (any other is answered as one that does not exist: a
+    record carries the seed)."""
     if guild_id is None:
         raise UserFacingError("tavern.error.server-only")
     record = await client.store.load_game(game_id) if 0 < game_id <= MAX_GAME_ID else None
     if record is None or record.guild_id != guild_id or record.game not in client.games:
+        raise UserFacingError("record.unknown", id=game_id)
+    if not sees(record.channel_id) and all(s.user_id != user_id for s in record.seats):
         raise UserFacingError("record.unknown", id=game_id)
     if record.status == "active":
         raise UserFacingError("record.live", id=game_id)
@@ -52,7 +59,8 @@ async def exportable(client: Client, guild_id: int | None, game_id: int) -> Game
 async def send(client: Client, interaction: Interaction, game_id: int) -> None:
     """Answer ``/tavern export``: the record as an attachment, only for the asker, its comments in their
     language. Written in a worker thread (it replays the game; the event loop serves the other tables)."""
-    record = await exportable(client, interaction.guild_id, game_id)
+    sees = visibility.member_sees(interaction)
+    record = await exportable(client, interaction.guild_id, interaction.user.id, game_id, sees)
     text = await asyncio.to_thread(lambda: game_record.encode(game_record.record_of(record)))
     data = text.encode("utf-8")
     if len(data) > MAX_ATTACHMENT:

@@ -20,7 +20,7 @@ import discord
 
 from bot.base.i18n import t
 from bot.base.refusals import UserFacingError
-from bot.edge import delivery
+from bot.edge import delivery, visibility
 from bot.games import Table, clip
 from bot.services import replay as rp
 from bot.store import Store
@@ -52,11 +52,16 @@ def parse(cid: object) -> tuple[int, int]:
     return int(match["game"]), int(match["step"])
 
 
-async def replay_for(client: Client, guild_id: int | None, user_id: int, game_id: int) -> rp.Replay:
-    """The game's replay, if this member may see it here: a game of this server, finished, or live with them
-    at its table (a live game is told only as far as its table told it)."""
+async def replay_for(
+    client: Client, guild_id: int | None, user_id: int, game_id: int, sees: visibility.Sees
+) -> rp.Replay:
+    """The game's replay, if this member may see it here: a game of this server played in a channel they can
+    view (or at their own seat), finished, or live with them at its table (a live game is told only as far as
+    its table told it). A game they may not see is answered as one that does not exist."""
     record = await client.store.load_game(game_id)
     if record is None or guild_id is None or record.guild_id != guild_id or record.game not in client.games:
+        raise UserFacingError("replay.unknown", id=game_id)
+    if not sees(record.channel_id) and all(s.user_id != user_id for s in record.seats):
         raise UserFacingError("replay.unknown", id=game_id)
     if record.status == "active" and all(s.user_id != user_id for s in record.seats):
         raise UserFacingError("replay.live", id=game_id)
@@ -139,12 +144,14 @@ async def show(client: Client, interaction: Interaction, game_id: int) -> None:
     """Answer ``/tavern replay``: the game's first step, only for the asker."""
     if interaction.guild_id is None:
         raise UserFacingError("tavern.error.server-only")
-    replay = await replay_for(client, interaction.guild_id, interaction.user.id, game_id)
+    sees = visibility.member_sees(interaction)
+    replay = await replay_for(client, interaction.guild_id, interaction.user.id, game_id, sees)
     await _answer(interaction, replay, 0, edit=False)
 
 
 async def turn(client: Client, interaction: Interaction) -> None:
     """A stepper button: that step, in the same message (who may see the game is checked again)."""
     game_id, index = delivery.pressed(interaction, parse)
-    replay = await replay_for(client, interaction.guild_id, interaction.user.id, game_id)
+    sees = visibility.member_sees(interaction)
+    replay = await replay_for(client, interaction.guild_id, interaction.user.id, game_id, sees)
     await _answer(interaction, replay, index, edit=True)

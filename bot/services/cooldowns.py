@@ -18,6 +18,7 @@ from bot.base.refusals import UserFacingError
 ADMIN_PER_MINUTE = 10  # /tavern-admin end and settings, together
 CARDS_PER_MINUTE = 10  # /tavern cards: a card up close is a picture to draw
 BOARDS_PER_MINUTE = 3  # /… board: each one is a new message in the channel
+TABLES_PER_MINUTE = 6  # /tavern tables: a read of the server's live games and up to 15 of them
 FORGET_AFTER = 10_000  # users tracked before those whose uses have all expired are forgotten
 
 
@@ -78,3 +79,4 @@ class Limits:
         self.admin = Cooldown(ADMIN_PER_MINUTE, 60, clock, Msg("general.cooldown.admin"))
         self.cards = Cooldown(CARDS_PER_MINUTE, 60, clock, Msg("general.cooldown.cards"))
         self.boards = Cooldown(BOARDS_PER_MINUTE, 60, clock, Msg("general.cooldown.board"))
+        self.tables = Cooldown(TABLES_PER_MINUTE, 60, clock, Msg("general.cooldown.tables"))

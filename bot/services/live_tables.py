@@ -1,9 +1,11 @@
-"""The server's live games for ``/tavern tables``: who plays what, the score, and where to watch (in
-Discord, and in a browser where the bot links its pages and the server allows it).
+"""The server's live games for ``/tavern tables`` and the web's server page: who plays what, the score, and
+where to watch (in Discord, and in a browser where the bot links its pages and the server allows it).
 
-One read of the active-game index (a few queries whatever the number of games), then each listed table from
-the table service (in memory when this process hosts it, else rebuilt from its snapshot), at most
-``LIMIT`` of them, newest first.
+One indexed read of this server's active games (``Store.active_in_guild``: its rows alone, whatever the number
+of games elsewhere), those the asker may not see left out (``sees``: by channel, worked out by the caller from
+Discord's permissions; a player always sees the game they sit at), then each listed table from the table
+service (in memory when this process hosts it, else rebuilt from its snapshot), at most ``LIMIT`` of them,
+newest first.
 """
 
 from __future__ import annotations
@@ -26,11 +28,22 @@ class LiveTables:
     more: int  # live games beyond the ones listed
 
 
-async def live_tables(store: Store, tables: TableService, guild_id: int) -> LiveTables:
-    index = [g for g in await store.active_index() if g.guild_id == guild_id]
-    index.sort(key=lambda g: -g.id)
-    shown = [await tables.get(g.id) for g in index[:LIMIT]]
-    return LiveTables(tuple(t for t in shown if t.status == "active"), max(0, len(index) - LIMIT))
+async def live_tables(
+    store: Store,
+    tables: TableService,
+    guild_id: int,
+    sees: Callable[[int], bool],
+    viewer: int | None = None,
+) -> LiveTables:
+    """The server's live games that ``sees`` (channel id → bool) lets through, or that ``viewer`` sits at."""
+    own = await tables.seated_at(viewer) if viewer is not None else None
+    listed = [
+        game_id
+        for game_id, channel_id in await store.active_in_guild(guild_id)
+        if sees(channel_id) or (own is not None and own.id == game_id)
+    ]
+    shown = [await tables.get(game_id) for game_id in listed[:LIMIT]]
+    return LiveTables(tuple(t for t in shown if t.status == "active"), max(0, len(listed) - LIMIT))
 
 
 def tables_text(

@@ -170,6 +170,15 @@ class GamesMixin(StoreBase):
             params.append(limit)
         return await self._records(where, params, listing.snapshots)
 
+    async def active_in_guild(self, guild_id: int) -> list[tuple[int, int]]:
+        """The guild's active games as (game id, channel id), newest first: one indexed read of this guild's
+        rows only (``games_active_in_guild``), whatever the number of games of other servers."""
+        rows = await self._all(
+            "SELECT id, channel_id FROM games WHERE guild_id = ? AND status = 'active' ORDER BY id DESC",
+            (guild_id,),
+        )
+        return [(int(r["id"]), int(r["channel_id"])) for r in rows]
+
     async def active_index(self, *, shards: tuple[int, Sequence[int]] | None = None) -> list[ActiveGame]:
         """Every active game (of a guild on ``shards``, as ``active_games``), by id, with its seats and meta
         but no actions: three queries in one read."""

@@ -6,7 +6,7 @@ implement it; both honour every contract stated here, and ``tests/test_store.py`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -83,6 +83,11 @@ class Store(Protocol):
         only the actions after the snapshot's seq; any other game comes with its whole log. With ``shards``
         (shard_count, shard ids), only games whose guild is on one of those shards, as Discord assigns
         them: ``(guild_id >> 22) % shard_count``."""
+        ...
+
+    async def active_in_guild(self, guild_id: int) -> list[tuple[int, int]]:
+        """The guild's active games as (game id, channel id), newest first, read from this guild's rows
+        alone."""
         ...
 
     async def active_index(
@@ -196,10 +201,18 @@ class Store(Protocol):
         ...
 
     async def history(
-        self, guild_id: int, user_id: int, game: str | None, *, offset: int, limit: int
+        self,
+        guild_id: int,
+        user_id: int,
+        game: str | None,
+        *,
+        offset: int,
+        limit: int,
+        seen_by: tuple[int, Collection[int]] | None = None,
     ) -> tuple[list[records.PastGame], int]:
         """The user's finished games in this guild (of ``game``, or all), newest first: ``limit`` from
-        ``offset``, each with every seat's name and score; and how many there are in all."""
+        ``offset``, each with every seat's name and score; and how many there are in all. ``seen_by``
+        (viewer, channel ids): only the games played in those channels, or at the viewer's own seat."""
         ...
 
     async def bot_records(self, guild_id: int, user_id: int) -> list[records.BotRecord]:

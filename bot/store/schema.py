@@ -306,6 +306,14 @@ _SQLITE: list[tuple[int, str]] = [
         ALTER TABLE results ADD COLUMN best_hand INTEGER;
         """,
     ),
+    (
+        15,
+        # A server's live games, newest first, without reading every server's (/tavern tables, the server
+        # page): the active games by guild and id.
+        """
+        CREATE INDEX games_active_in_guild ON games(guild_id, id) WHERE status = 'active';
+        """,
+    ),
 ]
 
 # PostgreSQL's own script where a migration cannot be its SQLite script translated word for word

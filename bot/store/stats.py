@@ -8,7 +8,7 @@ counters are kept in SQL.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from bot.base import ratings as rt
@@ -88,6 +88,17 @@ async def _write_results(
             for s in seats
         ],
     )
+
+
+def _seen_by(viewer: int, channels: Collection[int]) -> tuple[str, tuple[int, ...]]:
+    """The condition on a result ``r`` that its game was played in one of ``channels`` or at ``viewer``'s
+    own seat, and its parameters."""
+    inside = ", ".join("?" * len(channels)) or "NULL"
+    sql = (
+        f"(EXISTS (SELECT 1 FROM games c WHERE c.id = r.game_id AND c.channel_id IN ({inside}))"
+        " OR EXISTS (SELECT 1 FROM seats v WHERE v.game_id = r.game_id AND v.user_id = ?))"
+    )
+    return sql, (*sorted(channels), viewer)
 
 
 class StatsMixin(StoreBase):
@@ -175,12 +186,24 @@ class StatsMixin(StoreBase):
         }
 
     async def history(
-        self, guild_id: int, user_id: int, game: str | None, *, offset: int, limit: int
+        self,
+        guild_id: int,
+        user_id: int,
+        game: str | None,
+        *,
+        offset: int,
+        limit: int,
+        seen_by: tuple[int, Collection[int]] | None = None,
     ) -> tuple[list[PastGame], int]:
         """The user's finished games in this guild (one game, or all), newest first: ``limit`` of them from
-        ``offset``, with every seat's name and score, and how many there are in all."""
+        ``offset``, with every seat's name and score, and how many there are in all; ``seen_by`` (viewer,
+        channel ids): only those played in these channels or at the viewer's own seat, so that the pages and
+        the count leave out what the viewer may not see."""
         where = "r.guild_id = ? AND r.user_id = ?" + (" AND r.game = ?" if game else "")
         params: tuple[Any, ...] = (guild_id, user_id, game) if game else (guild_id, user_id)
+        if seen_by is not None:
+            seen, seen_params = _seen_by(*seen_by)
+            where, params = f"{where} AND {seen}", (*params, *seen_params)
         async with self._read() as db:
             total = await db.fetchrow(f"SELECT COUNT(*) AS n FROM results r WHERE {where}", params)
             rows = await db.fetch(

@@ -114,6 +114,8 @@ class FakeChannel:
     bot_permissions: int = ALL_PERMISSIONS
     bot_user_id: int = 0
     deleted: bool = False
+    # A private channel: @everyone may not view it, only these members (and the bot); None: every member.
+    viewers: frozenset[int] | None = None
     # threads only
     parent: FakeChannel | None = None
     owner_id: int = 0
@@ -142,6 +144,12 @@ class FakeChannel:
     def permissions(self) -> int:
         """The bot's permissions here: a thread's are its parent's."""
         return self.parent.bot_permissions if self.parent is not None else self.bot_permissions
+
+    def can_view(self, user_id: int) -> bool:
+        """Whether a member may view this channel (a thread: its parent)."""
+        if self.parent is not None:
+            return self.parent.can_view(user_id)
+        return self.viewers is None or user_id in self.viewers
 
     def bot_has(self, permission: int) -> bool:
         """Whether the bot holds every bit of ``permission`` here (administrator holds them all)."""
@@ -188,9 +196,18 @@ class FakeChannel:
                 "last_message_id": None,
             }
         overwrites = []
-        if self.bot_permissions != ALL_PERMISSIONS:
-            deny = ALL_PERMISSIONS & ~self.bot_permissions & ~ADMINISTRATOR
-            overwrites.append({"id": str(self.bot_user_id), "type": 1, "allow": "0", "deny": str(deny)})
+        bot_allow = 0 if self.viewers is None else VIEW_CHANNEL
+        bot_deny = ALL_PERMISSIONS & ~self.bot_permissions & ~ADMINISTRATOR
+        if bot_allow or bot_deny:
+            overwrites.append(
+                {"id": str(self.bot_user_id), "type": 1, "allow": str(bot_allow), "deny": str(bot_deny)}
+            )
+        if self.viewers is not None:
+            overwrites.append({"id": str(self.guild.id), "type": 0, "allow": "0", "deny": str(VIEW_CHANNEL)})
+            overwrites += [
+                {"id": str(uid), "type": 1, "allow": str(VIEW_CHANNEL), "deny": "0"}
+                for uid in sorted(self.viewers)
+            ]
         return {
             "id": str(self.id),
             "type": 0,

@@ -328,6 +328,16 @@ class FakeDiscord:
         channel.bot_permissions = int(permissions)
         await self._dispatch("CHANNEL_UPDATE", channel.payload())
 
+    async def make_private(self, channel: FakeChannel, *viewers: FakeUser) -> None:
+        """``channel`` becomes private: @everyone may not view it, only ``viewers`` (and the bot), as a
+        permission overwrite denying VIEW_CHANNEL to @everyone and allowing it to each. Dispatches the whole
+        channel as CHANNEL_CREATE (discord.py adds it, or replaces the one it has)."""
+        assert not channel.is_thread and not channel.is_dm, f"{channel!r}: a thread is its parent's"
+        channel.viewers = frozenset(u.id for u in viewers)
+        # A channel added after the bot connected is news to it (Discord sends CHANNEL_CREATE as it is
+        # made); an update of one it knows is CHANNEL_UPDATE. Both carry the whole channel.
+        await self._dispatch("CHANNEL_CREATE", channel.payload())
+
     async def archive(self, thread: FakeChannel, *, locked: bool = False) -> None:
         """Archive ``thread`` (as Discord does after its inactivity time, or a moderator), locked too if
         asked: then only MANAGE_THREADS can unarchive it or post in it. Dispatches THREAD_UPDATE."""
@@ -795,6 +805,8 @@ class FakeDiscord:
             raise AssertionError(f"{message!r} is ephemeral to {message.viewer!r}; {user!r} cannot see it")
         if message.channel.is_dm and message.channel.recipient is not user:
             raise AssertionError(f"{message!r} is in someone else's DMs; {user!r} cannot see it")
+        if not message.channel.is_dm and not message.channel.can_view(user.id):
+            raise AssertionError(f"{message!r} is in a channel {user!r} cannot view")
 
     def _find_command(self, channel: FakeChannel, name: str) -> tuple[dict[str, Any], bool]:
         if channel.guild is not None:
@@ -832,6 +844,8 @@ class FakeDiscord:
         focused: str | None = None,
     ) -> dict[str, Any]:
         words = path.strip().lstrip("/").split()
+        if not channel.is_dm and not channel.can_view(user.id):
+            raise AssertionError(f"{user!r} cannot view {channel!r}, so cannot use a command there")
         cmd, is_guild = self._find_command(channel, words[0])
         if not force and channel.guild is not None and not self._offered(cmd, user):
             raise AssertionError(

@@ -34,10 +34,12 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
+import discord
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.base.i18n import speaking
+from bot.edge import visibility
 from bot.edge.record_export import file_name
 from bot.edge.web import cards, pages
 from bot.edge.web.fanout import MAX_MESSAGE, Fanout
@@ -122,6 +124,7 @@ class Served(Protocol):
     def clock(self) -> Callable[[], float]: ...
     @property
     def links(self) -> Links | None: ...
+    def get_guild(self, guild_id: int, /) -> discord.Guild | None: ...
 
 
 class _HttpLog(logging.Logger):
@@ -436,8 +439,9 @@ class WebServer:
         if links is None or await self._browser(guild_id) != BROWSER_SERVER:
             raise Refused(404)
         found = self._servers.get(guild_id)
-        if found is None:
-            found = (await live_tables(self.bot.store, self.bot.tables, guild_id)).tables
+        if found is None:  # anyone with the link opens this page: only what @everyone may see
+            sees = visibility.everyone_sees(self.bot.get_guild(guild_id))
+            found = (await live_tables(self.bot.store, self.bot.tables, guild_id, sees)).tables
             self._servers.put(guild_id, found)
         lang = language(request)
         now = self.bot.clock()
