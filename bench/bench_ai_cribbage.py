@@ -69,7 +69,9 @@ def greedy(view: cr.SeatView, rng: random.Random) -> cr.Action:
         scored = [(peg_total([*pile, a.card]), a) for a in view.legal if isinstance(a, cr.Play)]
         top = max(p for p, _ in scored)
         return rng.choice([a for p, a in scored if p == top])
-    return max(view.legal, key=lambda a: a.points if isinstance(a, cr.Claim) else -1)
+    claim = view.claim  # the claim menu runs 0 to 29 whatever the count (C9): count the shown cards
+    assert claim is not None
+    return cr.Claim(view.seat, show_total(claim.cards, claim.starter, claim.kind == "crib"))
 
 
 def any_legal(view: cr.SeatView, rng: random.Random) -> cr.Action:

@@ -1,8 +1,9 @@
 """Classic Cribbage through the real discord.py client and the fake Discord, driven only the way players
 would: slash commands, the lobby's and the panels' buttons and menus, reading what the channel, the DMs and
 the ephemerals show. Seeds are pinned (the lobby's ``seed_source``); the players' clicks are fixed (the lowest
-cards laid away, the first card that may be played, the true count claimed), so every game is the same game
-each run: the seeds were picked offline for what each test must show (a lurch, a muggins)."""
+cards laid away, the first card that may be played, the true count claimed unless a test says otherwise), so
+every game is the same game each run: the seeds were picked offline for what each test must show (a lurch, a
+muggins)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,17 @@ from tests.test_ai_discord import live_dm, settle
 EXTENSIONS = ["cogs.general", "cogs.stats", "cogs.cribbage"]
 TWO_HUMANS_LURCH = 27  # to 61: the second player wins 63–29, a lurch
 AGAINST_THE_BOT_LURCH = 7  # to 61, against the hard bot: it wins 65–10, a lurch
+MUGGINS_SEED = 2  # to 61 with muggins: the first two counts of the show are worth 4 and 8
+
+
+CLAIM_MENUS = [[str(n) for n in range(15)], [str(n) for n in range(15, 30)]]
+
+
+def true_count(state: C.State) -> int:
+    """What the count awaiting its claim is worth (the players count it themselves: the bot never says)."""
+    _owner, kind, shown = C.show_order(state)[state.show_step]
+    assert state.starter is not None
+    return C.show_total(shown, state.starter, kind == "crib")
 
 
 async def boot(start_bot: StartBot, seed: int) -> TavernBot:
@@ -71,14 +83,12 @@ class Players:
         await settle(self.fake, self.bot)
 
     async def claim(self, user: FakeUser, panel: FakeMessage, state: C.State) -> None:
-        true = max(
-            a.points for a in C.legal_actions(state, C.waiting_for(state)[0]) if isinstance(a, C.Claim)
-        )
-        points = true - 1 if self.under_claims and true else true
-        if points != true:
+        points = true = true_count(state)
+        if self.under_claims and true:
+            points = true - 1
             self.under_claims -= 1
         menus = [s for s in panel.selects() if verb(s.custom_id) == "tally"]
-        assert len(menus) == 2 and all(len(m.options) == 15 for m in menus)
+        assert [m.values() for m in menus] == CLAIM_MENUS  # the same numbers whatever the count (C9)
         menu = next(m for m in menus if str(points) in m.values())
         await self.fake.select(user, panel, menu.custom_id, [str(points)])
 
@@ -247,6 +257,52 @@ async def test_four_players_in_partnerships_with_muggins(
     assert record is not None and record.result is not None
     winners = set(record.result["winners"])
     assert winners in ({0, 2}, {1, 3})  # a side wins: both partners
+
+
+async def test_muggins_a_claim_is_taken_once_and_its_difference_goes_left_either_way(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """C9 through the panels: an over-claim is not refused, the owner pegs the count and the opponent what it
+    overstates; an under-claim likewise gives away what it misses; both are called "Muggins! 3 for …"."""
+    fake = fake_discord
+    bot = await boot(start_bot, MUGGINS_SEED)
+    ann, bo = fake.add_user("ann"), fake.add_user("bo")
+    posted = await fake.slash(ann, fake.channel, "cribbage challenge", opponent=bo, target=61, muggins=True)
+    await fake.click(bo, posted.message, "Accept")
+    await fake.settle()
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    players = Players(fake, bot, table, [ann, bo])
+    while table.state.phase is not C.Phase.CLAIM:
+        await players.move()
+    names = table.names
+    for wrong in (+3, -3):  # the first count over-claimed by 3, the second under-claimed by 3
+        state: C.State = table.state
+        owner, left, true = C.waiting_for(state)[0], 1 - C.waiting_for(state)[0], true_count(state)
+        claim = true + wrong
+        assert 0 <= claim <= 29, "the pinned seed's counts allow both"
+        user = players.by_seat[owner]
+        panel = live_dm(fake, user)
+        menus = [s for s in panel.selects() if verb(s.custom_id) == "tally"]
+        assert [m.values() for m in menus] == CLAIM_MENUS
+        menu = next(m for m in menus if str(claim) in m.values())
+        before = state.scores
+        said = await fake.select(user, panel, menu.custom_id, [str(claim)])
+        await settle(fake, bot)
+        assert not said.ephemeral, said.content  # taken, never refused
+        after = table.state.scores
+        assert after[owner] - before[owner] == min(claim, true) and after[left] - before[left] == 3
+        channel = text(fake)
+        assert f"{names[owner]} claims {claim} (the count is {true})." in channel
+        why = "claimed 3 too many" if wrong > 0 else "left 3 out"
+        assert f"**Muggins!** 3 for {names[left]} ({after[left]}): {names[owner]} {why}." in channel
+        offered = [s.custom_id for m in fake.dms(user) for s in m.selects()]
+        assert not any(x in offered for x in (m.custom_id for m in menus))  # claimed once: its menus are gone
+    record = await bot.store.load_game(table.id)
+    assert record is not None
+    texts = [a.text for a in record.actions]
+    assert len([x for x in texts if " claim " in x]) == 2  # each count claimed once, the over-claim too
+    assert C.replay(record.seed, 2, C.Options.from_dict(record.options), texts) == table.state
 
 
 # ------------------------------------------------------------------------------------------- the bot

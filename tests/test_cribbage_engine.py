@@ -1,4 +1,4 @@
-"""The Classic Cribbage state machine (RULES.md C2–C7): built states and seed searches for the rulings, and
+"""The Classic Cribbage state machine (RULES.md C2–C9): built states and seed searches for the rulings, and
 whole seeded games of 2, 3 and 4 players by random legal play, checked against invariants."""
 
 from __future__ import annotations
@@ -419,10 +419,11 @@ def test_c5_the_show_counts_hands_then_the_crib() -> None:
     assert before == (0, 0) and st.best == (29, 6)
 
 
-# ---------------------------------------------------------------- muggins (C7)
+# ---------------------------------------------------------------- muggins (C7, C9)
 
 
 def at_the_show(options: Options, scores: tuple[int, ...] = (0, 0)) -> tuple[State, list[Event]]:
+    """Seat 1's hand (2C 3D 4H 9S, worth 6 with the 5D) is the first count of the show."""
     st = play_state(["5H 5S 5C JD", "2C 3D 4H 9S"], "5D", crib="KC QC 9C 8D", options=options, scores=scores)
     events: list[Event] = []
     while st.phase is Phase.PLAY:
@@ -431,42 +432,89 @@ def at_the_show(options: Options, scores: tuple[int, ...] = (0, 0)) -> tuple[Sta
     return st, events
 
 
-def test_c7_muggins_claims_and_muggins() -> None:
+def test_c9_any_claim_from_0_to_29_is_taken_whatever_the_count() -> None:
     st, ev = at_the_show(Options(muggins=True))
     assert st.phase is Phase.CLAIM and cr.waiting_for(st) == (1,)
     assert ev[-1] == ClaimAwaited(1, "hand", cards("2C 3D 4H 9S"), card("5D"))
-    assert cr.legal_actions(st, 1) == [Claim(1, p) for p in range(7)]  # the bot offers the count: 6
+    assert cr.legal_actions(st, 1) == [Claim(1, p) for p in range(30)]  # not 0..6: that would tell the count
     assert cr.legal_actions(st, 0) == []
-    v = cr.view(st, 0)
-    assert v.claim is not None and v.claim.seat == 1 and v.claim.kind == "hand"
-    err = refusal(st, Claim(1, 7))
-    assert isinstance(err, IllegalAction) and err.msgid == "cribbage.rules.claim-too-high"
+    assert all(cr.can(st, Claim(1, p)) for p in range(30))  # none refused, so none is worth trying
+    for points in (-1, 30, 99):  # no hand is worth these: refused whatever the count
+        err = refusal(st, Claim(1, points))
+        assert err.msgid == "cribbage.rules.claim-range" and err.values == {"most": 29}
     assert isinstance(refusal(st, Claim(0, 6)), NotYourTurn)
-    assert refusal(st, Claim(1, -1)).msgid == "cribbage.rules.claim-whole"
     assert refusal(st, Play(1, card("2C"))).msgid == "cribbage.rules.time-to-claim"
-    scores = st.scores
-    st, ev = cr.apply(st, Claim(1, 4))  # 2 under: the dealer takes them
+
+
+def test_c9_nothing_in_the_view_or_the_legal_actions_tells_the_count() -> None:
+    st, _ = at_the_show(Options(muggins=True))
+    # The same state with seat 1 holding cards worth another count (in its kept cards and in the play).
+    swap = dict(zip(cards("2C 3D 4H 9S"), cards("TH 6D 8H AS"), strict=True))
+    other = replace(
+        st,
+        kept=(st.kept[0], tuple(swap[c] for c in st.kept[1])),
+        played=tuple((s, swap.get(c, c)) for s, c in st.played),
+    )
+    assert (show_total(st.kept[1], card("5D")), show_total(other.kept[1], card("5D"))) == (6, 4)
+    for seat in (-1, 0, 1):
+        a, b = cr.view(st, seat), cr.view(other, seat)
+        assert a.claim is not None and b.claim is not None
+        assert b.claim == replace(a.claim, cards=other.kept[1])
+        assert b.played == tuple((s, swap.get(c, c)) for s, c in a.played)
+        # Everything else is the same: the cards shown are all that differs.
+        assert replace(a, kept=(), played=(), claim=None) == replace(b, kept=(), played=(), claim=None)
+
+
+def test_c9_an_over_claim_pegs_the_count_and_gives_the_excess_to_the_left() -> None:
+    st, _ = at_the_show(Options(muggins=True))
+    before = st.scores
+    st, ev = cr.apply(st, Claim(1, 9))  # the count is 6: 3 too many
+    assert ev[0] == ClaimMade(1, "hand", 9)
+    counted = ev[1]
+    assert isinstance(counted, HandCounted)
+    assert (counted.total, counted.claimed, counted.pegged) == (6, 9, 6)
+    assert counted.total_after == before[1] + 6
+    assert ev[2] == MugginsTaken(0, 0, 1, 3, before[0] + 3, over=True)
+    assert st.scores == (before[0] + 3, before[1] + 6)
+    assert st.phase is Phase.CLAIM and cr.waiting_for(st) == (0,)  # the show goes on: the dealer's hand
+
+
+def test_c9_an_under_claim_pegs_the_claim_and_gives_what_it_missed_to_the_left() -> None:
+    st, _ = at_the_show(Options(muggins=True))
+    before = st.scores
+    st, ev = cr.apply(st, Claim(1, 4))  # 2 under
     assert ev[0] == ClaimMade(1, "hand", 4)
     counted = ev[1]
-    assert isinstance(counted, HandCounted) and counted.total == 6 and counted.claimed == 4
-    assert ev[2] == MugginsTaken(0, 0, 1, 2, scores[0] + 2)
-    assert st.scores == (scores[0] + 2, scores[1] + 4)
-    assert st.phase is Phase.CLAIM and cr.waiting_for(st) == (0,)
-    st, ev = cr.apply(st, Claim(0, 29))  # exact: nothing to take
+    assert isinstance(counted, HandCounted)
+    assert (counted.total, counted.claimed, counted.pegged) == (6, 4, 4)
+    assert ev[2] == MugginsTaken(0, 0, 1, 2, before[0] + 2, over=False)
+    assert st.scores == (before[0] + 2, before[1] + 4)
+    st, ev = cr.apply(st, Claim(0, 29))  # the dealer's 29 hand, claimed exactly: nothing to take
     assert not any(isinstance(e, MugginsTaken) for e in ev)
     assert ev[-1] == ClaimAwaited(0, "crib", cards("KC QC 9C 8D"), card("5D"))
-    st, ev = cr.apply(st, Claim(0, 0))
-    assert isinstance(ev[2], MugginsTaken) and ev[2].points == 4 and ev[2].seat == 1
+    st, ev = cr.apply(st, Claim(0, 0))  # the crib's 4 missed
+    assert isinstance(ev[2], MugginsTaken) and ev[2].points == 4 and ev[2].seat == 1 and not ev[2].over
     assert st.phase is Phase.DISCARD and st.hand_no == 2
 
 
-def test_c7_a_game_won_by_muggins() -> None:
+@pytest.mark.parametrize("claim", [0, 12], ids=["under", "over"])
+def test_c9_a_game_won_by_muggins_either_way(claim: int) -> None:
     st, _ = at_the_show(Options(muggins=True))
     st = replace(st, scores=(118, st.scores[1]))
-    st, ev = cr.apply(st, Claim(1, 0))
+    st, ev = cr.apply(st, Claim(1, claim))  # 6 missed, or 6 too many: the dealer reaches 124
+    assert isinstance(ev[-2], MugginsTaken) and ev[-2].points == 6 and ev[-2].over == (claim > 6)
     assert isinstance(ev[-1], GameWon) and ev[-1].sides == (0,)
     res = cr.final_result(st)
     assert res.muggins and res.winners == (0,) and res.how in ("target", "lurch")
+
+
+def test_c9_an_owner_who_reaches_the_target_wins_before_the_muggins() -> None:
+    st, _ = at_the_show(Options(muggins=True))
+    st = replace(st, scores=(st.scores[0], 117))
+    st, ev = cr.apply(st, Claim(1, 20))  # pegs the count, 6: 123 is game, and the game ends there
+    assert not any(isinstance(e, MugginsTaken) for e in ev)
+    assert isinstance(ev[-1], GameWon) and ev[-1].sides == (1,)
+    assert st.scores[1] == 123 and not cr.final_result(st).muggins
 
 
 def test_c7_three_players_muggins_goes_to_the_next_seat_left() -> None:
@@ -475,7 +523,30 @@ def test_c7_three_players_muggins_goes_to_the_next_seat_left() -> None:
         st, _ = cr.apply(st, cr.legal_actions(st, st.to_move)[0])
     assert cr.waiting_for(st) == (1,)
     st, ev = cr.apply(st, Claim(1, 20))
-    assert [e for e in ev if isinstance(e, MugginsTaken)] == [MugginsTaken(2, 2, 1, 9, st.scores[2])]
+    assert [e for e in ev if isinstance(e, MugginsTaken)] == [
+        MugginsTaken(2, 2, 1, 9, st.scores[2], over=False)
+    ]
+
+
+# A game to 61 with muggins, seed 3, recorded under C7 (before C9): random play, under-claims, a muggins win.
+C7_LOG = (
+    "0 lay 6C 9D;1 lay TS TH;1 cut;1 play QD;0 play 6S;1 play QH;0 play 4H;1 play 6H;0 play QC;"
+    "1 play TC;0 play KS;1 claim 4;0 claim 2;0 claim 9;1 lay 5S JS;0 lay 3C 7S;0 cut;0 play 2H;"
+    "1 play 3S;0 play 5C;1 play 9C;0 play QS;1 play 2S;0 play 9H;1 play 7D;0 claim 2;1 claim 2;"
+    "1 claim 8;0 lay 5D KH;1 lay 8S JH;1 cut;1 play 6H;0 play JS;1 play 9H;0 play AD;0 play AH;"
+    "1 play JD;0 play 6D;1 play 7S;1 claim 2;0 claim 4;0 claim 4;0 lay 2C 4D;1 lay 2S 3D;0 cut;"
+    "0 play 8C;1 play 8S;0 play 5H;1 play 7S;1 play 3C;0 play QS;1 play JS;0 play 9H;0 claim 3;"
+    "1 claim 2;1 claim 4;1 lay 6C TD;0 lay 2S 4H;1 cut;1 play 9C;0 play 6S;1 play 7S;0 play 8H;"
+    "1 play 8C;0 play 7H;1 play 5D;0 play QS;1 claim 5"
+)
+
+
+def test_a_game_logged_under_c7_replays_to_the_result_it_was_stored_with() -> None:
+    """C7 took only claims up to the count, and C9 scores those alike: old logs need no migration."""
+    options = Options(target=61, muggins=True)
+    st = cr.replay(3, 2, options, C7_LOG.split(";"))
+    res = cr.final_result(st)
+    assert (res.scores, res.winners, res.muggins, res.how) == ((62, 45), (0,), True, "target")
 
 
 def test_muggins_off_counts_everything_itself() -> None:
@@ -656,7 +727,7 @@ def tally(events: list[Event], sides: int) -> list[int]:
         if isinstance(e, PointsScored | MugginsTaken):
             got[e.side] += e.points
         elif isinstance(e, HandCounted):
-            got[e.side] += e.total if e.claimed is None else e.claimed
+            got[e.side] += e.pegged
     return got
 
 
@@ -675,6 +746,7 @@ def test_whole_random_games(players: int, options: Options) -> None:
             if isinstance(e, HandCounted):
                 assert e.total == show_total(e.cards, e.starter, e.kind == "crib")
                 assert e.total == sum(it.points for it in e.items)
+                assert e.pegged == (e.total if e.claimed is None else min(e.claimed, e.total))  # C9
             if isinstance(e, CardPlayed):
                 assert 0 < e.count <= 31
 

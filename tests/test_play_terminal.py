@@ -454,7 +454,13 @@ def crib_choose(terminal: play.Terminal) -> str:
 
 
 def run_cribbage(
-    *, players: int, seed: int, options: dict[str, Any], script: Iterable[str] = (), language: str = ENGLISH
+    *,
+    players: int,
+    seed: int,
+    options: dict[str, Any],
+    script: Iterable[str] = (),
+    language: str = ENGLISH,
+    pick: Callable[[play.Terminal], str] = crib_choose,
 ) -> tuple[play.Terminal, Player, str, int]:
     """A cribbage game to its end through stdin, the human at seat 0 and computer players at the rest."""
     with speaking(language):
@@ -464,7 +470,7 @@ def run_cribbage(
         terminal = play.Terminal(
             "cribbage", adapter.options(options), players - 1, "normal", seed, player, out
         )
-        player.pick = lambda _chunk: crib_choose(terminal)
+        player.pick = lambda _chunk: pick(terminal)
         readline = player.readline
 
         def remember(size: int | None = -1) -> str:
@@ -503,6 +509,33 @@ def test_cribbage_played_to_the_end_through_stdin(players: int, seed: int, optio
             isinstance(e, C.MugginsTaken) and e.owner == play.HUMAN for e in terminal.history
         )
     assert len(player.answers) > 5
+
+
+def test_a_muggins_claim_typed_by_its_label_is_taken_once_even_above_the_count() -> None:
+    """C9 in the terminal: the claim menus number their lines 1–30 for 0–29 points, so a claim can be typed
+    by its label ("6 points"); one above the count is taken, and the difference goes to the bot."""
+    typed: list[tuple[int, int]] = []
+
+    def over_claim(terminal: play.Terminal) -> str:
+        state = terminal.table.state
+        if state.phase is C.Phase.CLAIM and not typed and C.waiting_for(state) == (play.HUMAN,):
+            _owner, kind, cards = C.show_order(state)[state.show_step]
+            true = C.show_total(cards, state.starter, kind == "crib")
+            typed.append((true, true + 2))
+            return f"{true + 2} points"
+        return crib_choose(terminal)
+
+    terminal, _player, text, code = run_cribbage(
+        players=2, seed=2, options={"target": 61, "muggins": True}, pick=over_claim
+    )
+    assert code == 0 and C.is_over(terminal.table.state) and typed
+    true, claimed = typed[0]
+    made = [e for e in terminal.history if isinstance(e, C.ClaimMade) and e.seat == play.HUMAN]
+    assert made[0].points == claimed
+    taken = next(e for e in terminal.history if isinstance(e, C.MugginsTaken))
+    assert (taken.owner, taken.points, taken.over) == (play.HUMAN, 2, True)
+    assert f"Player claims {claimed} (the count is {true})." in text
+    assert f"Muggins! 2 for Bot (normal) ({taken.total_after}): Player claimed 2 too many." in text
 
 
 HOSTILE_ANSWERS = [

@@ -135,6 +135,35 @@ def test_the_end_says_game_and_lurched() -> None:
         ]
 
 
+def test_muggins_is_called_with_its_points_for_whoever_pegs_them() -> None:
+    """C9: "Muggins! 2 for Ann", for what an under-claim missed and what an over-claim overstated alike."""
+    two = R.Lines(NAMES[:2], 2, 121)
+    hand = cards("2C 3D 4H 9S")
+    starter = card("5D")
+    counted = C.HandCounted(1, 1, "hand", hand, starter, count_show(hand, starter), 6, 6, 26, claimed=9)
+    over = C.MugginsTaken(side=0, seat=0, owner=1, points=3, total_after=15, over=True)
+    under = C.MugginsTaken(side=0, seat=0, owner=1, points=1, total_after=13, over=False)
+    assert two.of([counted, over]) == [
+        "Bo claims 9 (the count is 6).",
+        f"**{show_count(counted.items)}** — Bo (26)",
+        "**Muggins!** 3 for Ann (15): Bo claimed 3 too many.",
+    ]
+    assert two.of([under]) == ["**Muggins!** 1 for Ann (13): Bo left 1 out."]
+    four = R.Lines(NAMES, 4, 121)
+    assert four.of([C.MugginsTaken(0, 2, 1, 2, 40, over=False)]) == [
+        "**Muggins!** 2 for Ann & Cy (40): Bo left 2 out."
+    ]
+    with speaking("it"):
+        assert two.of([over]) == ["**Muggins!** 3 per Ann (15): Bo ne ha dichiarati 3 di troppo."]
+        assert two.of([under]) == ["**Muggins!** 1 per Ann (13): Bo ne ha dimenticato 1."]
+        assert two.of([C.MugginsTaken(0, 0, 1, 2, 14, over=False)]) == [
+            "**Muggins!** 2 per Ann (14): Bo ne ha dimenticati 2."
+        ]
+        assert two.of([C.MugginsTaken(0, 0, 1, 1, 13, over=True)]) == [
+            "**Muggins!** 1 per Ann (13): Bo ne ha dichiarato 1 di troppo."
+        ]
+
+
 # ------------------------------------------------------------------------------------------- whole games
 
 

@@ -1,4 +1,4 @@
-"""Classic Cribbage computer player and coach (RULES.md C1–C8), for 2, 3 or 4 players.
+"""Classic Cribbage computer player and coach (RULES.md C1–C9), for 2, 3 or 4 players.
 
 Three levels share one entry point, ``choose``. The hard player lays away by the exact expected show of the
 kept hand and of the crib (``discard_table``, also the coach's Hint) and plays by an expectimax over the
@@ -10,7 +10,8 @@ cards it has not seen (``play_advice``, the coach's "why"). Everything is decide
 - hard: the table's first line; the play searches as deep as a fixed node budget allows (about a
   millisecond of Python; a count of nodes, not a clock, so it stays deterministic).
 
-Normal and hard claim the true count (the highest legal claim).
+Normal and hard claim the true count, counted from the shown cards as a player does (the claim menu runs
+from 0 to 29 whatever the count: C9); easy never claims more than it.
 """
 
 from __future__ import annotations
@@ -92,20 +93,21 @@ def _easy_play(view: cr.SeatView, plays: Sequence[cr.Play], rng: random.Random) 
     return rng.choice(pegging if pegging else plays)
 
 
-def _easy_claim(view: cr.SeatView, rng: random.Random) -> cr.Action:
-    """Under-claims now and then, as people do: his nob forgotten, or a fifteen overlooked."""
-    claims = [a for a in view.legal if isinstance(a, cr.Claim)]
-    true = max(claims, key=lambda a: a.points)
+def _claim(view: cr.SeatView, rng: random.Random | None = None) -> cr.Action:
+    """The count of the shown cards; with ``rng`` (easy), under by what people miss now and then: his nob
+    forgotten, or a fifteen overlooked."""
     claim = view.claim
     if claim is None:  # pragma: no cover - the engine offers claims only with a count to claim
-        return true
+        raise ValueError("There is no count to claim.")
     items = count_show(claim.cards, claim.starter, claim.kind == "crib")
     missed = 0
-    if any(i.kind == "nobs" for i in items) and rng.random() < _MISS_NOBS:
-        missed = 1
-    elif any(i.kind == "fifteen" for i in items) and rng.random() < _MISS_FIFTEEN:
-        missed = 2
-    return next(a for a in claims if a.points == true.points - missed)
+    if rng is not None:
+        if any(i.kind == "nobs" for i in items) and rng.random() < _MISS_NOBS:
+            missed = 1
+        elif any(i.kind == "fifteen" for i in items) and rng.random() < _MISS_FIFTEEN:
+            missed = 2
+    points = sum(i.points for i in items) - missed
+    return next(a for a in view.legal if isinstance(a, cr.Claim) and a.points == points)
 
 
 def choose(view: cr.SeatView, rng: random.Random, level: Level = "hard") -> cr.Action:
@@ -125,7 +127,5 @@ def choose(view: cr.SeatView, rng: random.Random, level: Level = "hard") -> cr.A
         best = evaluate(view, shallow=level == "normal")[0][1]
         return next(a for a in plays if a.card == best)
     if view.phase is cr.Phase.CLAIM:
-        if level == "easy":
-            return _easy_claim(view, rng)
-        return max((a for a in view.legal if isinstance(a, cr.Claim)), key=lambda a: a.points)
+        return _claim(view, rng if level == "easy" else None)
     return view.legal[0]

@@ -25,8 +25,9 @@ from bot.render.cribbage_words import label, short
 from bot.rules import cribbage as C
 from bot.rules.pack52 import FULL_PACK, Card
 
-CLAIM_MENUS = (("lo", range(0, 15)), ("hi", range(15, 30)))  # a show is worth 0 to 29: two menus of 15
-MAX_CLAIM = 29
+# A claim is any number from 0 to 29 whatever the count (C9): more than a Discord select holds (25), so two
+# menus of 15, the same at every claim.
+CLAIM_MENUS = (("lo", range(0, 15)), ("hi", range(15, C.MAX_CLAIM + 1)))
 
 
 def _refused() -> UserFacingError:
@@ -64,7 +65,7 @@ def claim_arg(menu: str, values: Sequence[str]) -> int:
     numbers = dict(CLAIM_MENUS).get(menu)
     if numbers is None or len(values) != 1:
         raise _refused()
-    points = _number(values[0], MAX_CLAIM + 1)
+    points = _number(values[0], C.MAX_CLAIM + 1)
     if points not in numbers:
         raise _refused()
     return points
@@ -111,11 +112,12 @@ def _controls(table: Table, view: C.SeatView, chosen: tuple[Card, ...] | None) -
         legal = {a.card for a in view.legal if isinstance(a, C.Play)}
         return (*play_buttons(view.hand, lambda c: render.play_label(c, view), legal, tok), hint_button())
     if view.phase is C.Phase.CLAIM and view.claim is not None and view.claim.seat == view.seat:
+        # Options say "4 points", not "4": the terminal numbers its lines, and a claim is final (C9).
         return tuple(
             Select(
                 t("cribbage.select.claim", low=numbers[0], high=numbers[-1]),
                 "tally",  # not "claim": the shared table takes that verb for an idle player
-                tuple(Option(str(n), str(n)) for n in numbers),
+                tuple(Option(tn("cribbage.select.points", n), str(n)) for n in numbers),
                 token=tok,
                 arg=menu,
             )

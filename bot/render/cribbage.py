@@ -76,8 +76,7 @@ class Lines:
         if isinstance(ev, C.HandCounted):
             return self.counted(ev)
         if isinstance(ev, C.MugginsTaken):
-            who = scored(names, self.players, ev.side, ev.total_after)
-            return [t("cribbage.show.muggins", points=ev.points, owner=names[ev.owner], scorer=who)]
+            return [self.muggins(ev)]
         if isinstance(ev, C.GameWon):
             return self.won(ev)
         return []
@@ -118,6 +117,13 @@ class Lines:
             return [head, t("cribbage.show.total", count=show_count(ev.items), score=who)]
         said = t("cribbage.show.claimed", name=self.names[ev.seat], claimed=ev.claimed, total=ev.total)
         return [said, t("cribbage.show.total", count=show_count(ev.items), score=who)]
+
+    def muggins(self, ev: C.MugginsTaken) -> str:
+        """C9's call, "**Muggins!** 2 for Ann (47): Bo left 2 out." (or "claimed 2 too many")."""
+        who = scored(self.names, self.players, ev.side, ev.total_after)
+        if ev.over:
+            return tn("cribbage.show.muggins-over", ev.points, owner=self.names[ev.owner], scorer=who)
+        return tn("cribbage.show.muggins-under", ev.points, owner=self.names[ev.owner], scorer=who)
 
     def won(self, ev: C.GameWon) -> list[str]:
         lines = []

@@ -1,4 +1,4 @@
-"""Classic Cribbage for 2 players, or 3 and 4 (partnerships) as table options (RULES.md C1–C8): the state
+"""Classic Cribbage for 2 players, or 3 and 4 (partnerships) as table options (RULES.md C1–C9): the state
 machine the bot drives, with the same contract as ``bot.rules.bhargage``.
 
 A game is fully determined by (seed, players, options, action log): the cut for the first deal and every
@@ -10,7 +10,7 @@ a count (only with the muggins option) and resigning.
 Seats are 0..n-1 clockwise; the seat left of the dealer is ``(dealer + 1) % n``. Every score belongs to a
 side: with four players seats 0 and 2 against 1 and 3, otherwise each seat is its own side (``side_of``).
 
-Rulings where C1–C8 are silent:
+Rulings where C1–C9 are silent:
 
 - Three players: the crib's fifth card is dealt after the hands, face down, and nobody ever sees it.
 - A player who resigns (or forfeits) loses with their side. With two sides the other side wins; with three
@@ -18,10 +18,13 @@ Rulings where C1–C8 are silent:
 - Lurch (C6) is judged only when a side reaches the target (not on a resignation), against every losing side:
   at 121, under 91 is a lurch and, with ``double_lurch``, under 61 a double lurch; at 61, under 31 is a lurch
   and there is no double (``double_lurch`` changes nothing). ``Result.lurch`` is the worst among the losers.
-- Muggins (C7) applies to the show only (pegging and heels are always scored by the bot). The owner of each
-  hand and of the crib claims in turn; a claim above the true count is refused; what is under-claimed goes to
-  the seat left of the owner (an opponent, whatever the number of players). ``Result.muggins`` is true when
-  the game was won by such points, as Bhargage's is for a game won by a claim.
+- Muggins (C7, C9) applies to the show only (pegging and heels are always scored by the bot). The owner of
+  each hand and of the crib claims in turn, once: any number from 0 to ``MAX_CLAIM`` (29, the most a count
+  is worth), never refused, so that nothing offered or refused tells the count. The owner pegs the smaller of
+  claim and count, and the seat left of the owner (an opponent, whatever the number of players) the
+  difference either way; the owner pegs first, so an owner who reaches the target wins before it.
+  ``Result.muggins`` is true when the game was won by such points, as Bhargage's is for a game won by a claim.
+  Logs from before C9 replay unchanged: their claims were all at most the count, which C7 and C9 score alike.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn
 from bot.rules.pack52 import FULL_PACK, JACK, Card, card, sort_key
 
 __all__ = [
+    "MAX_CLAIM",
     "STATE_VERSION",
     "Action",
     "BadOptions",
@@ -106,6 +110,7 @@ __all__ = [
 
 TARGETS = (121, 61)  # C6
 PLAYERS = (2, 3, 4)
+MAX_CLAIM = 29  # the most a hand or crib is worth: a muggins claim is any number from 0 to this (C9)
 
 
 class BadOptions(RulesError, ValueError):
@@ -186,7 +191,8 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """Muggins: the owner of the hand or crib being shown claims this many points (at most the true count)."""
+    """Muggins: the owner of the hand or crib being shown claims this many points (0 to ``MAX_CLAIM``,
+    whatever the count: C9)."""
 
     seat: int
     points: int
@@ -300,7 +306,8 @@ class ClaimMade:
 @dataclass(frozen=True, slots=True)
 class HandCounted:
     """A hand or the crib counted in the show (``cards`` are revealed here, if not at a claim). ``total`` is
-    the true count; the owner's side scored it, or ``claimed`` when muggins is on."""
+    the true count, ``claimed`` the owner's claim when muggins is on; the owner's side pegged ``pegged``:
+    the count, or the smaller of claim and count (C9)."""
 
     seat: int
     side: int
@@ -309,19 +316,22 @@ class HandCounted:
     starter: Card
     items: tuple[ScoreItem, ...]
     total: int
+    pegged: int
     total_after: int
     claimed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class MugginsTaken:
-    """Muggins! The points ``owner`` under-claimed, scored by ``seat`` (left of the owner) for ``side``."""
+    """Muggins! The difference between ``owner``'s claim and its count, scored by ``seat`` (left of the owner)
+    for ``side``: what the claim overstated (``over``) or missed (C9)."""
 
     side: int
     seat: int
     owner: int
     points: int
     total_after: int
+    over: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,8 +439,8 @@ class SeatView:
     """What one seat may see (seat -1: what everyone sees): never another seat's hand or lay-away (a
     partner's neither), the crib or the deck.
 
-    In CLAIM the claimant's ``legal`` claims run from 0 to the true count: the bot offers the count (C7), and
-    the shown cards are public anyway."""
+    In CLAIM the claimant's ``legal`` claims run from 0 to ``MAX_CLAIM`` whatever the count (C9): the view
+    holds the shown cards (public), never their count."""
 
     seat: int
     players: int
@@ -748,11 +758,9 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         room = LIMIT - state.count
         return [Play(seat, c) for c in state.hands[seat] if c.value <= room]
     if state.phase is Phase.CLAIM:
-        owner, kind, cards = _claimed_count(state)
-        if seat != owner:
+        if seat != _claimed_count(state)[0]:
             return []
-        assert state.starter is not None
-        return [Claim(seat, p) for p in range(show_total(cards, state.starter, kind == "crib") + 1)]
+        return [Claim(seat, p) for p in range(MAX_CLAIM + 1)]
     return []
 
 
@@ -836,14 +844,10 @@ def check(state: State, action: Action) -> None:
     elif isinstance(action, Claim):
         if state.phase is not Phase.CLAIM:
             raise _phase_error(state.phase)
-        owner, kind, cards = _claimed_count(state)
-        if seat != owner:
+        if seat != _claimed_count(state)[0]:
             raise NotYourTurn("cribbage.rules.not-your-turn")
-        if type(action.points) is not int or action.points < 0:
-            raise IllegalAction("cribbage.rules.claim-whole")
-        assert state.starter is not None
-        if action.points > show_total(cards, state.starter, kind == "crib"):
-            raise IllegalAction("cribbage.rules.claim-too-high", n=action.points)
+        if type(action.points) is not int or not 0 <= action.points <= MAX_CLAIM:  # whatever the count (C9)
+            raise IllegalAction("cribbage.rules.claim-range", most=MAX_CLAIM)
     else:  # pragma: no cover - the Action union is closed
         raise IllegalAction("cribbage.rules.not-an-action")
 
@@ -1006,7 +1010,7 @@ def _show(w: _Work, step: int, ev: list[Event]) -> None:
         w.best[owner] = max(w.best[owner], total)
         won = w.score(owner, total)
         side = w.side(owner)
-        ev.append(HandCounted(owner, side, kind, cards, starter, items, total, w.scores[side]))
+        ev.append(HandCounted(owner, side, kind, cards, starter, items, total, total, w.scores[side]))
         if won:
             w.win((side,), "target", ev)
             return
@@ -1016,6 +1020,7 @@ def _show(w: _Work, step: int, ev: list[Event]) -> None:
 
 
 def _claim(w: _Work, a: Claim, ev: list[Event]) -> None:
+    """C9: the owner pegs the smaller of claim and count, then the seat on its left the difference."""
     starter = w.starter
     assert starter is not None
     owner, kind, cards = show_order(w.freeze())[w.show_step]
@@ -1023,18 +1028,19 @@ def _claim(w: _Work, a: Claim, ev: list[Event]) -> None:
     items = count_show(cards, starter, kind == "crib")
     total = sum(it.points for it in items)
     w.best[owner] = max(w.best[owner], total)
-    won = w.score(owner, a.points)
+    pegged = min(a.points, total)
+    won = w.score(owner, pegged)
     side = w.side(owner)
-    ev.append(HandCounted(owner, side, kind, cards, starter, items, total, w.scores[side], a.points))
+    ev.append(HandCounted(owner, side, kind, cards, starter, items, total, pegged, w.scores[side], a.points))
     if won:
         w.win((side,), "target", ev)
         return
-    rest = total - a.points
+    rest = abs(a.points - total)
     if rest:
         taker = (owner + 1) % w.players  # an opponent with 2, 3 or 4 players
         won = w.score(taker, rest)
         tside = w.side(taker)
-        ev.append(MugginsTaken(tside, taker, owner, rest, w.scores[tside]))
+        ev.append(MugginsTaken(tside, taker, owner, rest, w.scores[tside], over=a.points > total))
         if won:
             w.win((tside,), "target", ev, muggins=True)
             return
