@@ -1,6 +1,6 @@
 """``/tavern forget-me``: after the member's own confirmation, nothing the bot keeps leads back to them — no
 row of any table holds their id, their name or their DM channel (lobbies and table meta included), ``/stats``
-and ``/tavern history`` of them show no game, and their opponent's replay of their game shows 👤 —
+and ``/tavern history`` of them show no game, and the replays and web pages this process keeps show 👤 —
 while their opponent's record is unchanged and still shows the games, against 👤. Refused while seated at a
 live game or waiting in an open challenge; the button works for its own member only. An admin's name is not
 kept with a game they end. (The store's side, on both backends: tests/test_forget_store.py; across two
@@ -8,11 +8,18 @@ processes: tests/test_forget_me_cluster.py.)"""
 
 from __future__ import annotations
 
+import dataclasses
+
+import aiohttp
+
+from bot.edge.app import TavernBot
+from bot.settings import Settings
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_admin_commands import MODERATOR
 from tests.test_bhargage_discord import challenge
 from tests.test_forget_store import traces
+from tests.test_web_server import finish, get, live_path, practice, replay_path, served
 
 
 async def forget(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
@@ -129,3 +136,31 @@ async def test_an_admin_who_ends_a_game_leaves_no_name_with_it(
     assert await traces(bot.store, "dora") == []  # but the store keeps no name of hers
     await forget(fake, dora)
     assert await traces(bot.store, dora.id, "dora") == []
+
+
+async def pages(bot: TavernBot, client: aiohttp.ClientSession, game_id: int) -> str:
+    """A finished game's replay, a later step, its record and its ended live page, as a browser gets them."""
+    assert bot.web_server is not None
+    server, path = bot.web_server, replay_path(bot, game_id)
+    texts = []
+    for page in (path, f"{path}?step=3", f"{path}/record", live_path(bot, game_id)):
+        status, text, _ = await get(client, server, page)
+        assert status == 200, page
+        texts.append(text)
+    return "\n".join(texts)
+
+
+async def test_the_web_pages_a_process_keeps_show_a_forgotten_member_as_nobody(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    bot, _ = await served(start_bot, dataclasses.replace(settings, bot_delay=0.0))
+    alice = fake.add_user("alice")
+    table = await practice(fake, bot, alice)
+    await finish(fake, bot, table, alice)
+    async with aiohttp.ClientSession() as client:
+        kept = await pages(bot, client, table.id)  # the replay walked, the record written, the calls walked
+        assert "alice" in kept
+        await forget(fake, alice)
+        shown = await pages(bot, client, table.id)
+    assert "alice" not in shown and "👤" in shown
