@@ -1,7 +1,10 @@
 """``/tavern forget-me``: a member asks the bot to forget them. After they confirm (a button only they can
-use), their language, preferences and DM channel are deleted, and their name is replaced by "👤" in every
-seat and rating they hold; results stay (as an anonymous player), so opponents' histories and ratings stay
-as they were. Refused while they sit at a live game (leave or finish it first).
+use), the store forgets them in one transaction (``Store.forget_user``): their language, preferences and DM
+channel are deleted, and every seat, result, rating and lobby of theirs moves to a random pseudonym named
+"👤", so nothing leads back to their account while their opponents' histories and ratings stay as they were.
+Refused while they sit at a live game or wait in an open lobby, as the store has it (whichever process runs
+that game). Then what this process keeps of those games is dropped (``Watch.changed``: the web pages'
+replays and records); other processes hear of it as news of the games, whose versions moved.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from bot.edge import delivery
 from bot.services.languages import Languages
 from bot.services.preferences import Preferences
 from bot.services.tables import TableService
-from bot.store import Store
+from bot.store import PlayerBusy, Store, WaitingInLobby
 
 PREFIX = "tv:forget:"  # i18n: not text
 _ID = re.compile(r"tv:forget:(?P<user>[0-9]{1,20})", re.ASCII)  # i18n: not text
@@ -61,9 +64,14 @@ async def confirm(client: Client, interaction: Interaction) -> None:
     user_id = delivery.pressed(interaction, parse)
     if user_id != interaction.user.id:
         raise delivery.Refused("a forget-me confirmation pressed by someone else")
-    if await client.tables.seated_at(user_id) is not None:
-        raise UserFacingError("general.forget.seated")
-    await client.store.forget_user(user_id, ANONYMOUS)
+    try:
+        games = await client.store.forget_user(user_id, ANONYMOUS, at=client.tables.clock())
+    except PlayerBusy:
+        raise UserFacingError("general.forget.seated") from None
+    except WaitingInLobby as waiting:
+        raise UserFacingError("general.forget.waiting", channel=waiting.lobby.channel_id) from None
     client.languages.forget(user_id)
     client.preferences.forget(user_id)
+    for game_id in games:  # nothing this process keeps of their games shows their name again
+        client.tables.watch.changed(game_id)
     await interaction.response.edit_message(content=t("general.forget.done"), view=None)

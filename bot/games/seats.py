@@ -3,6 +3,12 @@
 Discord user ids are positive snowflakes, so negative ids are free for bot seats: ``-(100·(level+1) + n)``
 (n = 0–9, one id per bot seat of a table). The level travels with the seat through the store, restarts and
 rematches without a schema change, and a bot seat never collides with a person.
+
+A member who asked to be forgotten (``/tavern forget-me``) is replaced in every stored row by a pseudonym: a
+random id of ``FORGOTTEN``, ids no Discord account can have (a snowflake's bits above the lowest 22 count the
+milliseconds since 2015-01-01, and these fall in its first 19 hours, months before Discord's first id). It is
+positive, so every query still counts the seat as a person's (their opponents' records read as before), and
+nothing derives it from the member's id.
 """
 
 from __future__ import annotations
@@ -13,11 +19,17 @@ from bot.render.levels import level_name
 
 _STEP = 100
 MAX_BOTS = 10
+FORGOTTEN = range(1 << 22, 1 << 48)  # forgotten members' pseudonyms
 
 
 def is_bot(user_id: int) -> bool:
     """Whether this seat id is a computer player's."""
     return user_id < 0
+
+
+def is_forgotten(user_id: int) -> bool:
+    """Whether this seat id is a forgotten member's pseudonym (nobody answers to it any more)."""
+    return user_id in FORGOTTEN
 
 
 def bot_id(level: Level, n: int) -> int:

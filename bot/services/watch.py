@@ -4,9 +4,10 @@
 The Discord publisher calls :meth:`Watch.told` once per publish that told the channel something, with the
 events it told, under the table's lock; a listener must be quick and never raise (it copies what it needs
 and returns: the pages' fan-out builds one message per table and language, and only for tables somebody
-watches). With no listener, telling costs one empty loop. Where several processes share the store, a table
-written by another one is news too (:meth:`Watch.changed`, from the store's notifications): a listener
-reads it again on its own time.
+watches). With no listener, telling costs one empty loop. A stored game written outside its table's telling
+is news too (:meth:`Watch.changed`): by another process sharing the store (from the store's notifications),
+or here, when a member who played it is forgotten (their name left it). A listener reads it again on its own
+time, and drops whatever it kept of it.
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ class Watch:
                 log.exception("game %d: a watcher failed on what the table told", table.id)
 
     def changed(self, game_id: int | None) -> None:
-        """Another process wrote this game (None: any game may have been written)."""
+        """This stored game was written elsewhere (another process, or a member forgotten; None: any game
+        may have been)."""
         for listener in tuple(self._changed):
             try:
                 listener(game_id)

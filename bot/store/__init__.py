@@ -2,11 +2,11 @@
 per-table UI data.
 
 ``Store`` (``interface.py``) is what the rest of the bot uses. Two backends implement it, both built from
-the ``games``, ``lobbies``, ``stats``, ``profiles`` and ``config`` mixins, whose SQL is written once:
-``SQLiteStore`` (``sqlite.py``) on one SQLite file for one process, and ``PostgresStore`` (``postgres.py``)
-on a PostgreSQL server that any number of bot processes share. ``open_store`` picks one from the location.
-The schema is ``schema.py``: one numbered list of migrations, each in both dialects. The rating policy is
-pure functions in ``bot.base.ratings``.
+the ``games``, ``lobbies``, ``stats``, ``profiles``, ``config`` and ``forget`` mixins, whose SQL is written
+once: ``SQLiteStore`` (``sqlite.py``) on one SQLite file for one process, and ``PostgresStore``
+(``postgres.py``) on a PostgreSQL server that any number of bot processes share. ``open_store`` picks one
+from the location. The schema is ``schema.py``: one numbered list of migrations, each in both dialects. The
+rating policy is pure functions in ``bot.base.ratings``.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from bot.store.records import (
     Snapshot,
     StoreOpenError,
     VersionConflict,
+    WaitingInLobby,
 )
 from bot.store.schema import LATEST_VERSION, MIGRATIONS
 from bot.store.sqlite import SQLiteStore
@@ -78,6 +79,7 @@ __all__ = [
     "Store",
     "StoreOpenError",
     "VersionConflict",
+    "WaitingInLobby",
     "open_store",
     "redacted",
     "version_at",

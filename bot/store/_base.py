@@ -21,13 +21,20 @@ from typing import Any, Protocol
 
 from bot.base import metrics
 from bot.base.ratings import RatingSystem
-from bot.store.records import ActionConflict, ChannelBusy, HostBusy, PlayerBusy, VersionConflict
+from bot.store.records import (
+    ActionConflict,
+    ChannelBusy,
+    HostBusy,
+    PlayerBusy,
+    VersionConflict,
+    WaitingInLobby,
+)
 
 Params = Sequence[Any]
 # Operations not timed: closing, and subscribing to other processes' news (once each, at start and stop).
 UNTIMED = frozenset({"close", "watch"})
 # The store's own refusals: answers, not failures.
-REFUSALS = (ActionConflict, ChannelBusy, HostBusy, PlayerBusy, VersionConflict)
+REFUSALS = (ActionConflict, ChannelBusy, HostBusy, PlayerBusy, VersionConflict, WaitingInLobby)
 
 
 class Row(Protocol):

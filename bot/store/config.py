@@ -80,15 +80,6 @@ class ConfigMixin(StoreBase):
         """Replace a player's stored preferences with ``data`` (an empty mapping clears them)."""
         await self._put_json("user_prefs", "user_id", user_id, data)
 
-    async def forget_user(self, user_id: int, anonymous: str) -> None:
-        """Everything personal of a player deleted (language, preferences, DM channel) and their name replaced
-        by ``anonymous`` in their seats and ratings, in one transaction; their results stay."""
-        async with self._tx() as db:
-            for table in ("user_languages", "user_prefs", "dm_channels"):
-                await db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
-            for table in ("seats", "ratings"):
-                await db.execute(f"UPDATE {table} SET name = ? WHERE user_id = ?", (anonymous, user_id))
-
     async def user_languages(self) -> dict[int, str]:
         """Every player's remembered language."""
         rows = await self._all("SELECT user_id, language FROM user_languages")

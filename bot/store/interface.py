@@ -261,9 +261,14 @@ class Store(Protocol):
         """Replace a player's stored preferences with ``data``; an empty mapping clears them."""
         ...
 
-    async def forget_user(self, user_id: int, anonymous: str) -> None:
-        """Delete a player's language, preferences and DM channel, and rename them ``anonymous`` in their
-        seats and ratings (one transaction); results stay, so others' histories and ratings do not change."""
+    async def forget_user(self, user_id: int, anonymous: str, *, at: float) -> list[int]:
+        """Forget a member, in one transaction: delete their language, preferences and DM channel, and move
+        every row that keys on them (seats, results, all-time and season ratings, lobbies) to one fresh
+        random pseudonym of ``bot.games.seats.FORGOTTEN``, named ``anonymous``, so their opponents' records
+        join and read as before and nothing leads back to ``user_id``, which afterwards holds nothing; drop
+        their seats' live panels from those games' table meta; bump each of those games' version (news to
+        other processes). Return those games' ids. ``PlayerBusy`` if they sit at an active game,
+        ``WaitingInLobby`` if they are in a lobby still open at ``at``: then nothing is written."""
         ...
 
     async def user_languages(self) -> dict[int, str]:

@@ -81,6 +81,44 @@ class LobbiesMixin(StoreBase):
         return [_lobby(r) for r in rows]
 
 
+async def of_member(db: Conn, user_id: int) -> list[Lobby]:
+    """Inside the caller's transaction: every lobby, whatever its status, that the member hosts, is invited
+    to, has joined or is named in (their id is matched as text in the JSON columns, then read exactly)."""
+    like = f"%{int(user_id)}%"
+    rows = await db.fetch(
+        "SELECT * FROM lobbies WHERE host_id = ? OR invited_id = ? OR members LIKE ? OR names LIKE ? "
+        "ORDER BY id",
+        (user_id, user_id, like, like),
+    )
+    found = [_lobby(r) for r in rows]
+    return [
+        lobby
+        for lobby in found
+        if user_id in (lobby.host_id, lobby.invited_id) or user_id in lobby.members or user_id in lobby.names
+    ]
+
+
+async def rename_member(db: Conn, lobbies: Sequence[Lobby], user_id: int, pseudonym: int, name: str) -> None:
+    """Inside the caller's transaction: ``user_id`` becomes ``pseudonym``, named ``name``, in ``lobbies``."""
+
+    def swap(uid: int) -> int:
+        return pseudonym if uid == user_id else uid
+
+    await db.executemany(
+        "UPDATE lobbies SET host_id = ?, invited_id = ?, members = ?, names = ? WHERE id = ?",
+        [
+            (
+                swap(lobby.host_id),
+                None if lobby.invited_id is None else swap(lobby.invited_id),
+                _members_json([swap(m) for m in lobby.members]),
+                _names_json({swap(u): name if u == user_id else n for u, n in lobby.names.items()}),
+                lobby.id,
+            )
+            for lobby in lobbies
+        ],
+    )
+
+
 def _encode(name: str, value: Any) -> Any:
     if name == "members":
         return _members_json(value)

@@ -41,6 +41,7 @@ from bot.settings import is_postgres_url
 from bot.store import schema
 from bot.store._base import Conn, Params, Row
 from bot.store.config import ConfigMixin
+from bot.store.forget import ForgetMixin
 from bot.store.games import GamesMixin
 from bot.store.lobbies import LobbiesMixin
 from bot.store.profiles import ProfilesMixin
@@ -167,7 +168,7 @@ def _malformed() -> str:
     )
 
 
-class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMixin):
+class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMixin, ForgetMixin):
     """Async PostgreSQL store. Create with ``await PostgresStore.open(url)``."""
 
     shared = True  # other processes write it too: cached games must be checked before use

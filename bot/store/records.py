@@ -30,6 +30,7 @@ __all__ = [
     "SeatRecord",
     "Snapshot",
     "StoreOpenError",
+    "WaitingInLobby",
 ]
 
 
@@ -61,6 +62,14 @@ class PlayerBusy(Exception):
 
 class HostBusy(Exception):
     """The host of a new lobby already hosts an open one (anywhere: one at a time); ``lobby`` is that one."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        super().__init__(lobby.id, lobby.channel_id)
+        self.lobby = lobby
+
+
+class WaitingInLobby(Exception):
+    """The member to forget hosts, is invited to or joined an open lobby (``lobby``): it would seat them."""
 
     def __init__(self, lobby: Lobby) -> None:
         super().__init__(lobby.id, lobby.channel_id)

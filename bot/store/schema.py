@@ -314,6 +314,15 @@ _SQLITE: list[tuple[int, str]] = [
         CREATE INDEX games_active_in_guild ON games(guild_id, id) WHERE status = 'active';
         """,
     ),
+    (
+        16,
+        # A game an admin ended no longer keeps their name (a forgotten admin's would stay behind): the games
+        # ended so far keep only that an admin ended them.
+        """
+        UPDATE games SET result = '{"abandoned": "ended by an admin"}'
+        WHERE status = 'abandoned' AND result LIKE '{"abandoned": "ended by %';
+        """,
+    ),
 ]
 
 # PostgreSQL's own script where a migration cannot be its SQLite script translated word for word

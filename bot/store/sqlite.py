@@ -27,6 +27,7 @@ from bot.base import ratings as rt
 from bot.store import schema
 from bot.store._base import Conn, Params, Row
 from bot.store.config import ConfigMixin
+from bot.store.forget import ForgetMixin
 from bot.store.games import GamesMixin
 from bot.store.lobbies import LobbiesMixin
 from bot.store.profiles import ProfilesMixin
@@ -41,7 +42,7 @@ SYNCHRONOUS = "NORMAL"
 
 
 @dataclass
-class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMixin):
+class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMixin, ForgetMixin):
     """Async SQLite store. Create with ``await SQLiteStore.open(path)``."""
 
     db: aiosqlite.Connection

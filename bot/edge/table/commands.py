@@ -21,7 +21,7 @@ from bot.edge.table.places import Places
 from bot.edge.table.presses import Presses
 from bot.edge.table.publisher import Publisher
 from bot.games import Click, NotSeated, Table
-from bot.games.seats import is_bot, level_of
+from bot.games.seats import is_bot, is_forgotten, level_of
 from bot.render import levels
 from bot.services.cooldowns import Limits
 from bot.services.lobbies import Player
@@ -227,7 +227,9 @@ class Commands:
             interaction.user.id
         )  # counted when there is nothing to end too: that asks the store
         admin = safe.name(interaction.user.display_name, interaction.user.name)
-        reason = f"ended by {admin}"  # i18n: not text (stored with the game, for the operator)
+        reason = (
+            "ended by an admin"  # i18n: not text (stored with the game; never a name: names are forgotten)
+        )
         tables = self.host.tables
         table = await tables.table_for_channel(interaction.channel_id)
         if table is not None:
@@ -260,10 +262,13 @@ class Commands:
         if table.status == "active":
             raise UserFacingError("tavern.rematch.still-going")
         adapter = table.adapter
-        seats = [s for s in adapter.rematch_seats(table) if s != seat]
+        # a forgotten member's seat (its pseudonym answers to nobody) is not offered the rematch
+        seats = [s for s in adapter.rematch_seats(table) if s != seat and not is_forgotten(table.user_ids[s])]
         options = table.options.to_dict()
         if adapter.challenge and len(table.seats) == 2:
             other = table.user_ids[seats[0]] if seats else table.user_ids[1 - seat]
+            if is_forgotten(other):
+                raise UserFacingError("tavern.rematch.forgotten")
             if is_bot(other):
                 await self.practice(interaction, adapter.name, level_of(other), options)
                 return

@@ -29,10 +29,8 @@ import json
 import logging
 import re
 import sys
-import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Protocol
 
 import discord
 from aiohttp import web
@@ -44,6 +42,7 @@ from bot.edge.record_export import file_name
 from bot.edge.web import cards, pages
 from bot.edge.web.fanout import MAX_MESSAGE, Fanout
 from bot.edge.web.guard import FILE_COST, Guard, retry_after
+from bot.edge.web.kept import Kept
 from bot.edge.web.sight import replay_step, sight
 from bot.games import GameAdapter, Table, TableError
 from bot.services import game_record
@@ -78,7 +77,7 @@ STEP = re.compile(r"0|[1-9][0-9]{0,5}", re.ASCII)
 HEARTBEAT = 30.0  # seconds between the server's pings of a live table's socket
 FULL_WAIT = 30.0  # seconds a browser is asked to wait when the process keeps all the browsers it takes
 CACHED = 32  # finished games' replays and records kept
-KEPT_SECONDS = 300.0  # how long a finished game's replay is trusted (names can be forgotten meanwhile)
+KEPT_SECONDS = 300.0  # how long a finished game's replay is kept (dropped at once when it changes)
 SERVER_SECONDS = 5.0  # how long a server page's list of tables is reused
 ERRORS = {
     400: "web.error.bad",
@@ -89,8 +88,6 @@ ERRORS = {
 }
 ALLOW = "GET, HEAD"  # i18n: not text
 
-K = TypeVar("K")
-V = TypeVar("V")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -145,27 +142,6 @@ class _HttpLog(logging.Logger):
             super().exception(msg, *args, exc_info=exc_info, **kw)
 
 
-class _Kept(Generic[K, V]):
-    """A small cache: at most ``size`` values, each for ``seconds``, least recently used out first."""
-
-    def __init__(self, size: int, seconds: float) -> None:
-        self.size, self.seconds = size, seconds
-        self._kept: OrderedDict[K, tuple[float, V]] = OrderedDict()
-
-    def get(self, key: K) -> V | None:
-        found = self._kept.get(key)
-        if found is None or time.monotonic() - found[0] > self.seconds:
-            return None
-        self._kept.move_to_end(key)
-        return found[1]
-
-    def put(self, key: K, value: V) -> None:
-        self._kept[key] = (time.monotonic(), value)
-        self._kept.move_to_end(key)
-        while len(self._kept) > self.size:
-            self._kept.popitem(last=False)
-
-
 class WebServer:
     """The pages of one bot. ``fanout`` holds the live tables' viewers; ``guard`` the per-address limits."""
 
@@ -177,9 +153,9 @@ class WebServer:
         self._runner: web.AppRunner | None = None
         self._unlisten: Callable[[], None] | None = None
         self._busy: dict[str, bytes] = {}  # the 429 page by language, made once
-        self._finished: _Kept[int, tuple[GameRecord, rp.Replay]] = _Kept(CACHED, KEPT_SECONDS)
-        self._records: _Kept[tuple[int, str], str] = _Kept(CACHED, KEPT_SECONDS)
-        self._servers: _Kept[int, tuple[Table, ...]] = _Kept(256, SERVER_SECONDS)
+        self._finished: Kept[int, tuple[GameRecord, rp.Replay]] = Kept(CACHED, KEPT_SECONDS)
+        self._records: Kept[tuple[int, str], str] = Kept(CACHED, KEPT_SECONDS)
+        self._servers: Kept[int, tuple[Table, ...]] = Kept(256, SERVER_SECONDS)
         self._proxies = tuple(ipaddress.ip_network(n) for n in bot.settings.web_proxies)
 
     # ------------------------------------------------------------------ start and stop
@@ -221,7 +197,7 @@ class WebServer:
             ) from err
         self._runner = runner
         self.port = int(runner.addresses[0][1])
-        self._unlisten = self.bot.tables.watch.listen(self.fanout.told, self.fanout.changed)
+        self._unlisten = self.bot.tables.watch.listen(self.fanout.told, self._changed)
         log.info("Pages served on http://%s:%d", host, self.port)
 
     async def stop(self) -> None:
@@ -233,6 +209,12 @@ class WebServer:
         if runner is not None:
             await self.fanout.close()
             await runner.cleanup()
+
+    def _changed(self, game_id: int | None) -> None:
+        """A stored game written elsewhere (another process; a member forgotten): its pages are made anew."""
+        self._finished.drop(lambda key: game_id in (None, key))
+        self._records.drop(lambda key: game_id in (None, key[0]))
+        self.fanout.changed(game_id)
 
     # ------------------------------------------------------------------ every request
 
