@@ -851,6 +851,23 @@ class TableDriver:
                 await self._until_replied(it)
             idle_since = time.perf_counter()
 
+    async def can_move_on(self, attempts: int = 3) -> str:
+        """Whether a seat can move the table on now, as its players would find out: what they see pressed,
+        until one press is answered without a refusal. '' when one is, else why not (the kill test's
+        judgement, once the players stopped and the bot told everything it owed)."""
+        self.acted.clear()
+        for _ in range(attempts):
+            choice = self.pick()
+            if choice is None:
+                return "every press refused or unanswered" if self.acted else "nothing to press"
+            self.acted.add(choice.key)
+            it = await self.act(choice)
+            if it is not None:
+                await self._until_replied(it)
+                if not any(m.ephemeral for m in InteractionResult(it).messages):
+                    return ""
+        return "every press refused or unanswered"
+
     async def _wait_change(self, timeout: float) -> None:
         self.changed.clear()
         with contextlib.suppress(TimeoutError):

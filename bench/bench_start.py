@@ -7,7 +7,8 @@ bot is ready is answered well within Discord's 3 s while the restore still runs.
 
 The database is built first (not timed): N live games, Bhargage and Bharg Deluxe in turn, each played by the
 engines to a random point (3–60 random legal moves, stopping short of the end), written through the store in
-one bulk transaction, with the snapshot each game's table would have kept when the code has snapshots. Then
+one bulk transaction, with the snapshot each game's table would have kept when the code has snapshots
+(signed as the bot signs them, with the key of the fake's token, and of the state before the last move). Then
 the real bot starts against the fake Discord of ``tests/fakediscord`` and the figures are printed: from
 ``bot.start()`` to the fake's gateway accepting the websocket and receiving IDENTIFY, to READY, to every game
 listed (what commands wait for) and to the end of the restore; the tables restored, and how many came from
@@ -95,7 +96,7 @@ async def build(path: Path, games: int, seed: int) -> dict[str, int]:
     now = time.time() - 60  # recent moves: no idle nudges at start-up
     rows: dict[str, list[tuple[Any, ...]]] = {"games": [], "seats": [], "actions": [], "snapshots": []}
     counts = {"bhargage": 0, "deluxe": 0, "actions": 0, "snapshots": 0}
-    codecs = {name: snapshots.codec(a.rules) for name, a in GAMES.items()} if snapshots else {}
+    codecs = {name: _signer(a.rules) for name, a in GAMES.items()} if snapshots else {}
     for i in range(1, games + 1):
         game = "bhargage" if i % 2 else "deluxe"
         game_seed = rng.randrange(2**62)
@@ -109,12 +110,14 @@ async def build(path: Path, games: int, seed: int) -> dict[str, int]:
         counts["actions"] += len(moves)
         codec = codecs.get(game)
         if codec is not None:
-            last = 0  # the seq of the snapshot the table would hold: made whenever one was due
-            for seq in range(1, len(moves) + 1):
+            # The seq of the snapshot the table would hold: each move leaves one of the state before it
+            # when one is due, so the last move's is of the state before it at the latest.
+            last = 0
+            for seq in range(1, len(moves)):
                 if snapshots.due(seq, last):
                     last = seq
             if last:
-                data = codec.dump(states[last])
+                data = _dump(codec, states[last], game=i, seq=last)
                 rows["snapshots"].append((i, last, now + last, codec.tag, data))
                 counts["snapshots"] += 1
     async with store._tx() as db:  # one bulk transaction through the store's own connection
@@ -136,6 +139,21 @@ async def build(path: Path, games: int, seed: int) -> dict[str, int]:
             )
     await store.close()
     return counts
+
+
+def _signer(rules: Any) -> Any:
+    """The snapshot writer the bot uses for this engine: signed with its token's key where the code signs
+    snapshots, else the plain codec (the code before signatures)."""
+    codec = snapshots.codec(rules)
+    signer = getattr(snapshots, "Signer", None)
+    return codec if codec is None or signer is None else signer(codec, snapshots.key_from(FAKE_TOKEN))
+
+
+def _dump(codec: Any, state: Any, *, game: int, seq: int) -> bytes:
+    """A snapshot as the bot writes it (a signed one names its game and action count)."""
+    if getattr(snapshots, "Signer", None) is None:  # the code before signed snapshots
+        return bytes(codec.dump(state))
+    return bytes(codec.dump(state, game=game, seq=seq))
 
 
 def _rss_mb() -> tuple[float, float]:
@@ -297,7 +315,7 @@ async def snapshot_cost(folder: Path, moves: int = 400) -> dict[str, float]:
             plain = await store.create_game(NewGame(game, 1, 10 + n * 2, 1, seats, options.to_dict(), 0.0))
             seats = [(5 + n * 10 + s, "p") for s in range(players)]
             snapped = await store.create_game(NewGame(game, 1, 11 + n * 2, 1, seats, options.to_dict(), 0.0))
-            codec = snapshots.codec(rules)
+            codec = _signer(rules)
             assert codec is not None
             # A move's snapshot is of the state before it (the last one told), so from the second move on.
             for seq, ((seat, text), before) in enumerate(zip(played, states[:-1], strict=True), 1):
@@ -306,7 +324,7 @@ async def snapshot_cost(folder: Path, moves: int = 400) -> dict[str, float]:
                     await store.append_action(NewAction(snapped, seq, seat, text, 0.0))
                     continue
                 t = time.perf_counter()
-                data = codec.dump(before)
+                data = _dump(codec, before, game=snapped, seq=seq - 1)
                 dump_s += time.perf_counter() - t
                 sizes.append(len(data))
                 t = time.perf_counter()

@@ -63,6 +63,7 @@ def bench_settings(
         claim_minutes=0,
         openings_per_minute=10_000,
         coalesce_seconds=float(os.environ.get(COALESCE_ENV, Settings.coalesce_seconds)),
+        global_budget=int(os.environ.get(BUDGET_ENV, Settings.global_budget)),
         database_url=database_url,
         shard_count=shards[0] if shards else None,
         shard_ids=shards[1] if shards else None,
@@ -85,6 +86,7 @@ def point_at(api_base: str, gateway_url: str) -> tuple[str, yarl.URL]:
 
 PROFILE_ENV = "TAVERN_BENCH_PROFILE"  # where the bot process writes its profile (cProfile) when it stops
 COALESCE_ENV = "TAVERN_BENCH_COALESCE"  # the coalescing window the bench runs the bot with (seconds)
+BUDGET_ENV = "TAVERN_BENCH_BUDGET"  # the global budget it runs the bot with (requests/s; tests shrink it)
 
 
 def add_noop(bot: TavernBot) -> None:

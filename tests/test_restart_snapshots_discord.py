@@ -17,12 +17,13 @@ import pytest
 from bot.edge.app import TavernBot
 from bot.edge.delivery import parse
 from bot.games import Table
-from bot.rules import bhargage as bh
+from bot.services import snapshots
 from bot.services.tables import TableService
 from bot.services.tables.restore import Restore
 from tests.conftest import StartBot
-from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord import FAKE_TOKEN, FakeDiscord, FakeUser
 from tests.test_bhargage_discord import SEED, act_with_panel, challenge, enabled, play_out, step, waiting_line
+from tests.test_snapshot_codec import BH as BH_CODEC
 from tests.test_snapshot_codec import Exploit
 
 
@@ -86,7 +87,7 @@ async def test_a_hostile_snapshot_row_is_refused_at_start_and_the_game_replayed(
     owned = tmp_path / "owned"
     with sqlite3.connect(first.settings.db_path) as db:
         tag = db.execute("SELECT fingerprint FROM snapshots WHERE game_id = ?", (before.id,)).fetchone()[0]
-        assert tag == f"json1:bhargage:{bh.STATE_VERSION}"
+        assert tag == snapshots.Signer(BH_CODEC, snapshots.key_from(FAKE_TOKEN)).tag  # the token's key
         db.execute(
             "UPDATE snapshots SET data = ? WHERE game_id = ?", (pickle.dumps(Exploit(owned)), before.id)
         )

@@ -243,6 +243,46 @@ def test_a_snapshot_of_another_game_is_refused() -> None:
         BH.load(data.decode(), seed=state.seed, options=state.options)  # type: ignore[arg-type]
 
 
+def test_a_signed_snapshot_reads_back_only_for_its_game_action_and_key() -> None:
+    """The bot's snapshots are signed over their game, their action count and their bytes: any byte
+    changed, another game, another action count or another key, and nothing is parsed."""
+    state, key = bh_state(), snapshots.key_from("token")
+    signer = snapshots.Signer(BH, key)
+    assert signer.tag.startswith(f"{BH.tag}:") and signer.tag != snapshots.Signer(BH, b"other").tag
+    data = signer.dump(state, game=4, seq=10)
+    like = {"seed": state.seed, "options": state.options, "players": 2}
+    assert signer.load(data, game=4, seq=10, **like) == state
+    for where in (0, 63, 64, len(data) // 2, len(data) - 1):
+        for flip in (1, 2):
+            damaged = data[:where] + bytes([data[where] ^ flip]) + data[where + 1 :]
+            with pytest.raises(SnapshotError, match="not signed"):
+                signer.load(damaged, game=4, seq=10, **like)
+    for game, seq in ((5, 10), (4, 9), (4, 11)):
+        with pytest.raises(SnapshotError, match="not signed"):
+            signer.load(data, game=game, seq=seq, **like)
+    with pytest.raises(SnapshotError, match="not signed"):
+        snapshots.Signer(BH, snapshots.key_from("another token")).load(data, game=4, seq=10, **like)
+    with pytest.raises(SnapshotError, match="not signed"):  # the JSON alone, as the codec writes it
+        signer.load(BH.dump(state), game=4, seq=10, **like)
+    for hostile in (b"", b"0" * 64, pickle.dumps(bh_state()), "text", b"0" * (64 + MAX_BYTES + 1)):
+        with pytest.raises(SnapshotError):
+            signer.load(hostile, game=4, seq=10, **like)  # type: ignore[arg-type]
+
+
+def test_a_signed_snapshot_is_checked_against_its_games_seats() -> None:
+    """Even signed, a state of another seat count than its game's is refused (a State that has one)."""
+    state = dx_state()
+    signer = snapshots.Signer(DX, b"k" * 32)
+    like = {"seed": state.seed, "options": state.options}
+    data = signer.dump(state, game=1, seq=3)
+    assert signer.load(data, game=1, seq=3, players=state.players, **like) == state
+    with pytest.raises(SnapshotError, match="seats"):
+        signer.load(data, game=1, seq=3, players=state.players + 1, **like)
+    wide = signer.dump(replace(state, players=3_000_000), game=1, seq=3)
+    with pytest.raises(SnapshotError, match="3000000 seats"):
+        signer.load(wide, game=1, seq=3, players=state.players, **like)
+
+
 def test_random_damage_is_refused_or_still_a_state_of_the_shape() -> None:
     """Bytes flipped, dropped or added anywhere in real snapshots: the load refuses them with SnapshotError,
     or (a digit changed into another valid one) gives a state of the State's exact shape."""

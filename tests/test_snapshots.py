@@ -7,6 +7,7 @@ while restoring) in test_restart_snapshots_discord.py."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import pickle
 import random
@@ -27,7 +28,12 @@ from bot.store import Listing, NewAction, NewGame, Snapshot, SQLiteStore
 from tests.test_snapshot_codec import Exploit
 
 GUILD = 7
-TAGS = {name: f"json1:{name}:{GAMES[name].rules.STATE_VERSION}" for name in ("bhargage", "deluxe")}
+# The tags of the snapshots the services here write and read: format, engine, version, key (this process's).
+TAGS = {
+    name: snapshots.Signer(codec, snapshots.PROCESS_KEY).tag
+    for name in ("bhargage", "deluxe")
+    if (codec := snapshots.codec(GAMES[name].rules)) is not None
+}
 AVOID = {"Resign", "Leave"}  # moves that end a game at once: most games here should stay live
 
 
@@ -266,6 +272,142 @@ async def test_a_hostile_pickle_row_is_refused_and_the_log_replayed(
     assert not owned.exists()
 
 
+def craft(store: SQLiteStore, game_id: int, edit: Callable[[dict[str, Any]], None]) -> None:
+    """Edit a game's snapshot with plain SQL, as anyone with write access to the database could: the state
+    in its JSON changed by ``edit``, whatever came before the JSON kept as it was."""
+    with sqlite3.connect(store.path) as db:
+        (data,) = db.execute("SELECT data FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
+        start = data.index(b"{")
+        body = json.loads(data[start:])
+        edit(body["state"])
+        text = json.dumps(body, separators=(",", ":")).encode()
+        db.execute("UPDATE snapshots SET data = ? WHERE game_id = ?", (data[:start] + text, game_id))
+
+
+def more_points(state: dict[str, Any]) -> None:
+    state["scores"][0] += 20
+
+
+def three_million_seats(state: dict[str, Any]) -> None:
+    state["players"] = 3_000_000
+
+
+def at_the_end_of_the_log(store: SQLiteStore, game_id: int) -> None:
+    """The row says it was made at the log's last action; its state is of an earlier one."""
+    write(
+        store,
+        "UPDATE snapshots SET seq = (SELECT max(seq) FROM actions WHERE game_id = ?) WHERE game_id = ?",
+        game_id,
+        game_id,
+    )
+
+
+CRAFTED: dict[str, tuple[str, Callable[[SQLiteStore, int], None]]] = {
+    "an edited score": ("bhargage", lambda s, g: craft(s, g, more_points)),
+    "three million seats": ("deluxe", lambda s, g: craft(s, g, three_million_seats)),
+    "a wrong action count": ("deluxe", at_the_end_of_the_log),
+}
+
+
+@pytest.mark.parametrize("crafted", list(CRAFTED))
+async def test_a_crafted_snapshot_is_thrown_away_and_the_table_is_its_log(
+    store: SQLiteStore, crafted: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A snapshot row edited by hand, still shaped as the codec writes it and tagged as the running code
+    reads: the restore and a cold load each throw it away with a warning (no ERROR), the table is its
+    replayed log, and it plays on."""
+    game, spoil = CRAFTED[crafted]
+    svc = service(store)
+    players = [(1, "a"), (2, "b")] if game == "bhargage" else [(1, "a"), (2, "b"), (3, "c")]
+    table, _ = await svc.create(game, GUILD, 1, players, seed=31)
+    await play(svc, table, 40, random.Random(5), hold=0.0)
+    assert table.status == "active" and 0 < table.snapshot_seq < table.seq
+    if game == "bhargage":
+        assert table.state.scores[0] > 0
+    spoil(store, table.id)
+    second = service(store)
+    with caplog.at_level(logging.INFO, logger="bot.services.tables"):
+        assert await second.restore() == 1
+        cold = await service(store).get(table.id)
+    restored = await second.get(table.id)
+    truth = await replayed(store, table.id)
+    for made in (restored, cold):
+        assert_same(made, truth)
+        assert_same(made, table)
+    assert restored.snapshot_seq == 0 == cold.snapshot_seq
+    refused = [r for r in caplog.records if "its snapshot was refused" in r.getMessage()]
+    assert len(refused) == 2 and all(r.levelno == logging.WARNING for r in refused)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    await play(second, restored, 3, random.Random(6), hold=0.0)
+    assert_same(restored, await replayed(store, table.id))
+
+
+def sign(store: SQLiteStore, table: Table, state: Any, seq: int) -> None:
+    """Write ``state`` as the table's snapshot at action ``seq``, signed with the services' key: a
+    snapshot the bot could have written, had it a fault."""
+    codec = snapshots.codec(table.module)
+    assert codec is not None
+    data = snapshots.Signer(codec, snapshots.PROCESS_KEY).dump(state, game=table.id, seq=seq)
+    write(store, "UPDATE snapshots SET seq = ?, data = ? WHERE game_id = ?", seq, data, table.id)
+
+
+@pytest.mark.parametrize("fault", ["three million seats", "made at the log's last action"])
+async def test_even_a_signed_snapshot_is_checked_against_its_game_and_its_log(
+    store: SQLiteStore, fault: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The signature is not all: a snapshot whose State's seat count is not its game's, or with no action
+    logged after it (a move's snapshot is of the state before it, committed with it), is refused too."""
+    svc = service(store)
+    table, _ = await svc.create("deluxe", GUILD, 1, [(1, "a"), (2, "b"), (3, "c")], seed=17)
+    await play(svc, table, 12, random.Random(2), hold=0.0)
+    codec = snapshots.codec(table.module)
+    assert codec is not None and 0 < table.snapshot_seq < table.seq
+    if fault == "three million seats":
+        (data,) = [d for g, d in snapshot_data(store) if g == table.id]
+        state = codec.load(data[64:], seed=table.seed, options=table.options)
+        sign(store, table, replace(state, players=3_000_000), table.snapshot_seq)
+    else:
+        sign(store, table, table.state, table.seq)  # even the state it names: no action after it
+    second = service(store)
+    with caplog.at_level(logging.WARNING, logger="bot.services.tables"):
+        assert await second.restore() == 1
+    restored = await second.get(table.id)
+    assert restored.snapshot_seq == 0
+    assert_same(restored, table)
+    (refused,) = [r.getMessage() for r in caplog.records if "its snapshot was refused" in r.getMessage()]
+    assert ("3000000 seats" if fault == "three million seats" else "goes on with nothing") in refused
+
+
+def snapshot_data(store: SQLiteStore) -> list[tuple[int, bytes]]:
+    with sqlite3.connect(store.path) as db:
+        return list(db.execute("SELECT game_id, data FROM snapshots"))
+
+
+async def test_snapshots_signed_with_another_key_are_left_unread(
+    store: SQLiteStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    """After the key changes (the bot's token was reset), the snapshots signed with the old one are not even
+    read, like another version's: every table is its replayed log, no warning each; and the next snapshots
+    carry the new key."""
+    made = [t for t in await populate(service(store), random.Random(4), 8) if t.status == "active"]
+    assert sum(t.snapshot_seq > 0 for t in made) >= 3
+    key = snapshots.key_from("a new token")
+    second = TableService(store, clock=Clock(), games=GAMES, key=key)
+    with caplog.at_level(logging.INFO, logger="bot.services.tables"):
+        assert await second.restore() == len(made)
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert f"{len(made)} by replaying the whole log" in caplog.text
+    for t in made:
+        restored = await second.get(t.id)
+        assert restored.snapshot_seq == 0
+        assert_same(restored, t)
+    table = await second.get(made[0].id)
+    await play(second, table, 3, random.Random(1), hold=0.0)
+    codec = snapshots.codec(table.module)
+    assert codec is not None
+    assert snapshot_rows(store)[table.id] == (table.snapshot_seq, snapshots.Signer(codec, key).tag)
+
+
 async def test_events_untold_since_before_the_snapshot_come_from_a_full_replay(store: SQLiteStore) -> None:
     svc = service(store)
     table, _ = await svc.create("bhargage", GUILD, 1, [(1, "a"), (2, "b")], seed=11)
@@ -438,7 +580,8 @@ async def test_a_snapshot_every_few_moves_once_everything_is_told(store: SQLiteS
     assert snapshot_rows(store)[table.id][0] == 8 == table.snapshot_seq
     await play(svc, table, 1, rng, hold=0.0)
     assert snapshot_rows(store)[table.id][0] == table.seq - 1 == table.snapshot_seq
-    assert snapshot_rows(store)[table.id][1] == f"json1:bhargage:{bh.STATE_VERSION}" == TAGS["bhargage"]
+    assert snapshot_rows(store)[table.id][1].startswith(f"json1:bhargage:{bh.STATE_VERSION}:")
+    assert snapshot_rows(store)[table.id][1] == TAGS["bhargage"]
     # Closing the game deletes its snapshot, in the same transaction.
     async with svc.locked(table.id):
         result = await svc.apply_locked(table, 0, bh.Resign(0))

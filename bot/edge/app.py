@@ -29,7 +29,7 @@ from bot.edge.web import WebServer
 from bot.games import GAMES, GameAdapter
 from bot.logging_setup import redact
 from bot.render import suits
-from bot.services import drawing, health
+from bot.services import drawing, health, snapshots
 from bot.services.cooldowns import Limits
 from bot.services.languages import Languages
 from bot.services.links import Links, key_from
@@ -151,7 +151,9 @@ class TavernBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.open_store()
-        self.tables = TableService(self.store, clock=self.clock, games=self.games)
+        self.tables = TableService(
+            self.store, clock=self.clock, games=self.games, key=snapshots.key_from(self.settings.token)
+        )
         self.lobbies = LobbyService(
             self.store, self.tables, self.settings, clock=self.clock, locks=KeyedLocks()
         )

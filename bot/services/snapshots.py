@@ -14,13 +14,25 @@ the format, the engine and the engine's ``STATE_VERSION`` (``json1:bhargage:1``)
 store so that only snapshots of the running version are read: an engine edit that keeps ``STATE_VERSION``
 keeps every snapshot usable; one that changes the State's shape or meaning bumps it, and the older snapshots
 are left unread. An engine without ``STATE_VERSION`` gets no snapshots.
+
+A row is believed only as far as it can be checked (:class:`Signer`): it is signed with a key the database
+never holds (``key_from`` the bot's token), over its game, the action count it was made at and its bytes, so
+a row written by hand — an edited score or hand, another seat count, another action count, another game's
+snapshot — is refused before it is parsed; and what it says is checked against the game all the same (its
+seed, options and seat count, the seat count within the game's bounds, an action logged after it). Short of
+a replay nothing else could tell an edited hand or score: the State carries no action count, and the scores
+come from counting hands the log never holds. The key's id is part of the tag, so the snapshots of another
+key (the token was reset) are left unread like another version's.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
+import hmac
 import json
+import secrets
 import types
 import typing
 from collections.abc import Callable, Iterable
@@ -37,6 +49,9 @@ FORMAT = "json1"
 MAX_BYTES = 64 * 1024  # far above any real state; a row above it is refused unread
 
 _HEADER = ("format", "engine", "version", "state")
+_MAC_HEX = 64  # a signature's length: HMAC-SHA256 in hex, before the JSON
+# What a service given no key signs with: a key of this process alone (its snapshots serve only it).
+PROCESS_KEY = secrets.token_bytes(32)
 
 
 class SnapshotError(Exception):
@@ -48,6 +63,12 @@ def due(seq: int, last: int) -> bool:
     """Whether the move that brings the table to ``seq`` should leave a snapshot (the last one is at
     ``last``; the caller also checks that the channel has been told everything)."""
     return seq - last >= EVERY
+
+
+def key_from(token: str) -> bytes:
+    """The key that signs snapshots, derived from the bot's token: every process of the bot holds it, the
+    database never does (and it is not the token itself, nor the web links' key)."""
+    return hmac.new(token.encode(), b"tavern-snapshots", hashlib.sha256).digest()
 
 
 def codec(rules: Engine) -> Codec | None:
@@ -76,6 +97,7 @@ class Codec:
         names = {f.name for f in dataclasses.fields(state)}
         self._seed = "seed" in names
         self._options = "options" in names
+        self._players = "players" in names
 
     def dump(self, state: Any) -> bytes:
         """The state as snapshot bytes; SnapshotError if it is not of its declared shape, or too large."""
@@ -91,9 +113,10 @@ class Codec:
             raise SnapshotError(f"the state takes {len(data)} bytes, above {MAX_BYTES}")
         return data
 
-    def load(self, data: bytes, *, seed: int, options: Any) -> Any:
-        """The state a snapshot holds, checked against its game's ``seed`` and ``options`` where the State
-        has them; anything else — whatever the bytes — raises SnapshotError and nothing else."""
+    def load(self, data: bytes, *, seed: int, options: Any, players: int | None = None) -> Any:
+        """The state a snapshot holds, checked against its game's ``seed``, ``options`` and seat count
+        (``players``, when given) where the State has them; anything else — whatever the bytes — raises
+        SnapshotError and nothing else."""
         try:
             if type(data) is not bytes:
                 raise SnapshotError(f"a snapshot of {type(data).__name__}, not bytes")
@@ -114,6 +137,8 @@ class Codec:
                 raise SnapshotError("a snapshot of a game with another seed")
             if self._options and state.options != options:
                 raise SnapshotError("a snapshot of a game with other options")
+            if self._players and players is not None and state.players != players:
+                raise SnapshotError(f"a snapshot of {_shown(state.players)} seats, not {players}")
             return state
         except SnapshotError:
             raise
@@ -121,6 +146,36 @@ class Codec:
             raise SnapshotError(
                 f"not a snapshot of this state ({type(err).__name__}: {str(err)[:100]})"
             ) from err
+
+
+class Signer:
+    """One engine's snapshots as this bot writes them: the codec's JSON after an HMAC-SHA256 (in hex) of the
+    game, the action count and the JSON, under ``key``. ``load`` reads only what this key signed for that
+    game at that action count, then checks it as the codec does."""
+
+    def __init__(self, codec: Codec, key: bytes) -> None:
+        self.codec = codec
+        self._key = key
+        self.tag = f"{codec.tag}:{hashlib.sha256(b'tavern-snapshot-key:' + key).hexdigest()[:8]}"
+
+    def _mac(self, game: int, seq: int, body: bytes) -> bytes:
+        head = f"{self.tag}\0{game}\0{seq}\0".encode()
+        return hmac.new(self._key, head + body, hashlib.sha256).hexdigest().encode()
+
+    def dump(self, state: Any, *, game: int, seq: int) -> bytes:
+        """The snapshot of game ``game`` at action ``seq``; SnapshotError as ``Codec.dump``."""
+        body = self.codec.dump(state)
+        return self._mac(game, seq, body) + body
+
+    def load(self, data: bytes, *, game: int, seq: int, seed: int, options: Any, players: int) -> Any:
+        """The state, if this key signed these bytes for this game at this action count and the codec
+        reads them back for its seed, options and seat count; else SnapshotError, whatever the bytes."""
+        if type(data) is not bytes or len(data) > _MAC_HEX + MAX_BYTES:
+            raise SnapshotError("not a snapshot this bot signed")
+        mac, body = data[:_MAC_HEX], data[_MAC_HEX:]
+        if not hmac.compare_digest(mac, self._mac(game, seq, body)):
+            raise SnapshotError(f"not signed by this bot for game {game} at action {seq}: written by hand?")
+        return self.codec.load(body, seed=seed, options=options, players=players)
 
 
 def _no_constant(name: str) -> NoReturn:

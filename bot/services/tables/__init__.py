@@ -38,6 +38,7 @@ from bot.games import (
     TableUnavailable,
 )
 from bot.rules.engine import Options, Result
+from bot.services import snapshots
 from bot.services.tables.index import TableIndex
 from bot.services.tables.loading import TableLoader
 from bot.services.tables.moves import MetaAfter, Step, take, work_out
@@ -70,12 +71,13 @@ class TableService:
         *,
         clock: Callable[[], float],
         games: Mapping[str, GameAdapter],
+        key: bytes = snapshots.PROCESS_KEY,  # signs the snapshots (the bot's: key_from its token)
     ) -> None:
         self.store = store
         self.clock = clock
         self.games = games
         self._index = TableIndex()
-        self._loader = TableLoader(store, games)
+        self._loader = TableLoader(store, games, key)
         self._create_lock = asyncio.Lock()
         self._locks = KeyedLocks()
         self._indexed = asyncio.Event()
@@ -174,17 +176,16 @@ class TableService:
     # ---------------------------------------------------------------- lifecycle
 
     async def restore(self, shards: tuple[int, Sequence[int]] | None = None) -> int:
-        """Bring back every active game; returns how many tables it made live.
-
-        First every active game is listed (its channel, thread and seated people, a few rows per game), so
-        the lookups by channel and user find them all as soon as :meth:`indexed` returns: a table not
-        rebuilt yet is rebuilt when looked up. Then the games are read and rebuilt ``RESTORE_CHUNK`` at a
-        time, yielding to the event loop in between, so the bot connects and answers meanwhile: a game with
-        a usable snapshot from it and the actions after it (only those are read), any other by replaying its
-        log. A table made live meanwhile (looked up, pressed, created) is kept, never rebuilt a second
-        time; :meth:`restored` returns once every game is live. With ``shards`` (count, ids), only the
-        games of guilds on those shards: the games of other shards' guilds are their processes' (a DM press
-        still loads one here on demand)."""
+        """Bring back every active game; returns how many tables it made live. First every active game is
+        listed (its channel, thread and seated people, a few rows per game), so the lookups by channel and
+        user find them all as soon as :meth:`indexed` returns: a table not rebuilt yet is rebuilt when looked
+        up. Then the games are read and rebuilt ``RESTORE_CHUNK`` at a time, yielding to the event loop in
+        between, so the bot connects and answers meanwhile: a game with a snapshot that checks out from it
+        and the actions after it (only those are read), any other by replaying its log. A table made live
+        meanwhile (looked up, pressed, created) is kept, never rebuilt a second time; :meth:`restored`
+        returns once every game is live. With ``shards`` (count, ids), only the games of guilds on those
+        shards: the games of other shards' guilds are their processes' (a DM press still loads one here on
+        demand)."""
         try:
             return await Restore(self.store, self._index, self._loader, self.clock).run(
                 shards, chunk=RESTORE_CHUNK, indexed=self._indexed

@@ -1,6 +1,7 @@
 """Tables made from stored games: from a game's snapshot and the few actions after it, or, without a usable
 snapshot, by replaying its whole log (a game is fully determined by its seed, players, options and actions);
-and the snapshots a move leaves (:mod:`bot.services.snapshots`).
+and the snapshots a move leaves, signed (:mod:`bot.services.snapshots`). A snapshot is believed only when
+it checks out against its game and its log; any other is thrown away with a warning, and the log replayed.
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ def replay(
 
 
 class TableLoader:
-    """Reads stored games and makes their tables; keeps each engine's snapshot codec."""
+    """Reads stored games and makes their tables; keeps each engine's snapshot signer (under ``key``)."""
 
-    def __init__(self, store: Store, games: Mapping[str, GameAdapter]) -> None:
+    def __init__(self, store: Store, games: Mapping[str, GameAdapter], key: bytes) -> None:
         self.store = store
         self.games = games
-        self._codecs: dict[str, snapshots.Codec | None] = {}
+        self._key = key
+        self._codecs: dict[str, snapshots.Signer | None] = {}
 
     def adapter(self, game: str) -> GameAdapter:
         """The game's adapter; a TableError for a game this bot does not host."""
@@ -85,17 +87,17 @@ class TableLoader:
     def resume(self, record: GameRecord, snapshot: Snapshot) -> Table | None:
         """The table from its snapshot and the actions after it (all the record holds), exactly as
         :meth:`rebuild` would make it; None when the snapshot can't be used, for the caller to replay the
-        whole log: it is refused (see ``bot.services.snapshots``), the actions after it do not apply to it,
-        or the channel was not told everything up to it."""
+        whole log: the channel was not told everything up to it, or it is refused — another tag, not
+        signed by this bot for this game at this action count, not what the codec reads back (see
+        ``bot.services.snapshots``), the game's seats not within its bounds, no action logged after it (a
+        move's snapshot is of the state before it, committed with it), or actions after it that do not apply.
+        """
         module = self.adapter(record.game).rules
         seq = snapshot.seq + len(record.actions)
         meta = TableMeta.from_dict(record.meta)
         told = meta.told(seq)
         if told < snapshot.seq:
             log.info("game %d: told up to action %d, before its snapshot: replaying its log", record.id, told)
-            return None
-        if [a.seq for a in record.actions] != list(range(snapshot.seq + 1, seq + 1)):
-            log.warning("game %d: the actions read do not follow its snapshot: replaying its log", record.id)
             return None
         codec = self.codec(record.game)
         if codec is None or snapshot.tag != codec.tag:
@@ -105,21 +107,34 @@ class TableLoader:
             return None
         options = module.Options.from_dict(record.options)
         try:
-            state = codec.load(snapshot.data, seed=record.seed, options=options)
-        except snapshots.SnapshotError as err:
+            self._claims(record, snapshot)
+            state = codec.load(
+                snapshot.data,
+                game=record.id,
+                seq=snapshot.seq,
+                seed=record.seed,
+                options=options,
+                players=record.players,
+            )
+            state, pending = replay(module, state, record.actions, told, [])
+        except Exception as err:  # SnapshotError, or an action after it that does not apply to it
             log.warning("game %d: its snapshot was refused (%s): replaying its whole log", record.id, err)
             return None
-        try:
-            state, pending = replay(module, state, record.actions, told, [])
-        except Exception as err:
-            log.warning(
-                "game %d: the actions after its snapshot do not apply to it (%r): replaying its whole log",
-                record.id,
-                err,
-            )
-            return None
-        last_at = record.actions[-1].at if record.actions else snapshot.at
+        last_at = record.actions[-1].at  # there is one: see _claims
         return self._table(record, options, meta, state, seq, last_at, pending, snapshot_seq=snapshot.seq)
+
+    def _claims(self, record: GameRecord, snapshot: Snapshot) -> None:
+        """What a snapshot's row says besides its state, checked against its game: seats within the game's
+        bounds, and the action count it was made at followed by the log's next actions."""
+        adapter = self.adapter(record.game)
+        players = len(record.seats)
+        if record.players != players or not adapter.min_players <= players <= adapter.max_players:
+            raise snapshots.SnapshotError(f"a game of {record.players} players with {players} seats")
+        after = [a.seq for a in record.actions]
+        if after != list(range(snapshot.seq + 1, snapshot.seq + 1 + len(after))) or not after:
+            raise snapshots.SnapshotError(
+                f"made at action {snapshot.seq}, but the log goes on with {after[:3] or 'nothing'}"
+            )
 
     def _table(
         self,
@@ -153,15 +168,16 @@ class TableLoader:
             version=record.version,
         )
 
-    def codec(self, game: str) -> snapshots.Codec | None:
-        """The snapshot codec of the game's engine (None: it declares no STATE_VERSION, or its State can't
+    def codec(self, game: str) -> snapshots.Signer | None:
+        """The snapshot signer of the game's engine (None: it declares no STATE_VERSION, or its State can't
         be carried, so it gets no snapshots)."""
         if game not in self._codecs:
             try:
-                self._codecs[game] = snapshots.codec(self.adapter(game).rules)
+                codec = snapshots.codec(self.adapter(game).rules)
             except TypeError as err:
                 log.error("game %s: no snapshots (%s)", game, err)
-                self._codecs[game] = None
+                codec = None
+            self._codecs[game] = None if codec is None else snapshots.Signer(codec, self._key)
         return self._codecs[game]
 
     def tags(self) -> dict[str, str]:
@@ -179,7 +195,7 @@ class TableLoader:
         if codec is None:
             return None
         try:
-            data = codec.dump(state)
+            data = codec.dump(state, game=table.id, seq=seq)
         except snapshots.SnapshotError as err:  # the log is the truth: no snapshot only costs start-up time
             log.warning("game %d: no snapshot at action %d (%s)", table.id, seq, err)
             return None
