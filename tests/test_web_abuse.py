@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import ipaddress
 import statistics
 import time
 from collections.abc import Callable
@@ -13,10 +14,12 @@ from typing import Any
 
 import aiohttp
 import pytest
+from multidict import CIMultiDict
 
 from bot.base.i18n import speaking, t
 from bot.edge.app import TavernBot
-from bot.edge.web.guard import FILE_COST, Guard, address_key
+from bot.edge.web import WebServer
+from bot.edge.web.guard import FILE_COST, Guard, address_key, forwarded_client
 from bot.services.links import LIVE_SECONDS, Links
 from bot.settings import Settings
 from tests.conftest import StartBot
@@ -240,6 +243,92 @@ async def test_behind_a_trusted_proxy_each_client_has_its_own_limits(
         said = [await status(stranger, f"198.51.100.{n}") for n in range(10, 13)]
     assert said == [200, 200, 429]
     assert "198.51.100.10" not in server.guard._seen
+
+
+async def proxied(
+    start_bot: StartBot, settings: Settings, fake: FakeDiscord
+) -> tuple[Callable[[list[tuple[str, str]]], Any], WebServer]:
+    """The bot behind a trusted proxy (127.0.0.1), its live page built, and two requests per address; what
+    asks for the page with the headers given (each a line of its own), answering its status."""
+    bot, server = await served(start_bot, dataclasses.replace(settings, web_proxies=("127.0.0.1/32",)))
+    table = await practice(fake, bot, fake.add_user("alice"))
+    page = url(server, live_path(bot, table.id))
+    server.guard = Guard(rate=0.001, burst=2)
+
+    async def status(lines: list[tuple[str, str]]) -> int:
+        async with aiohttp.ClientSession() as proxy, proxy.get(page, headers=CIMultiDict(lines)) as response:
+            return response.status
+
+    return status, server
+
+
+async def test_every_forwarded_line_is_read(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    """A proxy that adds a header line of its own (HAProxy's ``option forwardfor``) rather than extend the
+    client's: the client is what the proxy wrote, the last line's nearest untrusted address. What a client
+    writes in its own line neither chooses the address it is limited as nor spends another's allowance
+    (before, only the first line was read: the client's own)."""
+    status, server = await proxied(start_bot, settings, fake_discord)
+    xff = "X-Forwarded-For"
+    spoofing = [await status([(xff, f"198.51.100.{n}"), (xff, "192.0.2.50")]) for n in range(3)]
+    assert spoofing == [200, 200, 429]  # three made-up addresses, one real client: its two requests
+    victim = "192.0.2.77"
+    for _ in range(3):  # another client writes the victim's address in its own line
+        await status([(xff, victim), (xff, "192.0.2.51")])
+    assert [await status([(xff, victim)]) for _ in range(3)] == [200, 200, 429]  # its allowance, whole
+    chained = [(xff, "203.0.113.1, 127.0.0.1"), (xff, "192.0.2.60, 127.0.0.1")]  # trusted hops, then it
+    assert [await status(chained) for _ in range(3)] == [200, 200, 429]
+    assert {"192.0.2.50", "192.0.2.51", victim, "192.0.2.60"} <= set(server.guard._seen)
+    assert not {"198.51.100.0", "198.51.100.1", "203.0.113.1"} & set(server.guard._seen)
+
+
+async def test_forwarded_addresses_with_ports_are_their_clients(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    """A proxy that writes ``IP:port`` (or ``[IPv6]:port``): each client is its address, whatever its port
+    (before, such an entry was not read as an address, and every client counted as the proxy)."""
+    status, _ = await proxied(start_bot, settings, fake_discord)
+    xff = "X-Forwarded-For"
+    for client, other in (
+        ("192.0.2.10:41000", "192.0.2.10:41001"),
+        ("[2001:db8::1]:443", "[2001:db8::2]:8443"),  # one /64 network: one client
+        ("192.0.2.11:5000", "192.0.2.11"),
+    ):
+        got = [await status([(xff, hop)]) for hop in (client, other, client)]
+        assert got == [200, 200, 429], (client, got)
+    assert await status([(xff, "[2001:db8:1::1]:443")]) == 200  # another network
+    assert await status([]) == 200 and await status([(xff, "unknown")]) == 200  # the proxy's own two
+
+
+@pytest.mark.parametrize(
+    ("lines", "client"),
+    [
+        ([], "10.0.0.1"),
+        (["192.0.2.1"], "192.0.2.1"),
+        (["192.0.2.1:8080"], "192.0.2.1"),
+        (['"192.0.2.1:8080"'], "192.0.2.1"),
+        (["[2001:db8::5]:443"], "2001:db8::5"),
+        (["[2001:db8::5]"], "2001:db8::5"),
+        (["2001:db8::5"], "2001:db8::5"),
+        (["::ffff:192.0.2.9"], "::ffff:c000:209"),
+        (["fe80::1%eth0"], "fe80::1"),
+        (["198.51.100.1, 192.0.2.1"], "192.0.2.1"),
+        (["198.51.100.1", "192.0.2.1, 10.0.0.2"], "192.0.2.1"),  # 10.0.0.2: a trusted proxy
+        (["198.51.100.1", "10.0.0.3", "10.0.0.2"], "198.51.100.1"),
+        (["10.0.0.3, 10.0.0.2"], "10.0.0.1"),  # only proxies: the peer
+        (["198.51.100.1, unknown"], "10.0.0.1"),  # what the proxy wrote can't be read: the proxy
+        (["198.51.100.1, 192.0.2.1:99999"], "10.0.0.1"),
+        (["198.51.100.1, [::1"], "10.0.0.1"),
+        (["192.0.2.1, " + ", ".join(["10.0.0.2"] * 40)], "10.0.0.1"),  # past the hops read
+        (["192.0.2.7", *["10.0.0.2"] * 40], "10.0.0.1"),
+    ],
+)
+def test_the_client_behind_trusted_proxies(lines: list[str], client: str) -> None:
+    proxies = (ipaddress.ip_network("10.0.0.0/8"),)
+    assert forwarded_client("10.0.0.1", lines, proxies) == client
+    assert forwarded_client("192.0.2.200", lines, proxies) == "192.0.2.200"  # not a proxy: not read
+    assert forwarded_client("10.0.0.1", lines, ()) == "10.0.0.1"  # no proxy trusted: not read
 
 
 # ------------------------------------------------------------------------------------------- a flood

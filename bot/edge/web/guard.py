@@ -10,18 +10,19 @@ long enough that its buckets are full again is the same as one never seen, so it
 come; and the table never holds more than ``most`` addresses (the least recently seen go first, unless a
 socket of theirs is open: those are few, since each address has at most ``sockets``).
 
-The address is the connection's peer: behind a reverse proxy every request seems to come from the proxy,
-so the proxy must limit per client itself (the bot reads no ``X-Forwarded-For``, which anyone can write).
-IPv6 addresses count by their /64 network, which one household or server usually holds whole.
+The address is the connection's peer, or behind a trusted reverse proxy the client it names
+(``forwarded_client``). IPv6 addresses count by their /64 network, which one household or server usually
+holds whole.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import math
+import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 RATE = 20.0  # requests a second per address, over time
@@ -31,6 +32,10 @@ SOCKETS = 8  # live tables one address may watch at once (tabs, a household behi
 OPENS = 2.0  # new sockets a second per address, over time
 OPEN_BURST = 4.0
 MOST = 50_000  # addresses remembered at most
+MAX_HOPS = 32  # X-Forwarded-For entries read, nearest first (a chain of proxies is a few)
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+Networks = tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
 
 
 @dataclass
@@ -151,3 +156,60 @@ class Guard:
 def retry_after(seconds: float) -> str:
     """A ``Retry-After`` value: whole seconds, at least 1."""
     return str(max(1, math.ceil(seconds)))
+
+
+# ------------------------------------------------------------------------------------ behind a proxy
+
+
+def _address(text: str | None) -> IPAddress | None:
+    try:
+        return ipaddress.ip_address((text or "").partition("%")[0])
+    except ValueError:
+        return None
+
+
+_BRACKETED = re.compile(r"\[([0-9A-Fa-f:.]{2,45}(?:%[0-9A-Za-z_.-]{1,16})?)\](?::([0-9]{1,5}))?", re.ASCII)
+_V4_PORT = re.compile(r"([0-9]{1,3}(?:\.[0-9]{1,3}){3}):([0-9]{1,5})", re.ASCII)
+
+
+def hop_address(hop: str) -> IPAddress | None:
+    """The address of one ``X-Forwarded-For`` entry: ``1.2.3.4``, ``2001:db8::1``, with a port
+    (``1.2.3.4:5678``, ``[2001:db8::1]:443``), or bracketed, quoted or not; None for anything else
+    (``unknown``, an obfuscated name, a port past 65535)."""
+    hop = hop.strip().strip('"')
+    found = _address(hop)
+    if found is not None:
+        return found
+    match = _BRACKETED.fullmatch(hop) or _V4_PORT.fullmatch(hop)
+    if match is None or (match[2] is not None and int(match[2]) > 65535):
+        return None
+    return _address(match[1])
+
+
+def forwarded_client(peer: str | None, forwarded: Sequence[str], proxies: Networks) -> str | None:
+    """The address a request counts against: its peer's, or where the peer is a trusted reverse proxy
+    (``TAVERN_WEB_PROXIES``), the nearest ``X-Forwarded-For`` entry that is not one, read from the right
+    across every line of the header (a proxy may add a line of its own rather than extend the client's),
+    without its port. Only the trusted proxies wrote what is right of the client; anything to its left the
+    client may have written. An entry there that is no address (what the nearest proxy wrote can't be
+    read) counts against the proxy."""
+    if not proxies or not _within(peer, proxies):
+        return peer
+    hops: list[str] = []
+    for line in reversed(forwarded):
+        parts = line.rsplit(",", MAX_HOPS)
+        hops.extend(reversed(parts[1:] if len(parts) > MAX_HOPS else parts))
+        if len(hops) >= MAX_HOPS:
+            break
+    for hop in hops[:MAX_HOPS]:
+        ip = hop_address(hop)
+        if ip is None:
+            return peer
+        if not any(ip in n for n in proxies):
+            return str(ip)
+    return peer
+
+
+def _within(text: str | None, networks: Networks) -> bool:
+    ip = _address(text)
+    return ip is not None and any(ip in n for n in networks)

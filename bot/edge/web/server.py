@@ -41,7 +41,7 @@ from bot.edge import visibility
 from bot.edge.record_export import file_name
 from bot.edge.web import cards, pages
 from bot.edge.web.fanout import MAX_MESSAGE, Fanout
-from bot.edge.web.guard import FILE_COST, Guard, retry_after
+from bot.edge.web.guard import FILE_COST, Guard, Networks, forwarded_client, retry_after
 from bot.edge.web.kept import Kept
 from bot.edge.web.sight import replay_step, sight
 from bot.games import GameAdapter, Table, TableError
@@ -156,7 +156,7 @@ class WebServer:
         self._finished: Kept[int, tuple[GameRecord, rp.Replay]] = Kept(CACHED, KEPT_SECONDS)
         self._records: Kept[tuple[int, str], str] = Kept(CACHED, KEPT_SECONDS)
         self._servers: Kept[int, tuple[Table, ...]] = Kept(256, SERVER_SECONDS)
-        self._proxies = tuple(ipaddress.ip_network(n) for n in bot.settings.web_proxies)
+        self._proxies: Networks = tuple(ipaddress.ip_network(n) for n in bot.settings.web_proxies)
 
     # ------------------------------------------------------------------ start and stop
 
@@ -244,17 +244,8 @@ class WebServer:
             return self._message(request, 500)
 
     def client(self, request: web.Request) -> str | None:
-        """The address a request counts against: its peer's, or where the peer is a trusted reverse proxy
-        (``TAVERN_WEB_PROXIES``), the nearest address in ``X-Forwarded-For`` that is not one of them (what
-        the proxy itself saw: anything to its left, the client may have written)."""
-        peer = request.remote
-        if not self._proxies or not _within(peer, self._proxies):
-            return peer
-        for hop in reversed(request.headers.get("X-Forwarded-For", "").split(",")[-16:]):
-            hop = hop.strip()
-            if not _within(hop, self._proxies):
-                return hop if _address(hop) is not None else peer
-        return peer
+        """The address a request counts against (``forwarded_client``)."""
+        return forwarded_client(request.remote, request.headers.getall("X-Forwarded-For", ()), self._proxies)
 
     def _message(self, request: web.Request, status: int) -> web.Response:
         lang = language(request)
@@ -450,18 +441,6 @@ class WebServer:
 def _route(request: web.Request) -> str:
     """What a log line may say of a request's path: its route, without the link's token."""
     return re.sub(r"^/([trs])/[^/]+", r"/\1/…", request.path[:100])  # i18n: not text
-
-
-def _address(text: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    try:
-        return ipaddress.ip_address((text or "").partition("%")[0])
-    except ValueError:
-        return None
-
-
-def _within(text: str | None, networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]) -> bool:
-    ip = _address(text)
-    return ip is not None and any(ip in n for n in networks)
 
 
 def language(request: web.Request) -> str:
