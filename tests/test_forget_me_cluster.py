@@ -73,7 +73,7 @@ async def test_the_pages_another_process_serves_forget_the_name_too(
         assert "alice" in await shown(client)  # B walked the replay and wrote the record: both kept
         assert "has forgotten you" in await forget_through_a(fake, alice, near)
         deadline = time.monotonic() + 5  # B hears of it through PostgreSQL: soon, not at once
-        while b.web_server._finished.get(game.game_id) is not None and time.monotonic() < deadline:
+        while b.web_server.built.over(game.game_id) is not None and time.monotonic() < deadline:
             await fake.settle()
         text = await shown(client)
     assert "alice" not in text and "👤" in text

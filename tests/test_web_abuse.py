@@ -223,6 +223,8 @@ async def test_behind_a_trusted_proxy_each_client_has_its_own_limits(
     bot, server = await served(start_bot, dataclasses.replace(settings, web_proxies=("127.0.0.1/32",)))
     table = await practice(fake, bot, fake.add_user("alice"))
     page = url(server, live_path(bot, table.id))
+    async with aiohttp.ClientSession() as first, first.get(page) as response:
+        assert response.status == 200  # the page is built (and kept): each request below costs one
     server.guard = Guard(rate=0.001, burst=2)  # two requests per address, then 429
 
     async def status(client: Client, forwarded: str | None) -> int:
@@ -253,6 +255,8 @@ async def proxied(
     bot, server = await served(start_bot, dataclasses.replace(settings, web_proxies=("127.0.0.1/32",)))
     table = await practice(fake, bot, fake.add_user("alice"))
     page = url(server, live_path(bot, table.id))
+    async with aiohttp.ClientSession() as first, first.get(page) as response:
+        assert response.status == 200  # built (and kept): each request below costs one
     server.guard = Guard(rate=0.001, burst=2)
 
     async def status(lines: list[tuple[str, str]]) -> int:

@@ -136,6 +136,11 @@ class _Live(Collector):
             "Requests and sockets refused by the per-address limits (429).",
             value=pages.guard.refused,
         )
+        yield CounterMetricFamily(
+            "tavern_web_pages_built",  # i18n: not text (the help below is for operators)
+            "Pages and finished games built rather than served as kept.",
+            value=pages.built.built,
+        )
 
     def _budget(self) -> Iterable[Metric]:
         governor = self._bot.governor

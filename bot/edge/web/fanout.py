@@ -286,9 +286,7 @@ class Fanout:
                 replay = await asyncio.to_thread(rp.of_record, self.games[record.game], record)
                 self._walks.put(record.id, record.version, replay)
                 self._walks.put(table.id, table.version, replay)
-        told = table.meta.told(table.seq)
-        kept = [i for i, s in enumerate(replay.steps) if s.last <= told][-RECENT:]
-        return [Step(replay.at(i), replay.steps[i].events, replay.steps[i].last) for i in kept]
+        return told_steps(replay, table)
 
     async def _ready(self, entry: _Watched) -> None:
         """Read the recent calls of a newly watched table; steps told meanwhile stay after them."""
@@ -417,3 +415,10 @@ async def _goodbye(socket: Socket) -> None:
 def shown(steps: Sequence[Step] | deque[Step], lang: str) -> list[Call]:
     """The steps' calls in ``lang``, oldest first, those that said nothing left out."""
     return [call for call in (s.call(lang) for s in steps) if call.lines or call.scene is not None]
+
+
+def told_steps(replay: rp.Replay, table: Table) -> list[Step]:
+    """The last ``RECENT`` steps of ``replay`` (the table's log walked) that the channel was told."""
+    told = table.meta.told(table.seq)
+    kept = [i for i, s in enumerate(replay.steps) if s.last <= told][-RECENT:]
+    return [Step(replay.at(i), replay.steps[i].events, replay.steps[i].last) for i in kept]

@@ -5,14 +5,21 @@ table's WebSockets, a count of open sockets (``sockets`` at most) and a bucket o
 second). A refused request costs one dictionary lookup and a few float operations: the server answers it
 with a small body made once (429 and ``Retry-After``), never a page.
 
+A request is charged what it costs, not one whatever it is: a page found kept (built before, for anyone)
+costs 1, a card picture or a style sheet sent from memory ``FILE_COST``; a page that has to be built takes
+``BUILD_COST`` more before it is built (an address that can't pay it is refused, and nothing is built), and
+once built, the CPU its building took, at one page per ``UNIT_SECONDS``. ``RATE`` units a second is then a
+tenth of a core at most, whatever an address asks for; what it owes beyond its bucket (``charge``) it waits
+for, up to ``burst`` more.
+
 Memory is bounded: the addresses live in an ordered dictionary, least recently seen first. An address idle
 long enough that its buckets are full again is the same as one never seen, so it is dropped as new ones
 come; and the table never holds more than ``most`` addresses (the least recently seen go first, unless a
 socket of theirs is open: those are few, since each address has at most ``sockets``).
 
 The address is the connection's peer, or behind a trusted reverse proxy the client it names
-(``forwarded_client``). IPv6 addresses count by their /64 network, which one household or server usually
-holds whole.
+(``server.forwarded_client``). IPv6 addresses count by their /64 network, which one household or server
+usually holds whole.
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ from dataclasses import dataclass
 RATE = 20.0  # requests a second per address, over time
 BURST = 60.0  # requests at once (pages; a card picture, css or js counts as ``FILE_COST`` of one)
 FILE_COST = 0.2  # what a file sent from memory counts (a page of 50 cards costs 11: a few pages at once)
+BUILD_COST = 2.0  # what a page built now (not found kept) costs before it is built, besides its CPU
+UNIT_SECONDS = 0.005  # the CPU one unit stands for: RATE units a second is a tenth of a core
 SOCKETS = 8  # live tables one address may watch at once (tabs, a household behind one address)
 OPENS = 2.0  # new sockets a second per address, over time
 OPEN_BURST = 4.0
@@ -80,8 +89,9 @@ class Guard:
         self.rate, self.burst, self.sockets = rate, burst, sockets
         self.opens, self.open_burst, self.most = opens, open_burst, most
         self.clock = clock
-        # After this long unseen an address's buckets are full again: forgetting it changes nothing.
-        self.idle = max(burst / rate, open_burst / opens)
+        # After this long unseen an address's buckets are full again (what it owed paid, up to a burst):
+        # forgetting it changes nothing.
+        self.idle = max(2 * burst / rate, open_burst / opens)
         self._seen: OrderedDict[str, _Seen] = OrderedDict()
         self.refused = 0  # requests and openings refused, for the operator and the benches
 
@@ -131,6 +141,13 @@ class Guard:
             return 0.0
         self.refused += 1
         return (cost - seen.tokens) / self.rate
+
+    def charge(self, peer: str | None, cost: float) -> None:
+        """Charge ``peer`` for work already done for it (a page's building, by its CPU): its bucket may go
+        below zero, by a burst at most, and its next requests wait until it has refilled."""
+        if cost > 0:
+            seen = self._entry(address_key(peer), self.clock())
+            seen.tokens = max(-self.burst, seen.tokens - cost)
 
     def open(self, peer: str | None) -> float:
         """Count one new WebSocket from ``peer``: 0 when it may open (``close`` it later), else the seconds

@@ -257,16 +257,26 @@ def table_html(sight: Sight, calls: Sequence[Call], lang: str) -> str:
         return f'<p class="score">{esc(sight.score)}</p>{_board(sight)}{_calls(calls, t("web.calls.none"))}'
 
 
-def live_page(sight: Sight, calls: Sequence[Call], *, lang: str, ws_path: str, replay_url: str | None) -> str:
+def live_page(
+    sight: Sight,
+    calls: Sequence[Call],
+    *,
+    lang: str,
+    ws_path: str,
+    replay_url: str | None,
+    inner: str | None = None,
+) -> str:
     """A table's live page: ``live.js`` keeps ``#table`` current through the WebSocket at ``ws_path``; the
-    link to the replay shows once the game is over."""
+    link to the replay shows once the game is over. ``inner``: the table's fragment (:func:`table_html`)
+    where it was built already, else it is built from ``sight`` and ``calls``."""
     with speaking(lang):
         status = t("web.live.over") if sight.over else ""
+        inner = table_html(sight, calls, lang) if inner is None else inner
         main = (  # i18n: not text
             f'<main id="table" tabindex="-1" data-ws="{_href(ws_path)}" data-seq="{sight.seq}"'
             f' data-over="{int(sight.over)}" data-live="{esc(t("web.live.live"))}"'
             f' data-reconnecting="{esc(t("web.live.reconnecting"))}" data-done="{esc(t("web.live.over"))}">'
-            f"{table_html(sight, calls, lang)}</main>"
+            f"{inner}</main>"
         )
         extra = f'<p id="status" class="status" role="status">{esc(status)}</p>'
         after = ""

@@ -18,17 +18,21 @@ Every answer, errors too, carries the security headers (a CSP with no inline scr
 referrer, no framing) and, for pages, ``Cache-Control: no-store``. Only GET and HEAD are served, paths are
 matched by strict patterns of bounded length, no request has a body, and each address is held to the
 ``guard``'s limits: a refused request is answered with a 429 made once, before any routing work.
+
+A page is built once and kept by what it shows (``built``; a finished game's off the event loop): a kept
+page costs a lookup, one built costs its asker more. What is kept of a game is dropped when the stored game
+changes (``Watch.changed``: another process wrote it, or a member who played it was forgotten).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import ipaddress
 import json
 import logging
 import re
 import sys
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
@@ -40,20 +44,18 @@ from bot.base.i18n import speaking
 from bot.edge import visibility
 from bot.edge.record_export import file_name
 from bot.edge.web import cards, pages
+from bot.edge.web.built import Built, Ended, Over, Refused, TooMany, record_text
 from bot.edge.web.fanout import MAX_MESSAGE, Fanout
 from bot.edge.web.guard import FILE_COST, Guard, Networks, forwarded_client, retry_after
 from bot.edge.web.kept import Kept
 from bot.edge.web.sight import replay_step, sight
 from bot.games import GameAdapter, Table, TableError
-from bot.services import game_record
-from bot.services import replay as rp
 from bot.services.links import Kind, Links
 from bot.services.live_tables import live_tables
 from bot.services.server_settings import BROWSER_OFF, BROWSER_SERVER, ServerSettings
-from bot.services.tables import TableService
+from bot.services.tables import TableService, is_live
 from bot.settings import Settings
 from bot.store import Store
-from bot.store.records import GameRecord
 
 log = logging.getLogger("tavern.web")
 
@@ -76,9 +78,7 @@ TOKEN = r"[0-9A-Za-z._-]{1,64}"
 STEP = re.compile(r"0|[1-9][0-9]{0,5}", re.ASCII)
 HEARTBEAT = 30.0  # seconds between the server's pings of a live table's socket
 FULL_WAIT = 30.0  # seconds a browser is asked to wait when the process keeps all the browsers it takes
-CACHED = 32  # finished games' replays and records kept
-KEPT_SECONDS = 300.0  # how long a finished game's replay is kept (dropped at once when it changes)
-SERVER_SECONDS = 5.0  # how long a server page's list of tables is reused
+SERVER_SECONDS = 5.0  # how long a server page is reused
 ERRORS = {
     400: "web.error.bad",
     404: "web.error.not-found",
@@ -94,14 +94,6 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 class WebServerError(Exception):
     """The pages could not listen where the settings say: the bot does not start (the operator relies on
     them)."""
-
-
-class Refused(Exception):
-    """An answer that is a short page saying why there is nothing to show (``ERRORS``: the status's words)."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
 
 
 class Served(Protocol):
@@ -153,9 +145,8 @@ class WebServer:
         self._runner: web.AppRunner | None = None
         self._unlisten: Callable[[], None] | None = None
         self._busy: dict[str, bytes] = {}  # the 429 page by language, made once
-        self._finished: Kept[int, tuple[GameRecord, rp.Replay]] = Kept(CACHED, KEPT_SECONDS)
-        self._records: Kept[tuple[int, str], str] = Kept(CACHED, KEPT_SECONDS)
-        self._servers: Kept[int, tuple[Table, ...]] = Kept(256, SERVER_SECONDS)
+        self.built = Built(bot.store, bot.games, lambda: self.guard)
+        self._servers: Kept[tuple[int, str], bytes] = Kept(256, SERVER_SECONDS)
         self._proxies: Networks = tuple(ipaddress.ip_network(n) for n in bot.settings.web_proxies)
 
     # ------------------------------------------------------------------ start and stop
@@ -212,8 +203,7 @@ class WebServer:
 
     def _changed(self, game_id: int | None) -> None:
         """A stored game written elsewhere (another process; a member forgotten): its pages are made anew."""
-        self._finished.drop(lambda key: game_id in (None, key))
-        self._records.drop(lambda key: game_id in (None, key[0]))
+        self.built.changed(game_id)
         self.fanout.changed(game_id)
 
     # ------------------------------------------------------------------ every request
@@ -229,6 +219,8 @@ class WebServer:
             return await handler(request)
         except Refused as refused:
             return self._message(request, refused.status)
+        except TooMany as busy:
+            return self._too_many(request, busy.wait)
         except web.HTTPException as err:
             if err.status < 400:
                 raise
@@ -280,11 +272,42 @@ class WebServer:
         """What of this server's games a browser may see (``ServerConfig.browser``)."""
         return (await self.bot.server_settings.get(guild_id)).browser
 
+    async def _over_of(self, request: web.Request, game_id: int) -> Over | None:
+        """What serving a kept page of a game needs, if it is finished (None: it is live); 404 where its
+        server shows no page."""
+        over = self.built.over(game_id)
+        if over is None:
+            ended = await self.built.finished(self.client(request), game_id)
+            if ended is None:
+                return None
+            over = ended.over
+        if await self._browser(over.guild_id) == BROWSER_OFF:
+            raise Refused(404)
+        return over
+
     # ------------------------------------------------------------------ live tables
 
-    async def _table(self, token: str) -> Table:
-        """The table a live link opens, where its server shows its games in a browser."""
+    async def _live(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
         game_id = self._read("t", token)
+        lang = language(request)
+        links = self.bot.links  # the replay's link, shown once the game is over (live.js shows it then)
+        replay = f"/r/{links.token('r', game_id, 0)}" if links is not None else None
+        client = self.client(request)
+        if not is_live(self.bot.tables, game_id) and await self._over_of(request, game_id) is not None:
+            shows = await self.built.ended_show(client, game_id, lang)
+        else:
+            live = await self._table(game_id)
+            shows = await self.built.live_show(client, live, lang, lambda: self.fanout.recent(live, lang))
+        with speaking(lang):
+            ws = f"/t/{token}/ws?lang={lang}"  # i18n: not text
+            html = pages.live_page(
+                shows.sight, (), lang=lang, ws_path=ws, replay_url=replay, inner=shows.inner
+            )
+        return page(html)
+
+    async def _table(self, game_id: int) -> Table:
+        """The live table of a live link, where its server shows its games in a browser."""
         try:
             table = await self.bot.tables.get(game_id)
         except TableError:
@@ -293,22 +316,14 @@ class WebServer:
             raise Refused(404)
         return table
 
-    async def _live(self, request: web.Request) -> web.Response:
-        token = request.match_info["token"]
-        table = await self._table(token)
-        lang = language(request)
-        recent = await self.fanout.recent(table, lang)
-        links = self.bot.links  # the replay's link, shown once the game is over (live.js shows it then)
-        replay = f"/r/{links.token('r', table.id, 0)}" if links is not None else None
-        with speaking(lang):
-            seen = sight(table)
-            ws = f"/t/{token}/ws?lang={lang}"  # i18n: not text
-            html = pages.live_page(seen, recent, lang=lang, ws_path=ws, replay_url=replay)
-        return page(html)
-
     async def _socket(self, request: web.Request) -> web.StreamResponse:
-        """The live table's WebSocket: its frames out, pings in (``fanout``)."""
-        table = await self._table(request.match_info["token"])
+        """The live table's WebSocket: its frames out, pings in (``fanout``). A finished game's socket gets
+        its last frame and closes."""
+        token = request.match_info["token"]
+        game_id, lang = self._read("t", token), language(request)
+        over = not is_live(self.bot.tables, game_id) and await self._over_of(request, game_id) is not None
+        last = await self.built.ended_show(self.client(request), game_id, lang) if over else None
+        table = None if over else await self._table(game_id)
         socket = web.WebSocketResponse(
             max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT, autoping=True, compress=False, timeout=2.0
         )
@@ -322,7 +337,12 @@ class WebServer:
             return self._too_many(request, wait)
         try:
             await socket.prepare(request)
-            await self._watch(request, table, socket)
+            if table is not None:
+                await self._watch(request, table, socket)
+            elif last is not None:  # the game is over: its last frame, and goodbye
+                end = {"seq": last.sight.seq, "html": last.inner, "over": True, "t": time.time()}
+                await socket.send_json(end)
+                await socket.close()
         except ConnectionError:  # gone mid-handshake: nothing to say, nobody to say it to
             pass
         finally:
@@ -346,81 +366,86 @@ class WebServer:
 
     # ------------------------------------------------------------------ replays and records
 
-    async def _ended(self, token: str) -> tuple[GameRecord, rp.Replay]:
-        """The finished (or abandoned) game a replay link opens, walked (kept a while: it won't change)."""
-        game_id = self._read("r", token)
-        kept = self._finished.get(game_id)
-        if kept is None:
-            record = await self.bot.store.load_game(game_id)
-            if record is None or record.status == "active" or record.game not in self.bot.games:
-                raise Refused(404)
-            replay = await asyncio.to_thread(rp.of_record, self.bot.games[record.game], record)
-            kept = (record, replay)
-            self._finished.put(game_id, kept)
-        if await self._browser(kept[0].guild_id) == BROWSER_OFF:
+    async def _replay_over(self, request: web.Request) -> tuple[int, Over]:
+        """The finished game a replay link opens (404 for a live one: its seed would deal every hand)."""
+        game_id = self._read("r", request.match_info["token"])
+        over = await self._over_of(request, game_id)
+        if over is None:
             raise Refused(404)
-        return kept
-
-    def _step_html(self, token: str, replay: rp.Replay, index: int, lang: str, *, whole: bool) -> str:
-        """Step ``index`` (clamped) as the whole page or as replay.js's fragment."""
-        with speaking(lang):
-            step = replay_step(replay, index)
-            if whole:
-                return pages.replay_page(step, lang=lang, record_path=f"/r/{token}/record")
-            return pages.replay_fragment(step, lang)
+        return game_id, over
 
     async def _replay(self, request: web.Request) -> web.Response:
         token = request.match_info["token"]
         raw = request.query.get("step", "0")
         if STEP.fullmatch(raw) is None:
             raise Refused(400)
-        _, replay = await self._ended(token)
-        return page(self._step_html(token, replay, int(raw), language(request), whole=True))
+        game_id, over = await self._replay_over(request)
+        index, lang = max(0, min(int(raw), over.steps - 1)), language(request)
+
+        def build(ended: Ended) -> bytes:
+            with speaking(lang):
+                step = replay_step(ended.replay, index)
+                html = pages.replay_page(step, lang=lang, record_path=f"/r/{token}/record")
+            return html.encode()
+
+        body = await self.built.page(self.client(request), game_id, ("replay", game_id, index, lang), build)
+        return page(body)
 
     async def _step(self, request: web.Request) -> web.Response:
-        token = request.match_info["token"]
-        _, replay = await self._ended(token)
-        index = max(0, min(int(request.match_info["step"]), len(replay.steps) - 1))
-        html = self._step_html(token, replay, index, language(request), whole=False)
-        body = json.dumps({"html": html, "index": index, "total": len(replay.steps)})
-        return web.Response(text=body, content_type="application/json", headers={"Cache-Control": NO_STORE})
+        game_id, over = await self._replay_over(request)
+        index, lang = max(0, min(int(request.match_info["step"]), over.steps - 1)), language(request)
+
+        def build(ended: Ended) -> bytes:
+            with speaking(lang):
+                html = pages.replay_fragment(replay_step(ended.replay, index), lang)
+            return json.dumps({"html": html, "index": index, "total": over.steps}).encode()
+
+        body = await self.built.page(self.client(request), game_id, ("step", game_id, index, lang), build)
+        return web.Response(
+            body=body, content_type="application/json", charset="utf-8", headers={"Cache-Control": NO_STORE}
+        )
 
     async def _record(self, request: web.Request) -> web.Response:
-        """The game record as a text file, its comments in the browser's language (written once a while)."""
-        record, _ = await self._ended(request.match_info["token"])
+        """The game record as a text file, its comments in the browser's language (written once)."""
+        game_id, _ = await self._replay_over(request)
         lang = language(request)
-        text = self._records.get((record.id, lang))
-        if text is None:
-            with speaking(lang):
-                try:
-                    text = await asyncio.to_thread(lambda: game_record.encode(game_record.record_of(record)))
-                except game_record.RecordError:
-                    raise Refused(404) from None
-            self._records.put((record.id, lang), text)
+        key = ("record", game_id, lang)
+        body = await self.built.page(self.client(request), game_id, key, lambda e: record_text(e, lang))
+        if not body:
+            raise Refused(404)
         headers = {
-            "Content-Disposition": f'attachment; filename="{file_name(record.id)}"',  # i18n: not text
+            "Content-Disposition": f'attachment; filename="{file_name(game_id)}"',  # i18n: not text
             "Cache-Control": NO_STORE,
         }
-        return web.Response(text=text, content_type="text/plain", charset="utf-8", headers=headers)
+        return web.Response(body=body, content_type="text/plain", charset="utf-8", headers=headers)
 
     # ------------------------------------------------------------------ a server's tables
 
     async def _server(self, request: web.Request) -> web.Response:
-        """A server's live tables, each with a fresh live link, where its admins allow the page."""
+        """A server's live tables, each with a fresh live link, where its admins allow the page (built
+        once every ``SERVER_SECONDS`` per language)."""
         guild_id = self._read("s", request.match_info["token"])
         links = self.bot.links
         if links is None or await self._browser(guild_id) != BROWSER_SERVER:
             raise Refused(404)
-        found = self._servers.get(guild_id)
-        if found is None:  # anyone with the link opens this page: only what @everyone may see
-            sees = visibility.everyone_sees(self.bot.get_guild(guild_id))
-            found = (await live_tables(self.bot.store, self.bot.tables, guild_id, sees)).tables
-            self._servers.put(guild_id, found)
         lang = language(request)
-        now = self.bot.clock()
-        with speaking(lang):
-            entries = [(f"/t/{links.token('t', table.id, now)}", sight(table)) for table in found]
-            return page(pages.server_page(entries, lang=lang))
+        body = self._servers.get((guild_id, lang))
+        if body is None:
+            client = self.client(request)
+
+            async def make() -> bytes:  # anyone with the link opens this page: only what @everyone may see
+                sees = visibility.everyone_sees(self.bot.get_guild(guild_id))
+                found = (await live_tables(self.bot.store, self.bot.tables, guild_id, sees)).tables
+                began, now = time.thread_time(), self.bot.clock()
+                with speaking(lang):
+                    entries = [(f"/t/{links.token('t', table.id, now)}", sight(table)) for table in found]
+                    made = pages.server_page(entries, lang=lang).encode()
+                self.built.bill(client, time.thread_time() - began)
+                self._servers.put((guild_id, lang), made)
+                return made
+
+            body = await self.built.once(client, ("server", guild_id, lang), make)
+        return page(body)
 
     # ------------------------------------------------------------------ pictures, css and js
 
@@ -449,8 +474,11 @@ def language(request: web.Request) -> str:
     return pages.language(request.headers.get("Accept-Language"), asked[:8] if asked else None)
 
 
-def page(html: str) -> web.Response:
-    return web.Response(text=html, content_type="text/html", headers={"Cache-Control": NO_STORE})
+def page(html: str | bytes) -> web.Response:
+    body = html.encode() if isinstance(html, str) else html
+    return web.Response(
+        body=body, content_type="text/html", charset="utf-8", headers={"Cache-Control": NO_STORE}
+    )
 
 
 async def _secure(request: web.Request, response: web.StreamResponse) -> None:

@@ -462,3 +462,9 @@ class TableService:
         table.meta = new
         if moved:
             self._index.register(table)
+
+
+def is_live(tables: TableService, game_id: int) -> bool:
+    """Whether the game's table is live in this process now; nothing is read (False for a game not rebuilt
+    yet, or live in another process, as for a finished one). Outside the class, which is full."""
+    return tables._index.live(game_id) is not None
