@@ -1,7 +1,8 @@
 """What a page costs the bot, and what its asker is charged (issue 45, item 1): a finished game's pages (its
 live link, its replay's steps, its record) are built once, in a worker thread, never on the event loop,
 and kept by what they show, however many games are asked for; the guard charges a page that has to be built
-more than one found kept. What is kept of a game goes when the stored game changes."""
+more than one found kept; ``/tavern replay`` and ``/tavern export`` have per-member limits, and the replay's
+walk of the log runs off the event loop too. What is kept of a game goes when the stored game changes."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from bot.edge.web.guard import BUILD_COST, Guard
 from bot.games import GAMES
 from bot.services import game_record
 from bot.services import replay as rp
+from bot.services.cooldowns import EXPORTS_PER_MINUTE, REPLAYS_PER_MINUTE
 from bot.services.tables.loading import TableLoader
 from bot.services.tables.moves import finish_from
 from bot.settings import Settings
@@ -193,6 +195,43 @@ def test_a_charge_is_owed_and_waited_for() -> None:
     now[0] += 4.0
     assert guard.allow("192.0.2.1") == 0
     assert guard.allow("192.0.2.2", 20) == 0  # another address: its own
+
+
+# ------------------------------------------------------------------------------------------- in Discord
+
+
+async def test_replay_and_export_are_limited_per_member(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """``/tavern replay`` and ``/tavern export`` each read and walk a game's whole log: a member may use
+    each a few times a minute (another member has their own), then again once the minute has passed."""
+    fake = fake_discord
+    bot = await start_bot()
+    game_id = await finished(fake, bot)
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    for command, most in (("tavern replay", REPLAYS_PER_MINUTE), ("tavern export", EXPORTS_PER_MINUTE)):
+        for _ in range(most):
+            answer = await fake.slash(ann, fake.channel, command, game=game_id)
+            assert "Slow down" not in answer.text(), command
+        refused = await fake.slash(ann, fake.channel, command, game=game_id)
+        assert refused.ephemeral and "Slow down" in refused.text(), command
+        assert "Slow down" not in (await fake.slash(bob, fake.channel, command, game=game_id)).text()
+    bot.clock.advance(60)
+    for command in ("tavern replay", "tavern export"):
+        assert "Slow down" not in (await fake.slash(ann, fake.channel, command, game=game_id)).text()
+
+
+async def test_the_replays_walk_runs_off_the_event_loop(
+    fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    game_id = await finished(fake, bot, 4, "cribbage")
+    calls: Calls = {}
+    spy(monkeypatch, rp, "walk", calls)
+    answer = await fake.slash(fake.add_user("ann"), fake.channel, "tavern replay", game=game_id)
+    assert answer.ephemeral and answer.message.embeds
+    assert calls["walk"] == [False]
 
 
 # ------------------------------------------------------------------------------------------- changed

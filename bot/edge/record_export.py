@@ -4,6 +4,9 @@
 A record holds the seed, and the seed deals every card: a live game's record would show every hidden hand and
 the deck to come, so a live game is refused to everyone (it can be exported once it ends). A game of another
 server is refused exactly as an unknown number is, so a number tells nothing about other servers.
+
+Writing a record reads the game's whole log and replays it (in a worker thread), so a member may export
+``EXPORTS_PER_MINUTE`` games a minute (``bot.services.cooldowns``; a refused export counts for nothing).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from bot.base.i18n import t
 from bot.base.refusals import UserFacingError
 from bot.edge import visibility
 from bot.services import game_record
+from bot.services.cooldowns import Limits
 from bot.store import Store
 from bot.store.records import GameRecord
 
@@ -32,6 +36,8 @@ class Client(Protocol):
     def store(self) -> Store: ...
     @property
     def games(self) -> Any: ...
+    @property
+    def limits(self) -> Limits: ...
 
 
 def file_name(game_id: int) -> str:
@@ -60,15 +66,16 @@ async def send(client: Client, interaction: Interaction, game_id: int) -> None:
     """Answer ``/tavern export``: the record as an attachment, only for the asker, its comments in their
     language. Written in a worker thread (it replays the game; the event loop serves the other tables)."""
     sees = visibility.member_sees(interaction)
-    record = await exportable(client, interaction.guild_id, interaction.user.id, game_id, sees)
-    text = await asyncio.to_thread(lambda: game_record.encode(game_record.record_of(record)))
-    data = text.encode("utf-8")
-    if len(data) > MAX_ATTACHMENT:
-        raise UserFacingError("record.too-big", most=MAX_ATTACHMENT // 1024)
-    title = client.games[record.game].title
-    await interaction.response.send_message(
-        t("record.sent", id=game_id, game=title),
-        file=discord.File(io.BytesIO(data), filename=file_name(game_id)),
-        ephemeral=True,
-        allowed_mentions=discord.AllowedMentions.none(),
-    )
+    with client.limits.exports.reserve(interaction.user.id):  # given back when nothing is sent
+        record = await exportable(client, interaction.guild_id, interaction.user.id, game_id, sees)
+        text = await asyncio.to_thread(lambda: game_record.encode(game_record.record_of(record)))
+        data = text.encode("utf-8")
+        if len(data) > MAX_ATTACHMENT:
+            raise UserFacingError("record.too-big", most=MAX_ATTACHMENT // 1024)
+        title = client.games[record.game].title
+        await interaction.response.send_message(
+            t("record.sent", id=game_id, game=title),
+            file=discord.File(io.BytesIO(data), filename=file_name(game_id)),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )

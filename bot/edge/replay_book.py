@@ -9,10 +9,15 @@ to its own players, up to what its table has told — anyone else is told to wat
 A button carries its own address, ``tv:replay:<game id>:<step>:<which>``, parsed strictly (anyone can send
 any custom id) and checked to be on the pressed message; each press checks again who may see the game, so a
 forged id shows nothing its presser could not open with the command.
+
+The command reads a game's whole log and walks it, so a member may use it ``REPLAYS_PER_MINUTE`` times a
+minute (``bot.services.cooldowns``; a refused one counts for nothing); the walk runs in a worker thread,
+and is kept (``REPLAYS``), so the buttons that step through it walk nothing again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any, Protocol
 
@@ -23,6 +28,7 @@ from bot.base.refusals import UserFacingError
 from bot.edge import delivery, visibility
 from bot.games import Table, clip
 from bot.services import replay as rp
+from bot.services.cooldowns import Limits
 from bot.store import Store
 
 PREFIX = "tv:replay:"  # i18n: not text
@@ -37,11 +43,20 @@ REPLAYS = rp.Replays()  # this process's recent replays
 Interaction = discord.Interaction[Any]
 
 
-class Client(Protocol):
+class Reader(Protocol):
+    """What a replay's reading needs of the bot (a stepper's press)."""
+
     @property
     def store(self) -> Store: ...
     @property
     def games(self) -> Any: ...
+
+
+class Client(Reader, Protocol):
+    """What the command needs: the reading, and the members' limits."""
+
+    @property
+    def limits(self) -> Limits: ...
 
 
 def parse(cid: object) -> tuple[int, int]:
@@ -53,7 +68,7 @@ def parse(cid: object) -> tuple[int, int]:
 
 
 async def replay_for(
-    client: Client, guild_id: int | None, user_id: int, game_id: int, sees: visibility.Sees
+    client: Reader, guild_id: int | None, user_id: int, game_id: int, sees: visibility.Sees
 ) -> rp.Replay:
     """The game's replay, if this member may see it here: a game of this server played in a channel they can
     view (or at their own seat), finished, or live with them at its table (a live game is told only as far as
@@ -66,8 +81,8 @@ async def replay_for(
     if record.status == "active" and all(s.user_id != user_id for s in record.seats):
         raise UserFacingError("replay.live", id=game_id)
     found = REPLAYS.get(record.id, record.version)
-    if found is None:
-        found = rp.of_record(client.games[record.game], record)
+    if found is None:  # walked beside the event loop, which serves the other tables meanwhile
+        found = await asyncio.to_thread(rp.of_record, client.games[record.game], record)
         REPLAYS.put(record.id, record.version, found)
     return found
 
@@ -145,11 +160,12 @@ async def show(client: Client, interaction: Interaction, game_id: int) -> None:
     if interaction.guild_id is None:
         raise UserFacingError("tavern.error.server-only")
     sees = visibility.member_sees(interaction)
-    replay = await replay_for(client, interaction.guild_id, interaction.user.id, game_id, sees)
-    await _answer(interaction, replay, 0, edit=False)
+    with client.limits.replays.reserve(interaction.user.id):  # given back when nothing is shown
+        replay = await replay_for(client, interaction.guild_id, interaction.user.id, game_id, sees)
+        await _answer(interaction, replay, 0, edit=False)
 
 
-async def turn(client: Client, interaction: Interaction) -> None:
+async def turn(client: Reader, interaction: Interaction) -> None:
     """A stepper button: that step, in the same message (who may see the game is checked again)."""
     game_id, index = delivery.pressed(interaction, parse)
     sees = visibility.member_sees(interaction)

@@ -19,6 +19,8 @@ ADMIN_PER_MINUTE = 10  # /tavern-admin end and settings, together
 CARDS_PER_MINUTE = 10  # /tavern cards: a card up close is a picture to draw
 BOARDS_PER_MINUTE = 3  # /… board: each one is a new message in the channel
 TABLES_PER_MINUTE = 6  # /tavern tables: a read of the server's live games and up to 15 of them
+REPLAYS_PER_MINUTE = 6  # /tavern replay: a game's whole log read and walked (its buttons then cost nothing)
+EXPORTS_PER_MINUTE = 4  # /tavern export: a game's whole log read, walked and written as a file
 FORGET_AFTER = 10_000  # users tracked before those whose uses have all expired are forgotten
 
 
@@ -80,3 +82,5 @@ class Limits:
         self.cards = Cooldown(CARDS_PER_MINUTE, 60, clock, Msg("general.cooldown.cards"))
         self.boards = Cooldown(BOARDS_PER_MINUTE, 60, clock, Msg("general.cooldown.board"))
         self.tables = Cooldown(TABLES_PER_MINUTE, 60, clock, Msg("general.cooldown.tables"))
+        self.replays = Cooldown(REPLAYS_PER_MINUTE, 60, clock, Msg("general.cooldown.replay"))
+        self.exports = Cooldown(EXPORTS_PER_MINUTE, 60, clock, Msg("general.cooldown.export"))
