@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bot.base.i18n import speaking
+from bot.base.i18n import Msg, speaking
 from bot.edge.app import TavernBot
 from bot.edge.web.cards import card_words
 from bot.edge.web.sight import sight
@@ -31,6 +31,7 @@ from bot.render import face_name
 from bot.rules import bhargage as bh
 from bot.rules import deluxe as dx
 from bot.rules.decktet import ALL_CARDS, Card
+from bot.services.links import LIVE_SECONDS
 from bot.settings import Settings
 from tests.browser import Chromium, Tab, Traffic, chromium_or_skip
 from tests.conftest import StartBot
@@ -449,3 +450,32 @@ async def test_replay_steps_to_the_stored_final_score(
     assert f"{names[0]} {scores[0]}" in await phone.text("#replay .score.final")
     await no_overflow(phone, shots, "replay", PHONE)
     await clean_console(phone)
+
+
+async def test_a_revoked_socket_says_why_and_does_not_come_back(
+    fake_discord: FakeDiscord, web_bot: TavernBot, chromium: Chromium, tabs: list[Tab], seeded: None
+) -> None:
+    """The page's socket closed for an expired link (4410), then for pages turned off (4404): the page says
+    which, in place of "Reconnecting…", and opens no socket again."""
+    fake, bot = fake_discord, web_bot
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None and bot.links is not None
+    said = (
+        "(why) => document.getElementById('status').textContent"
+        " === document.getElementById('table').dataset[why]"
+    )
+    expiring = await open_tab(chromium, tabs, bot.links.live(table.id, bot.clock()), DESKTOP)
+    await connected(expiring, table.seq)
+    bot.clock.advance(LIVE_SECONDS + 2 * 3600)  # a link lasts from the next whole hour
+    await expiring.wait_for(said, "expired", timeout=10)
+    fresh = await open_tab(chromium, tabs, bot.links.live(table.id, bot.clock()) + "?lang=it", PHONE)
+    await connected(fresh, table.seq)
+    await fake.slash(fake.owner, fake.channel, "tavern-admin settings", browser="off")
+    await fresh.wait_for(said, "off", timeout=10)
+    with speaking("it"):
+        assert await fresh.text("#status") == str(Msg("web.live.off"))
+    for tab in (expiring, fresh):
+        assert len((await tab.settle()).sockets) == 1
+        assert not (await tab.settle()).errors()

@@ -141,6 +141,11 @@ class _Live(Collector):
             "Pages and finished games built rather than served as kept.",
             value=pages.built.built,
         )
+        yield CounterMetricFamily(
+            "tavern_web_sockets_revoked",  # i18n: not text (the help below is for operators)
+            "Live sockets closed because their link expired or their server turned the pages off.",
+            value=fanout.revoked,
+        )
 
     def _budget(self) -> Iterable[Metric]:
         governor = self._bot.governor

@@ -21,6 +21,11 @@ again, in a task of its own, and its viewers get the new frame.
 
 The browser sends nothing but ``{"ping": N}`` (answered ``{"pong": N}``), a few a second at most; anything
 else closes the socket (1008; over ``MAX_MESSAGE`` bytes 1009, by aiohttp itself).
+
+A socket lasts no longer than what let it open: the same sweep closes a viewer whose link has expired
+(``EXPIRED``, 4410) and every viewer of a server whose admins turned the pages off (``TURNED_OFF``, 4404,
+within ``REVOKE_SECONDS`` here, or once this process's copy of the settings is read again where several
+share the store). ``live.js`` says which, and does not come back.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -57,7 +62,10 @@ PINGS = 1.0  # pings a second a browser may send, over time (live.js sends one e
 PING_BURST = 5.0
 MAX_VIEWERS = 20_000  # browsers one process keeps current at once (each has a socket and a task)
 CLOSE_SECONDS = 2.0  # how long a closing handshake may take
+REVOKE_SECONDS = 2.0  # how often the sockets' links and their servers' settings are looked at
 POLICY = aiohttp.WSCloseCode.POLICY_VIOLATION  # 1008
+EXPIRED = 4410  # the socket's link has expired (as its page would answer 410)
+TURNED_OFF = 4404  # its server's admins turned the pages off (as the page would answer 404)
 
 
 class Socket(Protocol):
@@ -90,10 +98,19 @@ class Step:
 
 
 class Viewer:
-    """One browser: its socket, its language, the newest frame (and pong) not yet sent, its writer."""
+    """One browser: its socket, its language, the newest frame (and pong) not yet sent, its writer, and
+    when the link it came with expires (on the fan-out's clock; None: never)."""
 
-    def __init__(self, socket: Socket, lang: str, table_id: int, abort: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        socket: Socket,
+        lang: str,
+        table_id: int,
+        abort: Callable[[], None],
+        until: float | None = None,
+    ) -> None:
         self.socket, self.lang, self.table_id, self.abort = socket, lang, table_id, abort
+        self.until = until
         self.frame: bytes | None = None
         self.pong: bytes | None = None
         self.since: float | None = None  # when the send under way began (None: not sending)
@@ -161,11 +178,19 @@ def ping_of(data: str) -> int | None:
 
 
 class Fanout:
-    """The live tables' viewers. ``frames_built``, ``frames_sent``, ``dropped`` and ``viewers`` are for
-    the benches and the operator."""
+    """The live tables' viewers. ``frames_built``, ``frames_sent``, ``dropped``, ``revoked`` and
+    ``viewers`` are for the benches and the operator. ``clock`` is what the links' expiry is read on;
+    ``shown(guild_id)`` says whether a server still lets its games be watched."""
 
-    def __init__(self, tables: TableService, *, send_seconds: float = SEND_SECONDS):
-        self.tables, self.send_seconds = tables, send_seconds
+    def __init__(
+        self,
+        tables: TableService,
+        *,
+        send_seconds: float = SEND_SECONDS,
+        clock: Callable[[], float] = time.time,
+        shown: Callable[[int], Awaitable[bool]] | None = None,
+    ):
+        self.tables, self.send_seconds, self.clock, self.shown = tables, send_seconds, clock, shown
         self.store: Store = tables.store
         self.games: Mapping[str, GameAdapter] = tables.games
         self._watched: dict[int, _Watched] = {}
@@ -176,6 +201,8 @@ class Fanout:
         self.frames_built = 0
         self.frames_sent = 0
         self.dropped = 0
+        self.revoked = 0
+        self._goodbyes: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._rereading: dict[int, asyncio.Task[None]] = {}  # watched tables read again after news
 
@@ -306,10 +333,16 @@ class Fanout:
     # ------------------------------------------------------------------ viewers
 
     async def join(
-        self, table: Table, lang: str, socket: Socket, abort: Callable[[], None] = lambda: None
+        self,
+        table: Table,
+        lang: str,
+        socket: Socket,
+        abort: Callable[[], None] = lambda: None,
+        until: float | None = None,
     ) -> Viewer:
         """Watch ``table`` through ``socket`` (prepared): its current frame goes first, then one per told
-        step. ``abort`` cuts the connection of a viewer too slow to keep. Call :meth:`leave` when done."""
+        step. ``abort`` cuts the connection of a viewer too slow to keep; ``until`` is when the link it
+        came with expires (its socket is closed then). Call :meth:`leave` when done."""
         entry = self._watched.get(table.id)
         if entry is None:
             entry = self._watched[table.id] = _Watched(table)
@@ -317,7 +350,7 @@ class Fanout:
             table.seq == entry.table.seq and table.status != entry.table.status
         ):
             entry.table, entry.frames = table, {}
-        viewer = Viewer(socket, lang, table.id, abort)
+        viewer = Viewer(socket, lang, table.id, abort, until)
         entry.viewers.setdefault(lang, set()).add(viewer)
         self._viewers += 1
         try:
@@ -366,21 +399,49 @@ class Fanout:
                 self.frames_sent += 1
 
     async def _sweep(self) -> None:
-        """Every quarter of ``send_seconds`` while anyone watches: cut the viewers whose send has waited
-        longer than that (their socket stays full: a browser too slow to keep, or gone without a word)."""
+        """While anyone watches, every quarter of ``send_seconds`` (``REVOKE_SECONDS`` at most): cut the
+        viewers whose send has waited longer than ``send_seconds`` (their socket stays full: a browser too
+        slow to keep, or gone without a word), and close those whose link has expired or whose server no
+        longer shows its games."""
         while self._watched:
-            await asyncio.sleep(self.send_seconds / 4)
+            await asyncio.sleep(min(self.send_seconds / 4, REVOKE_SECONDS))
             now = time.monotonic()
-            for entry in list(self._watched.values()):
-                for group in list(entry.viewers.values()):
-                    for viewer in list(group):
-                        if viewer.since is not None and now - viewer.since > self.send_seconds:
-                            viewer.since = None
-                            self.dropped += 1
-                            log.info(
-                                "game %d: a browser too slow to take the table was dropped", viewer.table_id
-                            )
-                            viewer.abort()
+            for viewer in self._all():
+                if viewer.since is not None and now - viewer.since > self.send_seconds:
+                    viewer.since = None
+                    self.dropped += 1
+                    log.info("game %d: a browser too slow to take the table was dropped", viewer.table_id)
+                    viewer.abort()
+            await self._revoke()
+
+    def _all(self) -> list[Viewer]:
+        return [v for entry in self._watched.values() for group in entry.viewers.values() for v in group]
+
+    async def _revoke(self) -> None:
+        """Close the sockets no link or server allows any more (``EXPIRED``, ``TURNED_OFF``)."""
+        off: set[int] = set()
+        if self.shown is not None:
+            for guild_id in {entry.table.guild_id for entry in self._watched.values()}:
+                try:
+                    if not await self.shown(guild_id):
+                        off.add(guild_id)
+                except Exception as err:  # the settings can't be read now: looked at again next sweep
+                    log.warning("guild %d: could not read whether its pages are shown (%r)", guild_id, err)
+        now = self.clock()
+        for entry in list(self._watched.values()):
+            for viewer in [v for group in entry.viewers.values() for v in group]:
+                if entry.table.guild_id in off:
+                    self.revoke(viewer, TURNED_OFF, b"pages off")
+                elif viewer.until is not None and viewer.until <= now:
+                    self.revoke(viewer, EXPIRED, b"link expired")
+
+    def revoke(self, viewer: Viewer, code: int, why: bytes) -> None:
+        """Stop sending to ``viewer`` and close its socket with ``code`` (its reader then ends)."""
+        self.leave(viewer)
+        self.revoked += 1
+        task = asyncio.get_running_loop().create_task(_goodbye(viewer.socket, code, why))
+        self._goodbyes.add(task)
+        task.add_done_callback(self._goodbyes.discard)
 
     async def listen(self, viewer: Viewer, socket: web.WebSocketResponse) -> None:
         """Read what the browser sends until it goes: pings are answered; anything else closes it."""
@@ -396,25 +457,20 @@ class Fanout:
 
     async def close(self) -> None:
         """Say goodbye to every viewer (1001: the server is going away; live.js comes back later)."""
-        viewers = [v for entry in self._watched.values() for group in entry.viewers.values() for v in group]
+        viewers = self._all()
         tasks = [self._sweeper, *self._rereading.values(), *(v.task for v in viewers)]
         stopped = [task for task in tasks if task is not None and not task.done()]
         for task in stopped:
             task.cancel()
         await asyncio.gather(*stopped, return_exceptions=True)
-        goodbyes = [_goodbye(v.socket) for v in viewers]
-        await asyncio.gather(*goodbyes, return_exceptions=True)
+        goodbyes = [_goodbye(v.socket, aiohttp.WSCloseCode.GOING_AWAY, b"restarting") for v in viewers]
+        await asyncio.gather(*goodbyes, *self._goodbyes, return_exceptions=True)
 
 
-async def _goodbye(socket: Socket) -> None:
+async def _goodbye(socket: Socket, code: int, why: bytes) -> None:
     with contextlib.suppress(TimeoutError, ConnectionError, RuntimeError):
         async with asyncio.timeout(CLOSE_SECONDS):
-            await socket.close(code=aiohttp.WSCloseCode.GOING_AWAY, message=b"restarting")
-
-
-def shown(steps: Sequence[Step] | deque[Step], lang: str) -> list[Call]:
-    """The steps' calls in ``lang``, oldest first, those that said nothing left out."""
-    return [call for call in (s.call(lang) for s in steps) if call.lines or call.scene is not None]
+            await socket.close(code=code, message=why)
 
 
 def told_steps(replay: rp.Replay, table: Table) -> list[Step]:
@@ -422,3 +478,8 @@ def told_steps(replay: rp.Replay, table: Table) -> list[Step]:
     told = table.meta.told(table.seq)
     kept = [i for i, s in enumerate(replay.steps) if s.last <= told][-RECENT:]
     return [Step(replay.at(i), replay.steps[i].events, replay.steps[i].last) for i in kept]
+
+
+def shown(steps: Sequence[Step] | deque[Step], lang: str) -> list[Call]:
+    """The steps' calls in ``lang``, oldest first, those that said nothing left out."""
+    return [call for call in (s.call(lang) for s in steps) if call.lines or call.scene is not None]

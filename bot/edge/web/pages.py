@@ -275,7 +275,8 @@ def live_page(
         main = (  # i18n: not text
             f'<main id="table" tabindex="-1" data-ws="{_href(ws_path)}" data-seq="{sight.seq}"'
             f' data-over="{int(sight.over)}" data-live="{esc(t("web.live.live"))}"'
-            f' data-reconnecting="{esc(t("web.live.reconnecting"))}" data-done="{esc(t("web.live.over"))}">'
+            f' data-reconnecting="{esc(t("web.live.reconnecting"))}" data-done="{esc(t("web.live.over"))}"'
+            f' data-expired="{esc(t("web.error.expired"))}" data-off="{esc(t("web.live.off"))}">'
             f"{inner}</main>"
         )
         extra = f'<p id="status" class="status" role="status">{esc(status)}</p>'

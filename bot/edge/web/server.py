@@ -140,7 +140,7 @@ class WebServer:
     def __init__(self, bot: Served, *, guard: Guard | None = None) -> None:
         self.bot = bot
         self.guard = guard or Guard()
-        self.fanout = Fanout(bot.tables)
+        self.fanout = Fanout(bot.tables, clock=bot.clock, shown=self._shown)
         self.port: int | None = None  # the port it listens on (the one chosen, for port 0)
         self._runner: web.AppRunner | None = None
         self._unlisten: Callable[[], None] | None = None
@@ -317,8 +317,8 @@ class WebServer:
         return table
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
-        """The live table's WebSocket: its frames out, pings in (``fanout``). A finished game's socket gets
-        its last frame and closes."""
+        """The live table's WebSocket: its frames out, pings in (``fanout``); closed when its link expires
+        or its server stops showing its games. A finished game's socket gets its last frame and closes."""
         token = request.match_info["token"]
         game_id, lang = self._read("t", token), language(request)
         over = not is_live(self.bot.tables, game_id) and await self._over_of(request, game_id) is not None
@@ -338,7 +338,7 @@ class WebServer:
         try:
             await socket.prepare(request)
             if table is not None:
-                await self._watch(request, table, socket)
+                await self._watch(request, table, socket, _expires(token))
             elif last is not None:  # the game is over: its last frame, and goodbye
                 end = {"seq": last.sight.seq, "html": last.inner, "over": True, "t": time.time()}
                 await socket.send_json(end)
@@ -349,11 +349,13 @@ class WebServer:
             self.guard.close(peer)
         return socket
 
-    async def _watch(self, request: web.Request, table: Table, socket: web.WebSocketResponse) -> None:
+    async def _watch(
+        self, request: web.Request, table: Table, socket: web.WebSocketResponse, until: float
+    ) -> None:
         transport = request.transport
         abort = transport.abort if transport is not None else (lambda: None)
         try:
-            viewer = await self.fanout.join(table, language(request), socket, abort)
+            viewer = await self.fanout.join(table, language(request), socket, abort, until)
         except Exception:
             log.exception("game %d: a browser could not be shown the table", table.id)
             await socket.close(code=1011)
@@ -363,6 +365,10 @@ class WebServer:
                 await self.fanout.listen(viewer, socket)
         finally:
             self.fanout.leave(viewer)
+
+    async def _shown(self, guild_id: int) -> bool:
+        """Whether a server still lets its games be watched (the fan-out asks, to close the sockets)."""
+        return await self._browser(guild_id) != BROWSER_OFF
 
     # ------------------------------------------------------------------ replays and records
 
@@ -466,6 +472,11 @@ class WebServer:
 def _route(request: web.Request) -> str:
     """What a log line may say of a request's path: its route, without the link's token."""
     return re.sub(r"^/([trs])/[^/]+", r"/\1/…", request.path[:100])  # i18n: not text
+
+
+def _expires(token: str) -> float:
+    """When a live link expires: its middle part (``<game>.<expires>.<sig>``, read by ``Links`` first)."""
+    return float(token.split(".")[1])
 
 
 def language(request: web.Request) -> str:

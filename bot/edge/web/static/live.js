@@ -1,5 +1,7 @@
 /* Decktet Tavern, a live table: keeps <main id="table"> current through the table's WebSocket.
-   Every word comes from the page's data attributes; the server sends {"seq", "html", "over"} frames. */
+   Every word comes from the page's data attributes; the server sends {"seq", "html", "over"} frames.
+   A socket closed with 4410 (its link expired) or 4404 (the server's pages were turned off) is not
+   opened again: the page says why and keeps the table as it last stood. */
 "use strict";
 (function () {
   var main = document.getElementById("table");
@@ -13,6 +15,8 @@
   var over = main.dataset.over === "1";
   var delay = 1000;
   var socket = null;
+  var ended = false;  /* revoked by the server: no more reconnecting */
+  var REVOKED = {4410: "expired", 4404: "off"};
 
   function say(text) {
     if (status) {
@@ -70,7 +74,7 @@
   }
 
   function connect() {
-    if (over || socket) {
+    if (over || ended || socket) {
       return;
     }
     try {
@@ -93,9 +97,13 @@
       }
       show(frame);
     });
-    socket.addEventListener("close", function () {
+    socket.addEventListener("close", function (event) {
       socket = null;
-      if (!over) {
+      var why = REVOKED[event.code];
+      if (why) {
+        ended = true;
+        say(main.dataset[why]);
+      } else if (!over) {
         retry();
       }
     });
