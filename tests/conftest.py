@@ -91,6 +91,25 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """In an xdist worker: hand this worker's tallies to the controller, which prints the summary."""
+    out = getattr(session.config, "workeroutput", None)
+    if out is not None:
+        out["referee"] = dict(REFEREE)
+        out["postgres_skips"] = dict(_postgres_skips)
+        out["postgres_used"] = sorted(_postgres_used)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """In the xdist controller: add up what a finished worker counted."""
+    out = getattr(node, "workeroutput", {})
+    REFEREE.update(out.get("referee", {}))
+    for reason, count in out.get("postgres_skips", {}).items():
+        _postgres_skips[reason] = _postgres_skips.get(reason, 0) + count
+    _postgres_used.update(out.get("postgres_used", ()))
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if REFEREE["checked"]:
         untaken = REFEREE["violations"] - REFEREE["taken"]
