@@ -24,9 +24,11 @@ from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
 from bot.games import GAMES, Announcement, Aside, Click, GameAdapter, Move, Seat, StaleAction, Table
 from bot.games.prefs import DEFAULT as DEFAULT_PREFS
+from bot.games.prefs import Prefs, turned_on_by
 from bot.games.seats import next_bot
 from bot.play_args import PROG as PROG
 from bot.play_args import computer_seats as computer_seats
+from bot.play_args import how_to_turn_on, prefs_of
 from bot.play_args import language_of as language_of
 from bot.play_args import options_of as options_of
 from bot.play_args import parser as parser
@@ -63,8 +65,10 @@ class Terminal:
         stdin: TextIO,
         stdout: TextIO,
         name: str | None = None,
+        prefs: Prefs = DEFAULT_PREFS,
     ) -> None:
         self.adapter: GameAdapter = GAMES[game]
+        self.prefs = prefs  # the flags: which clicks that decide nothing are made for the player
         self.level = level
         self.rng = random.Random(seed)
         self.stdin, self.stdout = stdin, stdout
@@ -175,7 +179,8 @@ class Terminal:
         """The game to its end (0), or until Ctrl-C (130): then one line says goodbye, no traceback."""
         loop = asyncio.new_event_loop()  # not asyncio.run: its Ctrl-C handler would wait for the input
         try:
-            return loop.run_until_complete(self._run())
+            with turned_on_by(how_to_turn_on):  # the panels' tips name the flags, not `/tavern me`
+                return loop.run_until_complete(self._run())
         except KeyboardInterrupt:
             print(file=self.stdout)
             self.say(t("general.play.abandoned"))
@@ -225,7 +230,7 @@ class Terminal:
         seat = self.adapter.bot_seat(self.table)
         if seat is not None:
             return seat, self.adapter.bot_action(self.table, seat, self.rng, self.level)
-        return self.adapter.forced(self.table, lambda _: DEFAULT_PREFS)
+        return self.adapter.forced(self.table, lambda _: self.prefs)
 
     def read(self) -> str:
         print("> ", end="", file=self.stdout, flush=True)
@@ -325,7 +330,7 @@ class Terminal:
         control, table = choice.control, self.table
         if control.verb == "resign":
             return await self.resign()
-        click = Click("g", table.id, control.token, control.verb, control.arg, values)
+        click = Click("g", table.id, control.token, control.verb, control.arg, values, self.prefs)
         try:
             outcome = session.outcome(table, HUMAN, click)
             if isinstance(outcome, session.ShowHand):
@@ -427,4 +432,5 @@ def main(
         seed = args.seed if args.seed is not None else secrets.randbits(31)
         bots = computer_seats(args)
         name = " ".join((args.name or "").split())[:32] or None
-        return Terminal(args.game, options, bots, args.level, seed, stdin, stdout, name).run()
+        prefs = prefs_of(args)
+        return Terminal(args.game, options, bots, args.level, seed, stdin, stdout, name, prefs).run()

@@ -318,7 +318,7 @@ def test_an_exchange_in_the_play_is_at_most_12_lines(language: str) -> None:
     terminal, player, _text, code = run("bhargage", seed=4, target=121, language=language)
     assert code == 0 and terminal.table.is_over()
     exchanges = play_exchanges(player)
-    assert len(exchanges) >= 10
+    assert len(exchanges) >= 5  # an only card plays itself (Play my only card is on): not every card asks
     assert max(len(lines(chunk)) for chunk in exchanges) <= 12, max(exchanges, key=lambda c: len(lines(c)))
     assert not any("┼" in chunk for chunk in exchanges)  # the board's pegs: only when asked for
 

@@ -17,6 +17,7 @@ from bot.base.panel import Button, Option, Panel, Select
 from bot.base.refusals import UserFacingError
 from bot.games import Announcement, Aside, Click, GameAdapter, Lobby, Move, Prefs, StaleAction, Table, clip
 from bot.games.controls import play_buttons
+from bot.games.prefs import how_to_turn_on
 from bot.render import bhargage as render
 from bot.render import bhargage_scenes as scenes
 from bot.render import picture, words
@@ -169,7 +170,8 @@ class Bhargage(GameAdapter):
             controls.append(hint_button())
         elif state.phase is bh.Phase.CUT and seat == state.non_dealer:
             controls.append(Button(t("bhargage.button.cut"), "cut", token=token, style="primary"))
-            panel = replace(panel, content=f"{panel.content}\n{t('bhargage.panel.cut-tip')}")
+            tip = t("bhargage.panel.cut-tip", how=how_to_turn_on("auto_cut"))
+            panel = replace(panel, content=f"{panel.content}\n{tip}")
         elif state.phase is bh.Phase.PLAY and state.to_move == seat:
             legal = {a.card for a in view.legal if isinstance(a, bh.Play)}
             controls.extend(play_buttons(view.hand, lambda c: render.play_label(c, view), legal, token))
@@ -289,7 +291,7 @@ class Bhargage(GameAdapter):
 
     def forced(self, table: Table, prefs: Callable[[int], Prefs]) -> tuple[int, Any] | None:
         """The cut (chance, nothing to decide) and a card that is the only one a player may play, made for
-        them at once — when their preferences say so (both off by default)."""
+        them at once — when their preferences say so (both on by default)."""
         state: bh.State = table.state
         if table.status != "active" or state.phase not in (bh.Phase.CUT, bh.Phase.PLAY):
             return None

@@ -248,7 +248,7 @@ class Cribbage(GameAdapter):
 
     def forced(self, table: Table, prefs: Callable[[int], Prefs]) -> tuple[int, Any] | None:
         """The cut (chance: nothing to decide) and the only card a player may play, made for them at once when
-        their preferences say so (both off by default)."""
+        their preferences say so (both on by default)."""
         state: C.State = table.state
         if table.status != "active" or state.phase not in (C.Phase.CUT, C.Phase.PLAY):
             return None

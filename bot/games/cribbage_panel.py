@@ -18,6 +18,7 @@ from bot.base.panel import Button, Control, Option, Panel, Select
 from bot.base.refusals import UserFacingError
 from bot.games import Table
 from bot.games.controls import play_buttons
+from bot.games.prefs import how_to_turn_on
 from bot.render import cribbage as render
 from bot.render import cribbage_scenes as scenes
 from bot.render import picture
@@ -98,7 +99,8 @@ def seat_panel(table: Table, seat: int, note: str = "", chosen: tuple[Card, ...]
         return panel
     controls = _controls(table, view, chosen)
     if view.phase is C.Phase.CUT and view.seat == (view.dealer + 1) % view.players:
-        panel = replace(panel, content=f"{panel.content}\n{t('cribbage.panel.cut-tip')}")
+        tip = t("cribbage.panel.cut-tip", how=how_to_turn_on("auto_cut"))
+        panel = replace(panel, content=f"{panel.content}\n{tip}")
     return replace(panel, controls=controls)
 
 

@@ -1,0 +1,145 @@
+"""Table talk (issue 46): the muggins claim typed as its points and the lines that say what was pegged
+(item 5); the ritual clicks as terminal flags, with tips right for each front (item 7); card names taken as
+players type them, in both languages (item 9); and the smaller ones — the 4-player intro, whole names on the
+text board, one Italian word for the Hint, capitals at the start of the show's lines, the README's
+``--language``, the disabled choices' wording."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import play
+from bot.base.i18n import ENGLISH, speaking
+from bot.games import GAMES, Prefs
+from bot.games import bhargage as bhargage_adapter
+from bot.games.prefs import DEFAULT
+from bot.play_args import prefs_of
+from bot.rules import bhargage as bh
+from bot.rules import cribbage as C
+from tests.test_play_terminal import Player, crib_choose
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def terminal_game(
+    game: str,
+    *,
+    seed: int,
+    options: dict[str, Any],
+    bots: int = 1,
+    prefs: Prefs = DEFAULT,
+    language: str = ENGLISH,
+    pick: Callable[[play.Terminal], str] = crib_choose,
+) -> tuple[play.Terminal, Player, str]:
+    """A game to its end through stdin with the player's preferences (the flags), answering by ``pick``."""
+    with speaking(language):
+        out = io.StringIO()
+        player = Player(out)
+        adapter = GAMES[game]
+        terminal = play.Terminal(
+            game, adapter.options(options), bots, "normal", seed, player, out, None, prefs
+        )
+        player.pick = lambda _chunk: pick(terminal)
+        readline = player.readline
+
+        def remember(size: int | None = -1) -> str:
+            player.states.append(terminal.table.state)
+            return readline(size)
+
+        player.readline = remember  # type: ignore[method-assign]
+        assert terminal.run() == 0
+    return terminal, player, out.getvalue()
+
+
+# ---------------------------------------------------------------- item 7: the ritual clicks
+
+
+def test_the_flags_are_the_switches_with_discords_defaults() -> None:
+    assert Prefs() == Prefs(auto_cut=True, auto_play=True, quick_discard=False)
+    parse = play.parser().parse_args
+    assert prefs_of(parse(["cribbage"])) == Prefs()
+    assert prefs_of(parse(["bhargage", "--no-auto-cut", "--no-auto-play", "--quick-discard"])) == Prefs(
+        auto_cut=False, auto_play=False, quick_discard=True
+    )
+    assert prefs_of(parse(["deluxe"])) == Prefs()
+    with pytest.raises(SystemExit):
+        parse(["deluxe", "--no-auto-cut"])  # Deluxe has neither a cut nor an only card
+
+
+def test_by_default_the_terminal_cuts_and_plays_an_only_card_for_you() -> None:
+    terminal, player, text = terminal_game("cribbage", seed=4, options={"target": 61})
+    cuts = [e for e in terminal.history if isinstance(e, C.StarterTurned) and e.seat == play.HUMAN]
+    assert cuts and "Your cut" not in text and "/tavern me" not in text
+    asked = [s for s in player.states if s.phase is C.Phase.PLAY and C.waiting_for(s) == (play.HUMAN,)]
+    assert asked and all(len(C.legal_actions(s, play.HUMAN)) > 1 for s in asked)
+    played = [e for e in terminal.history if isinstance(e, C.CardPlayed) and e.seat == play.HUMAN]
+    assert len(played) > len(asked)  # the only cards played themselves
+
+
+def test_with_the_switches_off_the_terminal_asks_and_its_tip_names_its_flag() -> None:
+    off = Prefs(auto_cut=False, auto_play=False)
+    _terminal, player, text = terminal_game("cribbage", seed=4, options={"target": 61}, prefs=off)
+    assert "(The cut decides nothing: start without --no-auto-cut and it is made for you.)" in text
+    assert "/tavern me" not in text
+    asked = [s for s in player.states if s.phase is C.Phase.PLAY and C.waiting_for(s) == (play.HUMAN,)]
+    assert any(len(C.legal_actions(s, play.HUMAN)) == 1 for s in asked)
+    with speaking("it"):
+        _terminal, _player, italian = terminal_game(
+            "bhargage", seed=2, options={"target": 31}, prefs=off, language="it", pick=first_choice
+        )
+    assert "Nota: avvia senza --no-auto-cut e il taglio lo fa il bot per te." in italian
+    assert "/taverna io" not in italian
+
+
+def first_choice(terminal: play.Terminal) -> str:
+    """Confirm, cut or the first card: a player who answers from the menu's meaning, in any language."""
+    verbs: dict[str, list[int]] = {}
+    for n, choice in terminal.choices.items():
+        verbs.setdefault(choice.control.verb, []).append(n)
+    for verb in ("discard", "cut"):
+        if verb in verbs:
+            return str(verbs[verb][0])
+    if "pick" in verbs:
+        return " ".join(str(n) for n in verbs["pick"][:2])
+    return str(min(n for n, c in terminal.choices.items() if c.control.verb != "hint"))
+
+
+def test_lay_away_without_confirm_lays_the_picked_cards_away_in_the_terminal() -> None:
+    def pick_only(terminal: play.Terminal) -> str:
+        picks = [n for n, c in terminal.choices.items() if c.control.verb == "pick"]
+        assert not any(c.control.verb == "lay" for c in terminal.choices.values()), "Confirm was offered"
+        return " ".join(map(str, picks[:2])) if picks else crib_choose(terminal)
+
+    terminal, _player, _text = terminal_game(
+        "cribbage", seed=5, options={"target": 61}, prefs=Prefs(quick_discard=True), pick=pick_only
+    )
+    assert C.is_over(terminal.table.state)
+
+
+def test_the_discord_tip_names_the_switch_in_the_players_language() -> None:
+    table = bhargage_table_at_the_cut()
+    cutter = table.state.non_dealer
+    for language, tip in (
+        ("en", "Tip: turn on **Cut for me** in `/tavern me` and the cut is made for you."),
+        ("it", "Nota: attiva **Taglia per me** in `/taverna io` e il taglio lo fa il bot per te."),
+    ):
+        with speaking(language):
+            assert tip in bhargage_adapter.ADAPTER.seat_panel(table, cutter).content
+
+
+def bhargage_table_at_the_cut() -> Any:
+    from bot.games import Seat, Table
+
+    adapter = bhargage_adapter.ADAPTER
+    state, _ = bh.start(3, 2, bh.Options(target=61))
+    for seat in (0, 1):
+        state, _ = bh.apply(state, bh.Discard(seat, tuple(state.hands[seat][:2])))  # type: ignore[arg-type]
+    assert state.phase is bh.Phase.CUT
+    return Table(
+        1, "bhargage", adapter, 1, 1, 3, state.options, (Seat(1, "Ann"), Seat(2, "Bob")), state, 0, 0, 0
+    )
