@@ -61,12 +61,25 @@ class Choice:
 
 
 def numbered(controls: Sequence[Control]) -> tuple[list[str], dict[int, Choice]]:
-    """The controls as prompt lines, and what each number means. Disabled buttons are shown unnumbered."""
+    """The controls as prompt lines, and what each number means. Disabled buttons are shown unnumbered. A
+    menu whose value may be typed (``Select.typed``, a claim in points) is its question, once, and a number
+    typed is its value ("2" claims 2); any other choice is numbered after the largest value."""
     lines: list[str] = []
-    choices: dict[int, Choice] = {}
+    choices: dict[int, Choice] = {
+        int(option.value): Choice(control, option.value)
+        for control in controls
+        if isinstance(control, Select) and control.typed and not control.disabled
+        for option in control.options
+        if option.value.isascii() and option.value.isdigit()
+    }
+    after = max(choices, default=0)
     for control in controls:
         if isinstance(control, Select):
             if control.disabled:
+                continue
+            if control.typed:
+                if control.typed not in lines:
+                    lines.append(control.typed)
                 continue
             low, high = control.min_values, control.max_values
             if high > 1 and low == high:
@@ -79,7 +92,7 @@ def numbered(controls: Sequence[Control]) -> tuple[list[str], dict[int, Choice]]
                 how = tn("general.play.menu.type-n", 1)
             lines.append(t("general.play.menu.head", menu=control.placeholder, how=how))
             for option in control.options:
-                n = len(choices) + 1
+                n = after = after + 1
                 choices[n] = Choice(control, option.value)
                 mark = "[x] " if option.default else ""
                 extra = f" — {option.description}" if option.description else ""
@@ -87,7 +100,7 @@ def numbered(controls: Sequence[Control]) -> tuple[list[str], dict[int, Choice]]
         elif control.disabled:
             lines.append(t("general.play.not-now", label=control.label))
         else:
-            n = len(choices) + 1
+            n = after = after + 1
             choices[n] = Choice(control)
             lines.append(f"  {n:>2}. {control.label}")
     return lines, choices

@@ -145,7 +145,7 @@ def test_muggins_is_called_with_its_points_for_whoever_pegs_them() -> None:
     under = C.MugginsTaken(side=0, seat=0, owner=1, points=1, total_after=13, over=False)
     assert two.of([counted, over]) == [
         "Bo claims 9 (the count is 6).",
-        f"**{show_count(counted.items)}** — Bo (26)",
+        f"**{show_count(counted.items)}** — 6 for Bo (26)",
         "**Muggins!** 3 for Ann (15): Bo claimed 3 too many.",
     ]
     assert two.of([under]) == ["**Muggins!** 1 for Ann (13): Bo left 1 out."]

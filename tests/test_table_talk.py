@@ -15,12 +15,19 @@ import pytest
 
 from bot import play
 from bot.base.i18n import ENGLISH, speaking
+from bot.base.panel import Button, Option, Select
 from bot.games import GAMES, Prefs
 from bot.games import bhargage as bhargage_adapter
 from bot.games.prefs import DEFAULT
 from bot.play_args import prefs_of
+from bot.play_menu import numbered
+from bot.render import cribbage as R
+from bot.render import words
+from bot.render.cribbage_words import show_count
 from bot.rules import bhargage as bh
 from bot.rules import cribbage as C
+from bot.rules.cribbage_scoring import count_show
+from bot.rules.pack52 import card, cards
 from tests.test_play_terminal import Player, crib_choose
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,6 +61,77 @@ def terminal_game(
         player.readline = remember  # type: ignore[method-assign]
         assert terminal.run() == 0
     return terminal, player, out.getvalue()
+
+
+# ---------------------------------------------------------------- item 5: muggins in the terminal
+
+
+def test_a_claim_is_typed_as_its_points_and_the_lines_say_what_was_pegged() -> None:
+    """The claim menus are one question, "type the points": typing 1 claims 1 (it used to claim 0, the first
+    line's number); the line before "Muggins!" says the owner pegged 1, not the count."""
+    typed: list[tuple[int, int]] = []
+
+    def under_claim(terminal: play.Terminal) -> str:
+        state = terminal.table.state
+        if state.phase is C.Phase.CLAIM and C.waiting_for(state) == (play.HUMAN,):
+            _owner, kind, shown = C.show_order(state)[state.show_step]
+            true = C.show_total(shown, state.starter, kind == "crib")
+            claim = true - 1 if true else 1
+            typed.append((true, claim))
+            return str(claim)
+        return crib_choose(terminal)
+
+    terminal, player, text = terminal_game(
+        "cribbage", seed=2, options={"target": 61, "muggins": True}, pick=under_claim
+    )
+    assert len(typed) >= 2
+    made = [e.points for e in terminal.history if isinstance(e, C.ClaimMade) and e.seat == play.HUMAN]
+    assert made == [claim for _true, claim in typed]
+    asked = [chunk for chunk in player.prompts if "Type your claim" in chunk]
+    assert asked and all("Type your claim: the number of points, 0 to 29." in chunk for chunk in asked)
+    assert not any(" 0 points" in chunk or "  1. " in chunk for chunk in asked)  # no numbered lines
+    for true, claim in typed:
+        assert f"Player claims {claim} (the count is {true})." in text
+        assert f"— {min(claim, true)} for Player (" in text
+    muggins = [e for e in terminal.history if isinstance(e, C.MugginsTaken) and e.owner == play.HUMAN]
+    assert [e.points for e in muggins] == [abs(true - claim) for true, claim in typed]
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_line_before_muggins_says_the_claim_and_what_the_owner_pegged(language: str) -> None:
+    hand, starter = cards("2C 3D 4H 9S"), card("5D")
+    items = count_show(hand, starter)  # 15 for 2 and a run of 4: 6
+    counted = C.HandCounted(1, 1, "hand", hand, starter, items, 6, 5, 25, claimed=5)
+    under = C.MugginsTaken(side=0, seat=0, owner=1, points=1, total_after=13, over=False)
+    with speaking(language):
+        lines = R.Lines(("Ann", "Bo"), 2, 121).of([counted, under])
+        count = words.capital(show_count(items))
+    if language == ENGLISH:
+        assert lines == [
+            "Bo claims 5 (the count is 6).",
+            f"**{count}** — 5 for Bo (25)",
+            "**Muggins!** 1 for Ann (13): Bo left 1 out.",
+        ]
+    else:
+        assert lines == [
+            "Bo dichiara 5 (i punti sono 6).",
+            f"**{count}** — 5 per Bo (25)",
+            "**Muggins!** 1 per Ann (13): Bo ne ha dimenticato 1.",
+        ]
+
+
+def test_a_typed_menu_takes_its_values_and_numbers_the_rest_after_them() -> None:
+    ask = "Type your claim: the number of points, 0 to 29."
+    low = Select(
+        "Claim 0 to 14 points…", "tally", tuple(Option(f"{n} points", str(n)) for n in range(15)), typed=ask
+    )
+    high = Select(
+        "Claim 15…", "tally", tuple(Option(f"{n} points", str(n)) for n in range(15, 30)), typed=ask
+    )
+    lines, choices = numbered([low, high, Button("Hint", "hint")])
+    assert lines == [ask, "  30. Hint"]
+    assert choices[0].value == "0" and choices[2].value == "2" and choices[29].control is high
+    assert isinstance(choices[30].control, Button)
 
 
 # ---------------------------------------------------------------- item 7: the ritual clicks

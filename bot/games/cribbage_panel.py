@@ -114,7 +114,9 @@ def _controls(table: Table, view: C.SeatView, chosen: tuple[Card, ...] | None) -
         legal = {a.card for a in view.legal if isinstance(a, C.Play)}
         return (*play_buttons(view.hand, lambda c: render.play_label(c, view), legal, tok), hint_button())
     if view.phase is C.Phase.CLAIM and view.claim is not None and view.claim.seat == view.seat:
-        # Options say "4 points", not "4": the terminal numbers its lines, and a claim is final (C9).
+        # A claim is final (C9): options say "4 points", and where a player types it (the terminal) the
+        # number typed is the points claimed, never a line's number.
+        typed = t("cribbage.select.claim-typed", most=C.MAX_CLAIM)
         return tuple(
             Select(
                 t("cribbage.select.claim", low=numbers[0], high=numbers[-1]),
@@ -122,6 +124,7 @@ def _controls(table: Table, view: C.SeatView, chosen: tuple[Card, ...] | None) -
                 tuple(Option(tn("cribbage.select.points", n), str(n)) for n in numbers),
                 token=tok,
                 arg=menu,
+                typed=typed,
             )
             for menu, numbers in CLAIM_MENUS
         )

@@ -115,8 +115,10 @@ class Lines:
         if ev.claimed is None:
             head = self.shown(ev.seat, ev.kind, ev.cards, ev.starter)
             return [head, t("cribbage.show.total", count=show_count(ev.items), score=who)]
+        # What the owner pegged, not the count: after a claim short of it or over it they differ (C9).
         said = t("cribbage.show.claimed", name=self.names[ev.seat], claimed=ev.claimed, total=ev.total)
-        return [said, t("cribbage.show.total", count=show_count(ev.items), score=who)]
+        count = show_count(ev.items)
+        return [said, t("cribbage.show.pegged", count=count, pegged=ev.pegged, score=who)]
 
     def muggins(self, ev: C.MugginsTaken) -> str:
         """C9's call, "**Muggins!** 2 for Ann (47): Bo left 2 out." (or "claimed 2 too many")."""
