@@ -380,11 +380,19 @@ async def test_the_count_and_discard_calculators_read_cards_strictly(
     assert "There is no card called" in hostile.content and "@everyone" not in hostile.content.replace(
         "@\u200beveryone", ""
     )
+    named = await fake.slash(
+        ann,
+        fake.channel,
+        "cribbage count",
+        cards="five of hearts, 5s, jack of diamonds 10♣",
+        starter="5 of clubs",
+    )
+    assert named.content == said.content  # names and codes as players type them (issue 46, item 9)
     twice = await fake.slash(ann, fake.channel, "cribbage count", cards="5H 5H JD QC", starter="5C")
     assert "appears twice" in twice.content
     # past the option's declared length: refused before the command runs (the adapter's own limit, "too much
     # text", guards its other callers)
-    long = await fake.slash(ann, fake.channel, "cribbage count", cards="5H " * 40, starter="5C", force=True)
+    long = await fake.slash(ann, fake.channel, "cribbage count", cards="5H " * 60, starter="5C", force=True)
     assert long.ephemeral and "outside what this option takes" in long.content
     table = await fake.slash(
         ann, fake.channel, "cribbage discard", cards="5H 5S JD QC 7D 8C", **{"crib-is-yours": True}

@@ -18,16 +18,21 @@ from bot.base.i18n import ENGLISH, speaking
 from bot.base.panel import Button, Option, Select
 from bot.games import GAMES, Prefs
 from bot.games import bhargage as bhargage_adapter
+from bot.games.cribbage import count_answer, read_cards
 from bot.games.prefs import DEFAULT
 from bot.play_args import prefs_of
 from bot.play_menu import numbered
 from bot.render import cribbage as R
-from bot.render import words
-from bot.render.cribbage_words import show_count
+from bot.render import strip_article, words
+from bot.render.cards import find_card
+from bot.render.cribbage_words import label, name, read_card, short, show_count
+from bot.render.refusals import said
 from bot.rules import bhargage as bh
 from bot.rules import cribbage as C
 from bot.rules.cribbage_scoring import count_show
-from bot.rules.pack52 import card, cards
+from bot.rules.decktet import card as decktet_card
+from bot.rules.errors import UnknownCard
+from bot.rules.pack52 import FULL_PACK, RANK_CHARS, card, cards
 from tests.test_play_terminal import Player, crib_choose
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -221,3 +226,123 @@ def bhargage_table_at_the_cut() -> Any:
     return Table(
         1, "bhargage", adapter, 1, 1, 3, state.options, (Seat(1, "Ann"), Seat(2, "Bob")), state, 0, 0, 0
     )
+
+
+# ---------------------------------------------------------------- item 9: card names as players type them
+
+
+def test_a_52_card_is_read_as_players_write_it() -> None:
+    four = card("4S")
+    for typed in (
+        "4s",
+        "4S",
+        "4♠",
+        "4♠\ufe0f",
+        "4 ♠",
+        "four of spades",
+        "Four Of Spades",
+        "the four of spades",
+    ):
+        assert read_card(typed) == four, typed
+    assert read_card("4 of spades") == four and read_card("four of sp") == four  # a start only it has
+    assert read_card("10h") == read_card("TH") == read_card("10♥") == read_card("ten of hearts") == card("TH")
+    assert read_card("as") == read_card("a♠") == read_card("ace of spades") == card("AS")
+    with speaking("it"):
+        assert read_card("quattro di picche") == read_card("il quattro di picche") == four
+        assert read_card("4 di picche") == read_card("quattro di p") == four
+        assert read_card("l'asso di cuori") == card("AH") and read_card("re di fiori") == card("KC")
+        assert read_card("four of spades") == four  # English too
+        assert label(four) == "4♠ quattro di picche"
+    with pytest.raises(UnknownCard) as several:
+        read_card("four")
+    assert "could be more than one card" in said(several.value) and "4♣ four of clubs" in said(several.value)
+    with pytest.raises(UnknownCard):
+        read_card("4x")
+    assert all(read_card(short(c)) == c and read_card(name(c)) == c for c in FULL_PACK)
+    assert all(read_card(RANK_CHARS[c.rank - 1] + c.suit.value) == c for c in FULL_PACK)
+
+
+def test_a_decktet_card_is_taken_by_a_start_only_it_has() -> None:
+    keeper = decktet_card("light keeper")
+    with speaking("it"):
+        assert find_card("guardiano") == keeper  # it used to answer "Forse intendevi il Guardiano del Faro?"
+        assert find_card("faro") == keeper and find_card("Guardiano del") == keeper
+        with pytest.raises(UnknownCard) as several:
+            find_card("cas")
+        assert said(several.value) == (
+            "“cas” può essere più di una carta. Forse intendevi **l'Incontro Casuale** o **il Castello**?"
+        )
+        with pytest.raises(UnknownCard) as typo:
+            find_card("guardano")
+        assert "Forse intendevi **il Guardiano del Faro**" in said(typo.value)
+    assert find_card("sol") == decktet_card("soldier") and find_card("moons") == decktet_card("ace of moons")
+    with pytest.raises(UnknownCard) as aces:
+        find_card("ace")
+    assert said(aces.value).count("**Ace of") == 6
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_cribbage_cards_are_played_by_any_name_in_the_terminal(language: str) -> None:
+    """ "4s", "4S", "4♠", "four of spades" ("quattro di picche") and a start only one card has, each plays the
+    card it names (the first three used to be refused at the play)."""
+    typed: list[Any] = []
+    forms: list[Callable[[Any], str]] = [
+        lambda c: (RANK_CHARS[c.rank - 1] + c.suit.value).lower().replace("t", "10"),
+        lambda c: RANK_CHARS[c.rank - 1] + c.suit.value,
+        short,
+        name,
+        lambda c: name(c)[:-2],
+    ]
+
+    def by_name(terminal: play.Terminal) -> str:
+        state = terminal.table.state
+        legal = [a.card for a in C.legal_actions(state, play.HUMAN) if isinstance(a, C.Play)]
+        if state.phase is C.Phase.PLAY and legal and C.waiting_for(state) == (play.HUMAN,):
+            chosen = legal[-1]
+            typed.append(chosen)
+            return forms[len(typed) % len(forms)](chosen)
+        return crib_choose(terminal)
+
+    terminal, _player, text = terminal_game(
+        "cribbage", seed=3, options={"target": 61}, language=language, pick=by_name
+    )
+    assert len(typed) >= len(forms)
+    played = [e.card for e in terminal.history if isinstance(e, C.CardPlayed) and e.seat == play.HUMAN]
+    assert [c for c in played if c in typed] == typed
+    assert "There is no card" not in text and "Nessuna carta" not in text
+
+
+def test_an_italian_decktet_name_started_is_taken_in_the_terminal() -> None:
+    """ "guardiano" is the Light Keeper's start alone: it is picked, with no "Forse intendevi…"."""
+    keeper = decktet_card("light keeper")
+    seed = next(s for s in range(100) if keeper in bh.start(s, 2, bh.Options(target=31))[0].hands[0])
+    other = next(c for c in bh.start(seed, 2, bh.Options(target=31))[0].hands[0] if c != keeper)
+    with speaking("it"):
+        title = words.title(other)
+        out = io.StringIO()
+        player = Player(out, [f"guardiano, {strip_article(title)}"], limit=1)
+        options = GAMES["bhargage"].options({"target": 31})
+        play.Terminal("bhargage", options, 1, "normal", seed, player, out).run()
+    assert "[x] il Guardiano del Faro" in player.prompts[1] and f"[x] {title}" in player.prompts[1]
+    assert "Forse intendevi" not in player.prompts[1]
+
+
+def test_the_calculators_take_names_in_the_language_in_force() -> None:
+    codes = count_answer("5H 5S JD TC", "5C", crib=False)
+    assert count_answer("five of hearts, 5♠ jd 10c", "five of clubs", crib=False) == codes
+    assert read_cards("queen of diamonds king of clubs", 2) == (card("QD"), card("KC"))
+    with speaking("it"):
+        italian = count_answer("5H 5S JD TC", "5C", crib=False)
+        assert (
+            count_answer("cinque di cuori, cinque di picche, fante di quadri, 10♣", "5 di fiori", crib=False)
+            == italian
+        )
+        forest = bhargage_adapter.count_answer(
+            "forest, light keeper, sea", "ace of moons", bhargage=False, sequences=False
+        )
+        assert (
+            bhargage_adapter.count_answer(
+                "la Foresta, guardiano, il Mare", "Asso di Lune", bhargage=False, sequences=False
+            )
+            == forest
+        )

@@ -21,9 +21,11 @@ from bot.games.prefs import how_to_turn_on
 from bot.render import bhargage as render
 from bot.render import bhargage_scenes as scenes
 from bot.render import picture, words
+from bot.render.cards import find_card
+from bot.render.typed import typed_cards
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import missing_suits, shortage_for
-from bot.rules.decktet import ALL_CARDS, Card, card, cards
+from bot.rules.decktet import ALL_CARDS, Card
 
 
 def hint_button() -> Button:
@@ -379,8 +381,8 @@ def count_answer(cards_text: str, up_text: str, *, bhargage: bool, sequences: bo
     The lengths are checked here too: a client can send any text, whatever the command declares."""
     if len(cards_text) > COUNT_CARDS_LIMIT or len(up_text) > COUNT_UP_LIMIT:
         raise UserFacingError("bhargage.count.too-long")
-    kept = cards(cards_text)
-    up = card(up_text)
+    kept = typed_cards(cards_text, find_card)
+    up = find_card(up_text)
     need = 4 if bhargage else 3
     if len(kept) != need:
         if bhargage:
@@ -406,7 +408,7 @@ def discard_answer(cards_text: str, *, dealer: bool, sequences: bool) -> str:
     """``/bhargage discard``: the coach's table for any five dealt cards."""
     if len(cards_text) > COUNT_CARDS_LIMIT:
         raise UserFacingError("bhargage.discard.too-long")
-    dealt = cards(cards_text)
+    dealt = typed_cards(cards_text, find_card)
     if len(dealt) != bh.HAND_SIZE:
         raise UserFacingError("bhargage.discard.wrong-number", need=bh.HAND_SIZE, gave=len(dealt))
     if len(set(dealt)) != len(dealt):
