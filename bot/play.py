@@ -43,7 +43,7 @@ HINT_VERBS = ("hint", "sug")  # Bhargage's Hint, Bharg Deluxe's "Suggest melds"
 
 
 class Quit(Exception):
-    """The player typed quit, or the input ended."""
+    """The player typed quit (and said yes), or the input ended."""
 
 
 class Terminal:
@@ -190,16 +190,20 @@ class Terminal:
 
     async def _run(self) -> int:
         table = self.table
-        self.say(
-            t(
-                "general.play.start",
-                game=self.adapter.title,
-                options=self.adapter.options_text(table.options),
-                name=table.names[HUMAN],
-                others=", ".join(table.names[1:]),
-                seed=table.seed,
-            )
+        partners = self.adapter.partners(table, HUMAN)
+        others = ", ".join(n for s, n in enumerate(table.names) if s != HUMAN and s not in partners)
+        intro = dict(
+            game=self.adapter.title,
+            options=self.adapter.options_text(table.options),
+            name=table.names[HUMAN],
+            others=others,
+            seed=table.seed,
         )
+        if partners:  # your partner is no opponent
+            partner = ", ".join(table.names[s] for s in partners)
+            self.say(t("general.play.start-partners", partner=partner, **intro))
+        else:
+            self.say(t("general.play.start", **intro))
         self.say(t("general.play.type-help"))
         await self.publish(self.opening)
         try:
@@ -255,13 +259,14 @@ class Terminal:
         """One typed answer: a word, numbers or names; True when the panel changed or the game moved on.
         Otherwise the choices come again (a hint's or the rules' lines may have pushed them away)."""
         word, said_words = answer.lower(), self.words
-        if word in said_words["quit"]:
-            raise Quit()
         if word in said_words["hand"]:
             self.say("")
             self.show(panel)
             return False
-        if word in said_words["help"]:
+        if word in said_words["quit"]:
+            if self.asked(t("general.play.quit-question")):  # nothing is kept: a slip must not end the game
+                raise Quit()
+        elif word in said_words["help"]:
             self.say(t("general.play.help"))
         elif word in said_words["board"]:
             self.show_board()
@@ -367,12 +372,18 @@ class Terminal:
         except (UserFacingError, RulesError) as err:
             self.say(said(err))
             return False
-        self.say(t("general.play.confirm", question=adapter.resign_question(table, HUMAN)))
-        if self.read().lower() not in words_for("y yes", t("general.play.words.yes")):  # i18n: not text
-            self.say(t("general.play.carry-on"))
+        if not self.asked(adapter.resign_question(table, HUMAN)):
             return False
         await self.move(move)
         return True
+
+    def asked(self, question: str) -> bool:
+        """A yes-or-no question answered yes; anything else carries on (and says so)."""
+        self.say(t("general.play.confirm", question=question))
+        if self.read().lower() in words_for("y yes", t("general.play.words.yes")):  # i18n: not text
+            return True
+        self.say(t("general.play.carry-on"))
+        return False
 
 
 class Screen:

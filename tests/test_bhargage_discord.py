@@ -676,6 +676,7 @@ async def test_bot_loses_channel_permission_mid_game(
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     users = [alice, bob]
+    await every_click_mine(fake, users)  # the Cut is pressed on a DM'd panel, not made for them
     await challenge(fake, alice, bob)
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None

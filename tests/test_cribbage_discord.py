@@ -15,6 +15,7 @@ from bot.edge.app import TavernBot
 from bot.games import Table
 from bot.render import cribbage_coach as coach
 from bot.render.cribbage_words import cards_short, short, show_count
+from bot.render.words import capital
 from bot.rules import cribbage as C
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -117,7 +118,7 @@ def assert_calls_told(events: list[Any], channel: str) -> None:
     shows = [e for e in events if isinstance(e, C.HandCounted)]
     assert shows
     for e in shows:
-        assert f"**{show_count(e.items)}**" in channel, show_count(e.items)
+        assert f"**{capital(show_count(e.items))}**" in channel, show_count(e.items)
     assert any(isinstance(e, C.PointsScored) for e in events)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot import play
-from bot.base.i18n import ENGLISH, speaking
+from bot.base.i18n import ENGLISH, catalog, speaking, t
 from bot.base.panel import Button, Option, Select
 from bot.games import GAMES, Prefs
 from bot.games import bhargage as bhargage_adapter
@@ -24,6 +24,7 @@ from bot.play_args import prefs_of
 from bot.play_menu import numbered
 from bot.render import cribbage as R
 from bot.render import strip_article, words
+from bot.render.board import Lane, draw_board
 from bot.render.cards import find_card
 from bot.render.cribbage_words import label, name, read_card, short, show_count
 from bot.render.refusals import said
@@ -33,7 +34,7 @@ from bot.rules.cribbage_scoring import count_show
 from bot.rules.decktet import card as decktet_card
 from bot.rules.errors import UnknownCard
 from bot.rules.pack52 import FULL_PACK, RANK_CHARS, card, cards
-from tests.test_play_terminal import Player, crib_choose
+from tests.test_play_terminal import Player, crib_choose, run, run_cribbage
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -346,3 +347,81 @@ def test_the_calculators_take_names_in_the_language_in_force() -> None:
             )
             == forest
         )
+
+
+# ---------------------------------------------------------------- the smaller ones
+
+
+@pytest.mark.parametrize(
+    ("language", "intro"),
+    [
+        (
+            "en",
+            "you are Player (seat 1), partnered with Bot 2 (normal), against Bot (normal), Bot 3 (normal).",
+        ),
+        (
+            "it",
+            "sei Giocatore (posto 1), in coppia con Bot 2 (normale), contro Bot (normale), Bot 3 (normale).",
+        ),
+    ],
+)
+def test_the_four_player_intro_names_the_partner_apart(language: str, intro: str) -> None:
+    _terminal, _player, text, _code = run_cribbage(
+        players=4, seed=3, options={"target": 61}, language=language, script=["quit", "y"]
+    )
+    assert intro in text.split("\n")[0]
+
+
+def test_long_names_stand_whole_above_their_lanes() -> None:
+    pair, others = "Player & Bot 2 (normal)", "Bot (normal) & Bot 3 (normal)"
+    board = draw_board([Lane(pair, 10), Lane(others, 50, 40)], 0, 61).split("\n")
+    assert board[1] == pair and board[3] == others  # whole, never cut
+    assert board[2].startswith("─") and board[2].endswith(" 10") and board[4].endswith(" 50")
+    short_names = draw_board([Lane("Ann", 10), Lane("Ben", 12)], 0, 61).split("\n")
+    assert len(short_names) == 3 and short_names[1].startswith("Ann ─")
+    with speaking(ENGLISH):
+        panel = GAMES["cribbage"].board(
+            run_cribbage(players=4, seed=3, options={}, script=["quit", "y"])[0].table
+        )
+    assert pair in panel.content and others in panel.content
+
+
+def test_the_hint_has_one_name_in_italian() -> None:
+    with speaking("it"):
+        hints = {t("cribbage.button.hint"), t("bhargage.button.hint"), t("deluxe.button.hint")}
+    assert hints == {"Suggerimento"}
+    entries = catalog("it").entries
+    assert not [key for key, entry in entries.items() if any("onsiglio" in form for form in entry.forms)]
+
+
+def test_the_shows_lines_start_with_a_capital_in_italian() -> None:
+    hand, starter = cards("2C 2D 4H 9S"), card("5D")
+    events: list[C.Event] = [
+        C.HandCounted(1, 1, "hand", hand, starter, count_show(hand, starter), 4, 4, 20),
+        C.HandCounted(0, 0, "crib", hand, starter, count_show(hand, starter, True), 4, 4, 24),
+        C.PointsScored(0, 0, 2, "pair", (card("2C"), card("2D")), 26),
+    ]
+    with speaking("it"):
+        lines = R.Lines(("Ann", "Bo"), 2, 121).of(events)
+    assert lines[0].startswith("La mano di Bo: ") and lines[2].startswith("Il crib di Ann: ")
+    assert lines[4] == "**Coppia per 2** — Ann (26)"
+    assert all(line.lstrip("*")[:1].isupper() or line.lstrip("*")[:1].isdigit() for line in lines), lines
+
+
+def test_the_readme_tells_the_terminal_language_and_flags() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Try it in a terminal", 1)[1].split("\n## ", 1)[0]
+    for flag in ("--language", "--no-auto-cut", "--no-auto-play", "--quick-discard"):
+        assert flag in section, flag
+
+
+def test_a_greyed_out_card_says_why_once() -> None:
+    """ "the Calamity 🐉 10 (over 23) (not now)" read as two remarks: the terminal says "not now" first."""
+    lines, choices = numbered(
+        [Button("the Calamity 🐉 10 (over 23)", "play", disabled=True), Button("Hint", "hint")]
+    )
+    with speaking(ENGLISH):
+        assert lines[0] == "   –  not now: the Calamity 🐉 10 (over 23)" and ") (" not in lines[0]
+    assert list(choices) == [1]
+    _terminal, _player, text, _code = run("bhargage", seed=2, target=61)
+    assert ") (not now)" not in text and "greyed" not in text

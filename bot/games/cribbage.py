@@ -298,6 +298,12 @@ class Cribbage(GameAdapter):
     def resign_action(self, table: Table, seat: int) -> Any:
         return C.Resign(seat)
 
+    def partners(self, table: Table, seat: int) -> tuple[int, ...]:
+        """With four, the seat across the table (seats 0 and 2, 1 and 3)."""
+        state: C.State = table.state
+        side = C.side_of(state, seat)
+        return tuple(s for s in range(state.players) if s != seat and C.side_of(state, s) == side)
+
     def resign_question(self, table: Table, seat: int) -> str:
         state: C.State = table.state
         mine = C.side_of(state, seat)
