@@ -30,7 +30,7 @@ from bot.play_args import computer_seats as computer_seats
 from bot.play_args import language_of as language_of
 from bot.play_args import options_of as options_of
 from bot.play_args import parser as parser
-from bot.play_menu import Choice, by_name, numbered, parse_numbers, plain_text, tidy, words_for
+from bot.play_menu import Choice, by_name, numbered, numbers_of, parse_numbers, plain_text, tidy, words_for
 from bot.render.refusals import said
 from bot.rules.errors import RulesError, UnknownCard
 from bot.services import session
@@ -153,6 +153,20 @@ class Terminal:
         """A panel shown whole, without controls (the board, a hint)."""
         self.say("")
         self.say("\n".join(tidy(self.lines_of(panel))))
+
+    def show_aside(self, aside: Aside) -> None:
+        """A hint: each line that speaks of an option of the panel says it by the numbers the menu printed."""
+        lines = aside.panel.content.split("\n")
+        for i, pick in aside.picks:
+            numbers = numbers_of(pick, self.choices)
+            if numbers and 0 <= i < len(lines):
+                lead = next((mark for mark in ("• ", "💡 ") if lines[i].startswith(mark)), "")
+                said = t(
+                    "general.play.hint-pick", numbers=" ".join(map(str, numbers)), line=lines[i][len(lead) :]
+                )
+                lines[i] = lead + said
+        self.say("")
+        self.say("\n".join(tidy(plain_text("\n".join(lines), self.names).split("\n"))))
 
     def show_board(self) -> None:
         self.show_text(self.adapter.board(self.table))
@@ -331,7 +345,7 @@ class Terminal:
             if isinstance(outcome, session.ShowHand):
                 return True
             if isinstance(outcome, Aside):
-                self.show_text(outcome.panel)
+                self.show_aside(outcome)
                 return False
             if isinstance(outcome, Panel):
                 self.panel = outcome
