@@ -220,8 +220,8 @@ def test_deluxe_bind_step_lists_the_melds_best_first() -> None:
     hint = player.prompts[2]  # the coach: the melds to bind, then the discards, the hard player's first
     assert "The rest of your turn, best first" in hint
     assert (
-        "1. Bind 🔷 bharg set: Ace of Moons 🌙, Ace of Knots 🪢, the Savage 🍃🐉, the Discovery ☀️🌊 (+6)"
-        in hint
+        "• type 1: Bind 🔷 bharg set: Ace of Moons 🌙, Ace of Knots 🪢, the Savage 🍃🐉, "
+        "the Discovery ☀️🌊 (+6)" in hint
     )
     assert "Then discard one of:" in hint
 

@@ -114,12 +114,19 @@ def deck_text(v: D.View) -> str:
     return t("deluxe.deck.rebuilt", count=count) if v.deck_rebuilt else count
 
 
+QUEUE_ROW = 5  # cards per line of a long Discard Queue: one line of twenty names reads as a blur
+
+
 def queue_text(queue: Sequence[Card]) -> str:
-    """The Discard Queue top first, numbered as "take n" counts it."""
+    """The Discard Queue top first, numbered as "take n" counts it; a long one on lines of ``QUEUE_ROW``
+    cards, below the line that names it."""
     if not queue:
         return t("deluxe.queue.empty")
-    top_first = list(reversed(queue))
-    return " · ".join(f"{i}. {card_text(c)}" for i, c in enumerate(top_first, 1))
+    named = [f"{i}. {card_text(c)}" for i, c in enumerate(reversed(queue), 1)]
+    if len(named) <= QUEUE_ROW:
+        return " · ".join(named)
+    rows = [" · ".join(named[k : k + QUEUE_ROW]) for k in range(0, len(named), QUEUE_ROW)]
+    return "\n" + "\n".join(rows)
 
 
 def take_preview(queue: Sequence[Card], n: int) -> list[Card]:
