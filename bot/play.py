@@ -99,6 +99,7 @@ class Terminal:
         self.choices: dict[int, Choice] = {}
         self.seen: set[str] = set()  # every line a panel has shown: a panel is redrawn with the rest
         self.exchange: set[str] = set()  # every line printed since the last prompt
+        self.others_moved = False  # another seat moved since the last prompt: the human's turn comes round
         english_resign = f"resign leave {self.adapter.resign_command}"  # i18n: not text
         self.words = {
             "quit": words_for("quit exit q", t("general.play.words.quit")),  # i18n: not text
@@ -126,23 +127,25 @@ class Terminal:
 
     def show(self, panel: Panel, *, full: bool = True) -> None:
         """Print a human's panel and its choices. Not ``full``: only the lines no panel has shown yet and
-        nothing printed since the prompt has said (what changed), then the choices."""
+        nothing printed since the prompt has said (what changed), then the choices; when the others have
+        moved since, the panel's later paragraphs whole (the hand the turn is played from)."""
         lines = self.lines_of(panel)
-        shown = lines if full else self.news_of(lines)
+        shown = lines if full else self.news_of(lines, whole=self.others_moved)
         self.seen.update(lines)
         if tidy(shown):
             self.say("\n".join(tidy(shown)))
         self.menu, self.choices = numbered([c for c in panel.controls if c.verb not in ("hand",)])
         self.show_menu()
 
-    def news_of(self, lines: list[str]) -> list[str]:
+    def news_of(self, lines: list[str], *, whole: bool = False) -> list[str]:
         """What a panel says that is new: in its first paragraph (where the game stands) the lines not shown
-        before; a later paragraph (a hand, a list) whole if any of it changed. Never what was just said."""
+        before; a later paragraph (a hand, a list) whole if any of it changed, or if ``whole``. Never what was
+        just said."""
         out: list[str] = []
         for i, block in enumerate("\n".join(lines).split("\n\n")):
             rows = [row for row in block.split("\n") if row.strip() and row not in self.exchange]
             new = [row for row in rows if row not in self.seen]
-            out += new if i == 0 else ["", *rows] if new else []
+            out += new if i == 0 else ["", *rows] if new or (whole and rows) else []
         return out
 
     def show_menu(self) -> None:
@@ -216,6 +219,7 @@ class Terminal:
                 move = self.computer_move()  # the same rules as on Discord
                 if move is not None:
                     seat, action = move
+                    self.others_moved = self.others_moved or seat != HUMAN
                     played = await self.play(seat, Move(action, ""))
                     self.panel = None
                     await self.publish(played.events)
@@ -244,6 +248,7 @@ class Terminal:
     def read(self) -> str:
         print("> ", end="", file=self.stdout, flush=True)
         self.exchange = set()
+        self.others_moved = False
         line = self.stdin.readline()
         if not line:
             print(file=self.stdout)

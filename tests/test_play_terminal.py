@@ -616,6 +616,22 @@ def test_cribbage_command_line(capsys: pytest.CaptureFixture[str], monkeypatch: 
     assert "cribbage" in helped and "bhargage" in helped and "deluxe" in helped
 
 
+@pytest.mark.parametrize("seed", [2, 5, 11])
+def test_the_deluxe_draw_step_shows_the_hand_with_the_draw_menu(seed: int) -> None:
+    """Issue 46, item 6: every time the human's turn comes round, the draw menu comes with the hand it is
+    played from (before: only when the hand had changed since a panel last showed it, so after a turn that
+    drew and discarded the same card the bots' turns were followed by the menu alone)."""
+    _terminal, player, _text, code = run("deluxe", seed=seed, target=40, bots=2)
+    assert code == 0
+    draws = [
+        chunk
+        for chunk, state in zip(player.prompts, player.states, strict=True)
+        if state.phase is D.Phase.DRAW and state.turn == play.HUMAN
+    ]
+    assert len(draws) > 5
+    assert all("Your hand" in chunk for chunk in draws), next(c for c in draws if "Your hand" not in c)
+
+
 def test_a_hint_gives_its_options_the_menus_numbers() -> None:
     """Issue 46, item 3: a hint's option reads with the numbers the menu printed ("type 2 4: …"), never as
     "1. …", which typed would be the menu's first choice; typing them picks what the hint names."""
