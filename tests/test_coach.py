@@ -242,3 +242,37 @@ def test_the_race_is_read_from_the_seats_view() -> None:
     assert bh_why.race_of(bh_play_view("sailor", [], scores=(50, 60))) is None
     cview = cr_play_view("AS 6H", [(1, "KC")], scores=(110, 90))
     assert cr_why.race_of(cview) == cr_why.Race(11, 31, True)
+
+
+def test_the_threat_is_spoken_of_whoever_plays_next() -> None:
+    """A threat is the next player's: with four players a partner may play next (then it is a chance for
+    the side), or no one else can play this count; in Bhargage an opponent who said go can't answer."""
+    said: dict[str, int] = {"partner": 0, "nobody": 0, "go": 0}
+    for seed in range(6):
+        state, _ = cr.start(seed, 4, cr.Options(target=121))
+        rng = random.Random(seed)
+        while not cr.is_over(state) and state.hand_no < 4:
+            view = cr.view(state, cr.waiting_for(state)[0])
+            advice = cr_ai.play_advice(view) if view.phase is cr.Phase.PLAY else None
+            if advice is not None:
+                why = cr_why.play_why(view, advice)
+                text = cr_hint(view)
+                if why.next == "partner" and why.threat is not None and why.greedy is None:
+                    assert "Your partner plays next: it leaves them " in text
+                    said["partner"] += 1
+                if why.next == "nobody" and why.points_pick is None:
+                    assert "No one else can play on it this count." in text
+                    said["nobody"] += 1
+                assert not ("It leaves the next player" in text and why.next != "opponent")
+            state, _ = cr.apply(state, cr_ai.choose(view, rng, "hard"))
+        bstate, _ = bh.start(seed, 2, bh.Options(target=121))
+        while not bh.is_over(bstate) and bstate.hand_no < 4:
+            bview = bh.view(bstate, bh.waiting_for(bstate)[0])
+            badvice = bh_ai.play_advice(bview) if bview.phase is bh.Phase.PLAY else None
+            if badvice is not None and bview.gone[1 - bview.seat]:
+                bwhy = bh_why.play_why(bview, badvice)
+                if bwhy.greedy is None and bwhy.points_pick is None:
+                    assert "Your opponent can't play on it" in bh_hint(bview)
+                    said["go"] += 1
+            bstate, _ = bh.apply(bstate, bh_ai.choose(bview, rng, "hard"))
+    assert min(said.values()) >= 1, said

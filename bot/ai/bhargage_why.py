@@ -53,7 +53,8 @@ class Race:
 @dataclass(frozen=True, slots=True)
 class PlayWhy:
     """The coach's card in the play and why: the biggest threat it leaves (None: no unseen card scores on
-    it), how many cards are unseen and how many the opponent holds; the card that would score more now, if
+    it), how many cards are unseen and how many the opponent holds, whether it can answer at all (it has
+    cards and has not said go); the card that would score more now, if
     another would, with the threat that one leaves; the race, and the card the points alone would choose
     when the race changed the choice."""
 
@@ -61,6 +62,7 @@ class PlayWhy:
     threat: Threat | None
     unseen: int
     held: int
+    answers: bool
     greedy: Card | None
     greedy_threat: Threat | None
     race: Race | None
@@ -147,11 +149,13 @@ def play_why(view: bh.SeatView, advice: PlayAdvice) -> PlayWhy:
             race = race_of(view, _SEARCH_NEAR)
     mine = threats(view, card)
     unseen = NCARDS - len(_seen(view))
+    answers = view.opponent_hand_size > 0 and not view.gone[1 - view.seat]
     return PlayWhy(
         card=card,
-        threat=mine[0] if mine and not view.gone[1 - view.seat] else None,
+        threat=mine[0] if mine and answers else None,
         unseen=unseen,
         held=view.opponent_hand_size,
+        answers=answers,
         greedy=greedy if scores_more else None,
         greedy_threat=next(iter(threats(view, greedy)), None) if scores_more else None,
         race=race,

@@ -25,6 +25,7 @@ NEAR = 20  # a side this close to the target is in the race: the coach says what
 _SEARCH_NEAR = 61  # as the play search: nearer than this, its choice weighs pegging out
 
 Answer = Literal["value", "rank"]
+Next = Literal["opponent", "partner", "nobody"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,8 @@ class Race:
 @dataclass(frozen=True, slots=True)
 class PlayWhy:
     """The coach's card in the play and why: the biggest threat it leaves (None: no unseen card pegs on it),
-    the unseen cards and how many the next player holds; the card that would peg more now, if another would,
+    the unseen cards and how many the next player holds, and who that is (``next``: an opponent, this seat's
+    partner, or nobody: no one else can play this count); the card that would peg more now, if another would,
     with the threat that one leaves; the race, and the card the points alone would choose when the race
     changed the choice."""
 
@@ -61,6 +63,7 @@ class PlayWhy:
     threat: Threat | None
     unseen: int
     held: int
+    next: Next
     greedy: Card | None
     greedy_threat: Threat | None
     race: Race | None
@@ -157,11 +160,15 @@ def play_why(view: cr.SeatView, advice: PlayAdvice) -> PlayWhy:
             race = race_of(view, _SEARCH_NEAR)
     after = _next_player(view)
     mine = threats(view, card)
+    nxt: Next = (
+        "nobody" if after is None else "partner" if view.sides[after] == view.sides[view.seat] else "opponent"
+    )
     return PlayWhy(
         card=card,
-        threat=mine[0] if mine and after is not None and view.sides[after] != view.sides[view.seat] else None,
+        threat=mine[0] if mine and after is not None else None,
         unseen=len(FULL_PACK) - len(_seen(view)),
         held=view.hand_sizes[after] if after is not None else 0,
+        next=nxt,
         greedy=greedy if scores_more else None,
         greedy_threat=next(iter(threats(view, greedy)), None) if scores_more else None,
         race=race,

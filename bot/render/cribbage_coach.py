@@ -150,8 +150,10 @@ def play_why_text(why: PlayWhy) -> str:
     if why.points_pick is not None and why.race is not None:
         other, race = short(why.points_pick), why.race
         return t("cribbage.why.race-choice", other=other, need=race.need, their=race.their_need)
+    if why.next == "nobody":
+        return t("cribbage.why.alone")
     if why.greedy is not None:
-        if why.greedy_threat is None:
+        if why.greedy_threat is None or why.next == "partner":
             return t("cribbage.why.greedy-safe", other=short(why.greedy))
         return t(
             "cribbage.why.greedy",
@@ -160,6 +162,8 @@ def play_why_text(why: PlayWhy) -> str:
         )
     if why.threat is None:
         return t("cribbage.why.no-threat")
+    if why.next == "partner":
+        return t("cribbage.why.partner", threat=threat_text(why.threat, why.unseen, why.held))
     return t("cribbage.why.leaves", threat=threat_text(why.threat, why.unseen, why.held))
 
 
