@@ -15,6 +15,9 @@ RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheel .
 FROM python:3.12-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 TAVERN_DB_PATH=/app/data/tavern.sqlite3
 RUN useradd --create-home --uid 10001 tavern
+# Pillow's wheel shapes Arabic and Hebrew names with the libraqm it carries, which loads FriBiDi from the system:
+# without it those names are written "Player N" in pictures (bot/pictures/text.py). The install below checks it.
+RUN apt-get update && apt-get install -y --no-install-recommends libfribidi0 && rm -rf /var/lib/apt/lists/*
 # Dependencies first, pinned with hashes (regenerate requirements.lock as the README says), so a change to the
 # bot's code reuses this layer.
 RUN --mount=type=bind,source=requirements.lock,target=/tmp/requirements.lock \
@@ -23,7 +26,8 @@ RUN --mount=type=bind,source=requirements.lock,target=/tmp/requirements.lock \
 # installed package.
 RUN --mount=type=bind,from=wheel,source=/wheel,target=/tmp/wheel \
     pip install --no-cache-dir --no-deps /tmp/wheel/*.whl \
-    && cd / && python -c "import bot, cogs, sys; assert bot.__file__.startswith(sys.prefix), bot.__file__"
+    && cd / && python -c "import bot, cogs, sys; assert bot.__file__.startswith(sys.prefix), bot.__file__" \
+    && python -c "from PIL import features; assert features.check('raqm'), 'no text shaping'"
 WORKDIR /app
 RUN mkdir -p /app/data && chown tavern:tavern /app/data
 USER tavern

@@ -101,16 +101,20 @@ async def check_database(settings: Settings) -> Item:
 
 
 def check_fonts() -> Item:
-    from bot.pictures.text import FONT_FILES, font
+    from bot.pictures import text
 
-    for bold, name in FONT_FILES.items():
+    for name, sample in text.FONT_FILES.items():
         try:
-            drawn = font(24, bold).getmask("Ag").getbbox()
+            drawn = text.proof(name, sample)
         except OSError as err:
             return Item("fonts", False, f"{name} cannot be loaded ({err}): reinstall the bot")
-        if drawn is None:
+        if not drawn:
             return Item("fonts", False, f"{name} draws nothing: reinstall the bot")
-    return Item("fonts", True, ", ".join(FONT_FILES.values()) + " load and draw")
+    said = f"{len(text.FONT_FILES)} fonts (Latin, Greek, Cyrillic, Hebrew, Arabic, CJK, emoji) load and draw"
+    if not text.SHAPING:
+        said += "; no text shaping (Pillow's libraqm needs FriBiDi: apt-get install libfribidi0), so Arabic"
+        said += " and Hebrew names are written 'Player N'"
+    return Item("fonts", True, said)
 
 
 def port_free(host: str, port: int) -> str | None:

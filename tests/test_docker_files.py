@@ -188,6 +188,15 @@ def test_the_image_installs_the_bot_once_and_runs_the_installed_copy() -> None:
     assert json.loads(next(line for line in image if line.startswith("CMD"))[4:]) == ["python", "-m", "bot"]
 
 
+def test_the_image_can_shape_arabic_and_hebrew_names() -> None:
+    """Pillow's libraqm loads FriBiDi from the system, which the slim image lacks: the image installs it and
+    its build fails when Pillow still cannot shape (pictures would write such names "Player N")."""
+    image = dockerfile_stages()[-1]
+    runs = "\n".join(line for line in image if line.startswith("RUN"))
+    assert re.search(r"apt-get install -y --no-install-recommends libfribidi0\b", runs)
+    assert "features.check('raqm')" in runs
+
+
 def test_what_the_dockerfile_takes_from_the_context_is_sent() -> None:
     sources = []
     for stage in dockerfile_stages():

@@ -43,7 +43,7 @@ LAYERS: dict[str, Layer] = {
     # entry points: what ``python -m bot …`` runs, and the package itself
     "bot": ENTRY,
     "cogs": ENTRY,
-    "bench": Layer(8, frozenset({"yarl"})),
+    "bench": Layer(8, frozenset({"yarl", "fontTools"})),  # fontTools: build_fonts (the test extra)
 }
 # Packages whose modules may not import each other beyond their own folder, though of one rank.
 PACKAGE_OF = {prefix: prefix for prefix in LAYERS}

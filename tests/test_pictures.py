@@ -38,8 +38,10 @@ from bot.pictures import (
     suit_icon,
 )
 from bot.pictures import scene as scene_module
+from bot.pictures import text as text_module
 from bot.pictures.faces import RANK_MARKS, face
-from bot.pictures.text import SUPPORTED, clean, fit, font, supported
+from bot.pictures.text import clean, font
+from bot.pictures.writing import fit, length
 from bot.rules.decktet import ALL_CARDS, Card, Rank, Suit, cards
 
 REFERENCES = Path(__file__).parent / "reference"
@@ -209,30 +211,33 @@ def test_a_peg_moves_with_the_score() -> None:
 
 
 def test_names_any_unicode_draw_clipped() -> None:
-    names = ("🐉🔥 Dragon", "陈小明", "Zoë ﷽ " + "x" * 200, "a\u200db\u0301\u202e", "", "\x00\n")
-    draw(Scene((Track(tuple(Lane(n, 3) for n in names), 61),)))
-    assert clean("Dee 🐉✨") == "Dee"  # left out, never "?"
-    assert clean("陈小明") == ""
-    assert clean("Ana 🐉 Bo") == "Ana Bo" and clean("🐉Zoë") == "Zoë"
+    names = ("🐉🔥 Dragon", "陈小明", "Zoë ﷽ " + "x" * 200, "a\u200db\u0301\u202e", "", "\x00\n", "𓀀 Ra")
+    draw(Scene((Track(tuple(Lane(n, 3) for n in names[:6]), 61),)))
+    draw(Scene((Track((Lane(names[6], 3),), 61),)))
+    assert clean("Dee 🐉✨") == "Dee 🐉✨" and clean("陈小明") == "陈小明"  # every shipped font is used
+    assert clean("Ana 𓀀 Bo") == "Ana Bo" and clean("𓀀Zoë") == "Zoë"  # no font has hieroglyphs: left out
     assert clean("e\u0301") == "é"  # combining accents kept by normalising
-    assert all(supported(ch) for ch in clean("🐉 Zoë · — × → ±"))
+    assert (
+        clean("𝓐𝓷𝓪 ｂｏ") == "Ana ｂｏ"
+    )  # fancy letters as the plain ones (fullwidth: the CJK font has them)
+    assert clean("👍🏽") == "👍" and clean("❤\ufe0f") == "❤"  # skin tones and selectors are silent
     assert font(15).getlength(fit("W" * 100, font(15), 120)) <= 120
+    assert length(fit("陈" * 100, font(15), 120), font(15)) <= 120
 
 
-def test_the_font_subset_matches_the_supported_ranges() -> None:
-    import unicodedata
-
+def test_every_shipped_font_is_read_as_fonttools_reads_it() -> None:
+    """The pictures choose a font by its own cmap (``bot.pictures.cmap``): the same characters fontTools
+    finds, in every shipped file, and the files stay within the sizes fonts/README.md gives."""
     from fontTools import ttLib as ttlib
 
-    for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
+    from bot.pictures import cmap
+
+    limits = {"NotoSansCJKsc-Regular.otf": 1500, "NotoColorEmoji.ttf": 1300}
+    for name in text_module.FONT_FILES:
         path = Path(scene_module.__file__).parent / "fonts" / name
-        assert path.stat().st_size < 120 * 1024
-        cmap = set(ttlib.TTFont(path).getBestCmap())
-        assert all(supported(chr(c)) for c in cmap), "the font has characters the code replaces"
-        wanted = {
-            c for lo, hi in SUPPORTED for c in range(lo, hi + 1) if unicodedata.category(chr(c))[0] in "LNPSZ"
-        }
-        assert wanted <= cmap, f"drawable but missing: {sorted(wanted - cmap)[:10]}"
+        assert path.stat().st_size < limits.get(name, 240) * 1024, name
+        expected = {c for c, glyph in ttlib.TTFont(path).getBestCmap().items() if glyph != ".notdef"}
+        assert cmap.characters(path.read_bytes()) == expected, name
 
 
 # --------------------------------------------------------------------------------------------- caching

@@ -5,13 +5,15 @@ Pure: Pillow and the card definitions only, no Discord. Everything a game adapte
 for the application emojis. Any input the renderer cannot draw raises ``PictureError``; the caller then sends
 text. Rank marks and face layout: see ``bot.pictures.faces``; suit symbols: ``bot.pictures.suits``. Rows may
 hold cards of the 52-card pack too (Classic Cribbage: ``bot.pictures.french``) and ``BACK``, a card face down.
-Text in a script no shipped font has (CJK, Arabic, emoji) is left out of a picture, never drawn as "?":
-``drawable`` says whether anything of a name is left.
+Names are drawn in any script the shipped fonts cover (Latin, Greek, Cyrillic, Hebrew, Arabic, Chinese,
+Japanese, Korean, emoji: ``bot.pictures.text``); ``drawable`` says whether a name is drawn whole (else the
+render code writes the seat's number), ``isolate`` sets a name apart in its own direction inside a caption.
 """
 
 from __future__ import annotations
 
 from bot.pictures import french
+from bot.pictures.bidi import isolate
 from bot.pictures.errors import PictureError
 from bot.pictures.faces import RANK_MARKS, face_png, known
 from bot.pictures.french import BACK, FaceDown
@@ -38,6 +40,7 @@ __all__ = [
     "draw",
     "drawable",
     "gallery",
+    "isolate",
     "street_marks",
     "suit_icon",
     "warm",

@@ -25,7 +25,8 @@ from PIL import Image, ImageDraw
 
 from bot.pictures.errors import PictureError
 from bot.pictures.suits import INK, symbol
-from bot.pictures.text import clean, fitted_font, font
+from bot.pictures.text import clean, font
+from bot.pictures.writing import fitted_font, write
 from bot.rules.decktet import ALL_CARDS, Card, Rank
 
 Worth = Literal["count", "suits"]
@@ -132,7 +133,7 @@ def face(card: Card, width: int, worth: Worth = "count", name: str | None = None
         room = w * 0.86
         written = clean(card.name if name is None else name)
         name_font = fitted_font(written, round(w * 0.115), room)
-        d.text((w / 2, h * 0.925), written, font=name_font, fill=NAME_INK, anchor="mm")
+        write(im, (w / 2, h * 0.925), written, name_font, NAME_INK, "mm")
     return im.resize((width, height(width)), Image.Resampling.LANCZOS)
 
 

@@ -45,6 +45,7 @@ class Row:
     labels: tuple[str, ...] = ()  # small text under each group, in the order of groups
     suits: tuple[Suit, ...] = ()  # suit symbols drawn right after the caption
     small: bool = False  # smaller cards (melds on a table, the pile)
+    per_line: int = 0  # at most this many cards a line (a hand drawn for a phone); 0: as many as fit
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +149,8 @@ def _check_row(row: Row, where: str) -> None:
         raise PictureError(f"{where}: labels {row.labels!r} must be text, at most one per group")
     if not all(isinstance(s, Suit) for s in row.suits):
         raise PictureError(f"{where}: suits {row.suits!r} must be Suit values")
+    if not _is_count(row.per_line) or row.per_line > 12:
+        raise PictureError(f"{where}: per_line {row.per_line!r} is not a whole number from 0 to 12")
 
 
 def _is_count(n: object) -> bool:

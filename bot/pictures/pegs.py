@@ -15,12 +15,15 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.pictures.parts import LIGHT, PEG_COLOURS, RGB, SOFT, STREET, Lane, Track, street_marks
-from bot.pictures.text import fit, font
+from bot.pictures.text import font
+from bot.pictures.writing import fit, write
 
 TRACK_WIDTH = 640  # the least width of a board; it widens with the picture
 PER_ROW = STREET  # a row of holes is one street: four rows and the finish hole on a 121 board
-NAME_SIZE, SCORE_SIZE, GAIN_SIZE, NAME_H = 20, 22, 16, 30
-BAND_HEAD, HOLE_ROW = 17, 22  # the numbers over each street; one lane's row of holes
+# The type at the least width; a wider board (a picture widened by its cards) scales it up, so a phone, which
+# shrinks the whole picture to about 360 px, still shows the numbers over the streets at 9 px or more.
+NAME_SIZE, SCORE_SIZE, GAIN_SIZE, NAME_H, NUMBER_SIZE = 20, 22, 16, 30, 18
+HOLE_ROW = 22  # one lane's row of holes
 PEG_COLUMN = 20  # the lane's colour dot before each of its rows
 HOLE = 0.5  # a hole's width, as a share of the hole pitch
 PEG = 0.84  # a peg's width, as a share of the hole pitch
@@ -84,13 +87,34 @@ def _board(track: Track, width: int) -> Board:
     return Board(track.target, width - PEG_COLUMN)
 
 
+@dataclass(frozen=True, slots=True)
+class Type:
+    """The sizes of a board's words at one width: names, scores, last points, the numbers over the streets,
+    and the height of a line of names and of the band the numbers sit in."""
+
+    name: int
+    score: int
+    gain: int
+    number: int
+    name_h: int
+    band_head: int
+
+
+def type_for(width: int) -> Type:
+    k = max(1.0, width / TRACK_WIDTH)
+    number = round(NUMBER_SIZE * k)
+    sizes = (round(NAME_SIZE * k), round(SCORE_SIZE * k), round(GAIN_SIZE * k), number, round(NAME_H * k))
+    return Type(*sizes, band_head=number + 5)
+
+
 def _name_lines(track: Track) -> int:
     return -(-len(track.lanes) // 2)
 
 
-def track_size(track: Track) -> tuple[int, int]:
-    rows = _board(track, TRACK_WIDTH).rows
-    return TRACK_WIDTH, _name_lines(track) * NAME_H + rows * (BAND_HEAD + HOLE_ROW * len(track.lanes))
+def track_size(track: Track, width: int = TRACK_WIDTH) -> tuple[int, int]:
+    """The board's size when it fills ``width``."""
+    rows, kind = _board(track, width).rows, type_for(width)
+    return width, _name_lines(track) * kind.name_h + rows * (kind.band_head + HOLE_ROW * len(track.lanes))
 
 
 @lru_cache(maxsize=64)
@@ -141,13 +165,15 @@ def _holes(board: Board, row: int) -> Image.Image:
     return strip
 
 
-def _draw_names(d: ImageDraw.ImageDraw, im: Image.Image, track: Track, x0: int, y0: int, width: int) -> None:
+def _draw_names(im: Image.Image, track: Track, x0: int, y0: int, width: int) -> None:
     """Each lane's colour, name, last points and score, two lanes a line."""
+    d = ImageDraw.Draw(im)
     cols = 1 if len(track.lanes) == 1 else 2
     step = width // cols
-    name_font, score_font, gain_font = font(NAME_SIZE), font(SCORE_SIZE, True), font(GAIN_SIZE, True)
+    kind = type_for(width)
+    name_font, score_font, gain_font = font(kind.name), font(kind.score, True), font(kind.gain, True)
     for i, lane in enumerate(track.lanes):
-        x, mid = x0 + (i % cols) * step, y0 + (i // cols) * NAME_H + NAME_H / 2
+        x, mid = x0 + (i % cols) * step, y0 + (i // cols) * kind.name_h + kind.name_h / 2
         colour = PEG_COLOURS[i]
         _paste_centered(im, _dot(6.0, colour), x + 8, mid)
         right = x + step - 12
@@ -158,28 +184,30 @@ def _draw_names(d: ImageDraw.ImageDraw, im: Image.Image, track: Track, x0: int, 
             d.text((right, mid), gain, font=gain_font, fill=colour, anchor="rm")
             right -= round(gain_font.getlength(gain)) + 10
         name = fit(lane.name, name_font, right - x - 20)
-        d.text((x + 20, mid), name, font=name_font, fill=LIGHT, anchor="lm")
+        write(im, (x + 20, mid), name, name_font, LIGHT, "lm")
 
 
 def draw_track(
     im: Image.Image, d: ImageDraw.ImageDraw, track: Track, x0: int, y0: int, width: int = TRACK_WIDTH
 ) -> None:
-    board = _board(track, width)
-    _draw_names(d, im, track, x0, y0, width)
+    board, kind = _board(track, width), type_for(width)
+    _draw_names(im, track, x0, y0, width)
     hx = x0 + PEG_COLUMN
-    y = y0 + _name_lines(track) * NAME_H
-    marks, tiny = street_marks(track.target), font(13, True)
+    y = y0 + _name_lines(track) * kind.name_h
+    marks, tiny = street_marks(track.target), font(kind.number, True)
     for row in range(board.rows):
         first = 1 + row * board.per_row
-        d.text((hx + board.x(0), y + BAND_HEAD - 3), str(first), font=tiny, fill=SOFT, anchor="ms")
+        d.text((hx + board.x(0), y + kind.band_head - 3), str(first), font=tiny, fill=SOFT, anchor="ms")
         for m in marks:
             on, x = board.mark(m)
             if on == row:
-                d.text((hx + x, y + BAND_HEAD - 3), str(m), font=tiny, fill=SOFT, anchor="ms")
+                d.text((hx + x, y + kind.band_head - 3), str(m), font=tiny, fill=SOFT, anchor="ms")
         if row == board.rows - 1:
             fx = hx + board.at(track.target)[1]
-            d.text((fx, y + BAND_HEAD - 3), str(track.target), font=tiny, fill=(240, 200, 90), anchor="ms")
-        y += BAND_HEAD
+            d.text(
+                (fx, y + kind.band_head - 3), str(track.target), font=tiny, fill=(240, 200, 90), anchor="ms"
+            )
+        y += kind.band_head
         strip = _holes(board, row)
         for i, lane in enumerate(track.lanes):
             mid = y + i * HOLE_ROW + HOLE_ROW / 2

@@ -17,7 +17,8 @@ from PIL import Image, ImageDraw
 from bot.pictures.errors import PictureError
 from bot.pictures.parts import FELT, FELT_EDGE, FELT_LINE, LIGHT, PEG_COLOURS, PICK, RGB, SOFT
 from bot.pictures.scene import png
-from bot.pictures.text import Font, clean, fit, font
+from bot.pictures.text import Font, font
+from bot.pictures.writing import fit, length, wrap, write
 
 WIDTH = 900
 MARGIN = 34
@@ -95,20 +96,7 @@ def check(card: object) -> ProfileCard:
 def _wrap(text: str) -> tuple[str, ...]:
     """A line as the card draws it: cut between words where it is too wide, on at most ``WRAP`` lines (those
     after the first indented by ``INDENT``)."""
-    f = font(LINE_SIZE)
-    out: list[str] = []
-    line = ""
-    for word in clean(text).split(" "):
-        longer = f"{line} {word}" if line else word
-        if line and f.getlength(longer) > INNER - (INDENT if out else 0):
-            out.append(line)
-            line = word
-        else:
-            line = longer
-    out.append(line)
-    if len(out) > WRAP:
-        out[WRAP - 1 :] = [" ".join(out[WRAP - 1 :])]
-    return tuple(fit(x, f, INNER - (INDENT if i else 0)) for i, x in enumerate(out))
+    return wrap(text, font(LINE_SIZE), INNER, WRAP, INDENT)
 
 
 def _lines_height(lines: tuple[str, ...]) -> int:
@@ -166,12 +154,13 @@ def _spark(d: ImageDraw.ImageDraw, points: tuple[int, ...], box: Box, colour: RG
     d.ellipse((lx - r, ly - r, lx + r, ly + r), fill=colour, outline=LIGHT, width=2)
 
 
-def _rating(d: ImageDraw.ImageDraw, g: GameCard, y: int, width: int) -> None:
+def _rating(im: Image.Image, g: GameCard, y: int, width: int) -> None:
     """The rating in large type, then which way it went and by how much."""
+    d = ImageDraw.Draw(im)
     big: Font = font(RATING_SIZE, bold=True)
     value = fit(g.rating, big, width)
-    d.text((MARGIN, y + RATING_H - 12), value, font=big, fill=LIGHT, anchor="ls")
-    x = MARGIN + round(big.getlength(value)) + 18
+    write(im, (MARGIN, y + RATING_H - 12), value, big, LIGHT, "ls")
+    x = MARGIN + round(length(value, big)) + 18
     if not g.change:
         return
     colour = UP if g.direction > 0 else DOWN if g.direction < 0 else SOFT
@@ -179,30 +168,31 @@ def _rating(d: ImageDraw.ImageDraw, g: GameCard, y: int, width: int) -> None:
     if g.direction:
         x += _arrow(d, x, mid, g.direction, colour) + 10
     small = font(CHANGE_SIZE, bold=True)
-    d.text((x, mid), fit(g.change, small, max(0, MARGIN + width - x)), font=small, fill=colour, anchor="lm")
+    write(im, (x, mid), fit(g.change, small, max(0, MARGIN + width - x)), small, colour, "lm")
 
 
-def _game(d: ImageDraw.ImageDraw, g: GameCard, y: int) -> None:
+def _game(im: Image.Image, g: GameCard, y: int) -> None:
+    d = ImageDraw.Draw(im)
     spark = len(g.trend) >= 2
     left = INNER - (SPARK_W + 24 if spark else 0)
     title = font(TITLE_SIZE, bold=True)
-    d.text((MARGIN, y + TITLE_H - 12), fit(g.title, title, left), font=title, fill=PICK, anchor="ls")
-    _rating(d, g, y + TITLE_H, left)
+    write(im, (MARGIN, y + TITLE_H - 12), fit(g.title, title, left), title, PICK, "ls")
+    _rating(im, g, y + TITLE_H, left)
     if spark:
         colour = UP if g.direction > 0 else DOWN if g.direction < 0 else LIGHT
         box = (WIDTH - MARGIN - SPARK_W, y + 4, WIDTH - MARGIN, y + 4 + SPARK_H)
         _spark(d, g.trend, box, colour)
         span = font(SPAN_SIZE)
         where = ((box[0] + box[2]) // 2, box[3] + 6)
-        d.text(where, fit(g.span, span, SPARK_W), font=span, fill=SOFT, anchor="mt")
-    _lines(d, g.lines, y + TITLE_H + RATING_H)
+        write(im, where, fit(g.span, span, SPARK_W), span, SOFT, "mt")
+    _lines(im, g.lines, y + TITLE_H + RATING_H)
 
 
-def _lines(d: ImageDraw.ImageDraw, lines: tuple[str, ...], y: int) -> None:
+def _lines(im: Image.Image, lines: tuple[str, ...], y: int) -> None:
     f = font(LINE_SIZE)
     drawn = [(MARGIN + (INDENT if k else 0), part) for text in lines for k, part in enumerate(_wrap(text))]
     for i, (x, part) in enumerate(drawn):
-        d.text((x, y + (i + 1) * LINE_H - 10), part, font=f, fill=SOFT, anchor="ls")
+        write(im, (x, y + (i + 1) * LINE_H - 10), part, f, SOFT, "ls")
 
 
 def compose(card: ProfileCard) -> Image.Image:
@@ -215,22 +205,22 @@ def compose(card: ProfileCard) -> Image.Image:
     d.rounded_rectangle((6, 6, WIDTH - 7, height - 7), radius=10, outline=FELT_LINE, width=1)
     y = MARGIN
     name = font(NAME_SIZE, bold=True)
-    d.text((MARGIN, y + NAME_H - 14), fit(card.name, name, INNER), font=name, fill=LIGHT, anchor="ls")
+    write(im, (MARGIN, y + NAME_H - 14), fit(card.name, name, INNER), name, LIGHT, "ls")
     y += NAME_H
     if card.subtitle:
         sub = font(SUBTITLE_SIZE)
         where = (MARGIN, y + SUBTITLE_H - 12)
-        d.text(where, fit(card.subtitle, sub, INNER), font=sub, fill=SOFT, anchor="ls")
+        write(im, where, fit(card.subtitle, sub, INNER), sub, SOFT, "ls")
         y += SUBTITLE_H
     for g in card.games:
         _divider(d, y + GAP // 2)
         y += GAP
-        _game(d, g, y)
+        _game(im, g, y)
         y += _game_height(g) + GAP
     if card.lines:
         _divider(d, y + GAP // 2)
         y += GAP
-        _lines(d, card.lines, y)
+        _lines(im, card.lines, y)
     return im
 
 

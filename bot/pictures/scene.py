@@ -37,9 +37,10 @@ from bot.pictures.parts import (
     Track,
     check,
 )
-from bot.pictures.pegs import draw_track, track_size
+from bot.pictures.pegs import TRACK_WIDTH, draw_track, track_size
 from bot.pictures.suits import symbol
-from bot.pictures.text import fit, font
+from bot.pictures.text import font
+from bot.pictures.writing import fit, length, wrap, write
 from bot.rules.decktet import ALL_CARDS, Card, Rank, Suit
 
 LARGE, SMALL = 96, 58  # card widths
@@ -54,6 +55,8 @@ LABEL_SIZE, LABEL_H = 13, 19
 TITLE_SIZE, TITLE_H = 22, 36
 ICON = 22  # suit symbols after a caption
 LABEL_MAX = 320  # a label wider than its group widens the group's slot up to this
+CAPTION_MIN = 460  # a caption wraps at its picture's width, or this when the picture is narrower
+CAPTION_LINES = 3  # and goes on at most this many lines, the last one clipped with "…"
 
 
 # --------------------------------------------------------------------------------------------- rows
@@ -80,6 +83,8 @@ def _cards_width(n: int, small: bool) -> int:
 
 
 def _line_width(row: Row) -> int:
+    if row.per_line:
+        return _cards_width(row.per_line, row.small)
     return SMALL_MAX_WIDTH if row.small else MAX_WIDTH
 
 
@@ -93,7 +98,7 @@ def _slots(row: Row) -> Iterator[_Slot]:
         for k, chunk in enumerate(chunks):
             last = k == len(chunks) - 1
             text = fit(label, label_font, LABEL_MAX) if last and label else ""
-            width = max(_cards_width(len(chunk), row.small), round(label_font.getlength(text)))
+            width = max(_cards_width(len(chunk), row.small), round(length(text, label_font)))
             yield _Slot(g, k * per_line, chunk, text, min(width, _line_width(row)))
 
 
@@ -124,19 +129,36 @@ def _line_height(row: Row) -> int:
     return h + (LABEL_H if any(row.labels) else 0)
 
 
-def _row_size(row: Row) -> tuple[int, int]:
+@lru_cache(maxsize=256)
+def caption_lines(row: Row, width: int) -> tuple[str, ...]:
+    """The caption's lines, cut between words at ``width`` (room kept for the suit symbols after it)."""
+    if not row.caption:
+        return ()
+    icons = len(row.suits) * (ICON + 4) + (8 if row.suits else 0)
+    return wrap(row.caption, font(CAPTION_SIZE, True), width - icons, CAPTION_LINES)
+
+
+def _head(row: Row, width: int) -> int:
+    return CAPTION_H * max(1, len(caption_lines(row, width))) if row.caption or row.suits else 0
+
+
+def _body_width(row: Row) -> int:
+    """The width of the row's cards and labels, its caption aside."""
+    return max((sum(s.width for s in line) + GROUP_GAP * (len(line) - 1) for line in _lines(row)), default=0)
+
+
+def _row_size(row: Row, wrap_at: int) -> tuple[int, int]:
+    """The row's size when its caption wraps at ``wrap_at``."""
     lines = _lines(row)
-    head = CAPTION_H if row.caption or row.suits else 0
-    width = 0
+    width = _body_width(row)
     if row.caption or row.suits:
-        width = round(
-            font(CAPTION_SIZE, bold=True).getlength(fit(row.caption, font(CAPTION_SIZE, True), 700))
-        )
-        width += len(row.suits) * (ICON + 4) + (8 if row.suits else 0)
-    for line in lines:
-        width = max(width, sum(s.width for s in line) + GROUP_GAP * (len(line) - 1))
+        words = caption_lines(row, wrap_at)
+        cap = font(CAPTION_SIZE, bold=True)
+        widest = max((round(length(x, cap)) for x in words), default=0)
+        last = round(length(words[-1], cap)) if words else 0
+        width = max(width, widest, last + len(row.suits) * (ICON + 4) + (8 if row.suits else 0))
     body = len(lines) * _line_height(row) + max(0, len(lines) - 1) * LINE_GAP
-    return width, head + body
+    return width, _head(row, wrap_at) + body
 
 
 def _empty_slot(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
@@ -152,17 +174,19 @@ def _draw_row(
     y: int,
     worth: Worth,
     names: tuple[str, ...] = (),
+    wrap_at: int = MAX_WIDTH,
 ) -> None:
     cap_font = font(CAPTION_SIZE, bold=True)
     if row.caption or row.suits:
-        text = fit(row.caption, cap_font, 700)
-        d.text((x0, y + CAPTION_H - 6), text, font=cap_font, fill=LIGHT, anchor="ls")
-        ix = x0 + round(cap_font.getlength(text)) + (8 if text else 0)
+        words = caption_lines(row, wrap_at) or ("",)
+        for i, text in enumerate(words):
+            write(im, (x0, y + CAPTION_H * (i + 1) - 6), text, cap_font, LIGHT, "ls")
+        ix = x0 + round(length(words[-1], cap_font)) + (8 if words[-1] else 0)
         for suit in row.suits:
             sym = symbol(suit, ICON, halo=True)
-            im.paste(sym, (ix, y + 1), sym)
+            im.paste(sym, (ix, y + CAPTION_H * (len(words) - 1) + 1), sym)
             ix += ICON + 4
-        y += CAPTION_H
+        y += _head(row, wrap_at)
     w = SMALL if row.small else LARGE
     h = faces.height(w)
     lift = _raise(row)
@@ -187,13 +211,7 @@ def _draw_row(
                     )
                 cx += w + _card_gap(row.small)
             if slot.label:
-                d.text(
-                    (x + slot.width / 2, y + lift + h + 4),
-                    slot.label,
-                    font=label_font,
-                    fill=SOFT,
-                    anchor="mt",
-                )
+                write(im, (x + slot.width / 2, y + lift + h + 4), slot.label, label_font, SOFT, "mt")
             x += slot.width + GROUP_GAP
         y += _line_height(row) + LINE_GAP
 
@@ -214,18 +232,38 @@ def _draw_legend(im: Image.Image, d: ImageDraw.ImageDraw, legend: Legend, x0: in
         sym = symbol(suit, 30, halo=True)
         x = x0 + i * step
         im.paste(sym, (x, y), sym)
-        d.text((x + 36, y + 15), fit(name, f, step - 40), font=f, fill=LIGHT, anchor="lm")
+        write(im, (x + 36, y + 15), fit(name, f, step - 40), f, LIGHT, "lm")
 
 
 # --------------------------------------------------------------------------------------------- the scene
 
 
-def _size(part: Row | Track | Legend) -> tuple[int, int]:
+def _body(part: Row | Track | Legend) -> int:
+    """A part's least width: a board's, a legend's, a row's cards (captions then wrap to the picture)."""
     if isinstance(part, Row):
-        return _row_size(part)
-    if isinstance(part, Track):
-        return track_size(part)
-    return _legend_size()
+        return _body_width(part)
+    return TRACK_WIDTH if isinstance(part, Track) else MAX_WIDTH
+
+
+def wrap_width(parts: Sequence[Row | Track | Legend]) -> int:
+    """Where captions wrap: at the widest part's cards or board, or ``CAPTION_MIN`` (a phone-sized picture
+    is not widened by a long caption)."""
+    return max([_body(p) for p in parts] + [CAPTION_MIN])
+
+
+def _sizes(parts: Sequence[Row | Track | Legend], title: str) -> tuple[int, list[tuple[int, int]]]:
+    """The content's width and every part's size: rows first (their captions wrap at ``wrap_width``), then
+    the boards, whose type grows with the width they fill."""
+    wrap_at = wrap_width(parts)
+    sizes = [_row_size(p, wrap_at) if isinstance(p, Row) else (_body(p), 0) for p in parts]
+    title_width = round(length(title, font(TITLE_SIZE, True)))
+    width = max([w for w, _ in sizes] + [title_width, 160])
+    for i, p in enumerate(parts):
+        if isinstance(p, Track):
+            sizes[i] = (width, track_size(p, width)[1])
+        elif isinstance(p, Legend):
+            sizes[i] = _legend_size()
+    return width, sizes
 
 
 def compose(scene: Scene) -> Image.Image:
@@ -237,9 +275,9 @@ def compose(scene: Scene) -> Image.Image:
 def _compose(
     parts: Sequence[Row | Track | Legend], title: str, worth: Worth = "count", names: tuple[str, ...] = ()
 ) -> Image.Image:
-    sizes = [_size(p) for p in parts]
     title = fit(title, font(TITLE_SIZE, True), MAX_WIDTH)
-    width = max([w for w, _ in sizes] + [round(font(TITLE_SIZE, True).getlength(title)), 160]) + 2 * MARGIN
+    inner, sizes = _sizes(parts, title)
+    width = inner + 2 * MARGIN
     height = 2 * MARGIN - 4 + (TITLE_H if title else 0) + sum(h for _, h in sizes)
     height += ROW_GAP * max(0, len(sizes) - 1)
     im = Image.new("RGB", (width, height), FELT)
@@ -248,13 +286,14 @@ def _compose(
     d.rounded_rectangle((6, 6, width - 7, height - 7), radius=10, outline=FELT_LINE, width=1)
     y = MARGIN - 2
     if title:
-        d.text((MARGIN, y + TITLE_H - 10), title, font=font(TITLE_SIZE, True), fill=LIGHT, anchor="ls")
+        write(im, (MARGIN, y + TITLE_H - 10), title, font(TITLE_SIZE, True), LIGHT, "ls")
         y += TITLE_H
+    wrap_at = wrap_width(parts)
     for part, (_, h) in zip(parts, sizes, strict=True):
         if isinstance(part, Row):
-            _draw_row(im, d, part, MARGIN, y, worth, names)
+            _draw_row(im, d, part, MARGIN, y, worth, names, wrap_at)
         elif isinstance(part, Track):
-            draw_track(im, d, part, MARGIN, y, width - 2 * MARGIN)
+            draw_track(im, d, part, MARGIN, y, inner)
         else:
             _draw_legend(im, d, part, MARGIN, y)
         y += h + ROW_GAP
@@ -264,9 +303,12 @@ def _compose(
 @lru_cache(maxsize=1)
 def palette() -> Image.Image:
     """One 256-colour palette for every picture, taken once from a sheet of all the renderer draws (every
-    face at both sizes, a highlight, a full peg board, the suit legend, text): mapping a picture onto a fixed
-    palette costs 2 ms where building one per picture costs 10."""
-    lanes = tuple(Lane(f"Player {i} · ąéß", 10 * i + 5, 10 * i, i + 1) for i in range(len(PEG_COLOURS)))
+    face at both sizes, a highlight, a full peg board, the suit legend, text, a few emoji): mapping a
+    picture onto a fixed palette costs 2 ms where building one per picture costs 10."""
+    emoji = ("🐉✨", "😀🔥", "❤️🌸", "🇮🇹🍀", "👑🌊", "🎲🐱")  # names may carry them: their colours too
+    lanes = tuple(
+        Lane(f"Player {i} · ąéß {emoji[i]}", 10 * i + 5, 10 * i, i + 1) for i in range(len(PEG_COLOURS))
+    )
     words = ENGLISH_GALLERY
     sheet = _compose(
         (

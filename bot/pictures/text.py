@@ -1,54 +1,150 @@
-"""The packaged fonts, and text made safe for them: no system font is ever used, so pictures look the same
-on every host. Characters outside the subset (emoji, CJK, Arabic, Cyrillic in display names) are left out,
-never drawn as "?" or as tofu boxes: "Chen 陈" is drawn "Chen", "Dee 🐉✨" "Dee". A name with nothing
-drawable left is "" here; the render code then writes something in its place (``drawable`` tells it)."""
+"""The packaged fonts, and text laid out in them: no system font is ever used, so pictures look the same on
+every host. DejaVu Sans draws Latin, Greek and Cyrillic; a character it lacks is drawn in the first of Noto
+Sans Hebrew, Noto Sans Arabic, Noto Sans CJK and Noto Color Emoji that has it (``fonts/README.md`` says what
+each keeps). Arabic and Hebrew are shaped and read right to left (libraqm, through Pillow; ``bidi`` orders
+a line). A character no shipped font has is never drawn as "?" or a box: ``clean`` leaves it out of free
+text, and ``drawable`` says a name is not drawn whole, so the render code writes "Player 2" in its place."""
 
 from __future__ import annotations
 
 import io
 import re
 import unicodedata
+from enum import Enum
 from functools import lru_cache
 from importlib import resources
 
-from PIL import ImageFont
+from PIL import ImageFont, features
 
-Font = ImageFont.FreeTypeFont
-
-# The code points kept by the subsetting command in fonts/README.md; keep the two in step.
-SUPPORTED: tuple[tuple[int, int], ...] = (
-    (0x0020, 0x007E),
-    (0x00A0, 0x00FF),
-    (0x0100, 0x017F),
-    (0x2000, 0x206F),
-    (0x2190, 0x2193),
-    (0x2212, 0x2212),
-    (0x2605, 0x2605),
-    (0x25CF, 0x25CF),
-    (0x25CB, 0x25CB),
-)
+from bot.pictures import bidi, cmap
 
 ELLIPSIS = "…"
 
+# Whether Pillow shapes text (libraqm with FriBiDi): without it Arabic can't be joined, nor a line ordered,
+# so Arabic and Hebrew count as missing (a name in them is written "Player 2", and ``python -m bot check``
+# says why). Pillow's wheels carry libraqm and load FriBiDi from the system (Debian's libfribidi0).
+SHAPING = features.check_feature("raqm")
 
-FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}  # by boldness; i18n: not text
+
+class Face(Enum):
+    """The shipped fonts, in the order a character is looked for."""
+
+    LATIN = "DejaVuSans"
+    HEBREW = "NotoSansHebrew"
+    ARABIC = "NotoSansArabic"
+    CJK = "NotoSansCJKsc"
+    EMOJI = "NotoColorEmoji"
 
 
-@lru_cache(maxsize=2)
-def _font_bytes(bold: bool) -> bytes:
-    """Read once: a font object per size is cheap when the file is already in memory."""
-    return resources.files("bot.pictures").joinpath("fonts", FONT_FILES[bold]).read_bytes()
+RIGHT_TO_LEFT = (Face.HEBREW, Face.ARABIC)
+# The file of each face, regular and bold; CJK has no bold (a bold CJK file would double its megabytes: it is
+# drawn a little heavier instead) and emoji have none.
+FILES: dict[tuple[Face, bool], str] = {  # i18n: not text
+    (Face.LATIN, False): "DejaVuSans.ttf",  # i18n: not text
+    (Face.LATIN, True): "DejaVuSans-Bold.ttf",  # i18n: not text
+    (Face.HEBREW, False): "NotoSansHebrew-Regular.ttf",  # i18n: not text
+    (Face.HEBREW, True): "NotoSansHebrew-Bold.ttf",  # i18n: not text
+    (Face.ARABIC, False): "NotoSansArabic-Regular.ttf",  # i18n: not text
+    (Face.ARABIC, True): "NotoSansArabic-Bold.ttf",  # i18n: not text
+    (Face.CJK, False): "NotoSansCJKsc-Regular.otf",  # i18n: not text
+    (Face.EMOJI, False): "NotoColorEmoji.ttf",  # i18n: not text
+}
+# Every shipped font with a word it must draw: ``python -m bot check`` draws each.
+FONT_FILES: dict[str, str] = {  # i18n: not text
+    "DejaVuSans.ttf": "Ag Ωж",  # i18n: not text
+    "DejaVuSans-Bold.ttf": "Ag Ωж",  # i18n: not text
+    "NotoSansHebrew-Regular.ttf": "מרים",  # i18n: not text
+    "NotoSansHebrew-Bold.ttf": "מרים",  # i18n: not text
+    "NotoSansArabic-Regular.ttf": "مريم",  # i18n: not text
+    "NotoSansArabic-Bold.ttf": "مريم",  # i18n: not text
+    "NotoSansCJKsc-Regular.otf": "陈ひ한",  # i18n: not text
+    "NotoColorEmoji.ttf": "🐉",  # i18n: not text
+}
+EMOJI_PPEM = 40  # the size of the emoji font's one bitmap strike (bench/build_fonts.py)
+EMOJI_EM = 1.15  # an emoji's width as a share of the text size around it (as chat apps draw them)
+CJK_BOLD = 0.03  # the stroke, as a share of the size, that draws CJK heavier in bold text
+_SILENT = frozenset(range(0x1F3FB, 0x1F400)) | frozenset(range(0xFE00, 0xFE10))  # skin tones, selectors
+
+
+class Font(ImageFont.FreeTypeFont):
+    """A packaged DejaVu Sans at one size, knowing its boldness (so the fonts a line falls back on match)."""
+
+    def __init__(self, data: bytes, size: int, bold: bool) -> None:
+        engine = ImageFont.Layout.RAQM if SHAPING else ImageFont.Layout.BASIC
+        super().__init__(io.BytesIO(data), size, layout_engine=engine)
+        self.bold = bold
+
+
+@lru_cache(maxsize=16)
+def font_bytes(name: str) -> bytes:
+    """A shipped font file, read once: a font object per size is cheap when the file is already in memory."""
+    return resources.files("bot.pictures").joinpath("fonts", name).read_bytes()
 
 
 @lru_cache(maxsize=128)
 def font(size: int, bold: bool = False) -> Font:
     """The packaged DejaVu Sans at ``size`` pixels (cached: FreeType loads are slow next to drawing)."""
-    return ImageFont.truetype(io.BytesIO(_font_bytes(bold)), max(1, size))
+    return Font(font_bytes(FILES[(Face.LATIN, bold)]), max(1, size), bold)
 
 
-def supported(ch: str) -> bool:
+@lru_cache(maxsize=256)
+def face_font(face: Face, size: int, bold: bool = False) -> Font:
+    """``face`` at ``size`` pixels (emoji always at their strike's size: they are scaled when drawn)."""
+    bold = bold and (face, True) in FILES
+    return Font(font_bytes(FILES[(face, bold)]), EMOJI_PPEM if face is Face.EMOJI else max(1, size), bold)
+
+
+@lru_cache(maxsize=8)
+def _covers(face: Face) -> frozenset[int]:
+    return cmap.characters(font_bytes(FILES[(face, False)]))
+
+
+@lru_cache(maxsize=8192)
+def face_of(ch: str) -> Face | None:
+    """The first shipped font with a glyph for ``ch``; None when none has it (or it is Arabic or Hebrew and
+    nothing here can shape it, or a flag, which needs shaping to join its two letters)."""
     cp = ord(ch)
-    return any(lo <= cp <= hi for lo, hi in SUPPORTED)
+    for face in Face:
+        if cp in _covers(face):
+            if not SHAPING and (face in RIGHT_TO_LEFT or 0x1F1E6 <= cp <= 0x1F1FF):
+                return None
+            return face
+    return None
+
+
+def attached(ch: str) -> bool:
+    """A mark or joiner drawn with the character before it, never alone."""
+    return unicodedata.category(ch) in ("Mn", "Me") or ch in "\u200c\u200d"
+
+
+def _chars(text: str) -> list[str | None]:
+    """Each character of ``text`` as drawn (NFC): itself, its compatibility form where only that has a glyph
+    ("𝓐" → "A"), "" where it is silent (format characters, stray marks, skin tones) or None where no
+    shipped font has it; the isolates ``bidi`` reads are kept."""
+    out: list[str | None] = []
+    before: Face | None = None
+    for ch in unicodedata.normalize("NFC", text):
+        cat = unicodedata.category(ch)
+        if ch in bidi.CONTROLS:
+            out.append(ch)
+        elif attached(ch):
+            out.append(ch if before is not None and ord(ch) in _covers(before) else "")
+        elif ch in "\t\n\r":
+            out.append(" ")
+            before = Face.LATIN
+        elif cat in ("Cf", "Cc") or ord(ch) in _SILENT:
+            out.append("")
+        elif cat in ("Cs", "Co", "Cn"):
+            out.append(None)
+        elif (before := face_of(ch)) is not None:
+            out.append(ch)
+        else:
+            compat = unicodedata.normalize("NFKC", ch)
+            faces = [face_of(c) for c in compat]
+            ok = compat != ch and all(faces) and not any(attached(c) for c in compat[:1])
+            out.append(compat if ok else None)
+            before = faces[-1] if ok else None
+    return out
 
 
 _DROPPED = "\x00"  # where a character was left out, until the spaces around it are tidied
@@ -61,57 +157,41 @@ def _tidy(gap: re.Match[str]) -> str:
     return " " if inside and " " in gap.group() else ""
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=2048)
 def clean(text: str) -> str:
-    """Text the subset font can draw: invisible format characters dropped, and every character no shipped
-    font has left out, with the spaces around it tidied ("Ana 🐉 Bo" → "Ana Bo", "Chen 陈" → "Chen")."""
-    out: list[str] = []
-    for ch in unicodedata.normalize("NFC", text):
-        cat = unicodedata.category(ch)
-        if cat in ("Cf", "Mn", "Me"):
-            continue  # joiners, variation selectors, stray combining marks: part of the previous character
-        if ch in "\t\n\r":
-            ch = " "
-        elif cat in ("Cc", "Cs", "Co", "Cn") or not supported(ch):
-            ch = _DROPPED
-        out.append(ch)
-    cleaned = "".join(out)
+    """Text the shipped fonts can draw: invisible format characters dropped, and every character no shipped
+    font has left out, with the spaces around it tidied ("Ana 𓀀 Bo" → "Ana Bo")."""
+    cleaned = "".join(_DROPPED if c is None else c for c in _chars(text))
     return _GAP.sub(_tidy, cleaned) if _DROPPED in cleaned else cleaned
 
 
 def left_out(text: str) -> str:
-    """The visible characters of ``text`` that pictures leave out (no shipped font has them), in order: for
-    an honest note, and for tests."""
-    silent = ("Cf", "Mn", "Me", "Cc")
-    return "".join(
-        ch
-        for ch in unicodedata.normalize("NFC", text)
-        if unicodedata.category(ch) not in silent and not supported(ch)
-    )
+    """The visible characters of ``text`` that no shipped font has, in order: for an honest note, and for
+    tests."""
+    return "".join(ch for ch, c in zip(_visible(text), _chars(text), strict=True) if c is None)
+
+
+def _visible(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
 
 
 def drawable(text: str) -> bool:
-    """Whether any visible part of ``text`` is drawn (a name in a script no shipped font has is not)."""
-    return bool(clean(text).strip())
+    """Whether ``text`` is drawn whole and shows something: every visible character in a shipped font (a
+    name that is not gets the seat's number in its place, never drawn in part)."""
+    return bool(clean(text).strip(" " + "".join(bidi.CONTROLS))) and not left_out(text)
 
 
-def fit(text: str, fnt: Font, width: float) -> str:
-    """``text`` cleaned and clipped with "…" so it is at most ``width`` pixels wide."""
-    text = clean(text)
-    if fnt.getlength(text) <= width:
-        return text
-    lo, hi = 0, len(text)
-    while lo < hi:  # the longest prefix that fits with the ellipsis
-        mid = (lo + hi + 1) // 2
-        if fnt.getlength(text[:mid].rstrip() + ELLIPSIS) <= width:
-            lo = mid
-        else:
-            hi = mid - 1
-    return text[:lo].rstrip() + ELLIPSIS if lo else ""
+def proof(name: str, sample: str) -> bool:
+    """Whether the shipped font file ``name`` loads, has a glyph for every letter of ``sample`` and draws it
+    with ink (``python -m bot check``)."""
+    emoji = name == FILES[(Face.EMOJI, False)]
+    f = Font(font_bytes(name), EMOJI_PPEM if emoji else 24, False)
+    has = cmap.characters(font_bytes(name))
+    ink = f.getmask(sample, mode="RGBA" if emoji else "L").getbbox()
+    return ink is not None and all(ord(ch) in has for ch in sample if ch != " ")
 
 
-def fitted_font(text: str, size: int, width: float, bold: bool = False, smallest: int = 6) -> Font:
-    """The largest font up to ``size`` in which ``text`` fits ``width`` (card names on a narrow face)."""
-    while size > smallest and font(size, bold).getlength(text) > width:
-        size -= 1
-    return font(size, bold)
+def forget() -> None:
+    """Forget every cached font and layout (tests that turn shaping off, or swap a font file)."""
+    for cached in (font_bytes, font, face_font, _covers, face_of, clean):
+        cached.cache_clear()

@@ -4,11 +4,12 @@ test): message text, and the scenes :mod:`bot.pictures` draws beside it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache, partial
 
 from bot import pictures
-from bot.base.i18n import ENGLISH, current, speaking
+from bot.base.i18n import ENGLISH, current, speaking, t
 from bot.base.panel import Picture
 from bot.render import words
 from bot.rules.decktet import ALL_CARDS, Card
@@ -47,3 +48,12 @@ def picture(filename: str, scene: pictures.Scene, alt: str) -> Picture:
     if not scene.names:
         scene = replace(scene, names=face_names())
     return Picture(filename, partial(pictures.draw, scene), alt, key=scene)
+
+
+def picture_names(names: Sequence[str]) -> tuple[str, ...]:
+    """Each seat's name as a picture writes it: whole, reading in its own direction inside any caption
+    ("مريم's hand"), or "Player 2" when no shipped font has one of its characters (never a part of it)."""
+    return tuple(
+        pictures.isolate(n if pictures.drawable(n) else t("general.picture.player", number=i + 1))
+        for i, n in enumerate(names)
+    )

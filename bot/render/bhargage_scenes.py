@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from bot import pictures as pic
 from bot.base.i18n import t
+from bot.render import picture_names
 from bot.render.bhargage import call_text, whose_hand
 from bot.render.rows import card_and_pile, hand_row
 from bot.rules import bhargage as bh
@@ -35,7 +36,7 @@ def board_scene(state: bh.State, names: Sequence[str]) -> pic.Scene:
     """The board as a picture: both pegs on a cribbage track (back peg, last points, target), the up-card
     and the pile."""
     parts: list[pic.Row | pic.Track] = [
-        pic.Track(_lanes(state.scores, state.backs, names), state.options.target)
+        pic.Track(_lanes(state.scores, state.backs, picture_names(names)), state.options.target)
     ]
     if state.phase is not bh.Phase.OVER:
         row = _play_row(state.up, state.pile, state.count, state.phase is bh.Phase.PLAY)
@@ -68,8 +69,10 @@ def panel_scene(view: bh.SeatView, picked: Sequence[Card] = ()) -> pic.Scene:
 
 
 def show_scene(events: Sequence[bh.Event], names: Sequence[str]) -> pic.Scene | None:
-    """The show as a picture: each counted hand (and the bhargage) beside the up-card, with what it scored;
-    None when these events hold no show."""
+    """The show as a picture: each counted hand (and the bhargage) beside the up-card, with what it scored,
+    and under it the shortage its opponent claimed (the suits it lacks); None when these events hold no
+    show."""
+    names = picture_names(names)
     rows: list[pic.Row | pic.Track] = []
     for ev in events:
         if isinstance(ev, bh.HandCounted):
@@ -82,4 +85,8 @@ def show_scene(events: Sequence[bh.Event], names: Sequence[str]) -> pic.Scene | 
                     labels=("", t("bhargage.picture.up-card")),
                 )
             )
+        elif isinstance(ev, bh.ShortageClaimed) and ev.points:
+            who, total = names[ev.claimant], ev.total_after
+            said = t("bhargage.picture.shortage", points=ev.points, name=who, total=total)
+            rows.append(pic.Row(caption=said, suits=ev.missing))
     return pic.Scene(tuple(rows), title=t("bhargage.picture.show")) if rows else None

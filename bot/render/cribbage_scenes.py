@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from bot import pictures as pic
 from bot.base.i18n import t
+from bot.render import picture_names
 from bot.render.cribbage_words import show_count, side_names
 from bot.render.rows import card_and_pile, hand_row
 from bot.rules import cribbage as C
@@ -29,6 +30,8 @@ def _play_row(
 
 
 def track(state: C.State, names: Sequence[str]) -> pic.Track:
+    """The peg board: a lane per side ("Ana & Cy" in partnerships), names as pictures write them."""
+    names = picture_names(names)
     lanes = tuple(
         pic.Lane(who, score)
         for who, score in zip(side_names(names, state.players), state.scores, strict=True)
@@ -46,7 +49,7 @@ def board_scene(state: C.State, names: Sequence[str]) -> pic.Scene:
     if row is not None:
         parts.append(row)
     if state.phase in (C.Phase.CUT, C.Phase.PLAY):
-        caption = t("cribbage.picture.crib", name=names[state.dealer])
+        caption = t("cribbage.picture.crib", name=picture_names(names)[state.dealer])
         parts.append(pic.Row(caption=caption, groups=((pic.BACK,) * 4,), small=True))
     return pic.Scene(tuple(parts), title=t("cribbage.picture.board-hand", hand=state.hand_no))
 
@@ -72,7 +75,8 @@ def panel_scene(view: C.SeatView, picked: Sequence[Card] = ()) -> pic.Scene:
 
 def show_scene(events: Sequence[C.Event], names: Sequence[str]) -> pic.Scene | None:
     """The show as a picture: each counted hand (and the crib) beside the starter, with its count; None when
-    these events hold no show."""
+    these events hold no show. A long count wraps onto more lines of its caption."""
+    names = picture_names(names)
     rows: list[Part] = []
     for ev in events:
         if isinstance(ev, C.HandCounted):

@@ -14,7 +14,7 @@ from typing import Any
 from bot import pictures as pic
 from bot.base.i18n import t, tn
 from bot.base.text import RULES_DOCS, rules_link
-from bot.render import suits, words
+from bot.render import picture_names, suits, words
 from bot.render.lists import chain
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, sort_key
@@ -461,9 +461,7 @@ def table_scene(v: D.View, names: Sequence[str]) -> pic.Scene:
     """The table as a picture: each player's melds bound this hand (with kind and points), the Discard
     Queue top first, and the Ace Pile with the suit straights follow."""
     rows: list[pic.Row | pic.Track] = []
-    for seat, given in enumerate(names):
-        # a name in a script the pictures' fonts lack (all CJK, Arabic, emoji) would leave no name at all
-        name = given if pic.drawable(given) else f"{t('deluxe.score.player')} {seat + 1}"
+    for seat, name in enumerate(picture_names(names)):
         turn = "» " if v.phase != D.Phase.OVER and v.turn == seat else ""
         left = t("deluxe.left-mark") if v.left[seat] else ""
         bound = v.bound[seat]
@@ -489,10 +487,18 @@ def table_scene(v: D.View, names: Sequence[str]) -> pic.Scene:
     return pic.Scene(tuple(rows), title=t("deluxe.picture.title", hand=v.hand_no), worth="suits")
 
 
+# Cards a line in a hand's picture: a phone shows a picture about 360 px wide, where five large cards a line
+# are each about 64 px wide (nine were 36 px: tests/test_pictures_phone.py measures it).
+HAND_PER_LINE = 5
+
+
 def hand_scene(hand: Sequence[Card], picked: Sequence[int] = ()) -> pic.Scene:
     """A player's hand as a picture, in the view's order (the order the menus list it, so ``picked``, the
-    positions of the cards picked for a meld, are raised)."""
+    positions of the cards picked for a meld, are raised), five cards a line."""
     row = pic.Row(
-        caption=t("deluxe.picture.your-hand"), groups=(tuple(hand),), picked=tuple((0, i) for i in picked)
+        caption=t("deluxe.picture.your-hand"),
+        groups=(tuple(hand),),
+        picked=tuple((0, i) for i in picked),
+        per_line=HAND_PER_LINE,
     )
     return pic.Scene((row,), worth="suits")

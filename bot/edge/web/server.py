@@ -442,11 +442,11 @@ class WebServer:
             async def make() -> bytes:  # anyone with the link opens this page: only what @everyone may see
                 sees = visibility.everyone_sees(self.bot.get_guild(guild_id))
                 found = (await live_tables(self.bot.store, self.bot.tables, guild_id, sees)).tables
-                began, now = time.thread_time(), self.bot.clock()
+                began, now = self.built.cpu(), self.bot.clock()
                 with speaking(lang):
                     entries = [(f"/t/{links.token('t', table.id, now)}", sight(table)) for table in found]
                     made = pages.server_page(entries, lang=lang).encode()
-                self.built.bill(client, time.thread_time() - began)
+                self.built.bill(client, self.built.cpu() - began)
                 self._servers.put((guild_id, lang), made)
                 return made
 
