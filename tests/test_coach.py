@@ -272,7 +272,7 @@ def test_the_threat_is_spoken_of_whoever_plays_next() -> None:
             if badvice is not None and bview.gone[1 - bview.seat]:
                 bwhy = bh_why.play_why(bview, badvice)
                 if bwhy.greedy is None and bwhy.points_pick is None:
-                    assert "Your opponent can't play on it" in bh_hint(bview)
+                    assert "Your opponent has said go: they can't play on it." in bh_hint(bview)
                     said["go"] += 1
             bstate, _ = bh.apply(bstate, bh_ai.choose(bview, rng, "hard"))
     assert min(said.values()) >= 1, said

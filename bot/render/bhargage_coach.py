@@ -192,8 +192,10 @@ def play_why_text(why: PlayWhy) -> str:
             other=words.title(why.greedy),
             threat=threat_text(why.greedy_threat, why.unseen, why.held),
         )
+    if not why.answers and why.held == 0:
+        return t("bhargage.why.no-answer-empty")
     if not why.answers:
-        return t("bhargage.why.no-answer")
+        return t("bhargage.why.no-answer-go")
     if why.threat is None:
         return t("bhargage.why.no-threat")
     return t("bhargage.why.leaves", threat=threat_text(why.threat, why.unseen, why.held))
