@@ -79,7 +79,7 @@ def test_no_hint_calls_a_discard_safe_when_the_next_player_could_bind_it() -> No
                         assert not binds_at_once(replace(later, hands=empty(later)), nxt, c), (seed, line)
             state, _ = D.apply(state, ai.choose(view, rng, "hard"))
         seed += 1
-    assert checked >= 2000
+    assert checked >= 2000 and safe >= 1  # the one case a hint may call safe is met too
 
 
 def empty(state: D.State) -> tuple[tuple[D.Card, ...], ...]:
