@@ -32,7 +32,16 @@ from bot.services import drawing, health
 from bot.settings import Settings
 from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.test_bhargage_discord import SEED, board, challenge, enabled, play_out, step, waiting_line
+from tests.test_bhargage_discord import (
+    SEED,
+    board,
+    challenge,
+    enabled,
+    every_click_mine,
+    play_out,
+    step,
+    waiting_line,
+)
 from tests.test_deluxe_discord import boot, live_panel, open_table, play_turn, to_move
 
 T = TypeVar("T")
@@ -69,6 +78,7 @@ async def test_bhargage_panels_board_and_show_carry_pictures(
     fake = fake_discord
     await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await every_click_mine(fake, [alice, bob])  # the cut waits for its press: the board is seen before it
     await challenge(fake, alice, bob)
     kept = board(fake, fake.channel)
     assert names(kept) == ["bhargage-board.png"]

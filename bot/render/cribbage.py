@@ -24,6 +24,7 @@ from bot.render.cribbage_words import (
     side_name,
     side_names,
 )
+from bot.render.words import capital
 from bot.rules import cribbage as C
 from bot.rules.cribbage_scoring import peg_items
 from bot.rules.pack52 import Card
@@ -94,14 +95,15 @@ class Lines:
         item = C.ScoreItem(ev.reason, ev.points, ev.cards)
         return t(
             "cribbage.play.scored",
-            call=call_text(item),
+            call=capital(call_text(item)),  # each call starts its line: "A pair for 2", "Coppia per 2"
             score=scored(self.names, self.players, ev.side, ev.total_after),
         )
 
     def whose(self, seat: int, kind: str) -> str:
+        """ "Ann's crib", at the start of a show's line ("Il crib di Ann")."""
         if kind == "crib":
-            return t("cribbage.show.whose-crib", name=self.names[seat])
-        return t("cribbage.show.whose-hand", name=self.names[seat])
+            return capital(t("cribbage.show.whose-crib", name=self.names[seat]))
+        return capital(t("cribbage.show.whose-hand", name=self.names[seat]))
 
     def shown(self, seat: int, kind: str, cards: Sequence[Card], starter: Card) -> str:
         return t(
@@ -115,12 +117,15 @@ class Lines:
         """A show counted: the cards (or the claim), each scoring combination with the cards that make it —
         so a player can check the count, as muggins asks them to —, then the count as said and the score."""
         who = scored(self.names, self.players, ev.side, ev.total_after)
+        count = capital(show_count(ev.items))
         if ev.claimed is None:
             head = self.shown(ev.seat, ev.kind, ev.cards, ev.starter)
+            last = t("cribbage.show.total", count=count, score=who)
         else:
+            # What the owner pegged, not the count: after a claim short of it or over it they differ (C9).
             head = t("cribbage.show.claimed", name=self.names[ev.seat], claimed=ev.claimed, total=ev.total)
-        items = [item_line(it) for it in ev.items]
-        return [head, *items, t("cribbage.show.total", count=show_count(ev.items), score=who)]
+            last = t("cribbage.show.pegged", count=count, pegged=ev.pegged, score=who)
+        return [head, *(item_line(it) for it in ev.items), last]
 
     def muggins(self, ev: C.MugginsTaken) -> str:
         """C9's call, "**Muggins!** 2 for Ann (47): Bo left 2 out." (or "claimed 2 too many")."""
