@@ -33,7 +33,7 @@ FOLDER = ROOT / "docs" / "transcripts"
 LANGUAGES = ("en", "it")
 # name: (game, options, computer players, seed)
 GAMES_PLAYED: dict[str, tuple[str, dict[str, Any], int, int]] = {
-    "bhargage": ("bhargage", {"target": 41}, 1, 3),
+    "bhargage": ("bhargage", {"target": 61}, 1, 2),
     "cribbage": ("cribbage", {"target": 61}, 1, 5),
     "deluxe": ("deluxe", {"target": 20}, 2, 7),
 }
@@ -149,6 +149,11 @@ def lines_of(chunk: str) -> int:
     return sum(1 for line in chunk.split("\n") if line.strip())
 
 
+def is_hint(chunk: str) -> bool:
+    """Whether an exchange is a hint and the menu again (what ``hint`` printed), not a move and replies."""
+    return chunk.lstrip().startswith("💡")
+
+
 def figures(counts: Sequence[int]) -> str:
     p90 = quantiles(counts, n=10, method="inclusive")[-1] if len(counts) > 1 else counts[0]
     return f"median {median(counts):g}, p90 {p90:g}, max {max(counts)} ({len(counts)} exchanges)"
@@ -167,9 +172,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.lines:
                 every = [lines_of(chunk) for chunk, _ in game.exchanges]
                 play_only = [lines_of(chunk) for chunk, in_play in game.exchanges if in_play]
+                hinted = [lines_of(chunk) for chunk, in_play in game.exchanges if in_play and is_hint(chunk)]
                 print(f"{name} {language}: all: {figures(every)}")
                 if play_only:
                     print(f"{name} {language}: the play: {figures(play_only)}")
+                    print(f"{name} {language}: the play, a hint and the menu again: {figures(hinted)}")
             if args.check:
                 if not path.exists() or path.read_text(encoding="utf-8") != game.text:
                     stale.append(path.relative_to(ROOT))
