@@ -195,7 +195,7 @@ async def start_bot(fake_discord: FakeDiscord, settings: Settings) -> AsyncItera
         *,
         setup: Callable[[TavernBot], object] | None = None,
         extensions: list[str] | None = None,
-        timeout: float = 5.0,
+        timeout: float = 30.0,  # a deadline, not a wait: a busy machine takes longer to be ready
         restored: bool = True,
     ) -> TavernBot:
         bot = create_bot(custom or settings, guild_ready_timeout=0.01, extensions=extensions)
