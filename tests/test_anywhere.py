@@ -16,7 +16,14 @@ from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.test_cribbage_discord import true_count
 from tests.transcripts import act, verb
 
-EXTENSIONS = ["cogs.general", "cogs.stats", "cogs.bhargage", "cogs.cribbage", "cogs.deluxe"]
+EXTENSIONS = [
+    "cogs.general",
+    "cogs.stats",
+    "cogs.bhargage",
+    "cogs.cribbage",
+    "cogs.deluxe",
+    "cogs.right_click",
+]
 INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
 
 
@@ -178,3 +185,44 @@ async def test_deluxe_for_three_in_a_group_dm_by_clicks_without_rest(
 
     assert table.status == "finished" and len(table.seats) == 3
     assert_interactions_only(fake, since)
+
+
+async def test_a_right_click_challenge_in_a_group_dm_is_played_to_its_end(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Right-click a friend, "Challenge to Bhargage": the same challenge as the slash command, accepted
+    and played to its end by clicks, without REST; the user commands are localized and installable both
+    ways."""
+    fake = fake_discord
+    bot = await boot(fake, start_bot)
+    menus = {c["name"]: c for c in fake.commands() if c.get("type") == 2}
+    assert set(menus) == {"Challenge to Bhargage", "Challenge to Cribbage", "Invite to Bharg Deluxe"}
+    for menu in menus.values():
+        assert menu["integration_types"] == [0, 1] and 2 in menu["contexts"]
+    assert menus["Challenge to Bhargage"]["name_localizations"]["it"] == "Sfida a Bhargage"
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    group = fake.add_group_dm(ann, bob)
+    since = len(fake.request_log)
+
+    posted = await fake.user_command(ann, group, "Challenge to Bhargage", bob)
+    assert bob.mention in posted.message.content  # the challenge names whom it challenges
+    await fake.click(bob, posted.message, "Accept")
+    table = await play_out(fake, bot, group, [ann, bob])
+
+    assert table.status == "finished" and table.game == "bhargage" and table.guild_id == USERS
+    assert_interactions_only(fake, since)
+
+
+async def test_invite_to_deluxe_seats_the_right_clicked_member_in_a_server_lobby(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """In a server that added the bot, the menu opens the same lobby as ``/deluxe create``, in the
+    server's scope, with the invited member seated."""
+    fake = fake_discord
+    bot = await boot(fake, start_bot)
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    posted = await fake.user_command(ann, fake.channel, "Invite to Bharg Deluxe", bob)
+    lobby = await bot.lobbies.get(1)
+    assert lobby is not None and lobby.guild_id == fake.guild.id
+    assert {ann.id, bob.id} <= set(lobby.names)
+    assert not posted.ephemeral

@@ -1461,6 +1461,7 @@ class FakeDiscord:
                         "application_id": str(self.app_id),
                         "version": str(self.ids.next()),
                         "type": cmd.get("type", 1),
+                        "description": cmd.get("description", ""),  # "" for user and message commands
                         **({"guild_id": str(guild_id)} if guild_id else {}),
                     }
                 )
