@@ -142,7 +142,10 @@ async def test_bhargage_in_a_group_dm_by_clicks_without_rest(
     assert len(fake.channel_messages(group)) > 3  # calls and boards went out as follow-ups
     for user in (ann, bob):  # the users' scope holds the game and its rating
         profile = await bot.store.profile(USERS, user.id)
-        assert profile.games and "bhargage" in {g.game for g in profile.games}
+        assert [g.game for g in profile.games] == ["bhargage"] and profile.games[0].rating is not None
+    card = await fake.slash(bob, group, "stats")  # /stats in the group DM: the users' scope
+    assert card.ephemeral and card.buttons() == []  # no Post in channel where the bot is not
+    assert "1" in card.text()
 
 
 async def test_cribbage_in_a_group_dm_by_clicks_without_rest(
