@@ -13,6 +13,7 @@ from bot.games import Table
 from bot.rules import cribbage as C
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.test_ai_discord import settle
 from tests.test_cribbage_discord import true_count
 from tests.transcripts import act, verb
 
@@ -49,6 +50,10 @@ def board_of(fake: FakeDiscord, group: FakeChannel) -> FakeMessage:
     return boards[-1]
 
 
+def hand_button(board: FakeMessage) -> str:
+    return next(str(b.custom_id) for b in board.buttons() if verb(b.custom_id) == "hand")
+
+
 def hand_panel(fake: FakeDiscord, user: FakeUser) -> FakeMessage | None:
     """The user's newest ephemeral panel with controls to use."""
     for m in reversed(fake.ephemerals(user)):
@@ -57,16 +62,25 @@ def hand_panel(fake: FakeDiscord, user: FakeUser) -> FakeMessage | None:
     return None
 
 
+def drawn_now(panel: FakeMessage, table: Table, seat: int) -> bool:
+    """Whether the panel's controls carry the seat's current freshness token (``tv:g:<id>:<token>:...``)."""
+    ids = [
+        c.custom_id
+        for c in [*panel.buttons(), *panel.selects()]
+        if c.custom_id and verb(c.custom_id) != "hint"
+    ]
+    return bool(ids) and all(i.split(":")[3] == table.adapter.token(table, seat) for i in ids)
+
+
 async def step(fake: FakeDiscord, bot: TavernBot, group: FakeChannel, table: Table, user: FakeUser) -> None:
     """One step of the player the game waits for, by clicks: Your hand on the board when they hold no
-    panel, else the next control of their panel (a cribbage count claimed at its true worth)."""
+    panel drawn as the table is now (their reach ran out while everyone was away), else the next control of
+    their panel."""
     panel = hand_panel(fake, user)
-    if panel is None:
-        await fake.click(
-            user,
-            board_of(fake, group),
-            next(str(b.custom_id) for b in board_of(fake, group).buttons() if verb(b.custom_id) == "hand"),
-        )
+    seat = table.seat_of(user.id)
+    assert seat is not None
+    if panel is None or not drawn_now(panel, table, seat):
+        await fake.click(user, board_of(fake, group), hand_button(board_of(fake, group)))
         return
     if table.game == "cribbage":
         await cribbage_step(fake, user, panel, table.state)
@@ -103,11 +117,14 @@ async def play_out(
     for n in range(800):
         if table.status != "active":
             return table
-        if n == idle_at:
+        if n == idle_at:  # everyone away for 16 minutes; back, each asks for their hand on the board
             bot.clock.advance(16 * 60)
+            for user in users:
+                await fake.click(user, board_of(fake, group), hand_button(board_of(fake, group)))
         waiting = table.people_waited_for()
         assert waiting, "the table waits for nobody"
         await step(fake, bot, group, table, by_id[table.user_ids[waiting[0]]])
+        await settle(fake, bot)  # a forced move (the computer makes it) told too
         table = await bot.tables.get(table.id)
     raise AssertionError("the game did not end")
 

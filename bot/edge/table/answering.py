@@ -56,21 +56,28 @@ class Answering:
 
     def __init__(self, host: Host) -> None:
         self.host = host
-        self._press: dict[int, Press] = {}  # table id → its newest interaction
+        self._press: dict[int, list[Press]] = {}  # table id → its newest interactions (two at most)
         self._boards: dict[int, Board] = {}  # table id → its board message
         self._sent: dict[int, int] = {}  # interaction id → follow-ups it sent
 
     def pressed(self, table: Table, interaction: Interaction) -> None:
-        """A player pressed at the table (or opened it): their interaction carries what it says next."""
+        """A player pressed at the table (or opened it): their interaction carries what it says next, once
+        it is acknowledged (until then, the one before it: a computer player's move may be told meanwhile)."""
         if table.meta.by_interaction:
-            self._press[table.id] = Press(interaction, self.host.clock())
+            before = self._press.get(table.id, [])
+            kept = [p for p in before if p.interaction.response.is_done()][-1:]
+            for dropped in before:
+                if dropped not in kept:
+                    self._sent.pop(dropped.interaction.id, None)
+            self._press[table.id] = [*kept, Press(interaction, self.host.clock())]
 
     def press(self, table: Table) -> Interaction | None:
-        """The table's newest interaction, while its token may still be used."""
-        press = self._press.get(table.id)
-        if press is None or self.host.clock() - press.since >= LIFE:
-            return None
-        return press.interaction
+        """The table's newest acknowledged interaction, while its token may still be used."""
+        now = self.host.clock()
+        for press in reversed(self._press.get(table.id, ())):
+            if press.interaction.response.is_done() and now - press.since < LIFE:
+                return press.interaction
+        return None
 
     def opened(self, table: Table, interaction: Interaction) -> None:
         """The opening's answer is the board: the message the challenge's (or lobby's) interaction made."""
@@ -78,10 +85,9 @@ class Answering:
         self._boards[table.id] = Board(interaction, None, self.host.clock(), table.seq)
 
     def forget(self, table: Table) -> None:
-        press = self._press.pop(table.id, None)
-        self._boards.pop(table.id, None)
-        if press is not None:
+        for press in self._press.pop(table.id, ()):
             self._sent.pop(press.interaction.id, None)
+        self._boards.pop(table.id, None)
 
     async def post(self, table: Table, panel: Panel) -> discord.Message | None:
         """A public message as a follow-up of the table's newest interaction; None (logged) when there is
