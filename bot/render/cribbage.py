@@ -365,9 +365,11 @@ def hand_text(view: C.SeatView, names: Sequence[str]) -> str:
         lines.append(t("cribbage.board.starter", card=label(view.starter)))
     if view.phase is C.Phase.PLAY:
         lines.append(pile_text(view.pile, view.count))
-    lines.append(t("cribbage.panel.your-cards", cards=cards_short(view.hand)))
-    if view.phase is C.Phase.PLAY and view.kept != view.hand:
-        lines.append(t("cribbage.panel.kept", cards=cards_short(view.kept)))
+    if view.phase is C.Phase.PLAY and view.kept != view.hand:  # one line: the panel stays short
+        mine = cards_short(view.hand)
+        lines.append(t("cribbage.panel.your-cards-kept", cards=mine, kept=cards_short(view.kept)))
+    else:
+        lines.append(t("cribbage.panel.your-cards", cards=cards_short(view.hand)))
     cutter = (view.dealer + 1) % view.players
     if view.phase is C.Phase.CUT:
         lines.append(
