@@ -111,6 +111,9 @@ class FakeChannel:
     name: str
     guild: FakeGuild | None = None
     recipient: FakeUser | None = None  # DM channels only
+    # A group DM (type 3): its members. The bot is never one of them: a user-installed app reaches a group DM
+    # only through the interactions its members send (REST to the channel: 403 50001 Missing Access).
+    recipients: tuple[FakeUser, ...] | None = None
     bot_permissions: int = ALL_PERMISSIONS
     bot_user_id: int = 0
     deleted: bool = False
@@ -130,11 +133,22 @@ class FakeChannel:
 
     @property
     def is_dm(self) -> bool:
-        return self.guild is None
+        """The bot's DM with one user (a group DM is not one: the bot is not in it)."""
+        return self.guild is None and self.recipients is None
 
     @property
     def is_thread(self) -> bool:
         return self.parent is not None
+
+    @property
+    def is_group(self) -> bool:
+        """A group DM: the bot is not a member, so only interactions reach it."""
+        return self.recipients is not None
+
+    @property
+    def bot_absent(self) -> bool:
+        """Whether the bot is not a member of the channel (a group DM): REST there is refused."""
+        return self.is_group
 
     @property
     def mention(self) -> str:
@@ -146,7 +160,9 @@ class FakeChannel:
         return self.parent.bot_permissions if self.parent is not None else self.bot_permissions
 
     def can_view(self, user_id: int) -> bool:
-        """Whether a member may view this channel (a thread: its parent)."""
+        """Whether a member may view this channel (a thread: its parent; a group DM: its members)."""
+        if self.recipients is not None:
+            return any(u.id == user_id for u in self.recipients)
         if self.parent is not None:
             return self.parent.can_view(user_id)
         return self.viewers is None or user_id in self.viewers
@@ -187,6 +203,16 @@ class FakeChannel:
     def payload(self) -> dict[str, Any]:
         if self.parent is not None:
             return self.thread_payload()
+        if self.recipients is not None:
+            return {
+                "id": str(self.id),
+                "type": 3,
+                "name": self.name,
+                "icon": None,
+                "owner_id": str(self.owner_id),
+                "recipients": [u.payload() for u in self.recipients],
+                "last_message_id": None,
+            }
         if self.guild is None:
             assert self.recipient is not None
             return {
@@ -224,7 +250,9 @@ class FakeChannel:
         }
 
     def __repr__(self) -> str:
-        if self.recipient is not None:
+        if self.recipients is not None:
+            where = "group DM " + ", ".join(u.name for u in self.recipients)
+        elif self.recipient is not None:
             where = "DM " + self.recipient.name
         elif self.parent is not None:
             where = f"thread {self.name!r} in #{self.parent.name}"
@@ -621,6 +649,7 @@ class FakeInteraction:
     description: str
     message: FakeMessage | None = None  # the message a component/modal was on
     created: float = field(default_factory=time.monotonic)
+    born: float = 0.0  # on the fake's clock (``FakeDiscord.clock``): the token dies ``token_life`` after
     # time.perf_counter() stamps for latency figures: INTERACTION_CREATE written, callback POST arrived.
     sent_at: float | None = None
     callback_at: float | None = None

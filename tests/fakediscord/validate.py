@@ -643,12 +643,18 @@ def _check_text(errors: FormErrors, at: tuple[str | int, ...], item: dict[str, A
 
 
 def validate_commands(body: Any) -> None:
-    """A bulk command sync as Discord checks it (chat-input commands): names, descriptions, options, choices
-    and all their localizations; 400/50035 with Discord's error tree otherwise."""
+    """A bulk command sync as Discord checks it: chat-input commands' names, descriptions, options, choices
+    and all their localizations; a user or message command's name of 1-32 characters (any case, spaces
+    too) and no description; 400/50035 with Discord's error tree otherwise."""
     errors = FormErrors()
     if not isinstance(body, list):
         raise DiscordError(400, 50035, "Invalid Form Body")
     for i, command in enumerate(body):
+        if command.get("type", 1) in (2, 3):
+            _check_text(errors, (i,), command, named=False)
+            if command.get("description"):
+                errors.add((i, "description"), "BASE_TYPE_BAD_LENGTH", "Must be 0 in length.")
+            continue
         _check_text(errors, (i,), command, named=True)
         stack: list[tuple[tuple[str | int, ...], dict[str, Any]]] = [((i,), command)]
         while stack:

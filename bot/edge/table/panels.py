@@ -82,6 +82,8 @@ class PrivatePanels:
         return live is not None and live[1] == message.id
 
     async def _dms_closed(self, table: Table, seat: int) -> bool:
+        if table.meta.by_interaction:
+            return True  # no DM: the hand is the seat's ephemeral Your hand panel
         return seat in table.meta.dm_closed or not (await self.host.server_settings.get(table.guild_id)).dms
 
     async def show(

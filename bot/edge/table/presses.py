@@ -42,6 +42,7 @@ class Presses:
     async def press(self, interaction: Interaction, table: Table, seat: int, click: Click) -> None:
         """Answer the press as the session core says the click comes to."""
         self.publisher.saw(table, seat)
+        self.publisher.places.answering.pressed(table, interaction)  # it carries what the table says now
         if click.verb == "claim":
             await self._claim(interaction, table, seat, click)
             return
