@@ -1896,7 +1896,13 @@ class FakeDiscord:
     ) -> FakeMessage:
         plan = [] if loading else self._plan_attachments(body, files, None, prefix)
         if not loading:
-            validate_message_payload(body, prefix=prefix, attachments=len(plan), emoji_ids=self._emoji_ids())
+            validate_message_payload(
+                body,
+                prefix=prefix,
+                attachments=len(plan),
+                emoji_ids=self._emoji_ids(),
+                files=_names(plan),
+            )
         content = str(body.get("content") or "")
         embeds = list(body.get("embeds") or [])
         components = list(body.get("components") or [])
@@ -1920,6 +1926,7 @@ class FakeDiscord:
             reference_id=int(ref["message_id"]) if ref.get("message_id") else None,
             allowed_mentions=body.get("allowed_mentions"),
         )
+        msg.shown_text()
         self.messages[msg.id] = msg
         self._in_channel.setdefault(channel.id, []).append(msg)
         if channel.is_thread and not msg.ephemeral:
@@ -1943,7 +1950,12 @@ class FakeDiscord:
         self._check_thread_writable(msg.channel, sending=False)
         plan = self._plan_attachments(body, files, msg, prefix)
         validate_message_payload(
-            body, current=msg, prefix=prefix, attachments=len(plan), emoji_ids=self._emoji_ids()
+            body,
+            current=msg,
+            prefix=prefix,
+            attachments=len(plan),
+            emoji_ids=self._emoji_ids(),
+            files=_names(plan),
         )
         msg.edits.append(msg.snapshot())
         msg.edited = time.time()
@@ -1960,6 +1972,7 @@ class FakeDiscord:
         msg.attachments = self._store_attachments(plan, msg.channel, ephemeral=msg.ephemeral)
         msg.files = {a["filename"]: self.attachment_data[int(a["id"])] for a in msg.attachments}
         msg.flags &= ~LOADING
+        msg.shown_text()
         self._notify(msg)
 
     # ------------------------------------------------------------------------------ interaction REST
@@ -2098,3 +2111,8 @@ class FakeDiscord:
         if msg.deleted:
             raise DiscordError(404, 10008, "Unknown Message")
         return msg
+
+
+def _names(plan: list[dict[str, Any] | tuple[FilePart, str, dict[str, Any]]]) -> set[str]:
+    """The file names a message will have after a request, from its attachments plan."""
+    return {str(p["filename"]) if isinstance(p, dict) else p[1] for p in plan}
