@@ -38,8 +38,8 @@ class Layout(discord.ui.LayoutView):
 
 
 def texts(panel: Panel) -> list[str]:
-    """The panel's text blocks: its content, then its embed (a bold title over the description); each cut
-    so that all of them together stay within Discord's 4,000 characters."""
+    """The panel's text blocks: its content, then its embed (a bold title over the description); the last
+    that passes Discord's 4,000 characters in all is cut, ending in "…", and nothing after it is sent."""
     blocks = [panel.content] if panel.content else []
     if panel.embed is not None:
         title = f"**{panel.embed.title}**\n" if panel.embed.title else ""
@@ -47,7 +47,9 @@ def texts(panel: Panel) -> list[str]:
     out: list[str] = []
     room = TEXT_MAX
     for block in blocks:
-        block = block.strip("\n")[:room]
+        block = block.strip("\n")
+        if len(block) > room:  # cut where it must be, and seen to be cut
+            block = block[: room - 1] + "…" if room > 1 else ""
         if block:
             out.append(block)
             room -= len(block)

@@ -87,6 +87,7 @@ class Presses:
                 done = None
             answered: int | None = None
             if done is not None:
+                done = done.laid_out(accent(seat))  # the seat's panel, as its live panel is drawn
                 answered = seat  # the pressed panel is the seat's live panel, redrawn through the answer
                 await self.panels.take_reach(interaction, table, seat)
             await self.saved(interaction, table, played.events, played.told, done, answered=answered)
