@@ -345,14 +345,11 @@ async def deliver(
     interaction's own edit) once drawn, unless the message was edited again meanwhile. What an edit shows is
     remembered only when no newer edit of the message began meanwhile: a replaced edit waiting for the
     global budget gets the newer one's answer (``bot.edge.governor``), which shows another picture under
-    the same file name. When Discord
-    refuses the upload (too large, or a server error after discord.py's own retries) the text goes alone:
-    a picture never blocks or loses a move.
-
-    An edit keeps its message's format: ``laid`` (whether the edited message is a layout message, when the
-    caller has it: a pressed message), else what this process knows of it, else the panel's own. A message
-    of the other format (one sent before layouts, edited after a restart) refuses the edit: it is remembered
-    and edited again in its own format, once per message and process."""
+    the same file name. When Discord refuses the upload (too large, or a server error after discord.py's
+    own retries) the text goes alone: a picture never blocks or loses a move. An edit keeps its message's
+    format: ``laid`` (the pressed message's, when the caller has it), else what this process knows, else
+    the panel's; a message of the other format (sent before layouts) refuses it, and is edited again in
+    its own."""
     known = None if new else laid if laid is not None else SHOWS.laid(editing)
     form = panel.layout if known is None else known
     picture = panel.picture
