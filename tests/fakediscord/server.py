@@ -67,6 +67,7 @@ from .model import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     AUTO_ARCHIVE_DURATIONS,
+    COMPONENTS_V2,
     CREATE_PUBLIC_THREADS,
     EPHEMERAL,
     LOADING,
@@ -1226,6 +1227,9 @@ class FakeDiscord:
         found = contract.check(request.method, path, body, files=files, payload_json=bool(parts))
         self.contract_checked += 1
         REFEREE["checked"] += 1
+        message = body.get("data") if isinstance(body, dict) and "type" in body else body
+        if isinstance(message, dict) and int(message.get("flags") or 0) & COMPONENTS_V2:
+            REFEREE["layouts"] += 1  # a message sent or edited with the layout flag
         if not found:
             return None
         REFEREE["violations"] += 1
