@@ -466,7 +466,12 @@ class Snapshot:
 
 @dataclass(eq=False)
 class FakeMessage:
-    """One message the bot posted: in a channel, as an interaction response, or as a followup."""
+    """One message the bot posted: in a channel, as an interaction response, or as a followup.
+
+    ``content`` is what the message says as text: its content, or for a layout message (``IS_COMPONENTS_V2``,
+    which has no content field: Discord refuses one) its text displays in order, one per line, so a test
+    reads a panel's words the same in either format. What Discord is sent and sends back is unchanged
+    (:meth:`payload` gives a layout message no content)."""
 
     id: int
     channel: FakeChannel
@@ -539,12 +544,23 @@ class FakeMessage:
             )
         return found[0]
 
+    @property
+    def laid_out(self) -> bool:
+        """Whether this is a layout message (flag ``IS_COMPONENTS_V2``)."""
+        return bool(self.flags & COMPONENTS_V2)
+
+    def shown_text(self) -> None:
+        """A layout message's ``content``: its text displays (called after every create and edit)."""
+        if self.laid_out:
+            self.content = "\n".join(components_text(self.components))
+
     def text(self) -> str:
         """Content, embed author/title/description/fields/footer and text displays, one per line."""
         parts = [self.content] if self.content else []
         for e in self.embeds:
             parts.extend(embed_text(e))
-        parts.extend(components_text(self.components))
+        if not self.laid_out:  # a layout message's content is its text displays already
+            parts.extend(components_text(self.components))
         return "\n".join(parts)
 
     def pinged_user_ids(self) -> list[int]:
@@ -588,7 +604,7 @@ class FakeMessage:
             "id": str(self.id),
             "channel_id": str(self.channel.id),
             "author": self.author.payload(),
-            "content": self.content,
+            "content": "" if self.laid_out else self.content,
             "timestamp": iso(self.created),
             "edited_timestamp": iso(self.edited) if self.edited else None,
             "tts": False,

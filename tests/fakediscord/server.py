@@ -75,6 +75,7 @@ from .model import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     AUTO_ARCHIVE_DURATIONS,
+    COMPONENTS_V2,
     CREATE_PUBLIC_THREADS,
     EPHEMERAL,
     LOADING,
@@ -1289,6 +1290,9 @@ class FakeDiscord:
         found = contract.check(request.method, path, body, files=files, payload_json=bool(parts))
         self.contract_checked += 1
         REFEREE["checked"] += 1
+        message = body.get("data") if isinstance(body, dict) and "type" in body else body
+        if isinstance(message, dict) and int(message.get("flags") or 0) & COMPONENTS_V2:
+            REFEREE["layouts"] += 1  # a message sent or edited with the layout flag
         if not found:
             return None
         REFEREE["violations"] += 1
@@ -1963,7 +1967,13 @@ class FakeDiscord:
     ) -> FakeMessage:
         plan = [] if loading else self._plan_attachments(body, files, None, prefix)
         if not loading:
-            validate_message_payload(body, prefix=prefix, attachments=len(plan), emoji_ids=self._emoji_ids())
+            validate_message_payload(
+                body,
+                prefix=prefix,
+                attachments=len(plan),
+                emoji_ids=self._emoji_ids(),
+                files=_names(plan),
+            )
         content = str(body.get("content") or "")
         embeds = list(body.get("embeds") or [])
         components = list(body.get("components") or [])
@@ -1987,6 +1997,7 @@ class FakeDiscord:
             reference_id=int(ref["message_id"]) if ref.get("message_id") else None,
             allowed_mentions=body.get("allowed_mentions"),
         )
+        msg.shown_text()
         self.messages[msg.id] = msg
         self._in_channel.setdefault(channel.id, []).append(msg)
         if channel.is_thread and not msg.ephemeral:
@@ -2010,7 +2021,12 @@ class FakeDiscord:
         self._check_thread_writable(msg.channel, sending=False)
         plan = self._plan_attachments(body, files, msg, prefix)
         validate_message_payload(
-            body, current=msg, prefix=prefix, attachments=len(plan), emoji_ids=self._emoji_ids()
+            body,
+            current=msg,
+            prefix=prefix,
+            attachments=len(plan),
+            emoji_ids=self._emoji_ids(),
+            files=_names(plan),
         )
         msg.edits.append(msg.snapshot())
         msg.edited = time.time()
@@ -2027,6 +2043,7 @@ class FakeDiscord:
         msg.attachments = self._store_attachments(plan, msg.channel, ephemeral=msg.ephemeral)
         msg.files = {a["filename"]: self.attachment_data[int(a["id"])] for a in msg.attachments}
         msg.flags &= ~LOADING
+        msg.shown_text()
         self._notify(msg)
 
     # ------------------------------------------------------------------------------ interaction REST
@@ -2178,3 +2195,8 @@ class FakeDiscord:
         if msg.deleted:
             raise DiscordError(404, 10008, "Unknown Message")
         return msg
+
+
+def _names(plan: list[dict[str, Any] | tuple[FilePart, str, dict[str, Any]]]) -> set[str]:
+    """The file names a message will have after a request, from its attachments plan."""
+    return {str(p["filename"]) if isinstance(p, dict) else p[1] for p in plan}

@@ -21,7 +21,7 @@ from bot.edge.table.places import Places
 from bot.edge.table.presses import Presses
 from bot.edge.table.publisher import Publisher
 from bot.games import INTERACTIONS, Click, NotSeated, Table
-from bot.games.seats import is_bot, is_forgotten, level_of
+from bot.games.seats import TABLE_ACCENT, is_bot, is_forgotten, level_of
 from bot.render import levels
 from bot.services.cooldowns import Limits
 from bot.services.lobbies import Player
@@ -184,7 +184,7 @@ class Commands:
         note = (
             t("tavern.your-game-in", channel=table.channel_id) if self.elsewhere(interaction, table) else ""
         )
-        panel = table.adapter.seat_panel(table, seat, note)
+        panel = table.adapter.private_panel(table, seat, note)
         await self.panels.ephemeral(interaction, table, seat, panel)
 
     async def ask_resign(self, interaction: Interaction, game: str) -> None:
@@ -215,7 +215,11 @@ class Commands:
         table = await tables.get(table.id)  # as stored, if another process moved since
         place = self.places.home(table)
         if interaction.channel_id != place:  # the game plays in its thread: the board kept current is there
-            board = table.adapter.board(table).with_note(t("tavern.board-in-thread", channel=place))
+            board = (
+                table.adapter.board(table)
+                .with_note(t("tavern.board-in-thread", channel=place))
+                .laid_out(TABLE_ACCENT)
+            )
             await delivery.send_ephemeral(interaction, board, table.id)
             return
         board = await self.places.board(table)  # in the channel's language, with the browser's link

@@ -17,7 +17,7 @@ from discord.http import HTTPClient
 from bot.base import safe
 from bot.base.panel import Panel
 from bot.edge.governor import Governor
-from bot.games.seats import shown
+from bot.games.seats import TABLE_ACCENT, shown
 from bot.services.languages import Languages
 from bot.services.links import Links
 from bot.services.lobbies import LobbyService, Player
@@ -106,4 +106,5 @@ def private(interaction: Interaction) -> bool:
 def lobby_panel(adapter: Any, lobby: Lobby) -> Panel:
     """The lobby message, its bots named in the language in force."""
     names = {user: shown(user, name) for user, name in lobby.names.items()}
-    return adapter.lobby_panel(replace(lobby, names=names))  # type: ignore[no-any-return]
+    panel: Panel = adapter.lobby_panel(replace(lobby, names=names))
+    return panel.laid_out(TABLE_ACCENT)

@@ -26,7 +26,7 @@ from bot.edge.governor import Urgency, urgency
 from bot.edge.table.answering import Answering, with_hand
 from bot.edge.table.host import USERS, Host, Interaction, lobby_panel, mention
 from bot.games import Table
-from bot.games.seats import is_bot
+from bot.games.seats import TABLE_ACCENT, is_bot
 from bot.services.server_settings import BROWSER_OFF
 
 if TYPE_CHECKING:
@@ -87,7 +87,9 @@ class Places:
             log.warning("game %d: could not open a thread (%s)", table.id, err)
             return started.with_note(refused)
         await self.host.tables.save_meta(table, thread_id=thread.id, summary=(table.channel_id, starter_id))
-        return await self.linked(table, table.adapter.summary(table, f"<#{thread.id}>"))
+        return await self.linked(
+            table, table.adapter.summary(table, f"<#{thread.id}>").laid_out(TABLE_ACCENT)
+        )
 
     async def linked(self, table: Table, panel: Panel) -> Panel:
         """``panel`` with the link to watch the table in a browser (its replay once over) last among its
@@ -104,7 +106,7 @@ class Places:
 
     async def _new_summary(self, table: Table, channel_id: int) -> None:
         async with self.host.languages.channel(table.guild_id):
-            panel = await self.linked(table, table.adapter.summary(table, f"<#{self.home(table)}>"))
+            panel = await self.linked(table, self.summary(table))
         try:
             sent = await delivery.deliver(self.at(channel_id, table).send, panel, "g", table.id, new=True)
         except discord.HTTPException as err:
@@ -112,13 +114,17 @@ class Places:
             return
         await self.host.tables.save_meta(table, summary=(channel_id, sent.id))
 
+    def summary(self, table: Table) -> Panel:
+        """The channel's message of a game played in a thread, as one container in the table's colour."""
+        return table.adapter.summary(table, f"<#{self.home(table)}>").laid_out(TABLE_ACCENT)
+
     async def refresh_summary(self, table: Table) -> None:
         """Keep the channel's summary of a game played in a thread current; post it again if deleted."""
         if table.meta.summary is None:
             return
         channel_id, message_id = table.meta.summary
         async with self.host.languages.channel(table.guild_id):
-            panel = await self.linked(table, table.adapter.summary(table, f"<#{self.home(table)}>"))
+            panel = await self.linked(table, self.summary(table))
         try:
             message = self.at(channel_id, table).get_partial_message(message_id)
             with urgency(Urgency.LATER):  # the thread and the panels say the same sooner
@@ -182,7 +188,7 @@ class Places:
         """The table's board message, in its channel's language; with the browser's link when the game has
         no summary in the channel (it plays there: the board is its message to look at)."""
         async with self.host.languages.channel(table.guild_id):
-            board = table.adapter.board(table)
+            board = table.adapter.board(table).laid_out(TABLE_ACCENT)
             if table.meta.by_interaction:
                 return with_hand(table, board)
             return board if table.meta.summary is not None else await self.linked(table, board)

@@ -425,7 +425,7 @@ class _Telling:
         for seat in self.ann.ping_seats:
             if seat not in news.dealt and not table.is_bot(seat):
                 with speaking(publisher.language(table, seat, self.channel)):
-                    panel = adapter.seat_panel(table, seat)
+                    panel = adapter.private_panel(table, seat)
                 await publisher.panels.show(table, seat, panel, notify=True)
         if table.is_over():
             for seat in range(len(table.seats)):
