@@ -72,6 +72,8 @@ class Commands:
         if invited is not None and self.host.user is not None and invited.id == self.host.user.id:
             await self.practice(interaction, game, ai.DEFAULT_LEVEL, options)  # challenging the bot itself
             return
+        if interaction.context.dm_channel:  # the bot's own DM: no one else can see it, or join
+            raise UserFacingError("tavern.error.not-in-bot-dm")
         scope = scope_of(interaction)
         if scope != USERS:
             self.refuse_permissions(interaction)
