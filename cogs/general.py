@@ -22,6 +22,7 @@ from bot.edge import (
     me_panel,
     record_export,
     replay_book,
+    settings_form,
     visibility,
 )
 from bot.edge.contract.limits import INTEGER_MAX
@@ -262,6 +263,9 @@ class General(commands.Cog):
             raise UserFacingError("tavern.settings.admins-only")
         self.bot.limits.admin.take(interaction.user.id)
         asked = {k: v for k, v in changes.items() if v is not None}
+        if not asked and not reset:  # no option: the form, which saves each choice as it is made
+            await settings_form.show(self.bot, interaction, interaction.guild_id)
+            return
         text = await self.bot.server_settings.answer(interaction.guild_id, asked, reset=reset)
         await interaction.response.send_message(text, ephemeral=True)
 
