@@ -114,7 +114,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if REFEREE["checked"]:
         untaken = REFEREE["violations"] - REFEREE["taken"]
         terminalreporter.write_line(
-            f"Discord's published contract: {REFEREE['checked']} requests checked, {untaken} violations "
+            f"Discord's published contract: {REFEREE['checked']} requests checked "
+            f"({REFEREE['layouts']} with the layout flag), {untaken} violations "
             f"({REFEREE['taken']} more planted on purpose by tests and caught)"
         )
     for reason, count in _postgres_skips.items():
