@@ -207,7 +207,7 @@ async def test_bad_input_is_refused_and_changes_nothing(
     seq = table.seq
 
     in_dm = await fake.slash(ann, fake.dm_channel(ann), "deluxe hand", force=True)
-    assert in_dm.content == t("tavern.error.server-only")
+    assert in_dm.content == t("tavern.no-game-here", game="Bharg Deluxe")  # (her game is in the server)
     busy = await fake.slash(eve, fake.channel, "deluxe create")
     assert "already a game in this channel" in busy.content
     ping = pings(fake)[-1]

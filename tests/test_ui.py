@@ -121,6 +121,7 @@ async def test_a_lobby_whose_message_failed_is_cancelled(tmp_path: Path, fail: b
             guild_id=1,
             channel_id=2,
             is_guild_integration=lambda: True,  # the server added the bot
+            context=discord.app_commands.AppCommandContext(guild=True),  # in a server's channel
             user=user,
             app_permissions=discord.Permissions.all(),
             response=_Response(fail),

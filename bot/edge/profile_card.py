@@ -174,11 +174,13 @@ def _change(g: GameProfile, s: Shown) -> str:
     return "±0" if s.change == 0 else f"{s.change:+d}".replace("-", "−")
 
 
-def panel(names: tuple[str, ...], p: Profile, games: Any) -> Panel:
-    """The message: the facts as text, and (when there is anything to show) the card beside them."""
-    content = text(names[0], p, games)
+def panel(names: tuple[str, ...], p: Profile, games: Any, *, users: bool = False) -> Panel:
+    """The message: the facts as text, and (when there is anything to show) the card beside them.
+    ``users``: the users' scope (no server's), which the empty card says."""
     if p.empty:
-        return Panel(content=content)
+        none = t("profile.none-users", name=names[0]) if users else t("profile.none", name=names[0])
+        return Panel(content=none)
+    content = text(names[0], p, games)
     drawn = card(names, p, games)
     alt = text(names[0], p, games, marked=False)
     picture = Picture(FILENAME, partial(pic.draw, drawn), alt, key=drawn)
@@ -215,7 +217,7 @@ async def show(client: Client, interaction: Interaction, who: discord.abc.User) 
     extra: dict[str, Any] = {"ephemeral": True}
     if not found.empty and scope != USERS:
         extra["view"] = _button(interaction.user.id, who.id)
-    await _send(interaction, panel(names, found, client.games), **extra)
+    await _send(interaction, panel(names, found, client.games, users=scope == USERS), **extra)
 
 
 async def post(client: Client, interaction: Interaction) -> None:
