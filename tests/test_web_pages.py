@@ -103,6 +103,23 @@ def scene_cards(scene: Scene | None) -> set[Any]:
     return set(scene_list(scene))
 
 
+def table_list(seen: Sight) -> list[Any]:
+    """Every card the table shows face up, in order: the board's scene, then what lies before each seat
+    (a Deluxe seat's melds)."""
+    rows = [seat.row for seat in seen.seats if seat.row is not None]
+    return [*scene_list(seen.scene), *(c for row in rows for group in row.groups for c in group)]
+
+
+def faces_drawn(fragment: str) -> Counter[str]:
+    """The card faces a fragment draws (a hand's or the deck's backs and the suits' symbols are not faces)."""
+    return Counter(re.findall(r'<img class="card[^"]*" src="/c/en/([^"]+)"', fragment))
+
+
+def backs_drawn(fragment: str) -> list[str]:
+    """Every face-down card a fragment draws for a hidden hand or the deck, as its whole tag."""
+    return re.findall(r'<img class="back"[^>]*>', fragment)
+
+
 def card_marks(card: Any) -> list[str]:
     """What would give a card away in a page: its picture's path, its alt text, its name as text."""
     paths = {cards.card_file(card, "count"), cards.card_file(card, "suits")}
@@ -177,13 +194,13 @@ def test_a_live_table_shows_its_score_and_every_board_card(game: str, players: i
         assert seen.game == game and seen.seq == replay.steps[index].last
         assert html.escape(seen.score) in fragment
         assert seen.scene is not None
-        for card in scene_cards(seen.scene) | scene_cards(said.scene):
+        for card in set(table_list(seen)) | scene_cards(said.scene):
             assert f'alt="{html.escape(cards.card_words(card))}"' in fragment, (game, index, card)
         for line in seen.board:
-            assert html.escape(line) in fragment
+            assert pages.line_html(line) in fragment
         for line in said.lines:
             assert "**" not in line and "<@" not in line and "\u202e" not in line
-            assert html.escape(line) in fragment
+            assert pages.line_html(line) in fragment or html.escape(line) in fragment  # (a score table)
         page = pages.live_page(seen, [said], lang="en", ws_path="/t/41.9.sig/ws", replay_url="/r/41.sig")
         assert_safe(page)
         assert 'id="table"' in page and 'data-ws="/t/41.9.sig/ws"' in page and fragment in page
@@ -200,10 +217,15 @@ def test_no_card_of_a_hidden_hand_the_deck_or_the_crib_is_ever_shown(game: str, 
         table = replay.at(index)
         seen = sight(table)
         fragment = pages.table_html(seen, [], "en")
-        drawn = Counter(re.findall(r'src="/c/en/([^"]+)"', fragment))
         assert seen.scene is not None
-        assert drawn == Counter(cards.card_file(c, seen.scene.worth) for c in scene_list(seen.scene))
-        secret = hidden(game, table.state) - set(scene_list(seen.scene))  # Deluxe: a twin may be public
+        shown = table_list(seen)
+        assert faces_drawn(fragment) == Counter(cards.card_file(c, seen.scene.worth) for c in shown)
+        # a hand and the deck are face down: the same picture, no words, whatever the cards
+        assert set(backs_drawn(fragment)) <= {
+            '<img class="back" src="/c/en/back.png" alt="" width="46" height="64">',
+            '<img class="back" src="/c/en/back.png" alt="" width="64" height="90">',
+        }
+        secret = hidden(game, table.state) - set(shown)  # Deluxe: a twin may be public
         checked += bool(secret)
         for card in secret:
             for mark in card_marks(card):
@@ -221,7 +243,7 @@ def test_the_three_player_crib_card_and_the_crib_stay_face_down() -> None:
     cut = next(i for i, s in enumerate(replay.steps) if replay.at(i).state.phase.name == "PLAY")
     seen, _, fragment = step_html(replay, cut)
     assert BACK in scene_cards(seen.scene)
-    assert fragment.count('alt="face down"') == 4 and fragment.count('src="/c/en/back.png"') == 4
+    assert fragment.count('alt="face down"') == 4 and faces_drawn(fragment)["back.png"] == 4
 
 
 def test_a_show_is_told_with_everyones_cards_as_they_were_shown() -> None:
@@ -444,4 +466,4 @@ def test_a_board_without_a_picture_says_its_alt_text() -> None:
     seen = sight(replay_of("bhargage", 2).at(2))
     bare = replace(seen, scene=None, alt='Board <b> "x"')
     fragment = pages.table_html(bare, [], "en")
-    assert "Board &lt;b&gt; &quot;x&quot;" in fragment and "<img" not in fragment
+    assert "Board &lt;b&gt; &quot;x&quot;" in fragment and not faces_drawn(fragment)
