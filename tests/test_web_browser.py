@@ -265,6 +265,75 @@ async def deluxe_public(bot: TavernBot, table: Table) -> set[Card]:
     return public
 
 
+# ------------------------------------------------------------------------------------------- the table
+
+
+async def the_table_shows_whose_turn_and_the_newest_call_first(
+    fake: FakeDiscord, tab: Tab, table: Table
+) -> None:
+    """The seat the table waits for is marked (and said to a screen reader), its idle time counts on in the
+    page with no request, and the calls run newest first with no prompt to a player, though the channel
+    had them."""
+    [waited] = table.waiting_for()
+    name = table.names[waited]
+    marked = await tab.evaluate(
+        "() => Array.from(document.querySelectorAll('#felt .seat.turn[aria-current=\"true\"] .seat-name'),"
+        " (e) => e.textContent)"
+    )
+    assert marked == [name], marked
+    turn = await tab.text("#felt .turn-who")
+    assert name in turn and await tab.evaluate("document.getElementById('turn-said').textContent") == turn
+    asked = len(tab.traffic.requests)
+    first = await tab.wait_for("() => document.querySelector('#felt .idle-time').textContent")
+    assert re.fullmatch(r"\d+:\d\d", first), first
+    await tab.wait_for(
+        "(first) => document.querySelector('#felt .idle-time').textContent !== first", first, timeout=WAIT
+    )
+    assert len(tab.traffic.requests) == asked, "the idle time asked the server"
+    seqs = await tab.evaluate(
+        "() => Array.from(document.querySelectorAll('#log .call-list > li.call'),"
+        " (li) => Number(li.dataset.seq))"
+    )
+    assert len(seqs) >= 3 and seqs == sorted(seqs, reverse=True) and seqs[0] == table.seq, seqs
+    newest = await tab.text("#log .call.newest")
+    _, played = table.state.pile[-1]
+    with speaking("en"):
+        assert face_name(played) in newest, newest
+    told = "\n".join(m.content for m in fake.channel_messages(fake.channel))
+    log = await tab.text("#log")
+    for prompt in ("your turn", "on your panel"):
+        assert prompt in told, f"the channel had no {prompt!r}: nothing to check"
+        assert prompt not in log, f"{prompt!r} is in the page's log: {log}"
+
+
+RECTS = """() => Object.fromEntries(['felt', 'log'].map((id) => {
+  const r = document.getElementById(id).getBoundingClientRect();
+  return [id, {left: r.left, right: r.right, top: r.top, bottom: r.bottom}];
+}))"""
+
+
+async def side_by_side_on_a_desktop(tab: Tab, size: tuple[int, int]) -> None:
+    """The table and its calls side by side from 1000 px (the calls on the right, level with the table),
+    one above the other on a phone (the table first)."""
+    rects = await tab.evaluate(RECTS)
+    felt, log = rects["felt"], rects["log"]
+    if size[0] >= 1000:
+        assert log["left"] >= felt["right"] and abs(log["top"] - felt["top"]) < 2, rects
+    else:
+        assert log["top"] >= felt["bottom"], rects
+
+
+async def keyboard_steps_leave_no_ring_around_the_page(tab: Tab) -> None:
+    """Stepping with the keyboard to a step where the link pressed is gone puts the focus on the replay's
+    region (where reading resumes), with no focus ring around the whole page."""
+    await tab.run(tab.page.focus("#replay a.step[data-which='last']"))
+    await tab.run(tab.page.keyboard.press("Enter"))
+    await tab.wait_for("() => !!document.querySelector('#replay .score.final')")
+    await tab.wait_for("() => document.activeElement === document.getElementById('replay')")
+    ring = await tab.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert ring == "none", f"the whole replay is ringed ({ring})"
+
+
 # ------------------------------------------------------------------------------------------- the tests
 
 
@@ -340,6 +409,8 @@ async def test_live_page_follows_moves_and_shows_no_hidden_card(
     document = next(r for r in tab.traffic.responses if r.url == url)
     assert "script-src 'self'" in document.headers["content-security-policy"]  # the policy the page obeys
 
+    await the_table_shows_whose_turn_and_the_newest_call_first(fake, tab, table)
+
     # A live game has no replay and no record (the record's seed would deal every hand).
     replay = await chromium.open()
     tabs.append(replay)
@@ -357,6 +428,7 @@ async def test_live_page_follows_moves_and_shows_no_hidden_card(
 
     for t, size in ((tab, DESKTOP), (phone, PHONE)):
         await no_overflow(t, shots, "live", size)
+        await side_by_side_on_a_desktop(t, size)
         await clean_console(t)
 
 
@@ -442,6 +514,7 @@ async def test_replay_steps_to_the_stored_final_score(
         assert f"{name} {score}" in final, f"{name} {score} is not in {final!r}"
     back = await goes("hand-")
     assert back != at_end and not await tab.evaluate("!!document.querySelector('#replay .score.final')")
+    await keyboard_steps_leave_no_ring_around_the_page(tab)
     assert await tab.evaluate("window.__marker") == 35, "the replay reloaded the page"
     await clean_console(tab)
     await no_overflow(tab, shots, "replay", DESKTOP)
