@@ -35,7 +35,7 @@ from bot.services.links import LIVE_SECONDS
 from bot.settings import Settings
 from tests.browser import Chromium, Tab, Traffic, chromium_or_skip
 from tests.conftest import StartBot
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, FakeUser
 from tests.test_bhargage_discord import SEED, challenge, play_out, step
 from tests.test_deluxe_discord import live_panel, open_table, play_turn, to_move
 
@@ -334,6 +334,33 @@ async def keyboard_steps_leave_no_ring_around_the_page(tab: Tab) -> None:
     assert ring == "none", f"the whole replay is ringed ({ring})"
 
 
+NEWEST = "() => Number((document.querySelector('#log .call.newest') || {dataset: {seq: 0}}).dataset.seq)"
+
+
+async def a_draw_shows_as_it_happens_face_down(fake: FakeDiscord, tab: Tab, users: list[FakeUser]) -> None:
+    """A Deluxe draw reaches the page at once, though the channel is told the turn only when it passes: the
+    newest call says it and shows the card face down; the rest of the turn follows in order."""
+    user = to_move(fake, users)
+    said = len([m for m in fake.channel_messages(fake.channel) if "drew from the deck" in m.content])
+    before = await tab.evaluate(NEWEST)
+    drawn = (await fake.click(user, live_panel(fake, user), "Draw from deck")).message
+    await tab.wait_for(f"() => ({NEWEST})() > {before}")
+    newest = await tab.text("#log .call.newest")
+    assert f"{user.name} drew from the deck" in newest, newest
+    faces = await tab.evaluate(
+        "() => Array.from(document.querySelectorAll('#log .call.newest img.card'), (i) => i.alt)"
+    )
+    assert faces[:1] == ["face down"], faces
+    told = [m for m in fake.channel_messages(fake.channel) if "drew from the deck" in m.content]
+    assert len(told) == said, "the channel was told the turn before it passed: nothing held to check"
+    await play_turn(fake, user, drawn)
+    await tab.wait_for(f"() => ({NEWEST})() > {before} + 1")
+    turn = await tab.text("#log .call.newest")
+    assert turn.index("drew from the deck") < turn.index("discarded"), turn  # the turn, in order
+    log = await tab.text("#log")
+    assert log.count(f"{user.name} drew from the deck") == 1, log  # the turn replaced its first part
+
+
 # ------------------------------------------------------------------------------------------- the tests
 
 
@@ -449,6 +476,7 @@ async def test_deluxe_hands_never_reach_the_browser(
     await connected(tab, table.seq)
     shown = await tab.text("#table")
     assert all(u.name in shown for u in users), shown
+    await a_draw_shows_as_it_happens_face_down(fake, tab, users)
     delays = []
     for _ in range(3):  # three turns: draws, binds, discards
         user = to_move(fake, users)

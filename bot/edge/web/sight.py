@@ -19,7 +19,7 @@ from typing import Any
 from bot.base.i18n import both, t
 from bot.base.panel import Panel, Picture
 from bot.games import Table
-from bot.pictures import Row, Scene, Track
+from bot.pictures import BACK, Row, Scene, Track
 from bot.rules import bhargage as bh
 from bot.rules import cribbage as cr
 from bot.rules import deluxe as dx
@@ -253,12 +253,40 @@ def calls(table: Table, events: Sequence[Any]) -> Call:
     alt = clean(picture.alt) if picture is not None else ""
     return Call(
         lines=tuple(map(fix, lines)),
-        scene=scene_of(picture, fix),
+        scene=scene_of(picture, fix) if picture is not None else moves(events),
         alt=alt,
         code=frozenset(code),
         scene_at=scene_at,
         seq=table.seq,
     )
+
+
+def moves(events: Sequence[Any]) -> Scene | None:
+    """A Deluxe turn's moves as cards, in the order they were made: a draw from the deck face down (the
+    event names no card), an Ace drawn to its pile, the cards taken from the Discard Queue, each meld bound,
+    the card discarded; None for anything else (a game's show has a picture of its own)."""
+    groups: list[tuple[Any, ...]] = []
+    labels: list[str] = []
+    for event in events:
+        match event:
+            case dx.CardDrawn():
+                groups.append((BACK,))
+                labels.append(t("web.move.drew"))
+            case dx.AceDrawnToPile(card=card):
+                groups.append((card,))
+                labels.append(t("web.move.ace"))
+            case dx.QueueTaken(cards=cards):
+                groups.append(tuple(cards))
+                labels.append(t("web.move.took"))
+            case dx.MeldBound(cards=cards):
+                groups.append(tuple(cards))
+                labels.append(t("web.move.bound"))
+            case dx.CardDiscarded(card=card):
+                groups.append((card,))
+                labels.append(t("web.move.discarded"))
+    if not groups:
+        return None
+    return Scene((Row(groups=tuple(groups), labels=tuple(labels), small=True),), worth="suits")
 
 
 @dataclass(frozen=True)
