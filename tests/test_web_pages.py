@@ -25,6 +25,7 @@ from bot.games.seats import bot_id, bot_name
 from bot.pictures import BACK, Row, Scene
 from bot.render import cribbage_words as cw
 from bot.render import words
+from bot.rules import deluxe as dx
 from bot.rules import pack52
 from bot.rules.decktet import ALL_CARDS, Suit
 from bot.services import record_grammar as g
@@ -626,3 +627,41 @@ def test_suits_are_the_bots_own_pictures() -> None:
         png = cards.card_png(f"u{n}.png", "en")
         assert png is not None and png.startswith(b"\x89PNG") and png == cards.card_png(f"u{n}.png", "it")
     assert cards.card_png("u6.png", "en") is None and cards.card_png("u01.png", "en") is None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_deluxe_turn_shows_its_moves_in_order_a_draw_face_down(players: int) -> None:
+    """Each move of a Deluxe turn is drawn in the order it was made — a draw from the deck as a card back
+    (the event names no card), the cards taken, bound and discarded — right after the lines telling them,
+    before a hand's score or the next deal told in the same step."""
+    replay = replay_of("deluxe", players)
+    draws = ends = 0
+    for index, step in enumerate(replay.steps):
+        table = replay.at(index)
+        with speaking("en"):
+            said = calls(table, step.events)
+        kinds = [
+            e
+            for e in step.events
+            if isinstance(e, dx.CardDrawn | dx.QueueTaken | dx.MeldBound | dx.CardDiscarded)
+        ]
+        if not kinds:
+            continue
+        assert said.scene is not None and said.scene_at is not None
+        [row] = said.scene.parts
+        assert isinstance(row, Row)
+        groups = [
+            group for group, label in zip(row.groups, row.labels, strict=True) if label != "Ace to its pile"
+        ]
+        for event, group in zip(kinds, groups, strict=True):
+            if isinstance(event, dx.CardDrawn):
+                assert group == (BACK,)
+                draws += 1
+            elif isinstance(event, dx.CardDiscarded):
+                assert group == (event.card,)
+            else:
+                assert group == tuple(event.cards)
+        if said.code:  # a hand scored in this step: its sheet comes after the moves' cards
+            assert said.scene_at < min(said.code)
+            ends += 1
+    assert draws and ends

@@ -20,6 +20,7 @@ from bot.base.i18n import both, t
 from bot.base.panel import Panel, Picture
 from bot.games import Table
 from bot.pictures import BACK, Row, Scene, Track
+from bot.render import deluxe as deluxe_words
 from bot.rules import bhargage as bh
 from bot.rules import cribbage as cr
 from bot.rules import deluxe as dx
@@ -251,14 +252,29 @@ def calls(table: Table, events: Sequence[Any]) -> Call:
         if n == told.picture_at:
             scene_at = len(lines)
     alt = clean(picture.alt) if picture is not None else ""
+    scene = scene_of(picture, fix)
+    if picture is None and (scene := moves(events)) is not None:
+        scene_at = min(len(lines), _moves_told(table, events, names))
     return Call(
         lines=tuple(map(fix, lines)),
-        scene=scene_of(picture, fix) if picture is not None else moves(events),
+        scene=scene,
         alt=alt,
         code=frozenset(code),
         scene_at=scene_at,
         seq=table.seq,
     )
+
+
+_MOVES = (dx.CardDrawn, dx.AceDrawnToPile, dx.QueueTaken, dx.MeldBound, dx.CardDiscarded)
+
+
+def _moves_told(table: Table, events: Sequence[Any], names: Callable[[int], str]) -> int:
+    """How many of a Deluxe step's plain lines tell its moves (the announcement words them one event at a
+    time, in order, as ``event_lines`` does): the moves' cards go right after them, before the end of the
+    hand or the next one's deal that may follow in the same step."""
+    last = max(n for n, event in enumerate(events) if isinstance(event, _MOVES))
+    said = deluxe_words.event_lines(list(events[: last + 1]), table.names)
+    return len(plain_lines("\n".join(said), names)[0])
 
 
 def moves(events: Sequence[Any]) -> Scene | None:
