@@ -24,9 +24,11 @@ from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
 from bot.games import GAMES, Announcement, Aside, Click, GameAdapter, Move, Seat, StaleAction, Table
 from bot.games.prefs import DEFAULT as DEFAULT_PREFS
+from bot.games.prefs import Prefs, turned_on_by
 from bot.games.seats import next_bot
 from bot.play_args import PROG as PROG
 from bot.play_args import computer_seats as computer_seats
+from bot.play_args import how_to_turn_on, prefs_of
 from bot.play_args import language_of as language_of
 from bot.play_args import options_of as options_of
 from bot.play_args import parser as parser
@@ -41,7 +43,7 @@ HINT_VERBS = ("hint", "sug")  # Bhargage's Hint, Bharg Deluxe's "Suggest melds"
 
 
 class Quit(Exception):
-    """The player typed quit, or the input ended."""
+    """The player typed quit (and said yes), or the input ended."""
 
 
 class Terminal:
@@ -63,8 +65,10 @@ class Terminal:
         stdin: TextIO,
         stdout: TextIO,
         name: str | None = None,
+        prefs: Prefs = DEFAULT_PREFS,
     ) -> None:
         self.adapter: GameAdapter = GAMES[game]
+        self.prefs = prefs  # the flags: which clicks that decide nothing are made for the player
         self.level = level
         self.rng = random.Random(seed)
         self.stdin, self.stdout = stdin, stdout
@@ -175,7 +179,8 @@ class Terminal:
         """The game to its end (0), or until Ctrl-C (130): then one line says goodbye, no traceback."""
         loop = asyncio.new_event_loop()  # not asyncio.run: its Ctrl-C handler would wait for the input
         try:
-            return loop.run_until_complete(self._run())
+            with turned_on_by(how_to_turn_on):  # the panels' tips name the flags, not `/tavern me`
+                return loop.run_until_complete(self._run())
         except KeyboardInterrupt:
             print(file=self.stdout)
             self.say(t("general.play.abandoned"))
@@ -185,16 +190,20 @@ class Terminal:
 
     async def _run(self) -> int:
         table = self.table
-        self.say(
-            t(
-                "general.play.start",
-                game=self.adapter.title,
-                options=self.adapter.options_text(table.options),
-                name=table.names[HUMAN],
-                others=", ".join(table.names[1:]),
-                seed=table.seed,
-            )
+        partners = self.adapter.partners(table, HUMAN)
+        others = ", ".join(n for s, n in enumerate(table.names) if s != HUMAN and s not in partners)
+        intro = dict(
+            game=self.adapter.title,
+            options=self.adapter.options_text(table.options),
+            name=table.names[HUMAN],
+            others=others,
+            seed=table.seed,
         )
+        if partners:  # your partner is no opponent
+            partner = ", ".join(table.names[s] for s in partners)
+            self.say(t("general.play.start-partners", partner=partner, **intro))
+        else:
+            self.say(t("general.play.start", **intro))
         self.say(t("general.play.type-help"))
         await self.publish(self.opening)
         try:
@@ -225,7 +234,7 @@ class Terminal:
         seat = self.adapter.bot_seat(self.table)
         if seat is not None:
             return seat, self.adapter.bot_action(self.table, seat, self.rng, self.level)
-        return self.adapter.forced(self.table, lambda _: DEFAULT_PREFS)
+        return self.adapter.forced(self.table, lambda _: self.prefs)
 
     def read(self) -> str:
         print("> ", end="", file=self.stdout, flush=True)
@@ -250,13 +259,14 @@ class Terminal:
         """One typed answer: a word, numbers or names; True when the panel changed or the game moved on.
         Otherwise the choices come again (a hint's or the rules' lines may have pushed them away)."""
         word, said_words = answer.lower(), self.words
-        if word in said_words["quit"]:
-            raise Quit()
         if word in said_words["hand"]:
             self.say("")
             self.show(panel)
             return False
-        if word in said_words["help"]:
+        if word in said_words["quit"]:
+            if self.asked(t("general.play.quit-question")):  # nothing is kept: a slip must not end the game
+                raise Quit()
+        elif word in said_words["help"]:
             self.say(t("general.play.help"))
         elif word in said_words["board"]:
             self.show_board()
@@ -325,7 +335,7 @@ class Terminal:
         control, table = choice.control, self.table
         if control.verb == "resign":
             return await self.resign()
-        click = Click("g", table.id, control.token, control.verb, control.arg, values)
+        click = Click("g", table.id, control.token, control.verb, control.arg, values, self.prefs)
         try:
             outcome = session.outcome(table, HUMAN, click)
             if isinstance(outcome, session.ShowHand):
@@ -362,12 +372,18 @@ class Terminal:
         except (UserFacingError, RulesError) as err:
             self.say(said(err))
             return False
-        self.say(t("general.play.confirm", question=adapter.resign_question(table, HUMAN)))
-        if self.read().lower() not in words_for("y yes", t("general.play.words.yes")):  # i18n: not text
-            self.say(t("general.play.carry-on"))
+        if not self.asked(adapter.resign_question(table, HUMAN)):
             return False
         await self.move(move)
         return True
+
+    def asked(self, question: str) -> bool:
+        """A yes-or-no question answered yes; anything else carries on (and says so)."""
+        self.say(t("general.play.confirm", question=question))
+        if self.read().lower() in words_for("y yes", t("general.play.words.yes")):  # i18n: not text
+            return True
+        self.say(t("general.play.carry-on"))
+        return False
 
 
 class Screen:
@@ -427,4 +443,5 @@ def main(
         seed = args.seed if args.seed is not None else secrets.randbits(31)
         bots = computer_seats(args)
         name = " ".join((args.name or "").split())[:32] or None
-        return Terminal(args.game, options, bots, args.level, seed, stdin, stdout, name).run()
+        prefs = prefs_of(args)
+        return Terminal(args.game, options, bots, args.level, seed, stdin, stdout, name, prefs).run()

@@ -145,7 +145,7 @@ def test_muggins_is_called_with_its_points_for_whoever_pegs_them() -> None:
     under = C.MugginsTaken(side=0, seat=0, owner=1, points=1, total_after=13, over=False)
     assert two.of([counted, over]) == [
         "Bo claims 9 (the count is 6).",
-        f"**{show_count(counted.items)}** — Bo (26)",
+        f"**{show_count(counted.items)}** — 6 for Bo (26)",
         "**Muggins!** 3 for Ann (15): Bo claimed 3 too many.",
     ]
     assert two.of([under]) == ["**Muggins!** 1 for Ann (13): Bo left 1 out."]
@@ -295,7 +295,7 @@ def test_snapshots_of_cribbage_states_read_back_equal() -> None:
     assert seen > 200
 
 
-def test_the_cut_and_an_only_card_are_made_for_a_player_who_asked() -> None:
+def test_the_cut_and_an_only_card_are_made_at_once_unless_turned_off() -> None:
     from bot.games.prefs import Prefs
 
     table, _ = new_table(2, C.Options(), seed=3)
@@ -303,8 +303,8 @@ def test_the_cut_and_an_only_card_are_made_for_a_player_who_asked() -> None:
         dealt = scenes.dealt(C.view(table.state, seat))
         table.state, _ = C.apply(table.state, C.LayAway(seat, dealt[:2]))
     cutter = C.waiting_for(table.state)[0]
-    assert ADAPTER.forced(table, lambda seat: Prefs()) is None  # off by default: the cut is a ritual
-    assert ADAPTER.forced(table, lambda seat: Prefs(auto_cut=True)) == (cutter, C.Cut(cutter))
+    assert ADAPTER.forced(table, lambda seat: Prefs(auto_cut=False)) is None  # a player who turned it off
+    assert ADAPTER.forced(table, lambda seat: Prefs()) == (cutter, C.Cut(cutter))  # on by default
     table.seats = (table.seats[0], Seat(-200, "Bot (easy)"))
     if cutter == 1:
         assert ADAPTER.forced(table, lambda seat: Prefs(auto_cut=True)) is None  # the bot cuts for itself

@@ -47,6 +47,10 @@ class Select:
     max_values: int = 1
     disabled: bool = False
     row: int | None = None
+    # Where a player may type the value itself: the options' values are whole numbers (a claim in points), and
+    # this is the question to ask for one. A client that numbers its choices (the terminal) asks it instead of
+    # numbering these options, so a number typed is the value, never a line's number.
+    typed: str = ""
 
     @property
     def values(self) -> frozenset[str]:

@@ -23,6 +23,7 @@ from bot.render.cribbage_words import (
     side_name,
     side_names,
 )
+from bot.render.words import capital
 from bot.rules import cribbage as C
 from bot.rules.cribbage_scoring import peg_items
 from bot.rules.pack52 import Card
@@ -93,14 +94,15 @@ class Lines:
         item = C.ScoreItem(ev.reason, ev.points, ev.cards)
         return t(
             "cribbage.play.scored",
-            call=call_text(item),
+            call=capital(call_text(item)),  # each call starts its line: "A pair for 2", "Coppia per 2"
             score=scored(self.names, self.players, ev.side, ev.total_after),
         )
 
     def whose(self, seat: int, kind: str) -> str:
+        """ "Ann's crib", at the start of a show's line ("Il crib di Ann")."""
         if kind == "crib":
-            return t("cribbage.show.whose-crib", name=self.names[seat])
-        return t("cribbage.show.whose-hand", name=self.names[seat])
+            return capital(t("cribbage.show.whose-crib", name=self.names[seat]))
+        return capital(t("cribbage.show.whose-hand", name=self.names[seat]))
 
     def shown(self, seat: int, kind: str, cards: Sequence[Card], starter: Card) -> str:
         return t(
@@ -114,9 +116,11 @@ class Lines:
         who = scored(self.names, self.players, ev.side, ev.total_after)
         if ev.claimed is None:
             head = self.shown(ev.seat, ev.kind, ev.cards, ev.starter)
-            return [head, t("cribbage.show.total", count=show_count(ev.items), score=who)]
+            return [head, t("cribbage.show.total", count=capital(show_count(ev.items)), score=who)]
+        # What the owner pegged, not the count: after a claim short of it or over it they differ (C9).
         said = t("cribbage.show.claimed", name=self.names[ev.seat], claimed=ev.claimed, total=ev.total)
-        return [said, t("cribbage.show.total", count=show_count(ev.items), score=who)]
+        count = capital(show_count(ev.items))
+        return [said, t("cribbage.show.pegged", count=count, pegged=ev.pegged, score=who)]
 
     def muggins(self, ev: C.MugginsTaken) -> str:
         """C9's call, "**Muggins!** 2 for Ann (47): Bo left 2 out." (or "claimed 2 too many")."""
