@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.base.i18n import speaking
-from bot.edge.web import cards, pages
+from bot.edge.web import cards, pages, parts
 from bot.edge.web.sight import Call, Sight, calls, plain_lines, replay_step, sight
 from bot.games import GAMES, Seat, Table
 from bot.games.seats import bot_id, bot_name
@@ -199,10 +199,10 @@ def test_a_live_table_shows_its_score_and_every_board_card(game: str, players: i
         for card in set(table_list(seen)) | scene_cards(said.scene):
             assert f'alt="{html.escape(cards.card_words(card))}"' in fragment, (game, index, card)
         for line in seen.board:
-            assert pages.line_html(line) in fragment
+            assert parts.line_html(line) in fragment
         for line in said.lines:
             assert "**" not in line and "<@" not in line and "\u202e" not in line
-            assert pages.line_html(line) in fragment or html.escape(line) in fragment  # (a score table)
+            assert parts.line_html(line) in fragment or html.escape(line) in fragment  # (a score table)
         page = pages.live_page(seen, [said], lang="en", ws_path="/t/41.9.sig/ws", replay_url="/r/41.sig")
         assert_safe(page)
         assert 'id="table"' in page and 'data-ws="/t/41.9.sig/ws"' in page and fragment in page
@@ -501,7 +501,7 @@ def test_each_seat_shows_how_many_cards_it_holds_never_which(game: str, players:
             gone = seat.gone and "Left the game" in place
             held = f"{seat.held} card in hand" if seat.held == 1 else f"{seat.held} cards in hand"
             assert gone or held in place, (index, seat, place)
-            assert gone or len(backs_drawn(place)) == min(seat.held or 0, pages.HAND_BACKS)
+            assert gone or len(backs_drawn(place)) == min(seat.held or 0, parts.HAND_BACKS)
         deck = f"{seen.deck} cards in the deck" if seen.deck != 1 else "1 card in the deck"
         assert deck in fragment
 
@@ -604,8 +604,8 @@ def test_a_shows_picture_comes_with_its_own_lines_before_the_next_hands_deal() -
             scene = log.index('<div class="scene">')
             after = said.lines[said.scene_at]
             assert "deal" in after.lower(), after
-            assert log.index(pages.line_html(after)) > scene, (game, index)
-            assert log.index(pages.line_html(said.lines[said.scene_at - 1])) < scene
+            assert log.index(parts.line_html(after)) > scene, (game, index)
+            assert log.index(parts.line_html(said.lines[said.scene_at - 1])) < scene
             checked += 1
         assert checked, f"{game}: no step both shows and deals"
 
