@@ -580,3 +580,37 @@ async def test_a_revoked_socket_says_why_and_does_not_come_back(
     for tab in (expiring, fresh):
         assert len((await tab.settle()).sockets) == 1
         assert not (await tab.settle()).errors()
+
+
+async def test_the_live_page_pings_and_its_pongs_keep_the_socket(
+    fake_discord: FakeDiscord, web_bot: TavernBot, chromium: Chromium, tabs: list[Tab], seeded: None
+) -> None:
+    """``live.js`` sends ``{"ping": N}`` every 25 s (the page's clock is run forward, not waited for); each
+    is answered, and the one socket stays open."""
+    fake, bot = fake_discord, web_bot
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None and bot.links is not None
+    tab = await chromium.open(width=DESKTOP[0], height=DESKTOP[1])
+    tabs.append(tab)
+    await tab.run(tab.page.clock.install())
+    assert await tab.goto(bot.links.live(table.id, bot.clock())) == 200
+    await connected(tab, table.seq)
+
+    def said(sent: bool, key: str) -> list[int]:
+        found = []
+        for frame in tab.traffic.frames:
+            if frame.sent is sent and isinstance(frame.payload, str) and key in frame.payload:
+                found.append(int(json.loads(frame.payload)[key]))
+        return found
+
+    for n in (1, 2):
+        await tab.run(tab.page.clock.run_for(25_000))
+        deadline = time.monotonic() + WAIT
+        while said(False, "pong") != list(range(1, n + 1)):
+            assert time.monotonic() < deadline, (said(True, "ping"), said(False, "pong"))
+            await asyncio.sleep(0.01)
+    assert said(True, "ping") == [1, 2]
+    assert len((await tab.settle()).sockets) == 1
+    await clean_console(tab)
