@@ -32,7 +32,7 @@ from bot.play_args import how_to_turn_on, prefs_of
 from bot.play_args import language_of as language_of
 from bot.play_args import options_of as options_of
 from bot.play_args import parser as parser
-from bot.play_menu import Choice, by_name, numbered, parse_numbers, plain_text, tidy, words_for
+from bot.play_menu import Choice, by_name, numbered, numbers_of, parse_numbers, plain_text, tidy, words_for
 from bot.render.refusals import said
 from bot.rules.errors import RulesError, UnknownCard
 from bot.services import session
@@ -103,6 +103,7 @@ class Terminal:
         self.choices: dict[int, Choice] = {}
         self.seen: set[str] = set()  # every line a panel has shown: a panel is redrawn with the rest
         self.exchange: set[str] = set()  # every line printed since the last prompt
+        self.others_moved = False  # another seat moved since the last prompt: the human's turn comes round
         english_resign = f"resign leave {self.adapter.resign_command}"  # i18n: not text
         self.words = {
             "quit": words_for("quit exit q", t("general.play.words.quit")),  # i18n: not text
@@ -130,23 +131,25 @@ class Terminal:
 
     def show(self, panel: Panel, *, full: bool = True) -> None:
         """Print a human's panel and its choices. Not ``full``: only the lines no panel has shown yet and
-        nothing printed since the prompt has said (what changed), then the choices."""
+        nothing printed since the prompt has said (what changed), then the choices; when the others have
+        moved since, the panel's later paragraphs whole (the hand the turn is played from)."""
         lines = self.lines_of(panel)
-        shown = lines if full else self.news_of(lines)
+        shown = lines if full else self.news_of(lines, whole=self.others_moved)
         self.seen.update(lines)
         if tidy(shown):
             self.say("\n".join(tidy(shown)))
         self.menu, self.choices = numbered([c for c in panel.controls if c.verb not in ("hand",)])
         self.show_menu()
 
-    def news_of(self, lines: list[str]) -> list[str]:
+    def news_of(self, lines: list[str], *, whole: bool = False) -> list[str]:
         """What a panel says that is new: in its first paragraph (where the game stands) the lines not shown
-        before; a later paragraph (a hand, a list) whole if any of it changed. Never what was just said."""
+        before; a later paragraph (a hand, a list) whole if any of it changed, or if ``whole``. Never what was
+        just said."""
         out: list[str] = []
         for i, block in enumerate("\n".join(lines).split("\n\n")):
             rows = [row for row in block.split("\n") if row.strip() and row not in self.exchange]
             new = [row for row in rows if row not in self.seen]
-            out += new if i == 0 else ["", *rows] if new else []
+            out += new if i == 0 else ["", *rows] if new or (whole and rows) else []
         return out
 
     def show_menu(self) -> None:
@@ -157,6 +160,20 @@ class Terminal:
         """A panel shown whole, without controls (the board, a hint)."""
         self.say("")
         self.say("\n".join(tidy(self.lines_of(panel))))
+
+    def show_aside(self, aside: Aside) -> None:
+        """A hint: each line that speaks of an option of the panel says it by the numbers the menu printed."""
+        lines = aside.panel.content.split("\n")
+        for i, pick in aside.picks:
+            numbers = numbers_of(pick, self.choices)
+            if numbers and 0 <= i < len(lines):
+                lead = next((mark for mark in ("• ", "💡 ") if lines[i].startswith(mark)), "")
+                said = t(
+                    "general.play.hint-pick", numbers=" ".join(map(str, numbers)), line=lines[i][len(lead) :]
+                )
+                lines[i] = lead + said
+        self.say("")
+        self.say("\n".join(tidy(plain_text("\n".join(lines), self.names).split("\n"))))
 
     def show_board(self) -> None:
         self.show_text(self.adapter.board(self.table))
@@ -211,6 +228,7 @@ class Terminal:
                 move = self.computer_move()  # the same rules as on Discord
                 if move is not None:
                     seat, action = move
+                    self.others_moved = self.others_moved or seat != HUMAN
                     played = await self.play(seat, Move(action, ""))
                     self.panel = None
                     await self.publish(played.events)
@@ -239,6 +257,7 @@ class Terminal:
     def read(self) -> str:
         print("> ", end="", file=self.stdout, flush=True)
         self.exchange = set()
+        self.others_moved = False
         line = self.stdin.readline()
         if not line:
             print(file=self.stdout)
@@ -341,7 +360,7 @@ class Terminal:
             if isinstance(outcome, session.ShowHand):
                 return True
             if isinstance(outcome, Aside):
-                self.show_text(outcome.panel)
+                self.show_aside(outcome)
                 return False
             if isinstance(outcome, Panel):
                 self.panel = outcome

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.base.i18n import t, tn
-from bot.base.panel import Control, Select
+from bot.base.panel import Control, Pick, Select
 from bot.render import words
 from bot.render.cards import find_card
 from bot.render.cribbage_words import read_card, short
@@ -108,6 +108,27 @@ def numbered(controls: Sequence[Control]) -> tuple[list[str], dict[int, Choice]]
             choices[n] = Choice(control)
             lines.append(f"  {n:>2}. {control.label}")
     return lines, choices
+
+
+def numbers_of(pick: Pick, choices: dict[int, Choice]) -> list[int]:
+    """The numbers a hint's option has in the printed menu: one per value to choose in its menu, or its
+    button's; none when the panel does not offer it now."""
+    found: list[int] = []
+    for value in pick.values or (None,):
+        n = next(
+            (
+                n
+                for n, choice in choices.items()
+                if choice.control.verb == pick.verb
+                and choice.value == value
+                and (value is not None or choice.control.arg == pick.arg)
+            ),
+            None,
+        )
+        if n is None:
+            return []
+        found.append(n)
+    return found
 
 
 def parse_numbers(text: str) -> list[int] | None:

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from bot.ai import cribbage as ai
+from bot.ai import cribbage_why as why
 from bot.edge.app import TavernBot
 from bot.games import Table
 from bot.render import cribbage_coach as coach
@@ -336,13 +337,13 @@ async def test_a_human_against_the_bot_with_the_coach_and_a_lurch(
             if state.phase is C.Phase.DISCARD:
                 ours = state.dealer == 0
                 best = ai.discard_table((*view.hand, *view.laid_away), players=2, dealer=ours)[0]
-                assert f"1. Lay away **{cards_short(best.laid)}**" in said.content
+                assert f"• **Lay away {cards_short(best.laid)}, keep" in said.content
                 hard = ai.choose(view, random.Random(0), "hard")
                 assert isinstance(hard, C.LayAway) and set(hard.cards) == set(best.laid)
             else:
                 advice = ai.play_advice(view)
-                assert advice is not None and said.content.startswith(f"Play **{short(advice.card)}**")
-                assert said.content == coach.play_text(advice, state.count)
+                assert advice is not None and said.content.startswith(f"💡 Play **{short(advice.card)}**")
+                assert said.content == coach.play_hint(advice, why.play_why(view, advice), state.count).text
             hinted.add(state.phase)
         await players.move()
     assert hinted == {C.Phase.DISCARD, C.Phase.PLAY}
@@ -398,8 +399,10 @@ async def test_the_count_and_discard_calculators_read_cards_strictly(
     table = await fake.slash(
         ann, fake.channel, "cribbage discard", cards="5H 5S JD QC 7D 8C", **{"crib-is-yours": True}
     )
-    assert table.ephemeral and "1. Lay away **7♦ 8♣**" in table.content and "15. " in table.content
+    assert table.ephemeral and "• **Lay away 7♦ 8♣, keep " in table.content and len(table.content) <= 2000
+    listed = table.content.count("\n• ")
+    assert f"…and {15 - listed} more choices, worth less." in table.content  # all 15, or how many are left
     five = await fake.slash(
         ann, fake.channel, "cribbage discard", cards="5H 5S JD QC 7D", players=4, **{"crib-is-yours": False}
     )
-    assert "1. Lay away" in five.content and "5. " in five.content and "6. " not in five.content
+    assert five.content.count("\n• ") == 5 and "• **Lay away " in five.content  # 5 dealt: 5 ways to lay 1

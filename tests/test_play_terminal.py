@@ -220,8 +220,8 @@ def test_deluxe_bind_step_lists_the_melds_best_first() -> None:
     hint = player.prompts[2]  # the coach: the melds to bind, then the discards, the hard player's first
     assert "The rest of your turn, best first" in hint
     assert (
-        "1. Bind 🔷 bharg set: Ace of Moons 🌙, Ace of Knots 🪢, the Savage 🍃🐉, the Discovery ☀️🌊 (+6)"
-        in hint
+        "• type 1: Bind 🔷 bharg set: Ace of Moons 🌙, Ace of Knots 🪢, the Savage 🍃🐉, "
+        "the Discovery ☀️🌊 (+6)" in hint
     )
     assert "Then discard one of:" in hint
 
@@ -620,3 +620,41 @@ def test_cribbage_command_line(capsys: pytest.CaptureFixture[str], monkeypatch: 
     with speaking(ENGLISH):
         helped = play.parser().format_help()
     assert "cribbage" in helped and "bhargage" in helped and "deluxe" in helped
+
+
+@pytest.mark.parametrize("seed", [2, 5, 11])
+def test_the_deluxe_draw_step_shows_the_hand_with_the_draw_menu(seed: int) -> None:
+    """Issue 46, item 6: every time the human's turn comes round, the draw menu comes with the hand it is
+    played from (before: only when the hand had changed since a panel last showed it, so after a turn that
+    drew and discarded the same card the bots' turns were followed by the menu alone)."""
+    _terminal, player, _text, code = run("deluxe", seed=seed, target=40, bots=2)
+    assert code == 0
+    draws = [
+        chunk
+        for chunk, state in zip(player.prompts, player.states, strict=True)
+        if state.phase is D.Phase.DRAW and state.turn == play.HUMAN
+    ]
+    assert len(draws) > 5
+    assert all("Your hand" in chunk for chunk in draws), next(c for c in draws if "Your hand" not in c)
+
+
+def test_a_hint_gives_its_options_the_menus_numbers() -> None:
+    """Issue 46, item 3: a hint's option reads with the numbers the menu printed ("type 2 4: …"), never as
+    "1. …", which typed would be the menu's first choice; typing them picks what the hint names."""
+    _terminal, player, _text, code = run("bhargage", seed=1, target=31, script=["hint"])
+    assert code == 0
+    lines = player.prompts[1].split("\n")
+    options = [line for line in lines if line.startswith("• ")]
+    assert len(options) == 4 and all(line.startswith("• type ") for line in options)
+    assert not any(re.match(r"^\d+\. ", line) for line in lines)  # only the menu's own lines are numbered
+    first = re.match(r"^• type (\d) (\d): (.+?) \+ (.+?) — keep ", options[0])
+    assert first is not None
+    menu = {m[1]: m[2] for line in lines if (m := CHOICE.match(line))}
+    assert {menu[first[1]], menu[first[2]]} == {first[3], first[4]}  # the menu's own labels, by number
+    picked = run("bhargage", seed=1, target=31, script=["hint", f"{first[1]} {first[2]}"])[1].prompts[2]
+    note = next(line for line in picked.split("\n") if line.startswith("Lay away "))
+    titles = [
+        re.sub(r"[\s\u2600-\u27bf\ufe0f\U0001f300-\U0001faff]+$", "", label.split(" (")[0])
+        for label in (first[3], first[4])
+    ]
+    assert all(title in note for title in titles), (titles, note)

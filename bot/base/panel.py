@@ -62,6 +62,17 @@ Control = Button | Select
 
 
 @dataclass(frozen=True)
+class Pick:
+    """One option a hint speaks of, as the panel it answers offers it: the control's verb and the values to
+    choose in its menu, or the button's argument. A client that numbers the controls (the terminal) gives
+    the option its numbers; Discord's hint names it by its label."""
+
+    verb: str
+    values: tuple[str, ...] = ()
+    arg: str = ""
+
+
+@dataclass(frozen=True)
 class Embed:
     description: str
     title: str | None = None

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.ai import bhargage as computer
+from bot.ai import bhargage_why as why
 from bot.base.i18n import t, tn
 from bot.base.panel import Button, Option, Panel, Select
 from bot.base.refusals import UserFacingError
@@ -19,6 +20,7 @@ from bot.games import Announcement, Aside, Click, GameAdapter, Lobby, Move, Pref
 from bot.games.controls import play_buttons
 from bot.games.prefs import how_to_turn_on
 from bot.render import bhargage as render
+from bot.render import bhargage_coach as coach
 from bot.render import bhargage_scenes as scenes
 from bot.render import picture, words
 from bot.render.cards import find_card
@@ -188,14 +190,17 @@ class Bhargage(GameAdapter):
             dealt = (*view.hand, *view.discard)
             dealer = seat == state.dealer
             lines = computer.discard_table(dealt, dealer, sequences=state.options.sequences)
-            text = render.discard_hint_text(lines, dealer=dealer, sequences=state.options.sequences)
-            return Aside(Panel(content=text))
+            said = coach.discard_hint(
+                lines, dealt, dealer=dealer, sequences=state.options.sequences, race=why.race_of(view)
+            )
+            return Aside(Panel(content=said.text), picks=tuple(said.picks))
         advice = (
             computer.play_advice(view) if state.phase is bh.Phase.PLAY and state.to_move == seat else None
         )
         if table.status != "active" or advice is None:
             raise UserFacingError("bhargage.hint.none")
-        return Aside(Panel(content=render.play_hint_text(advice, state.count)))
+        said = coach.play_hint(advice, why.play_why(view, advice), state.count)
+        return Aside(Panel(content=said.text), picks=tuple(said.picks))
 
     def click(self, table: Table, seat: int, click: Click) -> Move | Panel | Aside:
         state: bh.State = table.state
@@ -414,4 +419,4 @@ def discard_answer(cards_text: str, *, dealer: bool, sequences: bool) -> str:
     if len(set(dealt)) != len(dealt):
         raise UserFacingError("bhargage.discard.repeated")
     lines = computer.discard_table(dealt, dealer, sequences=sequences)
-    return render.discard_hint_text(lines, dealer=dealer, sequences=sequences, limit=len(lines))  # all 10
+    return coach.discard_hint_text(lines, dealt, dealer=dealer, sequences=sequences, limit=len(lines))  # all

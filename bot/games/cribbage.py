@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.ai import cribbage as computer
+from bot.ai import cribbage_why as why
 from bot.base.i18n import Msg, both, t, tn
 from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
@@ -133,12 +134,15 @@ class Cribbage(GameAdapter):
         view = C.view(state, seat)
         if table.status == "active" and state.phase is C.Phase.DISCARD:
             ours = C.side_of(state, state.dealer) == C.side_of(state, seat)
-            lines = computer.discard_table(scenes.dealt(view), players=state.players, dealer=ours)
-            return Aside(Panel(content=coach.discard_text(lines, ours=ours)))
+            dealt = scenes.dealt(view)
+            lines = computer.discard_table(dealt, players=state.players, dealer=ours)
+            said = coach.discard_hint(lines, dealt, ours=ours, players=state.players, race=why.race_of(view))
+            return Aside(Panel(content=said.text), picks=tuple(said.picks))
         if table.status == "active" and state.phase is C.Phase.PLAY and state.to_move == seat:
             advice = computer.play_advice(view)
             if advice is not None:
-                return Aside(Panel(content=coach.play_text(advice, state.count)))
+                said = coach.play_hint(advice, why.play_why(view, advice), state.count)
+                return Aside(Panel(content=said.text), picks=tuple(said.picks))
         raise UserFacingError("cribbage.hint.none")
 
     def click(self, table: Table, seat: int, click: Click) -> Move | Panel | Aside:
@@ -375,4 +379,4 @@ def discard_answer(cards_text: str, *, players: int, dealer: bool) -> str:
     if len(dealt) != need:
         raise UserFacingError("cribbage.calc.dealt-cards", need=need, gave=len(dealt))
     lines = computer.discard_table(dealt, players=players, dealer=dealer)
-    return coach.discard_text(lines, ours=dealer, limit=len(lines))
+    return coach.discard_text(lines, dealt, ours=dealer, players=players, limit=len(lines))

@@ -64,6 +64,11 @@ def name(c: Card) -> str:
     return t("cribbage.card.name", rank=str(_RANKS[c.rank - 1]), suit=str(_SUITS[c.suit]))
 
 
+def rank_name(rank: int) -> str:
+    """A rank as players say it: "five", "king" ("cinque", "re")."""
+    return str(_RANKS[rank - 1])
+
+
 def label(c: Card) -> str:
     """Both: "5♥ five of hearts" (a menu option, a line that names one card)."""
     return f"{short(c)} {name(c)}"
