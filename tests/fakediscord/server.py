@@ -222,6 +222,9 @@ def _thread_form(body: dict[str, Any], errors: FormErrors) -> None:
         )
 
 
+ENTRY_POINT = 4  # PRIMARY_ENTRY_POINT, the Activity's Launch command
+
+
 class FakeDiscord:
     """One application, its bot user, a default guild with a ``#tavern`` channel, and whatever tests add."""
 
@@ -524,6 +527,23 @@ class FakeDiscord:
     def commands(self, guild: FakeGuild | None = None) -> list[dict[str, Any]]:
         """The synced command payloads (global, or one guild's)."""
         return list(self.global_commands if guild is None else self.guild_commands.get(guild.id, []))
+
+    def enable_activities(self) -> dict[str, Any]:
+        """What turning Activities on in the Developer Portal does: Discord makes the app's Entry Point
+        command ("Launch", handled by Discord), which a global bulk overwrite must carry from then on."""
+        command = {
+            "id": str(self.ids.next()),
+            "application_id": str(self.app_id),
+            "version": str(self.ids.next()),
+            "type": ENTRY_POINT,
+            "handler": 2,  # DISCORD_LAUNCH_ACTIVITY
+            "name": "launch",
+            "description": "Launch an activity",
+            "contexts": [0, 1, 2],
+            "integration_types": [0, 1],
+        }
+        self.global_commands.append(command)
+        return command
 
     def command_syncs(self) -> int:
         """How many bulk command syncs (``PUT .../commands``, global or guild) the bot has sent."""
@@ -1388,6 +1408,13 @@ class FakeDiscord:
             body = await request.json()
             self.command_bodies.append(body)
             validate_commands(body)
+            entry = [c for c in body if isinstance(c, dict) and c.get("type") == ENTRY_POINT]
+            if entry and guild_id is not None:
+                raise DiscordError(400, 50035, "Invalid Form Body")  # an Entry Point command is global only
+            if guild_id is None and not entry and any(c["type"] == ENTRY_POINT for c in self.global_commands):
+                raise DiscordError(
+                    400, 50240, "You cannot remove this app's Entry Point command in a bulk update operation"
+                )
             stored = []
             old = {c["name"]: c["id"] for c in self.commands(self.guilds.get(guild_id or 0))}
             for cmd in body:
