@@ -88,6 +88,7 @@ from .model import (
     UploadRecord,
     shard_of,
 )
+from .oauth import FakeOAuth
 from .validate import (
     ContractViolation,
     DiscordError,
@@ -250,6 +251,7 @@ class FakeDiscord:
         self.interactions: list[FakeInteraction] = []
         self.listeners: list[Callable[[FakeMessage], object]] = []  # called on every message post/edit/delete
         self.global_commands: list[dict[str, Any]] = []
+        self.oauth = FakeOAuth(lambda: self.app_id)  # an Activity's sign-in and its instances
         self.command_bodies: list[Any] = []  # every bulk command sync's body, as the bot sent it
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.requests: list[tuple[str, str, int]] = []
@@ -1338,8 +1340,14 @@ class FakeDiscord:
             return await self._callback(request, int(p[1]), p[2])
         if p[0] == "webhooks" and n >= 3:
             return await self._webhook(request, p[2], p[3:])
+        if p == ["oauth2", "token"] and method == "POST":  # (the client's secret, not the bot's token)
+            return await self.oauth.token(request)
+        if p == ["oauth2", "@me"] and method == "GET":  # (a player's bearer token)
+            return self.oauth.me(request, self._application())
         if request.headers.get("Authorization") != f"Bot {self.token}":
             raise DiscordError(401, 0, "401: Unauthorized")
+        if p[0] == "applications" and n == 4 and p[2] == "activity-instances" and method == "GET":
+            return self.oauth.instance(p[1], p[3])
         if p == ["users", "@me"] and method == "GET":
             return _json(self.bot_user.payload())
         if p == ["gateway", "bot"] and method == "GET":
