@@ -117,7 +117,7 @@ class SignIn:
             raise SignInRefused(502, "the bot has not logged in yet")
         bearer = await self._exchange(app_id, code)
         user_id = await self._who(app_id, bearer)
-        guild_id, channel_id = await self._where(app_id, instance_id, user_id)
+        guild_id, channel_id = await self.where(app_id, instance_id, user_id)
         links = self.links()
         if links is None:
             raise SignInRefused(502, "the pages have no key to sign a session with")
@@ -150,7 +150,7 @@ class SignIn:
             raise SignInRefused(401, "the token names no user")
         return int(user["id"])
 
-    async def _where(self, app_id: int, instance_id: str, user_id: int) -> tuple[int | None, int | None]:
+    async def where(self, app_id: int, instance_id: str, user_id: int) -> tuple[int | None, int | None]:
         """The live instance's guild and channel, where it lists ``user_id`` (asked with the bot's token,
         through discord.py: the request counts against the bot's budget)."""
         route = discord.http.Route(

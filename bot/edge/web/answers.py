@@ -69,6 +69,12 @@ def page(html: str | bytes) -> web.Response:
 
 
 async def secure(request: web.Request, response: web.StreamResponse) -> None:
-    """Every answer's security headers (errors and WebSocket handshakes too); pages are not kept."""
+    """Every answer's security headers (errors and WebSocket handshakes too); pages are not kept. An answer
+    with a policy of its own keeps it, and may be framed as that policy says (the Activity's page alone:
+    ``activity_page.csp``); every other answer is framed nowhere."""
+    own = response.headers.get("Content-Security-Policy")
     response.headers.update(SECURITY)
+    if own is not None:
+        response.headers["Content-Security-Policy"] = own
+        del response.headers["X-Frame-Options"]
     response.headers.setdefault("Cache-Control", NO_STORE)

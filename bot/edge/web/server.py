@@ -41,9 +41,12 @@ from aiohttp import web
 
 from bot.base.i18n import speaking
 from bot.edge import visibility
+from bot.edge.drain import Drain
 from bot.edge.record_export import file_name
-from bot.edge.web import cards, pages
+from bot.edge.table import TableController
+from bot.edge.web import activity_page, cards, pages
 from bot.edge.web.activity import SignIn
+from bot.edge.web.activity_ws import MAX_FRAME, ActivitySockets
 from bot.edge.web.answers import (
     CARD_CACHE,
     NO_STORE,
@@ -113,6 +116,10 @@ class Served(Protocol):
     def http(self) -> discord.http.HTTPClient: ...
     @property
     def application_id(self) -> int | None: ...
+    @property
+    def controller(self) -> TableController: ...
+    @property
+    def drain(self) -> Drain: ...
     def get_guild(self, guild_id: int, /) -> discord.Guild | None: ...
 
 
@@ -131,6 +138,7 @@ class WebServer:
         self._servers: Kept[tuple[int, str], bytes] = Kept(256, SERVER_SECONDS)
         self._proxies: Networks = tuple(ipaddress.ip_network(n) for n in bot.settings.web_proxies)
         self.sign_in: SignIn | None = None  # the Activity's sign-in, where the client secret is set
+        self.activity: ActivitySockets | None = None  # and its sockets
         if bot.settings.client_secret:
             self.sign_in = SignIn(
                 http=bot.http,
@@ -139,6 +147,7 @@ class WebServer:
                 links=lambda: bot.links,
                 clock=bot.clock,
             )
+            self.activity = ActivitySockets(bot, self.fanout, self.sign_in)
 
     # ------------------------------------------------------------------ start and stop
 
@@ -154,9 +163,11 @@ class WebServer:
         get(f"/r/{{token:{TOKEN}}}/record", self._record)
         get(f"/s/{{token:{TOKEN}}}", self._server)
         get(r"/c/{lang:en|it}/{name:[0-9A-Za-z_-]{1,24}\.png}", self._card)  # i18n: not text
-        get(r"/static/{name:[0-9a-z_-]{1,32}\.(?:css|js)}", self._static)
+        get(r"/static/{name:[0-9a-z_-]{1,32}(?:-[0-9]{1,4}(?:\.[0-9]{1,4}){0,2})?\.(?:css|js)}", self._static)
         if self.sign_in is not None:
+            get("/", self._activity_page)
             app.router.add_post("/a/token", self._activity_token)
+            get("/a/ws", self._activity_socket)
         return app
 
     async def start(self, host: str, port: int) -> None:
@@ -181,7 +192,16 @@ class WebServer:
             ) from err
         self._runner = runner
         self.port = int(runner.addresses[0][1])
-        self._unlisten = self.bot.tables.watch.listen(self.fanout.told, self._changed)
+        watch = self.bot.tables.watch
+        unlisten = [watch.listen(self.fanout.told, self._changed)]
+        if self.activity is not None:  # after the fan-out's: a seat's panel follows its table's frame
+            unlisten.append(watch.listen(self.activity.told))
+
+        def stop_listening() -> None:
+            for remove in unlisten:
+                remove()
+
+        self._unlisten = stop_listening
         log.info("Pages served on http://%s:%d", host, self.port)
 
     async def stop(self) -> None:
@@ -281,6 +301,42 @@ class WebServer:
         return over
 
     # ------------------------------------------------------------------ the Activity
+
+    async def _activity_page(self, request: web.Request) -> web.Response:
+        """``/`` as Discord's frame loads it (the SDK's query parameters), with a policy that lets Discord's
+        client frame it; anything else at ``/`` is not found."""
+        app_id = self.bot.application_id
+        if app_id is None or not activity_page.is_launch(dict(request.query)):
+            raise Refused(404)
+        html = activity_page.activity_page(lang=language(request), app_id=app_id)
+        response = page(html)
+        response.headers["Content-Security-Policy"] = activity_page.csp(app_id)
+        return response
+
+    async def _activity_socket(self, request: web.Request) -> web.StreamResponse:
+        """``/a/ws``: the Activity's socket (``activity_ws``), within the same limits as a live table's."""
+        assert self.activity is not None  # (the route exists only then)
+        socket = web.WebSocketResponse(
+            max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT, autoping=True, compress=False, timeout=2.0
+        )
+        if not socket.can_prepare(request).ok:
+            raise Refused(400)
+        if self.fanout.full:
+            return self._too_many(request, FULL_WAIT)
+        peer = self.client(request)
+        wait = self.guard.open(peer)
+        if wait:
+            return self._too_many(request, wait)
+        try:
+            await socket.prepare(request)
+            transport = request.transport
+            abort = transport.abort if transport is not None else (lambda: None)
+            await self.activity.serve(socket, language(request), abort)
+        except ConnectionError:
+            pass
+        finally:
+            self.guard.close(peer)
+        return socket
 
     async def _activity_token(self, request: web.Request) -> web.Response:
         """``POST /a/token``: the Activity's sign-in. Its three requests to Discord cost the address
@@ -468,7 +524,8 @@ class WebServer:
         return web.Response(body=body, content_type="image/png", headers={"Cache-Control": CARD_CACHE})
 
     async def _static(self, request: web.Request) -> web.Response:
-        found = pages.static(request.match_info["name"])
+        name = request.match_info["name"]
+        found = activity_page.static(name) or pages.static(name)
         if found is None:
             raise Refused(404)
         body, kind = found
