@@ -7,7 +7,9 @@ played under the table's lock (``Publisher.taken``: owed news told first), check
 ``Publisher.publish`` — the calls, the board, every seat's panel, the presser's own Discord panel too — so a
 page press can do nothing a DM press cannot, and says what a DM press says. Only the answer differs: the
 page's side of it (:class:`PageAnswer`) is a frame to that one connection (the redrawn panel, or a private
-aside such as the Hint), which costs no Discord request; a refusal is raised, for the socket to word.
+aside such as the Hint), which costs no Discord request; a refusal is raised, for the socket to word. After
+a move the page is sent the seat's live panel as the table is now (a new hand's, if the move dealt one),
+and what the pressed panel would have become in Discord (``Played.done``: "You played …") as an aside.
 """
 
 from __future__ import annotations
@@ -74,9 +76,10 @@ class PagePresses:
                     return
                 played = await session.play(self.ledger, table, seat, outcome)
                 await self.publisher.publish(table, played.events, told_before=played.told)
-                if table.status == "active" and table.seat_of(user_id) is not None:
-                    panel = played.done or table.adapter.seat_panel(table, seat)
-                    await answer.panel(table, seat, panel)
+                if table.status == "active":  # the seat's live panel; what the move did, beside it
+                    await answer.panel(table, seat, table.adapter.seat_panel(table, seat))
+                if played.done is not None and played.done.content:
+                    await answer.aside(played.done)
 
     async def _stale(self, answer: PageAnswer, table_id: int, seat: int) -> None:
         """A press on a panel drawn before the table's last move: the page gets the panel as the table is

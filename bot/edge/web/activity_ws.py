@@ -51,8 +51,8 @@ log = logging.getLogger("tavern.web.activity")
 
 FIRST_SECONDS = 10.0  # how long the page has to send its session token
 MAX_FRAME = 4096  # bytes a page may send in one message (a press with a menu's values)
-PRESSES = 2.0  # presses a second a page may send, over time
-PRESS_BURST = 6.0
+PRESSES = 5.0  # presses a second a page may send, over time (more are refused, not played)
+PRESS_BURST = 20.0
 NOT_SIGNED_IN = 4401  # no session, another's, forged or expired: the page signs in again
 ENDED = 4403  # the session's instance is no longer live
 NO_TABLE = 4404  # nothing to show: nobody seated here, no table in the instance's channel
@@ -252,8 +252,12 @@ class ActivitySockets:
                 if number is not None and viewer.ping(number):
                     continue
                 pressed = press_of(message.data) if seat is not None else None
-                if seat is not None and pressed is not None and seat.allowed():
-                    await self._press(seat, *pressed)
+                if seat is not None and pressed is not None:
+                    if seat.allowed():
+                        await self._press(seat, *pressed)
+                    else:
+                        with speaking(seat.lang):
+                            seat.send({"refused": t("tavern.error.cooldown", seconds="1")})
                     continue
             await socket.close(code=POLICY, message=b"pings and presses only")
             return
