@@ -32,7 +32,7 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.model import FakeUser
 from tests.fakediscord.oauth import FakeInstance
 from tests.test_activity_sign_in import activity_bot, post
-from tests.test_bhargage_discord import SEED, challenge, panel_for, step, waiting_line
+from tests.test_bhargage_discord import SEED, board, challenge, panel_for, step, waiting_line
 from tests.test_web_browser import bhargage_public, leaks
 
 pytestmark = pytest.mark.timeout(120)
@@ -357,3 +357,32 @@ async def test_a_press_for_another_seat_or_not_offered_is_refused(
     await watcher.press(bob_ids[0])
     assert await watcher.closing() == aiohttp.WSCloseCode.POLICY_VIOLATION
     assert (await bot.tables.get(table.id)).seq == seq
+
+
+async def test_the_board_opens_the_table_in_discord_with_launch_activity(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    settings: Settings,
+    seeded: None,
+    client: aiohttp.ClientSession,
+) -> None:
+    """Where Activities are on, the board's "Open the table" is answered with ``LAUNCH_ACTIVITY`` (12):
+    Discord opens the Activity in the channel, and whoever is in it sees the table."""
+    fake = fake_discord
+    fake.enable_activities()
+    bot, _ = await activity_bot(start_bot, settings)
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    await challenge(fake, alice, bob)
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    shown = board(fake, fake.channel)
+    assert "Open the table" in [b.label for b in shown.buttons()]
+    before = set(fake.oauth.instances)
+    opened_it = await fake.click(carol, shown, "Open the table")  # anyone may: carol is not seated
+    assert opened_it.interaction.callback_type == 12
+    (instance_id,) = set(fake.oauth.instances) - before
+    instance = fake.oauth.instances[instance_id]
+    assert instance.channel is fake.channel and instance.users == [carol]
+    page = await opened(client, bot, await signed_in(fake, bot, carol, instance))
+    await agree(fake, bot, table.id, page)
+    assert page.panel is None and table.seq == (await bot.tables.get(table.id)).seq

@@ -2024,6 +2024,8 @@ class FakeDiscord:
         allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}[it.type]
         if it.type == 5 and it.message is None:
             allowed = {4, 5}
+        if it.type != 4 and any(c.get("type") == ENTRY_POINT for c in self.global_commands):
+            allowed = allowed | {12}  # LAUNCH_ACTIVITY, for an app with Activities on
         if ctype not in allowed:
             choices = ", ".join(str(c) for c in sorted(allowed))
             raise DiscordError(
@@ -2055,6 +2057,7 @@ class FakeDiscord:
             msg = it.message
         elif ctype == 9:
             validate_modal_payload(data)
+        launched = self.oauth.launch(it.channel, it.user) if ctype == 12 else None
         it.callback_type, it.callback_data = ctype, data
         if ctype in (4, 5):
             await self._sent_in(it.channel)
@@ -2064,7 +2067,7 @@ class FakeDiscord:
             "interaction": {
                 "id": str(it.id),
                 "type": it.type,
-                "activity_instance_id": None,
+                "activity_instance_id": launched.id if launched else None,
                 "response_message_id": str(msg.id) if msg else None,
                 "response_message_loading": ctype == 5,
                 "response_message_ephemeral": bool(msg and msg.ephemeral),

@@ -13,7 +13,7 @@ from bot.edge.table.computer import ComputerPlayers
 from bot.edge.table.host import Host, Interaction
 from bot.edge.table.page import PagePresses
 from bot.edge.table.panels import PrivatePanels
-from bot.edge.table.places import Places
+from bot.edge.table.places import ACTIVITY, Places
 from bot.edge.table.presses import Presses
 from bot.edge.table.publisher import Publisher
 from bot.edge.table.timers import Timers
@@ -50,6 +50,11 @@ class TableController:
             raise UserFacingError("tavern.table.gone") from err
         if click.verb == "rematch":
             await self.commands.rematch(interaction, table)
+            return
+        if (
+            click.verb == ACTIVITY
+        ):  # anyone may open the table in Discord: the Activity shows what they may see
+            await interaction.response.launch_activity()
             return
         seat = table.seat_of(interaction.user.id)
         if seat is None:
