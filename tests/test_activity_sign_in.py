@@ -13,8 +13,8 @@ import aiohttp
 import pytest
 
 from bot.edge.app import TavernBot
+from bot.edge.web.activity_routes import SIGN_IN_COST
 from bot.edge.web.guard import Guard
-from bot.edge.web.server import SIGN_IN_COST
 from bot.settings import Settings
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord

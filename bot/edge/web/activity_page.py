@@ -18,9 +18,12 @@ import re
 from functools import cache
 from pathlib import Path
 
+from aiohttp import web
+
 from bot.base.i18n import speaking, t
 from bot.base.panel import Button, Control, Panel, Select
 from bot.edge import delivery
+from bot.edge.web.answers import page
 from bot.edge.web.pages import esc
 
 SDK_VERSION = "2.5.0"  # tools/build_sdk.sh builds it; the name carries the version, so it is cached for good
@@ -58,6 +61,16 @@ def csp(app_id: int) -> str:
         f"connect-src 'self' wss://{app_id}.discordsays.com; base-uri 'none'; form-action 'none'; "
         f"frame-ancestors {ancestors}"
     )
+
+
+def answer(query: dict[str, str], lang: str, app_id: int | None) -> web.Response | None:
+    """The Activity's page where ``query`` is Discord's frame loading it (None: it is not), with the policy
+    that lets Discord's client frame it."""
+    if app_id is None or not is_launch(query):
+        return None
+    response = page(activity_page(lang=lang, app_id=app_id))
+    response.headers["Content-Security-Policy"] = csp(app_id)
+    return response
 
 
 def is_launch(query: dict[str, str]) -> bool:

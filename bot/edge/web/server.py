@@ -45,8 +45,7 @@ from bot.edge.drain import Drain
 from bot.edge.record_export import file_name
 from bot.edge.table import TableController
 from bot.edge.web import activity_page, cards, pages
-from bot.edge.web.activity import SignIn
-from bot.edge.web.activity_ws import MAX_FRAME, ActivitySockets
+from bot.edge.web.activity_routes import ActivityRoutes, activity_parts
 from bot.edge.web.answers import (
     CARD_CACHE,
     NO_STORE,
@@ -59,7 +58,7 @@ from bot.edge.web.answers import (
 )
 from bot.edge.web.built import Built, Ended, Over, Refused, TooMany, record_text
 from bot.edge.web.fanout import MAX_MESSAGE, Fanout
-from bot.edge.web.guard import BUILD_COST, FILE_COST, Guard, Networks, forwarded_client, retry_after
+from bot.edge.web.guard import FILE_COST, Guard, Networks, forwarded_client, retry_after
 from bot.edge.web.kept import Kept
 from bot.edge.web.sight import replay_step, sight
 from bot.games import GameAdapter, Table, TableError
@@ -77,7 +76,6 @@ STEP = re.compile(r"0|[1-9][0-9]{0,5}", re.ASCII)
 HEARTBEAT = 30.0  # seconds between the server's pings of a live table's socket
 FULL_WAIT = 30.0  # seconds a browser is asked to wait when the process keeps all the browsers it takes
 SERVER_SECONDS = 5.0  # how long a server page is reused
-SIGN_IN_COST = 3 * BUILD_COST  # an Activity's sign-in: three requests to Discord
 ERRORS = {
     400: "web.error.bad",
     404: "web.error.not-found",
@@ -123,7 +121,7 @@ class Served(Protocol):
     def get_guild(self, guild_id: int, /) -> discord.Guild | None: ...
 
 
-class WebServer:
+class WebServer(ActivityRoutes):
     """The pages of one bot. ``fanout`` holds the live tables' viewers; ``guard`` the per-address limits."""
 
     def __init__(self, bot: Served, *, guard: Guard | None = None) -> None:
@@ -137,17 +135,7 @@ class WebServer:
         self.built = Built(bot.store, bot.games, lambda: self.guard)
         self._servers: Kept[tuple[int, str], bytes] = Kept(256, SERVER_SECONDS)
         self._proxies: Networks = tuple(ipaddress.ip_network(n) for n in bot.settings.web_proxies)
-        self.sign_in: SignIn | None = None  # the Activity's sign-in, where the client secret is set
-        self.activity: ActivitySockets | None = None  # and its sockets
-        if bot.settings.client_secret:
-            self.sign_in = SignIn(
-                http=bot.http,
-                app_id=lambda: bot.application_id,
-                client_secret=bot.settings.client_secret,
-                links=lambda: bot.links,
-                clock=bot.clock,
-            )
-            self.activity = ActivitySockets(bot, self.fanout, self.sign_in)
+        self.sign_in, self.activity = activity_parts(bot, self.fanout)  # where the client secret is set
 
     # ------------------------------------------------------------------ start and stop
 
@@ -165,9 +153,7 @@ class WebServer:
         get(r"/c/{lang:en|it}/{name:[0-9A-Za-z_-]{1,24}\.png}", self._card)  # i18n: not text
         get(r"/static/{name:[0-9a-z_-]{1,32}(?:-[0-9]{1,4}(?:\.[0-9]{1,4}){0,2})?\.(?:css|js)}", self._static)
         if self.sign_in is not None:
-            get("/", self._activity_page)
-            app.router.add_post("/a/token", self._activity_token)
-            get("/a/ws", self._activity_socket)
+            self.activity_routes(app)
         return app
 
     async def start(self, host: str, port: int) -> None:
@@ -300,53 +286,6 @@ class WebServer:
             raise Refused(404)
         return over
 
-    # ------------------------------------------------------------------ the Activity
-
-    async def _activity_page(self, request: web.Request) -> web.Response:
-        """``/`` as Discord's frame loads it (the SDK's query parameters), with a policy that lets Discord's
-        client frame it; anything else at ``/`` is not found."""
-        app_id = self.bot.application_id
-        if app_id is None or not activity_page.is_launch(dict(request.query)):
-            raise Refused(404)
-        html = activity_page.activity_page(lang=language(request), app_id=app_id)
-        response = page(html)
-        response.headers["Content-Security-Policy"] = activity_page.csp(app_id)
-        return response
-
-    async def _activity_socket(self, request: web.Request) -> web.StreamResponse:
-        """``/a/ws``: the Activity's socket (``activity_ws``), within the same limits as a live table's."""
-        assert self.activity is not None  # (the route exists only then)
-        socket = web.WebSocketResponse(
-            max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT, autoping=True, compress=False, timeout=2.0
-        )
-        if not socket.can_prepare(request).ok:
-            raise Refused(400)
-        if self.fanout.full:
-            return self._too_many(request, FULL_WAIT)
-        peer = self.client(request)
-        wait = self.guard.open(peer)
-        if wait:
-            return self._too_many(request, wait)
-        try:
-            await socket.prepare(request)
-            transport = request.transport
-            abort = transport.abort if transport is not None else (lambda: None)
-            await self.activity.serve(socket, language(request), abort)
-        except ConnectionError:
-            pass
-        finally:
-            self.guard.close(peer)
-        return socket
-
-    async def _activity_token(self, request: web.Request) -> web.Response:
-        """``POST /a/token``: the Activity's sign-in. Its three requests to Discord cost the address
-        ``SIGN_IN_COST`` more, paid before any is sent."""
-        assert self.sign_in is not None  # (the route exists only then)
-        wait = self.guard.allow(self.client(request), SIGN_IN_COST)
-        if wait:
-            return self._too_many(request, wait)
-        return await self.sign_in.answer(request)
-
     # ------------------------------------------------------------------ live tables
 
     async def _live(self, request: web.Request) -> web.Response:
@@ -386,8 +325,27 @@ class WebServer:
         over = not is_live(self.bot.tables, game_id) and await self._over_of(request, game_id) is not None
         last = await self.built.ended_show(self.client(request), game_id, lang) if over else None
         table = None if over else await self._table(game_id)
+
+        async def serve(socket: web.WebSocketResponse, abort: Callable[[], None]) -> None:
+            if table is not None:
+                await self._watch(request, table, socket, abort, _expires(token))
+            elif last is not None:  # the game is over: its last frame, and goodbye
+                end = {"seq": last.sight.seq, "html": last.inner, "over": True, "t": time.time()}
+                await socket.send_json(end)
+                await socket.close()
+
+        return await self._opened(request, MAX_MESSAGE, serve)
+
+    async def _opened(
+        self,
+        request: web.Request,
+        largest: int,
+        serve: Callable[[web.WebSocketResponse, Callable[[], None]], Awaitable[None]],
+    ) -> web.StreamResponse:
+        """A WebSocket within the guard's limits (its messages at most ``largest`` bytes), ``serve``d until
+        it ends; a 429 where the process or the address has as many as it takes."""
         socket = web.WebSocketResponse(
-            max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT, autoping=True, compress=False, timeout=2.0
+            max_msg_size=largest, heartbeat=HEARTBEAT, autoping=True, compress=False, timeout=2.0
         )
         if not socket.can_prepare(request).ok:
             raise Refused(400)
@@ -399,12 +357,8 @@ class WebServer:
             return self._too_many(request, wait)
         try:
             await socket.prepare(request)
-            if table is not None:
-                await self._watch(request, table, socket, _expires(token))
-            elif last is not None:  # the game is over: its last frame, and goodbye
-                end = {"seq": last.sight.seq, "html": last.inner, "over": True, "t": time.time()}
-                await socket.send_json(end)
-                await socket.close()
+            transport = request.transport
+            await serve(socket, transport.abort if transport is not None else (lambda: None))
         except ConnectionError:  # gone mid-handshake: nothing to say, nobody to say it to
             pass
         finally:
@@ -412,10 +366,13 @@ class WebServer:
         return socket
 
     async def _watch(
-        self, request: web.Request, table: Table, socket: web.WebSocketResponse, until: float
+        self,
+        request: web.Request,
+        table: Table,
+        socket: web.WebSocketResponse,
+        abort: Callable[[], None],
+        until: float,
     ) -> None:
-        transport = request.transport
-        abort = transport.abort if transport is not None else (lambda: None)
         try:
             viewer = await self.fanout.join(table, language(request), socket, abort, until)
         except Exception:
