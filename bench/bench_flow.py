@@ -242,6 +242,15 @@ def _places(fake: FakeDiscord, channel: FakeChannel) -> list[FakeChannel]:
     return [*(threads(channel) if threads is not None else []), channel]
 
 
+async def _quiet(fake: FakeDiscord) -> None:
+    """Until the bot's own moves are made (its tasks ``bots-<table>``: the computer players, and a person's
+    forced move, the cut and an only card, which the bot makes for them by default) and Discord caught up:
+    the next move read from the table is then a person's."""
+    while tasks := [t for t in asyncio.all_tasks() if t.get_name().startswith("bots-") and not t.done()]:
+        await asyncio.gather(*tasks, return_exceptions=True)
+    await fake.settle()
+
+
 async def _finished(bot: TavernBot, table_id: int) -> Table:
     return await bot.tables.get(table_id)
 
@@ -263,7 +272,7 @@ async def play_bhargage(
         seat = bh.waiting_for(table.state)[0]
         await _bhargage_move(table, players, rng)
         clicks.append(players[seat].clicks - before[seat])
-        await fake.settle()
+        await _quiet(fake)
         table = await _finished(bot, table.id)
         for p in players:
             p.places = _places(fake, channel)
@@ -297,7 +306,7 @@ async def play_deluxe(
             current, binds = (seat, players[seat].clicks), 0
         action = await _deluxe_step(table, players[seat], seat, rng)
         binds += isinstance(action, D.Bind)
-        await fake.settle()
+        await _quiet(fake)
         table = await _finished(bot, table.id)
     if current is not None:
         clicks.append((players[current[0]].clicks - current[1], binds))

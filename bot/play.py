@@ -24,13 +24,15 @@ from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
 from bot.games import GAMES, Announcement, Aside, Click, GameAdapter, Move, Seat, StaleAction, Table
 from bot.games.prefs import DEFAULT as DEFAULT_PREFS
+from bot.games.prefs import Prefs, turned_on_by
 from bot.games.seats import next_bot
 from bot.play_args import PROG as PROG
 from bot.play_args import computer_seats as computer_seats
+from bot.play_args import how_to_turn_on, prefs_of
 from bot.play_args import language_of as language_of
 from bot.play_args import options_of as options_of
 from bot.play_args import parser as parser
-from bot.play_menu import Choice, by_name, numbered, parse_numbers, plain_text, tidy, words_for
+from bot.play_menu import Choice, by_name, numbered, numbers_of, parse_numbers, plain_text, tidy, words_for
 from bot.render.refusals import said
 from bot.rules.errors import RulesError, UnknownCard
 from bot.services import session
@@ -41,7 +43,7 @@ HINT_VERBS = ("hint", "sug")  # Bhargage's Hint, Bharg Deluxe's "Suggest melds"
 
 
 class Quit(Exception):
-    """The player typed quit, or the input ended."""
+    """The player typed quit (and said yes), or the input ended."""
 
 
 class Terminal:
@@ -63,8 +65,10 @@ class Terminal:
         stdin: TextIO,
         stdout: TextIO,
         name: str | None = None,
+        prefs: Prefs = DEFAULT_PREFS,
     ) -> None:
         self.adapter: GameAdapter = GAMES[game]
+        self.prefs = prefs  # the flags: which clicks that decide nothing are made for the player
         self.level = level
         self.rng = random.Random(seed)
         self.stdin, self.stdout = stdin, stdout
@@ -99,6 +103,7 @@ class Terminal:
         self.choices: dict[int, Choice] = {}
         self.seen: set[str] = set()  # every line a panel has shown: a panel is redrawn with the rest
         self.exchange: set[str] = set()  # every line printed since the last prompt
+        self.others_moved = False  # another seat moved since the last prompt: the human's turn comes round
         english_resign = f"resign leave {self.adapter.resign_command}"  # i18n: not text
         self.words = {
             "quit": words_for("quit exit q", t("general.play.words.quit")),  # i18n: not text
@@ -126,23 +131,25 @@ class Terminal:
 
     def show(self, panel: Panel, *, full: bool = True) -> None:
         """Print a human's panel and its choices. Not ``full``: only the lines no panel has shown yet and
-        nothing printed since the prompt has said (what changed), then the choices."""
+        nothing printed since the prompt has said (what changed), then the choices; when the others have
+        moved since, the panel's later paragraphs whole (the hand the turn is played from)."""
         lines = self.lines_of(panel)
-        shown = lines if full else self.news_of(lines)
+        shown = lines if full else self.news_of(lines, whole=self.others_moved)
         self.seen.update(lines)
         if tidy(shown):
             self.say("\n".join(tidy(shown)))
         self.menu, self.choices = numbered([c for c in panel.controls if c.verb not in ("hand",)])
         self.show_menu()
 
-    def news_of(self, lines: list[str]) -> list[str]:
+    def news_of(self, lines: list[str], *, whole: bool = False) -> list[str]:
         """What a panel says that is new: in its first paragraph (where the game stands) the lines not shown
-        before; a later paragraph (a hand, a list) whole if any of it changed. Never what was just said."""
+        before; a later paragraph (a hand, a list) whole if any of it changed, or if ``whole``. Never what was
+        just said."""
         out: list[str] = []
         for i, block in enumerate("\n".join(lines).split("\n\n")):
             rows = [row for row in block.split("\n") if row.strip() and row not in self.exchange]
             new = [row for row in rows if row not in self.seen]
-            out += new if i == 0 else ["", *rows] if new else []
+            out += new if i == 0 else ["", *rows] if new or (whole and rows) else []
         return out
 
     def show_menu(self) -> None:
@@ -153,6 +160,20 @@ class Terminal:
         """A panel shown whole, without controls (the board, a hint)."""
         self.say("")
         self.say("\n".join(tidy(self.lines_of(panel))))
+
+    def show_aside(self, aside: Aside) -> None:
+        """A hint: each line that speaks of an option of the panel says it by the numbers the menu printed."""
+        lines = aside.panel.content.split("\n")
+        for i, pick in aside.picks:
+            numbers = numbers_of(pick, self.choices)
+            if numbers and 0 <= i < len(lines):
+                lead = next((mark for mark in ("• ", "💡 ") if lines[i].startswith(mark)), "")
+                said = t(
+                    "general.play.hint-pick", numbers=" ".join(map(str, numbers)), line=lines[i][len(lead) :]
+                )
+                lines[i] = lead + said
+        self.say("")
+        self.say("\n".join(tidy(plain_text("\n".join(lines), self.names).split("\n"))))
 
     def show_board(self) -> None:
         self.show_text(self.adapter.board(self.table))
@@ -175,7 +196,8 @@ class Terminal:
         """The game to its end (0), or until Ctrl-C (130): then one line says goodbye, no traceback."""
         loop = asyncio.new_event_loop()  # not asyncio.run: its Ctrl-C handler would wait for the input
         try:
-            return loop.run_until_complete(self._run())
+            with turned_on_by(how_to_turn_on):  # the panels' tips name the flags, not `/tavern me`
+                return loop.run_until_complete(self._run())
         except KeyboardInterrupt:
             print(file=self.stdout)
             self.say(t("general.play.abandoned"))
@@ -185,16 +207,20 @@ class Terminal:
 
     async def _run(self) -> int:
         table = self.table
-        self.say(
-            t(
-                "general.play.start",
-                game=self.adapter.title,
-                options=self.adapter.options_text(table.options),
-                name=table.names[HUMAN],
-                others=", ".join(table.names[1:]),
-                seed=table.seed,
-            )
+        partners = self.adapter.partners(table, HUMAN)
+        others = ", ".join(n for s, n in enumerate(table.names) if s != HUMAN and s not in partners)
+        intro = dict(
+            game=self.adapter.title,
+            options=self.adapter.options_text(table.options),
+            name=table.names[HUMAN],
+            others=others,
+            seed=table.seed,
         )
+        if partners:  # your partner is no opponent
+            partner = ", ".join(table.names[s] for s in partners)
+            self.say(t("general.play.start-partners", partner=partner, **intro))
+        else:
+            self.say(t("general.play.start", **intro))
         self.say(t("general.play.type-help"))
         await self.publish(self.opening)
         try:
@@ -202,6 +228,7 @@ class Terminal:
                 move = self.computer_move()  # the same rules as on Discord
                 if move is not None:
                     seat, action = move
+                    self.others_moved = self.others_moved or seat != HUMAN
                     played = await self.play(seat, Move(action, ""))
                     self.panel = None
                     await self.publish(played.events)
@@ -225,11 +252,12 @@ class Terminal:
         seat = self.adapter.bot_seat(self.table)
         if seat is not None:
             return seat, self.adapter.bot_action(self.table, seat, self.rng, self.level)
-        return self.adapter.forced(self.table, lambda _: DEFAULT_PREFS)
+        return self.adapter.forced(self.table, lambda _: self.prefs)
 
     def read(self) -> str:
         print("> ", end="", file=self.stdout, flush=True)
         self.exchange = set()
+        self.others_moved = False
         line = self.stdin.readline()
         if not line:
             print(file=self.stdout)
@@ -250,13 +278,14 @@ class Terminal:
         """One typed answer: a word, numbers or names; True when the panel changed or the game moved on.
         Otherwise the choices come again (a hint's or the rules' lines may have pushed them away)."""
         word, said_words = answer.lower(), self.words
-        if word in said_words["quit"]:
-            raise Quit()
         if word in said_words["hand"]:
             self.say("")
             self.show(panel)
             return False
-        if word in said_words["help"]:
+        if word in said_words["quit"]:
+            if self.asked(t("general.play.quit-question")):  # nothing is kept: a slip must not end the game
+                raise Quit()
+        elif word in said_words["help"]:
             self.say(t("general.play.help"))
         elif word in said_words["board"]:
             self.show_board()
@@ -325,13 +354,13 @@ class Terminal:
         control, table = choice.control, self.table
         if control.verb == "resign":
             return await self.resign()
-        click = Click("g", table.id, control.token, control.verb, control.arg, values)
+        click = Click("g", table.id, control.token, control.verb, control.arg, values, self.prefs)
         try:
             outcome = session.outcome(table, HUMAN, click)
             if isinstance(outcome, session.ShowHand):
                 return True
             if isinstance(outcome, Aside):
-                self.show_text(outcome.panel)
+                self.show_aside(outcome)
                 return False
             if isinstance(outcome, Panel):
                 self.panel = outcome
@@ -362,12 +391,18 @@ class Terminal:
         except (UserFacingError, RulesError) as err:
             self.say(said(err))
             return False
-        self.say(t("general.play.confirm", question=adapter.resign_question(table, HUMAN)))
-        if self.read().lower() not in words_for("y yes", t("general.play.words.yes")):  # i18n: not text
-            self.say(t("general.play.carry-on"))
+        if not self.asked(adapter.resign_question(table, HUMAN)):
             return False
         await self.move(move)
         return True
+
+    def asked(self, question: str) -> bool:
+        """A yes-or-no question answered yes; anything else carries on (and says so)."""
+        self.say(t("general.play.confirm", question=question))
+        if self.read().lower() in words_for("y yes", t("general.play.words.yes")):  # i18n: not text
+            return True
+        self.say(t("general.play.carry-on"))
+        return False
 
 
 class Screen:
@@ -427,4 +462,5 @@ def main(
         seed = args.seed if args.seed is not None else secrets.randbits(31)
         bots = computer_seats(args)
         name = " ".join((args.name or "").split())[:32] or None
-        return Terminal(args.game, options, bots, args.level, seed, stdin, stdout, name).run()
+        prefs = prefs_of(args)
+        return Terminal(args.game, options, bots, args.level, seed, stdin, stdout, name, prefs).run()

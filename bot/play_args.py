@@ -1,6 +1,7 @@
 """``python -m bot play``'s command line: the games, their options and the computer's level, with the help
-in the language in force; what the arguments make of a game's options and its seats (:mod:`bot.play`
-plays it). Each game's own switches are named after its engine's options (``game_options``)."""
+in the language in force; what the arguments make of a game's options, its seats and the player's
+preferences (:mod:`bot.play` plays it). Each game's own switches are named after its engine's options
+(``game_options``), the preferences' after ``/tavern me``'s (``--auto-cut``, ``--no-auto-cut``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from bot.ai import DEFAULT_LEVEL, LEVELS
 from bot.base.i18n import ENGLISH, LANGUAGES, t, tn
+from bot.games.prefs import DEFAULT, Prefs
 
 PROG = "python -m bot play"  # i18n: not text
 
@@ -42,6 +44,7 @@ def parser() -> argparse.ArgumentParser:
     common(bh)
     bh.add_argument("--sequences", action="store_true", help=t("general.play.args.sequences"))
     bh.set_defaults(game_options=("sequences",))
+    switches(bh)
     dx = games.add_parser("deluxe", help=t("general.play.args.deluxe"))
     common(dx)
     dx.set_defaults(game_options=("pawns", "courts", "fast_start"))
@@ -76,7 +79,44 @@ def parser() -> argparse.ArgumentParser:
     cr.add_argument("--muggins", action="store_true", help=t("general.play.args.muggins"))
     cr.add_argument("--double-lurch", action="store_true", help=t("general.play.args.double-lurch"))
     cr.set_defaults(game_options=("muggins", "double_lurch"))
+    switches(cr)
     return top
+
+
+def flag(name: str) -> str:
+    """A preference's flag: "--auto-cut" (and "--no-auto-cut" to turn it off)."""
+    return "--" + name.replace("_", "-")
+
+
+def switches(game: argparse.ArgumentParser) -> None:
+    """``/tavern me``'s switches as flags, on or off as Discord has them for a player who never chose."""
+    helps = {
+        "auto_cut": t("general.play.args.auto-cut"),
+        "auto_play": t("general.play.args.auto-play"),
+        "quick_discard": t("general.play.args.quick-discard"),
+    }
+    for name in Prefs.names():
+        on = bool(getattr(DEFAULT, name))
+        state = t("general.play.args.on") if on else t("general.play.args.off")
+        game.add_argument(
+            flag(name),
+            action=argparse.BooleanOptionalAction,
+            default=on,
+            help=f"{helps[name]} ({state})",
+        )
+
+
+def prefs_of(args: argparse.Namespace) -> Prefs:
+    """The player's preferences: the flags given, else the defaults (a game without them keeps these)."""
+    return Prefs(**{name: bool(getattr(args, name, getattr(DEFAULT, name))) for name in Prefs.names()})
+
+
+def how_to_turn_on(name: str) -> str:
+    """What a panel's tip says turns a switch on, in the terminal: the flag to start with, or the one to
+    leave out when it is on by default ("start without --no-auto-cut")."""
+    if getattr(DEFAULT, name):
+        return t("general.play.start-without", flag="--no-" + flag(name)[2:])
+    return t("general.play.start-with", flag=flag(name))
 
 
 def options_of(args: argparse.Namespace) -> dict[str, Any]:

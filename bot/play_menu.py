@@ -1,19 +1,23 @@
 """The terminal's text and menu (``python -m bot play``): Discord markup made plain, a panel's controls as
-numbered choices, and what a typed answer names — numbers, a button's label, or cards by name ("soldier",
-"the Soldier, light keeper")."""
+numbered choices, and what a typed answer names — numbers, a button's label, or cards by name as players
+say them ("soldier", "the Soldier, light keeper", "guardiano", "4s", "4♠", "four of spades")."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.base.i18n import t, tn
-from bot.base.panel import Control, Select
+from bot.base.panel import Control, Pick, Select
 from bot.render import words
 from bot.render.cards import find_card
-from bot.rules.decktet import ALL_CARDS, Card
-from bot.rules.errors import RulesError, UnknownCard
+from bot.render.cribbage_words import read_card, short
+from bot.render.typed import typed_cards
+from bot.rules.decktet import ALL_CARDS
+from bot.rules.errors import RulesError
+from bot.rules.pack52 import FULL_PACK
 
 
 def plain_text(text: str, names: dict[int, str]) -> str:
@@ -61,12 +65,25 @@ class Choice:
 
 
 def numbered(controls: Sequence[Control]) -> tuple[list[str], dict[int, Choice]]:
-    """The controls as prompt lines, and what each number means. Disabled buttons are shown unnumbered."""
+    """The controls as prompt lines, and what each number means. Disabled buttons are shown unnumbered. A
+    menu whose value may be typed (``Select.typed``, a claim in points) is its question, once, and a number
+    typed is its value ("2" claims 2); any other choice is numbered after the largest value."""
     lines: list[str] = []
-    choices: dict[int, Choice] = {}
+    choices: dict[int, Choice] = {
+        int(option.value): Choice(control, option.value)
+        for control in controls
+        if isinstance(control, Select) and control.typed and not control.disabled
+        for option in control.options
+        if option.value.isascii() and option.value.isdigit()
+    }
+    after = max(choices, default=0)
     for control in controls:
         if isinstance(control, Select):
             if control.disabled:
+                continue
+            if control.typed:
+                if control.typed not in lines:
+                    lines.append(control.typed)
                 continue
             low, high = control.min_values, control.max_values
             if high > 1 and low == high:
@@ -79,7 +96,7 @@ def numbered(controls: Sequence[Control]) -> tuple[list[str], dict[int, Choice]]
                 how = tn("general.play.menu.type-n", 1)
             lines.append(t("general.play.menu.head", menu=control.placeholder, how=how))
             for option in control.options:
-                n = len(choices) + 1
+                n = after = after + 1
                 choices[n] = Choice(control, option.value)
                 mark = "[x] " if option.default else ""
                 extra = f" — {option.description}" if option.description else ""
@@ -87,10 +104,31 @@ def numbered(controls: Sequence[Control]) -> tuple[list[str], dict[int, Choice]]
         elif control.disabled:
             lines.append(t("general.play.not-now", label=control.label))
         else:
-            n = len(choices) + 1
+            n = after = after + 1
             choices[n] = Choice(control)
             lines.append(f"  {n:>2}. {control.label}")
     return lines, choices
+
+
+def numbers_of(pick: Pick, choices: dict[int, Choice]) -> list[int]:
+    """The numbers a hint's option has in the printed menu: one per value to choose in its menu, or its
+    button's; none when the panel does not offer it now."""
+    found: list[int] = []
+    for value in pick.values or (None,):
+        n = next(
+            (
+                n
+                for n, choice in choices.items()
+                if choice.control.verb == pick.verb
+                and choice.value == value
+                and (value is not None or choice.control.arg == pick.arg)
+            ),
+            None,
+        )
+        if n is None:
+            return []
+        found.append(n)
+    return found
 
 
 def parse_numbers(text: str) -> list[int] | None:
@@ -104,44 +142,36 @@ def folded(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def _card(name: str) -> Card | None:
-    if name.isdigit():  # the card parser reads a deck index; here a number is a choice's
-        return None
-    try:
-        return find_card(name)
-    except UnknownCard:
-        return None
+@dataclass(frozen=True)
+class Deck:
+    """A pack whose cards a player may type by name: how a name is read (``UnknownCard`` when it is no card),
+    and how a choice's label starts when it is one of its cards (a title, a mark)."""
+
+    read: Callable[[str], Any]
+    title: Callable[[Any], str]
+    cards: Sequence[Any]
 
 
-def typed_cards(text: str) -> list[Card]:
-    """The cards typed by name (in the language in force or in English, with or without the article),
-    separated by commas, "+" or just spaces; ``UnknownCard`` (with the closest names) for a name not read."""
-    found: list[Card] = []
-    for part in re.split(r"[,+;]", text):
-        names = part.split()
-        while names:
-            for n in range(len(names), 0, -1):
-                card = _card(" ".join(names[:n]))
-                if card is not None:
-                    found.append(card)
-                    names = names[n:]
-                    break
-            else:
-                rest = " ".join(names)
-                if not rest.isdigit():
-                    find_card(rest)  # raises UnknownCard, with the closest names
-                raise UnknownCard(rest, ())
-    return found
+DECKTET = Deck(find_card, words.title, ALL_CARDS)  # "soldier", "il Soldato", "guardiano"
+PACK52 = Deck(read_card, short, FULL_PACK)  # "4s", "4♠", "four of spades", "quattro di picche"
 
 
-def names_card(label: str, card: Card) -> bool:
+def names_card(label: str, card: Any, deck: Deck = DECKTET) -> bool:
     """Whether a choice's label is this card (its title first, and no other card named after it): a card's
     button or menu option, not a meld that starts with it."""
-    title, text = folded(words.title(card)), folded(label)
+    title, text = folded(deck.title(card)), folded(label)
     if text != title and not text.startswith(title + " "):
         return False
     rest = text[len(title) :]
-    return not any(folded(words.title(other)) in rest for other in ALL_CARDS if other != card)
+    return not any(folded(deck.title(other)) in rest for other in deck.cards if other != card)
+
+
+def deck_of(choices: dict[int, Choice]) -> Deck:
+    """The pack the choices' cards are of (the 52-card pack's marks, "4♠ → 14"), else the Decktet."""
+    labels = [choice.label for choice in choices.values()]
+    if any(names_card(label, c, PACK52) for label in labels for c in FULL_PACK):
+        return PACK52
+    return DECKTET
 
 
 def by_label(text: str, choices: dict[int, Choice]) -> list[int] | None:
@@ -167,8 +197,8 @@ def by_label(text: str, choices: dict[int, Choice]) -> list[int] | None:
 
 def by_name(text: str, choices: dict[int, Choice]) -> list[int]:
     """The choices a typed answer names: a button by its label ("confirm"), choices by their labels, or
-    Decktet cards by name, one choice each. A refusal (``RulesError``) when a name is no card, or no choice
-    or several are that card."""
+    cards by name (of the pack the choices hold), one choice each. A refusal (``RulesError``) when a name is
+    no card, or no choice or several are that card."""
     wanted = folded(text)
     for n, choice in choices.items():
         if choice.value is None and folded(choice.label) == wanted:
@@ -177,11 +207,12 @@ def by_name(text: str, choices: dict[int, Choice]) -> list[int]:
     if labelled is not None:
         return labelled
     picked: list[int] = []
-    for card in typed_cards(text):
-        matches = [n for n, choice in choices.items() if names_card(choice.label, card)]
+    deck = deck_of(choices)
+    for card in typed_cards(text, deck.read):
+        matches = [n for n, choice in choices.items() if names_card(choice.label, card, deck)]
         if not matches:
-            raise RulesError("general.play.not-a-choice", card=card)
+            raise RulesError("general.play.not-a-choice", card=deck.title(card))
         if len(matches) > 1:
-            raise RulesError("general.play.which-one", card=card)
+            raise RulesError("general.play.which-one", card=deck.title(card))
         picked += matches
     return picked

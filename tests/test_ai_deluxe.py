@@ -9,13 +9,14 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections import Counter
 from dataclasses import replace
 
 import pytest
 
 from bot.ai import Level, UnknownLevel
 from bot.ai import deluxe as ai
+from bot.ai import deluxe_why as why
+from bot.games import deluxe_panel
 from bot.render import deluxe as R
 from bot.render import deluxe_coach as coach
 from bot.rules import deluxe as D
@@ -201,7 +202,8 @@ def named_in(line: str, action: D.Action) -> bool:
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_the_coach_answers_every_decision_with_the_hard_players_choice_on_top(players: int) -> None:
     """At every decision of whole games (every seat, every phase), the Deluxe hint lists options and its
-    first line is what the hard player plays there; every line it lists is a legal action."""
+    first line is what the hard player plays there, offered by the panel under the number the hint gives;
+    every line it lists is a legal action."""
     names = [f"P{s}" for s in range(players)]
     for k, options in enumerate(OPTION_SETS[:: 5 - players // 2]):
         state, _ = D.start(f"coach:{players}:{k}", players, replace(options, target=20))
@@ -214,43 +216,16 @@ def test_the_coach_answers_every_decision_with_the_hard_players_choice_on_top(pl
             chosen = ai.choose(view, rng, "hard")
             assert advice and advice[0].action == chosen
             assert all(a.action in view.legal for a in advice)
-            text = coach.hint_text(advice, names, seat)
-            numbered = [line for line in text.split("\n") if line[:1].isdigit()]
-            first = numbered[0].removeprefix("1. **").removesuffix("**")
+            pick_of = deluxe_panel.pick_of(state, seat)
+            said = coach.hint(advice, why.explain(view, advice), names, pick_of)
+            options = [line for line in said.lines if line.startswith("• ")]
+            first = options[0].removeprefix("• **").split("**")[0]
             assert named_in(first, chosen), (first, chosen)
-            assert len(text) <= 2000
+            assert said.picks[0] == (said.lines.index(options[0]), pick_of(chosen)) and pick_of(chosen)
+            assert len(said.text) <= 2000
             state, _ = D.apply(state, chosen)
             decisions += 1
         assert decisions > 10
-
-
-def test_the_draw_hint_tells_gain_from_cost() -> None:
-    """A take that lets the seat bind says what and how much, and what it leaves in hand; the deck says
-    nothing binds when nothing does."""
-    found = {"gain": 0, "nothing": 0}
-    for k in range(6):
-        state, _ = D.start(f"draw-hint:{k}", 3, D.Options(target=30))
-        rng = random.Random(k)
-        while not D.is_over(state) and min(found.values()) < 3:
-            seat = D.waiting_for(state)[0]
-            view = D.view(state, seat)
-            if view.phase == D.Phase.DRAW:
-                for a in ai.advise(view):
-                    line = coach.advice_line(a, ["A", "B", "C"], seat)
-                    pts = sum(R.points(m.cards) for m in a.binds)
-                    if a.binds:
-                        assert f": +{pts}" in line
-                        found["gain"] += 1
-                    else:
-                        assert "nothing to bind this turn" in line
-                        found["nothing"] += 1
-                    if isinstance(a.action, D.TakeQueue):
-                        assert f"you keep {len(a.kept)} card" in line
-                        kept = Counter(c.index for c in [*view.hand, *a.taken])
-                        kept.subtract(c.index for m in a.binds for c in m.cards)
-                        assert sum(kept.values()) == len(a.kept)
-            state, _ = D.apply(state, ai.choose(view, rng, "hard"))
-    assert min(found.values()) >= 3
 
 
 def test_the_draw_menu_says_what_each_take_unlocks() -> None:

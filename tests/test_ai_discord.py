@@ -4,6 +4,7 @@ Deluxe table filled with bots, the coach's Hint, ``/bhargage discard``, and the 
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -85,15 +86,17 @@ async def test_practice_bhargage_against_the_bot_to_the_end(
             assert hint.ephemeral and "What to lay away" in hint.message.content
             assert "```" not in hint.message.content  # sentences that fit a phone, not a wide table
             best = bh_ai.discard_table((*view.hand, *view.discard), state.dealer == 0)[0]
-            first_row = next(ln for ln in hint.message.content.splitlines() if ln.startswith("1. "))
-            assert " + ".join(c.name for c in best.cards) in first_row
+            rows = hint.message.content.splitlines()
+            assert not any(ln[:1].isdigit() for ln in rows)  # no "1.": typed, it would be the menu's first
+            first_row = next(ln for ln in rows if ln.startswith("• "))
+            assert all(c.title in first_row for c in best.cards)
             hard = bh_ai.choose(view, random.Random(1), "hard")
             assert isinstance(hard, bh.Discard) and set(hard.cards) == set(best.cards)
             hinted_discard = True
         if state.phase is bh.Phase.PLAY and not hinted_play:
             hint = await fake.click(alice, live_dm(fake, alice), hint_button(live_dm(fake, alice)))
             hard = bh_ai.choose(view, random.Random(1), "hard")
-            assert isinstance(hard, bh.Play) and f"Play **{hard.card.title}**" in hint.message.content
+            assert isinstance(hard, bh.Play) and f"💡 Play **{hard.card.title}**" in hint.message.content
             hinted_play = True
         await bhargage_move(fake, bot, table, alice)
         moves += 1
@@ -249,8 +252,11 @@ async def test_discard_calculator_in_dms(fake_discord: FakeDiscord, start_bot: S
     )
     dealt = [card(x) for x in ("forest", "sailor", "bard", "author", "ace of moons")]
     lines = bh_ai.discard_table(dealt, False)
-    rows = [ln for ln in answer.message.content.splitlines() if ln.split(". ")[0].isdigit()]
-    assert len(rows) == 10 and " + ".join(c.name for c in lines[0].cards) in rows[0]
+    content = answer.message.content
+    rows = [ln for ln in content.splitlines() if ln.startswith("• ")]
+    more = re.search(r"and (\d+) more choices?, worth less", content)
+    assert len(rows) + (int(more[1]) if more else 0) == 10 and len(content) <= 2000  # every one, or said
+    assert all(c.title in rows[0] for c in lines[0].cards) and "First " in rows[0]
 
 
 async def test_a_restart_while_the_bot_is_to_move_loses_nothing(

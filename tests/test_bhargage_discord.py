@@ -103,23 +103,44 @@ async def step(
     users: list[FakeUser],
     closed: set[FakeUser] | None = None,
 ) -> str | None:
-    """One move by whoever the board says the table waits for; None when the game is over."""
+    """One move by whoever the board says the table waits for; None when the game is over. What the bot
+    does after it (a computer player's move, a forced one) is done before it returns."""
+    await computers_idle(fake)
     line = waiting_line(fake, channel)
     if line.startswith("Game over"):
         return None
     body = line.removeprefix("Waiting for ")
     user = min((u for u in users if u.name in body), key=lambda u: body.index(u.name))
-    if "to cut" in line:
-        panel = await panel_for(fake, channel, user, closed or set())
-        assert panel is not None, f"{user.name} has no panel to cut from"
-        if not any(b.label == "Cut" for b in panel.buttons()):  # cut for them (their preference, the default)
-            await fake.settle()
-            return "cut"
-        await fake.click(user, panel, "Cut")  # the cut is on the cutting player's own panel
-        return "cut"
     panel = await panel_for(fake, channel, user, closed or set())
-    assert panel is not None, f"{user.name} has no controls; board says {line!r}"
-    return await act_with_panel(fake, user, panel)
+    if "to cut" in line:
+        assert panel is not None, f"{user.name} has no panel to cut from"
+        if any(b.label == "Cut" for b in panel.buttons()):  # else cut for them (Cut for me, the default)
+            await fake.click(user, panel, "Cut")  # the cut is on the cutting player's own panel
+        done = "cut"
+    else:
+        assert panel is not None, f"{user.name} has no controls; board says {line!r}"
+        done = await act_with_panel(fake, user, panel)
+    await computers_idle(fake)
+    return done
+
+
+async def every_click_mine(fake: FakeDiscord, users: list[FakeUser]) -> None:
+    """The players turn off Cut for me and Play my only card (``/tavern me``): every move is a press, so a
+    test counts them and finds the Cut on a panel."""
+    for user in users:
+        shown = await fake.slash(user, fake.channel, "tavern me")
+        for words in ("Cut for me", "Play my only card"):
+            [button] = [b for b in shown.message.buttons() if words in (b.label or "")]
+            await fake.click(user, shown.message, button.custom_id or "")
+
+
+async def computers_idle(fake: FakeDiscord) -> None:
+    """Wait until the bot's computer players are still (its tasks ``bots-<table>``, which also make a person's
+    forced move: the cut and an only card, on by default) and Discord has caught up: until then the board may
+    wait for a player whose panel the forced move is redrawing."""
+    while tasks := [t for t in asyncio.all_tasks() if t.get_name().startswith("bots-") and not t.done()]:
+        await asyncio.gather(*tasks, return_exceptions=True)
+    await fake.settle()
 
 
 async def play_out(
@@ -273,6 +294,7 @@ async def test_restart_mid_hand_then_finish_with_old_buttons(
     fake = fake_discord
     first = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await every_click_mine(fake, [alice, bob])
     await challenge(fake, alice, bob)
     for _ in range(6):  # both discards, the cut and a few cards
         assert await step(fake, fake.channel, [alice, bob]) is not None
@@ -334,6 +356,7 @@ async def test_wrong_user_stale_double_click_and_not_your_turn(
     fake = fake_discord
     bot = await start_bot()
     alice, bob, eve = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("eve")
+    await every_click_mine(fake, [alice, bob])
     await challenge(fake, alice, bob)
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
@@ -653,6 +676,7 @@ async def test_bot_loses_channel_permission_mid_game(
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     users = [alice, bob]
+    await every_click_mine(fake, users)  # the Cut is pressed on a DM'd panel, not made for them
     await challenge(fake, alice, bob)
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None

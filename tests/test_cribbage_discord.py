@@ -11,10 +11,12 @@ import random
 from typing import Any
 
 from bot.ai import cribbage as ai
+from bot.ai import cribbage_why as why
 from bot.edge.app import TavernBot
 from bot.games import Table
 from bot.render import cribbage_coach as coach
 from bot.render.cribbage_words import cards_short, short, show_count
+from bot.render.words import capital
 from bot.rules import cribbage as C
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
@@ -117,7 +119,7 @@ def assert_calls_told(events: list[Any], channel: str) -> None:
     shows = [e for e in events if isinstance(e, C.HandCounted)]
     assert shows
     for e in shows:
-        assert f"**{show_count(e.items)}**" in channel, show_count(e.items)
+        assert f"**{capital(show_count(e.items))}**" in channel, show_count(e.items)
     assert any(isinstance(e, C.PointsScored) for e in events)
 
 
@@ -157,7 +159,7 @@ async def test_a_challenge_played_to_the_end_by_clicks_ends_with_game_and_lurch(
     assert "Confirm" in [b.label for b in chosen.message.buttons()]
     await fake.click(bo, chosen.message, "Confirm")
     await settle(fake, bot)
-    assert table.state.phase is C.Phase.CUT
+    assert table.state.phase is C.Phase.PLAY  # the cut decides nothing: made for the cutter (Cut for me)
 
     await players.play_out()
     state: C.State = table.state
@@ -335,13 +337,13 @@ async def test_a_human_against_the_bot_with_the_coach_and_a_lurch(
             if state.phase is C.Phase.DISCARD:
                 ours = state.dealer == 0
                 best = ai.discard_table((*view.hand, *view.laid_away), players=2, dealer=ours)[0]
-                assert f"1. Lay away **{cards_short(best.laid)}**" in said.content
+                assert f"• **Lay away {cards_short(best.laid)}, keep" in said.content
                 hard = ai.choose(view, random.Random(0), "hard")
                 assert isinstance(hard, C.LayAway) and set(hard.cards) == set(best.laid)
             else:
                 advice = ai.play_advice(view)
-                assert advice is not None and said.content.startswith(f"Play **{short(advice.card)}**")
-                assert said.content == coach.play_text(advice, state.count)
+                assert advice is not None and said.content.startswith(f"💡 Play **{short(advice.card)}**")
+                assert said.content == coach.play_hint(advice, why.play_why(view, advice), state.count).text
             hinted.add(state.phase)
         await players.move()
     assert hinted == {C.Phase.DISCARD, C.Phase.PLAY}
@@ -380,17 +382,27 @@ async def test_the_count_and_discard_calculators_read_cards_strictly(
     assert "There is no card called" in hostile.content and "@everyone" not in hostile.content.replace(
         "@\u200beveryone", ""
     )
+    named = await fake.slash(
+        ann,
+        fake.channel,
+        "cribbage count",
+        cards="five of hearts, 5s, jack of diamonds 10♣",
+        starter="5 of clubs",
+    )
+    assert named.content == said.content  # names and codes as players type them (issue 46, item 9)
     twice = await fake.slash(ann, fake.channel, "cribbage count", cards="5H 5H JD QC", starter="5C")
     assert "appears twice" in twice.content
     # past the option's declared length: refused before the command runs (the adapter's own limit, "too much
     # text", guards its other callers)
-    long = await fake.slash(ann, fake.channel, "cribbage count", cards="5H " * 40, starter="5C", force=True)
+    long = await fake.slash(ann, fake.channel, "cribbage count", cards="5H " * 60, starter="5C", force=True)
     assert long.ephemeral and "outside what this option takes" in long.content
     table = await fake.slash(
         ann, fake.channel, "cribbage discard", cards="5H 5S JD QC 7D 8C", **{"crib-is-yours": True}
     )
-    assert table.ephemeral and "1. Lay away **7♦ 8♣**" in table.content and "15. " in table.content
+    assert table.ephemeral and "• **Lay away 7♦ 8♣, keep " in table.content and len(table.content) <= 2000
+    listed = table.content.count("\n• ")
+    assert f"…and {15 - listed} more choices, worth less." in table.content  # all 15, or how many are left
     five = await fake.slash(
         ann, fake.channel, "cribbage discard", cards="5H 5S JD QC 7D", players=4, **{"crib-is-yours": False}
     )
-    assert "1. Lay away" in five.content and "5. " in five.content and "6. " not in five.content
+    assert five.content.count("\n• ") == 5 and "• **Lay away " in five.content  # 5 dealt: 5 ways to lay 1

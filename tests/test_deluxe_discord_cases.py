@@ -66,7 +66,9 @@ async def test_a_hand_of_more_than_25_cards_keeps_every_card_reachable(
     assert biggest.label.startswith(f"Take {offered}:")
     seat = table.seat_of(user.id)
     queue_top_first = list(reversed(table.state.queue))
-    assert biggest.description is not None and queue_top_first[0].title in biggest.description
+    assert queue_top_first[-1].title in biggest.label  # the take goes down to the queue's bottom card
+    said = biggest.description or ""
+    assert said.endswith("to bind now") or said == "nothing more to bind"  # the gain, as the hint says it
     panel = (await fake.select(user, panel, takes[-1].custom_id, [biggest.value])).message
     hand = D.view(table.state, seat).hand
     assert len(hand) > 25

@@ -107,6 +107,26 @@ def test_take_from_the_queue_takes_the_top_n_from_the_top_down():
     assert after.queue == cards("author") and after.hands[seat][-3:] == cards("journey, origin, desert")
 
 
+def test_every_seat_sees_what_was_taken_from_the_queue_and_what_was_passed_over():
+    """Issue 46: the cards a seat took from the Discard Queue stay known to everyone (its view and every
+    other's) until it binds or discards them; the queue's top card a seat left when it drew from the deck is
+    known as passed over; a new hand forgets both."""
+    state = replace(base(3), ace_pile=(), die_suit=None)
+    seat = state.turn
+    state = replace(state, queue=cards("author, desert, origin, journey"))
+    state, _ = D.apply(state, D.TakeQueue(seat, 2))
+    taken = cards("journey, origin")
+    assert D.view(state, (seat + 1) % 3).taken[seat] == taken and D.view(state, seat).passed[seat] == ()
+    state, _ = D.apply(state, D.Discard(seat, card("origin")))
+    assert D.view(state, -1).taken[seat] == cards("journey")
+    after = (seat + 1) % 3
+    state, _ = D.apply(state, D.Draw(after))
+    assert D.view(state, seat).passed[after] == cards("origin")  # the queue's top it left for the deck
+    assert D.view(state, seat).taken[after] == ()
+    dealt = D._deal(state, state.hand_no + 1, seat, [])
+    assert dealt.taken == ((), (), ()) and dealt.passed == ((), (), ())
+
+
 def test_aces_are_discarded_onto_the_ace_pile_and_change_the_straight_suit():
     state = replace(base(), phase=D.Phase.BIND, ace_pile=(card("ace of knots"),))
     seat = state.turn

@@ -71,12 +71,12 @@ async def test_forget_me_leaves_no_trace_and_keeps_the_opponents_record(
     data = {"custom_id": f"tv:forget:{alice.id}", "component_type": 2}
     other = await fake._interact(3, bob, fake.channel, data, "forged", message=asked.message)
     assert other.ephemeral and "out of date" in other.content
-    assert await bot.store.user_prefs() == {alice.id: {"auto_cut": True}}
+    assert await bot.store.user_prefs() == {alice.id: {"auto_cut": False}}  # she turned it off
 
     done = await fake.click(alice, asked.message, "Forget me")
     assert done.type == 7 and "has forgotten you" in asked.message.text() and not asked.message.buttons()
     assert await traces(bot.store, alice.id, "alice", dm) == []  # seats, results, ratings, lobby, meta…
-    assert bot.preferences.of(alice.id).auto_cut is False
+    assert bot.preferences.of(alice.id).auto_cut is True  # the default again: her choice is gone
     # her own record is empty, wherever it is asked for
     nobody = await fake.slash(bob, fake.channel, "stats", player=alice)
     assert "has not finished a game" in nobody.content

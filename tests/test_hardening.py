@@ -22,7 +22,15 @@ from tests import fakegame
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.model import ALL_PERMISSIONS
-from tests.test_bhargage_discord import BOARD_HEAD, board, challenge, play_out, step, waiting_line
+from tests.test_bhargage_discord import (
+    BOARD_HEAD,
+    board,
+    challenge,
+    every_click_mine,
+    play_out,
+    step,
+    waiting_line,
+)
 
 MEMBER = discord.Permissions(view_channel=True, send_messages=True, read_message_history=True).value
 
@@ -329,6 +337,7 @@ async def test_a_move_whose_reply_fails_is_still_announced(
     fake = fake_discord
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await every_click_mine(fake, [alice, bob])  # the cut is pressed, not made for them
     await challenge(fake, alice, bob)
     for _ in range(2):  # both discards, so the cut is next
         await step(fake, fake.channel, [alice, bob])

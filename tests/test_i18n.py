@@ -250,13 +250,13 @@ def test_decimals_are_written_as_each_language_writes_them() -> None:
     the Bhargage discard hint in Italian has no English decimal in it."""
     from bot.ai import bhargage as bh_ai
     from bot.base.i18n import number, speaking
-    from bot.render import bhargage as render
+    from bot.render import bhargage_coach as render
     from bot.rules.decktet import cards
 
     with speaking("en"):
         assert (number(-0.614), number(0.25, signed=True), number(3, 2)) == ("−0.6", "+0.2", "3.00")
     with speaking("it"):
         assert (number(-0.614), number(0.25, signed=True), number(1234.5)) == ("−0,6", "+0,2", "1234,5")
-        lines = bh_ai.discard_table(cards("forest, sailor, ace of moons, bard, savage"), True)
-        text = render.discard_hint_text(lines, dealer=True)
+        dealt = cards("forest, sailor, ace of moons, bard, savage")
+        text = render.discard_hint_text(bh_ai.discard_table(dealt, True), dealt, dealer=True)
     assert re.findall(r"\d,\d", text) and not re.findall(r"\d\.\d", text)

@@ -32,7 +32,16 @@ from bot.services import drawing, health
 from bot.settings import Settings
 from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.test_bhargage_discord import SEED, board, challenge, enabled, play_out, step, waiting_line
+from tests.test_bhargage_discord import (
+    SEED,
+    board,
+    challenge,
+    enabled,
+    every_click_mine,
+    play_out,
+    step,
+    waiting_line,
+)
 from tests.test_deluxe_discord import boot, live_panel, open_table, play_turn, to_move
 
 T = TypeVar("T")
@@ -69,6 +78,7 @@ async def test_bhargage_panels_board_and_show_carry_pictures(
     fake = fake_discord
     await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await every_click_mine(fake, [alice, bob])  # the cut waits for its press: the board is seen before it
     await challenge(fake, alice, bob)
     kept = board(fake, fake.channel)
     assert names(kept) == ["bhargage-board.png"]
@@ -242,8 +252,10 @@ async def test_the_card_gallery(fake_discord: FakeDiscord, start_bot: StartBot) 
 
 async def test_a_drawing_process_that_dies_costs_one_picture(error_logs: ErrorLogGuard) -> None:
     """Pictures are drawn in a process beside the event loop; if it dies, that picture is left out (logged)
-    and the next one is drawn by a new process."""
+    and the next one is drawn by a new process. (Each process is waited for as the bot waits for its first
+    at start, ``DRAWING.start``: a start under load may take longer than one picture is waited for.)"""
     board = Picture("b.png", partial(pictures.draw, sample_sheet.sample_scenes()["board"]), "board")
+    await drawing.DRAWING.start()
     (first,) = await delivery.draw(board)
     drawn = first.fp.read()
     assert first.filename == "b.png" and drawn.startswith(b"\x89PNG")
@@ -254,6 +266,8 @@ async def test_a_drawing_process_that_dies_costs_one_picture(error_logs: ErrorLo
     await poll(lambda: all(gone(pid) for pid in pids), 5, "the killed drawing process to exit")
     assert await delivery.draw(board) == []
     assert error_logs.take("The drawing process stopped")
+    await drawing.DRAWING.start()  # the replacement, started when the death was seen
+    assert not set(drawing.DRAWING.pids()) & set(pids)
     (again,) = await delivery.draw(board)
     assert again.fp.read() == drawn
 

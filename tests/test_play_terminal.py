@@ -220,8 +220,8 @@ def test_deluxe_bind_step_lists_the_melds_best_first() -> None:
     hint = player.prompts[2]  # the coach: the melds to bind, then the discards, the hard player's first
     assert "The rest of your turn, best first" in hint
     assert (
-        "1. Bind 🔷 bharg set: Ace of Moons 🌙, Ace of Knots 🪢, the Savage 🍃🐉, the Discovery ☀️🌊 (+6)"
-        in hint
+        "• type 1: Bind 🔷 bharg set: Ace of Moons 🌙, Ace of Knots 🪢, the Savage 🍃🐉, "
+        "the Discovery ☀️🌊 (+6)" in hint
     )
     assert "Then discard one of:" in hint
 
@@ -236,9 +236,12 @@ def test_resign_asks_first() -> None:
     assert "Player resigned." in text  # the call, once (the pressed panel said it too, on Discord)
 
 
-def test_quit_and_end_of_input_end_cleanly() -> None:
-    terminal, _player, text, code = run("deluxe", seed=3, target=10, bots=2, script=["quit"])
+def test_quit_asks_first_and_end_of_input_ends_cleanly() -> None:
+    """Nothing of a terminal game is kept: "quit" asks (a slip carries on), the end of the input does not."""
+    terminal, player, text, code = run("deluxe", seed=3, target=10, bots=2, script=["quit", "n", "quit", "y"])
     assert code == 0 and not terminal.table.is_over()
+    assert "Abandon this game? Nothing of it is kept. (y/n)" in player.prompts[1]
+    assert "Carry on, then." in player.prompts[2] and len(player.answers) == 4
     assert text.rstrip().endswith("Game abandoned. Bye!")
     out = io.StringIO()
     assert play.main(["bhargage", "--seed", "2"], io.StringIO(""), out) == 0
@@ -318,7 +321,7 @@ def test_an_exchange_in_the_play_is_at_most_12_lines(language: str) -> None:
     terminal, player, _text, code = run("bhargage", seed=4, target=121, language=language)
     assert code == 0 and terminal.table.is_over()
     exchanges = play_exchanges(player)
-    assert len(exchanges) >= 10
+    assert len(exchanges) >= 5  # an only card plays itself (Play my only card is on): not every card asks
     assert max(len(lines(chunk)) for chunk in exchanges) <= 12, max(exchanges, key=lambda c: len(lines(c)))
     assert not any("┼" in chunk for chunk in exchanges)  # the board's pegs: only when asked for
 
@@ -589,7 +592,7 @@ def test_cribbage_cards_are_chosen_by_their_names() -> None:
     with speaking(ENGLISH):
         typed = f"{name(hand[0])}, {name(hand[1]).upper()}"
         marked = [f"[x] {label(c)}" for c in hand[:2]]
-    terminal, player, _text, code = run_cribbage(players=2, seed=7, options={}, script=[typed, "quit"])
+    terminal, player, _text, code = run_cribbage(players=2, seed=7, options={}, script=[typed, "quit", "y"])
     assert code == 0
     state = terminal.table.state
     assert state.laid[play.HUMAN] == () and state.phase is C.Phase.DISCARD  # picked, not yet confirmed
@@ -602,7 +605,10 @@ def test_cribbage_command_line(capsys: pytest.CaptureFixture[str], monkeypatch: 
     argv = ["play", "cribbage", "--players", "4", "--seed", "5", "--muggins", "--target", "61"]
     assert bot_main([*argv, "--level", "easy"]) == 0
     out = capsys.readouterr().out
-    assert "against Bot (easy), Bot 2 (easy), Bot 3 (easy). Seed 5." in out
+    assert (
+        "you are Player (seat 1), partnered with Bot 2 (easy), against Bot (easy), Bot 3 (easy). Seed 5."
+        in out
+    )
     args = play.parser().parse_args(["cribbage", "--players", "3", "--double-lurch", "--target", "61"])
     assert play.options_of(args) == {"muggins": False, "double_lurch": True, "target": 61}
     assert play.computer_seats(args) == 2
@@ -614,3 +620,41 @@ def test_cribbage_command_line(capsys: pytest.CaptureFixture[str], monkeypatch: 
     with speaking(ENGLISH):
         helped = play.parser().format_help()
     assert "cribbage" in helped and "bhargage" in helped and "deluxe" in helped
+
+
+@pytest.mark.parametrize("seed", [2, 5, 11])
+def test_the_deluxe_draw_step_shows_the_hand_with_the_draw_menu(seed: int) -> None:
+    """Issue 46, item 6: every time the human's turn comes round, the draw menu comes with the hand it is
+    played from (before: only when the hand had changed since a panel last showed it, so after a turn that
+    drew and discarded the same card the bots' turns were followed by the menu alone)."""
+    _terminal, player, _text, code = run("deluxe", seed=seed, target=40, bots=2)
+    assert code == 0
+    draws = [
+        chunk
+        for chunk, state in zip(player.prompts, player.states, strict=True)
+        if state.phase is D.Phase.DRAW and state.turn == play.HUMAN
+    ]
+    assert len(draws) > 5
+    assert all("Your hand" in chunk for chunk in draws), next(c for c in draws if "Your hand" not in c)
+
+
+def test_a_hint_gives_its_options_the_menus_numbers() -> None:
+    """Issue 46, item 3: a hint's option reads with the numbers the menu printed ("type 2 4: …"), never as
+    "1. …", which typed would be the menu's first choice; typing them picks what the hint names."""
+    _terminal, player, _text, code = run("bhargage", seed=1, target=31, script=["hint"])
+    assert code == 0
+    lines = player.prompts[1].split("\n")
+    options = [line for line in lines if line.startswith("• ")]
+    assert len(options) == 4 and all(line.startswith("• type ") for line in options)
+    assert not any(re.match(r"^\d+\. ", line) for line in lines)  # only the menu's own lines are numbered
+    first = re.match(r"^• type (\d) (\d): (.+?) \+ (.+?) — keep ", options[0])
+    assert first is not None
+    menu = {m[1]: m[2] for line in lines if (m := CHOICE.match(line))}
+    assert {menu[first[1]], menu[first[2]]} == {first[3], first[4]}  # the menu's own labels, by number
+    picked = run("bhargage", seed=1, target=31, script=["hint", f"{first[1]} {first[2]}"])[1].prompts[2]
+    note = next(line for line in picked.split("\n") if line.startswith("Lay away "))
+    titles = [
+        re.sub(r"[\s\u2600-\u27bf\ufe0f\U0001f300-\U0001faff]+$", "", label.split(" (")[0])
+        for label in (first[3], first[4])
+    ]
+    assert all(title in note for title in titles), (titles, note)

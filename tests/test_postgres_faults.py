@@ -21,6 +21,7 @@ from bot.store import LATEST_VERSION, open_store
 from tests.conftest import StartBot, make_settings
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.pgserver import PostgresServer, free_port
+from tests.test_bhargage_discord import every_click_mine
 from tests.transcripts import live_panel, verb
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,6 +139,7 @@ async def bhargage_game(
     actions it has logged."""
     bot = await start_bot(make_settings(tmp_path, database_url=pg_url))
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await every_click_mine(fake, [alice, bob])  # no cut made for them: each move logged is a press
     posted = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
     accept = next(b.custom_id for b in posted.message.buttons() if verb(b.custom_id) == "accept")
     await fake.click(bob, posted.message, str(accept))

@@ -89,6 +89,32 @@ def test_the_show_is_counted_aloud_as_players_do() -> None:
         assert show_count(items("2C 4D 6H 8S", "KD")) == "19 — niente"
 
 
+def test_the_show_names_the_cards_of_every_combination() -> None:
+    """Issue 46, item 10: like Bhargage's, the show says which cards make each "15 for 2", pair, run, flush
+    and nob, then the count as it is said, so a player can check it (muggins asks them to count)."""
+    lines = R.Lines(NAMES[:2], 2, 121)
+    hand, starter = cards("5H 5S JD QC"), card("KD")
+    items = count_show(hand, starter)
+    shown = lines.of([C.HandCounted(0, 0, "hand", hand, starter, items, 8, 8, 30)])
+    assert shown == [
+        "Ann's hand: 5♥ 5♠ J♦ Q♣ · starter K♦",
+        "• 15 for 2 — 5♥ J♦",
+        "• 15 for 2 — 5♠ J♦",
+        "• 15 for 2 — 5♥ Q♣",
+        "• 15 for 2 — 5♠ Q♣",
+        "• 15 for 2 — 5♥ K♦",
+        "• 15 for 2 — 5♠ K♦",
+        "• a pair for 2 — 5♥ 5♠",
+        "• a run of 3 — J♦ Q♣ K♦",
+        "• 1 for his nob — J♦",
+        f"**{show_count(items)}** — Ann (30)",
+    ]
+    assert sum(it.points for it in items) == 18  # six fifteens, a pair, a run of 3 and his nob
+    with speaking("it"):
+        said = lines.of([C.HandCounted(0, 0, "crib", hand, starter, items, 8, 8, 30)])
+    assert said[1] == "• 15 per 2 — 5♥ J♦" and said[-2] == "• 1 per il fante del seme — J♦"
+
+
 def test_every_call_of_the_play_in_both_languages() -> None:
     calls = {
         "fifteen": ("15 for 2", "15 per 2"),
@@ -145,7 +171,9 @@ def test_muggins_is_called_with_its_points_for_whoever_pegs_them() -> None:
     under = C.MugginsTaken(side=0, seat=0, owner=1, points=1, total_after=13, over=False)
     assert two.of([counted, over]) == [
         "Bo claims 9 (the count is 6).",
-        f"**{show_count(counted.items)}** — Bo (26)",
+        "• 15 for 2 — 2♣ 4♥ 9♠",
+        "• a run of 4 — 2♣ 3♦ 4♥ 5♦",
+        f"**{show_count(counted.items)}** — 6 for Bo (26)",
         "**Muggins!** 3 for Ann (15): Bo claimed 3 too many.",
     ]
     assert two.of([under]) == ["**Muggins!** 1 for Ann (13): Bo left 1 out."]
@@ -295,7 +323,7 @@ def test_snapshots_of_cribbage_states_read_back_equal() -> None:
     assert seen > 200
 
 
-def test_the_cut_and_an_only_card_are_made_for_a_player_who_asked() -> None:
+def test_the_cut_and_an_only_card_are_made_at_once_unless_turned_off() -> None:
     from bot.games.prefs import Prefs
 
     table, _ = new_table(2, C.Options(), seed=3)
@@ -303,8 +331,8 @@ def test_the_cut_and_an_only_card_are_made_for_a_player_who_asked() -> None:
         dealt = scenes.dealt(C.view(table.state, seat))
         table.state, _ = C.apply(table.state, C.LayAway(seat, dealt[:2]))
     cutter = C.waiting_for(table.state)[0]
-    assert ADAPTER.forced(table, lambda seat: Prefs()) is None  # off by default: the cut is a ritual
-    assert ADAPTER.forced(table, lambda seat: Prefs(auto_cut=True)) == (cutter, C.Cut(cutter))
+    assert ADAPTER.forced(table, lambda seat: Prefs(auto_cut=False)) is None  # a player who turned it off
+    assert ADAPTER.forced(table, lambda seat: Prefs()) == (cutter, C.Cut(cutter))  # on by default
     table.seats = (table.seats[0], Seat(-200, "Bot (easy)"))
     if cutter == 1:
         assert ADAPTER.forced(table, lambda seat: Prefs(auto_cut=True)) is None  # the bot cuts for itself

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from bot.render import deluxe as R
 from bot.rules import deluxe as D
-from bot.rules.decktet import Suit, card, cards
+from bot.rules.decktet import Suit, card, cards, deluxe_deck
 from tests.conftest import plural
 
 NAMES = ("Ann", "Bob", "Cat")
@@ -30,6 +30,20 @@ def test_queue_is_listed_top_first_as_take_n_counts() -> None:
     assert R.queue_text(queue) == "1. the Pact 🌙☀️ · 2. the Sailor 🌊🍃 · 3. the Forest 🌙🍃"
     assert R.take_preview(queue, 2) == [card("pact"), card("sailor")]
     assert R.queue_text(()) == "*(empty)*"
+
+
+def test_a_long_queue_reads_in_rows_of_five() -> None:
+    """Issue 46, item 6: twelve cards are not one line of twelve names but rows of five under the heading,
+    each card still numbered as "take n" counts it."""
+    queue = tuple(deluxe_deck())[:12]
+    said = R.queue_text(queue)
+    rows = said.split("\n")
+    assert rows[0] == "" and len(rows) == 4  # the rows start below the line that names the queue
+    assert [row.count(" · ") for row in rows[1:]] == [4, 4, 1]
+    assert rows[1].startswith(f"1. {R.card_text(queue[-1])} · 2. ") and rows[3].endswith(
+        R.card_text(queue[0])
+    )
+    assert R.queue_text(queue[:5]).count("\n") == 0
 
 
 def test_partial_straight_names_the_table_cards_and_their_owners() -> None:

@@ -10,7 +10,7 @@ from bot.rules import bhargage as bh
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.stored_games import store_finished
-from tests.test_bhargage_discord import challenge, play_out, seeded, step  # noqa: F401
+from tests.test_bhargage_discord import challenge, every_click_mine, play_out, seeded, step  # noqa: F401
 
 
 def title(message: FakeMessage) -> str:
@@ -133,6 +133,7 @@ async def test_a_live_game_is_refused_to_outsiders_and_hides_every_hand(
     fake = fake_discord
     bot = await start_bot()
     alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    await every_click_mine(fake, [alice, bob])  # each step a press
     await challenge(fake, alice, bob)
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None

@@ -22,7 +22,16 @@ from bot.services.tables import TableService
 from bot.services.tables.restore import Restore
 from tests.conftest import StartBot
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord, FakeUser
-from tests.test_bhargage_discord import SEED, act_with_panel, challenge, enabled, play_out, step, waiting_line
+from tests.test_bhargage_discord import (
+    SEED,
+    act_with_panel,
+    challenge,
+    enabled,
+    every_click_mine,
+    play_out,
+    step,
+    waiting_line,
+)
 from tests.test_snapshot_codec import BH as BH_CODEC
 from tests.test_snapshot_codec import Exploit
 
@@ -47,6 +56,7 @@ async def seven_moves_then_stop(
     stood (it left a snapshot), and the stopped bot."""
     first = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await every_click_mine(fake, [alice, bob])  # seven presses are seven moves
     await challenge(fake, alice, bob)
     for _ in range(7):
         assert await step(fake, fake.channel, [alice, bob]) is not None
@@ -112,6 +122,7 @@ async def test_presses_and_commands_are_answered_while_the_tables_are_restored(
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     carol, dan = fake.add_user("carol"), fake.add_user("dan")
     other = fake.add_channel("other")
+    await every_click_mine(fake, [alice, bob, carol, dan])  # six presses are six moves
     await challenge(fake, alice, bob)
     await challenge(fake, carol, dan, channel=other)
     for _ in range(6):

@@ -26,6 +26,7 @@ from bot.render.words import title
 from bot.rules.decktet import ALL_CARDS
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from tests.test_bhargage_discord import every_click_mine
 from tests.transcripts import act, live_panel, verb
 
 
@@ -64,7 +65,9 @@ async def wait_for(check: Any, timeout: float = 10.0) -> None:
 
 
 async def to_the_play(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser, bob: FakeUser) -> None:
-    """Alice challenges Bob, he accepts, and both play by DM until someone has a card to play."""
+    """Alice challenges Bob, he accepts, and both play by DM until someone has a card to play. Each move is
+    their press (Cut for me and Play my only card off), so the moves stored are the ones counted."""
+    await every_click_mine(fake, [alice, bob])
     posted = await fake.slash(alice, channel, "bhargage challenge", opponent=bob, target=121)
     accept = next(b for b in posted.message.buttons() if verb(b.custom_id) == "accept")
     await fake.click(bob, posted.message, str(accept.custom_id))

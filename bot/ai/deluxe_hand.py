@@ -151,9 +151,9 @@ def _next_size(view: D.View) -> int:
 HELD_POINTS_PER_CARD = 1.7  # an unseen card's average points (Aces/Crowns 1, numbers 2, extensions 3)
 
 
-def _game_end(view: D.View) -> float:
-    """Going out scores the hand (D9): if someone then reaches the target, the game ends. Worth a lot when we
-    would be the one on top, and to be avoided when someone else would."""
+def end_estimates(view: D.View) -> list[float]:
+    """Each seat's total if this seat went out now (a seat that left: far below anyone): ours with our hand
+    bound but the last discard, the others' less what they hold (D9)."""
     est: list[float] = []
     for s in range(len(view.scores)):
         bound = sum(len(c.suits) for m in view.bound[s] for c in m.cards)
@@ -162,6 +162,13 @@ def _game_end(view: D.View) -> float:
         else:
             change = -HELD_POINTS_PER_CARD * view.hand_sizes[s]
         est.append(-1e9 if view.left[s] else view.scores[s] + bound + change)
+    return est
+
+
+def _game_end(view: D.View) -> float:
+    """Going out scores the hand (D9): if someone then reaches the target, the game ends. Worth a lot when we
+    would be the one on top, and to be avoided when someone else would."""
+    est = end_estimates(view)
     if max(est) < view.target:
         return 0.0
     mine = est[view.seat]

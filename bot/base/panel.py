@@ -47,6 +47,10 @@ class Select:
     max_values: int = 1
     disabled: bool = False
     row: int | None = None
+    # Where a player may type the value itself: the options' values are whole numbers (a claim in points), and
+    # this is the question to ask for one. A client that numbers its choices (the terminal) asks it instead of
+    # numbering these options, so a number typed is the value, never a line's number.
+    typed: str = ""
 
     @property
     def values(self) -> frozenset[str]:
@@ -55,6 +59,17 @@ class Select:
 
 
 Control = Button | Select
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One option a hint speaks of, as the panel it answers offers it: the control's verb and the values to
+    choose in its menu, or the button's argument. A client that numbers the controls (the terminal) gives
+    the option its numbers; Discord's hint names it by its label."""
+
+    verb: str
+    values: tuple[str, ...] = ()
+    arg: str = ""
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import discord
 from bot.base.i18n import t
 from bot.edge import delivery
 from bot.games import Prefs
+from bot.games.prefs import label as _label
 from bot.services.preferences import Preferences
 
 PREFIX = "tv:me:"  # i18n: not text
@@ -36,14 +37,6 @@ def parse(cid: object) -> tuple[str, bool]:
     if match is None or match["name"] not in Prefs.names():
         raise delivery.Refused(f"custom id {cid!r} is not a preference switch")
     return match["name"], match["value"] == "1"
-
-
-def _label(name: str) -> str:
-    if name == "auto_cut":
-        return t("general.me.auto-cut")
-    if name == "auto_play":
-        return t("general.me.auto-play")
-    return t("general.me.quick-discard")
 
 
 def _about(name: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.base.panel import Control, Panel, Picture
+from bot.base.panel import Control, Panel, Pick, Picture
 from bot.games.prefs import DEFAULT, Prefs
 
 
@@ -27,9 +27,11 @@ class Click:
 @dataclass(frozen=True)
 class Aside:
     """A private answer to a click that changes nothing (a hint): shown to the clicker only, while the
-    clicked panel stays as it is."""
+    clicked panel stays as it is. ``picks`` says which of its content's lines (by index) speak of an option
+    of that panel, and which: the terminal gives those lines the option's numbers."""
 
     panel: Panel
+    picks: tuple[tuple[int, Pick], ...] = ()
 
 
 @dataclass

@@ -12,17 +12,22 @@ from dataclasses import replace
 from typing import Any
 
 from bot.ai import bhargage as computer
+from bot.ai import bhargage_why as why
 from bot.base.i18n import t, tn
 from bot.base.panel import Button, Option, Panel, Select
 from bot.base.refusals import UserFacingError
 from bot.games import Announcement, Aside, Click, GameAdapter, Lobby, Move, Prefs, StaleAction, Table, clip
 from bot.games.controls import play_buttons
+from bot.games.prefs import how_to_turn_on
 from bot.render import bhargage as render
+from bot.render import bhargage_coach as coach
 from bot.render import bhargage_scenes as scenes
 from bot.render import picture, words
+from bot.render.cards import find_card
+from bot.render.typed import typed_cards
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import missing_suits, shortage_for
-from bot.rules.decktet import ALL_CARDS, Card, card, cards
+from bot.rules.decktet import ALL_CARDS, Card
 
 
 def hint_button() -> Button:
@@ -169,7 +174,8 @@ class Bhargage(GameAdapter):
             controls.append(hint_button())
         elif state.phase is bh.Phase.CUT and seat == state.non_dealer:
             controls.append(Button(t("bhargage.button.cut"), "cut", token=token, style="primary"))
-            panel = replace(panel, content=f"{panel.content}\n{t('bhargage.panel.cut-tip')}")
+            tip = t("bhargage.panel.cut-tip", how=how_to_turn_on("auto_cut"))
+            panel = replace(panel, content=f"{panel.content}\n{tip}")
         elif state.phase is bh.Phase.PLAY and state.to_move == seat:
             legal = {a.card for a in view.legal if isinstance(a, bh.Play)}
             controls.extend(play_buttons(view.hand, lambda c: render.play_label(c, view), legal, token))
@@ -184,14 +190,17 @@ class Bhargage(GameAdapter):
             dealt = (*view.hand, *view.discard)
             dealer = seat == state.dealer
             lines = computer.discard_table(dealt, dealer, sequences=state.options.sequences)
-            text = render.discard_hint_text(lines, dealer=dealer, sequences=state.options.sequences)
-            return Aside(Panel(content=text))
+            said = coach.discard_hint(
+                lines, dealt, dealer=dealer, sequences=state.options.sequences, race=why.race_of(view)
+            )
+            return Aside(Panel(content=said.text), picks=tuple(said.picks))
         advice = (
             computer.play_advice(view) if state.phase is bh.Phase.PLAY and state.to_move == seat else None
         )
         if table.status != "active" or advice is None:
             raise UserFacingError("bhargage.hint.none")
-        return Aside(Panel(content=render.play_hint_text(advice, state.count)))
+        said = coach.play_hint(advice, why.play_why(view, advice), state.count)
+        return Aside(Panel(content=said.text), picks=tuple(said.picks))
 
     def click(self, table: Table, seat: int, click: Click) -> Move | Panel | Aside:
         state: bh.State = table.state
@@ -289,7 +298,7 @@ class Bhargage(GameAdapter):
 
     def forced(self, table: Table, prefs: Callable[[int], Prefs]) -> tuple[int, Any] | None:
         """The cut (chance, nothing to decide) and a card that is the only one a player may play, made for
-        them at once — when their preferences say so (both off by default)."""
+        them at once — when their preferences say so (both on by default)."""
         state: bh.State = table.state
         if table.status != "active" or state.phase not in (bh.Phase.CUT, bh.Phase.PLAY):
             return None
@@ -377,8 +386,8 @@ def count_answer(cards_text: str, up_text: str, *, bhargage: bool, sequences: bo
     The lengths are checked here too: a client can send any text, whatever the command declares."""
     if len(cards_text) > COUNT_CARDS_LIMIT or len(up_text) > COUNT_UP_LIMIT:
         raise UserFacingError("bhargage.count.too-long")
-    kept = cards(cards_text)
-    up = card(up_text)
+    kept = typed_cards(cards_text, find_card)
+    up = find_card(up_text)
     need = 4 if bhargage else 3
     if len(kept) != need:
         if bhargage:
@@ -404,10 +413,10 @@ def discard_answer(cards_text: str, *, dealer: bool, sequences: bool) -> str:
     """``/bhargage discard``: the coach's table for any five dealt cards."""
     if len(cards_text) > COUNT_CARDS_LIMIT:
         raise UserFacingError("bhargage.discard.too-long")
-    dealt = cards(cards_text)
+    dealt = typed_cards(cards_text, find_card)
     if len(dealt) != bh.HAND_SIZE:
         raise UserFacingError("bhargage.discard.wrong-number", need=bh.HAND_SIZE, gave=len(dealt))
     if len(set(dealt)) != len(dealt):
         raise UserFacingError("bhargage.discard.repeated")
     lines = computer.discard_table(dealt, dealer, sequences=sequences)
-    return render.discard_hint_text(lines, dealer=dealer, sequences=sequences, limit=len(lines))  # all 10
+    return coach.discard_hint_text(lines, dealt, dealer=dealer, sequences=sequences, limit=len(lines))  # all

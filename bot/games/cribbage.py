@@ -5,11 +5,11 @@ player's live panel (:mod:`.cribbage_panel`), the board and the calls in the cha
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.ai import cribbage as computer
+from bot.ai import cribbage_why as why
 from bot.base.i18n import Msg, both, t, tn
 from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
@@ -19,10 +19,10 @@ from bot.render import cribbage as render
 from bot.render import cribbage_coach as coach
 from bot.render import cribbage_scenes as scenes
 from bot.render import picture
-from bot.render.cribbage_words import label, score_line, short, side_name
+from bot.render.cribbage_words import label, read_card, score_line, short, side_name
+from bot.render.typed import typed_cards
 from bot.rules import cribbage as C
 from bot.rules import pack52
-from bot.rules.errors import UnknownCard
 from bot.rules.pack52 import Card
 
 
@@ -134,12 +134,15 @@ class Cribbage(GameAdapter):
         view = C.view(state, seat)
         if table.status == "active" and state.phase is C.Phase.DISCARD:
             ours = C.side_of(state, state.dealer) == C.side_of(state, seat)
-            lines = computer.discard_table(scenes.dealt(view), players=state.players, dealer=ours)
-            return Aside(Panel(content=coach.discard_text(lines, ours=ours)))
+            dealt = scenes.dealt(view)
+            lines = computer.discard_table(dealt, players=state.players, dealer=ours)
+            said = coach.discard_hint(lines, dealt, ours=ours, players=state.players, race=why.race_of(view))
+            return Aside(Panel(content=said.text), picks=tuple(said.picks))
         if table.status == "active" and state.phase is C.Phase.PLAY and state.to_move == seat:
             advice = computer.play_advice(view)
             if advice is not None:
-                return Aside(Panel(content=coach.play_text(advice, state.count)))
+                said = coach.play_hint(advice, why.play_why(view, advice), state.count)
+                return Aside(Panel(content=said.text), picks=tuple(said.picks))
         raise UserFacingError("cribbage.hint.none")
 
     def click(self, table: Table, seat: int, click: Click) -> Move | Panel | Aside:
@@ -248,7 +251,7 @@ class Cribbage(GameAdapter):
 
     def forced(self, table: Table, prefs: Callable[[int], Prefs]) -> tuple[int, Any] | None:
         """The cut (chance: nothing to decide) and the only card a player may play, made for them at once when
-        their preferences say so (both off by default)."""
+        their preferences say so (both on by default)."""
         state: C.State = table.state
         if table.status != "active" or state.phase not in (C.Phase.CUT, C.Phase.PLAY):
             return None
@@ -299,6 +302,12 @@ class Cribbage(GameAdapter):
     def resign_action(self, table: Table, seat: int) -> Any:
         return C.Resign(seat)
 
+    def partners(self, table: Table, seat: int) -> tuple[int, ...]:
+        """With four, the seat across the table (seats 0 and 2, 1 and 3)."""
+        state: C.State = table.state
+        side = C.side_of(state, seat)
+        return tuple(s for s in range(state.players) if s != seat and C.side_of(state, s) == side)
+
     def resign_question(self, table: Table, seat: int) -> str:
         state: C.State = table.state
         mine = C.side_of(state, seat)
@@ -326,26 +335,17 @@ ADAPTER = Cribbage()
 
 # ---------------------------------------------------------------- the calculators
 
-CARDS_TEXT_LIMIT = 100  # six cards written out long ("10♥, 10♣, …"), with room for spaces
-CARD_TEXT_LIMIT = 12
-_SYMBOLS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
-_SPLIT = re.compile(r"[\s,;]+")
+CARDS_TEXT_LIMIT = 150  # six cards written out long ("queen of diamonds, …"), with room for spaces
+CARD_TEXT_LIMIT = 30  # one card by name: "the queen of diamonds", "il quattro di picche"
 
 
 def read_cards(text: str, most: int) -> tuple[Card, ...]:
-    """Cards as a player types them: codes ("5H TC JD"), "10" for ten, suit symbols ("5♥ 10♣"), any case,
-    spaces or commas between; at most ``most`` of them. Anything else is refused, quoted back harmlessly."""
-    words = [w for w in _SPLIT.split(text.replace("\ufe0f", "").strip()) if w]
-    if len(words) > most:
-        raise UserFacingError("cribbage.calc.too-many", most=most, gave=len(words))
-    out = []
-    for word in words:
-        code = "".join(_SYMBOLS.get(ch, ch) for ch in word).upper()
-        code = "T" + code[2:] if code.startswith("10") else code
-        try:
-            out.append(pack52.card(code))
-        except UnknownCard as err:
-            raise UnknownCard(word, err.suggestions) from None
+    """Cards as a player types them (``cribbage_words.read_card``): codes in any case ("5H TC jd"), marks
+    ("5♥ 10♣"), names in the language in force or English ("five of hearts", "cinque di cuori"), spaces or
+    commas between; at most ``most`` of them. Anything else is refused, quoted back harmlessly."""
+    out = typed_cards(text, read_card)
+    if len(out) > most:
+        raise UserFacingError("cribbage.calc.too-many", most=most, gave=len(out))
     if len(set(out)) != len(out):
         raise UserFacingError("cribbage.calc.repeated")
     return tuple(out)
@@ -379,4 +379,4 @@ def discard_answer(cards_text: str, *, players: int, dealer: bool) -> str:
     if len(dealt) != need:
         raise UserFacingError("cribbage.calc.dealt-cards", need=need, gave=len(dealt))
     lines = computer.discard_table(dealt, players=players, dealer=dealer)
-    return coach.discard_text(lines, ours=dealer, limit=len(lines))
+    return coach.discard_text(lines, dealt, ours=dealer, players=players, limit=len(lines))

@@ -18,6 +18,7 @@ from bot.base.panel import Button, Control, Option, Panel, Select
 from bot.base.refusals import UserFacingError
 from bot.games import Table
 from bot.games.controls import play_buttons
+from bot.games.prefs import how_to_turn_on
 from bot.render import cribbage as render
 from bot.render import cribbage_scenes as scenes
 from bot.render import picture
@@ -98,7 +99,8 @@ def seat_panel(table: Table, seat: int, note: str = "", chosen: tuple[Card, ...]
         return panel
     controls = _controls(table, view, chosen)
     if view.phase is C.Phase.CUT and view.seat == (view.dealer + 1) % view.players:
-        panel = replace(panel, content=f"{panel.content}\n{t('cribbage.panel.cut-tip')}")
+        tip = t("cribbage.panel.cut-tip", how=how_to_turn_on("auto_cut"))
+        panel = replace(panel, content=f"{panel.content}\n{tip}")
     return replace(panel, controls=controls)
 
 
@@ -112,7 +114,9 @@ def _controls(table: Table, view: C.SeatView, chosen: tuple[Card, ...] | None) -
         legal = {a.card for a in view.legal if isinstance(a, C.Play)}
         return (*play_buttons(view.hand, lambda c: render.play_label(c, view), legal, tok), hint_button())
     if view.phase is C.Phase.CLAIM and view.claim is not None and view.claim.seat == view.seat:
-        # Options say "4 points", not "4": the terminal numbers its lines, and a claim is final (C9).
+        # A claim is final (C9): options say "4 points", and where a player types it (the terminal) the
+        # number typed is the points claimed, never a line's number.
+        typed = t("cribbage.select.claim-typed", most=C.MAX_CLAIM)
         return tuple(
             Select(
                 t("cribbage.select.claim", low=numbers[0], high=numbers[-1]),
@@ -120,6 +124,7 @@ def _controls(table: Table, view: C.SeatView, chosen: tuple[Card, ...] | None) -
                 tuple(Option(tn("cribbage.select.points", n), str(n)) for n in numbers),
                 token=tok,
                 arg=menu,
+                typed=typed,
             )
             for menu, numbers in CLAIM_MENUS
         )

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.ai import deluxe as computer
+from bot.ai import deluxe_why as why
 from bot.base.i18n import Msg, t, tn
 from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
@@ -27,6 +28,7 @@ from bot.games.deluxe_panel import (
     embed,
     meld_choices,
     parse_mask,
+    pick_of,
     turn_panel,
 )
 from bot.render import deluxe as R
@@ -114,8 +116,10 @@ class Deluxe(GameAdapter):
 
     def hint(self, table: Table, seat: int) -> Aside:
         """The coach: every option of this decision best first, the hard computer player's choice on top."""
-        advice = computer.advise(D.view(table.state, seat))
-        return Aside(Panel(content=coach.hint_text(advice, table.names, seat)))
+        view = D.view(table.state, seat)
+        advice = computer.advise(view)
+        said = coach.hint(advice, why.explain(view, advice), table.names, pick_of(table.state, seat))
+        return Aside(Panel(content=said.text), picks=tuple(said.picks))
 
     def click(self, table: Table, seat: int, click: Click) -> Move | Panel | Aside:
         """A control of the seat's turn panel: a move, or the panel redrawn for a selection being built."""

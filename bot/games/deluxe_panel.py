@@ -9,12 +9,12 @@ restart. The bind step offers every bindable meld in one menu and every discard 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.ai import deluxe as computer
 from bot.base.i18n import t, tn
-from bot.base.panel import Button, Control, Embed, Option, Panel, Picture, Select
+from bot.base.panel import Button, Control, Embed, Option, Panel, Pick, Picture, Select
 from bot.games import Table
 from bot.render import deluxe as R
 from bot.render import picture, words
@@ -78,6 +78,31 @@ def mask_of(hand: Sequence[Card], cards: Sequence[Card]) -> int:
                 mask |= 1 << i
                 break
     return mask
+
+
+def pick_of(state: D.State, seat: int) -> Callable[[D.Action], Pick | None]:
+    """How the turn panel offers an action now (the coach's option as the player's menu shows it): Draw, a
+    take's menu option, a meld's, a discard's, Done; None for what the panel does not offer."""
+    hand = D.view(state, seat).hand
+    melds, _ = meld_choices(state, seat, hand) if state.phase != D.Phase.DRAW else ({}, 0)
+    tosses = {i for chunk in discard_menus(state, seat, hand, bool(melds)) for i in chunk}
+
+    def pick(action: D.Action) -> Pick | None:
+        if isinstance(action, D.Draw):
+            return Pick("draw")
+        if isinstance(action, D.TakeQueue):
+            return Pick("take", (str(action.n),)) if action.n <= MAX_SELECTS * CHUNK else None
+        if isinstance(action, D.Done):
+            return Pick("done")
+        if isinstance(action, D.Bind):
+            value = mask_text(mask_of(hand, action.cards))
+            return Pick("meld", (value,)) if value in melds else None
+        if isinstance(action, D.Discard) and action.card in hand:
+            i = hand.index(action.card)
+            return Pick("toss", (str(i),)) if i in tosses else None
+        return None
+
+    return pick
 
 
 def judge(state: D.State, seat: int, cards: Sequence[Card]) -> tuple[D.Meld | None, str | None]:
@@ -249,11 +274,9 @@ def _draw_items(seq: str, queue: Sequence[Card], unlocks: dict[int, int]) -> lis
                 label = t("deluxe.panel.take-one", n=n, card=last_card)
             else:
                 label = t("deluxe.panel.take-many", n=n, card=last_card)
-            gain = unlocks.get(n, 0)
+            gain = unlocks.get(n, 0)  # the cards taken are the queue's top n, listed above: the gain is news
             unlocked = t("deluxe.panel.take-gain", points=gain) if gain else t("deluxe.panel.take-no-gain")
-            cards = ", ".join(words.title(c) for c in taken)
-            desc = t("deluxe.panel.take-desc", unlocked=unlocked, cards=cards)
-            options.append(Option(label=label[:100], value=str(n), description=_fit(desc)))
+            options.append(Option(label=label[:100], value=str(n), description=_fit(unlocked)))
         first, last = k * CHUNK + 1, k * CHUNK + len(options)
         if k == 0:
             placeholder = t("deluxe.panel.take-placeholder")

@@ -250,6 +250,10 @@ class GameAdapter:
         """Seats still in the game (a game where players may leave and play on says who has not)."""
         return list(range(len(table.seats)))
 
+    def partners(self, table: Table, seat: int) -> tuple[int, ...]:
+        """The seats playing on ``seat``'s side besides it (a partnership); none by default."""
+        return ()
+
     def rematch_seats(self, table: Table) -> list[int]:
         """Seats invited back (a challenge invites the other seat of these)."""
         return self.playing(table)

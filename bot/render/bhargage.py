@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from bot.ai.bhargage import DiscardLine, PlayAdvice
-from bot.base.i18n import both, number, t, tn
+from bot.base.i18n import both, t, tn
 from bot.base.text import RULES_DOCS, rules_link
-from bot.render import face_name, suits, words
+from bot.render import suits, words
 from bot.render.board import Lane, draw_board
 from bot.rules import bhargage as bh
 from bot.rules import bhargage_scoring as sc
@@ -436,50 +435,3 @@ def count_text(
     else:
         lines.append(t("bhargage.count.no-shortage"))
     return "\n".join(lines)
-
-
-# ---------------------------------------------------------------- the coach
-
-
-HINT_LINES = 6  # discard choices the hint lists (of 15): the best few read at a glance on a phone
-
-
-def discard_hint_text(
-    lines: Sequence[DiscardLine], *, dealer: bool, sequences: bool = False, limit: int = HINT_LINES
-) -> str:
-    """The coach's discard list: the best ``limit`` choices first, each with the points it can be expected
-    to bring this hand and where they come from — in sentences that fit a phone, not a table."""
-    role = t("bhargage.hint.role-dealer") if dealer else t("bhargage.hint.role-not-dealer")
-    if sequences:
-        head = t("bhargage.hint.discard-head-sequences", role=role)
-    else:
-        head = t("bhargage.hint.discard-head", role=role)
-    out = [head]
-    for i, line in enumerate(lines[:limit], 1):
-        text = t(
-            "bhargage.hint.discard-line",
-            pair=" + ".join(face_name(c) for c in line.cards),
-            total=number(line.total),
-            hand=number(line.hand),
-            bhargage=number(line.bhargage, signed=True),
-            shortage=number(line.shortage, signed=True),
-            pegging=number(line.pegging, signed=True),
-        )
-        out.append(f"{i}. {text}")
-    out.append(t("bhargage.hint.discard-key"))
-    return "\n".join(out)
-
-
-def play_hint_text(advice: PlayAdvice, count: int) -> str:
-    """The coach's one line in the play: the card the strongest bot would play, and why."""
-    card, after = words.title(advice.card), count + advice.card.value
-    if advice.now:
-        calls = ", ".join(call_text(it.reason) for it in advice.now)
-        head = t("bhargage.hint.play-scores", card=card, count=count, after=after, calls=calls)
-    else:
-        head = t("bhargage.hint.play-nothing", card=card, count=count, after=after)
-    if advice.net >= 0.05:
-        return t("bhargage.hint.play-ahead", head=head, net=number(advice.net))
-    if advice.net <= -0.05:
-        return t("bhargage.hint.play-behind", head=head, net=number(-advice.net))
-    return t("bhargage.hint.play-even", head=head)

@@ -11,6 +11,7 @@ TRACK = "─"
 FRONT = "●"
 BACK = "○"
 MARK = "┼"
+NAME_WIDTH = 16  # the longest name beside its lane (with the 31 holes and the score, a line of about 52)
 
 
 @dataclass(frozen=True)
@@ -34,16 +35,23 @@ def draw_board(lanes: Sequence[Lane], start: int, target: int, *, width: int = 3
     holes the picture's board marks too (30, 60 and 90 on a 121 board, ``bot.pictures.street_marks``).
 
     The front peg wins a shared hole; the back peg shows how far the last score moved (as on a real board).
+    Names fit beside their lanes; when one is longer (a partnership, "Ann & Bot 2 (normal)") every name
+    has a line of its own above its lane, whole: a name is never cut.
     """
     name_w = max((len(lane.name) for lane in lanes), default=0)
-    name_w = min(name_w, 16)
+    own_line = name_w > NAME_WIDTH
+    if own_line:
+        name_w = -1  # the lanes start at the left edge, under their names
     marks = {_column(m, start, target, width) for m in street_marks(target) if start < m < target}
-    head = f"{'':<{name_w}} {start:<{width // 2}}{target:>{width - width // 2}}"
+    head = f"{'':<{name_w + 1}}{start:<{width // 2}}{target:>{width - width // 2}}"
     lines = [head]
     for lane in lanes:
         cells = [MARK if i in marks else TRACK for i in range(width)]
         if lane.back is not None and lane.back != lane.front:
             cells[_column(lane.back, start, target, width)] = BACK
         cells[_column(lane.front, start, target, width)] = FRONT
-        lines.append(f"{lane.name[:name_w]:<{name_w}} {''.join(cells)} {lane.front}")
+        if own_line:
+            lines += [lane.name, f"{''.join(cells)} {lane.front}"]
+        else:
+            lines.append(f"{lane.name:<{name_w}} {''.join(cells)} {lane.front}")
     return "\n".join(lines)

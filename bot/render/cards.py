@@ -82,9 +82,28 @@ def _bare(title: str) -> str:
     return strip_article(_folded(title))
 
 
+PREFIX_LEAST = 3  # the shortest start of a word read as the one card it begins ("sol" for the Soldier)
+SEVERAL_MOST = 6  # a start shared by more cards than this (the six Aces) is no answer: the closest names are
+
+
+def _starting(wanted: str, shown: dict[str, Card]) -> list[Card]:
+    """The cards a word of whose name starts with ``wanted`` ("guardiano", "faro", "moons", "sol"): in the
+    language in force or in English, from the first word or a later one; none for a start too short."""
+    if len(wanted) < PREFIX_LEAST:
+        return []
+    names = [*shown.items(), *((c.name.lower(), c) for c in ALL_CARDS)]
+    found: dict[Card, None] = {}
+    for name, c in names:
+        parts = name.split()
+        if any(" ".join(parts[i:]).startswith(wanted) for i in range(len(parts))):
+            found[c] = None
+    return list(found)
+
+
 def find_card(text: str) -> Card:
-    """The card a player typed: its name in the language in force ("la Foresta", "foresta"), or anything
-    ``decktet.card`` reads (the English name, its slug); ``UnknownCard`` otherwise."""
+    """The card a player typed: its name in the language in force ("la Foresta", "foresta"), anything
+    ``decktet.card`` reads (the English name, its slug), or the start of a word of one card's name only
+    ("guardiano", "sol"); ``UnknownCard`` otherwise, with the cards a start could be or the closest names."""
     wanted = _bare(text)
     shown = {_bare(words.title(c)): c for c in ALL_CARDS}
     if wanted in shown:
@@ -92,6 +111,11 @@ def find_card(text: str) -> Card:
     try:
         return decktet.card(text)
     except UnknownCard as err:  # suggest the names the player reads, the closest in their language first
+        starting = _starting(wanted, shown)
+        if len(starting) == 1:
+            return starting[0]
+        if 1 < len(starting) <= SEVERAL_MOST:
+            raise UnknownCard(err.text, tuple(words.title(c) for c in starting), several=True) from None
         if current() == ENGLISH:
             raise
         english = {c.title: words.title(c) for c in ALL_CARDS}

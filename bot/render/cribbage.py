@@ -1,7 +1,8 @@
 """Classic Cribbage as text: what the channel, the board and a player's private panel say (no Discord here).
 
-The channel hears every card and call (RULES.md C8); a hand is itemized in the show ("15 for 2, 15 for 4, a
-pair for 6 and a run of 3 for 9", or "19 — nothing"); the end says "Game!" and "Lurched!" where it applies.
+The channel hears every card and call (RULES.md C8); a hand is itemized in the show, each combination with
+its cards ("• 15 for 2 — 5♥ K♣"), then counted as it is said ("15 for 2, 15 for 4, a pair for 6 and a run of
+3 for 9", or "19 — nothing"); the end says "Game!" and "Lurched!" where it applies.
 A seat's lay-away and hand stay on its private panel: a partner's hand is as hidden as an opponent's.
 """
 
@@ -23,6 +24,7 @@ from bot.render.cribbage_words import (
     side_name,
     side_names,
 )
+from bot.render.words import capital
 from bot.rules import cribbage as C
 from bot.rules.cribbage_scoring import peg_items
 from bot.rules.pack52 import Card
@@ -93,14 +95,15 @@ class Lines:
         item = C.ScoreItem(ev.reason, ev.points, ev.cards)
         return t(
             "cribbage.play.scored",
-            call=call_text(item),
+            call=capital(call_text(item)),  # each call starts its line: "A pair for 2", "Coppia per 2"
             score=scored(self.names, self.players, ev.side, ev.total_after),
         )
 
     def whose(self, seat: int, kind: str) -> str:
+        """ "Ann's crib", at the start of a show's line ("Il crib di Ann")."""
         if kind == "crib":
-            return t("cribbage.show.whose-crib", name=self.names[seat])
-        return t("cribbage.show.whose-hand", name=self.names[seat])
+            return capital(t("cribbage.show.whose-crib", name=self.names[seat]))
+        return capital(t("cribbage.show.whose-hand", name=self.names[seat]))
 
     def shown(self, seat: int, kind: str, cards: Sequence[Card], starter: Card) -> str:
         return t(
@@ -111,12 +114,18 @@ class Lines:
         )
 
     def counted(self, ev: C.HandCounted) -> list[str]:
+        """A show counted: the cards (or the claim), each scoring combination with the cards that make it —
+        so a player can check the count, as muggins asks them to —, then the count as said and the score."""
         who = scored(self.names, self.players, ev.side, ev.total_after)
+        count = capital(show_count(ev.items))
         if ev.claimed is None:
             head = self.shown(ev.seat, ev.kind, ev.cards, ev.starter)
-            return [head, t("cribbage.show.total", count=show_count(ev.items), score=who)]
-        said = t("cribbage.show.claimed", name=self.names[ev.seat], claimed=ev.claimed, total=ev.total)
-        return [said, t("cribbage.show.total", count=show_count(ev.items), score=who)]
+            last = t("cribbage.show.total", count=count, score=who)
+        else:
+            # What the owner pegged, not the count: after a claim short of it or over it they differ (C9).
+            head = t("cribbage.show.claimed", name=self.names[ev.seat], claimed=ev.claimed, total=ev.total)
+            last = t("cribbage.show.pegged", count=count, pegged=ev.pegged, score=who)
+        return [head, *(item_line(it) for it in ev.items), last]
 
     def muggins(self, ev: C.MugginsTaken) -> str:
         """C9's call, "**Muggins!** 2 for Ann (47): Bo left 2 out." (or "claimed 2 too many")."""
@@ -143,6 +152,11 @@ class Lines:
                 lines.append(tn("cribbage.won.lurched", count, losers=losers, mark=lurch_mark(self.target)))
         lines.append("🏆 " + result_text(self.names, self.players, ev.sides, ev.scores, ev.lurch))
         return lines
+
+
+def item_line(item: C.ScoreItem) -> str:
+    """One scoring combination of a show with its cards: "• 15 for 2 — 5♥ K♣", "• a run of 3 — J♦ Q♣ K♣"."""
+    return f"• {call_text(item)} — {cards_short(item.cards)}"
 
 
 def lurch_mark(target: int) -> int:
@@ -351,9 +365,11 @@ def hand_text(view: C.SeatView, names: Sequence[str]) -> str:
         lines.append(t("cribbage.board.starter", card=label(view.starter)))
     if view.phase is C.Phase.PLAY:
         lines.append(pile_text(view.pile, view.count))
-    lines.append(t("cribbage.panel.your-cards", cards=cards_short(view.hand)))
-    if view.phase is C.Phase.PLAY and view.kept != view.hand:
-        lines.append(t("cribbage.panel.kept", cards=cards_short(view.kept)))
+    if view.phase is C.Phase.PLAY and view.kept != view.hand:  # one line: the panel stays short
+        hand = cards_short(view.hand)
+        lines.append(t("cribbage.panel.your-cards-kept", cards=hand, kept=cards_short(view.kept)))
+    else:
+        lines.append(t("cribbage.panel.your-cards", cards=cards_short(view.hand)))
     cutter = (view.dealer + 1) % view.players
     if view.phase is C.Phase.CUT:
         lines.append(
@@ -406,7 +422,7 @@ def count_text(hand: Sequence[Card], starter: Card, crib: bool) -> str:
         else t("cribbage.calc.hand", cards=cards_short(hand), starter=short(starter))
     )
     lines = [head]
-    lines.extend(f"• {call_text(it)} — {cards_short(it.cards)}" for it in items)
+    lines.extend(item_line(it) for it in items)
     lines.append(t("cribbage.calc.total", count=show_count(items), total=sum(it.points for it in items)))
     return "\n".join(lines)
 

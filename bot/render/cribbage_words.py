@@ -6,16 +6,24 @@ quadri"); short forms are the marks printed on the faces with the suit's symbol 
 same in every language. Calls follow RULES.md C8: "15 for 2", "31 for 2", "a pair for 2", "pair royal for 6",
 "double pair royal for 12", "a run of 3", "1 for the go", "2 for his heels", "1 for his nob", "flush for 4",
 "19 — nothing", "Game!", "Lurched!".
+
+A card typed by a player is read as they would write it (:func:`read_card`): "4♠", "4s", "4S", "four of
+spades", "quattro di picche", or the start of a name only one card has.
 """
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Iterable, Sequence
+from functools import cache
 
-from bot.base.i18n import Msg, say, t
+from bot.base.i18n import ENGLISH, Msg, current, say, speaking, t
+from bot.render import strip_article
 from bot.render.lists import word_list
 from bot.rules.cribbage_scoring import ScoreItem
-from bot.rules.pack52 import Card, Suit
+from bot.rules.errors import UnknownCard
+from bot.rules.pack52 import FULL_PACK, RANK_CHARS, Card, Suit
 
 SUIT_MARKS: dict[Suit, str] = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 RANK_MARKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -56,6 +64,11 @@ def name(c: Card) -> str:
     return t("cribbage.card.name", rank=str(_RANKS[c.rank - 1]), suit=str(_SUITS[c.suit]))
 
 
+def rank_name(rank: int) -> str:
+    """A rank as players say it: "five", "king" ("cinque", "re")."""
+    return str(_RANKS[rank - 1])
+
+
 def label(c: Card) -> str:
     """Both: "5♥ five of hearts" (a menu option, a line that names one card)."""
     return f"{short(c)} {name(c)}"
@@ -64,6 +77,54 @@ def label(c: Card) -> str:
 def cards_short(cards: Iterable[Card]) -> str:
     """Cards side by side: "5♥ 5♠ J♦ Q♣" (— for none)."""
     return " ".join(short(c) for c in cards) or "—"
+
+
+# ---------------------------------------------------------------- cards as players type them
+
+_SUIT_LETTERS = {"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♦": "d", "♢": "d", "♣": "c", "♧": "c"}
+_CODE = re.compile(r"(10|[2-9atjqk])([shdc])")  # a mark or a code, folded: "4s", "10h", "qd", "tc"
+PREFIX_LEAST = 3  # the shortest start of a name read as the one card it begins ("fou" may not, "four of s")
+
+
+def _folded(text: str) -> str:
+    """Lower case, one space between words, no emoji variation mark, no article ("the", "il", "l'")."""
+    return " ".join(strip_article(text.replace("\ufe0f", "").strip().lower()).split())
+
+
+@cache
+def _said(language: str) -> dict[str, Card]:
+    """Every card's names, folded, in English and in ``language``: "four of spades", "4 of spades"."""
+    out: dict[str, Card] = {}
+    for lang in dict.fromkeys((ENGLISH, language)):
+        with speaking(lang):
+            for c in FULL_PACK:
+                out[_folded(name(c))] = c
+                if 2 <= c.rank <= 10:
+                    digits = t("cribbage.card.name", rank=str(c.rank), suit=str(_SUITS[c.suit]))
+                    out[_folded(digits)] = c
+    return out
+
+
+def read_card(text: str) -> Card:
+    """A card as a player types it: its mark or code in any case ("4♠", "4s", "4S", "10♣", "TC"), its name
+    in the language in force or in English ("four of spades", "4 of spades", "quattro di picche"), or the
+    start of a name only one card has ("four of sp"). ``UnknownCard`` otherwise, with the cards a start
+    could be or the closest names."""
+    folded = _folded(text)
+    code = _CODE.fullmatch("".join(_SUIT_LETTERS.get(ch, ch) for ch in folded.replace(" ", "")))
+    if code is not None:
+        rank = RANK_CHARS.index(code[1].upper().replace("10", "T")) + 1
+        return Card(rank, Suit(code[2].upper()))
+    said = _said(current())
+    if folded in said:
+        return said[folded]
+    starting = list(dict.fromkeys(c for key, c in said.items() if key.startswith(folded)))
+    if len(folded) >= PREFIX_LEAST and len(starting) == 1:
+        return starting[0]
+    if len(folded) >= PREFIX_LEAST and 1 < len(starting) <= 4:  # "ace", "four of": which one?
+        raise UnknownCard(text.strip(), tuple(label(c) for c in starting), several=True)
+    close = difflib.get_close_matches(folded, list(said), n=3, cutoff=0.6)
+    raise UnknownCard(text.strip(), tuple(label(c) for c in dict.fromkeys(said[key] for key in close)))
 
 
 # ---------------------------------------------------------------- sides and scores

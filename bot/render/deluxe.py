@@ -20,6 +20,8 @@ from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, sort_key
 from bot.rules.deluxe_melds import card_points
 
+QUEUE_ROW = 5  # cards per line of a long Discard Queue: one line of twenty names reads as a blur
+
 
 def fast_start_name(k: int) -> str:
     """A fast start option as the lobby names it (0: none)."""
@@ -115,11 +117,12 @@ def deck_text(v: D.View) -> str:
 
 
 def queue_text(queue: Sequence[Card]) -> str:
-    """The Discard Queue top first, numbered as "take n" counts it."""
+    """The Discard Queue top first, numbered as "take n" counts it; a long one in rows under its name."""
     if not queue:
         return t("deluxe.queue.empty")
-    top_first = list(reversed(queue))
-    return " · ".join(f"{i}. {card_text(c)}" for i, c in enumerate(top_first, 1))
+    named = [f"{i}. {card_text(c)}" for i, c in enumerate(reversed(queue), 1)]
+    rows = [" · ".join(named[k : k + QUEUE_ROW]) for k in range(0, len(named), QUEUE_ROW)]
+    return rows[0] if len(rows) == 1 else "\n" + "\n".join(rows)
 
 
 def take_preview(queue: Sequence[Card], n: int) -> list[Card]:

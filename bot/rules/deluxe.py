@@ -355,7 +355,7 @@ Event = (
 # The version of State that snapshots store (bot/services/snapshots.py): bump it only when the State's
 # shape or meaning changes, or that of what it holds (Options, Phase, Meld, ScoreRow, Suit, cards);
 # snapshots of other versions are left unread.
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: State.taken, State.passed
 
 
 class Phase(enum.Enum):
@@ -393,6 +393,10 @@ class State:
     # Per scored hand, each seat's hand score, or None for a seat that was not dealt in (it had left).
     history: tuple[tuple[int | None, ...], ...] = ()
     drawn: Card | None = None  # the card the seat to move drew from the deck this turn (secret to it)
+    # What the whole table saw of each seat's hand this hand: the cards it took from the Discard Queue and
+    # still holds, and the queue's top card when it last drew from the deck instead (the card it passed).
+    taken: tuple[tuple[Card, ...], ...] = ()
+    passed: tuple[tuple[Card, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,6 +436,10 @@ class View:
     legal: tuple[Action, ...] = field(default=())
     options: Options = field(default_factory=Options)  # the table's options: every player knows them
     ace_pile: tuple[Card, ...] = field(default=())  # every Ace on the pile, bottom first (all face up)
+    # What everyone saw, per seat: the cards it took from the Discard Queue this hand and still holds, and the
+    # card it passed over (the queue's top when it last drew from the deck instead).
+    taken: tuple[tuple[Card, ...], ...] = field(default=())
+    passed: tuple[tuple[Card, ...], ...] = field(default=())
 
 
 # --- helpers ----------------------------------------------------------------------------------------------
@@ -469,6 +477,22 @@ def _remove(hand: tuple[Card, ...], taken: Iterable[Card]) -> tuple[Card, ...] |
         except ValueError:
             return None
     return tuple(out)
+
+
+def _seen(state: State, seat: int, *, add: Sequence[Card] = (), gone: Sequence[Card] = ()) -> State:
+    """The seat's publicly known cards once it took ``add`` from the queue or played ``gone`` from hand."""
+    taken = state.taken or tuple(() for _ in range(state.players))
+    left = list(taken[seat])
+    for c in gone:
+        if c in left:
+            left.remove(c)
+    return replace(state, taken=_set(taken, seat, (*left, *add)))
+
+
+def _passed(state: State, seat: int, cards: tuple[Card, ...]) -> State:
+    """The card the seat passed over at its draw (none when it took from the queue or the queue was empty)."""
+    passed = state.passed or tuple(() for _ in range(state.players))
+    return replace(state, passed=_set(passed, seat, cards))
 
 
 def _table(state: State, seat: int) -> list[tuple[int, Meld]]:
@@ -521,6 +545,8 @@ def _deal(state: State, hand_no: int, first_seat: int, events: list[Event]) -> S
         first_turn=True,
         final_binders=(),
         reshuffles=0,
+        taken=tuple(() for _ in range(state.players)),
+        passed=tuple(() for _ in range(state.players)),
     )
     events.append(HandStarted(hand_no, first_seat, aces[-1] if aces else None, queue, straight_suit(new)))
     events.extend(AceTurned(a) for a in aces)
@@ -851,7 +877,7 @@ def _draw(state: State, seat: int, events: list[Event]) -> State:
             return _end_hand(state, events)
         state = rebuilt
     top = state.deck[-1]
-    state = replace(state, deck=state.deck[:-1])
+    state = _passed(replace(state, deck=state.deck[:-1]), seat, state.queue[-1:])
     if state.options.fast_start == 1 and not state.ace_pile and top.rank == Rank.ACE:
         events.append(AceDrawnToPile(seat, top))
         return _ready_to_draw(replace(state, ace_pile=(top,)), events)
@@ -864,6 +890,7 @@ def _draw(state: State, seat: int, events: list[Event]) -> State:
 def _take(state: State, seat: int, n: int, events: list[Event]) -> State:
     taken = tuple(reversed(state.queue[-n:]))
     events.append(QueueTaken(seat, taken))
+    state = _passed(_seen(state, seat, add=taken), seat, ())
     return replace(
         state,
         queue=state.queue[:-n],
@@ -878,7 +905,7 @@ def _bind(state: State, seat: int, meld: Meld, events: list[Event]) -> State:
     assert rest is not None
     events.append(MeldBound(seat, meld.kind, meld.cards, meld.used))
     state = replace(
-        state,
+        _seen(state, seat, gone=meld.cards),
         hands=_set(state.hands, seat, rest),
         bound=_set(state.bound, seat, (*state.bound[seat], meld)),
     )
@@ -892,6 +919,7 @@ def _bind(state: State, seat: int, meld: Meld, events: list[Event]) -> State:
 def _discard(state: State, seat: int, c: Card, events: list[Event]) -> State:
     rest = _remove(state.hands[seat], (c,))
     assert rest is not None
+    state = _seen(state, seat, gone=(c,))
     if c.rank == Rank.ACE:
         state = replace(state, ace_pile=(*state.ace_pile, c))
         events.append(CardDiscarded(seat, c, "ace pile"))  # i18n: not text
@@ -997,6 +1025,8 @@ def view(state: State, seat: int) -> View:
         legal=legal_moves(state, seat),
         options=state.options,
         ace_pile=state.ace_pile,
+        taken=state.taken,
+        passed=state.passed,
     )
 
 

@@ -81,12 +81,15 @@ class BadActionText(RulesError):
 
 
 class UnknownCard(RulesError):
-    """A card name that does not exist; carries the text typed and the closest names."""
+    """A card name that does not exist, or (``several``) the start of more than one card's; carries the text
+    typed and the closest names, or the cards it could be."""
 
-    def __init__(self, text: str, suggestions: tuple[str, ...]) -> None:
+    def __init__(self, text: str, suggestions: tuple[str, ...], *, several: bool = False) -> None:
         self.text = text
         self.suggestions = suggestions
-        if suggestions:
+        if several and suggestions:
+            super().__init__("cards.several", name=Typed(text), hint=Guesses(suggestions))
+        elif suggestions:
             super().__init__("cards.unknown-did-you-mean", name=Typed(text), hint=Guesses(suggestions))
         else:
             super().__init__("cards.unknown", name=Typed(text))

@@ -68,7 +68,7 @@ class ConfigMixin(StoreBase):
                 )
 
     async def user_prefs(self) -> dict[int, dict[str, Any]]:
-        """Every player's stored preferences (only what they changed)."""
+        """Every player's stored preferences (each switch they chose, with its value)."""
         rows = await self._all("SELECT user_id, data FROM user_prefs")
         out: dict[int, dict[str, Any]] = {}
         for row in rows:

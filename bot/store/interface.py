@@ -254,7 +254,7 @@ class Store(Protocol):
         ...
 
     async def user_prefs(self) -> dict[int, dict[str, Any]]:
-        """Every player's stored preferences (user id → what they changed from the defaults)."""
+        """Every player's stored preferences (user id → each switch they chose, with its value)."""
         ...
 
     async def set_user_prefs(self, user_id: int, data: Mapping[str, Any]) -> None:
