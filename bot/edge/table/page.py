@@ -51,7 +51,7 @@ class PagePresses:
         seat = table.seat_of(user_id)
         if seat is None:
             raise NotSeated()
-        if table.status != "active":
+        if table.status != "active" or table.is_over():  # (over, its end being told: not yet finished)
             raise TableClosed()
         if click.verb in ("claim", "rematch"):  # channel controls: never on a seat's panel
             raise UserFacingError("tavern.out-of-date")
@@ -76,7 +76,7 @@ class PagePresses:
                     return
                 played = await session.play(self.ledger, table, seat, outcome)
                 await self.publisher.publish(table, played.events, told_before=played.told)
-                if table.status == "active":  # the seat's live panel; what the move did, beside it
+                if not table.is_over():  # the seat's live panel; what the move did, beside it
                     await answer.panel(table, seat, table.adapter.seat_panel(table, seat))
                 if played.done is not None and played.done.content:
                     await answer.aside(played.done)
@@ -85,11 +85,12 @@ class PagePresses:
         """A press on a panel drawn before the table's last move: the page gets the panel as the table is
         now, never a bare refusal."""
         async with self.publisher.taken(table_id) as table:
-            if table.status != "active":
-                raise TableClosed()
             await self._redrawn(answer, table, seat)
 
     async def _redrawn(self, answer: PageAnswer, table: Table, seat: int) -> None:
-        await answer.panel(
-            table, seat, table.adapter.seat_panel(table, seat, t("tavern.table.stale-redrawn"))
-        )
+        """The seat's panel as the table is now, for a press on an older one; a game that ended meanwhile
+        (a move the bot made for the player, say) refuses the press: the page was told the game is over."""
+        if table.status != "active" or table.is_over():
+            raise TableClosed()
+        panel = table.adapter.seat_panel(table, seat, t("tavern.table.stale-redrawn"))
+        await answer.panel(table, seat, panel)

@@ -165,7 +165,7 @@ class ActivitySockets:
         """The Watch listener: each connected seat of the table gets its panel as the table is now (in its
         page's language), or none once the game is over."""
         for seat in tuple(self._seats.get(table.id, ())):
-            if table.status != "active" or table.seat_of(seat.user_id) is None:
+            if table.status != "active" or table.is_over() or table.seat_of(seat.user_id) is None:
                 seat.show(table, None)
                 continue
             with speaking(seat.lang):
