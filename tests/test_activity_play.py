@@ -8,6 +8,7 @@ table, a control that was not offered, a spectator's press."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import html
 import json
 import re
@@ -24,15 +25,26 @@ from bot.edge.web.activity_ws import ENDED, NO_TABLE, NOT_SIGNED_IN
 from bot.edge.web.guard import Guard
 from bot.edge.web.sight import sight
 from bot.games import Table
+from bot.render import cribbage_words as cw
 from bot.rules import bhargage as bh
+from bot.rules import cribbage as C
 from bot.rules.decktet import Card
 from bot.settings import Settings
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.model import FakeUser
-from tests.fakediscord.oauth import FakeInstance
+from tests.fakediscord.oauth import CLIENT_SECRET, FakeInstance
 from tests.test_activity_sign_in import activity_bot, post
-from tests.test_bhargage_discord import SEED, board, challenge, panel_for, step, waiting_line
+from tests.test_bhargage_discord import (
+    SEED,
+    board,
+    challenge,
+    channel_text,
+    panel_for,
+    step,
+    waiting_line,
+)
+from tests.test_cribbage_discord import EXTENSIONS, TWO_HUMANS_LURCH, Players
 from tests.test_web_browser import bhargage_public, leaks
 
 pytestmark = pytest.mark.timeout(120)
@@ -385,3 +397,92 @@ async def test_the_board_opens_the_table_in_discord_with_launch_activity(
     page = await opened(client, bot, await signed_in(fake, bot, carol, instance))
     await agree(fake, bot, table.id, page)
     assert page.panel is None and table.seq == (await bot.tables.get(table.id)).seq
+
+
+async def panel_move(page: Page) -> bool:
+    """Whatever the page's panel offers, as a player who always takes the first choice: lay away the first
+    cards a menu asks for and confirm, cut, or play the first card that may be played. False: nothing to
+    press (the bot is making the move for the player)."""
+    panel = page.panel or ""
+    menus = MENU.findall(panel)
+    presses = [(c, label) for c, on, label in buttons(panel) if on]
+    if menus:
+        cid, body = menus[0]
+        size = int(re.search(r'data-min="([0-9]+)"', panel)[1])  # type: ignore[index]
+        before = page.panels()
+        await page.press(html.unescape(cid), BOX.findall(body)[:size])
+        await page.until(lambda: page.panels() > before, "the pick was not answered")
+        presses = [(c, label) for c, on, label in buttons(page.panel or "") if on and label == "Confirm"]
+        if not presses:
+            return True  # (refused: the table moved on)
+    else:
+        presses = [(c, label) for c, label in presses if label == "Cut" or ":play:" in c]
+        if not presses:
+            return False
+    before = page.panels()
+    await page.press(presses[0][0])
+    await page.until(lambda: page.panels() > before, f"{presses[0][1]} was not answered")
+    return True
+
+
+def pack_leaks(hidden: set[Any], texts: list[str]) -> list[str]:
+    """Where a hidden playing card shows in ``texts`` (JSON frames, read as the page reads them): its face
+    mark ("5♥"), its name in English or Italian, its picture's file."""
+    out = []
+    for card in hidden:
+        with speaking("en"):
+            en = cw.name(card)
+        with speaking("it"):
+            it = cw.name(card)
+        marks = [rf"(?<![0-9A-Za-z]){re.escape(cw.short(card))}", re.escape(en), re.escape(it)]
+        marks.append(rf"\bf{re.escape(card.code)}\.png")
+        for text in texts:
+            seen = json.dumps(json.loads(text), ensure_ascii=False)
+            out += [f"{en}: {m}" for m in marks if re.search(m, seen, re.IGNORECASE)]
+    return out
+
+
+async def test_a_seated_player_plays_a_whole_game_of_cribbage_from_the_activity(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings, client: aiohttp.ClientSession
+) -> None:
+    fake = fake_discord
+    bot = await start_bot(
+        dataclasses.replace(settings, web_port=0, client_secret=CLIENT_SECRET), extensions=EXTENSIONS
+    )
+    bot.lobbies.seed_source = lambda: TWO_HUMANS_LURCH
+    ann, bo, cy = fake.add_user("ann"), fake.add_user("bo"), fake.add_user("cy")
+    posted = await fake.slash(ann, fake.channel, "cribbage challenge", opponent=bo, target=61)
+    await fake.click(bo, posted.message, "Accept")
+    await fake.settle()
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    instance = fake.oauth.launch(fake.channel, ann, cy)
+    page = await opened(client, bot, await signed_in(fake, bot, ann, instance))
+    watcher = await opened(client, bot, await signed_in(fake, bot, cy, instance))
+    table = await agree(fake, bot, table.id, page, watcher)
+    players = Players(fake, bot, table, [bo])
+    ann_seat, bo_seat = table.seat_of(ann.id), table.seat_of(bo.id)
+    assert ann_seat is not None and bo_seat is not None
+    assert pack_leaks(set(table.state.hands[ann_seat]), page.texts)  # the check looks where cards are
+    moves = {"page": 0, "discord": 0}
+    checked = 0
+    while table.status == "active":
+        if ann_seat in table.waiting_for() and await panel_move(page):
+            moves["page"] += 1
+        elif bo_seat in table.waiting_for():
+            players.table = table
+            await players.move()
+            moves["discord"] += 1
+        else:
+            await fake.settle()
+        table = await agree(fake, bot, table.id, page, watcher)
+        state: C.State = table.state
+        if state.hand_no == 1:  # bo's cards still in hand, none said in the channel: ann never saw them
+            said = channel_text(fake, fake.channel)
+            hidden = {c for c in state.hands[bo_seat] if not pack_leaks({c}, [json.dumps(said)])}
+            assert not pack_leaks(hidden, page.texts)
+            checked += bool(hidden)
+        assert sum(moves.values()) < 400, "the game did not end"
+    assert moves["page"] >= 5 and moves["discord"] >= 5 and checked, (moves, checked)
+    await page.until(lambda: page.panel is None, "the page kept a panel after the game")
+    assert all("panel" not in f for f in watcher.frames)
