@@ -28,6 +28,7 @@ from bot.games import Table
 from bot.render import cribbage_words as cw
 from bot.rules import bhargage as bh
 from bot.rules import cribbage as C
+from bot.rules import deluxe as dx
 from bot.rules.decktet import Card
 from bot.settings import Settings
 from tests.conftest import StartBot
@@ -45,10 +46,13 @@ from tests.test_bhargage_discord import (
     waiting_line,
 )
 from tests.test_cribbage_discord import EXTENSIONS, TWO_HUMANS_LURCH, Players
+from tests.test_deluxe_discord import EXTENSIONS as DELUXE
+from tests.test_deluxe_discord import live_panel, play_turn
+from tests.test_deluxe_discord import open_table as open_deluxe
 from tests.test_web_browser import bhargage_public, leaks
 
 pytestmark = pytest.mark.timeout(120)
-WAIT = 5.0
+WAIT = 15.0
 PRESS = re.compile(
     r'<button type="button" class="press [a-z]+" data-press="([^"]+)"( disabled)?[^>]*>([^<]*)<'
 )
@@ -59,6 +63,13 @@ BOX = re.compile(r'<input type="checkbox" value="([^"]+)"')
 @pytest.fixture
 def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
+
+
+@pytest.fixture(autouse=True)
+def quick_hands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test presses faster than any player: the page's press budget is a test of its own."""
+    monkeypatch.setattr("bot.edge.web.activity_ws.PRESSES", 1000.0)
+    monkeypatch.setattr("bot.edge.web.activity_ws.PRESS_BURST", 1000.0)
 
 
 class Page:
@@ -486,3 +497,122 @@ async def test_a_seated_player_plays_a_whole_game_of_cribbage_from_the_activity(
     assert moves["page"] >= 5 and moves["discord"] >= 5 and checked, (moves, checked)
     await page.until(lambda: page.panel is None, "the page kept a panel after the game")
     assert all("panel" not in f for f in watcher.frames)
+
+
+SELECT = re.compile(r'<select data-press="([^"]+)"[^>]*>(.*?)</select>')
+OPTION = re.compile(r'<option value="([^"]+)">')
+
+
+async def deluxe_turn(page: Page) -> int:
+    """A Deluxe turn from the page as ``play_turn`` plays it from Discord: draw from the deck, bind the first
+    meld offered until none is, then discard the first card offered (or Done); the presses it took."""
+    presses = 0
+
+    async def press(cid: str, values: list[str]) -> None:
+        nonlocal presses
+        before = page.panels()
+        await page.press(cid, values)
+        await page.until(lambda: page.panels() > before, f"{cid} was not answered")
+        presses += 1
+
+    while True:
+        panel = page.panel or ""
+        draw = [c for c, on, label in buttons(panel) if on and label == "Draw from deck"]
+        menus = {
+            html.unescape(c).split(":")[4]: (html.unescape(c), OPTION.findall(b))
+            for c, b in SELECT.findall(panel)
+        }
+        done = [c for c, on, label in buttons(panel) if on and label == "Done"]
+        if draw:
+            await press(draw[0], [])
+        elif "meld" in menus:
+            await press(menus["meld"][0], menus["meld"][1][:1])
+        elif done:
+            await press(done[0], [])
+            return presses
+        elif "toss" in menus:
+            await press(menus["toss"][0], menus["toss"][1][:1])
+            return presses
+        else:
+            return presses
+
+
+async def test_a_seated_player_plays_a_whole_game_of_deluxe_from_the_activity(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings, client: aiohttp.ClientSession
+) -> None:
+    fake = fake_discord
+    bot = await start_bot(
+        dataclasses.replace(settings, web_port=0, client_secret=CLIENT_SECRET), extensions=DELUXE
+    )
+    bot.lobbies.seed_source = lambda: 5
+    ann, bo, cy = fake.add_user("ann"), fake.add_user("bo"), fake.add_user("cy")
+    await open_deluxe(fake, [ann, bo])
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    instance = fake.oauth.launch(fake.channel, ann, cy)
+    page = await opened(client, bot, await signed_in(fake, bot, ann, instance))
+    watcher = await opened(client, bot, await signed_in(fake, bot, cy, instance))
+    table = await agree(fake, bot, table.id, page, watcher)
+    ann_seat, bo_seat = table.seat_of(ann.id), table.seat_of(bo.id)
+    assert ann_seat is not None and bo_seat is not None
+    turns = {"page": 0, "discord": 0}
+    checked = 0
+    known: set[Any] = set(table.state.hands[ann_seat])
+    while table.status == "active":
+        if ann_seat in table.waiting_for():
+            assert await deluxe_turn(page), page.panel
+            turns["page"] += 1
+        else:
+            try:
+                await play_turn(fake, bo, live_panel(fake, bo))
+            except AssertionError:  # (the helper expects a bind's answer; a bind that ends the game has none)
+                if (await bot.tables.get(table.id)).status == "active":
+                    raise
+            turns["discord"] += 1
+        table = await agree(fake, bot, table.id, page, watcher)
+        state: dx.State = table.state
+        known |= {*state.hands[ann_seat], *state.queue, *state.ace_pile}  # ann held it, or it lay face up
+        if state.hand_no == 1 and table.status == "active":  # bo's hand, unsaid in the channel
+            said = [("channel", channel_text(fake, fake.channel))]
+            hidden = {c for c in state.hands[bo_seat] if c not in known and not leaks({c}, said)}
+            assert not leaks(hidden, [("ann's socket", t) for t in page.texts])
+            held = {c for hand in state.hands for c in hand if c not in known and not leaks({c}, said)}
+            assert not leaks(held, [("cy's socket", t) for t in watcher.texts])
+            checked += bool(hidden)
+        assert sum(turns.values()) < 400, "the game did not end"
+    assert turns["page"] >= 3 and turns["discord"] >= 3 and checked, (turns, checked)
+    await page.until(lambda: page.panel is None, "the page kept a panel after the game")
+    assert all("panel" not in f for f in watcher.frames)
+
+
+async def test_a_page_pressing_too_fast_is_told_to_slow_down(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    settings: Settings,
+    seeded: None,
+    client: aiohttp.ClientSession,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each press is answered once, and a page over its budget is refused, not played (nor cut off)."""
+    monkeypatch.setattr("bot.edge.web.activity_ws.PRESSES", 0.001)
+    monkeypatch.setattr("bot.edge.web.activity_ws.PRESS_BURST", 3.0)
+    fake = fake_discord
+    bot, _ = await activity_bot(start_bot, settings)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    instance = fake.oauth.launch(fake.channel, alice)
+    page = await opened(client, bot, await signed_in(fake, bot, alice, instance))
+    await agree(fake, bot, table.id, page)
+    hint = next(c for c, on, label in buttons(page.panel or "") if on and ":hint" in c)
+    for _ in range(8):
+        await page.socket.send_json({"press": hint, "values": []})
+    await page.until(
+        lambda: sum("aside" in f or "refused" in f for f in page.frames) >= 8, "a press unanswered"
+    )
+    assert [("aside" in f, "refused" in f) for f in page.frames if "aside" in f or "refused" in f] == [
+        *[(True, False)] * 3,
+        *[(False, True)] * 5,
+    ]
+    assert page.closed is None

@@ -88,7 +88,7 @@ class Seat:
     table_id: int
     seat: int
     controls: dict[str, Control] = field(default_factory=dict)
-    presses: float = PRESS_BURST
+    presses: float = field(default_factory=lambda: PRESS_BURST)
     pressed: float = field(default_factory=time.monotonic)
 
     def send(self, message: dict[str, Any]) -> None:
