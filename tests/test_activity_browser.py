@@ -258,9 +258,13 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_from_the_page(
     }
     tab = await chromium.open(width=1280, height=800)
     tabs.append(tab)
+    began = time.monotonic()
     proxy = await launch(tab, bot, setup)
 
     await in_frame(tab, "() => !document.getElementById('seat').hidden")
+    print(
+        f"\nthe Activity's first render (client page loaded → seat shown): {time.monotonic() - began:.3f} s"
+    )
     log = await tab.evaluate("window.clientLog")
     assert log[:4] == ["HANDSHAKE", "READY", "AUTHORIZE", "forged"], log
     assert "AUTHENTICATE" in log and "refused: frame id" not in log, log
