@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import aiohttp
 
-from bench.bench_flow import Player, _bhargage_move, _places, _table
+from bench.bench_flow import Player, _bhargage_move, _places, _quiet, _table
 from bench.bench_load import percentile, running_bot
 from bot.settings import Settings
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord
@@ -120,7 +120,7 @@ async def one_run(seed: int, viewers: int, moves: int, think: float) -> Run:
             bot.lobbies.seed_source = lambda: seed
             made = await fake.slash(a, channel, "bhargage challenge", opponent=b, target=121)
             await fake.click(b, made.message, "Accept")
-            await fake.settle()
+            await _quiet(fake)
             table = await _table(bot, channel)
             assert bot.links is not None
             child = await _viewers(bot.links.live(table.id, bot.clock()), viewers) if viewers else None
@@ -132,7 +132,7 @@ async def one_run(seed: int, viewers: int, moves: int, think: float) -> Run:
             cpu0, wall0 = time.process_time(), time.perf_counter()
             while table.status == "active" and run.moves < moves:
                 await _bhargage_move(table, players, rng)
-                await fake.settle()
+                await _quiet(fake)
                 run.moves += 1
                 table = await bot.tables.get(table.id)
                 for p in players:

@@ -15,7 +15,7 @@ from bot.ai import DEFAULT_LEVEL, LEVELS
 from bot.edge.translator import cmd
 from bot.games.bhargage import COUNT_CARDS_LIMIT, COUNT_UP_LIMIT, count_answer, discard_answer
 from bot.rules import bhargage as bh
-from cogs.table_commands import GameCog, in_guild
+from cogs.table_commands import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, GameCog
 
 if TYPE_CHECKING:
     from bot.edge.app import TavernBot
@@ -33,7 +33,12 @@ class Bhargage(GameCog):
     """``/bhargage …``."""
 
     game = GAME
-    group = app_commands.Group(name=cmd("cmd.bhargage.name"), description=cmd("cmd.bhargage.description"))
+    group = app_commands.Group(
+        name=cmd("cmd.bhargage.name"),
+        description=cmd("cmd.bhargage.description"),
+        allowed_installs=ANYWHERE_INSTALLS,
+        allowed_contexts=ANYWHERE_CONTEXTS,
+    )
 
     @group.command(
         name=cmd("cmd.bhargage.challenge.name"), description=cmd("cmd.bhargage.challenge.description")
@@ -48,7 +53,6 @@ class Bhargage(GameCog):
         target=cmd("cmd.bhargage.challenge.target.description"),
         sequences=cmd("cmd.bhargage.challenge.sequences.description"),
     )
-    @app_commands.check(in_guild)
     async def challenge(
         self,
         interaction: Interaction,
@@ -73,7 +77,6 @@ class Bhargage(GameCog):
         sequences=cmd("cmd.bhargage.practice.sequences.description"),
     )
     @app_commands.choices(level=[app_commands.Choice(name=LEVEL_CHOICES[lv], value=lv) for lv in LEVELS])
-    @app_commands.check(in_guild)
     async def practice(
         self,
         interaction: Interaction,

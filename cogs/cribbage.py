@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.ai import DEFAULT_LEVEL, LEVELS
 from bot.edge.translator import cmd
 from bot.games.cribbage import CARD_TEXT_LIMIT, CARDS_TEXT_LIMIT, count_answer, discard_answer
-from cogs.table_commands import GameCog, in_guild
+from cogs.table_commands import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, GameCog
 
 if TYPE_CHECKING:
     from bot.edge.app import TavernBot
@@ -81,7 +81,12 @@ class Cribbage(GameCog):
     """``/cribbage …``."""
 
     game = GAME
-    group = app_commands.Group(name=cmd("cmd.cribbage.name"), description=cmd("cmd.cribbage.description"))
+    group = app_commands.Group(
+        name=cmd("cmd.cribbage.name"),
+        description=cmd("cmd.cribbage.description"),
+        allowed_installs=ANYWHERE_INSTALLS,
+        allowed_contexts=ANYWHERE_CONTEXTS,
+    )
 
     @group.command(
         name=cmd("cmd.cribbage.challenge.name"), description=cmd("cmd.cribbage.challenge.description")
@@ -89,7 +94,6 @@ class Cribbage(GameCog):
     @app_commands.rename(opponent=cmd("cmd.cribbage.challenge.opponent"), **OPTION_NAMES)
     @app_commands.describe(opponent=cmd("cmd.cribbage.challenge.opponent.description"), **OPTION_TEXTS)
     @app_commands.choices(target=TARGETS)
-    @app_commands.check(in_guild)
     async def challenge(
         self,
         interaction: Interaction,
@@ -105,7 +109,6 @@ class Cribbage(GameCog):
     @app_commands.rename(**OPTION_NAMES)
     @app_commands.describe(**OPTION_TEXTS)
     @app_commands.choices(target=TARGETS)
-    @app_commands.check(in_guild)
     async def create(
         self, interaction: Interaction, target: int = 121, muggins: bool = False, double_lurch: bool = False
     ) -> None:
@@ -119,7 +122,6 @@ class Cribbage(GameCog):
     @app_commands.describe(level=cmd("cmd.cribbage.practice.level.description"), **OPTION_TEXTS)
     @app_commands.choices(level=[app_commands.Choice(name=LEVEL_CHOICES[lv], value=lv) for lv in LEVELS])
     @app_commands.choices(target=TARGETS)
-    @app_commands.check(in_guild)
     async def practice(
         self,
         interaction: Interaction,

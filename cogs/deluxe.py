@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.edge.translator import cmd
 from bot.rules import deluxe as D
-from cogs.table_commands import GameCog
+from cogs.table_commands import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, GameCog
 
 if TYPE_CHECKING:
     from bot.edge.app import TavernBot
@@ -32,7 +32,10 @@ class Deluxe(GameCog):
 
     game = GAME
     group = app_commands.Group(
-        name=cmd("cmd.deluxe.name"), description=cmd("cmd.deluxe.description"), guild_only=True
+        name=cmd("cmd.deluxe.name"),
+        description=cmd("cmd.deluxe.description"),
+        allowed_installs=ANYWHERE_INSTALLS,
+        allowed_contexts=ANYWHERE_CONTEXTS,
     )
 
     @group.command(name=cmd("cmd.deluxe.create.name"), description=cmd("cmd.deluxe.create.description"))

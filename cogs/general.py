@@ -22,6 +22,7 @@ from bot.edge import (
     me_panel,
     record_export,
     replay_book,
+    settings_form,
     visibility,
 )
 from bot.edge.contract.limits import INTEGER_MAX
@@ -31,6 +32,7 @@ from bot.render import cards as gallery
 from bot.services.live_tables import live_tables, tables_text
 from bot.services.server_settings import BROWSER_OFF, BROWSER_SERVER, MAX_CLAIM_MINUTES, MAX_NUDGE_MINUTES
 from cogs.stats import game_choices
+from cogs.table_commands import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS
 
 # A game's number, as a slash option: the largest integer Discord's API carries bounds it (a bound past it has
 # the whole command registration refused).
@@ -139,7 +141,12 @@ def command_fields(lines: list[str], limit: int = 1024) -> list[tuple[str, str]]
 class General(commands.Cog):
     """Bot-wide commands that belong to no game."""
 
-    tavern = app_commands.Group(name=cmd("cmd.tavern.name"), description=cmd("cmd.tavern.description"))
+    tavern = app_commands.Group(
+        name=cmd("cmd.tavern.name"),
+        description=cmd("cmd.tavern.description"),
+        allowed_installs=ANYWHERE_INSTALLS,
+        allowed_contexts=ANYWHERE_CONTEXTS,
+    )
     # A top-level group of its own: Discord applies default permissions to top-level commands only, so only
     # members who may manage channels see it (a server can change that under Integrations). The commands
     # still check who calls them: end wants Manage Server or Manage Channels, settings Manage Server.
@@ -147,6 +154,7 @@ class General(commands.Cog):
         name=cmd("cmd.admin.name"),
         description=cmd("cmd.admin.description"),
         guild_only=True,
+        allowed_installs=app_commands.AppInstallationType(guild=True),  # a server's own: never a user's
         default_permissions=discord.Permissions(manage_channels=True),
     )
 
@@ -255,6 +263,9 @@ class General(commands.Cog):
             raise UserFacingError("tavern.settings.admins-only")
         self.bot.limits.admin.take(interaction.user.id)
         asked = {k: v for k, v in changes.items() if v is not None}
+        if not asked and not reset:  # no option: the form, which saves each choice as it is made
+            await settings_form.show(self.bot, interaction, interaction.guild_id)
+            return
         text = await self.bot.server_settings.answer(interaction.guild_id, asked, reset=reset)
         await interaction.response.send_message(text, ephemeral=True)
 

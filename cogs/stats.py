@@ -64,7 +64,8 @@ class Stats(commands.Cog):
             app_commands.Choice(name=cmd("cmd.leaderboard.board.all-time"), value=leaderboard_book.ALL_TIME),
         ],
     )
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True)  # a server's boards: games outside servers are on none
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
@@ -78,7 +79,8 @@ class Stats(commands.Cog):
     @app_commands.command(name=cmd("cmd.stats.name"), description=cmd("cmd.stats.description"))
     @app_commands.rename(player=cmd("cmd.stats.player"))
     @app_commands.describe(player=cmd("cmd.stats.player.description"))
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def stats(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
         """The member's profile card, only for the asker (``bot.edge.profile_card``)."""
         await profile_card.show(self.bot, interaction, player or interaction.user)

@@ -68,11 +68,12 @@ def _names(board: str, resign: str) -> dict[str, Text]:
     }
 
 
-def in_guild(interaction: Interaction) -> bool:
-    """Subcommands can't be guild-only on Discord's side, so the ones that need a server check here."""
-    if interaction.guild is None:
-        raise app_commands.NoPrivateMessage()
-    return True
+# Where a game command and the tavern's read-only commands may be installed and used: a server that added the
+# bot (as ever), and a member's own account (user install), whose commands work in any DM, group DM and in
+# servers without the bot. Where the bot is not in the channel, the table is driven by interactions only
+# (``bot.edge.table.answering``).
+ANYWHERE_INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
+ANYWHERE_CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 
 
 def add_table_commands(group: app_commands.Group, bot: TavernBot, game: str) -> None:
@@ -109,8 +110,6 @@ def add_table_commands(group: app_commands.Group, bot: TavernBot, game: str) -> 
         command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=names[key], description=description, callback=callback
         )
-        if callback is not rules:
-            command.add_check(in_guild)
         group.add_command(command)
 
 

@@ -114,7 +114,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if REFEREE["checked"]:
         untaken = REFEREE["violations"] - REFEREE["taken"]
         terminalreporter.write_line(
-            f"Discord's published contract: {REFEREE['checked']} requests checked, {untaken} violations "
+            f"Discord's published contract: {REFEREE['checked']} requests checked "
+            f"({REFEREE['layouts']} with the layout flag), {untaken} violations "
             f"({REFEREE['taken']} more planted on purpose by tests and caught)"
         )
     for reason, count in _postgres_skips.items():
@@ -195,7 +196,7 @@ async def start_bot(fake_discord: FakeDiscord, settings: Settings) -> AsyncItera
         *,
         setup: Callable[[TavernBot], object] | None = None,
         extensions: list[str] | None = None,
-        timeout: float = 5.0,
+        timeout: float = 30.0,  # a deadline, not a wait: a busy machine takes longer to be ready
         restored: bool = True,
     ) -> TavernBot:
         bot = create_bot(custom or settings, guild_ready_timeout=0.01, extensions=extensions)

@@ -1,7 +1,8 @@
 """Smoke test of the load benchmark's core, so ``bench/bench_load.py`` can't rot: a couple of tables, a few
 seconds, the bot in its own process, and the figures must show measured interactions, games that moved, no
 failures and the routes used. The measurements themselves are checked on made-up requests. No timing
-asserts."""
+asserts: a run ends after so many interactions, not so many seconds, so a busy machine takes longer and
+shows the same; the latencies (and any answer past 3 s) are the bench's to judge."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from tests.fakediscord import FakeDiscord, FakeInteraction, RequestRecord
 
 
 async def test_bhargage_tables_play_and_are_measured(tmp_path: Path) -> None:
-    config = bench.Config(tables=2, seconds=3.0, think=0.0, target=21, seed=7, db_dir=tmp_path)
+    config = bench.Config(
+        tables=2, seconds=120.0, max_interactions=60, think=0.0, target=21, seed=7, db_dir=tmp_path
+    )
     result = await bench.run_bench(config)
 
     game = result.series["bhargage"]
@@ -27,7 +30,7 @@ async def test_bhargage_tables_play_and_are_measured(tmp_path: Path) -> None:
     assert result.actions.get("bhargage", 0) >= 10
     assert result.games_finished.get("bhargage", 0) >= 1, text
     assert result.errors == [] and game.refused == 0, text
-    assert result.unanswered == 0 and result.late == 0 and result.not_sent == 0, text
+    assert result.unanswered == 0 and result.not_sent == 0, text
     # The bot ran apart and said what it cost; its requests are counted by route.
     assert result.bot_counters is not None and result.bot_counters["cpu_seconds"] > 0
     assert result.bot_cpu_seconds is not None
@@ -35,13 +38,19 @@ async def test_bhargage_tables_play_and_are_measured(tmp_path: Path) -> None:
     assert routes["POST /interactions/{token}/{token}/callback"] == 0  # ids are ids, tokens are tokens
     assert routes["POST /interactions/{id}/{token}/callback"] == len(game.interactions)  # no-ops left out
     assert routes["POST /channels/{id}/messages"] > 0
-    for words in ("FAILURES: 0 unanswered, 0 past 3 s", "interactions/s", "delivered", "per move", "no-op"):
+    for words in ("FAILURES: 0 unanswered,", "past 3 s", "interactions/s", "delivered", "per move", "no-op"):
         assert words in text
 
 
 async def test_deluxe_tables_play_and_are_measured(tmp_path: Path) -> None:
     config = bench.Config(
-        tables=0, deluxe_tables=2, seconds=3.0, think=0.0, deluxe_target=10, db_dir=tmp_path
+        tables=0,
+        deluxe_tables=2,
+        seconds=120.0,
+        max_interactions=60,
+        think=0.0,
+        deluxe_target=10,
+        db_dir=tmp_path,
     )
     result = await bench.run_bench(config)
 

@@ -454,10 +454,10 @@ async def test_count_calculator_rules_and_dm_commands(fake_discord: FakeDiscord,
 
     dm = fake.dm_channel(alice)
     in_dm = await fake.slash(alice, dm, "bhargage hand")
-    assert in_dm.content == t("tavern.error.server-only")
+    assert in_dm.content == t("tavern.no-game-here", game="Bhargage")
     assert (await fake.slash(alice, dm, "bhargage challenge", opponent=fake.owner)).content == t(
-        "tavern.error.server-only"
-    )
+        "tavern.error.not-in-bot-dm"
+    )  # (the owner can't see alice's DM with the bot: a challenge goes where both are)
     with pytest.raises(AssertionError, match="not offered in DMs"):
         await fake.slash(alice, dm, "leaderboard")
     counted = await fake.slash(alice, dm, "bhargage count", cards="forest, sailor, pact", up="bard")

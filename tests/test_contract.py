@@ -296,7 +296,10 @@ async def test_the_command_tree_as_discord_receives_it_is_valid_in_every_locale(
                 node = stack.pop()
                 assert len(node.get("options") or []) <= 25 and len(node.get("choices") or []) <= 25
                 assert 1 <= len(node["name"]) <= 32, (locale, node["name"])
-                assert 1 <= len(node["description"]) <= 100 or c.get("type", 1) != 1, (locale, node["name"])
+                assert 1 <= len(node.get("description") or "") <= 100 or c.get("type", 1) != 1, (
+                    locale,
+                    node["name"],
+                )
                 stack.extend(node.get("options") or [])
     assert largest <= COMMAND_CHARACTERS_MAX
     by_name = {c["name"]: c for c in sent}

@@ -98,7 +98,9 @@ async def play_turn(fake: FakeDiscord, user: FakeUser, panel: FakeMessage) -> di
             return did  # the hand ended (went out by binding)
         done = (await fake.select(user, panel, toss.custom_id, [toss.options[0].value])).message
         # the turn is over: the panel is closed, or (the hand ended) the next hand starts with this player
-        assert done.components == [] or done.content.startswith("**Your turn: draw**"), done.content
+        assert not (done.buttons() or done.selects()) or done.content.startswith("**Your turn: draw**"), (
+            done.content
+        )
         did["clicks"] += 1
         did["discards"] += 1
         return did
@@ -163,7 +165,7 @@ async def test_whole_three_player_game_by_clicks(fake_discord: FakeDiscord, star
     await fake.settle()
     for u in users:
         [panel] = fake.dms(u)
-        assert panel.content == "The game is over.", (u.name, panel.content)
+        assert panel.content.startswith("The game is over.\n"), (u.name, panel.content)
         assert "Game over" in panel.text() and all(f"{v.name} — " in panel.text() for v in users)
     # the winner, the kept table message, the store
     final = next(m for m in msgs if "Rematch" in labels(m))
@@ -251,7 +253,7 @@ async def test_the_turn_panel_binds_and_discards_in_one_click_each(
         assert [o.value for o in toss.options] == [str(i) for i in range(len(hand))]
         seq = table.seq
         done = (await fake.select(user, panel, toss.custom_id, [toss.options[-1].value])).message
-        assert table.seq == seq + 1 and done.components == []
+        assert table.seq == seq + 1 and not (done.buttons() or done.selects())
         if table.status != "active":
             break
     board = fake.messages[table.meta.board_id].text()

@@ -1049,7 +1049,7 @@ async def test_the_checks_catch_what_they_look_for(
         # An interaction the bot never answers, and an ERROR.
         monkeypatch.setattr(bot.controller, "lobby_click", lambda *args: asyncio.sleep(0))
         monkeypatch.setattr(bot.controller, "table_click", lambda *args: asyncio.sleep(0))
-        accept = posted.message.edits[0].components[0]["components"][0]["custom_id"]
+        accept = parse_buttons(posted.message.edits[0].components)[0].custom_id
         await seq.send_raw(bob, posted.message, accept)
         logging.getLogger("tavern.fuzzcheck").error("planted")
         await seq.check(before)

@@ -32,6 +32,7 @@ from bot.services import drawing, health
 from bot.settings import Settings
 from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.fakediscord.model import walk_components
 from tests.test_bhargage_discord import (
     SEED,
     board,
@@ -106,20 +107,30 @@ async def test_bhargage_panels_board_and_show_carry_pictures(
     assert all(u.status < 300 for u in fake.uploads)
 
 
-async def test_the_deluxe_table_and_hand_are_pictures_inside_their_embeds(
+def gallery(message: FakeMessage) -> list[str]:
+    """What a layout message's galleries show (``attachment://`` addresses)."""
+    return [
+        item["media"]["url"]
+        for c in walk_components(message.components)
+        if c.get("type") == 12
+        for item in c.get("items", [])
+    ]
+
+
+async def test_the_deluxe_table_and_hand_are_pictures_inside_their_containers(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:
     fake = fake_discord
     await boot(start_bot)
     users = [fake.add_user(n) for n in ("ann", "ben", "cy")]
     await open_table(fake, users)
-    table = [m for m in fake.channel_messages(fake.channel) if m.embeds and "table.png" in names(m)]
+    table = [m for m in fake.channel_messages(fake.channel) if m.laid_out and "table.png" in names(m)]
     assert len(table) == 1
-    assert table[0].embeds[0]["image"]["url"] == "attachment://table.png"
+    assert gallery(table[0]) == ["attachment://table.png"]
     png(fake, table[0], "table.png")
     user = to_move(fake, users)
     panel = live_panel(fake, user)
-    assert names(panel) == ["hand.png"] and panel.embeds[0]["image"]["url"] == "attachment://hand.png"
+    assert names(panel) == ["hand.png"] and gallery(panel) == ["attachment://hand.png"]
     png(fake, panel, "hand.png")
     before = table[0].attachments[0]["id"]
     await play_turn(fake, user, panel)

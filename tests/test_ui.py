@@ -120,6 +120,7 @@ async def test_a_lobby_whose_message_failed_is_cancelled(tmp_path: Path, fail: b
         interaction: Any = SimpleNamespace(
             guild_id=1,
             channel_id=2,
+            is_guild_integration=lambda: True,  # the server added the bot
             user=user,
             app_permissions=discord.Permissions.all(),
             response=_Response(fail),

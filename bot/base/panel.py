@@ -4,6 +4,10 @@ Game adapters describe panels with these plain values; ``bot.edge.delivery`` tur
 A control names only its verb, freshness token and argument: the delivery layer adds the address of the
 table or lobby it belongs to (``tv:<scope>:<key>:<token>:<verb>[:<arg>]``), so a game never builds custom ids.
 A button with a ``url`` is a link (it opens the address, and no press ever comes back to the bot).
+A panel may ask to be ``layout``: one container of Discord's layout components, its text in text blocks, its
+picture in a gallery and its controls in rows, in its ``accent`` colour. That is how it is drawn on Discord
+only; its text, picture and controls are the same values, so every other reader (the terminal, the pages)
+reads it unchanged.
 """
 
 from __future__ import annotations
@@ -97,13 +101,20 @@ class Picture:
 class Panel:
     """A message: ``content`` and/or ``embed``, an optional ``picture``, plus ``controls`` (none = a message
     with no live controls). ``pings`` are the user ids whose mentions in it notify them: nobody else's do,
-    and never a role or everyone."""
+    and never a role or everyone. ``layout``: drawn as one container (``accent``: its colour, 0xRRGGBB;
+    None: the client's own)."""
 
     content: str = ""
     embed: Embed | None = None
     controls: tuple[Control, ...] = field(default=())
     picture: Picture | None = None
     pings: tuple[int, ...] = ()
+    layout: bool = False
+    accent: int | None = None
+
+    def laid_out(self, accent: int | None = None) -> Panel:
+        """The same panel as one container, in ``accent`` (or the colour it has)."""
+        return replace(self, layout=True, accent=self.accent if accent is None else accent)
 
     def with_note(self, note: str) -> Panel:
         """The same panel with a line put first (what just happened, where the game is)."""

@@ -43,7 +43,14 @@ from bot.store import Store, open_store, redacted
 log = logging.getLogger("tavern.app")
 
 # Extensions loaded at start-up, in order. Game cogs append themselves here.
-EXTENSIONS: list[str] = ["cogs.general", "cogs.bhargage", "cogs.stats", "cogs.deluxe", "cogs.cribbage"]
+EXTENSIONS: list[str] = [
+    "cogs.general",
+    "cogs.bhargage",
+    "cogs.stats",
+    "cogs.deluxe",
+    "cogs.cribbage",
+    "cogs.right_click",
+]
 
 
 # bot_state key of the hash of the command tree last synced (and where to): a restart with the same commands

@@ -7,7 +7,10 @@ carries none, and no press of it ever comes back. :func:`parse` turns whatever a
 message (``bot.edge.router`` routes the press). What is sent is cut to Discord's limits here, so
 no message is refused for its size, and every message goes through :func:`deliver`: its picture drawn in the
 drawing process (``bot.services.drawing``) and uploaded, or left out (logged) when it is not drawn in time,
-can't be drawn or Discord refuses it. Nothing here knows any game's rules, nor the bot object."""
+can't be drawn or Discord refuses it. A panel that asks for it goes as one container of layout components
+(``bot.edge.layout``); an edit keeps the format of the message it edits, since Discord lets no edit take the
+layout flag off (nor, in its stricter reading, put it on): a message sent before layouts keeps the old form
+until the game replaces it with a new one. Nothing here knows any game's rules, nor the bot object."""
 
 from __future__ import annotations
 
@@ -16,10 +19,9 @@ import contextlib
 import io
 import logging
 import re
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import replace
 from functools import partial
 from typing import Any, Literal, TypeVar
 
@@ -27,6 +29,8 @@ import discord
 
 from bot.base.panel import Button, Control, Embed, Panel, Picture
 from bot.base.refusals import UserFacingError
+from bot.edge import layout
+from bot.edge.shows import Kept, Shown, Shows
 from bot.games import Click
 from bot.services import drawing
 
@@ -61,7 +65,6 @@ DmResult = Literal["sent", "closed", "failed"]
 Messageable = discord.DMChannel | discord.PartialMessageable
 T = TypeVar("T")
 ANSWER_WAIT = 0.05  # an interaction's answer waits this long for its picture, then goes as text first
-SHOWN_MESSAGES = 20_000  # messages whose picture this process remembers
 
 
 class Refused(UserFacingError):
@@ -118,18 +121,28 @@ def pressed(interaction: discord.Interaction[Any], parse: Callable[[object], T])
 def offered(message: discord.Message | None, cid: str, values: tuple[str, ...]) -> None:
     """The pressed control is on the message it was pressed on, and the chosen values are among that select's
     options, as many as it allows (Discord sends the message as the bot last left it)."""
-    for row in message.components if message is not None else ():
-        for child in getattr(row, "children", ()):
-            if getattr(child, "custom_id", None) != cid:
-                continue
-            if isinstance(child, discord.SelectMenu):
-                choices = {o.value for o in child.options}
-                if not set(values) <= choices or not child.min_values <= len(values) <= child.max_values:
-                    raise Refused(f"values {values!r} were not offered by {cid!r}")
-            elif values:
-                raise Refused(f"a button {cid!r} sent values")
-            return
+    for child in _components(message.components if message is not None else ()):
+        if getattr(child, "custom_id", None) != cid:
+            continue
+        if isinstance(child, discord.SelectMenu):
+            choices = {o.value for o in child.options}
+            if not set(values) <= choices or not child.min_values <= len(values) <= child.max_values:
+                raise Refused(f"values {values!r} were not offered by {cid!r}")
+        elif values:
+            raise Refused(f"a button {cid!r} sent values")
+        return
     raise Refused(f"{cid!r} is not on the message it was pressed on")
+
+
+def _components(components: Sequence[Any]) -> Iterator[Any]:
+    """Every component of a message, nested ones too: a layout's container, its sections' accessories and
+    its rows, or a classic message's rows."""
+    for component in components:
+        yield component
+        yield from _components(getattr(component, "children", ()))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield accessory
 
 
 class Controls(discord.ui.View):
@@ -206,6 +219,11 @@ def view(controls: tuple[Control, ...] | list[Control], scope: str, key: int) ->
     return result
 
 
+def _laid_item(control: Control, *, scope: str, key: int) -> discord.ui.Item[Any]:
+    """A control inside a layout's action row, which places it: its own ``row`` is for classic messages."""
+    return _item(replace(control, row=None), scope, key)
+
+
 def embed(spec: Embed, image: str | None = None) -> discord.Embed:
     """The embed; ``image`` (an uploaded file's name) is shown inside it, under the text."""
     title = spec.title[:EMBED_TITLE_LIMIT] if spec.title else None
@@ -233,96 +251,37 @@ def kwargs(
     new: bool = False,
     files: Sequence[discord.File] = (),
     kept: Shown | None = None,
+    laid: bool | None = None,
 ) -> dict[str, Any]:
     """Send or edit arguments, with the panel's picture as ``files`` (drawn by :func:`draw`) or ``kept``
     (the attachment the edited message shows already), and its pings as the only mentions allowed. Editing
     sets every part (an edit removes old controls, and replaces, keeps or removes the old picture); a new
-    message leaves out what it does not have."""
-    content = panel.content[:CONTENT_LIMIT] or None
+    message leaves out what it does not have. ``laid``: as one container (None: as the panel asks)."""
     image = files[0].filename if files else kept.filename if kept is not None else None
-    out: dict[str, Any] = {
-        "content": content,
-        "embeds": [embed(panel.embed, image)] if panel.embed else [],
-        "view": view(panel.controls, scope, key),
-        "allowed_mentions": mentions(panel.pings),
-    }
+    out: dict[str, Any]
+    if panel.layout if laid is None else laid:
+        alt = panel.picture.alt[:DESCRIPTION_LIMIT] if panel.picture is not None else ""
+        item = partial(_laid_item, scope=scope, key=key)
+        out = {
+            "content": None,
+            "embeds": [],
+            "view": layout.view(panel, item, image, alt),
+            "allowed_mentions": mentions(panel.pings),
+        }
+    else:
+        out = {
+            "content": panel.content[:CONTENT_LIMIT] or None,
+            "embeds": [embed(panel.embed, image)] if panel.embed else [],
+            "view": view(panel.controls, scope, key),
+            "allowed_mentions": mentions(panel.pings),
+        }
     if new:
         out = {k: v for k, v in out.items() if v not in (None, [])}
         if files:
             out["files"] = list(files)
     else:
-        out["attachments"] = [_Kept(kept)] if kept is not None else list(files)
+        out["attachments"] = [Kept(kept)] if kept is not None else list(files)
     return out
-
-
-@dataclass(frozen=True)
-class Shown:
-    """The picture a message shows: its key, and the attachment that carries it."""
-
-    key: Hashable
-    filename: str
-    attachment: int
-
-
-class _Kept:
-    """An attachment an edit keeps, named by id: discord.py sends ``to_dict()`` of what is not a new file."""
-
-    def __init__(self, shown: Shown) -> None:
-        self.shown = shown
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.shown.attachment, "filename": self.shown.filename}
-
-
-class Shows:
-    """What picture each message this process last sent or edited shows, and how many times it was edited
-    (bounded, least recently used out): an edit keeps a picture the message shows already instead of
-    uploading it again, and a picture that comes late never overwrites a newer edit."""
-
-    def __init__(self, most: int = SHOWN_MESSAGES) -> None:
-        self._most = most
-        self._state: OrderedDict[int, tuple[Shown | None, int]] = OrderedDict()
-
-    def kept(self, message_id: int | None, picture: Picture) -> Shown | None:
-        """The attachment to keep when ``message_id`` is edited to show ``picture``: the one it shows when
-        that is this picture, else None (it is uploaded)."""
-        if message_id is None or picture.key is None:
-            return None
-        shown, _ = self._state.get(message_id, (None, 0))
-        if shown is None or shown.key != picture.key or shown.filename != picture.filename:
-            return None
-        return shown
-
-    def edit(self, message_id: int | None) -> int:
-        """An edit of the message begins: its new edit count (0 for no message)."""
-        if message_id is None:
-            return 0
-        shown, edits = self._state.pop(message_id, (None, 0))
-        self._state[message_id] = (shown, edits + 1)
-        while len(self._state) > self._most:
-            self._state.popitem(last=False)
-        return edits + 1
-
-    def edits(self, message_id: int | None) -> int:
-        return self._state.get(message_id, (None, 0))[1] if message_id is not None else 0
-
-    def record(self, sent: object, message_id: int | None, picture: Picture | None) -> None:
-        """What the message sent or edited (``sent``: what the call returned) shows now: ``picture`` when it
-        went with it (its attachment read from the returned message), else nothing known."""
-        message = getattr(sent, "resource", sent)  # an interaction's callback response carries its message
-        if isinstance(message, discord.Message):
-            message_id = message.id
-        if message_id is None:
-            return
-        shown = None
-        if picture is not None and picture.key is not None and isinstance(message, discord.Message):
-            attachment = next((a for a in message.attachments if a.filename == picture.filename), None)
-            if attachment is not None:
-                shown = Shown(picture.key, picture.filename, attachment.id)
-        _, edits = self._state.pop(message_id, (None, 0))
-        self._state[message_id] = (shown, edits)
-        while len(self._state) > self._most:
-            self._state.popitem(last=False)
 
 
 SHOWS = Shows()  # this process's memory of the pictures its messages show
@@ -377,6 +336,7 @@ async def deliver(
     new: bool = False,
     editing: int | None = None,
     later: Callable[..., Awaitable[Any]] | None = None,
+    laid: bool | None = None,
 ) -> T:
     """Send or edit ``panel`` through ``call`` (a channel's ``send``, a message's ``edit``, an interaction's
     answer). ``editing`` is the id of the message an edit changes: a picture it shows already is kept, not
@@ -385,20 +345,27 @@ async def deliver(
     interaction's own edit) once drawn, unless the message was edited again meanwhile. What an edit shows is
     remembered only when no newer edit of the message began meanwhile: a replaced edit waiting for the
     global budget gets the newer one's answer (``bot.edge.governor``), which shows another picture under
-    the same file name. When Discord
-    refuses the upload (too large, or a server error after discord.py's own retries) the text goes alone:
-    a picture never blocks or loses a move."""
+    the same file name. When Discord refuses the upload (too large, or a server error after discord.py's
+    own retries) the text goes alone: a picture never blocks or loses a move. An edit keeps its message's
+    format: ``laid`` (the pressed message's, when the caller has it), else what this process knows, else
+    the panel's; a message of the other format (sent before layouts) refuses it, and is edited again in
+    its own."""
+    known = None if new else laid if laid is not None else SHOWS.laid(editing)
+    form = panel.layout if known is None else known
     picture = panel.picture
     kept = SHOWS.kept(editing, picture) if picture is not None and not new else None
     files = [] if kept is not None else await draw(picture, ANSWER_WAIT if later else drawing.DRAW_SECONDS)
     edits = SHOWS.edit(editing)
     try:
-        sent = await call(**kwargs(panel, scope, key, new=new, files=files, kept=kept))
+        sent = await call(**kwargs(panel, scope, key, new=new, files=files, kept=kept, laid=form))
     except discord.HTTPException as err:
         if kept is not None and err.code == INVALID_FORM and "attachments" in err.text:
             # the attachment is gone (the message was edited elsewhere): upload the picture
             SHOWS.record(None, editing, None)
-            return await deliver(call, panel, scope, key, new=new, later=later)
+            return await deliver(call, panel, scope, key, new=new, editing=editing, later=later, laid=known)
+        if known is None and not new and form_refused(err):
+            log.info("%s %d: message %s keeps its own format (%s)", scope, key, editing, err)
+            return await deliver(call, panel, scope, key, editing=editing, later=later, laid=not form)
         if not files or not (err.status == REFUSED_UPLOAD or err.status >= 500):
             raise
         log.warning(
@@ -408,20 +375,64 @@ async def deliver(
             files[0].filename,
             err,
         )
-        sent = await call(**kwargs(panel, scope, key, new=new))
+        sent = await call(**kwargs(panel, scope, key, new=new, laid=form))
         SHOWS.record(sent, editing, None)
+        _drawn(sent, editing, panel, scope, key, form)
         return sent
     if SHOWS.edits(editing) == edits:  # else a newer edit began, whose answer this may be: it records itself
         SHOWS.record(sent, editing, picture if files or kept is not None else None)
+    _drawn(sent, editing, panel, scope, key, form)
     if later is not None and picture is not None and not files and kept is None:
-        task = asyncio.create_task(_picture_later(later, panel, scope, key, editing, edits))
+        task = asyncio.create_task(_picture_later(later, panel, scope, key, editing, edits, form))
         _LATER.add(task)
         task.add_done_callback(_LATER.discard)
     return sent
 
 
+def form_refused(err: discord.HTTPException) -> bool:
+    """Discord refused an edit for the format of the message it edits (the layout flag put on or taken
+    off, or content or embeds sent to a layout message)."""
+    return err.status == 400 and "IS_COMPONENTS_V2" in err.text
+
+
+def _drawn(sent: object, editing: int | None, panel: Panel, scope: str, key: int, laid: bool) -> None:
+    """Remember the format the message now has (and, for a layout, the panel it shows: see :func:`retire`)."""
+    message = getattr(sent, "resource", sent)
+    message_id = message.id if isinstance(message, discord.Message) else editing
+    if message_id is None:
+        return
+    SHOWS.remember(message_id, laid)
+    if laid:
+        SHOWS.drawn(message_id, panel, scope, key)
+
+
+async def retire(
+    edit: Callable[..., Awaitable[Any]], message_id: int | None, laid: bool | None = None
+) -> None:
+    """Take a message's controls off, keeping what it says. A classic message loses its rows; a layout
+    message is drawn again from the panel it shows, without controls (Discord refuses a layout message
+    left with no component), or left as it is when this process does not know that panel (its presses are
+    refused as out of date anyway)."""
+    known = SHOWS.laid(message_id) if laid is None else laid
+    if not known:
+        await edit(view=None)
+        return
+    last = SHOWS.last(message_id)
+    if last is None:
+        log.info("message %s keeps its controls: its panel is not known here", message_id)
+        return
+    panel, scope, key = last
+    await deliver(edit, panel.without_controls(), scope, key, editing=message_id, laid=True)
+
+
 async def _picture_later(
-    edit: Callable[..., Awaitable[Any]], panel: Panel, scope: str, key: int, editing: int | None, edits: int
+    edit: Callable[..., Awaitable[Any]],
+    panel: Panel,
+    scope: str,
+    key: int,
+    editing: int | None,
+    edits: int,
+    laid: bool,
 ) -> None:
     """An answer's picture, put in once drawn by the interaction's own edit, unless the message was edited
     since (that edit has its own picture) or the picture cannot be drawn (logged)."""
@@ -429,7 +440,7 @@ async def _picture_later(
     if not files or SHOWS.edits(editing) != edits:
         return
     try:
-        sent = await edit(**kwargs(panel, scope, key, files=files))
+        sent = await edit(**kwargs(panel, scope, key, files=files, laid=laid))
     except discord.HTTPException as err:  # the answer stands as text
         log.info("%s %d: the picture %s did not follow its answer (%s)", scope, key, files[0].filename, err)
         return
@@ -458,7 +469,10 @@ async def send_dm(
     return "sent", message
 
 
-async def send_ephemeral(interaction: discord.Interaction[Any], panel: Panel, key: int) -> None:
-    """Always a *fresh* ephemeral message: old ephemerals can't be edited after their token expires."""
+async def send_ephemeral(interaction: discord.Interaction[Any], panel: Panel, key: int) -> int | None:
+    """Always a *fresh* ephemeral message: old ephemerals can't be edited after their token expires. Its
+    id, when Discord says it."""
     send = interaction.followup.send if interaction.response.is_done() else interaction.response.send_message
-    await deliver(partial(send, ephemeral=True), panel, "g", key, new=True)
+    sent = await deliver(partial(send, ephemeral=True), panel, "g", key, new=True)
+    message = getattr(sent, "resource", sent)
+    return message.id if isinstance(message, discord.Message) else getattr(sent, "message_id", None)

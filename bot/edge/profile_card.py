@@ -22,8 +22,8 @@ import discord
 from bot.base import safe
 from bot.base.i18n import number, t, tn
 from bot.base.panel import Panel, Picture
-from bot.base.refusals import UserFacingError
 from bot.edge import delivery
+from bot.edge.table.host import USERS, scope_of
 from bot.pictures import profile as pic
 from bot.pictures.text import drawable
 from bot.render.levels import level_name
@@ -205,14 +205,15 @@ async def _send(interaction: Interaction, shown_panel: Panel, **extra: Any) -> N
 
 
 async def show(client: Client, interaction: Interaction, who: discord.abc.User) -> None:
-    """Answer ``/stats``: the member's card, only for the asker, with Post in channel when there is one."""
-    if interaction.guild_id is None:
-        raise UserFacingError("tavern.error.server-only")
-    found = await client.store.profile(interaction.guild_id, who.id)
+    """Answer ``/stats``: the member's card, only for the asker, with Post in channel when there is one (in
+    a server that added the bot). Outside one (a DM, a group DM, a server without the bot) the card is of
+    the users' scope: every game played where only interactions reach the bot."""
+    scope = scope_of(interaction)
+    found = await client.store.profile(scope, who.id)
     display = getattr(who, "display_name", who.name)
     names = (safe.name(display, who.name), who.name)
     extra: dict[str, Any] = {"ephemeral": True}
-    if not found.empty:
+    if not found.empty and scope != USERS:
         extra["view"] = _button(interaction.user.id, who.id)
     await _send(interaction, panel(names, found, client.games), **extra)
 

@@ -19,12 +19,15 @@ from bot.edge import (
     profile_card,
     replay_book,
     rules_book,
+    settings_form,
 )
 from bot.edge.drain import Drain
 from bot.edge.errors import reply_error
 from bot.edge.table import TableController
+from bot.services.cooldowns import Limits
 from bot.services.languages import Languages
 from bot.services.preferences import Preferences
+from bot.services.server_settings import ServerSettings
 from bot.services.tables import TableService
 from bot.settings import Settings
 from bot.store import Store
@@ -49,6 +52,10 @@ class Client(Protocol):
     def store(self) -> Store: ...
     @property
     def games(self) -> Any: ...
+    @property
+    def server_settings(self) -> ServerSettings: ...
+    @property
+    def limits(self) -> Limits: ...
 
 
 Answer = Callable[[Client, discord.Interaction[Any]], Awaitable[None]]
@@ -63,6 +70,7 @@ OWN_MESSAGE: tuple[tuple[str, Answer], ...] = (
     (forget_me.PREFIX, forget_me.confirm),  # a member confirming they want to be forgotten
     (leaderboard_book.PREFIX, leaderboard_book.press),  # a board's page or menu, or closing a season
     (profile_card.PREFIX, profile_card.post),  # a profile card's Post in channel (a new public message)
+    (settings_form.PREFIX, settings_form.press),  # an admin's choice on the server's settings form
 )
 
 

@@ -24,6 +24,7 @@ log = logging.getLogger("tavern.translator")
 NAME = re.compile(r"^[-_\w]{1,32}$")
 NAMES = (Where.command_name, Where.group_name, Where.parameter_name)
 DESCRIPTION_LIMIT = 100
+MENU_NAME_LIMIT = 32
 CHOICE_LIMIT = 100
 
 
@@ -34,22 +35,27 @@ def cmd(msgid: str) -> app_commands.locale_str:
     return app_commands.locale_str(text, msgid=msgid)
 
 
-def fits(text: str, where: Where) -> bool:
-    """Whether ``text`` obeys Discord's rules for what it names."""
+def fits(text: str, where: Where, *, menu: bool = False) -> bool:
+    """Whether ``text`` obeys Discord's rules for what it names (a context menu's name: 1-32 characters,
+    any case, spaces too)."""
+    if menu:
+        return 1 <= len(text) <= MENU_NAME_LIMIT
     if where in NAMES:
         return bool(NAME.match(text)) and text == text.lower()
     limit = CHOICE_LIMIT if where is Where.choice_name else DESCRIPTION_LIMIT
     return 1 <= len(text) <= limit
 
 
-def localized(text: str | app_commands.locale_str, language: str, where: Where) -> str | None:
+def localized(
+    text: str | app_commands.locale_str, language: str, where: Where, *, menu: bool = False
+) -> str | None:
     """A command's name or description in ``language``: its catalog text when it carries an id and the text
     fits Discord's rules for ``where`` (a misfit is logged and left out); None otherwise."""
     msgid = text.extras.get("msgid") if isinstance(text, app_commands.locale_str) else None
     entry = catalog(language).entries.get(msgid) if isinstance(msgid, str) else None
     if entry is None:
         return None
-    if not fits(entry.forms[0], where):
+    if not fits(entry.forms[0], where, menu=menu):
         log.warning("The %s text of %r does not fit Discord's rules for it: left out", language, msgid)
         return None
     return entry.forms[0]
@@ -67,4 +73,5 @@ class CatalogTranslator(app_commands.Translator):
         base = locale.value.split("-")[0]
         if base not in LANGUAGES or base == ENGLISH:
             return None
-        return localized(string, base, context.location)
+        menu = isinstance(context.data, app_commands.ContextMenu)
+        return localized(string, base, context.location, menu=menu)

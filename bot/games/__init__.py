@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 
 from bot.games.answers import Announcement, Aside, Click, clip
 from bot.games.lobby import Lobby
-from bot.games.meta import TableMeta
+from bot.games.meta import INTERACTIONS, REST, TableMeta
 from bot.games.prefs import Prefs
 from bot.games.refusals import (
     MoveConflict,
@@ -39,6 +39,8 @@ from bot.games.table import GameAdapter, Move, Seat, Table
 __all__ = [
     "ADAPTER_PATHS",
     "GAMES",
+    "INTERACTIONS",
+    "REST",
     "Announcement",
     "Aside",
     "Click",

@@ -9,6 +9,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+REST = "rest"  # a table the bot reaches by REST: its server's channel, thread and DMs
+INTERACTIONS = "interactions"  # a table reached only through its players' interactions (a user install)
+
 
 @dataclass(frozen=True)
 class TableMeta:
@@ -21,8 +24,10 @@ class TableMeta:
     ``nudged`` / ``claim_offered`` hold the action count at which the idle nudge / claim offer was made, so
     each comes once per turn. ``thread_id`` is the game's own thread (None: it plays in its channel),
     ``summary`` the (channel, message) kept current in the channel while it plays in a thread, and
-    ``panels`` each seat's one live private panel, (DM channel, message). In the usual move nothing here
-    changes, so nothing but the action is written.
+    ``panels`` each seat's one live private panel, (DM channel, message). ``home`` is how the table reaches
+    its players: ``REST`` (the bot is in its server: channel posts, threads, DMs) or ``INTERACTIONS`` (a DM,
+    group DM or server the bot is not in, through a user install: only the players' own interactions). In
+    the usual move nothing here changes, so nothing but the action is written.
     """
 
     board_id: int | None = None
@@ -34,6 +39,7 @@ class TableMeta:
     thread_id: int | None = None
     summary: tuple[int, int] | None = None
     panels: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    home: str = REST
 
     def told(self, seq: int) -> int:
         """The action count up to which the channel has been told what happened."""
@@ -50,6 +56,7 @@ class TableMeta:
             "thread_id": self.thread_id,
             "summary": list(self.summary) if self.summary is not None else None,
             "panels": {str(s): list(p) for s, p in sorted(self.panels.items())},
+            **({"home": self.home} if self.home != REST else {}),  # a server's table is stored as before
         }
 
     @classmethod
@@ -67,4 +74,10 @@ class TableMeta:
             thread_id=int(thread) if thread is not None else None,
             summary=(int(summary[0]), int(summary[1])) if summary else None,
             panels={int(s): (int(p[0]), int(p[1])) for s, p in (data.get("panels") or {}).items()},
+            home=INTERACTIONS if data.get("home") == INTERACTIONS else REST,
         )
+
+    @property
+    def by_interaction(self) -> bool:
+        """Whether the table lives by its players' interactions only (no channel or DM REST call)."""
+        return self.home == INTERACTIONS

@@ -20,6 +20,15 @@ from bot.render.levels import level_name
 _STEP = 100
 MAX_BOTS = 10
 FORGOTTEN = range(1 << 22, 1 << 48)  # forgotten members' pseudonyms
+# Each seat's colour on its private panel (a layout's accent), told apart at a glance; and the table's own
+# (its board, summary and lobby). Blue, red, green, amber, violet, teal, felt green.
+ACCENTS = (0x3B82F6, 0xE11D48, 0x16A34A, 0xF59E0B, 0x9333EA, 0x0891B2)
+TABLE_ACCENT = 0x1F8B4C
+
+
+def accent(seat: int) -> int:
+    """The colour of a seat's private panel."""
+    return ACCENTS[seat % len(ACCENTS)]
 
 
 def is_bot(user_id: int) -> bool:

@@ -19,7 +19,7 @@ from bot.games.answers import Announcement, Aside, Click
 from bot.games.lobby import Lobby
 from bot.games.meta import TableMeta
 from bot.games.prefs import Prefs
-from bot.games.seats import is_bot, shown
+from bot.games.seats import accent, is_bot, shown
 from bot.render.levels import level_name
 from bot.rules.engine import Engine, Result
 
@@ -177,6 +177,11 @@ class GameAdapter:
     def seat_panel(self, table: Table, seat: int, note: str = "") -> Panel:
         """The seat's private panel: its hand and what it may do now."""
         raise NotImplementedError
+
+    def private_panel(self, table: Table, seat: int, note: str = "") -> Panel:
+        """The seat's panel as Discord shows it: one container in the seat's colour (``seat_panel`` is what
+        every reader shares)."""
+        return self.seat_panel(table, seat, note).laid_out(accent(seat))
 
     def token(self, table: Table, seat: int) -> str:
         """What the seat's controls carry to prove they are current."""

@@ -192,46 +192,80 @@ def _minutes(value: Any, highest: int, what: str) -> float:
 
 def describe(config: ServerConfig, defaults: ServerConfig, games: Mapping[str, GameAdapter]) -> str:
     """The settings in force, marking what this server changed."""
+    return "\n".join(line for _, line in setting_lines(config, defaults, games))
+
+
+def setting_lines(
+    config: ServerConfig, defaults: ServerConfig, games: Mapping[str, GameAdapter]
+) -> list[tuple[str, str]]:
+    """Each setting's line (what it is, its value in force, marked when this server changed it), keyed by the
+    name ``change`` takes for it: the slash answer and the admin's form say the same."""
 
     def mark(changed: bool) -> str:
         return t("tavern.settings.changed-here") if changed else ""
-
-    def minutes(value: float) -> str:
-        return (
-            t("tavern.settings.off")
-            if not value
-            else t("tavern.settings.after-minutes", minutes=f"{value:g}")
-        )
 
     dms = t("tavern.settings.dms-on") if config.dms else t("tavern.settings.dms-off")
     threads = t("tavern.settings.threads-on") if config.threads else t("tavern.settings.threads-off")
     language = named("language", config.language) if config.language else t("tavern.settings.language-auto")
     lines = [
-        t("tavern.settings.nudge-line", value=minutes(config.nudge_minutes))
-        + mark(config.nudge_minutes != defaults.nudge_minutes),
-        t("tavern.settings.claim-line", value=minutes(config.claim_minutes))
-        + mark(config.claim_minutes != defaults.claim_minutes),
-        t("tavern.settings.dms-line", value=dms) + mark(config.dms != defaults.dms),
-        t("tavern.settings.threads-line", value=threads) + mark(config.threads != defaults.threads),
-        t("tavern.settings.language-line", value=language) + mark(config.language != defaults.language),
+        (
+            "nudge_minutes",
+            t("tavern.settings.nudge-line", value=minutes_text(config.nudge_minutes))
+            + mark(config.nudge_minutes != defaults.nudge_minutes),
+        ),
+        (
+            "claim_minutes",
+            t("tavern.settings.claim-line", value=minutes_text(config.claim_minutes))
+            + mark(config.claim_minutes != defaults.claim_minutes),
+        ),
+        ("dms", t("tavern.settings.dms-line", value=dms) + mark(config.dms != defaults.dms)),
+        (
+            "threads",
+            t("tavern.settings.threads-line", value=threads) + mark(config.threads != defaults.threads),
+        ),
+        (
+            "language",
+            t("tavern.settings.language-line", value=language) + mark(config.language != defaults.language),
+        ),
     ]
     seasons = (
         t("leaderboard.settings.monthly") if config.seasons == MONTHLY else t("leaderboard.settings.none")
     )
     lines.append(
-        t("leaderboard.settings.seasons-line", value=seasons) + mark(config.seasons != defaults.seasons)
+        (
+            "seasons",
+            t("leaderboard.settings.seasons-line", value=seasons) + mark(config.seasons != defaults.seasons),
+        )
     )
-    browser = {
-        BROWSER_OFF: t("tavern.settings.browser-off"),
-        BROWSER_TABLES: t("tavern.settings.browser-tables"),
-        BROWSER_SERVER: t("tavern.settings.browser-server"),
-    }[config.browser]
-    lines.append(t("tavern.settings.browser-line", value=browser) + mark(config.browser != defaults.browser))
+    lines.append(
+        (
+            "browser",
+            t("tavern.settings.browser-line", value=browser_text(config.browser))
+            + mark(config.browser != defaults.browser),
+        )
+    )
     for name, adapter in games.items():
         if adapter.targets is not None:
             target = config.targets.get(name, adapter.targets[1])
             lines.append(
-                t("tavern.settings.target-line", game=adapter.title, target=target)
-                + mark(target != defaults.targets.get(name))
+                (
+                    f"{name}_target",
+                    t("tavern.settings.target-line", game=adapter.title, target=target)
+                    + mark(target != defaults.targets.get(name)),
+                )
             )
-    return "\n".join(lines)
+    return lines
+
+
+def minutes_text(value: float) -> str:
+    """An idle timer's value as a line says it: off, or after so many minutes."""
+    return t("tavern.settings.off") if not value else t("tavern.settings.after-minutes", minutes=f"{value:g}")
+
+
+def browser_text(browser: str) -> str:
+    """What a browser may show, as a line says it."""
+    return {
+        BROWSER_OFF: t("tavern.settings.browser-off"),
+        BROWSER_TABLES: t("tavern.settings.browser-tables"),
+        BROWSER_SERVER: t("tavern.settings.browser-server"),
+    }[browser]

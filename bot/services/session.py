@@ -155,7 +155,7 @@ def news(
         with speaking(language):
             if language not in notes:
                 notes[language] = adapter.redraws(table, told)
-            panels[seat] = adapter.seat_panel(table, seat, notes[language].get(seat, ""))
+            panels[seat] = adapter.private_panel(table, seat, notes[language].get(seat, ""))
     return News(list(events), held, frozenset(dealt), panels, channel, answered)
 
 

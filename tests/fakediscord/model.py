@@ -111,6 +111,9 @@ class FakeChannel:
     name: str
     guild: FakeGuild | None = None
     recipient: FakeUser | None = None  # DM channels only
+    # A group DM (type 3): its members. The bot is never one of them: a user-installed app reaches a group DM
+    # only through the interactions its members send (REST to the channel: 403 50001 Missing Access).
+    recipients: tuple[FakeUser, ...] | None = None
     bot_permissions: int = ALL_PERMISSIONS
     bot_user_id: int = 0
     deleted: bool = False
@@ -130,11 +133,22 @@ class FakeChannel:
 
     @property
     def is_dm(self) -> bool:
-        return self.guild is None
+        """The bot's DM with one user (a group DM is not one: the bot is not in it)."""
+        return self.guild is None and self.recipients is None
 
     @property
     def is_thread(self) -> bool:
         return self.parent is not None
+
+    @property
+    def is_group(self) -> bool:
+        """A group DM: the bot is not a member, so only interactions reach it."""
+        return self.recipients is not None
+
+    @property
+    def bot_absent(self) -> bool:
+        """Whether the bot is not a member of the channel (a group DM): REST there is refused."""
+        return self.is_group
 
     @property
     def mention(self) -> str:
@@ -146,7 +160,9 @@ class FakeChannel:
         return self.parent.bot_permissions if self.parent is not None else self.bot_permissions
 
     def can_view(self, user_id: int) -> bool:
-        """Whether a member may view this channel (a thread: its parent)."""
+        """Whether a member may view this channel (a thread: its parent; a group DM: its members)."""
+        if self.recipients is not None:
+            return any(u.id == user_id for u in self.recipients)
         if self.parent is not None:
             return self.parent.can_view(user_id)
         return self.viewers is None or user_id in self.viewers
@@ -187,6 +203,16 @@ class FakeChannel:
     def payload(self) -> dict[str, Any]:
         if self.parent is not None:
             return self.thread_payload()
+        if self.recipients is not None:
+            return {
+                "id": str(self.id),
+                "type": 3,
+                "name": self.name,
+                "icon": None,
+                "owner_id": str(self.owner_id),
+                "recipients": [u.payload() for u in self.recipients],
+                "last_message_id": None,
+            }
         if self.guild is None:
             assert self.recipient is not None
             return {
@@ -224,7 +250,9 @@ class FakeChannel:
         }
 
     def __repr__(self) -> str:
-        if self.recipient is not None:
+        if self.recipients is not None:
+            where = "group DM " + ", ".join(u.name for u in self.recipients)
+        elif self.recipient is not None:
             where = "DM " + self.recipient.name
         elif self.parent is not None:
             where = f"thread {self.name!r} in #{self.parent.name}"
@@ -438,7 +466,12 @@ class Snapshot:
 
 @dataclass(eq=False)
 class FakeMessage:
-    """One message the bot posted: in a channel, as an interaction response, or as a followup."""
+    """One message the bot posted: in a channel, as an interaction response, or as a followup.
+
+    ``content`` is what the message says as text: its content, or for a layout message (``IS_COMPONENTS_V2``,
+    which has no content field: Discord refuses one) its text displays in order, one per line, so a test
+    reads a panel's words the same in either format. What Discord is sent and sends back is unchanged
+    (:meth:`payload` gives a layout message no content)."""
 
     id: int
     channel: FakeChannel
@@ -511,12 +544,23 @@ class FakeMessage:
             )
         return found[0]
 
+    @property
+    def laid_out(self) -> bool:
+        """Whether this is a layout message (flag ``IS_COMPONENTS_V2``)."""
+        return bool(self.flags & COMPONENTS_V2)
+
+    def shown_text(self) -> None:
+        """A layout message's ``content``: its text displays (called after every create and edit)."""
+        if self.laid_out:
+            self.content = "\n".join(components_text(self.components))
+
     def text(self) -> str:
         """Content, embed author/title/description/fields/footer and text displays, one per line."""
         parts = [self.content] if self.content else []
         for e in self.embeds:
             parts.extend(embed_text(e))
-        parts.extend(components_text(self.components))
+        if not self.laid_out:  # a layout message's content is its text displays already
+            parts.extend(components_text(self.components))
         return "\n".join(parts)
 
     def pinged_user_ids(self) -> list[int]:
@@ -560,7 +604,7 @@ class FakeMessage:
             "id": str(self.id),
             "channel_id": str(self.channel.id),
             "author": self.author.payload(),
-            "content": self.content,
+            "content": "" if self.laid_out else self.content,
             "timestamp": iso(self.created),
             "edited_timestamp": iso(self.edited) if self.edited else None,
             "tts": False,
@@ -621,6 +665,7 @@ class FakeInteraction:
     description: str
     message: FakeMessage | None = None  # the message a component/modal was on
     created: float = field(default_factory=time.monotonic)
+    born: float = 0.0  # on the fake's clock (``FakeDiscord.clock``): the token dies ``token_life`` after
     # time.perf_counter() stamps for latency figures: INTERACTION_CREATE written, callback POST arrived.
     sent_at: float | None = None
     callback_at: float | None = None

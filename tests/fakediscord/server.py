@@ -10,6 +10,14 @@ Discord would refuse (50035 Invalid Form Body, 50006 empty message; see validate
 answers one request 429 as Discord does, so discord.py waits and retries it; and Discord's global rate limit
 holds for every request outside the interaction endpoints (``global_limit`` a second, else a global 429).
 
+Group DMs (``add_group_dm``, type 3) are where a user-installed app lives without being a member: their
+interactions carry ``context`` 2 and ``authorizing_integration_owners`` ``{"1": user_id}``, every channel REST
+route there answers 403 50001 Missing Access (kept in ``absent_refusals``), and each interaction may send at
+most 5 follow-ups (400 40094). Interaction tokens die ``token_life`` (15 minutes) after they were issued, on
+the fake's ``clock`` (``time.monotonic`` unless a test shares the bot's injectable clock); ``token_ages``
+keeps how old each token was whenever the bot used it. ``user_command`` runs a user context-menu command
+(type 2) on a target, offered only where the command's ``contexts`` and ``integration_types`` allow.
+
 Public threads (type 11) follow Discord's threads topic: the bot's permissions there are its parent's
 (CREATE_PUBLIC_THREADS to start one, SEND_MESSAGES_IN_THREADS to talk), a thread shares its starter message's
 id and a message starts at most one (400 160004), archived threads take no edit or delete (400 50083) while a
@@ -67,12 +75,14 @@ from .model import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     AUTO_ARCHIVE_DURATIONS,
+    COMPONENTS_V2,
     CREATE_PUBLIC_THREADS,
     EPHEMERAL,
     LOADING,
     MANAGE_CHANNELS,
     MANAGE_THREADS,
     PUBLIC_THREAD,
+    SEND_MESSAGES,
     VIEW_CHANNEL,
     FakeChannel,
     FakeEmoji,
@@ -240,9 +250,14 @@ class FakeDiscord:
     # Requests per second a bot token may make outside the interaction endpoints (Discord's global rate
     # limit); beyond it, a global 429. None: unlimited.
     global_limit: int | None = 50
+    token_life = 15 * 60.0  # seconds an interaction token lives, on ``clock``
+    followups_max = 5  # follow-ups per interaction where a user-installed app is not a member
 
     def __init__(self) -> None:
         self.ids = Snowflakes()
+        self.clock: Callable[[], float] = time.monotonic  # the tokens' age is read on it
+        self.token_ages: list[float] = []  # how old each interaction token was when the bot used it
+        self.absent_refusals: list[tuple[str, str]] = []  # REST calls to channels the bot is not in
         self.token = FAKE_TOKEN
         self.users: dict[int, FakeUser] = {}
         self.guilds: dict[int, FakeGuild] = {}
@@ -483,6 +498,19 @@ class FakeDiscord:
             self.channels[channel.id] = channel
         return self._dms[user.id]
 
+    def add_group_dm(self, *users: FakeUser, name: str = "friends") -> FakeChannel:
+        """A group DM of ``users`` (the first owns it); the bot is not a member."""
+        channel = FakeChannel(
+            self.ids.next(),
+            name,
+            recipients=tuple(users),
+            owner_id=users[0].id,
+            bot_user_id=self.bot_user.id,
+            bot_permissions=0,
+        )
+        self.channels[channel.id] = channel
+        return channel
+
     def expire_tokens(self) -> None:
         """Every interaction token issued so far dies, as after Discord's 15 minutes."""
         for it in self.interactions:
@@ -626,6 +654,26 @@ class FakeDiscord:
         return await self._interact(
             2, user, channel, data, f"/{command}", expect_reply=expect_reply, settle=settle
         )
+
+    async def user_command(
+        self, user: FakeUser, channel: FakeChannel, name: str, target: FakeUser, *, force: bool = False
+    ) -> InteractionResult:
+        """Right-click ``target`` and pick the user command ``name`` (type 2) as ``user`` in ``channel``."""
+        cmd, is_guild = self._find_command(channel, name, 2)
+        if channel.is_group and not force and not self._offered_in_private(cmd):
+            raise AssertionError(f"user command {name!r} is not offered in group DMs")
+        if channel.guild is not None and not force and not self._offered(cmd, user):
+            raise AssertionError(f"user command {name!r} is not offered to {user!r}")
+        data: dict[str, Any] = {
+            "id": cmd["id"],
+            "name": cmd["name"],
+            "type": 2,
+            "target_id": str(target.id),
+            "resolved": self._resolved_users([target], channel),
+        }
+        if is_guild and channel.guild is not None:
+            data["guild_id"] = str(channel.guild.id)
+        return await self._interact(2, user, channel, data, f"user command {name!r} on {target.name}")
 
     async def autocomplete(
         self, user: FakeUser, channel: FakeChannel, command: str, focused: str, **values: Any
@@ -830,19 +878,24 @@ class FakeDiscord:
         if not message.channel.is_dm and not message.channel.can_view(user.id):
             raise AssertionError(f"{message!r} is in a channel {user!r} cannot view")
 
-    def _find_command(self, channel: FakeChannel, name: str) -> tuple[dict[str, Any], bool]:
+    def _find_command(self, channel: FakeChannel, name: str, kind: int = 1) -> tuple[dict[str, Any], bool]:
         if channel.guild is not None:
             for cmd in self.guild_commands.get(channel.guild.id, []):
-                if cmd["name"] == name and cmd.get("type", 1) == 1:
+                if cmd["name"] == name and cmd.get("type", 1) == kind:
                     return cmd, True
         for cmd in self.global_commands:
-            if cmd["name"] == name and cmd.get("type", 1) == 1:
+            if cmd["name"] == name and cmd.get("type", 1) == kind:
                 return cmd, False
         known = sorted(
             {c["name"] for c in self.global_commands}
             | {c["name"] for cs in self.guild_commands.values() for c in cs}
         )
         raise AssertionError(f"no synced slash command /{name} visible in {channel!r}; synced: {known}")
+
+    @staticmethod
+    def _offered_in_private(cmd: dict[str, Any]) -> bool:
+        """Whether a user-installed command shows in a group DM: context 2 and user install (1)."""
+        return 2 in (cmd.get("contexts") or ()) and 1 in (cmd.get("integration_types") or ())
 
     @staticmethod
     def _offered(cmd: dict[str, Any], user: FakeUser) -> bool:
@@ -873,6 +926,11 @@ class FakeDiscord:
             raise AssertionError(
                 f"/{path} is not offered to {user!r}: the command needs the permissions "
                 f"{cmd['default_member_permissions']}; pass force=True to send it anyway"
+            )
+        if channel.is_group and not force and not self._offered_in_private(cmd):
+            raise AssertionError(
+                f"/{path} is not offered in group DMs (contexts or integration_types lack it); "
+                "pass force=True to send it anyway"
             )
         if channel.is_dm and not force:
             contexts = cmd.get("contexts")
@@ -1011,6 +1069,11 @@ class FakeDiscord:
             }
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": str(channel.guild.id)}
+        elif channel.is_group:  # the app is installed to the user's account, and not a member here
+            payload["user"] = it.user.payload()
+            payload["context"] = 2
+            payload["authorizing_integration_owners"] = {"1": str(it.user.id)}
+            payload["app_permissions"] = str(VIEW_CHANNEL | SEND_MESSAGES)
         else:
             payload["user"] = it.user.payload()
             payload["context"] = 1
@@ -1049,6 +1112,7 @@ class FakeDiscord:
             data=data,
             description=f"{description} by {user.name} in {channel!r}",
             message=message,
+            born=self.clock(),
         )
         self.interactions.append(it)
         self._by_tok[it.token] = it
@@ -1248,6 +1312,9 @@ class FakeDiscord:
         found = contract.check(request.method, path, body, files=files, payload_json=bool(parts))
         self.contract_checked += 1
         REFEREE["checked"] += 1
+        message = body.get("data") if isinstance(body, dict) and "type" in body else body
+        if isinstance(message, dict) and int(message.get("flags") or 0) & COMPONENTS_V2:
+            REFEREE["layouts"] += 1  # a message sent or edited with the layout flag
         if not found:
             return None
         REFEREE["violations"] += 1
@@ -1433,6 +1500,7 @@ class FakeDiscord:
                         "application_id": str(self.app_id),
                         "version": str(self.ids.next()),
                         "type": cmd.get("type", 1),
+                        "description": cmd.get("description", ""),  # "" for user and message commands
                         **({"guild_id": str(guild_id)} if guild_id else {}),
                     }
                 )
@@ -1555,6 +1623,9 @@ class FakeDiscord:
     async def _channel_route(self, request: web.Request, p: list[str]) -> web.StreamResponse:
         method = request.method
         channel = self._channel(int(p[1]))
+        if channel.bot_absent:
+            self.absent_refusals.append((method, request.path.removeprefix(API)))
+            raise DiscordError(403, 50001, "Missing Access")
         n = len(p)
         if n == 2 and method == "GET":
             return _json(channel.payload())
@@ -1931,7 +2002,13 @@ class FakeDiscord:
     ) -> FakeMessage:
         plan = [] if loading else self._plan_attachments(body, files, None, prefix)
         if not loading:
-            validate_message_payload(body, prefix=prefix, attachments=len(plan), emoji_ids=self._emoji_ids())
+            validate_message_payload(
+                body,
+                prefix=prefix,
+                attachments=len(plan),
+                emoji_ids=self._emoji_ids(),
+                files=_names(plan),
+            )
         content = str(body.get("content") or "")
         embeds = list(body.get("embeds") or [])
         components = list(body.get("components") or [])
@@ -1955,6 +2032,7 @@ class FakeDiscord:
             reference_id=int(ref["message_id"]) if ref.get("message_id") else None,
             allowed_mentions=body.get("allowed_mentions"),
         )
+        msg.shown_text()
         self.messages[msg.id] = msg
         self._in_channel.setdefault(channel.id, []).append(msg)
         if channel.is_thread and not msg.ephemeral:
@@ -1978,7 +2056,12 @@ class FakeDiscord:
         self._check_thread_writable(msg.channel, sending=False)
         plan = self._plan_attachments(body, files, msg, prefix)
         validate_message_payload(
-            body, current=msg, prefix=prefix, attachments=len(plan), emoji_ids=self._emoji_ids()
+            body,
+            current=msg,
+            prefix=prefix,
+            attachments=len(plan),
+            emoji_ids=self._emoji_ids(),
+            files=_names(plan),
         )
         msg.edits.append(msg.snapshot())
         msg.edited = time.time()
@@ -1995,6 +2078,7 @@ class FakeDiscord:
         msg.attachments = self._store_attachments(plan, msg.channel, ephemeral=msg.ephemeral)
         msg.files = {a["filename"]: self.attachment_data[int(a["id"])] for a in msg.attachments}
         msg.flags &= ~LOADING
+        msg.shown_text()
         self._notify(msg)
 
     # ------------------------------------------------------------------------------ interaction REST
@@ -2003,13 +2087,24 @@ class FakeDiscord:
         it = self._by_tok.get(token)
         if it is None or it.id != iid:
             raise DiscordError(404, 10062, "Unknown interaction")
+        self._aged(it)
         return it
 
     def _by_token(self, token: str) -> FakeInteraction:
         it = self._by_tok.get(token)
         if it is None or it.expired:
             raise DiscordError(404, 10015, "Unknown Webhook")
+        self._aged(it)
+        if it.expired:
+            raise DiscordError(404, 10015, "Unknown Webhook")
         return it
+
+    def _aged(self, it: FakeInteraction) -> None:
+        """The token is used now: its age is kept, and past ``token_life`` it is dead, as on Discord."""
+        age = self.clock() - it.born
+        self.token_ages.append(age)
+        if age >= self.token_life:
+            it.expired = True
 
     async def _callback(self, request: web.Request, iid: int, token: str) -> web.Response:
         arrived = time.perf_counter()
@@ -2087,6 +2182,8 @@ class FakeDiscord:
             if it.callback_type is None:
                 raise DiscordError(404, 10015, "Unknown Webhook")
             self._check_interaction_post(it)
+            if it.channel.bot_absent and len(it.followups) >= self.followups_max:
+                raise DiscordError(400, 40094, "Maximum number of follow-up messages for this interaction")
             body, files = await self._read_body(request)
             msg = self._new_message(it.channel, "followup", body, files, it)
             it.followups.append(msg)
@@ -2136,3 +2233,8 @@ class FakeDiscord:
         if msg.deleted:
             raise DiscordError(404, 10008, "Unknown Message")
         return msg
+
+
+def _names(plan: list[dict[str, Any] | tuple[FilePart, str, dict[str, Any]]]) -> set[str]:
+    """The file names a message will have after a request, from its attachments plan."""
+    return {str(p["filename"]) if isinstance(p, dict) else p[1] for p in plan}

@@ -33,6 +33,15 @@ name made only of symbol/modifier/joiner/variation characters (Unicode categorie
 keycap (``1️⃣``), as the fake carries no list of Unicode emoji. A non-snowflake id is ``NUMBER_TYPE_COERCE``.
 Message content with ``<:name:id>`` is not checked (Discord shows an unknown one as text).
 
+Layout messages (flag ``IS_COMPONENTS_V2``, components/reference and resources/message "Edit Message"): no
+``content``, ``embeds``, ``poll`` or ``sticker_ids`` beside the flag (a layout message edited keeps it, so an
+edit that sends content to one is refused); 40 components counting nested ones; 4,000 characters of text
+display in all; a media gallery item's ``attachment://name`` names a file of the message. The flag cannot be
+taken off by an edit, and here neither put on one sent without it (the stricter reading: Discord's later
+documentation lets an edit that empties content and embeds put it on; the bot relies on neither). Assumed:
+Discord's codes for the flag's refusals, ``MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG`` and
+``MESSAGE_CANNOT_ADD_COMPONENTS_V2_FLAG``, at ``flags``, and ``BASE_TYPE_MAX_LENGTH`` for the text limit.
+
 Attachments (``files``/``attachments`` below) are worked out by the server, which passes how many the
 message will have so that an image alone is not an empty message.
 """
@@ -60,6 +69,7 @@ EMBED_AUTHOR_MAX = 256
 EMBED_TOTAL_MAX = 6000
 ACTION_ROWS_MAX = 5
 V2_COMPONENTS_MAX = 40
+V2_TEXT_MAX = 4000
 ROW_BUTTONS_MAX = 5
 CUSTOM_ID_MAX = 100
 BUTTON_LABEL_MAX = 80
@@ -238,6 +248,8 @@ class _Components:
         self.errors = errors
         self.custom_ids: set[str] = set()
         self.count = 0
+        self.text = 0  # characters of text display (layout messages)
+        self.media: list[tuple[tuple[str | int, ...], str]] = []  # attachment:// names a gallery shows
         self.emoji_ids = emoji_ids
 
     def emoji(self, at: tuple[str | int, ...], emoji: Any) -> None:
@@ -418,6 +430,13 @@ class _Components:
             return
         self.count += 1
         kind = comp["type"]
+        if kind == 10 and isinstance(comp.get("content"), str):
+            self.text += len(comp["content"])
+        elif kind == 12:
+            for i, item in enumerate(comp.get("items") or []):
+                url = str(((item or {}).get("media") or {}).get("url") or "")
+                if url.startswith("attachment://"):
+                    self.media.append(((*at, "items", i, "media", "url"), url.removeprefix("attachment://")))
         if kind == 1:
             self.row(at, comp)
         elif kind == 9:
@@ -431,6 +450,26 @@ class _Components:
         elif kind == 17:
             for i, child in enumerate(comp.get("components") or []):
                 self.v2((*at, "components", i), child)
+
+
+def _check_flag_change(errors: FormErrors, payload: dict[str, Any], current: Any) -> None:
+    """An edit may not take the layout flag off a message, nor put it on one sent without it."""
+    if current is None or payload.get("flags") is None:
+        return
+    had = bool(int(current.flags or 0) & COMPONENTS_V2)
+    has = bool(int(payload["flags"]) & COMPONENTS_V2)
+    if had and not has:
+        errors.add(
+            ("flags",),
+            "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+            "The IS_COMPONENTS_V2 flag cannot be removed from a message",
+        )
+    elif has and not had:
+        errors.add(
+            ("flags",),
+            "MESSAGE_CANNOT_ADD_COMPONENTS_V2_FLAG",
+            "The IS_COMPONENTS_V2 flag cannot be added to a message sent without it",
+        )
 
 
 def _check_allowed_mentions(errors: FormErrors, mentions: Any) -> None:
@@ -463,6 +502,7 @@ def validate_message_payload(
     current: Any = None,
     prefix: tuple[str, ...] = (),
     emoji_ids: Container[int] | None = None,
+    files: Container[str] | None = None,
 ) -> None:
     """Raise :class:`DiscordError` as Discord would for a message create/edit body (or a callback's ``data``).
 
@@ -470,9 +510,11 @@ def validate_message_payload(
     rule). ``current``: the message being edited (an object with ``content``, ``embeds``, ``components``,
     ``flags``), whose kept fields must leave something to show. ``prefix``: where the body sits in the
     request (``("data",)`` for an interaction callback), so the error paths match Discord's. ``emoji_ids``:
-    the custom emoji ids components may use (None: custom ids are not checked).
+    the custom emoji ids components may use (None: custom ids are not checked). ``files``: the file names
+    the message will have, which a media gallery's ``attachment://`` may name (None: not checked).
     """
     errors = FormErrors(prefix)
+    _check_flag_change(errors, payload, current)
     content = payload.get("content")
     flags = int(payload.get("flags") or 0)
     if current is not None:
@@ -511,6 +553,15 @@ def validate_message_payload(
                     "BASE_TYPE_MAX_LENGTH",
                     f"Must be {V2_COMPONENTS_MAX} or fewer components in total.",
                 )
+            if checker.text > V2_TEXT_MAX:
+                errors.add(
+                    ("components",),
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Text displays must be {V2_TEXT_MAX} or fewer characters in total.",
+                )
+            for path, name in checker.media:
+                if files is not None and name not in files:
+                    errors.add(path, "UNFURLED_MEDIA_ATTACHMENT_NOT_FOUND", "Attachment not found.")
         else:
             _Components(errors, emoji_ids).legacy(components)
     if payload.get("allowed_mentions") is not None:
@@ -521,6 +572,8 @@ def validate_message_payload(
     def kept(key: str) -> Any:
         if key in payload:
             return payload[key]
+        if key == "content" and v2:  # a layout message's content is its text displays: no content field
+            return None
         return getattr(current, key, None) if current is not None else None
 
     if not (
@@ -643,12 +696,18 @@ def _check_text(errors: FormErrors, at: tuple[str | int, ...], item: dict[str, A
 
 
 def validate_commands(body: Any) -> None:
-    """A bulk command sync as Discord checks it (chat-input commands): names, descriptions, options, choices
-    and all their localizations; 400/50035 with Discord's error tree otherwise."""
+    """A bulk command sync as Discord checks it: chat-input commands' names, descriptions, options, choices
+    and all their localizations; a user or message command's name of 1-32 characters (any case, spaces
+    too) and no description; 400/50035 with Discord's error tree otherwise."""
     errors = FormErrors()
     if not isinstance(body, list):
         raise DiscordError(400, 50035, "Invalid Form Body")
     for i, command in enumerate(body):
+        if command.get("type", 1) in (2, 3):
+            _check_text(errors, (i,), command, named=False)
+            if command.get("description"):
+                errors.add((i, "description"), "BASE_TYPE_BAD_LENGTH", "Must be 0 in length.")
+            continue
         _check_text(errors, (i,), command, named=True)
         stack: list[tuple[tuple[str | int, ...], dict[str, Any]]] = [((i,), command)]
         while stack:

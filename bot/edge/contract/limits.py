@@ -42,6 +42,7 @@ V2_COMPONENTS_MAX = 40
 V2_TEXT_MAX = 4000
 IS_COMPONENTS_V2 = 1 << 15
 COMMAND_CHARACTERS_MAX = 8000
+MENU_NAME_MAX = 32  # characters of a user or message command's name
 COMMANDS_MAX = {1: 100, 2: 15, 3: 15, 4: 1}  # per command type, global or per guild
 CHAT_INPUT, USER, MESSAGE, ENTRY_POINT = 1, 2, 3, 4
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -267,7 +268,12 @@ def _commands(body: list[Any], add: Add, locales: frozenset[str]) -> None:
 def _command(command: dict[str, Any], at: Path, kind: int, add: Add, locales: frozenset[str]) -> None:
     chat = kind == CHAT_INPUT
     _text(command, at, add, locales, chat=chat, described=kind in (CHAT_INPUT, ENTRY_POINT))
-    if not chat:
+    if not chat:  # a user or message command's name: 1-32 characters, any case, spaces too
+        names = [(None, command.get("name")), *((command.get("name_localizations") or {}).items())]
+        for locale, name in names:
+            if not (isinstance(name, str) and 1 <= len(name) <= MENU_NAME_MAX):
+                path = (*at, "name") if locale is None else (*at, "name_localizations", locale)
+                add(path, f"{name!r}: a user or message command's name has 1-{MENU_NAME_MAX} characters")
         if kind in (USER, MESSAGE) and command.get("description"):
             add((*at, "description"), "a user or message command takes an empty description")
         if command.get("options"):

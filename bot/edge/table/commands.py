@@ -15,13 +15,13 @@ from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
 from bot.edge import delivery
 from bot.edge.errors import permissions
-from bot.edge.table.host import Host, Interaction, lobby_panel, player
+from bot.edge.table.host import USERS, Host, Interaction, by_interaction, lobby_panel, player, scope_of
 from bot.edge.table.panels import PrivatePanels
 from bot.edge.table.places import Places
 from bot.edge.table.presses import Presses
 from bot.edge.table.publisher import Publisher
-from bot.games import Click, NotSeated, Table
-from bot.games.seats import is_bot, is_forgotten, level_of
+from bot.games import INTERACTIONS, Click, NotSeated, Table
+from bot.games.seats import TABLE_ACCENT, is_bot, is_forgotten, level_of
 from bot.render import levels
 from bot.services.cooldowns import Limits
 from bot.services.lobbies import Player
@@ -64,20 +64,26 @@ class Commands:
         invited: discord.abc.User | None = None,
         members: Sequence[Player] = (),
     ) -> None:
-        """``/<game> challenge`` or ``/<game> create``, and Rematch: the lobby is the interaction's answer."""
-        if interaction.guild_id is None or interaction.channel_id is None:
+        """``/<game> challenge`` or ``/<game> create``, a right-click challenge, and Rematch: the lobby is the
+        interaction's answer. Where the bot is not in the channel (a user install), the lobby and its table
+        are in the users' scope and live by interactions."""
+        if interaction.channel_id is None:
             raise UserFacingError("tavern.error.server-only")
         if invited is not None and self.host.user is not None and invited.id == self.host.user.id:
             await self.practice(interaction, game, ai.DEFAULT_LEVEL, options)  # challenging the bot itself
             return
-        self.refuse_permissions(interaction)
+        if interaction.context.dm_channel:  # the bot's own DM: no one else can see it, or join
+            raise UserFacingError("tavern.error.not-in-bot-dm")
+        scope = scope_of(interaction)
+        if scope != USERS:
+            self.refuse_permissions(interaction)
         lobbies = self.host.lobbies
         with self.limits.openings.reserve(interaction.user.id):  # given back if nothing opens
             adapter = self.host.tables.adapter(game)
-            options = await self._usual_target(interaction.guild_id, adapter, options)
+            options = await self._usual_target(scope, adapter, options)
             lobby = await lobbies.open(
                 adapter,
-                interaction.guild_id,
+                scope,
                 interaction.channel_id,
                 player(interaction.user),
                 invited=player(invited) if invited is not None else None,
@@ -85,7 +91,7 @@ class Commands:
                 options=options,
             )
             try:
-                async with self.host.languages.channel(interaction.guild_id):
+                async with self.host.languages.channel(scope):
                     panel = lobby_panel(adapter, lobby)
                 response = await delivery.deliver(
                     interaction.response.send_message, panel, "l", lobby.id, new=True
@@ -106,16 +112,18 @@ class Commands:
         self, interaction: Interaction, game: str, level: str, options: dict[str, Any]
     ) -> None:
         """A game against the bot, at once: no challenge to answer. It is recorded but never rated."""
-        if interaction.guild_id is None or interaction.channel_id is None:
+        if interaction.channel_id is None:
             raise UserFacingError("tavern.error.server-only")
         chosen = levels.level(level)
-        self.refuse_permissions(interaction)
+        scope = scope_of(interaction)
+        if scope != USERS:
+            self.refuse_permissions(interaction)
         with self.limits.openings.reserve(interaction.user.id):  # given back if no table starts
             adapter = self.host.tables.adapter(game)
-            options = await self._usual_target(interaction.guild_id, adapter, options)
+            options = await self._usual_target(scope, adapter, options)
             table, _ = await self.host.lobbies.practice(
                 adapter,
-                interaction.guild_id,
+                scope,
                 interaction.channel_id,
                 player(interaction.user),
                 chosen,
@@ -138,7 +146,10 @@ class Commands:
         self, interaction: Interaction, table: Table, starter: int | None, started: Panel
     ) -> None:
         """A new table (its lock held): its home opened, the opening message answered, everyone told — as
-        the table's turn of the global budget begins (``Publisher.turn``)."""
+        the table's turn of the global budget begins (``Publisher.turn``). Opened where the bot is not in
+        the channel, the table lives by interactions from its first word."""
+        if by_interaction(interaction):
+            await self.host.tables.save_meta(table, home=INTERACTIONS)
         with self.publisher.turn(table):
             answer = await self.places.opening(interaction, table, starter, started)
             await self.presses.saved(interaction, table, table.pending, -1, answer)
@@ -157,7 +168,7 @@ class Commands:
             seat = here.seat_of(interaction.user.id)
             if seat is not None:
                 return here, seat
-        for mine in await tables.tables_of_user(interaction.guild_id or 0, interaction.user.id):
+        for mine in await tables.tables_of_user(scope_of(interaction), interaction.user.id):
             seat = mine.seat_of(interaction.user.id)
             if mine.game == game and seat is not None:
                 return mine, seat
@@ -175,7 +186,7 @@ class Commands:
         note = (
             t("tavern.your-game-in", channel=table.channel_id) if self.elsewhere(interaction, table) else ""
         )
-        panel = table.adapter.seat_panel(table, seat, note)
+        panel = table.adapter.private_panel(table, seat, note)
         await self.panels.ephemeral(interaction, table, seat, panel)
 
     async def ask_resign(self, interaction: Interaction, game: str) -> None:
@@ -206,12 +217,18 @@ class Commands:
         table = await tables.get(table.id)  # as stored, if another process moved since
         place = self.places.home(table)
         if interaction.channel_id != place:  # the game plays in its thread: the board kept current is there
-            board = table.adapter.board(table).with_note(t("tavern.board-in-thread", channel=place))
+            board = (
+                table.adapter.board(table)
+                .with_note(t("tavern.board-in-thread", channel=place))
+                .laid_out(TABLE_ACCENT)
+            )
             await delivery.send_ephemeral(interaction, board, table.id)
             return
         board = await self.places.board(table)  # in the channel's language, with the browser's link
         response = await delivery.deliver(interaction.response.send_message, board, "g", table.id, new=True)
-        if response.message_id is not None:
+        if table.meta.by_interaction:  # this answer is the board now, edited through this interaction
+            self.places.answering.opened(table, interaction)
+        elif response.message_id is not None:
             async with tables.locked(table.id) as table:
                 await tables.save_meta(table, board_id=response.message_id)
 

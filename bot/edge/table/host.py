@@ -17,7 +17,7 @@ from discord.http import HTTPClient
 from bot.base import safe
 from bot.base.panel import Panel
 from bot.edge.governor import Governor
-from bot.games.seats import shown
+from bot.games.seats import TABLE_ACCENT, shown
 from bot.services.languages import Languages
 from bot.services.links import Links
 from bot.services.lobbies import LobbyService, Player
@@ -77,13 +77,34 @@ def player(user: discord.abc.User) -> Player:
     return Player(user.id, safe.name(user.display_name, user.name), user.bot)
 
 
+USERS = 0  # the users' scope: where games played outside a server that added the bot are recorded
+
+
+def scope_of(interaction: Interaction) -> int:
+    """Whose records a game opened here counts in: the server's, where the server installed the app (the
+    bot is in it), else the users' scope (``USERS``): a DM, a group DM, a server that never added the bot."""
+    if interaction.guild_id is not None and interaction.is_guild_integration():
+        return interaction.guild_id
+    return USERS
+
+
+def by_interaction(interaction: Interaction) -> bool:
+    """Whether a table opened here lives by interactions only: the bot is not in the channel, so every
+    channel or DM REST call would be refused (403 Missing Access)."""
+    return scope_of(interaction) == USERS
+
+
 def private(interaction: Interaction) -> bool:
-    """Whether the pressed message is seen by the presser alone (a DM or an ephemeral message)."""
+    """Whether the pressed message is seen by the presser alone (the bot's DM or an ephemeral message; a
+    group DM is seen by all its members)."""
     message = interaction.message
-    return message is None or interaction.guild_id is None or message.flags.ephemeral
+    if message is None or message.flags.ephemeral:
+        return True
+    return interaction.guild_id is None and not interaction.context.private_channel
 
 
 def lobby_panel(adapter: Any, lobby: Lobby) -> Panel:
     """The lobby message, its bots named in the language in force."""
     names = {user: shown(user, name) for user, name in lobby.names.items()}
-    return adapter.lobby_panel(replace(lobby, names=names))  # type: ignore[no-any-return]
+    panel: Panel = adapter.lobby_panel(replace(lobby, names=names))
+    return panel.laid_out(TABLE_ACCENT)

@@ -33,6 +33,7 @@ class Reach(NamedTuple):
     interaction: Interaction
     since: float
     message_id: int | None
+    shown: int | None = None  # the ephemeral message it reaches, when known (to take its controls off)
 
 
 def awaited(table: Table, seat: int) -> Urgency:
@@ -82,6 +83,8 @@ class PrivatePanels:
         return live is not None and live[1] == message.id
 
     async def _dms_closed(self, table: Table, seat: int) -> bool:
+        if table.meta.by_interaction:
+            return True  # no DM: the hand is the seat's ephemeral Your hand panel
         return seat in table.meta.dm_closed or not (await self.host.server_settings.get(table.guild_id)).dms
 
     async def show(
@@ -117,7 +120,7 @@ class PrivatePanels:
             return
         if where is not None and retire:
             with contextlib.suppress(discord.HTTPException):
-                await self.places.at(where[0]).get_partial_message(where[1]).edit(view=None)
+                await delivery.retire(self.places.at(where[0]).get_partial_message(where[1]).edit, where[1])
         self._reach.pop((table.id, seat), None)  # its message is no longer the live panel
         panels = {**table.meta.panels, seat: (sent.channel.id, sent.id)}
         await self.host.tables.save_meta(table, panels=panels)
@@ -168,7 +171,7 @@ class PrivatePanels:
         if message is None:
             return
         if message.flags.ephemeral:
-            self._reach[(table.id, seat)] = Reach(interaction, self.host.clock(), None)
+            self._reach[(table.id, seat)] = Reach(interaction, self.host.clock(), None, message.id)
         elif live is not None and live[1] == message.id:
             old = self._reach.get((table.id, seat))
             self._reach[(table.id, seat)] = Reach(interaction, self.host.clock(), message.id)
@@ -180,16 +183,16 @@ class PrivatePanels:
         if reach is None or reach.message_id is not None or self.host.clock() - reach.since >= EPHEMERAL_LIFE:
             return
         with contextlib.suppress(discord.HTTPException):
-            await reach.interaction.edit_original_response(view=None)
+            await delivery.retire(reach.interaction.edit_original_response, reach.shown)
 
     async def ephemeral(self, interaction: Interaction, table: Table, seat: int, panel: Panel) -> None:
         """A Show my hand panel: the seat's live panel from now on; an ephemeral one it replaces loses its
         controls."""
         old = self._reach.pop((table.id, seat), None)
         first = not interaction.response.is_done()
-        await delivery.send_ephemeral(interaction, panel, table.id)
+        shown = await delivery.send_ephemeral(interaction, panel, table.id)
         if first:
-            self._reach[(table.id, seat)] = Reach(interaction, self.host.clock(), None)
+            self._reach[(table.id, seat)] = Reach(interaction, self.host.clock(), None, shown)
         await self._retire(old)
 
     async def _redraw_by_reach(

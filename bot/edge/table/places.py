@@ -5,7 +5,10 @@ gone or closed to the bot. Owns no state of its own: where a table lives is in i
 Where the bot links its web pages (``bot.services.links``) and the server allows it (its ``browser``
 setting), the game's one message in the channel carries a link button to watch it in a browser — the
 replay's once it is over: the summary of a game played in a thread, else the board (the message a player
-looks at to see the table). The link rides on edits made anyway, signed afresh each time: no request more."""
+looks at to see the table). The link rides on edits made anyway, signed afresh each time: no request more.
+
+A table that lives by interactions (``TableMeta.home``) has no thread, summary or channel REST: its posts
+and its board go through its players' interactions (``bot.edge.table.answering``)."""
 
 from __future__ import annotations
 
@@ -20,9 +23,10 @@ from bot.base.panel import Button, Panel
 from bot.edge import delivery
 from bot.edge.errors import permissions
 from bot.edge.governor import Urgency, urgency
-from bot.edge.table.host import Host, Interaction, lobby_panel, mention
+from bot.edge.table.answering import Answering, with_hand
+from bot.edge.table.host import USERS, Host, Interaction, lobby_panel, mention
 from bot.games import Table
-from bot.games.seats import is_bot
+from bot.games.seats import TABLE_ACCENT, is_bot
 from bot.services.server_settings import BROWSER_OFF
 
 if TYPE_CHECKING:
@@ -41,6 +45,7 @@ class Places:
 
     def __init__(self, host: Host) -> None:
         self.host = host
+        self.answering = Answering(host)
 
     def home(self, table: Table) -> int:
         """Where the table's messages go: its own thread, else its channel."""
@@ -57,7 +62,11 @@ class Places:
         lobby message the click or command answered) becomes. Where threads are allowed the game gets its
         own thread opened from that message, which becomes the game's one summary in the channel; a game
         opened inside a thread (a rematch) plays on there, with a new summary in the channel; elsewhere the
-        game plays in the channel, and the opening message says so once."""
+        game plays in the channel, and the opening message says so once. A table that lives by
+        interactions gets none of that: the opening message becomes its board."""
+        if table.meta.by_interaction:
+            self.answering.opened(table, interaction)
+            return await self.board(table)
         parent = getattr(interaction.channel, "parent_id", None)
         if parent is not None:
             await self._new_summary(table, parent)
@@ -79,7 +88,9 @@ class Places:
             log.warning("game %d: could not open a thread (%s)", table.id, err)
             return started.with_note(refused)
         await self.host.tables.save_meta(table, thread_id=thread.id, summary=(table.channel_id, starter_id))
-        return await self.linked(table, table.adapter.summary(table, f"<#{thread.id}>"))
+        return await self.linked(
+            table, table.adapter.summary(table, f"<#{thread.id}>").laid_out(TABLE_ACCENT)
+        )
 
     async def linked(self, table: Table, panel: Panel) -> Panel:
         """``panel`` with the link to watch the table in a browser (its replay once over) last among its
@@ -100,7 +111,7 @@ class Places:
 
     async def _new_summary(self, table: Table, channel_id: int) -> None:
         async with self.host.languages.channel(table.guild_id):
-            panel = await self.linked(table, table.adapter.summary(table, f"<#{self.home(table)}>"))
+            panel = await self.linked(table, self.summary(table))
         try:
             sent = await delivery.deliver(self.at(channel_id, table).send, panel, "g", table.id, new=True)
         except discord.HTTPException as err:
@@ -108,13 +119,17 @@ class Places:
             return
         await self.host.tables.save_meta(table, summary=(channel_id, sent.id))
 
+    def summary(self, table: Table) -> Panel:
+        """The channel's message of a game played in a thread, as one container in the table's colour."""
+        return table.adapter.summary(table, f"<#{self.home(table)}>").laid_out(TABLE_ACCENT)
+
     async def refresh_summary(self, table: Table) -> None:
         """Keep the channel's summary of a game played in a thread current; post it again if deleted."""
         if table.meta.summary is None:
             return
         channel_id, message_id = table.meta.summary
         async with self.host.languages.channel(table.guild_id):
-            panel = await self.linked(table, table.adapter.summary(table, f"<#{self.home(table)}>"))
+            panel = await self.linked(table, self.summary(table))
         try:
             message = self.at(channel_id, table).get_partial_message(message_id)
             with urgency(Urgency.LATER):  # the thread and the panels say the same sooner
@@ -160,6 +175,8 @@ class Places:
         else: a name is never a mention (``bot.base.safe``)."""
         called = tuple(u for u in table.user_ids if not is_bot(u) and mention(u) in panel.content)
         panel = replace(panel, pings=called)
+        if table.meta.by_interaction:
+            return await self.answering.post(table, panel)
         for attempt in range(3):
             place = self.home(table)
             try:
@@ -176,7 +193,9 @@ class Places:
         """The table's board message, in its channel's language; with the browser's link when the game has
         no summary in the channel (it plays there: the board is its message to look at)."""
         async with self.host.languages.channel(table.guild_id):
-            board = table.adapter.board(table)
+            board = table.adapter.board(table).laid_out(TABLE_ACCENT)
+            if table.meta.by_interaction:
+                return with_hand(table, board)
             return board if table.meta.summary is not None else await self.linked(table, board)
 
     async def refresh_board(self, table: Table, board: Panel | None = None) -> int | None:
@@ -184,6 +203,9 @@ class Places:
         was deleted (or never went out). Returns the id of a newly posted board."""
         if board is None:
             board = await self.board(table)
+        if table.meta.by_interaction:
+            await self.answering.board(table, board)
+            return None
         for attempt in range(3):
             board_id, place = table.meta.board_id, self.home(table)
             if board_id is None:
@@ -205,8 +227,8 @@ class Places:
 
     async def edit_lobby(self, lobby: Lobby) -> None:
         """Bring a lobby's message up to date (closed, expired, cancelled); a message gone is logged."""
-        if lobby.message_id is None:
-            return
+        if lobby.message_id is None or lobby.guild_id == USERS:
+            return  # no message, or one only its own interactions reach: its buttons say it is closed
         host = self.host
         async with host.languages.channel(lobby.guild_id):
             panel = lobby_panel(host.tables.adapter(lobby.game), lobby)

@@ -18,11 +18,12 @@ from bot.base import safe
 from bot.base.i18n import t
 from bot.base.panel import Panel
 from bot.base.refusals import UserFacingError
-from bot.edge import delivery
+from bot.edge import delivery, layout
 from bot.edge.table.host import Host, Interaction, private
 from bot.edge.table.panels import PrivatePanels
 from bot.edge.table.publisher import Publisher
 from bot.games import Aside, Click, Move, StaleAction, Table, TableClosed
+from bot.games.seats import accent
 from bot.services import session
 
 log = logging.getLogger("tavern.controller")
@@ -42,6 +43,7 @@ class Presses:
     async def press(self, interaction: Interaction, table: Table, seat: int, click: Click) -> None:
         """Answer the press as the session core says the click comes to."""
         self.publisher.saw(table, seat)
+        self.publisher.places.answering.pressed(table, interaction)  # it carries what the table says now
         if click.verb == "claim":
             await self._claim(interaction, table, seat, click)
             return
@@ -52,14 +54,15 @@ class Presses:
             await self._stale(interaction, table.id, seat)
             return
         if isinstance(outcome, session.ShowHand):
-            await self.panels.ephemeral(interaction, table, seat, table.adapter.seat_panel(table, seat))
+            await self.panels.ephemeral(interaction, table, seat, table.adapter.private_panel(table, seat))
         elif isinstance(outcome, Aside):
             await delivery.send_ephemeral(interaction, outcome.panel, table.id)
         elif isinstance(outcome, Panel) and not private(interaction):
             await delivery.send_ephemeral(interaction, outcome, table.id)  # never a hand in the channel
         elif isinstance(outcome, Panel):
+            redrawn = outcome.laid_out(accent(seat))  # a selection: the seat's panel drawn again
             await delivery.deliver(
-                interaction.response.edit_message, outcome, "g", table.id, **_answering(interaction)
+                interaction.response.edit_message, redrawn, "g", table.id, **_answering(interaction)
             )
             await self.panels.take_reach(interaction, table, seat)
         else:
@@ -85,6 +88,7 @@ class Presses:
                 done = None
             answered: int | None = None
             if done is not None:
+                done = done.laid_out(accent(seat))  # the seat's panel, as its live panel is drawn
                 answered = seat  # the pressed panel is the seat's live panel, redrawn through the answer
                 await self.panels.take_reach(interaction, table, seat)
             await self.saved(interaction, table, played.events, played.told, done, answered=answered)
@@ -109,7 +113,7 @@ class Presses:
             interaction, table, seat
         ):
             raise StaleAction()
-        panel = table.adapter.seat_panel(table, seat, t("tavern.table.stale-redrawn"))
+        panel = table.adapter.private_panel(table, seat, t("tavern.table.stale-redrawn"))
         await delivery.deliver(
             interaction.edit_original_response, panel, "g", table.id, **_answering(interaction)
         )
@@ -131,7 +135,11 @@ class Presses:
         edit, the token ran out) is logged and never stops the announcement, the board or the next ping."""
         try:
             if answer is None:
-                await interaction.edit_original_response(view=None)
+                message = interaction.message
+                laid = message.flags.value & layout.FLAG != 0 if message is not None else None
+                await delivery.retire(
+                    interaction.edit_original_response, message.id if message else None, laid
+                )
             else:
                 await delivery.deliver(
                     interaction.edit_original_response, answer, "g", table.id, **_answering(interaction)
@@ -172,4 +180,5 @@ def _answering(interaction: Interaction) -> dict[str, Any]:
     return {
         "editing": message.id if message is not None else None,
         "later": interaction.edit_original_response,
+        "laid": message.flags.value & layout.FLAG != 0 if message is not None else None,
     }

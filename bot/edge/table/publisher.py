@@ -1,6 +1,8 @@
 """Telling a table what happened, on Discord: the session core's publish with Discord as its sink — the
 panels, the calls (through the table's outbox: coalesced, or posted at once), the board, the summary and
-the record of what was told — and telling at least once what the store says is owed."""
+the record of what was told — and telling at least once what the store says is owed. A table that lives by
+interactions has a sink of its own (``_Answered``): no outbox, no REST, everything through its players'
+interactions (``bot.edge.table.answering``)."""
 
 from __future__ import annotations
 
@@ -57,6 +59,10 @@ class Publisher:
         if turn is None:
             turn = self._turns[table.id] = self.host.governor.new_turn()
         return self.host.governor.in_turn(turn)
+
+    def untold_here(self, table: Table) -> None:
+        """What this process tried to tell did not go out (no live interaction): the next taker tells it."""
+        self._told_here.pop(table.id, None)
 
     def telling_now(self, table: Table) -> None:
         """This process tells the table as it is now (the opening, told by the caller at once)."""
@@ -122,7 +128,11 @@ class Publisher:
         redrew; ``everyone`` redraws every person's panel (a retelling: nobody knows which ones went out)."""
         self._told_here[table.id] = table.seq
         channel = await self.host.languages.of_guild(table.guild_id)
-        sink = _Telling(self, table, told_before=told_before, everyone=everyone, channel=channel)
+        sink: session.Sink
+        if table.meta.by_interaction:
+            sink = _Answered(self, told_before=told_before)
+        else:
+            sink = _Telling(self, table, told_before=told_before, everyone=everyone, channel=channel)
         told = session.news(
             table,
             events,
@@ -302,10 +312,11 @@ class Publisher:
             texts = [*texts[:-1], joined] if len(joined) <= delivery.CONTENT_LIMIT else [*texts, ann.ping]
             if not any(c.verb == "hand" for c in controls):
                 dms = (await self.host.server_settings.get(table.guild_id)).dms
+                no_dm = (
+                    table.meta.dm_closed if dms and not table.meta.by_interaction else range(len(table.seats))
+                )
                 controls += [
-                    show_button(table, s)
-                    for s in ann.ping_seats
-                    if (s in table.meta.dm_closed or not dms) and not table.is_bot(s)
+                    show_button(table, s) for s in ann.ping_seats if s in no_dm and not table.is_bot(s)
                 ]
         if not texts:
             return True
@@ -319,6 +330,38 @@ class Publisher:
             )
             posted = await self.places.post(table, panel) is not None
         return posted
+
+
+class _Answered:
+    """One publish of a table that lives by interactions, as the session core's sink: the panels through
+    their players' reach, the calls as follow-ups of the newest press, the board through the token that
+    made it. Nothing waits in an outbox; what no live interaction could carry stays owed, for the next
+    press to tell (``Publisher.taken``)."""
+
+    def __init__(self, publisher: Publisher, *, told_before: int) -> None:
+        self.publisher, self.told_before = publisher, told_before
+        self.posted = True
+
+    async def panel(self, table: Table, seat: int, panel: Panel, *, retire: bool) -> None:
+        await self.publisher.panels.show(table, seat, panel, retire=retire)
+
+    async def calls(self, table: Table, calls: Announcement) -> bool:
+        publisher = self.publisher
+        self.posted = await publisher.tell_channel(table, publisher.attend(table, calls))
+        return self.posted
+
+    async def board(self, table: Table, news: session.News) -> None:
+        await self.publisher.places.refresh_board(table)
+
+    async def last(self, table: Table, news: session.News) -> None:
+        publisher = self.publisher
+        untold = None if self.posted else self.told_before
+        await publisher.host.tables.save_meta(table, owed=not self.posted, untold_after=untold)
+        if not self.posted:
+            publisher.untold_here(table)
+        if table.is_over():
+            publisher.places.answering.forget(table)
+            publisher.forget(table, publisher.outbox(table))
 
 
 class _Telling:
@@ -382,7 +425,7 @@ class _Telling:
         for seat in self.ann.ping_seats:
             if seat not in news.dealt and not table.is_bot(seat):
                 with speaking(publisher.language(table, seat, self.channel)):
-                    panel = adapter.seat_panel(table, seat)
+                    panel = adapter.private_panel(table, seat)
                 await publisher.panels.show(table, seat, panel, notify=True)
         if table.is_over():
             for seat in range(len(table.seats)):

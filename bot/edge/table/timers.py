@@ -74,7 +74,9 @@ class Timers:
             for lobby in await self.host.lobbies.expire_due(settings.owns):
                 await self.places.edit_lobby(lobby)
             for table in tables.active_tables():
-                if settings.owns(table.guild_id):
+                if settings.owns(table.guild_id) and table.meta.by_interaction:
+                    self.computer.wake(table)  # no nudge, claim or retelling: only a press can say them
+                elif settings.owns(table.guild_id):
                     self.computer.wake(table)
                     if self.publisher.owes(table):  # committed, never told (a restart): told now
                         await self.publisher.retell(table.id)
