@@ -18,8 +18,8 @@ import pytest
 
 from bot.edge.app import TavernBot
 from bot.edge.web import WebServer
+from bot.edge.web.answers import CSP
 from bot.edge.web.fanout import Fanout
-from bot.edge.web.server import CSP
 from bot.games import Table
 from bot.rules import bhargage as bh
 from bot.services import game_record

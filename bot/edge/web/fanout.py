@@ -117,6 +117,9 @@ class Viewer:
         self.until = until
         self.frame: bytes | None = None
         self.pong: bytes | None = None
+        self.own: list[
+            bytes
+        ] = []  # frames for this viewer alone (an Activity seat's panel), after the table's
         self.since: float | None = None  # when the send under way began (None: not sending)
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
@@ -141,9 +144,15 @@ class Viewer:
         self.wake.set()
         return True
 
+    def tell(self, frame: bytes) -> None:
+        """A frame for this viewer alone, sent after the table's newest (none is skipped)."""
+        self.own.append(frame)
+        self.wake.set()
+
     def take(self) -> list[bytes]:
-        out = [text for text in (self.pong, self.frame) if text is not None]
+        out = [text for text in (self.pong, self.frame) if text is not None] + self.own
         self.pong = self.frame = None
+        self.own = []
         return out
 
 
