@@ -24,7 +24,7 @@ from bot.base.i18n import speaking, t
 from bot.base.panel import Button, Control, Panel, Select
 from bot.edge import delivery
 from bot.edge.web.answers import page
-from bot.edge.web.pages import esc
+from bot.edge.web.parts import esc
 
 SDK_VERSION = "2.5.0"  # tools/build_sdk.sh builds it; the name carries the version, so it is cached for good
 SDK = f"embedded-app-sdk-{SDK_VERSION}.js"

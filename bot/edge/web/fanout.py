@@ -117,9 +117,7 @@ class Viewer:
         self.until = until
         self.frame: bytes | None = None
         self.pong: bytes | None = None
-        self.own: list[
-            bytes
-        ] = []  # frames for this viewer alone (an Activity seat's panel), after the table's
+        self.own: list[bytes] = []  # this viewer's own frames (an Activity seat's panel), after the table's
         self.since: float | None = None  # when the send under way began (None: not sending)
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
