@@ -41,6 +41,7 @@ from tests.test_bhargage_discord import (
     board,
     challenge,
     channel_text,
+    computers_idle,
     panel_for,
     step,
     waiting_line,
@@ -183,8 +184,8 @@ async def page_move(fake: FakeDiscord, page: Page, line: str) -> None:
 
 async def agree(fake: FakeDiscord, bot: TavernBot, table_id: int, *pages: Page) -> Table:
     """The table as the bot holds it, once every page shows it: the same action count and score (the bot
-    may still be moving for a player, an only card: read again until the pages have caught up)."""
-    await fake.settle()
+    may still be moving for a player, an only card: its moves are waited for first, then the pages)."""
+    await computers_idle(fake)
     deadline = time.monotonic() + WAIT
     while True:
         table = await bot.tables.get(table_id)
