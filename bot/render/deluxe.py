@@ -145,7 +145,8 @@ def kind_name(kind: str) -> str:
     return words.capital(kind_word(kind))
 
 
-OWNER_CHARS = 12  # an owner's name inside a meld's line, at most
+OWNER_CHARS = 12  # a long owner's name inside a meld's line on the board, at most
+OWNER_LONG = 20  # a name longer than this is long ("Bot 2 (difficile)" is not)
 
 
 def meld_text(meld: D.Meld, names: Sequence[str], *, binder: int | None = None, public: bool = False) -> str:
@@ -160,16 +161,16 @@ def meld_text(meld: D.Meld, names: Sequence[str], *, binder: int | None = None, 
             if owner == binder:
                 who = t("deluxe.meld.their-own") if public else t("deluxe.meld.yours")
             else:
-                who = t("deluxe.meld.owner", name=owner_name(names[owner]))
+                who = t("deluxe.meld.owner", name=owner_name(names[owner]) if public else names[owner])
             uses.append(t("deluxe.meld.use", cards=cards_text(cs), who=who))
         text = t("deluxe.meld.with", meld=text, uses="; ".join(uses))
     return f"{text} (+{points(meld.cards)})"
 
 
 def owner_name(name: str, most: int = OWNER_CHARS) -> str:
-    """A table card's owner inside a meld's line, cut to ``most`` characters: the seat's own line says the
-    name whole, and a six-seat board of long names stays within what Discord shows."""
-    if len(name) <= most:
+    """A table card's owner inside a meld's line on the board, a long name cut to ``most`` characters: its
+    seat's own line says it whole, and a six-seat board of long names stays within what Discord shows."""
+    if len(name) <= OWNER_LONG:
         return name
     return name[: most - 1].rstrip("\\") + "…"  # (never a markdown escape left hanging)
 
