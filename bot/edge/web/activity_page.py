@@ -13,7 +13,6 @@ the very custom id it has in Discord (``delivery.custom_id``), so a press from t
 
 from __future__ import annotations
 
-import hashlib
 import re
 from functools import cache
 from pathlib import Path
@@ -24,6 +23,7 @@ from bot.base.i18n import speaking, t
 from bot.base.panel import Button, Control, Panel, Select
 from bot.edge import delivery
 from bot.edge.web.answers import page
+from bot.edge.web.pages import versioned
 from bot.edge.web.parts import esc
 
 SDK_VERSION = "2.5.0"  # tools/build_sdk.sh builds it; the name carries the version, so it is cached for good
@@ -88,14 +88,6 @@ def static(name: str) -> tuple[bytes, str] | None:
     """One of the Activity's own files and its content type; None for any other name."""
     kind = _TYPES.get(name)
     return None if kind is None else (_file(name), kind)
-
-
-@cache
-def versioned(name: str) -> str:
-    """``/static/<name>?v=<its digest>``: a file whose name carries no version still arrives anew when it
-    changes (it is cached for a day; Discord's proxy keeps the header)."""
-    body = _file(name) if name in _TYPES else (STATIC / name).read_bytes()
-    return f"/static/{name}?v={hashlib.sha256(body).hexdigest()[:12]}"
 
 
 def activity_page(*, lang: str, app_id: int) -> str:

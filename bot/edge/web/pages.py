@@ -14,6 +14,7 @@ of the table's WebSocket; the replay page's ``<main id="replay">`` holds :func:`
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from functools import cache
@@ -99,13 +100,14 @@ def language(accept_language: str | None, asked: str | None = None) -> str:
 
 def _document(lang: str, title: str, body: str, script: str = "") -> str:
     """A whole page: the head (viewport, the one stylesheet, the page's script), then ``body``."""
-    tag = f'<script src="/static/{esc(script)}" defer></script>\n' if script else ""  # i18n: not text
+    tag = f'<script src="{esc(versioned(script))}" defer></script>\n' if script else ""  # i18n: not text
     return (
         f'<!DOCTYPE html>\n<html lang="{esc(lang)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'  # i18n: not text
         '<meta name="referrer" content="no-referrer">\n<meta name="color-scheme" content="dark">\n'
         f"<title>{esc(title)}</title>\n"
-        '<link rel="stylesheet" href="/static/tavern.css">\n<link rel="icon" href="/c/en/back.png">\n'
+        f'<link rel="stylesheet" href="{esc(versioned("tavern.css"))}">\n'
+        '<link rel="icon" href="/c/en/back.png">\n'
         f"{tag}</head>\n<body>\n{body}\n</body>\n</html>\n"
     )
 
@@ -262,6 +264,13 @@ def message_page(status: int, message: str, *, lang: str) -> str:
 @cache
 def _static(name: str) -> bytes:
     return (STATIC / name).read_bytes()
+
+
+@cache
+def versioned(name: str) -> str:
+    """``/static/<name>?v=<its digest>``: a file of ``/static`` whose name carries no version still arrives
+    anew when it changes (it is cached for a day; Discord's proxy keeps the header)."""
+    return f"/static/{name}?v={hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]}"
 
 
 def static(name: str) -> tuple[bytes, str] | None:
