@@ -6,8 +6,9 @@ forged one closes the socket, ``NOT_SIGNED_IN``); the instance it names is asked
 a session outliving its instance sees nothing (``ENDED``). Then:
 
 - a seated player (``TableService.seated_at``) watches their own table through the live fan-out, like any
-  live page, and is sent their own seat's panel (``{"panel": html}``, drawn by ``activity_page.panel_html``
-  from the panel the DM shows) whenever the table tells something, and after each of their own presses;
+  live page, and is sent their own seat's panel (``{"panel": html, "seat": n}``, drawn by
+  ``activity_page.panel_html`` from the panel the DM shows) whenever the table tells something, and after
+  each of their own presses;
 - anyone else in the instance watches the table of the instance's channel, where its server lets its games
   be watched, through the same fan-out: the public table, never a hand (``NO_TABLE`` where there is none).
 
@@ -102,7 +103,7 @@ class Seat:
             self.send({"panel": None, "seq": table.seq})
             return
         self.controls = controls_of(panel, table.id)
-        self.send({"panel": panel_html(panel, table.id), "seq": table.seq})
+        self.send({"panel": panel_html(panel, table.id), "seq": table.seq, "seat": self.seat})
 
     def allowed(self) -> bool:
         """One press more within the connection's budget."""

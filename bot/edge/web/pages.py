@@ -22,7 +22,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.base.i18n import ENGLISH, LANGUAGES, Msg, speaking, t
-from bot.edge.web.parts import calls_list, esc, felt, own_slot
+from bot.edge.web.parts import calls_list, esc, felt
 from bot.edge.web.sight import Call, ReplayStep, Sight
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -121,13 +121,14 @@ def _header(title: str, extra: str = "") -> str:
 # ------------------------------------------------------------------------------------------------ live
 
 
-def table_html(sight: Sight, calls: Sequence[Call], lang: str, viewer: int | None = None) -> str:
+def table_html(sight: Sight, calls: Sequence[Call], lang: str) -> str:
     """What ``<main id="table">`` holds, and each WebSocket frame brings: the felt (the seats around the
-    board; ``viewer``: the seat at the bottom, None for a watcher), the slot of a seat's own panel, then the
-    calls, newest first. ``live.js`` swaps in the parts by their ids, the slot excepted."""
+    board, each with its ``data-seat``), then the calls, newest first. ``live.js`` swaps in the parts by
+    their ids. One fragment per table and language, whoever views it: the Activity's page puts a seated
+    player's own seat at the bottom itself."""
     with speaking(lang):
         log = calls_list(calls, t("web.calls.none"), newest_first=True)
-        return f"{felt(sight, viewer)}{own_slot(viewer)}{log}"
+        return f"{felt(sight)}{log}"
 
 
 def live_page(
@@ -209,9 +210,7 @@ def replay_fragment(step: ReplayStep, lang: str) -> str:
         else:
             score = f'<p class="score">{scored}</p>'  # i18n: not text
         said = calls_list([step.call], t("web.replay.quiet"))
-        return (
-            f"{_nav(step.index, step.targets, lang)}{where}{score}{felt(step.sight, None, live=False)}{said}"
-        )
+        return f"{_nav(step.index, step.targets, lang)}{where}{score}{felt(step.sight, live=False)}{said}"
 
 
 def replay_page(step: ReplayStep, *, lang: str, record_path: str) -> str:
