@@ -14,6 +14,7 @@ the very custom id it has in Discord (``delivery.custom_id``), so a press from t
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -24,8 +25,8 @@ from bot.base.panel import Button, Control, Panel, Select
 from bot.edge import delivery
 from bot.edge.web.answers import page
 from bot.edge.web.pages import versioned
-from bot.edge.web.parts import esc, hand_html
-from bot.pictures import Scene
+from bot.edge.web.parts import esc, hand_html, line_html
+from bot.pictures import Row, Scene
 
 SDK_VERSION = "2.5.0"  # tools/build_sdk.sh builds it; the name carries the version, so it is cached for good
 SDK = f"embedded-app-sdk-{SDK_VERSION}.js"
@@ -150,11 +151,10 @@ def controls_of(panel: Panel, key: int) -> dict[str, Control]:
 
 def _button(cid: str, button: Button) -> str:
     off = " disabled" if button.disabled else ""
-    emoji = f"{button.emoji} " if button.emoji and not button.emoji.startswith("<") else ""
     arg = f' data-arg="{esc(button.arg)}"' if button.arg else ""  # a card's index: its picture presses it
     return (  # i18n: not text
         f'<button type="button" class="press {esc(button.style)}" data-press="{esc(cid)}"{off}{arg}>'
-        f"{esc(emoji + button.label)}</button>"
+        f"{line_html(button.label)}</button>"  # no emoji: the page ships no emoji font; suits are drawn
     )
 
 
@@ -187,9 +187,9 @@ def _select(cid: str, select: Select) -> str:
 
 
 def panel_html(panel: Panel, key: int) -> str:
-    """A seat's private panel as HTML: its picture's cards face up and big (a card that a control names
-    presses it when tapped), then its controls in Discord's rows, each with its custom id, then its text
-    (and embed), folded away where the cards are drawn (it says what they show)."""
+    """A seat's private panel as HTML: its own cards (its picture's first row) face up and big (a card that
+    a control names presses it when tapped), then its controls in Discord's rows, each with its custom id,
+    then its text (and embed), folded away where the cards are drawn (it says what they show)."""
     said = [_text(panel.content)]
     if panel.embed is not None:
         if panel.embed.title:
@@ -197,8 +197,10 @@ def panel_html(panel: Panel, key: int) -> str:
         said.append(_text(panel.embed.description))
     scene = panel.picture.key if panel.picture is not None else None
     parts: list[str] = []
-    if isinstance(scene, Scene):
-        parts.append(f'<div class="own-hand">{hand_html(scene)}</div>')  # i18n: not text
+    if isinstance(scene, Scene) and scene.parts and isinstance(scene.parts[0], Row):
+        # the picture's first row is the seat's own cards; the rest is the board, drawn on the table above
+        own = replace(scene, parts=scene.parts[:1])
+        parts.append(f'<div class="own-hand">{hand_html(own)}</div>')  # i18n: not text
         summary = f"<summary>{esc(t('web.activity.words'))}</summary>"  # i18n: not text
         after = f'<details class="said">{summary}{"".join(said)}</details>'  # i18n: not text
     else:

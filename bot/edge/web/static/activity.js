@@ -8,7 +8,7 @@
    data-seat) is moved alone to the bottom of the felt, the others across the top in turn after it, and
    their panel (#seat: their cards face up, their controls, the coach's hint) goes right under it, inside
    the felt. Tapping one of their cards presses the control that names it (a play button, or a box of a
-   menu of cards).
+   menu of cards). Between frames the page counts the table's idle time, as the live page does.
    Only Discord's client, the parent frame, may speak to the SDK: any other message is dropped before the
    SDK sees it (the SDK itself takes a command's answer once, by its nonce). */
 "use strict";
@@ -49,6 +49,28 @@
   function send(message) {
     if (socket && socket.readyState === WebSocket.OPEN) {
       socket.send(JSON.stringify(message));
+    }
+  }
+
+  function clock(seconds) {
+    var s = Math.max(0, Math.floor(seconds));
+    var h = Math.floor(s / 3600);
+    var m = Math.floor(s / 60) % 60;
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    s = s % 60;
+    return h ? h + ":" + two(m) + ":" + two(s) : m + ":" + two(s);
+  }
+
+  function tick() {
+    /* how long the table has waited, counted from the last move's time, asking the server nothing */
+    var times = table.querySelectorAll("time.idle-time[data-since]");
+    var now = Date.now() / 1000;
+    for (var i = 0; i < times.length; i += 1) {
+      var since = Number(times[i].getAttribute("data-since"));
+      var text = since > 0 ? clock(now - since) : "";
+      if (times[i].textContent !== text) {
+        times[i].textContent = text;
+      }
     }
   }
 
@@ -108,6 +130,7 @@
         main.appendChild(seatBox);  /* kept whole while the table's part is replaced */
         table.innerHTML = frame.html;
         place();
+        tick();
       }
       if (frame.over) {
         over = true;
@@ -255,6 +278,7 @@
     connect();
   }
 
+  window.setInterval(tick, 1000);
   start().catch(function () {
     say(words.failed);
   });
