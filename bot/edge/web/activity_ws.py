@@ -28,7 +28,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import aiohttp
@@ -121,7 +121,8 @@ class Seat:
         self.show(table, panel)
 
     async def aside(self, panel: Panel) -> None:
-        self.send({"aside": panel_html(panel.without_controls(), 0)})
+        # words only: the seat's cards are drawn once, on its panel (an older picture would say them twice)
+        self.send({"aside": panel_html(replace(panel.without_controls(), picture=None), 0)})
 
 
 def press_of(data: str) -> tuple[str, list[str]] | None:

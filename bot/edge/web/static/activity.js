@@ -147,7 +147,9 @@
         place();
       }
     }
-    if (typeof frame.aside === "string" || typeof frame.refused === "string") {
+    /* an aside or a refusal goes with the seat's panel: none once the game is over (a last move's "You
+       played …" comes after the panel is gone) */
+    if ((typeof frame.aside === "string" || typeof frame.refused === "string") && !seatBox.hidden) {
       var note = document.createElement("div");
       note.className = "aside";
       note.setAttribute("role", "status");
