@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench import bench_load as bench
+from bot.base.i18n import t
 from tests.fakediscord import FakeDiscord, FakeInteraction, RequestRecord
 
 
@@ -29,7 +30,11 @@ async def test_bhargage_tables_play_and_are_measured(tmp_path: Path) -> None:
     assert {"/bhargage challenge", "accept", "pick", "discard", "cut", "play"} <= set(game.by_label)
     assert result.actions.get("bhargage", 0) >= 10
     assert result.games_finished.get("bhargage", 0) >= 1, text
-    assert result.errors == [] and game.refused == 0, text
+    assert result.errors == [], text
+    # No refusal, but the one a race makes: a player's press on a panel whose game the bot has just ended
+    # by a move it made for them (the cut, an only card: on by default), as a person could press too.
+    ended = t("tavern.table.closed")
+    assert all(ended in why for why in game.refusals), text
     assert result.unanswered == 0 and result.not_sent == 0, text
     # The bot ran apart and said what it cost; its requests are counted by route.
     assert result.bot_counters is not None and result.bot_counters["cpu_seconds"] > 0
