@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 import yarl
 
+from bench.loop_monitor import LOOP_ENV, Monitor
 from bot.__main__ import run
 from bot.edge.app import TavernBot, create_bot
 from bot.settings import Settings
@@ -108,7 +109,7 @@ def counters(bot: TavernBot) -> dict[str, Any]:
     }
 
 
-async def _serve(args: argparse.Namespace) -> int:
+async def _serve(args: argparse.Namespace, monitor: Monitor | None = None) -> int:
     point_at(args.api, args.gateway)
     shards = parse_shards(args.shards) if args.shards else None
     settings = bench_settings(Path(args.db), args.database_url, shards)
@@ -119,8 +120,14 @@ async def _serve(args: argparse.Namespace) -> int:
         print(json.dumps({"ready": True, "pid": os.getpid()}), flush=True)
 
     bot.add_listener(announce, "on_ready")
+    probe = asyncio.create_task(monitor.probe()) if monitor is not None else None
     code = await run(settings, bot=bot)
-    print(json.dumps(counters(bot)), flush=True)
+    if probe is not None:
+        probe.cancel()
+    figures = counters(bot)
+    if monitor is not None:
+        figures["loop"] = monitor.figures()
+    print(json.dumps(figures), flush=True)
     return code
 
 
@@ -135,14 +142,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shards", default=None, help="COUNT:IDS, the shards this process runs (e.g. 2:1)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    profile_to = os.environ.get(PROFILE_ENV)
-    if not profile_to:
-        return asyncio.run(_serve(args))
-    profiler = cProfile.Profile()
-    try:
-        return profiler.runcall(asyncio.run, _serve(args))
-    finally:
-        profiler.dump_stats(profile_to)
+    monitor = Monitor() if os.environ.get(LOOP_ENV) else None
+    if monitor is not None:
+        monitor.watch_heartbeats()
+    with asyncio.Runner(loop_factory=monitor.loop if monitor is not None else None) as runner:
+        profile_to = os.environ.get(PROFILE_ENV)
+        if not profile_to:
+            return runner.run(_serve(args, monitor))
+        profiler = cProfile.Profile()
+        try:
+            return profiler.runcall(runner.run, _serve(args, monitor))
+        finally:
+            profiler.dump_stats(profile_to)
 
 
 def top_costs(path: str, most: int = 25) -> str:
@@ -176,8 +187,10 @@ class BotChild:
         *,
         database_url: str | None = None,
         shards: tuple[int, tuple[int, ...]] | None = None,
+        monitor: bool = False,
     ) -> BotChild:
-        """Start the bot process and wait until it is connected and ready (or fail if it exits first)."""
+        """Start the bot process and wait until it is connected and ready (or fail if it exits first);
+        with ``monitor`` it measures its event loop (:mod:`bench.loop_monitor`) and prints that at exit."""
         extra = ["--database-url", database_url] if database_url else []
         if shards is not None:
             extra += ["--shards", f"{shards[0]}:{','.join(str(i) for i in shards[1])}"]
@@ -188,6 +201,7 @@ class BotChild:
             *("--api", api_base, "--gateway", gateway_url, "--db", str(db_path)),
             *extra,
             cwd=Path(__file__).resolve().parent.parent,
+            env={**os.environ, LOOP_ENV: "1"} if monitor else None,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,  # its own process group: a kill takes the drawing process with it

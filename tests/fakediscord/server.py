@@ -275,6 +275,9 @@ class FakeDiscord:
         self.contract_checked = 0  # requests checked
         self.contract_violations: list[ContractViolation] = []
         self.identify_count = 0
+        # HELLO's heartbeat interval (Discord's 41.25 s); the load bench shortens it for more samples of
+        # how late the bot's heartbeats are (every one is ACKed at once).
+        self.heartbeat_interval_ms = 41250
         # time.monotonic() when each gateway websocket was accepted, and when each IDENTIFY arrived (start-up
         # benchmarks measure from them).
         self.gateway_opened_at: list[float] = []
@@ -1145,7 +1148,7 @@ class FakeDiscord:
         conn = _Conn(ws)
         self._conns.append(conn)
         try:
-            await conn.send(10, {"heartbeat_interval": 41250})
+            await conn.send(10, {"heartbeat_interval": self.heartbeat_interval_ms})
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     continue
