@@ -827,6 +827,7 @@ class Harness:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     noop_tasks: set[asyncio.Task[None]] = field(default_factory=set)
     waits: Waits = field(default_factory=Waits)  # what each table waits on, the bot or a player
+    open_over: float | None = None  # seconds the tables' openings are spread over (None: a think time)
     _noop_credit: float = 0.0
 
     async def pause(self) -> None:
@@ -952,7 +953,10 @@ class TableDriver:
         self.h.waits.mark(self.channel.id, what, time.perf_counter())
 
     async def run(self) -> None:
-        await asyncio.sleep(self.h.rng.uniform(0, self.h.think))  # stagger the openings
+        # stagger the openings: over --open-over seconds, else over a think time
+        await asyncio.sleep(
+            self.h.rng.uniform(0, self.h.think if self.h.open_over is None else self.h.open_over)
+        )
         self.waiting("bot")
         opened = await self.open()
         while opened is None and self.h.retry_when_stuck and self.h.running():  # the bot was down
@@ -1233,6 +1237,7 @@ class Config:
     max_interactions: int | None = None
     noop_ratio: float = 1.0
     think: float = 2.0
+    open_over: float | None = None  # seconds the openings are spread over (None: one think time)
     target: int = 121
     deluxe_players: int = 3
     deluxe_target: int = 100
@@ -1476,6 +1481,7 @@ async def _play(
         max_interactions=config.max_interactions,
         noop_ratio=config.noop_ratio,
         think=config.think,
+        open_over=config.open_over,
         noop_channel=noop_channel,
         noop_users=noop_users,
         watch=Watch(fake),
@@ -1545,6 +1551,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--think", type=float, default=2.0, help="mean seconds a user thinks before each move (0: flat out)"
     )
+    parser.add_argument(
+        "--open-over",
+        type=float,
+        default=None,
+        help="seconds the tables' openings are spread over, evenly at random (default: one think time)",
+    )
     parser.add_argument("--target", type=int, default=121, help="Bhargage target (21..221)")
     parser.add_argument("--deluxe-players", type=int, default=3, help="players per Deluxe table (2..6)")
     parser.add_argument("--deluxe-target", type=int, default=100, help="Bharg Deluxe target score")
@@ -1580,6 +1592,7 @@ def main(argv: list[str] | None = None) -> None:
         max_interactions=args.max_interactions,
         noop_ratio=args.noop_ratio,
         think=args.think,
+        open_over=args.open_over,
         target=args.target,
         deluxe_players=args.deluxe_players,
         deluxe_target=args.deluxe_target,
