@@ -455,6 +455,7 @@ class BenchResult:
     honest: Honest = field(default_factory=Honest)
     coalesce_seconds: float = Settings.coalesce_seconds  # calls that ping nobody wait up to this long
     loops: list[dict[str, Any]] = field(default_factory=list)  # each bot process's loop figures
+    gateway_events: Counter[str] = field(default_factory=Counter)  # dispatches the bot got during the run
     waits: Waits = field(default_factory=Waits)
 
     @property
@@ -503,6 +504,14 @@ class BenchResult:
         ]
         lines.extend(self._cpu_lines())
         lines.extend(self._loop_lines())
+        every = self.presses(self.started)[1]
+        lines.append(
+            f"gateway events sent to the bot during the run, per interaction ({every}): "
+            + (
+                ", ".join(f"{t} {n} ({n / max(every, 1):.2f})" for t, n in self.gateway_events.most_common())
+                or "none"
+            )
+        )
         lines.extend(self._wait_lines())
         lines.extend(self._route_lines(games))
         lines.extend(self._honest_lines())
@@ -1442,13 +1451,14 @@ async def run_bench(config: Config) -> BenchResult:
             processes=config.processes,
         ) as bot:
             _, actions0 = await _db_figures(db_path, config.database_url)
-            since = len(fake.request_log)
+            since, events0 = len(fake.request_log), Counter(fake.gateway_events)
             try:
                 result, h = await _play(config, fake, bot, seating, noop_channel, noop_users)
             finally:
                 with contextlib.suppress(AssertionError):
                     await fake.settle(quiet=0.2, timeout=10)
         result.bot_counters = bot.counters
+        result.gateway_events = fake.gateway_events - events0
         result.loops = bot.loops
         dms = {fake.dm_channel(u).id: channel.id for _, channel, users in seating for u in users}
         result.traffic = analyse(

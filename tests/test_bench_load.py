@@ -48,6 +48,9 @@ async def test_bhargage_tables_play_and_are_measured(tmp_path: Path) -> None:
     run = loop_monitor.window(result.loops[0], result.started, result.started + result.duration)
     assert run["turns"] > 0 and run["lag"] and run["heartbeat"], text
     assert len(run["heartbeat"]) == len(run["heartbeat_written"])
+    # Every interaction reached the bot as one gateway event; the bot asks for no other kind it would drop.
+    assert result.gateway_events["INTERACTION_CREATE"] == result.presses(result.started)[1], text
+    assert set(result.gateway_events) <= {"INTERACTION_CREATE", "THREAD_CREATE"}, text
     # Each table waited on the bot (a press unanswered, a panel not shown yet) and on a player.
     tables = {t for t, _, _ in result.waits.bot} & {t for t, _, _ in result.waits.player}
     assert len(tables) == 2, text
