@@ -1326,12 +1326,12 @@ class BotSide:
         found = [c.counters for c in self.children if c.counters]
         if len(found) < 2:
             return found[0] if found else None
-        return {k: sum(f.get(k) or 0 for f in found) for k in found[0] if k != "loop"}
+        return {k: sum(f.get(k) or 0 for f in found) for k in found[0]}
 
     @property
     def loops(self) -> list[dict[str, Any]]:
-        """Each bot process's event-loop figures (:mod:`bench.loop_monitor`), as it printed them at exit."""
-        return [c.counters["loop"] for c in self.children if c.counters and "loop" in c.counters]
+        """Each bot process's event-loop figures (:mod:`bench.loop_monitor`), as it last saved them."""
+        return [f for c in self.children if (f := c.loop_figures()) is not None]
 
 
 @contextlib.asynccontextmanager
@@ -1363,7 +1363,12 @@ async def bot_side(
             where = db_path if processes == 1 else db_path.parent / f"process-{k}" / db_path.name
             where.parent.mkdir(parents=True, exist_ok=True)
             child = await BotChild.start(
-                fake.api_base, fake.gateway_url, where, database_url=database_url, shards=shards, monitor=True
+                fake.api_base,
+                fake.gateway_url,
+                where,
+                database_url=database_url,
+                shards=shards,
+                monitor=where.parent / f"loop-{k}.json",
             )
             side.children.append(child)
         yield side

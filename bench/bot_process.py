@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 import yarl
 
+from bench import loop_monitor
 from bench.loop_monitor import LOOP_ENV, Monitor
 from bot.__main__ import run
 from bot.edge.app import TavernBot, create_bot
@@ -124,10 +125,9 @@ async def _serve(args: argparse.Namespace, monitor: Monitor | None = None) -> in
     code = await run(settings, bot=bot)
     if probe is not None:
         probe.cancel()
-    figures = counters(bot)
     if monitor is not None:
-        figures["loop"] = monitor.figures()
-    print(json.dumps(figures), flush=True)
+        monitor.save()
+    print(json.dumps(counters(bot)), flush=True)
     return code
 
 
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shards", default=None, help="COUNT:IDS, the shards this process runs (e.g. 2:1)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    monitor = Monitor() if os.environ.get(LOOP_ENV) else None
+    monitor = Monitor(Path(os.environ[LOOP_ENV])) if os.environ.get(LOOP_ENV) else None
     if monitor is not None:
         monitor.watch_heartbeats()
     with asyncio.Runner(loop_factory=monitor.loop if monitor is not None else None) as runner:
@@ -176,6 +176,7 @@ class BotChild:
     errors: list[str] = field(default_factory=list)
     counters: dict[str, Any] | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    monitor: Path | None = None  # where it saves its event loop's figures
     _readers: list[asyncio.Task[None]] = field(default_factory=list)
 
     @classmethod
@@ -187,10 +188,11 @@ class BotChild:
         *,
         database_url: str | None = None,
         shards: tuple[int, tuple[int, ...]] | None = None,
-        monitor: bool = False,
+        monitor: Path | None = None,
     ) -> BotChild:
         """Start the bot process and wait until it is connected and ready (or fail if it exits first);
-        with ``monitor`` it measures its event loop (:mod:`bench.loop_monitor`) and prints that at exit."""
+        with ``monitor`` it measures its event loop (:mod:`bench.loop_monitor`) into that file, saved every
+        second and at exit (``loop_figures``)."""
         extra = ["--database-url", database_url] if database_url else []
         if shards is not None:
             extra += ["--shards", f"{shards[0]}:{','.join(str(i) for i in shards[1])}"]
@@ -201,12 +203,12 @@ class BotChild:
             *("--api", api_base, "--gateway", gateway_url, "--db", str(db_path)),
             *extra,
             cwd=Path(__file__).resolve().parent.parent,
-            env={**os.environ, LOOP_ENV: "1"} if monitor else None,
+            env={**os.environ, LOOP_ENV: str(monitor)} if monitor is not None else None,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,  # its own process group: a kill takes the drawing process with it
         )
-        child = cls(proc)
+        child = cls(proc, monitor=monitor)
         child._readers = [
             asyncio.create_task(child._read_stdout()),
             asyncio.create_task(child._read_stderr()),
@@ -237,6 +239,11 @@ class BotChild:
             line = raw.decode(errors="replace").rstrip()
             if line.startswith(("ERROR ", "CRITICAL ")):
                 self.errors.append(line)
+
+    def loop_figures(self) -> dict[str, Any] | None:
+        """Its event loop's figures as it last saved them (:mod:`bench.loop_monitor`): there even when it
+        had to be killed at its stop."""
+        return loop_monitor.read(self.monitor) if self.monitor is not None else None
 
     def cpu_seconds(self) -> tuple[float, float]:
         """CPU (user + system) used so far by the process, and by its descendants (the drawing process,

@@ -23,23 +23,28 @@ Times are ``time.perf_counter()``, the system's monotonic clock on Linux, which 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import selectors
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from discord import gateway
 
-LOOP_ENV = "TAVERN_BENCH_LOOP"  # set (to anything) in the bot process's environment: measure its loop
+LOOP_ENV = "TAVERN_BENCH_LOOP"  # in the bot process's environment: measure its loop, into this JSON file
 PROBE_SECONDS = 0.1
+SAVE_EVERY = 10  # probes between two saves of the figures: a bot process killed at its stop loses ~1 s
 
 
 class Monitor:
     """Per whole second of ``perf_counter``: busy seconds, the longest turn, turns; plus lag samples and
     heartbeats (due, written, ACK read)."""
 
-    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(self, path: Path | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.path = path  # where the figures are saved every second and at exit (the bench reads them)
         self.clock = clock
         self.seconds: dict[int, list[float]] = {}  # second → [busy s, longest turn s, turns]
         self.lag: list[tuple[float, float]] = []  # (when, seconds late)
@@ -77,12 +82,22 @@ class Monitor:
         return asyncio.SelectorEventLoop(self.selector())
 
     async def probe(self) -> None:
-        """Wake every ``PROBE_SECONDS`` and note how late (runs until cancelled)."""
+        """Wake every ``PROBE_SECONDS`` and note how late, saving the figures every ``SAVE_EVERY`` wakes
+        (runs until cancelled)."""
         while True:
             asked = self.clock()
             await asyncio.sleep(PROBE_SECONDS)
             now = self.clock()
             self.lag.append((asked, max(0.0, now - asked - PROBE_SECONDS)))
+            if len(self.lag) % SAVE_EVERY == 0:
+                self.save()
+
+    def save(self) -> None:
+        """Write the figures to ``path`` whole (a reader never sees half a file)."""
+        if self.path is not None:
+            part = self.path.with_suffix(".part")
+            part.write_text(json.dumps(self.figures()))
+            os.replace(part, self.path)
 
     def watch_heartbeats(self) -> None:
         """Wrap the two gateway methods that see a heartbeat due, written and acknowledged."""
@@ -117,6 +132,14 @@ class Monitor:
             "lag": self.lag,
             "heartbeats": self.heartbeats,
         }
+
+
+def read(path: Path) -> dict[str, Any] | None:
+    """The figures a bot process last saved, or None if it saved none."""
+    try:
+        return json.loads(path.read_text())  # type: ignore[no-any-return]
+    except (OSError, ValueError):
+        return None
 
 
 def window(figures: dict[str, Any], start: float, end: float) -> dict[str, Any]:
