@@ -41,6 +41,7 @@ VARIABLES: tuple[str, ...] = (
     "TAVERN_BOT_DELAY",
     "TAVERN_CALCULATIONS_PER_MINUTE",
     "TAVERN_CHALLENGE_MINUTES",
+    "TAVERN_CLIENT_SECRET",
     "TAVERN_CLAIM_MINUTES",
     "TAVERN_COALESCE_SECONDS",
     "TAVERN_DATABASE_POOL",
@@ -139,6 +140,9 @@ class Settings:
     # Reverse proxies in front of the pages (networks, as text): a request from one of them counts against
     # the limits of the client the proxy names in X-Forwarded-For, not against the proxy's own address.
     web_proxies: tuple[str, ...] = ()
+    # The application's OAuth2 client secret (Developer Portal -> OAuth2): with the pages served, the table
+    # opens as a Discord Activity, whose players sign in by OAuth2 (empty: no Activity).
+    client_secret: str = field(default="", repr=False)
 
     @property
     def web_links(self) -> str | None:
@@ -155,7 +159,7 @@ class Settings:
     def secrets(self) -> list[str]:
         """What no log line may show: the token, and the database password — in the address or as a
         ``password=`` parameter (both are PostgreSQL's) — as written and decoded."""
-        found = [self.token, *([self.web_secret] if self.web_secret else [])]
+        found = [self.token, *(secret for secret in (self.web_secret, self.client_secret) if secret)]
         if self.database_url:
             parts = urlsplit(self.database_url)
             written = [parts.password or ""]
@@ -294,9 +298,10 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
 
 
 def _web(env: Mapping[str, str]) -> dict[str, Any]:
-    """TAVERN_WEB_PORT, TAVERN_WEB_HOST, TAVERN_WEB_URL, TAVERN_WEB_SECRET and TAVERN_WEB_PROXIES: where the
-    pages listen, the address people reach them by (else this machine's, which only it can open), the links'
-    key, and the reverse proxies whose X-Forwarded-For is believed."""
+    """TAVERN_WEB_PORT, TAVERN_WEB_HOST, TAVERN_WEB_URL, TAVERN_WEB_SECRET, TAVERN_WEB_PROXIES and
+    TAVERN_CLIENT_SECRET: where the pages listen, the address people reach them by (else this machine's,
+    which only it can open), the links' key, the reverse proxies whose X-Forwarded-For is believed, and the
+    Activity's OAuth2 secret."""
     port = _port(env, "TAVERN_WEB_PORT")
     host = _host(env, "TAVERN_WEB_HOST", DEFAULT_WEB_HOST)
     url = _url(env, "TAVERN_WEB_URL", "the address people open the pages at")
@@ -326,6 +331,7 @@ def _web(env: Mapping[str, str]) -> dict[str, Any]:
         "web_url": url,
         "web_secret": secret,
         "web_proxies": tuple(proxies),
+        "client_secret": env.get("TAVERN_CLIENT_SECRET", "").strip(),
     }
 
 

@@ -252,6 +252,26 @@ async def test_commands_sync_only_when_the_tree_or_target_changes(
     await bot.close()
 
 
+async def test_a_sync_carries_the_activitys_entry_point_command(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    """With Activities turned on, Discord holds the app's Entry Point command and refuses (50240) a global
+    overwrite without it, registering nothing: the sync sends it back as held, and the commands register."""
+    fake = fake_discord
+    launch = fake.enable_activities()
+    await (await start_bot()).close()
+    assert fake.command_syncs() == 1 and not fake.rejections(50240)
+    held = {c["name"]: c for c in fake.commands()}
+    assert held["launch"]["id"] == launch["id"] and held["launch"]["handler"] == 2  # the same command, kept
+    assert {"tavern", "bhargage"} <= set(held)
+    assert await main_mod.sync(settings) == 0  # forced: carried again
+    assert fake.command_syncs() == 2 and not fake.rejections(50240)
+    assert [c["id"] for c in fake.commands() if c["type"] == 4] == [launch["id"]]
+    dev = dataclasses.replace(settings, dev_guild_id=fake.guild.id)
+    await (await start_bot(dev)).close()  # a dev guild's sync carries none: the Entry Point is global only
+    assert fake.command_syncs() == 3 and not any(c["type"] == 4 for c in fake.commands(fake.guild))
+
+
 async def test_python_m_bot_sync_forces_a_sync(
     fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
 ) -> None:

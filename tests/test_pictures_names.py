@@ -26,7 +26,7 @@ from bot.pictures.text import FILES, Face, face_font, face_of, font
 from bot.pictures.writing import forget, length, write
 from bot.render import bhargage_scenes as rb
 from bot.render import cribbage_scenes as rc
-from bot.render import deluxe as rd
+from bot.render import deluxe_scenes as rs
 from bot.render import picture_names
 from bot.rules import bhargage as bh
 from bot.rules import cribbage as C
@@ -174,7 +174,7 @@ PICTURES: dict[str, Callable[[str], tuple[bytes, str, Where]]] = {
     "cribbage board": lambda n: board_of(rc.board_scene(cribbage_state(), ("Bo", "Cy", n)), 2),
     "cribbage show": lambda n: show_of(cribbage_show((n, n, n))),
     "deluxe table": lambda n: show_of(
-        rd.table_scene(sample_sheet.fullest(sample_sheet.deluxe_tables(0, 3))[-1], (n, "Bo", "Cy"))
+        rs.table_scene(sample_sheet.fullest(sample_sheet.deluxe_tables(0, 3))[-1], (n, "Bo", "Cy"))
     ),
 }
 

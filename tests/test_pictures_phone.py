@@ -21,7 +21,7 @@ from bot.pictures.parts import PEG_COLOURS, Row
 from bot.pictures.text import ELLIPSIS, clean, drawable, left_out
 from bot.render import bhargage_scenes as rb
 from bot.render import cribbage_scenes as rc
-from bot.render import deluxe as rd
+from bot.render import deluxe_scenes as rs
 from bot.render.board import MARK, _column, draw_board
 from bot.render.board import Lane as TextLane
 from bot.rules import bhargage as bh
@@ -151,7 +151,7 @@ def test_the_text_board_and_the_picture_mark_the_same_holes() -> None:
 def table(players: int, names: tuple[str, ...]) -> tuple[D.View, bytes]:
     view = sample_sheet.fullest(sample_sheet.deluxe_tables(0, players))[-1]
     with speaking(ENGLISH):
-        return view, draw(rd.table_scene(view, names[:players]))
+        return view, draw(rs.table_scene(view, names[:players]))
 
 
 def caption_tops(scene: Scene) -> list[int]:
@@ -182,7 +182,7 @@ def test_the_table_reads_on_a_phone_with_every_name(players: int) -> None:
     _, swapped = table(players, tuple(reversed(NAMES[:players])))
     other = on_phone(full(swapped))
     with speaking(ENGLISH):
-        scene = rd.table_scene(view, NAMES[:players])
+        scene = rs.table_scene(view, NAMES[:players])
     caption_font = scene_module.font(scene_module.CAPTION_SIZE, True)
     for seat, top in enumerate(caption_tops(scene)[:players]):
         start = scene_module.MARGIN + (caption_font.getlength("» ") if view.turn == seat else 0)
@@ -226,7 +226,7 @@ def test_a_deluxe_hand_is_five_cards_a_line_for_a_phone() -> None:
     hand = D.view(D.start(0, 6)[0], 0).hand
     assert len(hand) == 10
     with speaking(ENGLISH):
-        im = full(draw(rd.hand_scene(hand)))
+        im = full(draw(rs.hand_scene(hand)))
     card_on_phone = scene_module.LARGE * PHONE / im.width
     assert card_on_phone >= 60, f"cards {card_on_phone:.0f} px wide on a phone"
     assert im.height > im.width / 2, "two lines of five"
@@ -291,8 +291,8 @@ def test_a_name_no_font_can_draw_is_the_seat_number_never_a_question_mark() -> N
 def test_the_table_and_the_board_write_every_script() -> None:
     view = sample_sheet.fullest(sample_sheet.deluxe_tables(0, 3))[-1]
     with speaking(ENGLISH):
-        odd = draw(rd.table_scene(view, ("陈伟", "مريم", "Ana 𓀀")))
-        plain = draw(rd.table_scene(view, ("Player 1", "Player 2", "Player 3")))
+        odd = draw(rs.table_scene(view, ("陈伟", "مريم", "Ana 𓀀")))
+        plain = draw(rs.table_scene(view, ("Player 1", "Player 2", "Player 3")))
     assert odd != plain  # Chinese and Arabic are drawn; the name with a hieroglyph is "Player 3"
     forest = card("forest")
     assert card_png(forest, "Forest 森林") != card_png(forest, "Forest")

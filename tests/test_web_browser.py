@@ -35,7 +35,7 @@ from bot.services.links import LIVE_SECONDS
 from bot.settings import Settings
 from tests.browser import Chromium, Tab, Traffic, chromium_or_skip
 from tests.conftest import StartBot
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, FakeUser
 from tests.test_bhargage_discord import SEED, challenge, play_out, step
 from tests.test_deluxe_discord import live_panel, open_table, play_turn, to_move
 
@@ -265,6 +265,102 @@ async def deluxe_public(bot: TavernBot, table: Table) -> set[Card]:
     return public
 
 
+# ------------------------------------------------------------------------------------------- the table
+
+
+async def the_table_shows_whose_turn_and_the_newest_call_first(
+    fake: FakeDiscord, tab: Tab, table: Table
+) -> None:
+    """The seat the table waits for is marked (and said to a screen reader), its idle time counts on in the
+    page with no request, and the calls run newest first with no prompt to a player, though the channel
+    had them."""
+    [waited] = table.waiting_for()
+    name = table.names[waited]
+    marked = await tab.evaluate(
+        "() => Array.from(document.querySelectorAll('#felt .seat.turn[aria-current=\"true\"] .seat-name'),"
+        " (e) => e.textContent)"
+    )
+    assert marked == [name], marked
+    turn = await tab.text("#felt .turn-who")
+    assert name in turn and await tab.evaluate("document.getElementById('turn-said').textContent") == turn
+    asked = len(tab.traffic.requests)
+    first = await tab.wait_for("() => document.querySelector('#felt .idle-time').textContent")
+    assert re.fullmatch(r"\d+:\d\d", first), first
+    await tab.wait_for(
+        "(first) => document.querySelector('#felt .idle-time').textContent !== first", first, timeout=WAIT
+    )
+    assert len(tab.traffic.requests) == asked, "the idle time asked the server"
+    seqs = await tab.evaluate(
+        "() => Array.from(document.querySelectorAll('#log .call-list > li.call'),"
+        " (li) => Number(li.dataset.seq))"
+    )
+    assert len(seqs) >= 3 and seqs == sorted(seqs, reverse=True) and seqs[0] == table.seq, seqs
+    newest = await tab.text("#log .call.newest")
+    _, played = table.state.pile[-1]
+    with speaking("en"):
+        assert face_name(played) in newest, newest
+    told = "\n".join(m.content for m in fake.channel_messages(fake.channel))
+    log = await tab.text("#log")
+    for prompt in ("your turn", "on your panel"):
+        assert prompt in told, f"the channel had no {prompt!r}: nothing to check"
+        assert prompt not in log, f"{prompt!r} is in the page's log: {log}"
+
+
+RECTS = """() => Object.fromEntries(['felt', 'log'].map((id) => {
+  const r = document.getElementById(id).getBoundingClientRect();
+  return [id, {left: r.left, right: r.right, top: r.top, bottom: r.bottom}];
+}))"""
+
+
+async def side_by_side_on_a_desktop(tab: Tab, size: tuple[int, int]) -> None:
+    """The table and its calls side by side from 1000 px (the calls on the right, level with the table),
+    one above the other on a phone (the table first)."""
+    rects = await tab.evaluate(RECTS)
+    felt, log = rects["felt"], rects["log"]
+    if size[0] >= 1000:
+        assert log["left"] >= felt["right"] and abs(log["top"] - felt["top"]) < 2, rects
+    else:
+        assert log["top"] >= felt["bottom"], rects
+
+
+async def keyboard_steps_leave_no_ring_around_the_page(tab: Tab) -> None:
+    """Stepping with the keyboard to a step where the link pressed is gone puts the focus on the replay's
+    region (where reading resumes), with no focus ring around the whole page."""
+    await tab.run(tab.page.focus("#replay a.step[data-which='last']"))
+    await tab.run(tab.page.keyboard.press("Enter"))
+    await tab.wait_for("() => !!document.querySelector('#replay .score.final')")
+    await tab.wait_for("() => document.activeElement === document.getElementById('replay')")
+    ring = await tab.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert ring == "none", f"the whole replay is ringed ({ring})"
+
+
+NEWEST = "() => Number((document.querySelector('#log .call.newest') || {dataset: {seq: 0}}).dataset.seq)"
+
+
+async def a_draw_shows_as_it_happens_face_down(fake: FakeDiscord, tab: Tab, users: list[FakeUser]) -> None:
+    """A Deluxe draw reaches the page at once, though the channel is told the turn only when it passes: the
+    newest call says it and shows the card face down; the rest of the turn follows in order."""
+    user = to_move(fake, users)
+    said = len([m for m in fake.channel_messages(fake.channel) if "drew from the deck" in m.content])
+    before = await tab.evaluate(NEWEST)
+    drawn = (await fake.click(user, live_panel(fake, user), "Draw from deck")).message
+    await tab.wait_for(f"() => ({NEWEST})() > {before}")
+    newest = await tab.text("#log .call.newest")
+    assert f"{user.name} drew from the deck" in newest, newest
+    faces = await tab.evaluate(
+        "() => Array.from(document.querySelectorAll('#log .call.newest img.card'), (i) => i.alt)"
+    )
+    assert faces[:1] == ["face down"], faces
+    told = [m for m in fake.channel_messages(fake.channel) if "drew from the deck" in m.content]
+    assert len(told) == said, "the channel was told the turn before it passed: nothing held to check"
+    await play_turn(fake, user, drawn)
+    await tab.wait_for(f"() => ({NEWEST})() > {before} + 1")
+    turn = await tab.text("#log .call.newest")
+    assert turn.index("drew from the deck") < turn.index("discarded"), turn  # the turn, in order
+    log = await tab.text("#log")
+    assert log.count(f"{user.name} drew from the deck") == 1, log  # the turn replaced its first part
+
+
 # ------------------------------------------------------------------------------------------- the tests
 
 
@@ -340,6 +436,8 @@ async def test_live_page_follows_moves_and_shows_no_hidden_card(
     document = next(r for r in tab.traffic.responses if r.url == url)
     assert "script-src 'self'" in document.headers["content-security-policy"]  # the policy the page obeys
 
+    await the_table_shows_whose_turn_and_the_newest_call_first(fake, tab, table)
+
     # A live game has no replay and no record (the record's seed would deal every hand).
     replay = await chromium.open()
     tabs.append(replay)
@@ -357,6 +455,7 @@ async def test_live_page_follows_moves_and_shows_no_hidden_card(
 
     for t, size in ((tab, DESKTOP), (phone, PHONE)):
         await no_overflow(t, shots, "live", size)
+        await side_by_side_on_a_desktop(t, size)
         await clean_console(t)
 
 
@@ -377,6 +476,7 @@ async def test_deluxe_hands_never_reach_the_browser(
     await connected(tab, table.seq)
     shown = await tab.text("#table")
     assert all(u.name in shown for u in users), shown
+    await a_draw_shows_as_it_happens_face_down(fake, tab, users)
     delays = []
     for _ in range(3):  # three turns: draws, binds, discards
         user = to_move(fake, users)
@@ -442,6 +542,7 @@ async def test_replay_steps_to_the_stored_final_score(
         assert f"{name} {score}" in final, f"{name} {score} is not in {final!r}"
     back = await goes("hand-")
     assert back != at_end and not await tab.evaluate("!!document.querySelector('#replay .score.final')")
+    await keyboard_steps_leave_no_ring_around_the_page(tab)
     assert await tab.evaluate("window.__marker") == 35, "the replay reloaded the page"
     await clean_console(tab)
     await no_overflow(tab, shots, "replay", DESKTOP)
@@ -479,3 +580,37 @@ async def test_a_revoked_socket_says_why_and_does_not_come_back(
     for tab in (expiring, fresh):
         assert len((await tab.settle()).sockets) == 1
         assert not (await tab.settle()).errors()
+
+
+async def test_the_live_page_pings_and_its_pongs_keep_the_socket(
+    fake_discord: FakeDiscord, web_bot: TavernBot, chromium: Chromium, tabs: list[Tab], seeded: None
+) -> None:
+    """``live.js`` sends ``{"ping": N}`` every 25 s (the page's clock is run forward, not waited for); each
+    is answered, and the one socket stays open."""
+    fake, bot = fake_discord, web_bot
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None and bot.links is not None
+    tab = await chromium.open(width=DESKTOP[0], height=DESKTOP[1])
+    tabs.append(tab)
+    await tab.run(tab.page.clock.install())
+    assert await tab.goto(bot.links.live(table.id, bot.clock())) == 200
+    await connected(tab, table.seq)
+
+    def said(sent: bool, key: str) -> list[int]:
+        found = []
+        for frame in tab.traffic.frames:
+            if frame.sent is sent and isinstance(frame.payload, str) and key in frame.payload:
+                found.append(int(json.loads(frame.payload)[key]))
+        return found
+
+    for n in (1, 2):
+        await tab.run(tab.page.clock.run_for(25_000))
+        deadline = time.monotonic() + WAIT
+        while said(False, "pong") != list(range(1, n + 1)):
+            assert time.monotonic() < deadline, (said(True, "ping"), said(False, "pong"))
+            await asyncio.sleep(0.01)
+    assert said(True, "ping") == [1, 2]
+    assert len((await tab.settle()).sockets) == 1
+    await clean_console(tab)

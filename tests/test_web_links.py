@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.links import LIVE_SECONDS, SERVER_SECONDS, Links, key_from
+from bot.services.links import LIVE_SECONDS, SERVER_SECONDS, SESSION_SECONDS, Links, key_from
 from bot.settings import SettingsError, settings_from_env
 
 NOW = 1_790_000_000.0
@@ -28,6 +28,9 @@ def test_web_settings_from_the_environment(tmp_path: Path) -> None:
     )
     assert (public.web_port, public.web_links) == (None, "https://tavern.example")  # links, no server here
     assert "s" * 32 in public.secrets and "s" * 32 not in repr(public)
+    activity = settings_from_env({**env, "TAVERN_CLIENT_SECRET": " c" * 16})
+    assert activity.client_secret == ("c " * 16).strip() and activity.client_secret in activity.secrets
+    assert activity.client_secret not in repr(activity) and plain.client_secret == ""
     proxied = settings_from_env({**env, "TAVERN_WEB_PROXIES": "127.0.0.1, 10.0.0.0/8,::1"})
     assert proxied.web_proxies == ("127.0.0.1/32", "10.0.0.0/8", "::1/128")
     for name, bad in (
@@ -79,6 +82,26 @@ def test_links_expire_and_say_so() -> None:
     assert made.read("s", server, NOW + SERVER_SECONDS + 3600) is None
     replay = made.token("r", 41, NOW)
     assert made.read("r", replay, NOW + 100 * LIVE_SECONDS) == 41  # shareable: a replay never expires
+
+
+def test_an_activity_session_names_its_user_and_instance_for_an_hour_and_nothing_else() -> None:
+    made = links()
+    session = made.session(1234, "i-987_abc", NOW)
+    assert made.read_session(session, NOW) == (1234, "i-987_abc")
+    assert made.read_session(session, NOW + SESSION_SECONDS - 1) == (1234, "i-987_abc")
+    assert made.read_session(session, NOW + SESSION_SECONDS) is None  # expired: sign in again
+    user, instance, expires, sig = session.split(".")
+    assert made.read_session(f"1235.{instance}.{expires}.{sig}", NOW) is None  # another user
+    assert made.read_session(f"{user}.i-988_abc.{expires}.{sig}", NOW) is None  # another instance
+    assert made.read_session(f"{user}.{instance}.{int(expires) + 9}.{sig}", NOW) is None  # a longer life
+    assert links("another secret entirely").read_session(session, NOW) is None
+    live = made.token("t", 1234, NOW)  # no other kind's token reads as a session, nor a session as one
+    assert made.read_session(live, NOW) is None and made.read("t", session, NOW) is None
+    for junk in ("", "1.2.3", session + "x", "x" * 5000, None, 1234, f"0.{instance}.{expires}.{sig}"):
+        assert made.read_session(junk, NOW) is None
+    for user_id, bad in ((1, "a.b"), (1, "x" * 65), (1, ""), (0, "i")):
+        with pytest.raises(ValueError):
+            made.session(user_id, bad, NOW)
 
 
 def test_the_key_is_never_the_token_and_differs_by_secret() -> None:

@@ -18,15 +18,17 @@ from typing import Any
 import pytest
 
 from bot.base.i18n import speaking
-from bot.edge.web import cards, pages
-from bot.edge.web.sight import Call, Sight, calls, replay_step, sight
+from bot.edge.web import cards, pages, parts
+from bot.edge.web.sight import Call, Sight, calls, plain_lines, replay_step, sight
 from bot.games import GAMES, Seat, Table
 from bot.games.seats import bot_id, bot_name
 from bot.pictures import BACK, Row, Scene
 from bot.render import cribbage_words as cw
 from bot.render import words
+from bot.rules import deluxe as dx
 from bot.rules import pack52
-from bot.rules.decktet import ALL_CARDS
+from bot.rules.decktet import ALL_CARDS, Suit
+from bot.services import record_grammar as g
 from bot.services import replay as rp
 
 HOSTILE = "<script>alert(\"x\")</script> & 'q' \u202eevil\u2066"
@@ -103,6 +105,23 @@ def scene_cards(scene: Scene | None) -> set[Any]:
     return set(scene_list(scene))
 
 
+def table_list(seen: Sight) -> list[Any]:
+    """Every card the table shows face up, in order: the board's scene, then what lies before each seat
+    (a Deluxe seat's melds)."""
+    rows = [seat.row for seat in seen.seats if seat.row is not None]
+    return [*scene_list(seen.scene), *(c for row in rows for group in row.groups for c in group)]
+
+
+def faces_drawn(fragment: str) -> Counter[str]:
+    """The card faces a fragment draws (a hand's or the deck's backs and the suits' symbols are not faces)."""
+    return Counter(re.findall(r'<img class="card[^"]*" src="/c/en/([^"]+)"', fragment))
+
+
+def backs_drawn(fragment: str) -> list[str]:
+    """Every face-down card a fragment draws for a hidden hand or the deck, as its whole tag."""
+    return re.findall(r'<img class="back"[^>]*>', fragment)
+
+
 def card_marks(card: Any) -> list[str]:
     """What would give a card away in a page: its picture's path, its alt text, its name as text."""
     paths = {cards.card_file(card, "count"), cards.card_file(card, "suits")}
@@ -177,13 +196,13 @@ def test_a_live_table_shows_its_score_and_every_board_card(game: str, players: i
         assert seen.game == game and seen.seq == replay.steps[index].last
         assert html.escape(seen.score) in fragment
         assert seen.scene is not None
-        for card in scene_cards(seen.scene) | scene_cards(said.scene):
+        for card in set(table_list(seen)) | scene_cards(said.scene):
             assert f'alt="{html.escape(cards.card_words(card))}"' in fragment, (game, index, card)
         for line in seen.board:
-            assert html.escape(line) in fragment
+            assert parts.line_html(line) in fragment
         for line in said.lines:
             assert "**" not in line and "<@" not in line and "\u202e" not in line
-            assert html.escape(line) in fragment
+            assert parts.line_html(line) in fragment or html.escape(line) in fragment  # (a score table)
         page = pages.live_page(seen, [said], lang="en", ws_path="/t/41.9.sig/ws", replay_url="/r/41.sig")
         assert_safe(page)
         assert 'id="table"' in page and 'data-ws="/t/41.9.sig/ws"' in page and fragment in page
@@ -200,10 +219,15 @@ def test_no_card_of_a_hidden_hand_the_deck_or_the_crib_is_ever_shown(game: str, 
         table = replay.at(index)
         seen = sight(table)
         fragment = pages.table_html(seen, [], "en")
-        drawn = Counter(re.findall(r'src="/c/en/([^"]+)"', fragment))
         assert seen.scene is not None
-        assert drawn == Counter(cards.card_file(c, seen.scene.worth) for c in scene_list(seen.scene))
-        secret = hidden(game, table.state) - set(scene_list(seen.scene))  # Deluxe: a twin may be public
+        shown = table_list(seen)
+        assert faces_drawn(fragment) == Counter(cards.card_file(c, seen.scene.worth) for c in shown)
+        # a hand and the deck are face down: the same picture, no words, whatever the cards
+        assert set(backs_drawn(fragment)) <= {
+            '<img class="back" src="/c/en/back.png" alt="" width="46" height="64">',
+            '<img class="back" src="/c/en/back.png" alt="" width="64" height="90">',
+        }
+        secret = hidden(game, table.state) - set(shown)  # Deluxe: a twin may be public
         checked += bool(secret)
         for card in secret:
             for mark in card_marks(card):
@@ -221,7 +245,7 @@ def test_the_three_player_crib_card_and_the_crib_stay_face_down() -> None:
     cut = next(i for i, s in enumerate(replay.steps) if replay.at(i).state.phase.name == "PLAY")
     seen, _, fragment = step_html(replay, cut)
     assert BACK in scene_cards(seen.scene)
-    assert fragment.count('alt="face down"') == 4 and fragment.count('src="/c/en/back.png"') == 4
+    assert fragment.count('alt="face down"') == 4 and faces_drawn(fragment)["back.png"] == 4
 
 
 def test_a_show_is_told_with_everyones_cards_as_they_were_shown() -> None:
@@ -444,4 +468,200 @@ def test_a_board_without_a_picture_says_its_alt_text() -> None:
     seen = sight(replay_of("bhargage", 2).at(2))
     bare = replace(seen, scene=None, alt='Board <b> "x"')
     fragment = pages.table_html(bare, [], "en")
-    assert "Board &lt;b&gt; &quot;x&quot;" in fragment and "<img" not in fragment
+    assert "Board &lt;b&gt; &quot;x&quot;" in fragment and not faces_drawn(fragment)
+
+
+# ------------------------------------------------------------------------------------------------ the table
+
+
+def seat_items(fragment: str) -> list[str]:
+    """Each seat's place in a fragment, top row then bottom row, as its HTML."""
+    return re.findall(r'<li class="seat seat\d[^"]*".*?</li>', fragment)
+
+
+@pytest.mark.parametrize(("game", "players"), list(tables()))
+def test_each_seat_shows_how_many_cards_it_holds_never_which(game: str, players: int) -> None:
+    """Every seat is at the table with its score and its hand face down, counted (the backs, the words),
+    and the deck's size is said: counts only, from the state, whatever the step."""
+    replay = replay_of(game, players)
+    for index in range(0, len(replay.steps), max(1, len(replay.steps) // 25)):
+        table = replay.at(index)
+        state = table.state
+        seen, _, fragment = step_html(replay, index)
+        if seen.over:
+            continue
+        assert [s.name for s in seen.seats] == list(seen.players)
+        assert [s.held for s in seen.seats] == [len(h) for h in state.hands]
+        assert seen.deck == len(state.deck)
+        items = seat_items(fragment)
+        places = dict(zip(re.findall(r'class="seat-name">([^<]*)<', "".join(items)), items, strict=True))
+        assert len(places) == players
+        for seat in seen.seats:
+            place = places[html.escape(seat.name)]
+            gone = seat.gone and "Left the game" in place
+            held = f"{seat.held} card in hand" if seat.held == 1 else f"{seat.held} cards in hand"
+            assert gone or held in place, (index, seat, place)
+            assert gone or len(backs_drawn(place)) == min(seat.held or 0, parts.HAND_BACKS)
+        deck = f"{seen.deck} cards in the deck" if seen.deck != 1 else "1 card in the deck"
+        assert deck in fragment
+
+
+@pytest.mark.parametrize(("game", "players"), list(tables()))
+def test_the_seats_the_game_waits_for_are_marked_and_said(game: str, players: int) -> None:
+    """Whose turn it is is unmistakable: the seat's place is marked (and ``aria-current``), the bar above the
+    table says it in words, with the time of the last move for the page to count the idle time from."""
+    replay = replay_of(game, players)
+    for index in (1, len(replay.steps) // 3, len(replay.steps) // 2):
+        table = replay.at(index)
+        table = replace(table, last_action_at=1_700_000_042.0)
+        with speaking("en"):
+            seen = sight(table)
+            fragment = pages.table_html(seen, [], "en")
+        waited = set(table.waiting_for())
+        assert {n for n, s in enumerate(seen.seats) if s.turn} == waited
+        marked = [item for item in seat_items(fragment) if 'aria-current="true"' in item]
+        assert len(marked) == len(waited) and all(" turn" in m and "To play" in m for m in marked)
+        with speaking("en"):
+            said = " ".join(g.plain(table.adapter.waiting_text(table), lambda uid: "?"))
+        bar = re.search(r'<div class="turn-bar">(.*?)</div>', fragment)
+        assert bar is not None and html.escape(said.split(" ")[0]) in bar[1]
+        assert '<time class="idle-time" data-since="1700000042">' in bar[1]
+
+
+def test_a_watcher_sees_the_seats_around_the_board_and_a_player_their_own_at_the_bottom() -> None:
+    """A watcher's page seats the first half across the top and the rest back along the bottom; a
+    player's (the Activity's) has their own seat alone at the bottom and the others across the top in turn
+    after it, and the empty slot for their own panel under the table."""
+    replay = replay_of("deluxe", 4)
+    seen = sight(replay.at(30))
+    names = [html.escape(s.name) for s in seen.seats]
+
+    def rows(fragment: str) -> list[list[str]]:
+        top = fragment[fragment.index('<ul class="seats top"') : fragment.index('<div class="centre">')]
+        bottom = fragment[fragment.index('<ul class="seats bottom"') : fragment.index('id="own-seat"')]
+        return [[n for n in re.findall(r'class="seat-name">([^<]*)<', row)] for row in (top, bottom)]
+
+    watched = pages.table_html(seen, [], "en")
+    assert rows(watched) == [[names[0], names[1]], [names[3], names[2]]]
+    assert '<section id="own-seat" class="own" data-seat="" hidden></section>' in watched
+    played = pages.table_html(seen, [], "en", viewer=2)
+    assert rows(played) == [[names[3], names[0], names[1]], [names[2]]]
+    assert '<section id="own-seat" class="own" data-seat="2" hidden></section>' in played
+    assert played.index('id="felt"') < played.index('id="own-seat"') < played.index('id="log"')
+
+
+@pytest.mark.parametrize(("game", "players"), list(tables()))
+def test_the_log_is_newest_first_without_prompts_or_the_text_pegboard(game: str, players: int) -> None:
+    """The calls of the last steps, newest first (the newest marked), none of the lines calling a player
+    to act (the announcement's ping: "your turn", "your new hand is on your panel") and, where the board
+    draws the pegs, none of the pegboard in text."""
+    replay = replay_of(game, players)
+    prompts: set[str] = set()
+    pegboards: set[str] = set()  # the lines of the code blocks the channel was told (not a score table's)
+    said: list[Call] = []
+    for index in range(len(replay.steps)):
+        table = replay.at(index)
+        with speaking("en"):
+            told = table.adapter.announce(table, replay.steps[index].events)
+            if told.ping:
+                prompts.update(g.plain(told.ping, lambda uid: "?"))
+            text, code = plain_lines("\n".join(told.messages), lambda uid: "?")
+            pegboards.update(line for n, line in enumerate(text) if n in code and "|" not in line)
+            said.append(calls(table, replay.steps[index].events))
+    assert prompts, "the game calls nobody to act: nothing to check"
+    kept = [c for c in said if c.lines or c.scene is not None]
+    seen = sight(replay.at(len(replay.steps) // 2))
+    fragment = pages.table_html(seen, kept, "en")
+    log = fragment[fragment.index('id="log"') :]
+    seqs = [int(n) for n in re.findall(r'<li class="call[^"]*" data-seq="(\d+)"', log)]
+    assert seqs == sorted(seqs, reverse=True) and len(seqs) == len(kept)
+    newest = re.findall(r'<li class="call newest" data-seq="(\d+)"', log)
+    assert newest == [str(seqs[0])]
+    lines = {line for c in kept for line in c.lines}
+    for prompt in prompts:
+        tail = prompt.split(":", 1)[-1].split(",", 1)[-1].strip()  # the words after the name(s)
+        assert not any(tail in line for line in lines), (prompt, tail)
+    if game in ("bhargage", "cribbage"):  # the board draws the pegs: the channel's text of them is left out
+        assert pegboards, "the channel was told no pegboard: nothing to check"
+        assert '<pre class="code">' not in log and not any(c.code for c in kept)
+        assert not pegboards & lines
+
+
+def test_a_shows_picture_comes_with_its_own_lines_before_the_next_hands_deal() -> None:
+    """A step that shows the hands and deals the next one: the show's cards come right after the show's
+    lines, before the new hand's "deals" line (as Discord shows the picture with its message)."""
+    for game in ("bhargage", "cribbage"):
+        replay = replay_of(game, 2)
+        checked = 0
+        for index, step in enumerate(replay.steps):
+            table = replay.at(index)
+            with speaking("en"):
+                said = calls(table, step.events)
+            if said.scene is None or said.scene_at is None or said.scene_at == len(said.lines):
+                continue
+            fragment = pages.table_html(sight(table), [said], "en")
+            log = fragment[fragment.index('id="log"') :]
+            scene = log.index('<div class="scene">')
+            after = said.lines[said.scene_at]
+            assert "deal" in after.lower(), after
+            assert log.index(parts.line_html(after)) > scene, (game, index)
+            assert log.index(parts.line_html(said.lines[said.scene_at - 1])) < scene
+            checked += 1
+        assert checked, f"{game}: no step both shows and deals"
+
+
+def test_suits_are_the_bots_own_pictures() -> None:
+    """No suit emoji reaches a page (they need a colour-emoji font the page does not ship): each is the
+    bot's symbol, a picture with the suit's name as its alt text."""
+    emoji = [suit.emoji.rstrip("\ufe0f") for suit in Suit]
+    replay = replay_of("deluxe", 2)
+    drawn: set[str] = set()
+    for index in range(0, len(replay.steps), 7):
+        _, _, fragment = step_html(replay, index)
+        page = pages.replay_page(replay_step(replay, index), lang="en", record_path="/r/x/record")
+        for text in (fragment, page):
+            assert not any(e in text for e in emoji), index
+        drawn.update(re.findall(r'<img class="suit" src="/c/en/u\d\.png" alt="([A-Za-z]+)"', fragment))
+    assert drawn == {words.suit(s) for s in Suit}
+    for n in range(6):
+        png = cards.card_png(f"u{n}.png", "en")
+        assert png is not None and png.startswith(b"\x89PNG") and png == cards.card_png(f"u{n}.png", "it")
+    assert cards.card_png("u6.png", "en") is None and cards.card_png("u01.png", "en") is None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_deluxe_turn_shows_its_moves_in_order_a_draw_face_down(players: int) -> None:
+    """Each move of a Deluxe turn is drawn in the order it was made — a draw from the deck as a card back
+    (the event names no card), the cards taken, bound and discarded — right after the lines telling them,
+    before a hand's score or the next deal told in the same step."""
+    replay = replay_of("deluxe", players)
+    draws = ends = 0
+    for index, step in enumerate(replay.steps):
+        table = replay.at(index)
+        with speaking("en"):
+            said = calls(table, step.events)
+        kinds = [
+            e
+            for e in step.events
+            if isinstance(e, dx.CardDrawn | dx.QueueTaken | dx.MeldBound | dx.CardDiscarded)
+        ]
+        if not kinds:
+            continue
+        assert said.scene is not None and said.scene_at is not None
+        [row] = said.scene.parts
+        assert isinstance(row, Row)
+        groups = [
+            group for group, label in zip(row.groups, row.labels, strict=True) if label != "Ace to its pile"
+        ]
+        for event, group in zip(kinds, groups, strict=True):
+            if isinstance(event, dx.CardDrawn):
+                assert group == (BACK,)
+                draws += 1
+            elif isinstance(event, dx.CardDiscarded):
+                assert group == (event.card,)
+            else:
+                assert group == tuple(event.cards)
+        if said.code:  # a hand scored in this step: its sheet comes after the moves' cards
+            assert said.scene_at < min(said.code)
+            ends += 1
+    assert draws and ends

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import comb
 from typing import Literal
 
 from bot.ai.bhargage_cards import MASK, NCARDS, RANK, VAL
@@ -161,13 +160,6 @@ def play_why(view: bh.SeatView, advice: PlayAdvice) -> PlayWhy:
         race=race,
         points_pick=points_pick,
     )
-
-
-def chance_held(cards: int, unseen: int, held: int) -> float:
-    """The chance that a hand of ``held`` cards drawn from ``unseen`` holds at least one of ``cards``."""
-    if held <= 0 or cards <= 0 or unseen <= 0:
-        return 0.0
-    return 1.0 - comb(unseen - cards, held) / comb(unseen, held)
 
 
 def keep_why(

@@ -12,13 +12,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import comb
 from typing import Literal
 
 from bot.ai.cribbage_discard import DiscardLine
 from bot.ai.cribbage_play import PlayAdvice, evaluate
 from bot.rules import cribbage as cr
-from bot.rules.cribbage_scoring import LIMIT, ScoreItem, ScoreKind, peg_items, set_kind, show_total
+from bot.rules.cribbage_scoring import LIMIT, ScoreItem, ScoreKind, peg_items, set_kind, show_runs, show_total
 from bot.rules.pack52 import FULL_PACK, Card, Suit
 
 NEAR = 20  # a side this close to the target is in the race: the coach says what each needs
@@ -176,13 +175,6 @@ def play_why(view: cr.SeatView, advice: PlayAdvice) -> PlayWhy:
     )
 
 
-def chance_held(cards: int, unseen: int, held: int) -> float:
-    """The chance that a hand of ``held`` cards drawn from ``unseen`` holds at least one of ``cards``."""
-    if held <= 0 or cards <= 0 or unseen <= 0:
-        return 0.0
-    return 1.0 - comb(unseen - cards, held) / comb(unseen, held)
-
-
 def held_items(kept: Sequence[Card]) -> tuple[ScoreItem, ...]:
     """What kept cards score among themselves before the starter, as the show counts them (C5): fifteens,
     pairs, the longest runs, a four-card flush. His nob waits for the starter."""
@@ -200,23 +192,11 @@ def held_items(kept: Sequence[Card]) -> tuple[ScoreItem, ...]:
         for group in by_rank.values()
         if len(group) >= 2
     ]
-    items += _runs(by_rank)
+    items += show_runs(by_rank)
     suit: Suit = kept[0].suit
     if len(kept) == 4 and all(c.suit is suit for c in kept):
         items.append(ScoreItem("flush", 4, tuple(kept)))
     return tuple(items)
-
-
-def _runs(by_rank: dict[int, list[Card]]) -> list[ScoreItem]:
-    best: list[int] = []
-    current: list[int] = []
-    for r in sorted(by_rank):
-        current = [*current, r] if current and r == current[-1] + 1 else [r]
-        if len(current) > len(best):
-            best = current
-    if len(best) < 3:
-        return []
-    return [ScoreItem("run", len(best), combo) for combo in itertools.product(*(by_rank[r] for r in best))]
 
 
 def keep_why(line: DiscardLine, dealt: Sequence[Card], race: Race | None = None) -> KeepWhy:

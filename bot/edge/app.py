@@ -56,6 +56,21 @@ EXTENSIONS: list[str] = [
 # bot_state key of the hash of the command tree last synced (and where to): a restart with the same commands
 # does not sync again (Discord rate-limits syncs, and a global one is slow to show).
 SYNC_STATE_KEY = "command_sync"
+# Discord's PRIMARY_ENTRY_POINT command type: the Activity's "Launch" command, which Discord makes when the
+# operator turns Activities on. A global bulk overwrite must carry it back as Discord holds it, or Discord
+# refuses the whole overwrite (50240) and registers no command at all.
+ENTRY_POINT = 4
+ENTRY_FIELDS = (
+    "id",
+    "type",
+    "handler",
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "contexts",
+    "integration_types",
+)
 # How long closing waits for presses in flight; ``docker stop`` kills after 10 s.
 DRAIN_SECONDS = 5.0
 # The heartbeat's database query must answer within this.
@@ -246,11 +261,29 @@ class TavernBot(commands.AutoShardedBot):
         if not force and await self.store.get_state(SYNC_STATE_KEY) == digest:
             log.info("Commands unchanged since the last sync (%s): not syncing", digest[:12])
             return None
-        synced = await self.tree.sync(guild=guild)
+        app_id = self.application_id
+        if app_id is None:
+            raise discord.app_commands.MissingApplicationID
+        payload = await self.command_payload(guild)
+        if guild is None:
+            payload += await self._entry_points(app_id)
+            synced = await self.http.bulk_upsert_global_commands(app_id, payload)
+        else:  # (an Entry Point command is global only)
+            synced = await self.http.bulk_upsert_guild_commands(app_id, guild.id, payload)
         await self.store.set_state(SYNC_STATE_KEY, digest)
         where = f"dev guild {guild.id}" if guild is not None else "global"  # i18n: not text
         log.info("Synced %d commands (%s, %s)", len(synced), where, digest[:12])
         return len(synced)
+
+    async def _entry_points(self, app_id: int) -> list[dict[str, Any]]:
+        """The app's Entry Point command as Discord holds it (none until Activities are turned on), to send
+        back unchanged with the global commands: one request more per sync, and never a refused sync."""
+        held = await self.http.get_global_commands(app_id)
+        return [
+            {key: command[key] for key in ENTRY_FIELDS if key in command}  # type: ignore[literal-required]
+            for command in held
+            if command.get("type") == ENTRY_POINT
+        ]
 
     # ------------------------------------------------------------------------------------------ health
 

@@ -51,6 +51,7 @@ ROUTES = (
     "GET /users/@me",
     "GET /oauth2/applications/@me",
     "GET /gateway/bot",
+    "GET /applications/{application_id}/commands",
     "PUT /applications/{application_id}/commands",
     "PUT /applications/{application_id}/guilds/{guild_id}/commands",
     "GET /applications/{application_id}/emojis",

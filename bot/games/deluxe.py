@@ -33,6 +33,7 @@ from bot.games.deluxe_panel import (
 )
 from bot.render import deluxe as R
 from bot.render import deluxe_coach as coach
+from bot.render import deluxe_scenes as scenes
 from bot.render import picture
 from bot.render.lists import chain
 from bot.rules import deluxe as D
@@ -108,7 +109,9 @@ class Deluxe(GameAdapter):
         scores = ", ".join(f"{n} {s}" for n, s in zip(table.names, v.scores, strict=True))
         alt = t("deluxe.board.alt", hand=v.hand_no, scores=scores, target=v.target)
         return Panel(
-            embed=sheet, controls=controls, picture=picture("table.png", R.table_scene(v, table.names), alt)
+            embed=sheet,
+            controls=controls,
+            picture=picture("table.png", scenes.table_scene(v, table.names), alt),
         )
 
     def seat_panel(self, table: Table, seat: int, note: str = "") -> Panel:

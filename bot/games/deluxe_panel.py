@@ -17,6 +17,7 @@ from bot.base.i18n import t, tn
 from bot.base.panel import Button, Control, Embed, Option, Panel, Pick, Picture, Select
 from bot.games import Table
 from bot.render import deluxe as R
+from bot.render import deluxe_scenes as scenes
 from bot.render import picture, words
 from bot.render.refusals import said
 from bot.rules import deluxe as D
@@ -238,7 +239,7 @@ def _hand_picture(hand: Sequence[Card], picked: Sequence[int] = ()) -> Picture |
     if not hand:
         return None
     alt = t("deluxe.panel.hand-alt", cards=", ".join(words.title(c) for c in hand))
-    return picture("hand.png", R.hand_scene(hand, picked), alt)
+    return picture("hand.png", scenes.hand_scene(hand, picked), alt)
 
 
 def pick_hint() -> str:

@@ -99,7 +99,7 @@ def count_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> tuple
         if len(group) >= 2:
             items.append(ScoreItem(set_kind(len(group)), _set_points(len(group)), tuple(group)))
 
-    items.extend(_show_runs(by_rank))
+    items.extend(show_runs(by_rank))
 
     suit = hand[0].suit
     if all(c.suit is suit for c in hand):
@@ -112,7 +112,7 @@ def count_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> tuple
     return tuple(items)
 
 
-def _show_runs(by_rank: dict[int, list[Card]]) -> list[ScoreItem]:
+def show_runs(by_rank: dict[int, list[Card]]) -> list[ScoreItem]:
     """Every distinct run of the longest length ≥ 3: a doubled rank in it makes a double run, and so on."""
     best: list[int] = []
     current: list[int] = []

@@ -4,7 +4,10 @@ reached by guessing (``/t/41`` is not a page; ``/t/41.1767225600.Zq…`` is, unt
 - a **live table** (``/t/<game>.<expires>.<sig>``) expires: whoever was shown the link in Discord may watch
   for a while (``LIVE_SECONDS``), and the summary or ``/tavern tables`` hands out a fresh one;
 - a **replay** of a finished game (``/r/<game>.<sig>``) never expires: it is meant to be shared;
-- a **server page** (``/s/<guild>.<expires>.<sig>``) lists a server's live tables, where its admins allow it.
+- a **server page** (``/s/<guild>.<expires>.<sig>``) lists a server's live tables, where its admins allow it;
+- an **Activity session** (``<user>.<instance>.<expires>.<sig>``, never in an address: the Activity's socket
+  sends it as its first frame) says which Discord user, signed in through OAuth2 in which Activity instance,
+  the page speaks for, for ``SESSION_SECONDS``.
 
 The signature is HMAC-SHA256 over the kind, the id and the time, keyed by ``TAVERN_WEB_SECRET`` (else a key
 derived from the bot's token, so every process of one bot signs alike), cut to 132 bits in URL-safe base64.
@@ -25,12 +28,19 @@ Kind = Literal["t", "r", "s"]  # live table, replay, server page
 
 LIVE_SECONDS = 7 * 24 * 3600  # a live table's link lasts a week: longer than nearly any game's pause
 SERVER_SECONDS = 24 * 3600  # a server page's link lasts a day (it lists what is live now)
+SESSION_SECONDS = 3600  # an Activity's session; then the page signs in again (OAuth2 with prompt "none")
 SIG_CHARS = 22  # 132 bits of the HMAC, URL-safe base64
 
 _EXPIRING = re.compile(
     r"(?P<id>[1-9][0-9]{0,18})\.(?P<exp>[1-9][0-9]{0,10})\.(?P<sig>[A-Za-z0-9_-]{22})", re.ASCII
 )
 _FOREVER = re.compile(r"(?P<id>[1-9][0-9]{0,18})\.(?P<sig>[A-Za-z0-9_-]{22})", re.ASCII)
+_SESSION = re.compile(
+    r"(?P<user>[1-9][0-9]{0,19})\.(?P<instance>[A-Za-z0-9_-]{1,64})\.(?P<exp>[1-9][0-9]{0,10})"
+    r"\.(?P<sig>[A-Za-z0-9_-]{22})",
+    re.ASCII,
+)
+INSTANCE = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # an Activity instance id as this side takes one
 MAX_ID = 2**63 - 1
 
 
@@ -49,8 +59,12 @@ class Links:
     key: bytes = field(repr=False)
 
     def _sig(self, kind: Kind, ident: int, expires: int | None) -> str:
-        message = f"{kind}:{ident}:{expires if expires is not None else '-'}".encode()
-        digest = hmac.new(self.key, message, hashlib.sha256).digest()
+        return self._signed(f"{kind}:{ident}:{expires if expires is not None else '-'}")
+
+    def _signed(self, message: str) -> str:
+        """The signature of ``message``; each kind's messages start with its own letter, so a token of one
+        kind never reads as another's."""
+        digest = hmac.new(self.key, message.encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest).decode()[:SIG_CHARS]
 
     def token(self, kind: Kind, ident: int, now: float) -> str:
@@ -87,6 +101,26 @@ class Links:
         if expires is not None and expires <= now:
             return None
         return ident
+
+    def session(self, user_id: int, instance: str, now: float) -> str:
+        """An Activity session for ``user_id`` in ``instance`` (checked with Discord before this is made),
+        good for ``SESSION_SECONDS``."""
+        if not INSTANCE.fullmatch(instance) or not 0 < user_id <= MAX_ID:
+            raise ValueError("not a user and instance a session can name")
+        expires = int(now) + SESSION_SECONDS
+        return f"{user_id}.{instance}.{expires}.{self._signed(f'a:{user_id}:{instance}:{expires}')}"
+
+    def read_session(self, token: object, now: float) -> tuple[int, str] | None:
+        """The user and instance a session token names, or None: not one, forged, or expired."""
+        if not isinstance(token, str) or len(token) > 128:
+            return None
+        match = _SESSION.fullmatch(token)
+        if match is None or int(match["user"]) > MAX_ID:
+            return None
+        user, instance, expires = int(match["user"]), match["instance"], int(match["exp"])
+        if not hmac.compare_digest(match["sig"], self._signed(f"a:{user}:{instance}:{expires}")):
+            return None
+        return (user, instance) if now < expires else None
 
     def expired(self, kind: Kind, token: object, now: float) -> bool:
         """Whether ``token`` is a genuine link whose time ran out (its page says so, not "not found")."""

@@ -2,7 +2,9 @@
 (the web pages' live fan-out), without the table code knowing who does.
 
 The Discord publisher calls :meth:`Watch.told` once per publish that told the channel something, with the
-events it told, under the table's lock; a listener must be quick and never raise (it copies what it needs
+events it told, under the table's lock — and once per move whose calls the game holds back (a Deluxe turn
+under way: the table's ``pending`` still holds them, and they come again, with the rest of the turn, when it
+is told); a listener must be quick and never raise (it copies what it needs
 and returns: the pages' fan-out builds one message per table and language, and only for tables somebody
 watches). With no listener, telling costs one empty loop. A stored game written outside its table's telling
 is news too (:meth:`Watch.changed`): by another process sharing the store (from the store's notifications),

@@ -98,6 +98,7 @@ from .model import (
     UploadRecord,
     shard_of,
 )
+from .oauth import FakeOAuth
 from .validate import (
     ContractViolation,
     DiscordError,
@@ -234,6 +235,9 @@ def _thread_form(body: dict[str, Any], errors: FormErrors) -> None:
         )
 
 
+ENTRY_POINT = 4  # PRIMARY_ENTRY_POINT, the Activity's Launch command
+
+
 class FakeDiscord:
     """One application, its bot user, a default guild with a ``#tavern`` channel, and whatever tests add."""
 
@@ -264,6 +268,7 @@ class FakeDiscord:
         self.interactions: list[FakeInteraction] = []
         self.listeners: list[Callable[[FakeMessage], object]] = []  # called on every message post/edit/delete
         self.global_commands: list[dict[str, Any]] = []
+        self.oauth = FakeOAuth(lambda: self.app_id)  # an Activity's sign-in and its instances
         self.command_bodies: list[Any] = []  # every bulk command sync's body, as the bot sent it
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.requests: list[tuple[str, str, int]] = []
@@ -560,6 +565,23 @@ class FakeDiscord:
     def commands(self, guild: FakeGuild | None = None) -> list[dict[str, Any]]:
         """The synced command payloads (global, or one guild's)."""
         return list(self.global_commands if guild is None else self.guild_commands.get(guild.id, []))
+
+    def enable_activities(self) -> dict[str, Any]:
+        """What turning Activities on in the Developer Portal does: Discord makes the app's Entry Point
+        command ("Launch", handled by Discord), which a global bulk overwrite must carry from then on."""
+        command = {
+            "id": str(self.ids.next()),
+            "application_id": str(self.app_id),
+            "version": str(self.ids.next()),
+            "type": ENTRY_POINT,
+            "handler": 2,  # DISCORD_LAUNCH_ACTIVITY
+            "name": "launch",
+            "description": "Launch an activity",
+            "contexts": [0, 1, 2],
+            "integration_types": [0, 1],
+        }
+        self.global_commands.append(command)
+        return command
 
     def command_syncs(self) -> int:
         """How many bulk command syncs (``PUT .../commands``, global or guild) the bot has sent."""
@@ -1393,8 +1415,14 @@ class FakeDiscord:
             return await self._callback(request, int(p[1]), p[2])
         if p[0] == "webhooks" and n >= 3:
             return await self._webhook(request, p[2], p[3:])
+        if p == ["oauth2", "token"] and method == "POST":  # (the client's secret, not the bot's token)
+            return await self.oauth.token(request)
+        if p == ["oauth2", "@me"] and method == "GET":  # (a player's bearer token)
+            return self.oauth.me(request, self._application())
         if request.headers.get("Authorization") != f"Bot {self.token}":
             raise DiscordError(401, 0, "401: Unauthorized")
+        if p[0] == "applications" and n == 4 and p[2] == "activity-instances" and method == "GET":
+            return self.oauth.instance(p[1], p[3])
         if p == ["users", "@me"] and method == "GET":
             return _json(self.bot_user.payload())
         if p == ["gateway", "bot"] and method == "GET":
@@ -1463,6 +1491,13 @@ class FakeDiscord:
             body = await request.json()
             self.command_bodies.append(body)
             validate_commands(body)
+            entry = [c for c in body if isinstance(c, dict) and c.get("type") == ENTRY_POINT]
+            if entry and guild_id is not None:
+                raise DiscordError(400, 50035, "Invalid Form Body")  # an Entry Point command is global only
+            if guild_id is None and not entry and any(c["type"] == ENTRY_POINT for c in self.global_commands):
+                raise DiscordError(
+                    400, 50240, "You cannot remove this app's Entry Point command in a bulk update operation"
+                )
             stored = []
             old = {c["name"]: c["id"] for c in self.commands(self.guilds.get(guild_id or 0))}
             for cmd in body:
@@ -2092,6 +2127,8 @@ class FakeDiscord:
         allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}[it.type]
         if it.type == 5 and it.message is None:
             allowed = {4, 5}
+        if it.type != 4 and any(c.get("type") == ENTRY_POINT for c in self.global_commands):
+            allowed = allowed | {12}  # LAUNCH_ACTIVITY, for an app with Activities on
         if ctype not in allowed:
             choices = ", ".join(str(c) for c in sorted(allowed))
             raise DiscordError(
@@ -2123,6 +2160,7 @@ class FakeDiscord:
             msg = it.message
         elif ctype == 9:
             validate_modal_payload(data)
+        launched = self.oauth.launch(it.channel, it.user) if ctype == 12 else None
         it.callback_type, it.callback_data = ctype, data
         if ctype in (4, 5):
             await self._sent_in(it.channel)
@@ -2132,7 +2170,7 @@ class FakeDiscord:
             "interaction": {
                 "id": str(it.id),
                 "type": it.type,
-                "activity_instance_id": None,
+                "activity_instance_id": launched.id if launched else None,
                 "response_message_id": str(msg.id) if msg else None,
                 "response_message_loading": ctype == 5,
                 "response_message_ephemeral": bool(msg and msg.ephemeral),

@@ -267,14 +267,14 @@ def _commands(body: list[Any], add: Add, locales: frozenset[str]) -> None:
 
 def _command(command: dict[str, Any], at: Path, kind: int, add: Add, locales: frozenset[str]) -> None:
     chat = kind == CHAT_INPUT
-    _text(command, at, add, locales, chat=chat, described=chat)
+    _text(command, at, add, locales, chat=chat, described=kind in (CHAT_INPUT, ENTRY_POINT))
     if not chat:  # a user or message command's name: 1-32 characters, any case, spaces too
         names = [(None, command.get("name")), *((command.get("name_localizations") or {}).items())]
         for locale, name in names:
             if not (isinstance(name, str) and 1 <= len(name) <= MENU_NAME_MAX):
                 path = (*at, "name") if locale is None else (*at, "name_localizations", locale)
                 add(path, f"{name!r}: a user or message command's name has 1-{MENU_NAME_MAX} characters")
-        if command.get("description"):
+        if kind in (USER, MESSAGE) and command.get("description"):
             add((*at, "description"), "a user or message command takes an empty description")
         if command.get("options"):
             add((*at, "options"), "options are for chat-input commands only")
@@ -295,10 +295,8 @@ def _text(
             for locale in table:
                 if locale not in locales:
                     add((*at, key, locale), f"{locale!r} is not one of Discord's locales")
-    if not chat:
-        return
     for locale, name in [(None, item.get("name")), *((item.get("name_localizations") or {}).items())]:
-        if not chat_name_ok(name):
+        if chat and not chat_name_ok(name):
             path = (*at, "name") if locale is None else (*at, "name_localizations", locale)
             add(path, f"{name!r} breaks the naming rule (1-32 lower-case letters, digits, - _ ')")
     if described:

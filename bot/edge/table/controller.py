@@ -1,8 +1,9 @@
 """The table controller: one path for every click and command of every game, and the one timer, built from
 collaborators that each own their part — where a table lives (``places``), the seats' private panels
 (``panels``), telling the table (``publisher``, over the session core), the computer players
-(``computer``), the timer (``timers``), a seated player's presses (``presses``) and the commands and
-lobby presses (``commands``). Nothing here knows a game's rules: that is each game's adapter."""
+(``computer``), the timer (``timers``), a seated player's presses (``presses``; from the Activity's
+page, ``page``) and the commands and lobby presses (``commands``). Nothing here knows a game's rules: that
+is each game's adapter."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from bot.base.refusals import UserFacingError
 from bot.edge.table.commands import Commands
 from bot.edge.table.computer import ComputerPlayers
 from bot.edge.table.host import Host, Interaction
+from bot.edge.table.page import PagePresses
 from bot.edge.table.panels import PrivatePanels
-from bot.edge.table.places import Places
+from bot.edge.table.places import ACTIVITY, Places
 from bot.edge.table.presses import Presses
 from bot.edge.table.publisher import Publisher
 from bot.edge.table.timers import Timers
@@ -35,6 +37,7 @@ class TableController:
         self.timers = Timers(host, self.places, self.publisher, self.computer)
         self.presses = Presses(host, self.panels, self.publisher, self.ledger)
         self.commands = Commands(host, limits, self.places, self.panels, self.publisher, self.presses)
+        self.page = PagePresses(host, self.publisher, self.ledger)  # the Activity's door (``page``)
 
     async def lobby_click(self, interaction: Interaction, click: Click) -> None:
         await self.commands.lobby_press(interaction, click)
@@ -47,6 +50,11 @@ class TableController:
             raise UserFacingError("tavern.table.gone") from err
         if click.verb == "rematch":
             await self.commands.rematch(interaction, table)
+            return
+        if (
+            click.verb == ACTIVITY
+        ):  # anyone may open the table in Discord: the Activity shows what they may see
+            await interaction.response.launch_activity()
             return
         seat = table.seat_of(interaction.user.id)
         if seat is None:

@@ -37,6 +37,7 @@ log = logging.getLogger("tavern.controller")
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 UNKNOWN_MESSAGE = 10008
 THREAD_ARCHIVED = 50083
+ACTIVITY = "activity"  # the verb of a board's "Open the table" button: answered with LAUNCH_ACTIVITY
 
 
 class Places:
@@ -94,7 +95,8 @@ class Places:
     async def linked(self, table: Table, panel: Panel) -> Panel:
         """``panel`` with the link to watch the table in a browser (its replay once over) last among its
         controls, where the bot links its pages and the table's server allows it; else ``panel`` as it is.
-        Its words in the language in force."""
+        Where the Activity is on, a live table's panel also opens it in Discord (``ACTIVITY``). Its words in
+        the language in force."""
         links = self.host.links
         if links is None or (await self.host.server_settings.get(table.guild_id)).browser == BROWSER_OFF:
             return panel
@@ -102,6 +104,9 @@ class Places:
             link = Button(t("general.summary.watch"), "", url=links.live(table.id, self.host.clock()))
         else:
             link = Button(t("general.summary.replay"), "", url=links.replay(table.id))
+        if table.status == "active" and self.host.settings.client_secret:  # Activities on: open it here
+            opened = Button(t("web.activity.open"), ACTIVITY, style="primary")
+            return replace(panel, controls=(*panel.controls, opened, link))
         return replace(panel, controls=(*panel.controls, link))
 
     async def _new_summary(self, table: Table, channel_id: int) -> None:

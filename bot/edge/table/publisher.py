@@ -144,8 +144,8 @@ class Publisher:
         pending = list(table.pending)
         with self.turn(table):
             await session.publish(sink, table, told)
-        if not told.held and not table.pending:  # the calls are out (or queued to go): watchers see them now
-            self.host.tables.watch.told(table, pending)
+        if told.held or not table.pending:  # the calls are out (or queued to go), or the game holds them
+            self.host.tables.watch.told(table, pending)  # (a Deluxe turn): watchers see them now
         self._wake(table)
 
     def language(self, table: Table, seat: int, channel: str) -> str:

@@ -7,10 +7,12 @@ parsed strictly, so only the finite set of faces can ever be drawn (a few hundre
 * ``d<index>.png`` a Decktet card (index into ``ALL_CARDS``) with Bhargage's count in its badge,
 * ``s<index>.png`` the same face with Bharg Deluxe's points (one per suit) in its badge,
 * ``f<code>.png`` a card of the French pack as the cribbage engine writes it (``5H``, ``TC``),
-* ``back.png`` a card face down.
+* ``back.png`` a card face down,
+* ``u<index>.png`` a suit's symbol (index into ``Suit``), as the bot draws it on its cards and in Discord
+  (a page never needs a colour-emoji font for the suits).
 
-A Decktet face writes the card's name in the page's language (Italian or English); a French face and the
-back have no words, so they are the same in every language.
+A Decktet face writes the card's name in the page's language (Italian or English); a French face, the
+back and a suit have no words, so they are the same in every language.
 """
 
 from __future__ import annotations
@@ -23,19 +25,23 @@ from PIL import Image
 
 from bot.base.i18n import ENGLISH, LANGUAGES, speaking, t
 from bot.pictures import FaceDown, faces, french
+from bot.pictures import suits as symbols
 from bot.pictures.faces import Worth
 from bot.render import cribbage_words as cw
 from bot.render import face_name, face_names, words
 from bot.render.lists import word_list
 from bot.rules import pack52
-from bot.rules.decktet import ALL_CARDS, Card, Rank
+from bot.rules.decktet import ALL_CARDS, Card, Rank, Suit
 
 AnyCard = Card | pack52.Card | FaceDown
 
 WIDTH = 128  # pixels: twice the 64 CSS px a large card is shown at, so a phone's screen draws it sharp
 _NAME = re.compile(
-    r"(?:(?P<kind>[ds])(?P<index>0|[1-9][0-9]?)|f(?P<code>[A2-9TJQK][SHDC])|back)\.png", re.ASCII
+    r"(?:(?P<kind>[ds])(?P<index>0|[1-9][0-9]?)|f(?P<code>[A2-9TJQK][SHDC])|u(?P<suit>[0-5])|back)\.png",
+    re.ASCII,
 )
+SUITS = tuple(Suit)
+SUIT_PX = 48  # pixels of a suit's symbol: twice the 24 CSS px it is shown at, at most
 _BADGE: dict[str, Worth] = {"d": "count", "s": "suits"}  # i18n: not text
 _CODES = {c.code: c for c in pack52.FULL_PACK}
 
@@ -47,6 +53,11 @@ def card_file(card: AnyCard, worth: Worth = "count") -> str:
     if isinstance(card, pack52.Card):
         return f"f{card.code}.png"
     return f"{'s' if worth == 'suits' else 'd'}{card.index}.png"
+
+
+def suit_file(suit: Suit) -> str:
+    """The file name a page asks for to show ``suit``'s symbol."""
+    return f"u{SUITS.index(suit)}.png"
 
 
 def card_words(card: AnyCard) -> str:
@@ -78,6 +89,8 @@ def card_png(name: str, lang: str) -> bytes | None:
         return _decktet(index, _BADGE[found["kind"]], lang)
     if found["code"]:
         return _french(found["code"])
+    if found["suit"]:
+        return _suit(int(found["suit"]))
     return _back()
 
 
@@ -105,6 +118,12 @@ def _french(code: str) -> bytes:
 @cache
 def _back() -> bytes:
     return _png(french.back.__wrapped__(WIDTH))  # alike for every card: it tells nothing
+
+
+@cache
+def _suit(index: int) -> bytes:
+    """A suit's symbol with the cream halo of the bot's Discord emoji: it reads on the felt too."""
+    return symbols.icon_png(SUITS[index], SUIT_PX)
 
 
 def _png(image: Image.Image) -> bytes:

@@ -1,10 +1,12 @@
 """The live fan-out: what a table tells reaches every browser watching it, for one render per language.
 
 The table service's :class:`~bot.services.watch.Watch` calls :meth:`Fanout.told` after each publish that
-told the channel something. For a table nobody watches that is one dictionary lookup. For a watched one it
-builds, per language its viewers read, ONE frame — ``{"seq", "html", "over", "t"}``, the table's public
-fragment (``pages.table_html``) and the recent calls — and hands the same string to each viewer: a move
-costs a render per table and language, never one per viewer.
+told the channel something, and after each move of a Deluxe turn under way (its draw, its binds: what the
+board already shows), whose step the next telling of the turn replaces: a page shows a turn as it is
+played, in order, though the channel is told it whole. For a table nobody watches that is one dictionary
+lookup. For a watched one it builds, per language its viewers read, ONE frame — ``{"seq", "html", "over",
+"t"}``, the table's public fragment (``pages.table_html``) and the recent calls — and hands the same string
+to each viewer: a move costs a render per table and language, never one per viewer.
 
 Each viewer has a slot holding the newest frame it has not been sent and one writer task that sends what
 the slot holds: a slow browser never delays the others; it skips straight to the newest frame, and one
@@ -82,12 +84,14 @@ class Socket(Protocol):
 @dataclass
 class Step:
     """What the channel was told at one step, with the table as it stood then; its calls are worded once
-    per language, when first asked for."""
+    per language, when first asked for. ``held``: a move whose calls the game tells later (a Deluxe turn
+    under way): the next telling of the same turn, which repeats these events, takes its place."""
 
     table: Table
     events: tuple[Any, ...]
     seq: int
     said: dict[str, Call] = field(default_factory=dict)
+    held: bool = False
 
     def call(self, lang: str) -> Call:
         found = self.said.get(lang)
@@ -113,6 +117,7 @@ class Viewer:
         self.until = until
         self.frame: bytes | None = None
         self.pong: bytes | None = None
+        self.own: list[bytes] = []  # this viewer's own frames (an Activity seat's panel), after the table's
         self.since: float | None = None  # when the send under way began (None: not sending)
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
@@ -137,9 +142,15 @@ class Viewer:
         self.wake.set()
         return True
 
+    def tell(self, frame: bytes) -> None:
+        """A frame for this viewer alone, sent after the table's newest (none is skipped)."""
+        self.own.append(frame)
+        self.wake.set()
+
     def take(self) -> list[bytes]:
-        out = [text for text in (self.pong, self.frame) if text is not None]
+        out = [text for text in (self.pong, self.frame) if text is not None] + self.own
         self.pong = self.frame = None
+        self.own = []
         return out
 
 
@@ -230,7 +241,11 @@ class Fanout:
         entry.table = table
         entry.told += 1
         if events:  # (an admin's end tells nothing: the page shows the game over, no call)
-            entry.steps.append(Step(replace(table, pending=[]), tuple(events), table.seq))
+            told = tuple(events)
+            last = entry.steps[-1] if entry.steps else None
+            if last is not None and last.held and told[: len(last.events)] == last.events:
+                entry.steps.pop()  # the turn so far, now with its next move (or told whole)
+            entry.steps.append(Step(replace(table, pending=[]), told, table.seq, held=bool(table.pending)))
         entry.frames.clear()
         if entry.ready:  # else the recent calls are being read: the first frame comes once they are
             entry.offer(self._frame)

@@ -3,10 +3,9 @@
 Every value that comes from a table (a player's name above all, which is anyone's input) goes through
 ``html.escape`` on its way into the page: nothing here trusts a string. The pages load nothing from another
 origin and hold no inline script or style (not even a ``style=`` attribute: the Content-Security-Policy
-forbids them): one stylesheet and one small script from ``/static``, the cards from ``/c/<lang>/…``. A card
-is an ``<img>`` with its name as alt text; a peg board is inline SVG drawn with attributes and classes, its
-scores written beside it; the board's and the calls' text is always there too, so a screen reader, or a
-browser without pictures, reads the whole table.
+forbids them): one stylesheet and one small script from ``/static``, the cards from ``/c/<lang>/…``. The
+pieces (cards, rows, peg boards, the calls, the felt) come from :mod:`bot.edge.web.parts`; the board's and the
+calls' text is always there too, so a screen reader, or a browser without pictures, reads the whole table.
 
 The live page's ``<main id="table">`` holds :func:`table_html`, which ``live.js`` replaces with each frame
 of the table's WebSocket; the replay page's ``<main id="replay">`` holds :func:`replay_fragment`, which
@@ -15,23 +14,16 @@ of the table's WebSocket; the replay page's ``<main id="replay">`` holds :func:`
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from bot.base.i18n import ENGLISH, LANGUAGES, Msg, current, speaking, t
-from bot.edge.web.cards import AnyCard, card_file, card_words
+from bot.base.i18n import ENGLISH, LANGUAGES, Msg, speaking, t
+from bot.edge.web.parts import calls_list, esc, felt, own_slot
 from bot.edge.web.sight import Call, ReplayStep, Sight
-from bot.pictures import Row, Scene, Track, street_marks
-from bot.pictures.faces import Worth
-from bot.render import words
 
-LARGE = (64, 90)  # CSS px of a card: the scenes' large cards (96 px) and small ones (58 px), phone-sized
-SMALL = (46, 64)
 STATIC = Path(__file__).resolve().parent / "static"
 _JS = "text/javascript; charset=utf-8"  # i18n: not text
 _TYPES = {"tavern.css": "text/css; charset=utf-8", "live.js": _JS, "replay.js": _JS}
@@ -59,11 +51,6 @@ NAV = (  # (which, symbol): the replay's six links, in order
     ("hand+", "»"),
     ("last", "⇥"),
 )
-
-
-def esc(value: object) -> str:
-    """``value`` as text that stays text in HTML, in an element or an attribute (quotes escaped too)."""
-    return html.escape(str(value), quote=True)
 
 
 def _href(url: str) -> str:
@@ -110,124 +97,6 @@ def language(accept_language: str | None, asked: str | None = None) -> str:
     return ENGLISH
 
 
-# ------------------------------------------------------------------------------------------------ parts
-
-
-def _card(card: AnyCard, worth: Worth, small: bool, picked: bool) -> str:
-    w, h = SMALL if small else LARGE
-    src = f"/c/{current()}/{card_file(card, worth)}"
-    cls = "card picked" if picked else "card"  # i18n: not text
-    alt = card_words(card)
-    return f'<img class="{cls}" src="{esc(src)}" alt="{esc(alt)}" width="{w}" height="{h}">'  # i18n: not text
-
-
-def _row(row: Row, worth: Worth) -> str:
-    """A row of a scene: its caption (and suit symbols), then each group of cards with its label."""
-    suits = ", ".join(f"{s.emoji} {words.suit(s)}" for s in row.suits)
-    mark = f' <span class="suits">{esc(suits)}</span>'  # i18n: not text
-    caption = esc(row.caption) + (mark if suits else "")
-    picked = set(row.picked)
-    groups = []
-    for g, group in enumerate(row.groups):
-        cards = "".join(_card(c, worth, row.small, (g, i) in picked) for i, c in enumerate(group))
-        label = row.labels[g] if g < len(row.labels) else ""
-        tail = f'<span class="label">{esc(label)}</span>' if label else ""  # i18n: not text
-        groups.append(f'<li class="group"><span class="cards">{cards}</span>{tail}</li>')
-    head = f'<p class="caption">{caption}</p>' if caption else ""
-    body = f'<ul class="groups">{"".join(groups)}</ul>' if groups else ""  # i18n: not text
-    return f'<div class="row{" small" if row.small else ""}">{head}{body}</div>'
-
-
-def _bar(front: int, back: int | None, target: int) -> str:
-    """One lane's peg board as SVG: the holes to the target, the score filled in (the last points brighter),
-    a mark at the end of each street. Drawn by attributes and classes only; the text beside it says it."""
-    high = 10
-    back = front if back is None else max(0, min(back, front))
-    marks = "".join(  # i18n: not text
-        f'<line class="mark" x1="{m}" y1="0" x2="{m}" y2="{high}" vector-effect="non-scaling-stroke"/>'
-        for m in street_marks(target)
-    )
-    return (  # i18n: not text
-        f'<svg class="bar" viewBox="0 0 {target} {high}" preserveAspectRatio="none" aria-hidden="true"'
-        f' focusable="false"><rect class="hole" width="{target}" height="{high}"/>'
-        f'<rect class="fill" width="{back}" height="{high}"/>'
-        f'<rect class="gain" x="{back}" width="{front - back}" height="{high}"/>{marks}</svg>'
-    )
-
-
-def _track(track: Track) -> str:
-    """A peg board: a lane per player or side, its name, its score of the target, the points it last
-    pegged, and the board drawn beside them."""
-    lanes = []
-    target = max(1, track.target)
-    for n, lane in enumerate(track.lanes):
-        front = max(0, min(lane.front, target))
-        gained = f' <span class="gained">{lane.gained:+d}</span>' if lane.gained else ""  # i18n: not text
-        points = t("web.track.points", score=lane.front, target=track.target)
-        lanes.append(  # i18n: not text
-            f'<li class="lane lane{n % 6}"><span class="who"><bdi>{esc(lane.name)}</bdi></span>'
-            f' <span class="pts">{esc(points)}</span>{gained}{_bar(front, lane.back, target)}</li>'
-        )
-    label = t("web.track.label", target=track.target)
-    return f'<ul class="track" aria-label="{esc(label)}">{"".join(lanes)}</ul>'  # i18n: not text
-
-
-def _scene(scene: Scene, level: int) -> str:
-    """A scene as HTML: its title as a heading of ``level``, then its rows and peg boards, top to bottom."""
-    title = f'<h{level} class="scene-title">{esc(scene.title)}</h{level}>' if scene.title else ""
-    parts = "".join(_track(p) if isinstance(p, Track) else _row(p, scene.worth) for p in scene.parts)
-    return f'<div class="scene">{title}{parts}</div>'  # i18n: not text
-
-
-def _lines(lines: Sequence[str], code: frozenset[int]) -> str:
-    """Plain lines as paragraphs; a run of code-block lines (a score table) as one fixed-width block."""
-    out: list[str] = []
-    block: list[str] = []
-    for n, line in enumerate(lines):
-        if n in code:
-            block.append(esc(line))
-            continue
-        if block:
-            out.append('<pre class="code">' + "\n".join(block) + "</pre>")  # i18n: not text
-            block = []
-        out.append(f'<p class="line">{esc(line)}</p>')
-    if block:
-        out.append('<pre class="code">' + "\n".join(block) + "</pre>")  # i18n: not text
-    return "".join(out)
-
-
-def _call(call: Call) -> str:
-    """One step's calls: their lines, then the show's cards if a show went with them."""
-    shown = _scene(call.scene, 3) if call.scene is not None else ""
-    return f'<li class="call">{_lines(call.lines, call.code)}{shown}</li>'  # i18n: not text
-
-
-def _board(sight: Sight) -> str:
-    """The board: its scene (or, with none, its alt text), then what the board message says."""
-    heading = sight.scene.title if sight.scene is not None and sight.scene.title else t("web.board.heading")
-    if sight.scene is not None:
-        drawn = _scene(replace(sight.scene, title=""), 3)
-    else:
-        drawn = f'<p class="alt">{esc(sight.alt)}</p>' if sight.alt else ""
-    said = _lines(sight.board, sight.code)
-    said = f'<div class="said">{said}</div>' if said else ""  # i18n: not text
-    return (  # i18n: not text
-        f'<section class="board" aria-labelledby="board-h"><h2 id="board-h">{esc(heading)}</h2>'
-        f"{drawn}{said}</section>"
-    )
-
-
-def _calls(calls: Sequence[Call], quiet: str) -> str:
-    items = "".join(_call(c) for c in calls if c.lines or c.scene is not None)
-    if not items:
-        items = f'<li class="quiet">{esc(quiet)}</li>'  # i18n: not text
-    heading = esc(t("web.calls.heading"))
-    return (  # i18n: not text
-        f'<section class="calls" aria-labelledby="calls-h"><h2 id="calls-h">{heading}</h2>'
-        f'<ol class="call-list" aria-live="polite">{items}</ol></section>'
-    )
-
-
 def _document(lang: str, title: str, body: str, script: str = "") -> str:
     """A whole page: the head (viewport, the one stylesheet, the page's script), then ``body``."""
     tag = f'<script src="/static/{esc(script)}" defer></script>\n' if script else ""  # i18n: not text
@@ -250,11 +119,13 @@ def _header(title: str, extra: str = "") -> str:
 # ------------------------------------------------------------------------------------------------ live
 
 
-def table_html(sight: Sight, calls: Sequence[Call], lang: str) -> str:
-    """What ``<main id="table">`` holds, and each WebSocket frame replaces: the score, the board, the calls
-    (newest last)."""
+def table_html(sight: Sight, calls: Sequence[Call], lang: str, viewer: int | None = None) -> str:
+    """What ``<main id="table">`` holds, and each WebSocket frame brings: the felt (the seats around the
+    board; ``viewer``: the seat at the bottom, None for a watcher), the slot of a seat's own panel, then the
+    calls, newest first. ``live.js`` swaps in the parts by their ids, the slot excepted."""
     with speaking(lang):
-        return f'<p class="score">{esc(sight.score)}</p>{_board(sight)}{_calls(calls, t("web.calls.none"))}'
+        log = calls_list(calls, t("web.calls.none"), newest_first=True)
+        return f"{felt(sight, viewer)}{own_slot(viewer)}{log}"
 
 
 def live_page(
@@ -286,7 +157,8 @@ def live_page(
             link = f'<a href="{_href(replay_url)}">{esc(t("web.live.replay"))}</a>'
             after = f'<p id="after" class="after"{hidden}>{link}</p>'
         foot = (  # i18n: not text
-            f'<footer class="foot">{after}<p id="latest" class="sr-only" aria-live="polite"></p>'
+            f'<footer class="foot">{after}<p id="turn-said" class="sr-only" aria-live="polite"></p>'
+            f'<p id="latest" class="sr-only" aria-live="polite"></p>'
             f'<noscript><p class="note">{esc(t("web.live.noscript"))}</p></noscript></footer>'
         )
         return _document(lang, sight.title, _header(sight.title, extra) + main + foot, "live.js")
@@ -323,7 +195,7 @@ def _nav(index: int, targets: dict[str, int], lang: str) -> str:
 
 def replay_fragment(step: ReplayStep, lang: str) -> str:
     """What ``<main id="replay">`` holds for a step: the steppers, where the step is, the score (the final
-    one on the last step), the step's calls, the board after it."""
+    one on the last step), the table after it, and what the step told."""
     with speaking(lang):
         at = esc(t("web.replay.step", step=step.index + 1, steps=step.total))
         hand = esc(t("web.replay.hand", hand=step.hand, hands=step.hands))
@@ -334,8 +206,10 @@ def replay_fragment(step: ReplayStep, lang: str) -> str:
             score = f'<p class="score final"><strong>{final}</strong> {scored}</p>'  # i18n: not text
         else:
             score = f'<p class="score">{scored}</p>'  # i18n: not text
-        said = _calls([step.call], t("web.replay.quiet"))
-        return f"{_nav(step.index, step.targets, lang)}{where}{score}{said}{_board(step.sight)}"
+        said = calls_list([step.call], t("web.replay.quiet"))
+        return (
+            f"{_nav(step.index, step.targets, lang)}{where}{score}{felt(step.sight, None, live=False)}{said}"
+        )
 
 
 def replay_page(step: ReplayStep, *, lang: str, record_path: str) -> str:

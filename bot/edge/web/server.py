@@ -15,8 +15,9 @@ admins set ``browser: off`` has no page at all (its links answer 404 too); a liv
 record (the record's seed would deal every hidden hand).
 
 Every answer, errors too, carries the security headers (a CSP with no inline script or style, nosniff, no
-referrer, no framing) and, for pages, ``Cache-Control: no-store``. Only GET and HEAD are served, paths are
-matched by strict patterns of bounded length, no request has a body, and each address is held to the
+referrer, no framing) and, for pages, ``Cache-Control: no-store``. Only GET and HEAD are served (and, where
+the Activity is on, ``POST /a/token``: its sign-in, a JSON body of at most 1 KiB, ``activity``), paths are
+matched by strict patterns of bounded length, no other request has a body, and each address is held to the
 ``guard``'s limits: a refused request is answered with a 429 made once, before any routing work.
 
 A page is built once and kept by what it shows (``built``; a finished game's off the event loop): a kept
@@ -31,19 +32,30 @@ import ipaddress
 import json
 import logging
 import re
-import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 from aiohttp import web
-from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.base.i18n import speaking
 from bot.edge import visibility
+from bot.edge.drain import Drain
 from bot.edge.record_export import file_name
-from bot.edge.web import cards, pages
+from bot.edge.table import TableController
+from bot.edge.web import activity_page, cards, pages
+from bot.edge.web.activity_routes import ActivityRoutes, activity_parts
+from bot.edge.web.answers import (
+    CARD_CACHE,
+    NO_STORE,
+    STATIC_CACHE,
+    HttpLog,
+    language,
+    page,
+    route_of,
+    secure,
+)
 from bot.edge.web.built import Built, Ended, Over, Refused, TooMany, record_text
 from bot.edge.web.fanout import MAX_MESSAGE, Fanout
 from bot.edge.web.guard import FILE_COST, Guard, Networks, forwarded_client, retry_after
@@ -59,21 +71,6 @@ from bot.store import Store
 
 log = logging.getLogger("tavern.web")
 
-CSP = (  # i18n: not text
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
-SECURITY = {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Resource-Policy": "same-origin",
-    "Server": "tavern",  # not aiohttp's name and version
-}
-NO_STORE = "no-store"
-CARD_CACHE = "public, max-age=31536000, immutable"  # i18n: not text (a card's picture never changes)
-STATIC_CACHE = "public, max-age=86400"  # i18n: not text (the css and js change with the bot's version)
 TOKEN = r"[0-9A-Za-z._-]{1,64}"
 STEP = re.compile(r"0|[1-9][0-9]{0,5}", re.ASCII)
 HEARTBEAT = 30.0  # seconds between the server's pings of a live table's socket
@@ -113,28 +110,18 @@ class Served(Protocol):
     def clock(self) -> Callable[[], float]: ...
     @property
     def links(self) -> Links | None: ...
+    @property
+    def http(self) -> discord.http.HTTPClient: ...
+    @property
+    def application_id(self) -> int | None: ...
+    @property
+    def controller(self) -> TableController: ...
+    @property
+    def drain(self) -> Drain: ...
     def get_guild(self, guild_id: int, /) -> discord.Guild | None: ...
 
 
-class _HttpLog(logging.Logger):
-    """aiohttp's own log for the pages' connections. A request that is not HTTP, or over the limits, never
-    reaches the pages (aiohttp answers it 400 itself); the internet sends those all day, so each is a line at
-    DEBUG rather than an ERROR with its traceback (a flood of them would flood the log). Anything else stays
-    an error."""
-
-    def __init__(self) -> None:
-        super().__init__("tavern.web.http")
-        self.parent = log
-
-    def exception(self, msg: object, *args: object, exc_info: Any = True, **kw: Any) -> None:
-        err = sys.exc_info()[1] if exc_info is True else exc_info
-        if isinstance(err, HttpProcessingError):
-            self.debug(str(msg) + " (%s)", *args, err.__class__.__name__, **kw)
-        else:
-            super().exception(msg, *args, exc_info=exc_info, **kw)
-
-
-class WebServer:
+class WebServer(ActivityRoutes):
     """The pages of one bot. ``fanout`` holds the live tables' viewers; ``guard`` the per-address limits."""
 
     def __init__(self, bot: Served, *, guard: Guard | None = None) -> None:
@@ -148,13 +135,14 @@ class WebServer:
         self.built = Built(bot.store, bot.games, lambda: self.guard)
         self._servers: Kept[tuple[int, str], bytes] = Kept(256, SERVER_SECONDS)
         self._proxies: Networks = tuple(ipaddress.ip_network(n) for n in bot.settings.web_proxies)
+        self.sign_in, self.activity = activity_parts(bot, self.fanout)  # where the client secret is set
 
     # ------------------------------------------------------------------ start and stop
 
     def app(self) -> web.Application:
         """The routes, the guard and the headers."""
         app = web.Application(client_max_size=1024, middlewares=[self._front])
-        app.on_response_prepare.append(_secure)
+        app.on_response_prepare.append(secure)
         get = app.router.add_get
         get(f"/t/{{token:{TOKEN}}}", self._live)
         get(f"/t/{{token:{TOKEN}}}/ws", self._socket)
@@ -163,15 +151,17 @@ class WebServer:
         get(f"/r/{{token:{TOKEN}}}/record", self._record)
         get(f"/s/{{token:{TOKEN}}}", self._server)
         get(r"/c/{lang:en|it}/{name:[0-9A-Za-z_-]{1,24}\.png}", self._card)  # i18n: not text
-        get(r"/static/{name:[0-9a-z_-]{1,32}\.(?:css|js)}", self._static)
+        get(r"/static/{name:[0-9a-z_-]{1,32}(?:-[0-9]{1,4}(?:\.[0-9]{1,4}){0,2})?\.(?:css|js)}", self._static)
+        if self.sign_in is not None:
+            self.activity_routes(app)
         return app
 
     async def start(self, host: str, port: int) -> None:
         """Listen on ``host:port`` and watch the tables; ``WebServerError`` when it can't listen."""
-        runner = web.AppRunner(  # what aiohttp reads of a request is bounded (and no body is ever read)
+        runner = web.AppRunner(  # what aiohttp reads of a request is bounded (a body: 1 KiB, sign-ins only)
             self.app(),
             access_log=None,
-            logger=_HttpLog(),
+            logger=HttpLog(),
             shutdown_timeout=2.0,
             keepalive_timeout=15.0,  # an idle connection (or one whose headers dribble in) goes soon
             max_line_size=4096,
@@ -188,7 +178,16 @@ class WebServer:
             ) from err
         self._runner = runner
         self.port = int(runner.addresses[0][1])
-        self._unlisten = self.bot.tables.watch.listen(self.fanout.told, self._changed)
+        watch = self.bot.tables.watch
+        unlisten = [watch.listen(self.fanout.told, self._changed)]
+        if self.activity is not None:  # after the fan-out's: a seat's panel follows its table's frame
+            unlisten.append(watch.listen(self.activity.told))
+
+        def stop_listening() -> None:
+            for remove in unlisten:
+                remove()
+
+        self._unlisten = stop_listening
         log.info("Pages served on http://%s:%d", host, self.port)
 
     async def stop(self) -> None:
@@ -200,6 +199,8 @@ class WebServer:
         if runner is not None:
             await self.fanout.close()
             await runner.cleanup()
+        if self.sign_in is not None:
+            await self.sign_in.close()
 
     def _changed(self, game_id: int | None) -> None:
         """A stored game written elsewhere (another process; a member forgotten): its pages are made anew."""
@@ -229,10 +230,10 @@ class WebServer:
                 response.headers["Allow"] = ALLOW
             return response
         except ConnectionError:  # the browser went away mid-answer: not the server's fault
-            log.debug("a browser went away during %s", _route(request))
+            log.debug("a browser went away during %s", route_of(request))
             return self._message(request, 500)
         except Exception:
-            log.exception("The page %s failed", _route(request))  # never the token: it opens the page
+            log.exception("The page %s failed", route_of(request))  # never the token: it opens the page
             return self._message(request, 500)
 
     def client(self, request: web.Request) -> str | None:
@@ -324,8 +325,27 @@ class WebServer:
         over = not is_live(self.bot.tables, game_id) and await self._over_of(request, game_id) is not None
         last = await self.built.ended_show(self.client(request), game_id, lang) if over else None
         table = None if over else await self._table(game_id)
+
+        async def serve(socket: web.WebSocketResponse, abort: Callable[[], None]) -> None:
+            if table is not None:
+                await self._watch(request, table, socket, abort, _expires(token))
+            elif last is not None:  # the game is over: its last frame, and goodbye
+                end = {"seq": last.sight.seq, "html": last.inner, "over": True, "t": time.time()}
+                await socket.send_json(end)
+                await socket.close()
+
+        return await self._opened(request, MAX_MESSAGE, serve)
+
+    async def _opened(
+        self,
+        request: web.Request,
+        largest: int,
+        serve: Callable[[web.WebSocketResponse, Callable[[], None]], Awaitable[None]],
+    ) -> web.StreamResponse:
+        """A WebSocket within the guard's limits (its messages at most ``largest`` bytes), ``serve``d until
+        it ends; a 429 where the process or the address has as many as it takes."""
         socket = web.WebSocketResponse(
-            max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT, autoping=True, compress=False, timeout=2.0
+            max_msg_size=largest, heartbeat=HEARTBEAT, autoping=True, compress=False, timeout=2.0
         )
         if not socket.can_prepare(request).ok:
             raise Refused(400)
@@ -337,12 +357,8 @@ class WebServer:
             return self._too_many(request, wait)
         try:
             await socket.prepare(request)
-            if table is not None:
-                await self._watch(request, table, socket, _expires(token))
-            elif last is not None:  # the game is over: its last frame, and goodbye
-                end = {"seq": last.sight.seq, "html": last.inner, "over": True, "t": time.time()}
-                await socket.send_json(end)
-                await socket.close()
+            transport = request.transport
+            await serve(socket, transport.abort if transport is not None else (lambda: None))
         except ConnectionError:  # gone mid-handshake: nothing to say, nobody to say it to
             pass
         finally:
@@ -350,10 +366,13 @@ class WebServer:
         return socket
 
     async def _watch(
-        self, request: web.Request, table: Table, socket: web.WebSocketResponse, until: float
+        self,
+        request: web.Request,
+        table: Table,
+        socket: web.WebSocketResponse,
+        abort: Callable[[], None],
+        until: float,
     ) -> None:
-        transport = request.transport
-        abort = transport.abort if transport is not None else (lambda: None)
         try:
             viewer = await self.fanout.join(table, language(request), socket, abort, until)
         except Exception:
@@ -462,37 +481,14 @@ class WebServer:
         return web.Response(body=body, content_type="image/png", headers={"Cache-Control": CARD_CACHE})
 
     async def _static(self, request: web.Request) -> web.Response:
-        found = pages.static(request.match_info["name"])
+        name = request.match_info["name"]
+        found = activity_page.static(name) or pages.static(name)
         if found is None:
             raise Refused(404)
         body, kind = found
         return web.Response(body=body, headers={"Content-Type": kind, "Cache-Control": STATIC_CACHE})
 
 
-def _route(request: web.Request) -> str:
-    """What a log line may say of a request's path: its route, without the link's token."""
-    return re.sub(r"^/([trs])/[^/]+", r"/\1/…", request.path[:100])  # i18n: not text
-
-
 def _expires(token: str) -> float:
     """When a live link expires: its middle part (``<game>.<expires>.<sig>``, read by ``Links`` first)."""
     return float(token.split(".")[1])
-
-
-def language(request: web.Request) -> str:
-    """The page's language: ``?lang=`` if it names one, else the browser's ``Accept-Language``."""
-    asked = request.query.get("lang")
-    return pages.language(request.headers.get("Accept-Language"), asked[:8] if asked else None)
-
-
-def page(html: str | bytes) -> web.Response:
-    body = html.encode() if isinstance(html, str) else html
-    return web.Response(
-        body=body, content_type="text/html", charset="utf-8", headers={"Cache-Control": NO_STORE}
-    )
-
-
-async def _secure(request: web.Request, response: web.StreamResponse) -> None:
-    """Every answer's security headers (errors and WebSocket handshakes too); pages are not kept."""
-    response.headers.update(SECURITY)
-    response.headers.setdefault("Cache-Control", NO_STORE)

@@ -1,7 +1,12 @@
 /* Decktet Tavern, a live table: keeps <main id="table"> current through the table's WebSocket.
-   Every word comes from the page's data attributes; the server sends {"seq", "html", "over"} frames.
-   A socket closed with 4410 (its link expired) or 4404 (the server's pages were turned off) is not
-   opened again: the page says why and keeps the table as it last stood. */
+   Every word comes from the page's data attributes and the server's fragments; the server sends
+   {"seq", "html", "over", "t"} frames, whose parts (the felt, the calls) replace the page's by their ids;
+   the slot of a seat's own panel (#own-seat) is never touched. Between frames the page counts the table's
+   idle time itself, from the last move's time, asking the server nothing. Every 25 s it sends {"ping": N}:
+   a socket whose pong does not come by the next ping is closed and opened again (a connection a proxy or
+   a sleeping phone dropped without a word). A socket closed with 4410 (its link expired) or 4404 (the
+   server's pages were turned off) is not opened again: the page says why and keeps the table as it last
+   stood. */
 "use strict";
 (function () {
   var main = document.getElementById("table");
@@ -11,12 +16,17 @@
   var status = document.getElementById("status");
   var after = document.getElementById("after");
   var latest = document.getElementById("latest");
+  var turnSaid = document.getElementById("turn-said");
   var seq = Number(main.dataset.seq);
   var over = main.dataset.over === "1";
   var delay = 1000;
   var socket = null;
   var ended = false;  /* revoked by the server: no more reconnecting */
   var REVOKED = {4410: "expired", 4404: "off"};
+  var PING_MS = 25000;
+  var pings = 0;
+  var unanswered = null;  /* the number of the ping still waiting for its pong */
+  var KEEP = "own-seat";
 
   function say(text) {
     if (status) {
@@ -37,17 +47,71 @@
     }
   }
 
+  function words(element) {
+    return element ? element.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
   function tell() {
-    var last = main.querySelector(".call-list > li.call:last-child");
-    if (!latest || !last) {
-      return;
+    /* the newest call and whose turn it is, each said once when it changes */
+    var newest = main.querySelector(".call-list > li.call.newest");
+    if (latest && newest) {
+      var lines = newest.querySelectorAll(".line");
+      var text = Array.prototype.map.call(lines, words).join(" ");
+      if (text !== latest.textContent) {
+        latest.textContent = text;
+      }
     }
-    var lines = last.querySelectorAll(".line");
-    var text = Array.prototype.map.call(lines, function (line) {
-      return line.textContent;
-    }).join(" ");
-    if (text !== latest.textContent) {
-      latest.textContent = text;
+    var turn = words(main.querySelector(".turn-who"));
+    if (turnSaid && turn !== turnSaid.textContent) {
+      turnSaid.textContent = turn;
+    }
+  }
+
+  function clock(seconds) {
+    var s = Math.max(0, Math.floor(seconds));
+    var h = Math.floor(s / 3600);
+    var m = Math.floor(s / 60) % 60;
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    s = s % 60;
+    return h ? h + ":" + two(m) + ":" + two(s) : m + ":" + two(s);
+  }
+
+  function tick() {
+    var times = main.querySelectorAll("time.idle-time[data-since]");
+    var now = Date.now() / 1000;
+    for (var i = 0; i < times.length; i += 1) {
+      var since = Number(times[i].getAttribute("data-since"));
+      var text = since > 0 ? clock(now - since) : "";
+      if (times[i].textContent !== text) {
+        times[i].textContent = text;
+      }
+    }
+  }
+
+  function swap(html) {
+    /* each part of the frame replaces the page's part of the same id; the own seat's slot stays */
+    var holder = document.createElement("template");
+    holder.innerHTML = html;
+    var parts = Array.prototype.slice.call(holder.content.children);
+    for (var i = 0; i < parts.length; i += 1) {
+      var part = parts[i];
+      var old = part.id ? document.getElementById(part.id) : null;
+      if (part.id === KEEP && old) {
+        continue;
+      }
+      if (old && main.contains(old)) {
+        old.replaceWith(part);
+      } else {
+        main.appendChild(part);
+      }
+    }
+  }
+
+  function freshen() {
+    /* the last move, lit for a moment (the stylesheet keeps it still for reduced motion) */
+    var lit = main.querySelectorAll(".call-list > li.call.newest, .seat.turn");
+    for (var i = 0; i < lit.length; i += 1) {
+      lit[i].classList.add("fresh");
     }
   }
 
@@ -56,10 +120,15 @@
       return;
     }
     if (frame.seq >= seq || (frame.over && !over)) {  /* the same move, newly told: its calls */
+      var moved = frame.seq > seq;
       seq = frame.seq;
       main.dataset.seq = String(seq);
-      main.innerHTML = frame.html;
+      swap(frame.html);
+      tick();
       tell();
+      if (moved) {
+        freshen();
+      }
     }
     if (frame.over) {
       finish();
@@ -73,6 +142,20 @@
     delay = Math.min(delay * 2, 30000);
   }
 
+  function ping() {
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      return;
+    }
+    if (unanswered !== null) {  /* the last ping went unanswered: the connection is gone */
+      unanswered = null;
+      socket.close(4000);
+      return;
+    }
+    pings += 1;
+    unanswered = pings;
+    socket.send(JSON.stringify({ping: pings}));
+  }
+
   function connect() {
     if (over || ended || socket) {
       return;
@@ -84,6 +167,7 @@
       retry();
       return;
     }
+    unanswered = null;
     socket.addEventListener("open", function () {
       delay = 1000;
       say(main.dataset.live);
@@ -93,6 +177,12 @@
       try {
         frame = JSON.parse(event.data);
       } catch (error) {
+        return;
+      }
+      if (frame && typeof frame.pong === "number") {
+        if (frame.pong === unanswered) {
+          unanswered = null;
+        }
         return;
       }
       show(frame);
@@ -109,6 +199,10 @@
     });
   }
 
+  tick();
+  tell();
+  window.setInterval(tick, 1000);
+  window.setInterval(ping, PING_MS);
   if (over) {
     finish();
   } else {

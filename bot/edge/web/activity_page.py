@@ -1,0 +1,209 @@
+"""The Activity's page (docs/ACTIVITY.md): what Discord's frame loads at ``/?frame_id=…&instance_id=…``, its
+own Content-Security-Policy (the one answer Discord's client may frame), the seat's private panel as HTML,
+and the Activity's own static files (the pinned Embedded App SDK and ``activity.js``).
+
+The page is one document: ``activity.js`` signs in (the SDK's handshake, ``authorize``, ``POST /a/token``,
+``authenticate``) and opens ``/a/ws``, which sends the table's public frames (as the live page gets them)
+and, to a seated player only, their own panel. Every word it shows comes from the page's data attributes.
+
+A seat's panel is drawn from the same :class:`~bot.base.panel.Panel` the DM shows, each control carrying
+the very custom id it has in Discord (``delivery.custom_id``), so a press from the page is read by the same
+``delivery.parse`` as a press from Discord.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from functools import cache
+from pathlib import Path
+
+from aiohttp import web
+
+from bot.base.i18n import speaking, t
+from bot.base.panel import Button, Control, Panel, Select
+from bot.edge import delivery
+from bot.edge.web.answers import page
+from bot.edge.web.parts import esc
+
+SDK_VERSION = "2.5.0"  # tools/build_sdk.sh builds it; the name carries the version, so it is cached for good
+SDK = f"embedded-app-sdk-{SDK_VERSION}.js"
+STATIC = Path(__file__).resolve().parent / "static"
+_JS = "text/javascript; charset=utf-8"  # i18n: not text
+_TYPES = {SDK: _JS, "activity.js": _JS}
+# Discord's client origins: the only pages that may frame the Activity (the SDK accepts messages from these;
+# docs/ACTIVITY.md, "frame-ancestors").
+DISCORD_ORIGINS = (
+    "https://discord.com",  # i18n: not text
+    "https://ptb.discord.com",  # i18n: not text
+    "https://canary.discord.com",  # i18n: not text
+    "https://discordapp.com",  # i18n: not text
+    "https://ptb.discordapp.com",  # i18n: not text
+    "https://canary.discordapp.com",  # i18n: not text
+)
+# The SDK's query parameters, as this side takes them (the SDK itself needs the first three).
+QUERY = {
+    "frame_id": re.compile(r"[A-Za-z0-9_.:-]{1,128}", re.ASCII),
+    "instance_id": re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII),
+    "platform": re.compile(r"desktop|mobile", re.ASCII),
+}
+_MARKUP = re.compile(r"<a?:([A-Za-z0-9_]{1,32}):[0-9]{1,20}>|\*\*|__|~~|`", re.ASCII)
+# Discord's per-message rows of five: the page draws a panel's controls in the same rows.
+ROW = 5
+
+
+def csp(app_id: int) -> str:
+    """The Activity page's policy: the pages' own, but framed by Discord's client only, and its socket named
+    (older WebKit does not take ``'self'`` for ``wss:``)."""
+    ancestors = " ".join(DISCORD_ORIGINS)
+    return (  # i18n: not text
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        f"connect-src 'self' wss://{app_id}.discordsays.com; base-uri 'none'; form-action 'none'; "
+        f"frame-ancestors {ancestors}"
+    )
+
+
+def answer(query: dict[str, str], lang: str, app_id: int | None) -> web.Response | None:
+    """The Activity's page where ``query`` is Discord's frame loading it (None: it is not), with the policy
+    that lets Discord's client frame it."""
+    if app_id is None or not is_launch(query):
+        return None
+    response = page(activity_page(lang=lang, app_id=app_id))
+    response.headers["Content-Security-Policy"] = csp(app_id)
+    return response
+
+
+def is_launch(query: dict[str, str]) -> bool:
+    """Whether a request for ``/`` is Discord's frame loading the Activity (the SDK's parameters, well
+    formed)."""
+    return all(name in query and pattern.fullmatch(query[name]) for name, pattern in QUERY.items())
+
+
+@cache
+def _file(name: str) -> bytes:
+    return (STATIC / name).read_bytes()
+
+
+def static(name: str) -> tuple[bytes, str] | None:
+    """One of the Activity's own files and its content type; None for any other name."""
+    kind = _TYPES.get(name)
+    return None if kind is None else (_file(name), kind)
+
+
+@cache
+def versioned(name: str) -> str:
+    """``/static/<name>?v=<its digest>``: a file whose name carries no version still arrives anew when it
+    changes (it is cached for a day; Discord's proxy keeps the header)."""
+    body = _file(name) if name in _TYPES else (STATIC / name).read_bytes()
+    return f"/static/{name}?v={hashlib.sha256(body).hexdigest()[:12]}"
+
+
+def activity_page(*, lang: str, app_id: int) -> str:
+    """The Activity's page: the table's place, the seat's place, and the words ``activity.js`` says."""
+    with speaking(lang):
+        words = {
+            "client": str(app_id),
+            "signing": t("web.activity.signing"),
+            "live": t("web.activity.live"),
+            "failed": t("web.activity.failed"),
+            "reconnecting": t("web.activity.reconnecting"),
+            "ended": t("web.activity.ended"),
+            "lang": lang,
+        }
+        data = "".join(f' data-{key}="{esc(value)}"' for key, value in words.items())
+        title = t("web.activity.title")
+        return (
+            f'<!DOCTYPE html>\n<html lang="{esc(lang)}">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'  # i18n: not text
+            '<meta name="referrer" content="no-referrer">\n<meta name="color-scheme" content="dark">\n'
+            f"<title>{esc(title)}</title>\n"
+            f'<link rel="stylesheet" href="{esc(versioned("tavern.css"))}">\n'
+            f'<script src="/static/{SDK}" defer></script>\n'
+            f'<script src="{esc(versioned("activity.js"))}" defer></script>\n'
+            "</head>\n<body>\n"
+            f'<header class="top"><p class="brand">{esc(t("web.brand"))}</p>'
+            f'<p id="status" class="status" role="status">{esc(words["signing"])}</p></header>\n'
+            f'<main id="activity"{data}>'
+            '<div id="table" tabindex="-1"></div>'  # i18n: not text
+            f'<section id="seat" class="seat" aria-label="{esc(t("web.activity.seat"))}" hidden></section>'
+            "</main>\n</body>\n</html>\n"
+        )
+
+
+def nothing_html(lang: str) -> str:
+    """What the table's place says when the instance has no table to show."""
+    with speaking(lang):
+        return f'<p class="quiet">{esc(t("web.activity.no-table"))}</p>'  # i18n: not text
+
+
+def _text(content: str) -> str:
+    """A panel's text as plain paragraphs: Discord's markup and custom emojis dropped (an emoji's name
+    kept), every character escaped."""
+    lines = [_MARKUP.sub(lambda m: f":{m[1]}:" if m[1] else "", line) for line in content.splitlines()]
+    return "".join(f'<p class="line">{esc(line)}</p>' for line in lines if line.strip())
+
+
+def controls_of(panel: Panel, key: int) -> dict[str, Control]:
+    """The panel's controls by the custom id each carries in Discord (links carry none and are left out):
+    what a press from the page may name."""
+    found: dict[str, Control] = {}
+    for control in panel.controls:
+        if isinstance(control, Button) and control.url:
+            continue
+        cid = delivery.custom_id("g", key, control.verb, token=control.token, arg=control.arg)
+        found[cid] = control
+    return found
+
+
+def _button(cid: str, button: Button) -> str:
+    off = " disabled" if button.disabled else ""
+    emoji = f"{button.emoji} " if button.emoji and not button.emoji.startswith("<") else ""
+    return (  # i18n: not text
+        f'<button type="button" class="press {esc(button.style)}" data-press="{esc(cid)}"{off}>'
+        f"{esc(emoji + button.label)}</button>"
+    )
+
+
+def _option(kind: str, value: str, label: str, off: str) -> str:
+    """One choice of a menu: an ``<option>`` of a ``<select>``, or a labelled checkbox."""
+    if kind == "option":
+        return f'<option value="{esc(value)}">{esc(label)}</option>'  # i18n: not text
+    box = f'<input type="checkbox" value="{esc(value)}"{off}>'  # i18n: not text
+    return f'<label class="pick">{box} {esc(label)}</label>'  # i18n: not text
+
+
+def _select(cid: str, select: Select) -> str:
+    """A menu: one choice is a ``<select>`` sent when it changes; several are checkboxes sent with a
+    button (its label the menu's placeholder), as Discord sends a menu's values when it closes."""
+    off = " disabled" if select.disabled else ""
+    label = esc(select.placeholder)
+    if select.max_values <= 1:
+        options = "".join(_option("option", o.value, o.label, off) for o in select.options)
+        return (  # i18n: not text
+            f'<label class="menu"><span class="sr-only">{label}</span><select data-press="{esc(cid)}"{off}>'
+            f'<option value="" selected disabled>{label}</option>{options}</select></label>'
+        )
+    boxes = "".join(_option("checkbox", o.value, o.label, off) for o in select.options)
+    return (  # i18n: not text
+        f'<fieldset class="menu" data-menu="{esc(cid)}" data-min="{select.min_values}"'
+        f' data-max="{select.max_values}"><legend>{label}</legend>{boxes}'
+        f'<button type="button" class="press primary" data-press="{esc(cid)}" data-values="1"{off}>'
+        f"{label}</button></fieldset>"
+    )
+
+
+def panel_html(panel: Panel, key: int) -> str:
+    """A seat's private panel as HTML: its text (and embed), then its controls in Discord's rows, each with
+    its custom id. The picture is left out: the text beside it says the same (the hand, the choices)."""
+    parts = [_text(panel.content)]
+    if panel.embed is not None:
+        if panel.embed.title:
+            parts.append(f'<h2 class="embed-title">{esc(panel.embed.title)}</h2>')
+        parts.append(_text(panel.embed.description))
+    rows: dict[int, list[str]] = {}
+    for n, (cid, control) in enumerate(controls_of(panel, key).items()):
+        row = control.row if control.row is not None else n // ROW
+        drawn = _button(cid, control) if isinstance(control, Button) else _select(cid, control)
+        rows.setdefault(row, []).append(drawn)
+    parts.extend(f'<div class="controls">{"".join(rows[r])}</div>' for r in sorted(rows))  # i18n: not text
+    return "".join(parts)

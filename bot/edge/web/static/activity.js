@@ -1,0 +1,174 @@
+/* Decktet Tavern inside Discord: the Activity's page (docs/ACTIVITY.md).
+   Signs in through Discord's Embedded App SDK (the handshake and READY, authorize, POST /a/token,
+   authenticate), then opens /a/ws, whose first frame is the session token. The socket sends the table's
+   public frames {"seq", "html", "over"} (as the live page gets them) and, to a seated player only, their
+   panel {"panel": html}, a private aside {"aside": html} or a refusal {"refused": text}; a press goes back
+   as {"press": "<custom id>", "values": [...]}. Every word comes from the page's data attributes.
+   Only Discord's client, the parent frame, may speak to the SDK: any other message is dropped before the
+   SDK sees it (the SDK itself takes a command's answer once, by its nonce). */
+"use strict";
+(function () {
+  var main = document.getElementById("activity");
+  if (!main || !window.DiscordEmbedded || !window.WebSocket) {
+    return;
+  }
+  var words = main.dataset;
+  var table = document.getElementById("table");
+  var seatBox = document.getElementById("seat");
+  var status = document.getElementById("status");
+  var CLIENTS = [
+    "https://discord.com", "https://ptb.discord.com", "https://canary.discord.com",
+    "https://discordapp.com", "https://ptb.discordapp.com", "https://canary.discordapp.com"
+  ];
+  var seq = -1;
+  var over = false;
+  var session = null;
+  var socket = null;
+  var delay = 1000;
+  var ENDED = {4401: "failed", 4403: "ended", 4404: "ended", 4410: "failed"};
+
+  window.addEventListener("message", function (event) {
+    var parent = window.parent.opener || window.parent;
+    if (event.source !== parent || CLIENTS.indexOf(event.origin) < 0) {
+      event.stopImmediatePropagation();
+    }
+  }, true);
+
+  function say(text) {
+    if (status) {
+      status.textContent = text || "";
+    }
+  }
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify(message));
+    }
+  }
+
+  function show(frame) {
+    if (typeof frame.html === "string" && typeof frame.seq === "number") {
+      if (frame.seq >= seq || (frame.over && !over)) {
+        seq = frame.seq;
+        table.innerHTML = frame.html;
+      }
+      if (frame.over) {
+        over = true;
+      }
+    }
+    if (typeof frame.none === "string") {
+      table.innerHTML = frame.none;
+    }
+    if ("panel" in frame) {
+      seatBox.innerHTML = typeof frame.panel === "string" ? frame.panel : "";
+      seatBox.hidden = typeof frame.panel !== "string";
+    }
+    if (typeof frame.aside === "string" || typeof frame.refused === "string") {
+      var note = document.createElement("div");
+      note.className = "aside";
+      note.setAttribute("role", "status");
+      if (typeof frame.aside === "string") {
+        note.innerHTML = frame.aside;
+      } else {
+        note.textContent = frame.refused;
+      }
+      var old = seatBox.querySelector(".aside");
+      if (old) {
+        old.remove();
+      }
+      seatBox.insertBefore(note, seatBox.firstChild);
+      seatBox.hidden = false;
+    }
+  }
+
+  seatBox.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-press]");
+    if (!button || button.disabled) {
+      return;
+    }
+    var values = [];
+    if (button.dataset.values) {
+      var menu = button.closest("fieldset[data-menu]");
+      values = Array.prototype.map.call(menu.querySelectorAll("input:checked"), function (box) {
+        return box.value;
+      });
+    }
+    send({press: button.dataset.press, values: values});
+  });
+
+  seatBox.addEventListener("change", function (event) {
+    var menu = event.target;
+    if (menu.tagName === "SELECT" && menu.dataset.press && menu.value) {
+      send({press: menu.dataset.press, values: [menu.value]});
+    }
+  });
+
+  function connect() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + "/a/ws?lang=" + encodeURIComponent(words.lang));
+    socket.addEventListener("open", function () {
+      delay = 1000;
+      socket.send(session);
+      say(words.live);
+    });
+    socket.addEventListener("message", function (event) {
+      var frame = null;
+      try {
+        frame = JSON.parse(event.data);
+      } catch (error) {
+        return;
+      }
+      if (frame && typeof frame === "object") {
+        show(frame);
+      }
+    });
+    socket.addEventListener("close", function (event) {
+      socket = null;
+      var why = ENDED[event.code];
+      if (why) {
+        say(words[why]);
+      } else if (!over) {
+        say(words.reconnecting);
+        window.setTimeout(connect, delay);
+        delay = Math.min(delay * 2, 30000);
+      }
+    });
+  }
+
+  function random() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  async function start() {
+    var sdk = new window.DiscordEmbedded.DiscordSDK(words.client, {disableConsoleLogOverride: true});
+    await sdk.ready();
+    var granted = await sdk.commands.authorize({
+      client_id: words.client,
+      response_type: "code",
+      state: random(),
+      prompt: "none",
+      scope: ["identify"]
+    });
+    var answer = await fetch("/a/token", {
+      method: "POST",
+      headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({code: granted.code, instance_id: sdk.instanceId}),
+      credentials: "omit"
+    });
+    if (!answer.ok) {
+      throw new Error("sign-in " + answer.status);
+    }
+    var tokens = await answer.json();
+    await sdk.commands.authenticate({access_token: tokens.access_token});
+    session = tokens.session;
+    connect();
+  }
+
+  start().catch(function () {
+    say(words.failed);
+  });
+})();
