@@ -25,17 +25,20 @@ from urllib.parse import urlsplit
 import aiohttp
 import pytest
 
+from bot.base.i18n import speaking
 from bot.edge.app import TavernBot
+from bot.edge.web.sight import sight
+from bot.render import words
 from bot.rules import bhargage as bh
 from bot.settings import Settings
 from tests.browser import Chromium, Tab, chromium_or_skip
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.oauth import CLIENT_SECRET
-from tests.test_bhargage_discord import SEED, challenge
-from tests.test_web_browser import clean_console, leaks
+from tests.test_bhargage_discord import SEED, challenge, every_click_mine, step
+from tests.test_web_browser import bhargage_public, clean_console, leaks
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(180)
 WAIT = 10.0
 FRAME_ID = "frame-7d1c0b"
 
@@ -306,3 +309,180 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_from_the_page(
     assert hidden and not leaks(hidden, places), leaks(hidden, places)
     await clean_console(tab)
     assert not await tab.csp_violations()
+
+
+def setup_for(bot: TavernBot, fake: FakeDiscord, instance_id: str, user: Any, other: Any) -> dict[str, Any]:
+    """What the test's Discord client needs to launch the Activity for ``user`` (``other``: the player whose
+    code the forger and the replay offer)."""
+    assert fake.guild is not None
+    return {
+        "app": str(bot.application_id),
+        "frame": FRAME_ID,
+        "instance": instance_id,
+        "guild": str(fake.guild.id),
+        "channel": str(fake.channel.id),
+        "code": fake.oauth.authorize(user),
+        "other": fake.oauth.authorize(other),
+        "user": {"id": str(user.id), "username": user.name, "discriminator": "0", "public_flags": 0},
+    }
+
+
+# Where the page has put the seats and the seat's own panel: each ring's seats by number, and what sits
+# right after the bottom ring inside the felt.
+PLACES = """() => {
+  const felt = document.getElementById('felt');
+  const ring = (where) => Array.from(felt.querySelectorAll('ul.seats.' + where + ' > li.seat'),
+    (li) => Number(li.dataset.seat));
+  const seat = document.getElementById('seat');
+  const bottom = felt.querySelector('ul.seats.bottom');
+  return {top: ring('top'), bottom: ring('bottom'), panelInFelt: seat.parentElement === felt,
+    underOwn: !!bottom && bottom.nextElementSibling === seat, hidden: seat.hidden,
+    mine: Array.from(felt.querySelectorAll('li.seat.mine'), (li) => Number(li.dataset.seat)),
+    cards: Array.from(seat.querySelectorAll('.own-hand img.card[data-card]'), (i) => i.alt)};
+}"""
+
+
+async def frame_eval(tab: Tab, script: str, arg: Any = None) -> Any:
+    async def run() -> Any:
+        frame = next(f for f in tab.page.frames if ".discordsays.com" in f.url)
+        return await frame.evaluate(script, arg)
+
+    return await tab.run(run())
+
+
+async def shows(tab: Tab, table: Any) -> None:
+    """The page agrees with the table the channel tells: the same score, the same seats marked as waited
+    for, and, in a hand's play, the last card played in the newest call."""
+    with speaking("en"):
+        score = sight(table).score
+        played = words.title(table.state.pile[-1][1]) if table.state.pile else ""
+    waited = sorted(table.waiting_for()) if table.status == "active" else []
+    script = """(want) => {
+      const score = document.querySelector('#felt .score');
+      const marked = Array.from(document.querySelectorAll('#felt li.seat.turn'),
+        (li) => Number(li.dataset.seat)).sort();
+      const newest = document.querySelector('#log .call.newest');
+      return !!score && score.textContent === want.score
+        && JSON.stringify(marked) === JSON.stringify(want.waited)
+        && (!want.played || (!!newest && newest.textContent.includes(want.played)));
+    }"""
+    want = json.dumps({"score": score, "waited": waited, "played": played})
+    await in_frame(tab, f"() => ({script})({want})")
+
+
+async def test_a_whole_bhargage_game_played_by_clicks_in_the_activity(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    settings: Settings,
+    chromium: Chromium,
+    tabs: list[Tab],
+    seeded: None,
+) -> None:
+    """Alice plays every one of her decisions by clicking her own seat in the Activity (her cards tapped,
+    the menu's button, Confirm) while bob presses Discord's buttons: her seat alone at the bottom with her
+    panel right under it, in the felt; the page agrees with the table at every step; nothing of bob's hand
+    ever in her frame's DOM, socket frames or requests. A spectator in the instance sees the table as the
+    live page shows it, and no panel."""
+    fake = fake_discord
+    bot = await start_bot(dataclasses.replace(settings, web_port=0, client_secret=CLIENT_SECRET))
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    await every_click_mine(fake, [alice])  # no cut nor only card played for her: every decision is a click
+    await challenge(fake, alice, bob)
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    mine, theirs = table.seat_of(alice.id), table.seat_of(bob.id)
+    assert mine is not None and theirs is not None
+    instance = fake.oauth.launch(fake.channel, alice, carol)
+    tab = await chromium.open(width=360, height=740)
+    tabs.append(tab)
+    proxy = await launch(tab, bot, setup_for(bot, fake, instance.id, alice, bob))
+    await in_frame(tab, "() => !document.getElementById('seat').hidden")
+    await in_frame(tab, "() => !!document.querySelector('#felt li.seat.mine')")
+    places = await frame_eval(tab, PLACES)
+    assert places["bottom"] == [mine] and places["top"] == [theirs] and places["mine"] == [mine], places
+    assert places["panelInFelt"] and places["underOwn"] and len(places["cards"]) >= 5, places
+
+    # A spectator of the instance: the table as the live page seats it, no panel, no seat of their own.
+    spectator = await chromium.open(width=1280, height=800)
+    tabs.append(spectator)
+    await launch(spectator, bot, setup_for(bot, fake, instance.id, carol, alice))
+    await in_frame(spectator, "() => !!document.getElementById('felt')")
+    watched = await frame_eval(spectator, PLACES)
+    assert watched["top"] == [0] and watched["bottom"] == [1] and watched["hidden"], watched
+    assert not watched["mine"] and not watched["cards"], watched
+
+    clicks = {"page": 0, "discord": 0}
+    checked = 0
+    while table.status == "active" and not table.is_over():  # (over: its status follows a moment later)
+        seq = table.seq
+        state: bh.State = table.state
+        if mine in table.waiting_for():
+            if state.phase is bh.Phase.CUT:  # (the table's phase: the board's line may lag behind it)
+                await in_frame(tab, "() => !!document.querySelector('#seat button.press:not([disabled])')")
+                await frame_click(tab, '#seat button.press:has-text("Cut")')
+            elif state.phase is bh.Phase.DISCARD:
+                await in_frame(tab, "() => !!document.querySelector('#seat fieldset.menu')")
+                two = await frame_eval(
+                    tab,
+                    "() => Array.from(document.querySelectorAll('#seat fieldset.menu input'), (i) => i.value)"
+                    ".slice(0, 2)",
+                )
+                for index in two:  # tapping her cards ticks the menu's boxes
+                    await frame_click(tab, f'#seat .own-hand img.card[data-card="{index}"]')
+                ticked = (
+                    "() => Array.from(document.querySelectorAll('#seat fieldset.menu input:checked'),"
+                    " (i) => i.value)"
+                )
+                assert await frame_eval(tab, ticked) == two
+                await frame_click(tab, "#seat fieldset.menu button.press")
+                await in_frame(tab, "() => !!document.querySelector('#seat button.press.success')")
+                await frame_click(tab, "#seat button.press.success")  # Confirm
+            else:
+                # Her panel as the table is now (not the one before bob's last move): the cards she may play.
+                legal = sorted(
+                    str(a.card.index) for a in bh.view(state, mine).legal if isinstance(a, bh.Play)
+                )
+                play = "#seat button.press[data-press*=':play:']:not([disabled])"
+                offered = (
+                    f'() => Array.from(document.querySelectorAll("{play}"), (b) => b.dataset.arg).sort()'
+                )
+                said = json.dumps(json.dumps(legal, separators=(",", ":")))
+                await in_frame(tab, f"() => JSON.stringify(({offered})()) === {said}")
+                await frame_click(
+                    tab, f'#seat .own-hand img.card[data-card="{legal[0]}"]'
+                )  # tapping the card
+            clicks["page"] += 1
+            deadline = time.monotonic() + WAIT
+            while (await bot.tables.get(table.id)).seq == seq:
+                assert time.monotonic() < deadline, "alice's click never reached the table"
+                await asyncio.sleep(0.02)
+        else:
+            assert await step(fake, fake.channel, [bob]) is not None
+            clicks["discord"] += 1
+        await fake.settle()
+        table = await bot.tables.get(table.id)
+        if table.status == "active" and not table.is_over():
+            await shows(tab, table)
+        state = table.state
+        if state.hand_no == 1 and state.phase is bh.Phase.PLAY:  # what alice can't know of bob's hand
+            hidden = set(state.hands[theirs]) - bhargage_public(table)
+            dom = await in_frame(tab, "() => document.documentElement.outerHTML")
+            traffic = await tab.settle()
+            seen = [("frame DOM", dom), *(("socket", text) for _, text in proxy.frames), *traffic.texts()]
+            assert not leaks(hidden, seen), leaks(hidden, seen)
+            checked += bool(hidden)
+        assert sum(clicks.values()) < 200, "the game did not end"
+    deadline = time.monotonic() + WAIT
+    while table.status != "finished":
+        assert time.monotonic() < deadline, table.status
+        await asyncio.sleep(0.02)
+        table = await bot.tables.get(table.id)
+    assert clicks["page"] >= 5 and clicks["discord"] >= 5, clicks
+    assert checked, "bob's hand was never checked"
+    await in_frame(tab, "() => document.getElementById('seat').hidden")  # no panel once the game is over
+    await in_frame(tab, "() => !!document.querySelector('#felt .turn-bar.over')")
+    print(f"\nBhargage by clicks in the Activity: {clicks['page']} of alice's, {clicks['discord']} of bob's")
+    for t in (tab, spectator):
+        await t.settle()
+        await clean_console(t)
+        assert not await t.csp_violations()

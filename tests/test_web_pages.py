@@ -351,7 +351,7 @@ def test_a_replay_steps_by_move_and_by_hand_with_plain_links() -> None:
     assert links(replay_html(replay, 0, "it"))["next"] == "?step=1&lang=it"
     assert "Step 1 of" in first and f"Hand 1 of {replay.steps[-1].hand}" in first
     assert 'href="/r/41.sig/record" download' in first and "Download the game record" in first
-    assert '<script src="/static/replay.js" defer>' in first and "Final score" not in first
+    assert f'<script src="{pages.versioned("replay.js")}" defer>' in first and "Final score" not in first
     middle = replay_html(replay, 10)
     assert set(links(middle)) == {"first", "hand-", "prev", "next", "hand+", "last"}
     assert links(middle)["prev"] == "?step=9&lang=en" and links(middle)["next"] == "?step=11&lang=en"
@@ -528,26 +528,23 @@ def test_the_seats_the_game_waits_for_are_marked_and_said(game: str, players: in
         assert '<time class="idle-time" data-since="1700000042">' in bar[1]
 
 
-def test_a_watcher_sees_the_seats_around_the_board_and_a_player_their_own_at_the_bottom() -> None:
-    """A watcher's page seats the first half across the top and the rest back along the bottom; a
-    player's (the Activity's) has their own seat alone at the bottom and the others across the top in turn
-    after it, and the empty slot for their own panel under the table."""
+def test_the_seats_sit_around_the_board_each_marked_with_its_number() -> None:
+    """The fragment seats the first half across the top and the rest back along the bottom, the same for
+    every viewer (one frame per table and language); each seat carries its number (``data-seat``), by which
+    the Activity's page moves a seated player's own seat to the bottom (tests/test_activity_browser.py)."""
     replay = replay_of("deluxe", 4)
     seen = sight(replay.at(30))
     names = [html.escape(s.name) for s in seen.seats]
 
-    def rows(fragment: str) -> list[list[str]]:
+    def rows(fragment: str) -> list[list[tuple[str, str]]]:
         top = fragment[fragment.index('<ul class="seats top"') : fragment.index('<div class="centre">')]
-        bottom = fragment[fragment.index('<ul class="seats bottom"') : fragment.index('id="own-seat"')]
-        return [[n for n in re.findall(r'class="seat-name">([^<]*)<', row)] for row in (top, bottom)]
+        bottom = fragment[fragment.index('<ul class="seats bottom"') : fragment.index('id="log"')]
+        seat = r'data-seat="([0-9]+)"[^>]*><p class="seat-head"><bdi class="seat-name">([^<]*)<'
+        return [[(n, name) for n, name in re.findall(seat, row)] for row in (top, bottom)]
 
     watched = pages.table_html(seen, [], "en")
-    assert rows(watched) == [[names[0], names[1]], [names[3], names[2]]]
-    assert '<section id="own-seat" class="own" data-seat="" hidden></section>' in watched
-    played = pages.table_html(seen, [], "en", viewer=2)
-    assert rows(played) == [[names[3], names[0], names[1]], [names[2]]]
-    assert '<section id="own-seat" class="own" data-seat="2" hidden></section>' in played
-    assert played.index('id="felt"') < played.index('id="own-seat"') < played.index('id="log"')
+    assert rows(watched) == [[("0", names[0]), ("1", names[1])], [("3", names[3]), ("2", names[2])]]
+    assert "own-seat" not in watched
 
 
 @pytest.mark.parametrize(("game", "players"), list(tables()))

@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 import itertools
 import json
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
 from bot.edge.app import TavernBot
-from bot.edge.web import WebServer
+from bot.edge.web import WebServer, pages
 from bot.edge.web.answers import CSP
 from bot.edge.web.fanout import Fanout
 from bot.games import Table
@@ -111,6 +113,19 @@ async def frame_after(ws: aiohttp.ClientWebSocketResponse, seq: int, timeout: fl
 # ------------------------------------------------------------------------------------------- live
 
 
+async def assert_versioned(
+    client: aiohttp.ClientSession, server: WebServer, html: str, names: tuple[str, ...]
+) -> None:
+    """The page links each of its files as ``/static/<name>?v=<the file's digest>`` (docs/ACTIVITY.md,
+    "Caching": a changed file arrives at once), and that address serves the file."""
+    for name in names:
+        body = (Path(pages.__file__).parent / "static" / name).read_bytes()
+        linked = f"/static/{name}?v={hashlib.sha256(body).hexdigest()[:12]}"
+        assert f'"{linked}"' in html, (name, re.findall(r'"/static/[^"]*"', html))
+        async with client.get(url(server, linked)) as response:
+            assert response.status == 200 and await response.read() == body
+
+
 async def test_live_page_and_its_socket_follow_the_game(
     fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
 ) -> None:
@@ -123,7 +138,8 @@ async def test_live_page_and_its_socket_follow_the_game(
         status, html, response = await get(client, server, path)
         assert status == 200 and response.content_type == "text/html"
         assert_secure(response)
-        assert "alice" in html and 'id="table"' in html and '<script src="/static/live.js"' in html
+        assert "alice" in html and 'id="table"' in html
+        await assert_versioned(client, server, html, ("tavern.css", "live.js"))
         assert "style=" not in html and "<script>" not in html  # nothing inline
         ws_path = re.search(r'data-ws="([^"]+)"', html)
         assert ws_path is not None and ws_path.group(1).startswith(path + "/ws")
@@ -260,6 +276,7 @@ async def test_replay_and_record_of_a_finished_game(
 
         path = replay_path(bot, table.id)
         status, first, response = await get(client, server, path)
+        await assert_versioned(client, server, first, ("tavern.css", "replay.js"))
         assert status == 200 and "alice" in first
         assert_secure(response)
         status, second, _ = await get(client, server, path + "?step=1")

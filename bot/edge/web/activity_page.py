@@ -13,8 +13,8 @@ the very custom id it has in Discord (``delivery.custom_id``), so a press from t
 
 from __future__ import annotations
 
-import hashlib
 import re
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -24,7 +24,9 @@ from bot.base.i18n import speaking, t
 from bot.base.panel import Button, Control, Panel, Select
 from bot.edge import delivery
 from bot.edge.web.answers import page
-from bot.edge.web.parts import esc
+from bot.edge.web.pages import versioned
+from bot.edge.web.parts import esc, hand_html, line_html
+from bot.pictures import Row, Scene
 
 SDK_VERSION = "2.5.0"  # tools/build_sdk.sh builds it; the name carries the version, so it is cached for good
 SDK = f"embedded-app-sdk-{SDK_VERSION}.js"
@@ -90,14 +92,6 @@ def static(name: str) -> tuple[bytes, str] | None:
     return None if kind is None else (_file(name), kind)
 
 
-@cache
-def versioned(name: str) -> str:
-    """``/static/<name>?v=<its digest>``: a file whose name carries no version still arrives anew when it
-    changes (it is cached for a day; Discord's proxy keeps the header)."""
-    body = _file(name) if name in _TYPES else (STATIC / name).read_bytes()
-    return f"/static/{name}?v={hashlib.sha256(body).hexdigest()[:12]}"
-
-
 def activity_page(*, lang: str, app_id: int) -> str:
     """The Activity's page: the table's place, the seat's place, and the words ``activity.js`` says."""
     with speaking(lang):
@@ -157,10 +151,10 @@ def controls_of(panel: Panel, key: int) -> dict[str, Control]:
 
 def _button(cid: str, button: Button) -> str:
     off = " disabled" if button.disabled else ""
-    emoji = f"{button.emoji} " if button.emoji and not button.emoji.startswith("<") else ""
+    arg = f' data-arg="{esc(button.arg)}"' if button.arg else ""  # a card's index: its picture presses it
     return (  # i18n: not text
-        f'<button type="button" class="press {esc(button.style)}" data-press="{esc(cid)}"{off}>'
-        f"{esc(emoji + button.label)}</button>"
+        f'<button type="button" class="press {esc(button.style)}" data-press="{esc(cid)}"{off}{arg}>'
+        f"{line_html(button.label)}</button>"  # no emoji: the page ships no emoji font; suits are drawn
     )
 
 
@@ -193,17 +187,29 @@ def _select(cid: str, select: Select) -> str:
 
 
 def panel_html(panel: Panel, key: int) -> str:
-    """A seat's private panel as HTML: its text (and embed), then its controls in Discord's rows, each with
-    its custom id. The picture is left out: the text beside it says the same (the hand, the choices)."""
-    parts = [_text(panel.content)]
+    """A seat's private panel as HTML: its own cards (its picture's first row) face up and big (a card that
+    a control names presses it when tapped), then its controls in Discord's rows, each with its custom id,
+    then its text (and embed), folded away where the cards are drawn (it says what they show)."""
+    said = [_text(panel.content)]
     if panel.embed is not None:
         if panel.embed.title:
-            parts.append(f'<h2 class="embed-title">{esc(panel.embed.title)}</h2>')
-        parts.append(_text(panel.embed.description))
+            said.append(f'<h2 class="embed-title">{esc(panel.embed.title)}</h2>')
+        said.append(_text(panel.embed.description))
+    scene = panel.picture.key if panel.picture is not None else None
+    parts: list[str] = []
+    if isinstance(scene, Scene) and scene.parts and isinstance(scene.parts[0], Row):
+        # the picture's first row is the seat's own cards; the rest is the board, drawn on the table above
+        own = replace(scene, parts=scene.parts[:1])
+        parts.append(f'<div class="own-hand">{hand_html(own)}</div>')  # i18n: not text
+        summary = f"<summary>{esc(t('web.activity.words'))}</summary>"  # i18n: not text
+        after = f'<details class="said">{summary}{"".join(said)}</details>'  # i18n: not text
+    else:
+        parts.extend(said)
+        after = ""
     rows: dict[int, list[str]] = {}
     for n, (cid, control) in enumerate(controls_of(panel, key).items()):
         row = control.row if control.row is not None else n // ROW
         drawn = _button(cid, control) if isinstance(control, Button) else _select(cid, control)
         rows.setdefault(row, []).append(drawn)
     parts.extend(f'<div class="controls">{"".join(rows[r])}</div>' for r in sorted(rows))  # i18n: not text
-    return "".join(parts)
+    return "".join(parts) + after

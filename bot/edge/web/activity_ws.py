@@ -6,8 +6,9 @@ forged one closes the socket, ``NOT_SIGNED_IN``); the instance it names is asked
 a session outliving its instance sees nothing (``ENDED``). Then:
 
 - a seated player (``TableService.seated_at``) watches their own table through the live fan-out, like any
-  live page, and is sent their own seat's panel (``{"panel": html}``, drawn by ``activity_page.panel_html``
-  from the panel the DM shows) whenever the table tells something, and after each of their own presses;
+  live page, and is sent their own seat's panel (``{"panel": html, "seat": n}``, drawn by
+  ``activity_page.panel_html`` from the panel the DM shows) whenever the table tells something, and after
+  each of their own presses;
 - anyone else in the instance watches the table of the instance's channel, where its server lets its games
   be watched, through the same fan-out: the public table, never a hand (``NO_TABLE`` where there is none).
 
@@ -27,7 +28,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import aiohttp
@@ -102,7 +103,7 @@ class Seat:
             self.send({"panel": None, "seq": table.seq})
             return
         self.controls = controls_of(panel, table.id)
-        self.send({"panel": panel_html(panel, table.id), "seq": table.seq})
+        self.send({"panel": panel_html(panel, table.id), "seq": table.seq, "seat": self.seat})
 
     def allowed(self) -> bool:
         """One press more within the connection's budget."""
@@ -120,7 +121,8 @@ class Seat:
         self.show(table, panel)
 
     async def aside(self, panel: Panel) -> None:
-        self.send({"aside": panel_html(panel.without_controls(), 0)})
+        # words only: the seat's cards are drawn once, on its panel (an older picture would say them twice)
+        self.send({"aside": panel_html(replace(panel.without_controls(), picture=None), 0)})
 
 
 def press_of(data: str) -> tuple[str, list[str]] | None:

@@ -14,6 +14,7 @@ of the table's WebSocket; the replay page's ``<main id="replay">`` holds :func:`
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from functools import cache
@@ -21,7 +22,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.base.i18n import ENGLISH, LANGUAGES, Msg, speaking, t
-from bot.edge.web.parts import calls_list, esc, felt, own_slot
+from bot.edge.web.parts import calls_list, esc, felt
 from bot.edge.web.sight import Call, ReplayStep, Sight
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -99,13 +100,14 @@ def language(accept_language: str | None, asked: str | None = None) -> str:
 
 def _document(lang: str, title: str, body: str, script: str = "") -> str:
     """A whole page: the head (viewport, the one stylesheet, the page's script), then ``body``."""
-    tag = f'<script src="/static/{esc(script)}" defer></script>\n' if script else ""  # i18n: not text
+    tag = f'<script src="{esc(versioned(script))}" defer></script>\n' if script else ""  # i18n: not text
     return (
         f'<!DOCTYPE html>\n<html lang="{esc(lang)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'  # i18n: not text
         '<meta name="referrer" content="no-referrer">\n<meta name="color-scheme" content="dark">\n'
         f"<title>{esc(title)}</title>\n"
-        '<link rel="stylesheet" href="/static/tavern.css">\n<link rel="icon" href="/c/en/back.png">\n'
+        f'<link rel="stylesheet" href="{esc(versioned("tavern.css"))}">\n'
+        '<link rel="icon" href="/c/en/back.png">\n'
         f"{tag}</head>\n<body>\n{body}\n</body>\n</html>\n"
     )
 
@@ -119,13 +121,14 @@ def _header(title: str, extra: str = "") -> str:
 # ------------------------------------------------------------------------------------------------ live
 
 
-def table_html(sight: Sight, calls: Sequence[Call], lang: str, viewer: int | None = None) -> str:
+def table_html(sight: Sight, calls: Sequence[Call], lang: str) -> str:
     """What ``<main id="table">`` holds, and each WebSocket frame brings: the felt (the seats around the
-    board; ``viewer``: the seat at the bottom, None for a watcher), the slot of a seat's own panel, then the
-    calls, newest first. ``live.js`` swaps in the parts by their ids, the slot excepted."""
+    board, each with its ``data-seat``), then the calls, newest first. ``live.js`` swaps in the parts by
+    their ids. One fragment per table and language, whoever views it: the Activity's page puts a seated
+    player's own seat at the bottom itself."""
     with speaking(lang):
         log = calls_list(calls, t("web.calls.none"), newest_first=True)
-        return f"{felt(sight, viewer)}{own_slot(viewer)}{log}"
+        return f"{felt(sight)}{log}"
 
 
 def live_page(
@@ -207,9 +210,7 @@ def replay_fragment(step: ReplayStep, lang: str) -> str:
         else:
             score = f'<p class="score">{scored}</p>'  # i18n: not text
         said = calls_list([step.call], t("web.replay.quiet"))
-        return (
-            f"{_nav(step.index, step.targets, lang)}{where}{score}{felt(step.sight, None, live=False)}{said}"
-        )
+        return f"{_nav(step.index, step.targets, lang)}{where}{score}{felt(step.sight, live=False)}{said}"
 
 
 def replay_page(step: ReplayStep, *, lang: str, record_path: str) -> str:
@@ -262,6 +263,13 @@ def message_page(status: int, message: str, *, lang: str) -> str:
 @cache
 def _static(name: str) -> bytes:
     return (STATIC / name).read_bytes()
+
+
+@cache
+def versioned(name: str) -> str:
+    """``/static/<name>?v=<its digest>``: a file of ``/static`` whose name carries no version still arrives
+    anew when it changes (it is cached for a day; Discord's proxy keeps the header)."""
+    return f"/static/{name}?v={hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]}"
 
 
 def static(name: str) -> tuple[bytes, str] | None:

@@ -51,15 +51,20 @@ def line_html(line: str) -> str:
     return "".join(_suit(_SUIT_OF[part]) if n % 2 else esc(part) for n, part in enumerate(parts))
 
 
-def _card(card: AnyCard, worth: Worth, small: bool, picked: bool) -> str:
+def _card(card: AnyCard, worth: Worth, small: bool, picked: bool, tap: bool = False) -> str:
+    """A card face up; ``tap``: it carries its index (``data-card``), for the Activity's page to press the
+    control that names it."""
     w, h = SMALL if small else LARGE
     src = f"/c/{current()}/{card_file(card, worth)}"
     cls = "card picked" if picked else "card"  # i18n: not text
     alt = card_words(card)
-    return f'<img class="{cls}" src="{esc(src)}" alt="{esc(alt)}" width="{w}" height="{h}">'  # i18n: not text
+    index = getattr(card, "index", None)
+    data = f' data-card="{int(index)}"' if tap and isinstance(index, int) else ""  # i18n: not text
+    img = f'<img class="{cls}" src="{esc(src)}" alt="{esc(alt)}" width="{w}" height="{h}"{data}>'
+    return img  # i18n: not text
 
 
-def _row(row: Row, worth: Worth) -> str:
+def _row(row: Row, worth: Worth, tap: bool = False) -> str:
     """A row of a scene: its caption (and suit symbols), then each group of cards with its label."""
     suits = ", ".join(f"{_suit(s)} {esc(words.suit(s))}" for s in row.suits)
     mark = f' <span class="suits">{suits}</span>'  # i18n: not text
@@ -67,7 +72,7 @@ def _row(row: Row, worth: Worth) -> str:
     picked = set(row.picked)
     groups = []
     for g, group in enumerate(row.groups):
-        cards = "".join(_card(c, worth, row.small, (g, i) in picked) for i, c in enumerate(group))
+        cards = "".join(_card(c, worth, row.small, (g, i) in picked, tap) for i, c in enumerate(group))
         label = row.labels[g] if g < len(row.labels) else ""
         tail = f'<span class="label">{esc(label)}</span>' if label else ""  # i18n: not text
         groups.append(f'<li class="group"><span class="cards">{cards}</span>{tail}</li>')
@@ -119,11 +124,18 @@ def _track(track: Track) -> str:
     return f'<ul class="track" aria-label="{esc(label)}">{"".join(lanes)}</ul>'  # i18n: not text
 
 
-def _scene(scene: Scene, level: int) -> str:
-    """A scene as HTML: its title as a heading of ``level``, then its rows and peg boards, top to bottom."""
+def _scene(scene: Scene, level: int, tap: bool = False) -> str:
+    """A scene as HTML: its title as a heading of ``level``, then its rows and peg boards, top to bottom;
+    ``tap``: each card carries its index (a seat's own hand on the Activity's page)."""
     title = f'<h{level} class="scene-title">{esc(scene.title)}</h{level}>' if scene.title else ""
-    parts = "".join(_track(p) if isinstance(p, Track) else _row(p, scene.worth) for p in scene.parts)
+    parts = "".join(_track(p) if isinstance(p, Track) else _row(p, scene.worth, tap) for p in scene.parts)
     return f'<div class="scene">{title}{parts}</div>'  # i18n: not text
+
+
+def hand_html(scene: Scene) -> str:
+    """A seat's own cards (its panel's picture) face up at full size, each carrying its index, so a tap on a
+    card presses the control of the panel that names it (the Activity's page)."""
+    return _scene(scene, 3, tap=True)
 
 
 def _lines(lines: Sequence[str], code: frozenset[int], start: int = 0) -> str:
@@ -197,15 +209,13 @@ def _seat(seat: SeatSight, n: int, worth: Worth) -> str:
         hand = f'<p class="hand">{_backs(seat.held)}<span class="held">{held}</span></p>'  # i18n: not text
     row = _row(seat.row, worth) if seat.row is not None and seat.row.groups else ""
     current = ' aria-current="true"' if seat.turn else ""  # i18n: not text
-    return f'<li class="{cls}"{current}>{head}{hand}{row}</li>'  # i18n: not text
+    return f'<li class="{cls}" data-seat="{int(n)}"{current}>{head}{hand}{row}</li>'  # i18n: not text
 
 
-def _places(count: int, viewer: int | None) -> tuple[list[int], list[int]]:
-    """The seats above the board and below it, each row left to right, play going clockwise around: a
-    viewer's seat alone at the bottom, the others across the top in turn after it; for a watcher, the first
-    half across the top and the rest back along the bottom."""
-    if viewer is not None and 0 <= viewer < count:
-        return [(viewer + k) % count for k in range(1, count)], [viewer]
+def _places(count: int) -> tuple[list[int], list[int]]:
+    """The seats above the board and below it, each row left to right, play going clockwise around: the
+    first half across the top and the rest back along the bottom. (The Activity's page moves a seated
+    player's own seat alone to the bottom by its ``data-seat``: the frame is the same for every viewer.)"""
     top = (count + 1) // 2
     return list(range(top)), list(reversed(range(top, count)))
 
@@ -227,12 +237,12 @@ def _turn(sight: Sight, live: bool) -> str:
     return f'<div class="turn-bar">{who}{idle}</div>'  # i18n: not text
 
 
-def felt(sight: Sight, viewer: int | None, *, live: bool = True) -> str:
+def felt(sight: Sight, *, live: bool = True) -> str:
     """The table: whose turn (a live table: since when, and the score), the seats around the board (hands
     face down, counted), the deck, the board's scene, and the board's words folded away (they say what
     the pictures show)."""
     worth: Worth = sight.scene.worth if sight.scene is not None else "count"
-    top, bottom = _places(len(sight.seats), viewer)
+    top, bottom = _places(len(sight.seats))
     label = esc(t("web.seats.label"))
 
     def ring(which: list[int], where: str) -> str:
@@ -266,10 +276,3 @@ def felt(sight: Sight, viewer: int | None, *, live: bool = True) -> str:
         f"{esc(t('web.felt.heading'))}</h2>{turn}"
         f"{ring(top, 'top')}{centre}{ring(bottom, 'bottom')}</section>"
     )
-
-
-def own_slot(viewer: int | None) -> str:
-    """Where a seat's own panel goes (the Activity fills it; ``live.js`` leaves it be): empty and hidden on
-    a watcher's page."""
-    seat = "" if viewer is None else str(int(viewer))
-    return f'<section id="own-seat" class="own" data-seat="{seat}" hidden></section>'  # i18n: not text

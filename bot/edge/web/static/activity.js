@@ -2,8 +2,13 @@
    Signs in through Discord's Embedded App SDK (the handshake and READY, authorize, POST /a/token,
    authenticate), then opens /a/ws, whose first frame is the session token. The socket sends the table's
    public frames {"seq", "html", "over"} (as the live page gets them) and, to a seated player only, their
-   panel {"panel": html}, a private aside {"aside": html} or a refusal {"refused": text}; a press goes back
+   panel {"panel": html, "seat": n}, a private aside {"aside": html} or a refusal {"refused": text}; a press goes back
    as {"press": "<custom id>", "values": [...]}. Every word comes from the page's data attributes.
+   The table's frame is the same for everyone watching it; here a seated player's own seat (by its
+   data-seat) is moved alone to the bottom of the felt, the others across the top in turn after it, and
+   their panel (#seat: their cards face up, their controls, the coach's hint) goes right under it, inside
+   the felt. Tapping one of their cards presses the control that names it (a play button, or a box of a
+   menu of cards). Between frames the page counts the table's idle time, as the live page does.
    Only Discord's client, the parent frame, may speak to the SDK: any other message is dropped before the
    SDK sees it (the SDK itself takes a command's answer once, by its nonce). */
 "use strict";
@@ -20,6 +25,7 @@
     "https://discord.com", "https://ptb.discord.com", "https://canary.discord.com",
     "https://discordapp.com", "https://ptb.discordapp.com", "https://canary.discordapp.com"
   ];
+  var mine = null;  /* the seated player's seat, from their panel's frames */
   var seq = -1;
   var over = false;
   var session = null;
@@ -46,11 +52,85 @@
     }
   }
 
+  function clock(seconds) {
+    var s = Math.max(0, Math.floor(seconds));
+    var h = Math.floor(s / 3600);
+    var m = Math.floor(s / 60) % 60;
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    s = s % 60;
+    return h ? h + ":" + two(m) + ":" + two(s) : m + ":" + two(s);
+  }
+
+  function tick() {
+    /* how long the table has waited, counted from the last move's time, asking the server nothing */
+    var times = table.querySelectorAll("time.idle-time[data-since]");
+    var now = Date.now() / 1000;
+    for (var i = 0; i < times.length; i += 1) {
+      var since = Number(times[i].getAttribute("data-since"));
+      var text = since > 0 ? clock(now - since) : "";
+      if (times[i].textContent !== text) {
+        times[i].textContent = text;
+      }
+    }
+  }
+
+  function ring(felt, where, before) {
+    var list = felt.querySelector("ul.seats." + where);
+    if (!list) {
+      list = document.createElement("ul");
+      list.className = "seats " + where;
+      var other = felt.querySelector("ul.seats");
+      if (other) {
+        list.setAttribute("aria-label", other.getAttribute("aria-label") || "");
+      }
+      felt.insertBefore(list, before);
+    }
+    return list;
+  }
+
+  function place() {
+    /* the seated player's own seat alone at the bottom, the others across the top in turn after it, and
+       their panel right under their seat */
+    var felt = table.querySelector("#felt");
+    if (!felt || mine === null) {
+      return;
+    }
+    var seats = Array.prototype.slice.call(felt.querySelectorAll("li.seat[data-seat]"));
+    var count = seats.length;
+    var own = null;
+    seats.sort(function (a, b) {
+      return (Number(a.dataset.seat) - mine - 1 + 2 * count) % count
+        - (Number(b.dataset.seat) - mine - 1 + 2 * count) % count;
+    });
+    var centre = felt.querySelector(".centre");
+    var top = ring(felt, "top", centre);
+    var bottom = ring(felt, "bottom", null);
+    seats.forEach(function (seat) {
+      if (Number(seat.dataset.seat) === mine) {
+        own = seat;
+        bottom.appendChild(seat);
+      } else {
+        top.appendChild(seat);
+      }
+    });
+    if (!top.children.length) {
+      top.remove();
+    }
+    if (own) {
+      own.classList.add("mine");
+      felt.insertBefore(seatBox, bottom.nextSibling);
+      seatBox.classList.toggle("turn", own.classList.contains("turn"));
+    }
+  }
+
   function show(frame) {
     if (typeof frame.html === "string" && typeof frame.seq === "number") {
       if (frame.seq >= seq || (frame.over && !over)) {
         seq = frame.seq;
+        main.appendChild(seatBox);  /* kept whole while the table's part is replaced */
         table.innerHTML = frame.html;
+        place();
+        tick();
       }
       if (frame.over) {
         over = true;
@@ -62,8 +142,14 @@
     if ("panel" in frame) {
       seatBox.innerHTML = typeof frame.panel === "string" ? frame.panel : "";
       seatBox.hidden = typeof frame.panel !== "string";
+      if (typeof frame.seat === "number" && mine !== frame.seat) {
+        mine = frame.seat;
+        place();
+      }
     }
-    if (typeof frame.aside === "string" || typeof frame.refused === "string") {
+    /* an aside or a refusal goes with the seat's panel: none once the game is over (a last move's "You
+       played …" comes after the panel is gone) */
+    if ((typeof frame.aside === "string" || typeof frame.refused === "string") && !seatBox.hidden) {
       var note = document.createElement("div");
       note.className = "aside";
       note.setAttribute("role", "status");
@@ -81,7 +167,27 @@
     }
   }
 
+  function tap(card) {
+    /* a card of the player's own: the play button that names it, else the box of a menu of cards */
+    var index = card.dataset.card;
+    var button = seatBox.querySelector("button[data-press][data-arg='" + index + "']:not([disabled])");
+    if (button) {
+      button.click();
+      return;
+    }
+    var box = seatBox.querySelector("fieldset[data-menu] input[value='" + index + "']:not([disabled])");
+    if (box) {
+      box.checked = !box.checked;
+      card.classList.toggle("picked", box.checked);
+    }
+  }
+
   seatBox.addEventListener("click", function (event) {
+    var card = event.target.closest(".own-hand img.card[data-card]");
+    if (card && !card.closest(".aside") && /^[0-9]+$/.test(card.dataset.card)) {
+      tap(card);
+      return;
+    }
     var button = event.target.closest("button[data-press]");
     if (!button || button.disabled) {
       return;
@@ -98,6 +204,12 @@
 
   seatBox.addEventListener("change", function (event) {
     var menu = event.target;
+    if (menu.type === "checkbox" && /^[0-9]+$/.test(menu.value)) {
+      var card = seatBox.querySelector(".own-hand img.card[data-card='" + menu.value + "']");
+      if (card) {
+        card.classList.toggle("picked", menu.checked);
+      }
+    }
     if (menu.tagName === "SELECT" && menu.dataset.press && menu.value) {
       send({press: menu.dataset.press, values: [menu.value]});
     }
@@ -168,6 +280,7 @@
     connect();
   }
 
+  window.setInterval(tick, 1000);
   start().catch(function () {
     say(words.failed);
   });

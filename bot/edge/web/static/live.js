@@ -1,8 +1,8 @@
 /* Decktet Tavern, a live table: keeps <main id="table"> current through the table's WebSocket.
    Every word comes from the page's data attributes and the server's fragments; the server sends
-   {"seq", "html", "over", "t"} frames, whose parts (the felt, the calls) replace the page's by their ids;
-   the slot of a seat's own panel (#own-seat) is never touched. Between frames the page counts the table's
-   idle time itself, from the last move's time, asking the server nothing. Every 25 s it sends {"ping": N}:
+   {"seq", "html", "over", "t"} frames, whose parts (the felt, the calls) replace the page's by their ids.
+   Between frames the page counts the table's idle time itself, from the last move's time, asking the
+   server nothing. Every 25 s it sends {"ping": N}:
    a socket whose pong does not come by the next ping is closed and opened again (a connection a proxy or
    a sleeping phone dropped without a word). A socket closed with 4410 (its link expired) or 4404 (the
    server's pages were turned off) is not opened again: the page says why and keeps the table as it last
@@ -26,7 +26,6 @@
   var PING_MS = 25000;
   var pings = 0;
   var unanswered = null;  /* the number of the ping still waiting for its pong */
-  var KEEP = "own-seat";
 
   function say(text) {
     if (status) {
@@ -89,16 +88,13 @@
   }
 
   function swap(html) {
-    /* each part of the frame replaces the page's part of the same id; the own seat's slot stays */
+    /* each part of the frame replaces the page's part of the same id */
     var holder = document.createElement("template");
     holder.innerHTML = html;
     var parts = Array.prototype.slice.call(holder.content.children);
     for (var i = 0; i < parts.length; i += 1) {
       var part = parts[i];
       var old = part.id ? document.getElementById(part.id) : null;
-      if (part.id === KEEP && old) {
-        continue;
-      }
       if (old && main.contains(old)) {
         old.replaceWith(part);
       } else {
