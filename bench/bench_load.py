@@ -65,6 +65,7 @@ import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import loop_monitor
 from bench.bot_process import (
     COALESCE_ENV,
     NOOP_COMMAND,
@@ -91,6 +92,10 @@ AVOID_VERBS = {
 CALLBACK_DEADLINE = 3.0  # seconds Discord gives a bot to acknowledge an interaction
 GLOBAL_BUDGET = 50  # requests/s Discord's global rate limit allows a bot outside interaction endpoints
 # A table's one-time requests outside the interaction endpoints: its thread and its players' DM channels.
+LONG_WAIT = 5.0  # a table waiting on the bot longer than this in steady state is a failure (issue 49)
+HEARTBEAT_MS = (
+    1000  # the fake's heartbeat interval in the bench (Discord's 41.25 s): more samples of lateness
+)
 SETTLED = 30.0  # seconds after the start by which every table has opened (default; ``--settled``)
 OPENINGS = {"POST /channels/{id}/messages/{id}/threads", "POST /users/@me/channels"}
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -378,6 +383,56 @@ def _table_of(
 
 
 @dataclass
+class Waits:
+    """What each table waits on, from its players' side: on the bot while none of its players has anything
+    to press (a seat's move is due but no panel shows it yet, or a press is unanswered), on a player while
+    one has something to press and is thinking. Each wait is an interval ``(table, start, end)``."""
+
+    bot: list[tuple[int, float, float]] = field(default_factory=list)
+    player: list[tuple[int, float, float]] = field(default_factory=list)
+    _now: dict[int, tuple[str, float]] = field(default_factory=dict)  # table → (what, since)
+
+    def mark(self, table: int, what: str | None, at: float) -> None:
+        """From ``at`` the table waits on ``what`` ("bot", "player", or None: not counted)."""
+        was = self._now.pop(table, None)
+        if was is not None and was[0] == what:
+            self._now[table] = was
+            return
+        if was is not None:
+            getattr(self, was[0]).append((table, was[1], at))
+        if what is not None:
+            self._now[table] = (what, at)
+
+    def close(self, at: float) -> None:
+        """End every open wait at ``at`` (the end of the run)."""
+        for table in list(self._now):
+            self.mark(table, None, at)
+
+    @staticmethod
+    def within(waits: list[tuple[int, float, float]], start: float, end: float) -> list[tuple[int, float]]:
+        """Each wait's table and seconds inside ``start``–``end``."""
+        out = []
+        for table, a, b in waits:
+            lo, hi = max(a, start), min(b, end)
+            if hi > lo:
+                out.append((table, hi - lo))
+        return out
+
+    @staticmethod
+    def most_at_once(waits: list[tuple[int, float, float]], start: float, end: float) -> int:
+        """The most tables waiting at one instant between ``start`` and ``end``."""
+        edges = sorted(
+            [(max(a, start), 1) for _, a, b in waits if min(b, end) > max(a, start)]
+            + [(min(b, end), -1) for _, a, b in waits if min(b, end) > max(a, start)]
+        )
+        most = now = 0
+        for _, step in edges:
+            now += step
+            most = max(most, now)
+        return most
+
+
+@dataclass
 class BenchResult:
     tables: dict[str, int]
     think: float
@@ -399,6 +454,9 @@ class BenchResult:
     traffic: Traffic = field(default_factory=Traffic)
     honest: Honest = field(default_factory=Honest)
     coalesce_seconds: float = Settings.coalesce_seconds  # calls that ping nobody wait up to this long
+    loops: list[dict[str, Any]] = field(default_factory=list)  # each bot process's loop figures
+    gateway_events: Counter[str] = field(default_factory=Counter)  # dispatches the bot got during the run
+    waits: Waits = field(default_factory=Waits)
 
     @property
     def game_kinds(self) -> list[str]:
@@ -445,6 +503,16 @@ class BenchResult:
             f"all interactions/s: {total / self.duration:.1f}",
         ]
         lines.extend(self._cpu_lines())
+        lines.extend(self._loop_lines())
+        every = self.presses(self.started)[1]
+        lines.append(
+            f"gateway events sent to the bot during the run, per interaction ({every}): "
+            + (
+                ", ".join(f"{t} {n} ({n / max(every, 1):.2f})" for t, n in self.gateway_events.most_common())
+                or "none"
+            )
+        )
+        lines.extend(self._wait_lines())
         lines.extend(self._route_lines(games))
         lines.extend(self._honest_lines())
 
@@ -554,6 +622,73 @@ class BenchResult:
             )
             for name, label in (("mover", "(a)"), ("others", "(b)"), ("thread", "(c)")):
                 lines.append(row(f"  {label}", h.since(name, settled), ""))
+        return lines
+
+    def presses(self, start: float, end: float = math.inf) -> tuple[int, int]:
+        """Game interactions, and all interactions (no-ops too), sent between ``start`` and ``end``."""
+        sent = [
+            (k != "noop", it.sent_at)
+            for k, series in self.series.items()
+            for it in series.interactions
+            if it.sent_at is not None and start <= it.sent_at < end
+        ]
+        return sum(game for game, _ in sent), len(sent)
+
+    def _loop_lines(self) -> list[str]:
+        """The bot process's event loop, from inside it (:mod:`bench.loop_monitor`): the whole run, and
+        the steady state once every table is open."""
+        if not self.loops:
+            return ["event loop: not measured (in-process run)"] if self.in_process else []
+        end = self.started + self.duration
+        lines = []
+        for name, start in (
+            ("whole run", self.started),
+            (f"from {self.settled:g} s", self.started + self.settled),
+        ):
+            if start >= end:
+                continue
+            games, every = self.presses(start, end)
+            for k, figures in enumerate(self.loops):
+                w = loop_monitor.window(figures, start, end)
+                who = f" (process {k})" if len(self.loops) > 1 else ""
+                seconds = max(end - start, 1e-9)
+                lines.append(
+                    f"event loop{who}, {name}: busy {w['busy']:.1f} s "
+                    f"({100 * w['busy'] / seconds:.0f}% of the time) = "
+                    f"{1000 * w['busy'] / max(games, 1):.2f} ms per game press "
+                    f"({1000 * w['busy'] / max(every, 1):.2f} per interaction, no-ops included; "
+                    f"{games} game presses, {every} in all)   longest stall {1000 * w['longest']:.0f} ms   "
+                    f"turns {w['turns']}"
+                )
+                lag, beat = w["lag"], w["heartbeat"]
+                lines.append(
+                    f"  loop lag ms (a {1000 * loop_monitor.PROBE_SECONDS:.0f}-ms timer, n={len(lag)}): p50 "
+                    f"{1000 * percentile(lag, 50):.1f} p99 {1000 * percentile(lag, 99):.1f} max "
+                    f"{1000 * max(lag, default=float('nan')):.1f}   heartbeat lateness ms (due → ACK read, "
+                    f"n={len(beat)}): p50 {1000 * percentile(beat, 50):.1f} p99 "
+                    f"{1000 * percentile(beat, 99):.1f} max {1000 * max(beat, default=float('nan')):.1f}"
+                )
+        return lines
+
+    def _wait_lines(self) -> list[str]:
+        """What the tables waited on once every table is open: the bot, or a player."""
+        start, end = self.started + self.settled, self.started + self.duration
+        if start >= end:
+            start = self.started
+        seconds = end - start
+        lines = [f"tables waiting, from {start - self.started:g} s to the end ({seconds:.0f} s):"]
+        for what in ("bot", "player"):
+            waits = getattr(self.waits, what)
+            parts = Waits.within(waits, start, end)
+            long = {table for table, s in parts if s > LONG_WAIT}
+            lengths = [s for _, s in parts]
+            lines.append(
+                f"  on the {what:<6}: {sum(lengths) / max(seconds, 1e-9):6.1f} tables on average, at most "
+                f"{Waits.most_at_once(waits, start, end)} at once   each wait s: p50 "
+                f"{percentile(lengths, 50):.2f} p99 {percentile(lengths, 99):.2f} max "
+                f"{max(lengths, default=float('nan')):.2f} (n={len(lengths)})   tables that waited over "
+                f"{LONG_WAIT:g} s: {len(long)}"
+            )
         return lines
 
     def _window(self) -> str:
@@ -700,6 +835,8 @@ class Harness:
     stall_after: float = 10.0  # seconds without anything to do before a table counts as stuck
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     noop_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    waits: Waits = field(default_factory=Waits)  # what each table waits on, the bot or a player
+    open_over: float | None = None  # seconds the tables' openings are spread over (None: a think time)
     _noop_credit: float = 0.0
 
     async def pause(self) -> None:
@@ -820,8 +957,16 @@ class TableDriver:
         """The first interaction: a slash command that opens the game; None if the bot did not answer."""
         raise NotImplementedError
 
+    def waiting(self, what: str | None) -> None:
+        """From now the table waits on ``what``: "bot", "player" or None (see :class:`Waits`)."""
+        self.h.waits.mark(self.channel.id, what, time.perf_counter())
+
     async def run(self) -> None:
-        await asyncio.sleep(self.h.rng.uniform(0, self.h.think))  # stagger the openings
+        # stagger the openings: over --open-over seconds, else over a think time
+        await asyncio.sleep(
+            self.h.rng.uniform(0, self.h.think if self.h.open_over is None else self.h.open_over)
+        )
+        self.waiting("bot")
         opened = await self.open()
         while opened is None and self.h.retry_when_stuck and self.h.running():  # the bot was down
             await self._wait_change(1.0)
@@ -829,6 +974,7 @@ class TableDriver:
         idle_since = time.perf_counter()
         while self.h.running():
             choice = self.pick()
+            self.waiting("bot" if choice is None else "player")
             if choice is None:
                 await self._wait_change(1.0)
                 if time.perf_counter() - idle_since > self.h.stall_after and not self.stuck:
@@ -844,12 +990,14 @@ class TableDriver:
             if choice.key in self.acted or choice.message.deleted or not choice.current:
                 continue  # the bot moved on (or redrew the panel) while the user was thinking
             self.acted.add(choice.key)
+            self.waiting("bot")
             it = await self.act(choice)
             if it is None and self.h.retry_when_stuck:
                 self.acted.discard(choice.key)  # not sent or not answered: the panel still offers it
             elif it is not None:
                 await self._until_replied(it)
             idle_since = time.perf_counter()
+        self.waiting(None)
 
     async def can_move_on(self, attempts: int = 3) -> str:
         """Whether a seat can move the table on now, as its players would find out: what they see pressed,
@@ -1098,6 +1246,7 @@ class Config:
     max_interactions: int | None = None
     noop_ratio: float = 1.0
     think: float = 2.0
+    open_over: float | None = None  # seconds the openings are spread over (None: one think time)
     target: int = 121
     deluxe_players: int = 3
     deluxe_target: int = 100
@@ -1179,6 +1328,11 @@ class BotSide:
             return found[0] if found else None
         return {k: sum(f.get(k) or 0 for f in found) for k in found[0]}
 
+    @property
+    def loops(self) -> list[dict[str, Any]]:
+        """Each bot process's event-loop figures (:mod:`bench.loop_monitor`), as it last saved them."""
+        return [f for c in self.children if (f := c.loop_figures()) is not None]
+
 
 @contextlib.asynccontextmanager
 async def bot_side(
@@ -1209,7 +1363,12 @@ async def bot_side(
             where = db_path if processes == 1 else db_path.parent / f"process-{k}" / db_path.name
             where.parent.mkdir(parents=True, exist_ok=True)
             child = await BotChild.start(
-                fake.api_base, fake.gateway_url, where, database_url=database_url, shards=shards
+                fake.api_base,
+                fake.gateway_url,
+                where,
+                database_url=database_url,
+                shards=shards,
+                monitor=where.parent / f"loop-{k}.json",
             )
             side.children.append(child)
         yield side
@@ -1285,6 +1444,7 @@ async def run_bench(config: Config) -> BenchResult:
         fake = FakeDiscord()
         fake.referee = config.referee
         fake.reply_timeout = 10.0
+        fake.heartbeat_interval_ms = HEARTBEAT_MS
         seating = seat_tables(config, fake)
         noop_channel = fake.add_channel("bench-noop")
         noop_users = [fake.add_user(f"noop-{i}") for i in range(8)]
@@ -1296,13 +1456,15 @@ async def run_bench(config: Config) -> BenchResult:
             processes=config.processes,
         ) as bot:
             _, actions0 = await _db_figures(db_path, config.database_url)
-            since = len(fake.request_log)
+            since, events0 = len(fake.request_log), Counter(fake.gateway_events)
             try:
                 result, h = await _play(config, fake, bot, seating, noop_channel, noop_users)
             finally:
                 with contextlib.suppress(AssertionError):
                     await fake.settle(quiet=0.2, timeout=10)
         result.bot_counters = bot.counters
+        result.gateway_events = fake.gateway_events - events0
+        result.loops = bot.loops
         dms = {fake.dm_channel(u).id: channel.id for _, channel, users in seating for u in users}
         result.traffic = analyse(
             fake, since, h.tables_of, dms, (result.started + config.settled, result.started + result.duration)
@@ -1334,6 +1496,7 @@ async def _play(
         max_interactions=config.max_interactions,
         noop_ratio=config.noop_ratio,
         think=config.think,
+        open_over=config.open_over,
         noop_channel=noop_channel,
         noop_users=noop_users,
         watch=Watch(fake),
@@ -1353,6 +1516,7 @@ async def _play(
     if h.noop_tasks:
         await asyncio.gather(*h.noop_tasks)
     duration = time.perf_counter() - start
+    h.waits.close(start + duration)
     cpu, bot_cpu = _cpu() - cpu0, bot.cpu()
     counts: dict[str, int] = {}
     for kind, _, _ in seating:
@@ -1376,6 +1540,7 @@ async def _play(
         in_process=config.in_process,
         bot_cpu_seconds=None if bot_cpu is None or bot_cpu0 is None else bot_cpu[0] - bot_cpu0[0],
         drawing_cpu_seconds=None if bot_cpu is None or bot_cpu0 is None else bot_cpu[1] - bot_cpu0[1],
+        waits=h.waits,
     )
     if settled_cpu and settled_cpu[0] is not None and bot_cpu is not None:
         at = settled_cpu[0]
@@ -1400,6 +1565,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--think", type=float, default=2.0, help="mean seconds a user thinks before each move (0: flat out)"
+    )
+    parser.add_argument(
+        "--open-over",
+        type=float,
+        default=None,
+        help="seconds the tables' openings are spread over, evenly at random (default: one think time)",
     )
     parser.add_argument("--target", type=int, default=121, help="Bhargage target (21..221)")
     parser.add_argument("--deluxe-players", type=int, default=3, help="players per Deluxe table (2..6)")
@@ -1436,6 +1607,7 @@ def main(argv: list[str] | None = None) -> None:
         max_interactions=args.max_interactions,
         noop_ratio=args.noop_ratio,
         think=args.think,
+        open_over=args.open_over,
         target=args.target,
         deluxe_players=args.deluxe_players,
         deluxe_target=args.deluxe_target,

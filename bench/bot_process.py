@@ -38,6 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 import yarl
 
+from bench import loop_monitor
+from bench.loop_monitor import LOOP_ENV, Monitor
 from bot.__main__ import run
 from bot.edge.app import TavernBot, create_bot
 from bot.settings import Settings
@@ -108,7 +110,7 @@ def counters(bot: TavernBot) -> dict[str, Any]:
     }
 
 
-async def _serve(args: argparse.Namespace) -> int:
+async def _serve(args: argparse.Namespace, monitor: Monitor | None = None) -> int:
     point_at(args.api, args.gateway)
     shards = parse_shards(args.shards) if args.shards else None
     settings = bench_settings(Path(args.db), args.database_url, shards)
@@ -119,7 +121,12 @@ async def _serve(args: argparse.Namespace) -> int:
         print(json.dumps({"ready": True, "pid": os.getpid()}), flush=True)
 
     bot.add_listener(announce, "on_ready")
+    probe = asyncio.create_task(monitor.probe()) if monitor is not None else None
     code = await run(settings, bot=bot)
+    if probe is not None:
+        probe.cancel()
+    if monitor is not None:
+        monitor.save()
     print(json.dumps(counters(bot)), flush=True)
     return code
 
@@ -135,14 +142,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shards", default=None, help="COUNT:IDS, the shards this process runs (e.g. 2:1)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    profile_to = os.environ.get(PROFILE_ENV)
-    if not profile_to:
-        return asyncio.run(_serve(args))
-    profiler = cProfile.Profile()
-    try:
-        return profiler.runcall(asyncio.run, _serve(args))
-    finally:
-        profiler.dump_stats(profile_to)
+    monitor = Monitor(Path(os.environ[LOOP_ENV])) if os.environ.get(LOOP_ENV) else None
+    if monitor is not None:
+        monitor.watch_heartbeats()
+    with asyncio.Runner(loop_factory=monitor.loop if monitor is not None else None) as runner:
+        profile_to = os.environ.get(PROFILE_ENV)
+        if not profile_to:
+            return runner.run(_serve(args, monitor))
+        profiler = cProfile.Profile()
+        try:
+            return profiler.runcall(runner.run, _serve(args, monitor))
+        finally:
+            profiler.dump_stats(profile_to)
 
 
 def top_costs(path: str, most: int = 25) -> str:
@@ -165,6 +176,7 @@ class BotChild:
     errors: list[str] = field(default_factory=list)
     counters: dict[str, Any] | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    monitor: Path | None = None  # where it saves its event loop's figures
     _readers: list[asyncio.Task[None]] = field(default_factory=list)
 
     @classmethod
@@ -176,8 +188,11 @@ class BotChild:
         *,
         database_url: str | None = None,
         shards: tuple[int, tuple[int, ...]] | None = None,
+        monitor: Path | None = None,
     ) -> BotChild:
-        """Start the bot process and wait until it is connected and ready (or fail if it exits first)."""
+        """Start the bot process and wait until it is connected and ready (or fail if it exits first);
+        with ``monitor`` it measures its event loop (:mod:`bench.loop_monitor`) into that file, saved every
+        second and at exit (``loop_figures``)."""
         extra = ["--database-url", database_url] if database_url else []
         if shards is not None:
             extra += ["--shards", f"{shards[0]}:{','.join(str(i) for i in shards[1])}"]
@@ -188,11 +203,12 @@ class BotChild:
             *("--api", api_base, "--gateway", gateway_url, "--db", str(db_path)),
             *extra,
             cwd=Path(__file__).resolve().parent.parent,
+            env={**os.environ, LOOP_ENV: str(monitor)} if monitor is not None else None,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,  # its own process group: a kill takes the drawing process with it
         )
-        child = cls(proc)
+        child = cls(proc, monitor=monitor)
         child._readers = [
             asyncio.create_task(child._read_stdout()),
             asyncio.create_task(child._read_stderr()),
@@ -223,6 +239,11 @@ class BotChild:
             line = raw.decode(errors="replace").rstrip()
             if line.startswith(("ERROR ", "CRITICAL ")):
                 self.errors.append(line)
+
+    def loop_figures(self) -> dict[str, Any] | None:
+        """Its event loop's figures as it last saved them (:mod:`bench.loop_monitor`): there even when it
+        had to be killed at its stop."""
+        return loop_monitor.read(self.monitor) if self.monitor is not None else None
 
     def cpu_seconds(self) -> tuple[float, float]:
         """CPU (user + system) used so far by the process, and by its descendants (the drawing process,

@@ -6,9 +6,11 @@ shows the same; the latencies (and any answer past 3 s) are the bench's to judge
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bench import bench_load as bench
+from bench import loop_monitor
 from bot.base.i18n import t
 from tests.fakediscord import FakeDiscord, FakeInteraction, RequestRecord
 
@@ -44,6 +46,20 @@ async def test_bhargage_tables_play_and_are_measured(tmp_path: Path) -> None:
     assert routes["POST /interactions/{id}/{token}/callback"] == len(game.interactions)  # no-ops left out
     assert routes["POST /channels/{id}/messages"] > 0
     for words in ("FAILURES: 0 unanswered,", "past 3 s", "interactions/s", "delivered", "per move", "no-op"):
+        assert words in text
+    # The bot process measured its own loop (counts, not timings): turns of the loop, lag samples and
+    # heartbeats acknowledged during the run (the fake beats every second in the bench).
+    assert len(result.loops) == 1, text
+    run = loop_monitor.window(result.loops[0], result.started, result.started + result.duration)
+    assert run["turns"] > 0 and run["lag"] and run["heartbeat"], text
+    assert len(run["heartbeat"]) == len(run["heartbeat_written"])
+    # Every interaction reached the bot as one gateway event; the bot asks for no other kind it would drop.
+    assert result.gateway_events["INTERACTION_CREATE"] == result.presses(result.started)[1], text
+    assert set(result.gateway_events) <= {"INTERACTION_CREATE", "THREAD_CREATE"}, text
+    # Each table waited on the bot (a press unanswered, a panel not shown yet) and on a player.
+    tables = {t for t, _, _ in result.waits.bot} & {t for t, _, _ in result.waits.player}
+    assert len(tables) == 2, text
+    for words in ("event loop, whole run: busy", "ms per game press", "heartbeat lateness", "on the bot"):
         assert words in text
 
 
@@ -178,3 +194,43 @@ def test_a_moves_latency_is_its_own_answer_not_the_next_moves_redraw() -> None:
     assert [round(v) for v in out.others] == [300, 500, 500]
     assert [round(v) for v in out.thread] == [1200] and out.thread_missing == 2
     assert out.mover_missing == out.others_missing == 0
+
+
+def test_what_a_table_waits_on_is_cut_into_intervals() -> None:
+    waits = bench.Waits()
+    waits.mark(1, "bot", 0.0)  # table 1 opens: the bot owes its first panel
+    waits.mark(2, "bot", 1.0)
+    waits.mark(1, "player", 2.0)
+    waits.mark(1, "player", 2.5)  # still the player: one wait, not two
+    waits.mark(2, "player", 4.0)
+    waits.mark(1, "bot", 6.0)  # pressed
+    waits.close(7.0)
+    assert waits.bot == [(1, 0.0, 2.0), (2, 1.0, 4.0), (1, 6.0, 7.0)]
+    assert waits.player == [(1, 2.0, 6.0), (2, 4.0, 7.0)]
+    assert bench.Waits.most_at_once(waits.bot, 0.0, 7.0) == 2
+    assert bench.Waits.within(waits.bot, 3.0, 7.0) == [(2, 1.0), (1, 1.0)]
+
+
+def test_the_loop_figures_keep_to_the_seconds_of_the_run() -> None:
+    figures = {
+        "seconds": {"9": [0.5, 0.2, 10], "10": [0.25, 0.1, 5], "11": [0.5, 0.3, 7]},
+        "lag": [[9.5, 0.4], [10.5, 0.01]],
+        "heartbeats": [[9.0, 9.1, 9.2], [10.2, 10.3, 10.7]],
+    }
+    w = loop_monitor.window(figures, 10.0, 12.0)
+    assert (w["busy"], w["longest"], w["turns"]) == (0.75, 0.3, 12)
+    assert w["lag"] == [0.01]
+    assert [round(v, 2) for v in w["heartbeat"]] == [0.5]
+    assert [round(v, 2) for v in w["heartbeat_written"]] == [0.1]
+
+
+def test_the_monitor_counts_the_turns_of_its_loop() -> None:
+    monitor = loop_monitor.Monitor()
+
+    async def a_few_turns() -> None:
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    with asyncio.Runner(loop_factory=monitor.loop) as runner:
+        runner.run(a_few_turns())
+    assert sum(int(row[2]) for row in monitor.seconds.values()) >= 5

@@ -15,6 +15,9 @@ What remains, and why:
 - ``discord.webhook.async_.async_context`` and its adapter's ``create_interaction_response``,
   ``edit_original_interaction_response`` and ``execute_webhook`` are wrapped to time an interaction's answer
   (``bot.edge.discord_metrics.install``): a trace sees the request but not which callback type it carried.
+- ``discord.http.HTTPClient._try_clear_expired_ratelimits`` is replaced on the bot's client by a sweep that
+  runs at most once a minute (``bot.edge.buckets.install``): discord.py scans every rate-limit bucket on each
+  new one once it holds 256, thousands of buckets at a thousand tables. No public hook bounds it.
 - ``app_commands.Command._locale_name`` / ``_locale_description`` (and a group's ``_locale_name``) hold the
   ``locale_str`` the help translates into the reader's language (``cogs.general.command_name``); discord.py
   keeps no public reference to it once the command is built.
@@ -22,6 +25,7 @@ What remains, and why:
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from contextvars import ContextVar
 
@@ -29,6 +33,10 @@ import discord
 import pytest
 from discord import app_commands
 from discord.webhook import async_ as webhook_async
+
+from bot.edge import buckets
+from bot.edge.app import TavernBot
+from bot.settings import Settings
 
 PINNED = (2, 7)
 
@@ -109,3 +117,67 @@ def test_the_public_hooks_the_bot_uses_instead() -> None:
     assert "http_trace" in inspect.getsource(discord.Client.__init__), (
         "Client no longer takes http_trace: bot.edge.discord_metrics counts Discord's 429s through it"
     )
+
+
+def test_the_bucket_sweep_is_what_discord_py_calls_on_each_new_bucket() -> None:
+    http = discord.http.HTTPClient
+    assert parameters(http._try_clear_expired_ratelimits) == ["self"], (
+        "HTTPClient._try_clear_expired_ratelimits changed its signature: bot.edge.buckets replaces it"
+    )
+    source = inspect.getsource(http.get_ratelimit)
+    assert "self._buckets[key]" in source and "self._try_clear_expired_ratelimits()" in source, (
+        "HTTPClient.get_ratelimit no longer makes its buckets in self._buckets and sweeps them through "
+        "self._try_clear_expired_ratelimits(): bot.edge.buckets bounds that sweep"
+    )
+    sweep = inspect.getsource(http._try_clear_expired_ratelimits)
+    assert "is_inactive()" in sweep and "del self._buckets[key]" in sweep, (
+        "the sweep no longer drops the buckets Ratelimit.is_inactive calls idle: check bot.edge.buckets"
+    )
+
+
+class _Scans:
+    """Counts Ratelimit.is_inactive calls: one per bucket a sweep looks at."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls = 0
+        real = discord.http.Ratelimit.is_inactive
+
+        def counted(bucket: discord.http.Ratelimit) -> bool:
+            self.calls += 1
+            return real(bucket)
+
+        monkeypatch.setattr(discord.http.Ratelimit, "is_inactive", counted)
+
+
+async def test_the_bots_client_does_not_scan_every_bucket_on_each_new_one(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scans = _Scans(monkeypatch)
+    bot = TavernBot(settings)
+    try:
+        for channel in range(2_000):  # a thousand tables' channels and threads
+            bot.http.get_ratelimit(f"POST /channels/{{channel_id}}/messages:{channel}")
+    finally:
+        await bot.http.close()
+    assert len(bot.http._buckets) == 2_000
+    assert scans.calls <= 2_000, f"{scans.calls} buckets looked at for 2,000 new ones"
+
+
+async def test_the_bounded_sweep_still_drops_idle_buckets_once_a_minute(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scans = _Scans(monkeypatch)
+    now = [0.0]
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    buckets.install(http, every=60.0, clock=lambda: now[0])
+    for n in range(300):
+        http.get_ratelimit(f"k:{n}")
+    assert scans.calls == 0  # the first sweep came at the first bucket, under 256
+    for bucket in http._buckets.values():
+        bucket._last_request -= 301  # five minutes idle
+    now[0] = 59.0
+    http.get_ratelimit("k:new")
+    assert scans.calls == 0 and len(http._buckets) == 301
+    now[0] = 60.0
+    http.get_ratelimit("k:newer")
+    assert scans.calls == 302 and list(http._buckets) == ["k:new", "k:newer"]

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.base import metrics
 from bot.base.clock import Clock
 from bot.base.locks import KeyedLocks
-from bot.edge import delivery, discord_metrics, emojis, governor, router
+from bot.edge import buckets, delivery, discord_metrics, emojis, governor, router
 from bot.edge.drain import Drain
 from bot.edge.errors import TavernTree
 from bot.edge.metrics_server import MetricsServer
@@ -143,6 +143,7 @@ class TavernBot(commands.AutoShardedBot):
         self.settings = settings
         self.governor = governor.Governor(settings.budget_per_process)
         governor.install(self, self.governor)
+        buckets.install(self.http)
         discord_metrics.install()
         self.metrics_server: MetricsServer | None = None  # GET /metrics, where TAVERN_METRICS_PORT is set
         self.web_server: WebServer | None = None  # the pages, where TAVERN_WEB_PORT is set

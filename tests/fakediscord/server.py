@@ -169,8 +169,9 @@ class Hang:
 class _Conn:
     """One gateway websocket: its sequence, and once identified its intents, shard and identify order."""
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(self, ws: web.WebSocketResponse, events: Counter[str] | None = None) -> None:
         self.ws = ws
+        self.events: Counter[str] = Counter() if events is None else events  # dispatches sent, by type
         self.seq = 0
         self.identified = False
         self.intents = 0
@@ -194,6 +195,7 @@ class _Conn:
         if op == 0:
             self.seq += 1
             payload["s"] = self.seq
+            self.events[t or ""] += 1
         await self.ws.send_str(json.dumps(payload))
 
 
@@ -280,6 +282,12 @@ class FakeDiscord:
         self.contract_checked = 0  # requests checked
         self.contract_violations: list[ContractViolation] = []
         self.identify_count = 0
+        # HELLO's heartbeat interval (Discord's 41.25 s); the load bench shortens it for more samples of
+        # how late the bot's heartbeats are (every one is ACKed at once).
+        self.heartbeat_interval_ms = 41250
+        self.gateway_events: Counter[str] = (
+            Counter()
+        )  # dispatches sent to the bot, by type (every connection)
         # time.monotonic() when each gateway websocket was accepted, and when each IDENTIFY arrived (start-up
         # benchmarks measure from them).
         self.gateway_opened_at: list[float] = []
@@ -1164,10 +1172,10 @@ class FakeDiscord:
         ws = web.WebSocketResponse(autoping=True)
         await ws.prepare(request)
         self.gateway_opened_at.append(time.monotonic())
-        conn = _Conn(ws)
+        conn = _Conn(ws, self.gateway_events)
         self._conns.append(conn)
         try:
-            await conn.send(10, {"heartbeat_interval": 41250})
+            await conn.send(10, {"heartbeat_interval": self.heartbeat_interval_ms})
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     continue

@@ -1,0 +1,156 @@
+"""The bot process's event loop measured from inside: how busy it is, its longest stall, how late it wakes,
+and how late its gateway heartbeats are. The load bench turns it on in the bot process (``LOOP_ENV``) and
+reads the figures the process prints at exit, by the second, so it can keep to the seconds of its own run.
+
+- busy: the time the loop spends outside its selector's ``select`` (running callbacks, reading sockets);
+  measured by a selector of the standard library's own kind that times its ``select``, handed to
+  ``asyncio.SelectorEventLoop`` (a public argument): nothing of asyncio is patched.
+- a stall: one turn of the loop, from ``select`` returning to the next ``select``: for that long no socket
+  was read and no timer fired. The longest per second is kept.
+- lag: a probe that asks to wake every ``PROBE_SECONDS`` and records how late it woke (what a callback
+  scheduled now waits behind the ones already queued).
+- heartbeat lateness: from the moment discord.py's keep-alive thread finds a heartbeat due until the loop
+  has read the gateway's ACK (the fake ACKs at once, so all of it is the bot's own); and of that, until the
+  loop wrote the heartbeat. discord.py's own ``latency`` is not used: its keep-alive thread stamps the send
+  only once it wakes after the send, so under a busy loop the ACK is often read first and the latency comes
+  out as the whole interval ("41.4 s behind" with a 41.25-s interval). The two methods wrapped are
+  internals of discord.py's gateway (``DiscordWebSocket.send_heartbeat``, ``KeepAliveHandler.ack``); the
+  bench's test counts the heartbeats measured, so a release that moves them shows as none.
+
+Times are ``time.perf_counter()``, the system's monotonic clock on Linux, which the bench process reads too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import selectors
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from discord import gateway
+
+LOOP_ENV = "TAVERN_BENCH_LOOP"  # in the bot process's environment: measure its loop, into this JSON file
+PROBE_SECONDS = 0.1
+SAVE_EVERY = 10  # probes between two saves of the figures: a bot process killed at its stop loses ~1 s
+
+
+class Monitor:
+    """Per whole second of ``perf_counter``: busy seconds, the longest turn, turns; plus lag samples and
+    heartbeats (due, written, ACK read)."""
+
+    def __init__(self, path: Path | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.path = path  # where the figures are saved every second and at exit (the bench reads them)
+        self.clock = clock
+        self.seconds: dict[int, list[float]] = {}  # second → [busy s, longest turn s, turns]
+        self.lag: list[tuple[float, float]] = []  # (when, seconds late)
+        self.heartbeats: list[tuple[float, float, float]] = []  # (due, written, ACK read)
+        self._sent: tuple[float, float] | None = None  # the last heartbeat's (due, written), until its ACK
+        self._returned: float | None = None  # when select last returned
+        self._lock = threading.Lock()  # the keep-alive thread stamps heartbeats too
+
+    def turn(self, began: float, ended: float) -> None:
+        """One turn of the loop: from ``began`` (select returned) to ``ended`` (select called again)."""
+        row = self.seconds.setdefault(int(began), [0.0, 0.0, 0])
+        spent = ended - began
+        row[0] += spent
+        row[1] = max(row[1], spent)
+        row[2] += 1
+
+    def selector(self) -> selectors.BaseSelector:
+        """A selector like the default one whose ``select`` reports each turn of the loop around it."""
+        monitor = self
+
+        class Timed(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
+            def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+                now = monitor.clock()
+                if monitor._returned is not None:
+                    monitor.turn(monitor._returned, now)
+                try:
+                    return super().select(timeout)  # type: ignore[no-any-return]
+                finally:
+                    monitor._returned = monitor.clock()
+
+        return Timed()
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """An event loop over the timed selector (for ``asyncio.Runner(loop_factory=...)``)."""
+        return asyncio.SelectorEventLoop(self.selector())
+
+    async def probe(self) -> None:
+        """Wake every ``PROBE_SECONDS`` and note how late, saving the figures every ``SAVE_EVERY`` wakes
+        (runs until cancelled)."""
+        while True:
+            asked = self.clock()
+            await asyncio.sleep(PROBE_SECONDS)
+            now = self.clock()
+            self.lag.append((asked, max(0.0, now - asked - PROBE_SECONDS)))
+            if len(self.lag) % SAVE_EVERY == 0:
+                self.save()
+
+    def save(self) -> None:
+        """Write the figures to ``path`` whole (a reader never sees half a file)."""
+        if self.path is not None:
+            part = self.path.with_suffix(".part")
+            part.write_text(json.dumps(self.figures()))
+            os.replace(part, self.path)
+
+    def watch_heartbeats(self) -> None:
+        """Wrap the two gateway methods that see a heartbeat due, written and acknowledged."""
+        send = gateway.DiscordWebSocket.send_heartbeat
+        ack = gateway.KeepAliveHandler.ack
+        monitor = self
+
+        def send_heartbeat(ws: Any, data: Any) -> Any:
+            due = monitor.clock()  # called by the keep-alive thread when the heartbeat is due
+
+            async def timed() -> None:
+                await send(ws, data)
+                with monitor._lock:
+                    monitor._sent = (due, monitor.clock())
+
+            return timed()
+
+        def acked(handler: Any) -> None:
+            with monitor._lock:
+                if monitor._sent is not None:
+                    monitor.heartbeats.append((*monitor._sent, monitor.clock()))
+                    monitor._sent = None
+            ack(handler)
+
+        gateway.DiscordWebSocket.send_heartbeat = send_heartbeat  # type: ignore[method-assign,assignment]
+        gateway.KeepAliveHandler.ack = acked  # type: ignore[method-assign]
+
+    def figures(self) -> dict[str, Any]:
+        """What the bot process prints at exit (JSON)."""
+        return {
+            "seconds": {str(k): v for k, v in self.seconds.items()},
+            "lag": self.lag,
+            "heartbeats": self.heartbeats,
+        }
+
+
+def read(path: Path) -> dict[str, Any] | None:
+    """The figures a bot process last saved, or None if it saved none."""
+    try:
+        return json.loads(path.read_text())  # type: ignore[no-any-return]
+    except (OSError, ValueError):
+        return None
+
+
+def window(figures: dict[str, Any], start: float, end: float) -> dict[str, Any]:
+    """The figures of the seconds from ``start`` to ``end`` (perf_counter): busy seconds, the longest turn,
+    turns, lag samples and heartbeat lateness (ACK read − due, written − due), each a list of seconds."""
+    rows = [v for k, v in figures.get("seconds", {}).items() if start <= int(k) < end]
+    return {
+        "busy": sum(r[0] for r in rows),
+        "longest": max((r[1] for r in rows), default=0.0),
+        "turns": sum(int(r[2]) for r in rows),
+        "lag": [lag for at, lag in figures.get("lag", []) if start <= at < end],
+        "heartbeat": [ack - due for due, _, ack in figures.get("heartbeats", []) if start <= due < end],
+        "heartbeat_written": [w - due for due, w, _ in figures.get("heartbeats", []) if start <= due < end],
+    }
