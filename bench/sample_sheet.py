@@ -33,7 +33,7 @@ from bot.base.i18n import ENGLISH, speaking
 from bot.pictures import Scene, draw, gallery
 from bot.render import bhargage_scenes as rb
 from bot.render import cribbage_scenes as rc
-from bot.render import deluxe as rd
+from bot.render import deluxe_scenes as rd
 from bot.rules import bhargage as bh
 from bot.rules import cribbage as C
 from bot.rules import deluxe as D
