@@ -24,7 +24,7 @@ from bot.base.i18n import speaking, t
 from bot.base.panel import Button, Control, Panel, Select
 from bot.edge import delivery
 from bot.edge.web.answers import page
-from bot.edge.web.pages import versioned
+from bot.edge.web.pages import IDLE, versioned
 from bot.edge.web.parts import esc, hand_html, line_html
 from bot.pictures import Row, Scene
 
@@ -113,6 +113,7 @@ def activity_page(*, lang: str, app_id: int) -> str:
             f"<title>{esc(title)}</title>\n"
             f'<link rel="stylesheet" href="{esc(versioned("tavern.css"))}">\n'
             f'<script src="/static/{SDK}" defer></script>\n'
+            f'<script src="{esc(versioned(IDLE))}" defer></script>\n'
             f'<script src="{esc(versioned("activity.js"))}" defer></script>\n'
             "</head>\n<body>\n"
             f'<header class="top"><p class="brand">{esc(t("web.brand"))}</p>'

@@ -27,7 +27,8 @@ from bot.edge.web.sight import Call, ReplayStep, Sight
 
 STATIC = Path(__file__).resolve().parent / "static"
 _JS = "text/javascript; charset=utf-8"  # i18n: not text
-_TYPES = {"tavern.css": "text/css; charset=utf-8", "live.js": _JS, "replay.js": _JS}
+_TYPES = {"tavern.css": "text/css; charset=utf-8", "live.js": _JS, "replay.js": _JS, "idle.js": _JS}
+IDLE = "idle.js"  # the idle clock, before the script of a page that shows a live table
 ERRORS: dict[str, Msg] = {
     "web.error.not-found": Msg("web.error.not-found"),
     "web.error.expired": Msg("web.error.expired"),
@@ -98,9 +99,10 @@ def language(accept_language: str | None, asked: str | None = None) -> str:
     return ENGLISH
 
 
-def _document(lang: str, title: str, body: str, script: str = "") -> str:
-    """A whole page: the head (viewport, the one stylesheet, the page's script), then ``body``."""
-    tag = f'<script src="{esc(versioned(script))}" defer></script>\n' if script else ""  # i18n: not text
+def _document(lang: str, title: str, body: str, *scripts: str) -> str:
+    """A whole page: the head (viewport, the one stylesheet, the page's scripts, run in this order), then
+    ``body``."""
+    tag = "".join(f'<script src="{esc(versioned(s))}" defer></script>\n' for s in scripts)  # i18n: not text
     return (
         f'<!DOCTYPE html>\n<html lang="{esc(lang)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'  # i18n: not text
@@ -164,7 +166,7 @@ def live_page(
             f'<p id="latest" class="sr-only" aria-live="polite"></p>'
             f'<noscript><p class="note">{esc(t("web.live.noscript"))}</p></noscript></footer>'
         )
-        return _document(lang, sight.title, _header(sight.title, extra) + main + foot, "live.js")
+        return _document(lang, sight.title, _header(sight.title, extra) + main + foot, IDLE, "live.js")
 
 
 # ------------------------------------------------------------------------------------------------ replay
@@ -269,7 +271,7 @@ def _static(name: str) -> bytes:
 def versioned(name: str) -> str:
     """``/static/<name>?v=<its digest>``: a file of ``/static`` whose name carries no version still arrives
     anew when it changes (it is cached for a day; Discord's proxy keeps the header)."""
-    return f"/static/{name}?v={hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]}"
+    return f"/static/{name}?v={hashlib.sha256(_static(name)).hexdigest()[:12]}"
 
 
 def static(name: str) -> tuple[bytes, str] | None:
