@@ -138,14 +138,21 @@ def context_of(view: D.View) -> Context:
     return ctx
 
 
-def _next_size(view: D.View) -> int:
-    """Cards held by the next seat still playing: the first to see our discard on top of the queue."""
+def next_seat(view: D.View) -> int:
+    """The next seat still playing: the first to see a discard on top of the queue (this seat when no one
+    else plays on)."""
     n = len(view.hand_sizes)
     for k in range(1, n):
         s = (view.seat + k) % n
         if not view.left[s]:
-            return view.hand_sizes[s]
-    return 10
+            return s
+    return view.seat
+
+
+def _next_size(view: D.View) -> int:
+    """Cards held by the next seat still playing: the first to see our discard on top of the queue."""
+    s = next_seat(view)
+    return view.hand_sizes[s] if s != view.seat else 10
 
 
 HELD_POINTS_PER_CARD = 1.7  # an unseen card's average points (Aces/Crowns 1, numbers 2, extensions 3)

@@ -27,6 +27,7 @@ from bot.ai.deluxe_hand import (
     end_estimates,
     gift_value,
     mask_of,
+    next_seat,
     points_of,
     potential,
     reach_of,
@@ -158,16 +159,6 @@ def _cover(need: int, cards: Sequence[Card]) -> tuple[Card, ...] | None:
     return walk(need)
 
 
-def next_seat(view: D.View) -> int:
-    """The next seat still playing: the first to see a discard on top of the queue."""
-    n = len(view.hand_sizes)
-    for k in range(1, n):
-        s = (view.seat + k) % n
-        if not view.left[s]:
-            return s
-    return view.seat
-
-
 def _known(view: D.View, seat: int) -> tuple[Card, ...]:
     return view.taken[seat] if seat < len(view.taken) else ()
 
@@ -198,15 +189,23 @@ def discard_safety(ctx: Context, c: Card, planned: Sequence[Meld] = ()) -> Safet
     found = binder.binding(c, [*known, *queue])
     if found is not None:
         return Safety("known", seat, found[0], found[1], suit=binder.suit)
-    pool = [d for d in _pool(ctx) if binder.relevant(c, d)]
+    unseen = _pool(ctx)
+    pool = [d for d in unseen if binder.relevant(c, d)]
     unknown = view.hand_sizes[seat] - len(known)
     if unknown <= 0 or binder.binding(c, [*pool, *known, *queue]) is None:
         return Safety("none", seat)
-    return _chance(ctx, binder, c, seat, [*known, *queue], pool, unknown)
+    return _chance(ctx, binder, c, seat, [*known, *queue], pool, len(unseen), unknown)
 
 
 def _chance(
-    ctx: Context, binder: _Binder, c: Card, seat: int, sure: list[Card], pool: list[Card], unknown: int
+    ctx: Context,
+    binder: _Binder,
+    c: Card,
+    seat: int,
+    sure: list[Card],
+    pool: list[Card],
+    everyone: int,
+    unknown: int,
 ) -> Safety:
     """The chance the next player's unknown cards bind ``c``, over hands drawn from the unseen cards (a fixed
     seed: the same hint every time). A card it passed over at its last draw that the same cards bind makes
@@ -216,7 +215,6 @@ def _chance(
     passed = view.passed[seat][0] if seat < len(view.passed) and view.passed[seat] else None
     if passed is not None and mask_of(passed) != mask_of(c):
         passed = None
-    everyone = len(_pool(ctx))
     if passed is not None:
         found = _draws(binder, c, sure, pool, everyone, unknown, passed)
         if found[1] >= SAMPLES // 5:

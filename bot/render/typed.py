@@ -30,10 +30,6 @@ def typed_cards(text: str, read: Callable[[str], CardT]) -> list[CardT]:
     found: list[CardT] = []
     for part in re.split(r"[,+;]", text):
         names = part.split()
-        whole = _card(" ".join(names), read) if 0 < len(names) <= WORDS_MOST else None
-        if whole is not None:
-            found.append(whole)
-            continue
         try:
             found += _runs(names, read)
         except UnknownCard:
