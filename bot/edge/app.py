@@ -20,6 +20,7 @@ from bot.base import metrics
 from bot.base.clock import Clock
 from bot.base.locks import KeyedLocks
 from bot.edge import buckets, delivery, discord_metrics, emojis, governor, router
+from bot.edge.contract.limits import ENTRY_POINT
 from bot.edge.drain import Drain
 from bot.edge.errors import TavernTree
 from bot.edge.metrics_server import MetricsServer
@@ -56,10 +57,9 @@ EXTENSIONS: list[str] = [
 # bot_state key of the hash of the command tree last synced (and where to): a restart with the same commands
 # does not sync again (Discord rate-limits syncs, and a global one is slow to show).
 SYNC_STATE_KEY = "command_sync"
-# Discord's PRIMARY_ENTRY_POINT command type: the Activity's "Launch" command, which Discord makes when the
-# operator turns Activities on. A global bulk overwrite must carry it back as Discord holds it, or Discord
-# refuses the whole overwrite (50240) and registers no command at all.
-ENTRY_POINT = 4
+# The Activity's "Launch" command (type ENTRY_POINT), which Discord makes when the operator turns Activities
+# on: a global bulk overwrite must carry it back as Discord holds it, or Discord refuses the whole overwrite
+# (50240) and registers no command at all. These are its fields sent back.
 ENTRY_FIELDS = (
     "id",
     "type",

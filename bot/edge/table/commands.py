@@ -15,7 +15,7 @@ from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
 from bot.edge import delivery
 from bot.edge.errors import permissions
-from bot.edge.table.host import USERS, Host, Interaction, by_interaction, lobby_panel, player, scope_of
+from bot.edge.table.host import Host, Interaction, by_interaction, lobby_panel, player, scope_of
 from bot.edge.table.panels import PrivatePanels
 from bot.edge.table.places import Places
 from bot.edge.table.presses import Presses
@@ -50,6 +50,10 @@ class Commands:
 
     @staticmethod
     def refuse_permissions(interaction: Interaction) -> None:
+        """Refuse to open a table where the bot lacks what it needs to host it (not where it lives by
+        interactions: it posts nothing there)."""
+        if by_interaction(interaction):
+            return
         perms = interaction.app_permissions
         missing = [p for p in NEEDED_PERMISSIONS if not getattr(perms, p)]
         if missing:
@@ -75,8 +79,7 @@ class Commands:
         if interaction.context.dm_channel:  # the bot's own DM: no one else can see it, or join
             raise UserFacingError("tavern.error.not-in-bot-dm")
         scope = scope_of(interaction)
-        if scope != USERS:
-            self.refuse_permissions(interaction)
+        self.refuse_permissions(interaction)
         lobbies = self.host.lobbies
         with self.limits.openings.reserve(interaction.user.id):  # given back if nothing opens
             adapter = self.host.tables.adapter(game)
@@ -116,8 +119,7 @@ class Commands:
             raise UserFacingError("tavern.error.server-only")
         chosen = levels.level(level)
         scope = scope_of(interaction)
-        if scope != USERS:
-            self.refuse_permissions(interaction)
+        self.refuse_permissions(interaction)
         with self.limits.openings.reserve(interaction.user.id):  # given back if no table starts
             adapter = self.host.tables.adapter(game)
             options = await self._usual_target(scope, adapter, options)

@@ -88,9 +88,7 @@ class Places:
             log.warning("game %d: could not open a thread (%s)", table.id, err)
             return started.with_note(refused)
         await self.host.tables.save_meta(table, thread_id=thread.id, summary=(table.channel_id, starter_id))
-        return await self.linked(
-            table, table.adapter.summary(table, f"<#{thread.id}>").laid_out(TABLE_ACCENT)
-        )
+        return await self.linked(table, self.summary(table))
 
     async def linked(self, table: Table, panel: Panel) -> Panel:
         """``panel`` with the link to watch the table in a browser (its replay once over) last among its

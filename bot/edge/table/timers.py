@@ -74,13 +74,14 @@ class Timers:
             for lobby in await self.host.lobbies.expire_due(settings.owns):
                 await self.places.edit_lobby(lobby)
             for table in tables.active_tables():
-                if settings.owns(table.guild_id) and table.meta.by_interaction:
-                    self.computer.wake(table)  # no nudge, claim or retelling: only a press can say them
-                elif settings.owns(table.guild_id):
-                    self.computer.wake(table)
-                    if self.publisher.owes(table):  # committed, never told (a restart): told now
-                        await self.publisher.retell(table.id)
-                    await self._check_idle(table)
+                if not settings.owns(table.guild_id):
+                    continue
+                self.computer.wake(table)
+                if table.meta.by_interaction:
+                    continue  # no nudge, claim or retelling: only a press can say them
+                if self.publisher.owes(table):  # committed, never told (a restart): told now
+                    await self.publisher.retell(table.id)
+                await self._check_idle(table)
 
     async def _check_idle(self, table: Table) -> None:
         config = await self.host.server_settings.get(table.guild_id)
