@@ -26,6 +26,7 @@ import yarl
 from bot.edge.app import TavernBot, create_bot
 from tests.conftest import make_settings
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.test_bhargage_discord import computers_idle
 
 SEEDS = {"bhargage": 9, "deluxe": 5}
 EXTENSIONS = ["cogs.general", "cogs.stats", "cogs.bhargage", "cogs.deluxe"]
@@ -144,6 +145,7 @@ async def play(fake: FakeDiscord, bot: TavernBot, game: str, players: list[FakeU
         await fake.click(host, lobby, str(start.custom_id))
     by_id = {u.id: u for u in players}
     for _ in range(600):
+        await computers_idle(fake)  # the bot's own moves first (a cut, an only card it makes for a player)
         tables = bot.tables.active_tables()
         if not tables:
             return
