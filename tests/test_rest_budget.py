@@ -132,7 +132,9 @@ async def test_calls_still_waiting_are_told_when_the_bot_stops(
 async def _to_the_play(
     fake: FakeDiscord, bot: Any, seed: int
 ) -> tuple[Any, list[flow.Player], random.Random]:
-    """A Bhargage table between Ann and Bob, played by the flow benchmark's players up to the first play."""
+    """A Bhargage table between Ann and Bob, played by the flow benchmark's players up to the first play.
+    The deal is pinned too: what each test expects of the play (who moves next) must not hang on a random deck."""
+    bot.lobbies.seed_source = lambda: seed
     ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
     players = [flow.Player(fake, u, [fake.channel]) for u in (ann, bob)]
     made = await fake.slash(ann, fake.channel, "bhargage challenge", opponent=bob, target=61)
