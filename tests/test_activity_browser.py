@@ -17,8 +17,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,15 +30,25 @@ import pytest
 from bot.base.i18n import speaking
 from bot.edge.app import TavernBot
 from bot.edge.web.sight import sight
+from bot.games import Table
+from bot.render import cribbage_words as cw
 from bot.render import words
 from bot.rules import bhargage as bh
+from bot.rules import cribbage as C
+from bot.rules import deluxe as dx
 from bot.settings import Settings
 from tests.browser import Chromium, Tab, chromium_or_skip
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.model import FakeUser
 from tests.fakediscord.oauth import CLIENT_SECRET
-from tests.test_bhargage_discord import SEED, challenge, every_click_mine, step
-from tests.test_web_browser import bhargage_public, clean_console, leaks
+from tests.test_bhargage_discord import SEED, challenge, channel_text, computers_idle, every_click_mine, step
+from tests.test_cribbage_discord import EXTENSIONS as CRIBBAGE
+from tests.test_cribbage_discord import MUGGINS_SEED, Players, true_count
+from tests.test_deluxe_discord import EXTENSIONS as DELUXE
+from tests.test_deluxe_discord import live_panel, play_turn
+from tests.test_deluxe_discord import open_table as open_deluxe
+from tests.test_web_browser import bhargage_public, clean_console, deluxe_public, leaks
 
 pytestmark = pytest.mark.timeout(180)
 WAIT = 10.0
@@ -350,27 +362,277 @@ async def frame_eval(tab: Tab, script: str, arg: Any = None) -> Any:
     return await tab.run(run())
 
 
-async def shows(tab: Tab, table: Any) -> None:
-    """The page agrees with the table the channel tells: the same score, the same seats marked as waited
-    for, and, in a hand's play, the last card played in the newest call."""
+# ------------------------------------------------------------------------------- a whole game by clicks
+#
+# One driver for every game: a seated player ("ann") plays every one of her decisions by clicking her own
+# seat in the Activity while the others press Discord's buttons through the fake; a spectator of the same
+# instance watches. Each game says how it opens, how ann clicks one decision, how another seat presses one
+# move on Discord, and which cards nobody but their holder may know yet.
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str
+    extensions: list[str] | None
+    people: int  # seated players: ann, then the ones pressing Discord's buttons
+    open: Callable[[FakeDiscord, TavernBot, list[FakeUser]], Awaitable[None]]
+    click: Callable[[Tab, Table, int], Awaitable[str]]  # one of ann's decisions by clicks; what it was
+    press: Callable[[FakeDiscord, TavernBot, Table, dict[int, FakeUser]], Awaitable[None]]  # another's move
+    secret: Callable[[FakeDiscord, TavernBot, Table, int], Awaitable[set[Any]]]  # a seat's unknown cards
+    leaks: Callable[[set[Any], list[tuple[str, str]]], list[str]]
+    kinds: frozenset[str]  # every kind of decision ann must have clicked in the game
+    played: Callable[[Table], str] = lambda table: ""  # the card the newest call names, where checked
+
+
+def enabled(selector: str) -> str:
+    return f"() => !!document.querySelector({json.dumps(selector)})"
+
+
+async def tap_legal(tab: Tab, legal: list[str]) -> None:
+    """Tap the first playable card once the page's panel offers exactly the cards the table allows (its
+    panel as the table is now, not the one before the other's last move)."""
+    play = "#seat button.press[data-press*=':play:']:not([disabled])"
+    offered = f'() => Array.from(document.querySelectorAll("{play}"), (b) => b.dataset.arg).sort()'
+    said = json.dumps(json.dumps(sorted(legal), separators=(",", ":")))
+    await in_frame(tab, f"() => JSON.stringify(({offered})()) === {said}")
+    await frame_click(tab, f'#seat .own-hand img.card[data-card="{sorted(legal)[0]}"]')
+
+
+async def lay_away(tab: Tab) -> None:
+    """Tap the first cards the lay-away menu asks for (ticking its boxes), send the menu, Confirm."""
+    await in_frame(tab, enabled("#seat fieldset.menu[data-menu]"))
+    size = int(await frame_eval(tab, "() => document.querySelector('#seat fieldset.menu').dataset.min"))
+    values = "Array.from(document.querySelectorAll('#seat fieldset.menu input'), (i) => i.value)"
+    chosen = (await frame_eval(tab, f"() => {values}"))[:size]
+    for index in chosen:
+        await frame_click(tab, f'#seat .own-hand img.card[data-card="{index}"]')
+    ticked = (
+        "() => Array.from(document.querySelectorAll('#seat fieldset.menu input:checked'), (i) => i.value)"
+    )
+    assert await frame_eval(tab, ticked) == chosen
+    await frame_click(tab, "#seat fieldset.menu button.press")
+    await in_frame(tab, enabled("#seat button.press.success"))
+    await frame_click(tab, "#seat button.press.success")  # Confirm
+
+
+async def cut(tab: Tab) -> None:
+    await in_frame(tab, enabled("#seat button.press:not([disabled])"))
+    await frame_click(tab, '#seat button.press:has-text("Cut")')
+
+
+async def bhargage_open(fake: FakeDiscord, bot: TavernBot, people: list[FakeUser]) -> None:
+    ann, bo = people
+    await challenge(fake, ann, bo)
+
+
+async def bhargage_click(tab: Tab, table: Table, mine: int) -> str:
+    state: bh.State = table.state
+    if state.phase is bh.Phase.CUT:  # (the table's phase: the board's line may lag behind it)
+        await cut(tab)
+        return "cut"
+    if state.phase is bh.Phase.DISCARD:
+        await lay_away(tab)
+        return "lay away"
+    await tap_legal(tab, [str(a.card.index) for a in bh.view(state, mine).legal if isinstance(a, bh.Play)])
+    return "play"
+
+
+async def bhargage_press(
+    fake: FakeDiscord, bot: TavernBot, table: Table, by_seat: dict[int, FakeUser]
+) -> None:
+    assert await step(fake, fake.channel, list(by_seat.values())) is not None
+
+
+async def bhargage_secret(fake: FakeDiscord, bot: TavernBot, table: Table, seat: int) -> set[Any]:
+    state: bh.State = table.state
+    if state.hand_no != 1 or state.phase is not bh.Phase.PLAY:
+        return set()
+    return set(state.hands[seat]) - bhargage_public(table)
+
+
+def bhargage_played(table: Table) -> str:
     with speaking("en"):
-        score = sight(table).score
-        played = words.title(table.state.pile[-1][1]) if table.state.pile else ""
+        return words.title(table.state.pile[-1][1]) if table.state.pile else ""
+
+
+async def cribbage_open(fake: FakeDiscord, bot: TavernBot, people: list[FakeUser]) -> None:
+    bot.lobbies.seed_source = lambda: MUGGINS_SEED
+    ann, bo = people
+    posted = await fake.slash(ann, fake.channel, "cribbage challenge", opponent=bo, target=61, muggins=True)
+    await fake.click(bo, posted.message, "Accept")
+
+
+async def cribbage_click(tab: Tab, table: Table, mine: int) -> str:
+    state: C.State = table.state
+    if state.phase is C.Phase.DISCARD:
+        await lay_away(tab)
+        return "lay away"
+    if state.phase is C.Phase.CUT:
+        await cut(tab)
+        return "cut"
+    if state.phase is C.Phase.PLAY:
+        await tap_legal(tab, [str(a.card.index) for a in C.view(state, mine).legal if isinstance(a, C.Play)])
+        return "play"
+    # muggins: her count claimed by its button
+    claim = f'#seat button.choice[data-press*=":tally:"][data-value="{true_count(state)}"]'
+    await in_frame(tab, enabled(claim))
+    await frame_click(tab, claim)
+    return "claim"
+
+
+async def cribbage_press(
+    fake: FakeDiscord, bot: TavernBot, table: Table, by_seat: dict[int, FakeUser]
+) -> None:
+    await Players(fake, bot, table, list(by_seat.values())).move()
+
+
+async def cribbage_secret(fake: FakeDiscord, bot: TavernBot, table: Table, seat: int) -> set[Any]:
+    state: C.State = table.state
+    if state.hand_no != 1:
+        return set()
+    said = [("channel", channel_text(fake, fake.channel))]
+    return {c for c in state.hands[seat] if not pack_leaks_in({c}, said)}
+
+
+def pack_leaks_in(hidden: set[Any], places: list[tuple[str, str]]) -> list[str]:
+    """Where a hidden playing card shows: its face mark ("5♥"), its name in English or Italian, its
+    picture's file."""
+    out = []
+    for card in hidden:
+        with speaking("en"):
+            en = cw.name(card)
+        with speaking("it"):
+            it = cw.name(card)
+        marks = [rf"(?<![0-9A-Za-z]){re.escape(cw.short(card))}", re.escape(en), re.escape(it)]
+        marks.append(rf"\bf{re.escape(card.code)}\.png")
+        for where, text in places:
+            out += [f"{en}: {where}: {m}" for m in marks if re.search(m, text, re.IGNORECASE)]
+    return out
+
+
+async def deluxe_open(fake: FakeDiscord, bot: TavernBot, people: list[FakeUser]) -> None:
+    bot.lobbies.seed_source = lambda: 5
+    await open_deluxe(fake, people, target=dx.MIN_TARGET)
+
+
+async def deluxe_click(tab: Tab, table: Table, mine: int) -> str:
+    """Draw from the deck, or (on an odd move number) take the Discard Queue's top card by its button;
+    bind the first meld offered while one is; then discard by tapping a card (or Done)."""
+    current = f'#seat [data-press^="tv:g:{table.id}:{table.seq}:"]'  # her panel as the table is now
+    await in_frame(tab, enabled(current))
+    draw = '#seat button.press[data-press$=":draw"]:not([disabled])'
+    take = '#seat button.choice[data-press*=":take:"][data-value="1"]'
+    meld = '#seat button.choice[data-press$=":meld"]'
+    toss = '#seat button.choice[data-press*=":toss:"][data-arg]'
+    done = '#seat button.press[data-press$=":done"]'
+    has = await frame_eval(
+        tab, "(s) => s.map((one) => !!document.querySelector(one))", [draw, take, meld, toss, done]
+    )
+    if has[0] or has[1]:
+        taking = has[1] and table.seq % 2 == 1
+        await frame_click(tab, take if taking else draw)
+        return "take" if taking else "draw"
+    if has[2]:
+        await frame_click(tab, meld)
+        return "bind"
+    if has[3]:
+        index = await frame_eval(tab, f"() => document.querySelector({json.dumps(toss)}).dataset.arg")
+        await frame_click(tab, f'#seat .own-hand img.card[data-card="{index}"]')  # tapping the card
+        return "discard"
+    assert has[4], "nothing to press"
+    await frame_click(tab, done)
+    return "done"
+
+
+async def deluxe_press(fake: FakeDiscord, bot: TavernBot, table: Table, by_seat: dict[int, FakeUser]) -> None:
+    user = by_seat[table.waiting_for()[0]]
+    try:
+        await play_turn(fake, user, live_panel(fake, user))
+    except AssertionError:  # (the helper expects a bind's answer; a bind that ends the game has none)
+        if (await bot.tables.get(table.id)).status == "active":
+            raise
+
+
+async def deluxe_secret(fake: FakeDiscord, bot: TavernBot, table: Table, seat: int) -> set[Any]:
+    state: dx.State = table.state
+    if state.hand_no != 1:
+        return set()
+    said = [("channel", channel_text(fake, fake.channel))]
+    public = await deluxe_public(bot, table)
+    return {c for c in state.hands[seat] if c not in public and not leaks({c}, said)}
+
+
+GAMES = {
+    "bhargage": Game(
+        "Bhargage",
+        None,
+        2,
+        bhargage_open,
+        bhargage_click,
+        bhargage_press,
+        bhargage_secret,
+        leaks,
+        frozenset({"cut", "lay away", "play"}),
+        bhargage_played,
+    ),
+    "cribbage": Game(
+        "Cribbage",
+        CRIBBAGE,
+        2,
+        cribbage_open,
+        cribbage_click,
+        cribbage_press,
+        cribbage_secret,
+        pack_leaks_in,
+        frozenset({"cut", "lay away", "play", "claim"}),
+    ),
+    "deluxe": Game(
+        "Deluxe",
+        DELUXE,
+        3,
+        deluxe_open,
+        deluxe_click,
+        deluxe_press,
+        deluxe_secret,
+        leaks,
+        frozenset({"draw", "take", "bind", "discard"}),
+    ),
+}
+
+
+async def shows(tab: Tab, table: Table, game: Game) -> None:
+    """The page agrees with the table the channel tells: the same score, the same seats marked as waited
+    for, the deck's size, and (Bhargage) the last card played in the newest call."""
+    with speaking("en"):
+        seen = sight(table)
+    played = game.played(table)
     waited = sorted(table.waiting_for()) if table.status == "active" else []
     script = """(want) => {
       const score = document.querySelector('#felt .score');
       const marked = Array.from(document.querySelectorAll('#felt li.seat.turn'),
         (li) => Number(li.dataset.seat)).sort();
+      const deck = document.querySelector('#felt .deck-count');
       const newest = document.querySelector('#log .call.newest');
       return !!score && score.textContent === want.score
         && JSON.stringify(marked) === JSON.stringify(want.waited)
+        && (want.deck === null || (!!deck && deck.textContent.includes(String(want.deck))))
         && (!want.played || (!!newest && newest.textContent.includes(want.played)));
     }"""
-    want = json.dumps({"score": score, "waited": waited, "played": played})
+    deck = seen.deck if seen.deck else None
+    want = json.dumps({"score": seen.score, "waited": waited, "deck": deck, "played": played})
     await in_frame(tab, f"() => ({script})({want})")
 
 
-async def test_a_whole_bhargage_game_played_by_clicks_in_the_activity(
+async def everything(tab: Tab, proxy: Proxy) -> list[tuple[str, str]]:
+    """What a tab holds: its Activity frame's DOM, every socket frame through the proxy, all its traffic."""
+    dom = await in_frame(tab, "() => document.documentElement.outerHTML")
+    traffic = await tab.settle()
+    return [("frame DOM", dom), *(("socket", text) for _, text in proxy.frames), *traffic.texts()]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+async def test_a_whole_game_played_by_clicks_in_the_activity(
+    name: str,
     fake_discord: FakeDiscord,
     start_bot: StartBot,
     settings: Settings,
@@ -378,110 +640,96 @@ async def test_a_whole_bhargage_game_played_by_clicks_in_the_activity(
     tabs: list[Tab],
     seeded: None,
 ) -> None:
-    """Alice plays every one of her decisions by clicking her own seat in the Activity (her cards tapped,
-    the menu's button, Confirm) while bob presses Discord's buttons: her seat alone at the bottom with her
-    panel right under it, in the felt; the page agrees with the table at every step; nothing of bob's hand
-    ever in her frame's DOM, socket frames or requests. A spectator in the instance sees the table as the
-    live page shows it, and no panel."""
+    """Ann plays every one of her decisions by clicking her own seat in the Activity (her cards tapped, the
+    menus' buttons, Confirm, Cut, a muggins claim, a draw, a bind) while the others press Discord's buttons:
+    her seat alone at the bottom with her panel right under it, in the felt; the page agrees with the table
+    at every step; no unknown card of another seat ever in her frame's DOM, socket frames or requests. A
+    spectator in the instance sees the table as the live page seats it, no panel, and no hand at all."""
+    game = GAMES[name]
     fake = fake_discord
-    bot = await start_bot(dataclasses.replace(settings, web_port=0, client_secret=CLIENT_SECRET))
-    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
-    await every_click_mine(fake, [alice])  # no cut nor only card played for her: every decision is a click
-    await challenge(fake, alice, bob)
+    bot = await start_bot(
+        dataclasses.replace(settings, web_port=0, client_secret=CLIENT_SECRET), extensions=game.extensions
+    )
+    people = [fake.add_user(n) for n in ("ann", "bo", "cy", "di")[: game.people]]
+    watcher = fake.add_user("wes")
+    await every_click_mine(fake, people[:1])  # no cut nor only card played for her: every decision a click
+    await game.open(fake, bot, people)
+    await fake.settle()
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
-    mine, theirs = table.seat_of(alice.id), table.seat_of(bob.id)
-    assert mine is not None and theirs is not None
-    instance = fake.oauth.launch(fake.channel, alice, carol)
+    mine = table.seat_of(people[0].id)
+    seats = [table.seat_of(u.id) for u in people[1:]]
+    assert mine is not None and None not in seats
+    by_seat = {s: u for s, u in zip(seats, people[1:], strict=True) if s is not None}
+    instance = fake.oauth.launch(fake.channel, people[0], watcher)
     tab = await chromium.open(width=360, height=740)
     tabs.append(tab)
-    proxy = await launch(tab, bot, setup_for(bot, fake, instance.id, alice, bob))
+    proxy = await launch(tab, bot, setup_for(bot, fake, instance.id, people[0], people[1]))
     await in_frame(tab, "() => !document.getElementById('seat').hidden")
     await in_frame(tab, "() => !!document.querySelector('#felt li.seat.mine')")
     places = await frame_eval(tab, PLACES)
-    assert places["bottom"] == [mine] and places["top"] == [theirs] and places["mine"] == [mine], places
+    others = [(mine + k) % game.people for k in range(1, game.people)]
+    assert places["bottom"] == [mine] and places["top"] == others and places["mine"] == [mine], places
     assert places["panelInFelt"] and places["underOwn"] and len(places["cards"]) >= 5, places
 
     # A spectator of the instance: the table as the live page seats it, no panel, no seat of their own.
     spectator = await chromium.open(width=1280, height=800)
     tabs.append(spectator)
-    await launch(spectator, bot, setup_for(bot, fake, instance.id, carol, alice))
+    watched_proxy = await launch(spectator, bot, setup_for(bot, fake, instance.id, watcher, people[0]))
     await in_frame(spectator, "() => !!document.getElementById('felt')")
     watched = await frame_eval(spectator, PLACES)
-    assert watched["top"] == [0] and watched["bottom"] == [1] and watched["hidden"], watched
+    assert sorted(watched["top"] + watched["bottom"]) == list(range(game.people)) and watched["hidden"]
     assert not watched["mine"] and not watched["cards"], watched
 
     clicks = {"page": 0, "discord": 0}
     checked = 0
+    held: set[Any] = set()
+    kinds: set[str] = set()
     while table.status == "active" and not table.is_over():  # (over: its status follows a moment later)
         seq = table.seq
-        state: bh.State = table.state
-        if mine in table.waiting_for():
-            if state.phase is bh.Phase.CUT:  # (the table's phase: the board's line may lag behind it)
-                await in_frame(tab, "() => !!document.querySelector('#seat button.press:not([disabled])')")
-                await frame_click(tab, '#seat button.press:has-text("Cut")')
-            elif state.phase is bh.Phase.DISCARD:
-                await in_frame(tab, "() => !!document.querySelector('#seat fieldset.menu')")
-                two = await frame_eval(
-                    tab,
-                    "() => Array.from(document.querySelectorAll('#seat fieldset.menu input'), (i) => i.value)"
-                    ".slice(0, 2)",
-                )
-                for index in two:  # tapping her cards ticks the menu's boxes
-                    await frame_click(tab, f'#seat .own-hand img.card[data-card="{index}"]')
-                ticked = (
-                    "() => Array.from(document.querySelectorAll('#seat fieldset.menu input:checked'),"
-                    " (i) => i.value)"
-                )
-                assert await frame_eval(tab, ticked) == two
-                await frame_click(tab, "#seat fieldset.menu button.press")
-                await in_frame(tab, "() => !!document.querySelector('#seat button.press.success')")
-                await frame_click(tab, "#seat button.press.success")  # Confirm
-            else:
-                # Her panel as the table is now (not the one before bob's last move): the cards she may play.
-                legal = sorted(
-                    str(a.card.index) for a in bh.view(state, mine).legal if isinstance(a, bh.Play)
-                )
-                play = "#seat button.press[data-press*=':play:']:not([disabled])"
-                offered = (
-                    f'() => Array.from(document.querySelectorAll("{play}"), (b) => b.dataset.arg).sort()'
-                )
-                said = json.dumps(json.dumps(legal, separators=(",", ":")))
-                await in_frame(tab, f"() => JSON.stringify(({offered})()) === {said}")
-                await frame_click(
-                    tab, f'#seat .own-hand img.card[data-card="{legal[0]}"]'
-                )  # tapping the card
+        waiting = table.waiting_for()
+        if mine in waiting:
+            kinds.add(await game.click(tab, table, mine))
             clicks["page"] += 1
             deadline = time.monotonic() + WAIT
             while (await bot.tables.get(table.id)).seq == seq:
-                assert time.monotonic() < deadline, "alice's click never reached the table"
+                assert time.monotonic() < deadline, "ann's click never reached the table"
                 await asyncio.sleep(0.02)
-        else:
-            assert await step(fake, fake.channel, [bob]) is not None
+        elif any(s in by_seat for s in waiting):
+            await game.press(fake, bot, table, by_seat)
             clicks["discord"] += 1
+        else:  # the bot is making a forced move for someone
+            await computers_idle(fake)
         await fake.settle()
         table = await bot.tables.get(table.id)
         if table.status == "active" and not table.is_over():
-            await shows(tab, table)
-        state = table.state
-        if state.hand_no == 1 and state.phase is bh.Phase.PLAY:  # what alice can't know of bob's hand
-            hidden = set(state.hands[theirs]) - bhargage_public(table)
-            dom = await in_frame(tab, "() => document.documentElement.outerHTML")
-            traffic = await tab.settle()
-            seen = [("frame DOM", dom), *(("socket", text) for _, text in proxy.frames), *traffic.texts()]
-            assert not leaks(hidden, seen), leaks(hidden, seen)
-            checked += bool(hidden)
-        assert sum(clicks.values()) < 200, "the game did not end"
+            await shows(tab, table, game)
+        held |= set(table.state.hands[mine])  # every card ann ever held
+        hidden = {s: await game.secret(fake, bot, table, s) for s in range(game.people)}
+        if any(hidden.values()):  # what ann can't know of the others' hands, the spectator of anyone's
+            theirs = set().union(*(hidden[s] for s in by_seat)) - held  # (Deluxe plays two decks)
+            seen = await everything(tab, proxy)
+            assert not game.leaks(theirs, seen), game.leaks(theirs, seen)
+            anyone = set().union(*hidden.values())
+            seen = await everything(spectator, watched_proxy)
+            assert not game.leaks(anyone, seen), game.leaks(anyone, seen)
+            checked += bool(theirs)
+        assert sum(clicks.values()) < 300, "the game did not end"
     deadline = time.monotonic() + WAIT
     while table.status != "finished":
         assert time.monotonic() < deadline, table.status
         await asyncio.sleep(0.02)
         table = await bot.tables.get(table.id)
     assert clicks["page"] >= 5 and clicks["discord"] >= 5, clicks
-    assert checked, "bob's hand was never checked"
+    assert checked, "the others' hands were never checked"
+    assert kinds >= game.kinds, kinds
     await in_frame(tab, "() => document.getElementById('seat').hidden")  # no panel once the game is over
     await in_frame(tab, "() => !!document.querySelector('#felt .turn-bar.over')")
-    print(f"\nBhargage by clicks in the Activity: {clicks['page']} of alice's, {clicks['discord']} of bob's")
+    assert not any("panel" in json.loads(text) for _, text in watched_proxy.frames[1:])
+    assert await frame_eval(spectator, "() => !document.querySelector('.own-hand, #seat *')")
+    print(
+        f"\n{game.name} by clicks in the Activity: {clicks['page']} of ann's, {clicks['discord']} on Discord"
+    )
     for t in (tab, spectator):
         await t.settle()
         await clean_console(t)

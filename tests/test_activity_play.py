@@ -500,8 +500,8 @@ async def test_a_seated_player_plays_a_whole_game_of_cribbage_from_the_activity(
     assert all("panel" not in f for f in watcher.frames)
 
 
-SELECT = re.compile(r'<select data-press="([^"]+)"[^>]*>(.*?)</select>')
-OPTION = re.compile(r'<option value="([^"]+)">')
+CHOOSE = re.compile(r'<fieldset class="menu choices" data-choose="([^"]+)">(.*?)</fieldset>')
+CHOICE = re.compile(r'<button type="button" class="press choice" data-press="[^"]+" data-value="([^"]+)"')
 
 
 async def deluxe_turn(page: Page) -> int:
@@ -520,8 +520,8 @@ async def deluxe_turn(page: Page) -> int:
         panel = page.panel or ""
         draw = [c for c, on, label in buttons(panel) if on and label == "Draw from deck"]
         menus = {
-            html.unescape(c).split(":")[4]: (html.unescape(c), OPTION.findall(b))
-            for c, b in SELECT.findall(panel)
+            html.unescape(c).split(":")[4]: (html.unescape(c), CHOICE.findall(b))
+            for c, b in CHOOSE.findall(panel)
         }
         done = [c for c, on, label in buttons(panel) if on and label == "Done"]
         if draw:

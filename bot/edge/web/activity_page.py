@@ -21,12 +21,16 @@ from pathlib import Path
 from aiohttp import web
 
 from bot.base.i18n import speaking, t
-from bot.base.panel import Button, Control, Panel, Select
+from bot.base.panel import Button, Control, Option, Panel, Select
 from bot.edge import delivery
 from bot.edge.web.answers import page
 from bot.edge.web.pages import IDLE, versioned
 from bot.edge.web.parts import esc, hand_html, line_html
 from bot.pictures import Row, Scene
+from bot.render import cribbage_words as cw
+from bot.render import words
+from bot.rules import pack52
+from bot.rules.decktet import Card
 
 SDK_VERSION = "2.5.0"  # tools/build_sdk.sh builds it; the name carries the version, so it is cached for good
 SDK = f"embedded-app-sdk-{SDK_VERSION}.js"
@@ -159,32 +163,65 @@ def _button(cid: str, button: Button) -> str:
     )
 
 
-def _option(kind: str, value: str, label: str, off: str) -> str:
-    """One choice of a menu: an ``<option>`` of a ``<select>``, or a labelled checkbox."""
-    if kind == "option":
-        return f'<option value="{esc(value)}">{esc(label)}</option>'  # i18n: not text
-    box = f'<input type="checkbox" value="{esc(value)}"{off}>'  # i18n: not text
-    return f'<label class="pick">{box} {esc(label)}</label>'  # i18n: not text
+def _choice(cid: str, option: Option, off: str, card: int | None) -> str:
+    """One choice of a one-choice menu as its own button, sent when pressed (as Discord sends a menu's one
+    value when it closes); ``card``: the index of the seat's card it names, so a tap on that card presses
+    it."""
+    arg = f' data-arg="{card}"' if card is not None else ""  # i18n: not text
+    desc = f'<span class="desc">{line_html(option.description)}</span>' if option.description else ""
+    return (  # i18n: not text
+        f'<button type="button" class="press choice" data-press="{esc(cid)}" data-value="{esc(option.value)}"'
+        f"{arg}{off}>{line_html(option.label)}{desc}</button>"
+    )
 
 
-def _select(cid: str, select: Select) -> str:
-    """A menu: one choice is a ``<select>`` sent when it changes; several are checkboxes sent with a
-    button (its label the menu's placeholder), as Discord sends a menu's values when it closes."""
+def _select(cid: str, select: Select, hand: dict[str, int]) -> str:
+    """A menu: one choice is a button per option, pressed and sent at once (a phone's tap, a key; a
+    ``<select>`` cannot be tapped by card); several are checkboxes sent with a button (its label the menu's
+    placeholder), as Discord sends a menu's values when it closes. ``hand``: the seat's cards' indexes by
+    name, to know an option that names one (a tap on that card presses or ticks it)."""
     off = " disabled" if select.disabled else ""
     label = esc(select.placeholder)
     if select.max_values <= 1:
-        options = "".join(_option("option", o.value, o.label, off) for o in select.options)
+        choices = "".join(_choice(cid, o, off, _card_of(o, hand)) for o in select.options)
         return (  # i18n: not text
-            f'<label class="menu"><span class="sr-only">{label}</span><select data-press="{esc(cid)}"{off}>'
-            f'<option value="" selected disabled>{label}</option>{options}</select></label>'
+            f'<fieldset class="menu choices" data-choose="{esc(cid)}"><legend>{label}</legend>{choices}'
+            "</fieldset>"
         )
-    boxes = "".join(_option("checkbox", o.value, o.label, off) for o in select.options)
+    boxes = "".join(_box(o, off, _card_of(o, hand)) for o in select.options)
     return (  # i18n: not text
         f'<fieldset class="menu" data-menu="{esc(cid)}" data-min="{select.min_values}"'
         f' data-max="{select.max_values}"><legend>{label}</legend>{boxes}'
         f'<button type="button" class="press primary" data-press="{esc(cid)}" data-values="1"{off}>'
         f"{label}</button></fieldset>"
     )
+
+
+def _box(option: Option, off: str, card: int | None) -> str:
+    """One choice of a several-choice menu: a labelled checkbox (``data-card``: the card it names)."""
+    data = f' data-card="{card}"' if card is not None else ""  # i18n: not text
+    on = " checked" if option.default else ""
+    box = f'<input type="checkbox" value="{esc(option.value)}"{data}{on}{off}>'  # i18n: not text
+    return f'<label class="pick">{box} {esc(option.label)}</label>'  # i18n: not text
+
+
+def _card_of(option: Option, hand: dict[str, int]) -> int | None:
+    """The index of the seat's card an option names (its label that card's name, then nothing or a space:
+    "the Sea 🌊", "6♠ six of spades"), else None (a number of cards, of points)."""
+    named = [name for name in hand if option.label == name or option.label.startswith(name + " ")]
+    return hand[max(named, key=len)] if named else None
+
+
+def _hand(row: Row) -> dict[str, int]:
+    """The indexes of a row's cards by the name a menu's option gives them."""
+    found: dict[str, int] = {}
+    for group in row.groups:
+        for card in group:
+            if isinstance(card, Card):
+                found[words.title(card)] = card.index
+            elif isinstance(card, pack52.Card):
+                found[cw.short(card)] = card.index
+    return found
 
 
 def panel_html(panel: Panel, key: int) -> str:
@@ -198,7 +235,9 @@ def panel_html(panel: Panel, key: int) -> str:
         said.append(_text(panel.embed.description))
     scene = panel.picture.key if panel.picture is not None else None
     parts: list[str] = []
+    hand: dict[str, int] = {}
     if isinstance(scene, Scene) and scene.parts and isinstance(scene.parts[0], Row):
+        hand = _hand(scene.parts[0])
         # the picture's first row is the seat's own cards; the rest is the board, drawn on the table above
         own = replace(scene, parts=scene.parts[:1])
         parts.append(f'<div class="own-hand">{hand_html(own)}</div>')  # i18n: not text
@@ -210,7 +249,7 @@ def panel_html(panel: Panel, key: int) -> str:
     rows: dict[int, list[str]] = {}
     for n, (cid, control) in enumerate(controls_of(panel, key).items()):
         row = control.row if control.row is not None else n // ROW
-        drawn = _button(cid, control) if isinstance(control, Button) else _select(cid, control)
+        drawn = _button(cid, control) if isinstance(control, Button) else _select(cid, control, hand)
         rows.setdefault(row, []).append(drawn)
     parts.extend(f'<div class="controls">{"".join(rows[r])}</div>' for r in sorted(rows))  # i18n: not text
     return "".join(parts) + after

@@ -105,6 +105,13 @@
     }
   }
 
+  function mark(name) {
+    /* the sign-in's steps and the first table drawn, for bench/bench_activity.py */
+    if (window.performance && performance.mark && !performance.getEntriesByName(name).length) {
+      performance.mark(name);
+    }
+  }
+
   function show(frame) {
     if (typeof frame.html === "string" && typeof frame.seq === "number") {
       if (frame.seq >= seq || (frame.over && !over)) {
@@ -113,6 +120,7 @@
         table.innerHTML = frame.html;
         place();
         tick();
+        mark("tavern:table");
       }
       if (frame.over) {
         over = true;
@@ -124,6 +132,7 @@
     if ("panel" in frame) {
       seatBox.innerHTML = typeof frame.panel === "string" ? frame.panel : "";
       seatBox.hidden = typeof frame.panel !== "string";
+      tappable();
       if (typeof frame.seat === "number" && mine !== frame.seat) {
         mine = frame.seat;
         place();
@@ -157,10 +166,11 @@
       button.click();
       return;
     }
-    var box = seatBox.querySelector("fieldset[data-menu] input[value='" + index + "']:not([disabled])");
+    var box = seatBox.querySelector("fieldset[data-menu] input[data-card='" + index + "']:not([disabled])");
     if (box) {
       box.checked = !box.checked;
       card.classList.toggle("picked", box.checked);
+      card.setAttribute("aria-pressed", box.checked ? "true" : "false");
     }
   }
 
@@ -175,7 +185,9 @@
       return;
     }
     var values = [];
-    if (button.dataset.values) {
+    if (typeof button.dataset.value === "string") {  /* one choice of a menu */
+      values = [button.dataset.value];
+    } else if (button.dataset.values) {
       var menu = button.closest("fieldset[data-menu]");
       values = Array.prototype.map.call(menu.querySelectorAll("input:checked"), function (box) {
         return box.value;
@@ -184,16 +196,42 @@
     send({press: button.dataset.press, values: values});
   });
 
+  seatBox.addEventListener("keydown", function (event) {
+    /* a card that presses something is a button to the keyboard too */
+    var card = event.target.closest(".own-hand img.card[data-card][role='button']");
+    if (card && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      tap(card);
+    }
+  });
+
+  function tappable() {
+    /* the player's cards that a control names: focusable, read as buttons, their alt their name */
+    var cards = seatBox.querySelectorAll(".own-hand img.card[data-card]");
+    Array.prototype.forEach.call(cards, function (card) {
+      var index = card.dataset.card;
+      var named = seatBox.querySelector("button[data-press][data-arg='" + index + "']:not([disabled]), "
+        + "fieldset[data-menu] input[data-card='" + index + "']:not([disabled])");
+      if (named && /^[0-9]+$/.test(index)) {
+        card.tabIndex = 0;
+        card.setAttribute("role", "button");
+        var box = named.tagName === "INPUT" ? named : null;
+        if (box) {
+          card.setAttribute("aria-pressed", box.checked ? "true" : "false");
+          card.classList.toggle("picked", box.checked);
+        }
+      }
+    });
+  }
+
   seatBox.addEventListener("change", function (event) {
     var menu = event.target;
-    if (menu.type === "checkbox" && /^[0-9]+$/.test(menu.value)) {
-      var card = seatBox.querySelector(".own-hand img.card[data-card='" + menu.value + "']");
+    if (menu.type === "checkbox" && /^[0-9]+$/.test(menu.dataset.card || "")) {
+      var card = seatBox.querySelector(".own-hand img.card[data-card='" + menu.dataset.card + "']");
       if (card) {
         card.classList.toggle("picked", menu.checked);
+        card.setAttribute("aria-pressed", menu.checked ? "true" : "false");
       }
-    }
-    if (menu.tagName === "SELECT" && menu.dataset.press && menu.value) {
-      send({press: menu.dataset.press, values: [menu.value]});
     }
   });
 
@@ -201,6 +239,7 @@
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/a/ws?lang=" + encodeURIComponent(words.lang));
     socket.addEventListener("open", function () {
+      mark("tavern:socket");
       delay = 1000;
       socket.send(session);
       say(words.live);
@@ -240,6 +279,7 @@
   async function start() {
     var sdk = new window.DiscordEmbedded.DiscordSDK(words.client, {disableConsoleLogOverride: true});
     await sdk.ready();
+    mark("tavern:ready");
     var granted = await sdk.commands.authorize({
       client_id: words.client,
       response_type: "code",
@@ -257,7 +297,9 @@
       throw new Error("sign-in " + answer.status);
     }
     var tokens = await answer.json();
+    mark("tavern:signed");
     await sdk.commands.authenticate({access_token: tokens.access_token});
+    mark("tavern:authenticated");
     session = tokens.session;
     connect();
   }
