@@ -23,7 +23,7 @@ from aiohttp import web
 from bot.base.i18n import speaking, t
 from bot.base.panel import Button, Control, Option, Panel, Select
 from bot.edge import delivery
-from bot.edge.web.answers import page
+from bot.edge.web.answers import CSP, page
 from bot.edge.web.pages import IDLE, versioned
 from bot.edge.web.parts import esc, hand_html, line_html
 from bot.pictures import Row, Scene
@@ -59,14 +59,12 @@ ROW = 5
 
 
 def csp(app_id: int) -> str:
-    """The Activity page's policy: the pages' own, but framed by Discord's client only, and its socket named
-    (older WebKit does not take ``'self'`` for ``wss:``)."""
-    ancestors = " ".join(DISCORD_ORIGINS)
-    return (  # i18n: not text
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-        f"connect-src 'self' wss://{app_id}.discordsays.com; base-uri 'none'; form-action 'none'; "
-        f"frame-ancestors {ancestors}"
-    )
+    """The Activity page's policy: the pages' own (``answers.CSP``, derived, not copied), but framed by
+    Discord's client only, and its socket named (older WebKit does not take ``'self'`` for ``wss:``)."""
+    own = {d.split(" ", 1)[0]: d for d in CSP.split("; ")}
+    own["connect-src"] = f"connect-src 'self' wss://{app_id}.discordsays.com"  # i18n: not text
+    own["frame-ancestors"] = "frame-ancestors " + " ".join(DISCORD_ORIGINS)  # i18n: not text
+    return "; ".join(own.values())
 
 
 def answer(query: dict[str, str], lang: str, app_id: int | None) -> web.Response | None:
