@@ -133,7 +133,8 @@ async def _to_the_play(
     fake: FakeDiscord, bot: Any, seed: int
 ) -> tuple[Any, list[flow.Player], random.Random]:
     """A Bhargage table between Ann and Bob, played by the flow benchmark's players up to the first play.
-    The deal is pinned too: what each test expects of the play (who moves next) must not hang on a random deck."""
+    The deal is pinned too: what each test expects of the play (who moves next) must not hang on a random
+    deck."""
     bot.lobbies.seed_source = lambda: seed
     ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
     players = [flow.Player(fake, u, [fake.channel]) for u in (ann, bob)]
