@@ -164,8 +164,8 @@ async def challenge(
     posted = await fake.slash(a, channel, "bhargage challenge", opponent=b, target=target)
     assert not posted.ephemeral and b.mention in posted.content and "Bhargage" in posted.content
     accepted = await fake.click(b, posted.message, "Accept")
-    text = accepted.message.content
-    assert ("accepted" in text or "Follow the game in" in text) and accepted.message.buttons() == []
+    # The challenge becomes the table's board, through the accepting press: no request of the global budget.
+    assert accepted.message.content.startswith(BOARD_HEAD) and accepted.message.buttons() == []
     return posted.message
 
 
@@ -188,7 +188,8 @@ async def test_whole_game_from_challenge_to_leaderboard(
     assert table is not None and table.seed == SEED and table.names == ("alice", "bob")
     opening = fake.channel_messages(fake.channel)[1].content
     assert "Cut for the deal: alice cuts" in opening and "deals first" in opening
-    assert alice.mention in opening and bob.mention in opening
+    # Nobody is pinged: each hand came by DM, which rang for its player.
+    assert alice.mention not in opening and bob.mention not in opening
     first_board = board(fake, fake.channel)
     assert "alice" in first_board.content and "31" in first_board.content and "●" in first_board.content
     for user in (alice, bob):
