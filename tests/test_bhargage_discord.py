@@ -165,7 +165,9 @@ async def challenge(
     assert not posted.ephemeral and b.mention in posted.content and "Bhargage" in posted.content
     accepted = await fake.click(b, posted.message, "Accept")
     # The challenge becomes the table's board, through the accepting press: no request of the global budget.
-    assert accepted.message.content.startswith(BOARD_HEAD) and accepted.message.buttons() == []
+    # No controls are left on it: at most the link to watch the table in a browser.
+    assert accepted.message is posted.message and accepted.message.content.startswith(BOARD_HEAD)
+    assert all(b.url and not b.custom_id for b in accepted.message.buttons()), accepted.message.buttons()
     return posted.message
 
 
@@ -665,8 +667,14 @@ async def test_challenge_accepted_twice_at_once(fake_discord: FakeDiscord, start
     await fake.settle()
     texts = [r.text() for r in both]
     assert sum("already accepted" in t for t in texts) == 1
+    [late] = [r for r in both if "already accepted" in r.text()]
+    # Told privately; the challenge is the board now, and stays so.
+    assert [m.ephemeral for m in late.followups if "already accepted" in m.content] == [True]
+    assert posted.message.content.startswith(BOARD_HEAD) and "already accepted" not in posted.message.content
     assert len(await bot.store.active_games()) == 1
-    assert len([m for m in fake.channel_messages(fake.channel) if m.content.startswith(BOARD_HEAD)]) == 1
+    assert [m for m in fake.channel_messages(fake.channel) if m.content.startswith(BOARD_HEAD)] == [
+        posted.message
+    ]
 
 
 async def test_bot_loses_channel_permission_mid_game(
