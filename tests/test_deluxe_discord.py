@@ -37,7 +37,10 @@ async def open_table(
         assert u.name in joined.message.content
     started = await fake.click(users[0], lobby, "Start")
     assert started.message is lobby and lobby.content.startswith(BOARD_HEAD), lobby.content
-    assert labels(lobby) == ["Show my hand"]  # the lobby's own controls are gone
+    # The lobby's own controls are gone: the board's are the table's (Show my hand; Open the table where the
+    # Activity is on) and at most the link to watch in a browser.
+    assert "Show my hand" in labels(lobby) and lobby.selects() == []
+    assert all(b.url or (b.custom_id or "").startswith("tv:g:") for b in lobby.buttons()), labels(lobby)
     return lobby
 
 
