@@ -165,9 +165,11 @@ async def challenge(
     assert not posted.ephemeral and b.mention in posted.content and "Bhargage" in posted.content
     accepted = await fake.click(b, posted.message, "Accept")
     # The challenge becomes the table's board, through the accepting press: no request of the global budget.
-    # No controls are left on it: at most the link to watch the table in a browser.
     assert accepted.message is posted.message and accepted.message.content.startswith(BOARD_HEAD)
-    assert all(b.url and not b.custom_id for b in accepted.message.buttons()), accepted.message.buttons()
+    # At most the table's own controls (Open the table) and the link to watch it; never the lobby's.
+    assert all(b.url or (b.custom_id or "").startswith("tv:g:") for b in accepted.message.buttons()), (
+        accepted.message.buttons()
+    )
     return posted.message
 
 
