@@ -79,6 +79,7 @@ from bench.bot_process import (
 from bot.edge.app import TavernBot, create_bot
 from bot.edge.table.outbox import PER_WINDOW
 from bot.edge.table.publisher import WIDEST
+from bot.services.lobbies import LobbyService
 from bot.settings import Settings
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.model import FakeInteraction, RequestRecord
@@ -208,6 +209,11 @@ class Traffic:
     settled: Counter[str] = field(default_factory=Counter)
     late_callbacks: dict[str, float] = field(default_factory=dict)  # token → when the refused callback came
     delivered_at: dict[str, float] = field(default_factory=dict)  # token → the table's last request
+    # per table opened during the run: the global requests from its opening press (an accept or a start)
+    # until its next interaction, and the seconds from that press until its last request meanwhile (its
+    # first panels, board and thread all out), with when the press was sent
+    per_opening: list[int] = field(default_factory=list)
+    opened_in: list[tuple[float, float]] = field(default_factory=list)
 
 
 def analyse(
@@ -224,6 +230,7 @@ def analyse(
     tells as it stops) are counted apart, by place."""
     traffic = Traffic()
     per_table: dict[int, list[float]] = {}
+    global_of: dict[int, list[float]] = {}  # table → when each of its global requests went
     per_second: Counter[int] = Counter()
     answered = {it.token for it in fake.interactions if it.callback_at is not None}
     noops = {it.token for it in fake.interactions if it.command_path == "/" + NOOP_COMMAND}
@@ -243,21 +250,33 @@ def analyse(
         table = _table_of(fake, rec.channel_id, rec.token, tables_of, dms)
         if table is not None:
             per_table.setdefault(table, []).append(rec.at)
+            if not is_interaction_endpoint(rec.path):
+                global_of.setdefault(table, []).append(rec.at)
     traffic.global_peak = max(per_second.values(), default=0)
     traffic.seconds_over = sum(n > GLOBAL_BUDGET for n in per_second.values())
     sent: dict[int, list[tuple[float, str]]] = {}
+    opening_presses: set[str] = set()
     for it in fake.interactions:
         table = tables_of.get(it.token)
         if table is not None and it.sent_at is not None:
             sent.setdefault(table, []).append((it.sent_at, it.token))
+            if _verb(it.data.get("custom_id")) in LobbyService.STARTS:
+                opening_presses.add(it.token)
     for table, moves in sent.items():
         times = sorted(per_table.get(table, []))
+        globals_ = sorted(global_of.get(table, []))
         moves.sort()
         for i, (at, token) in enumerate(moves):
             until = moves[i + 1][0] if i + 1 < len(moves) else math.inf
             last = bisect.bisect_left(times, until) - 1
             if last >= 0 and times[last] >= at:
                 traffic.delivered_at[token] = times[last]
+            if token in opening_presses:
+                first = bisect.bisect_left(globals_, at)
+                traffic.per_opening.append(bisect.bisect_left(globals_, until) - first)
+                done = traffic.delivered_at.get(token)
+                if done is not None:
+                    traffic.opened_in.append((at, done - at))
     return traffic
 
 
@@ -764,6 +783,23 @@ class BenchResult:
             f"  global requests per move without the openings (threads, DM channels): {steady:.2f}; "
             f"openings: {t.openings}"
         )
+        if t.per_opening:
+            per = sorted(t.per_opening)
+            spread = Counter(per)
+            lines.append(
+                f"  global requests per opening (its press until the table's next interaction): "
+                f"mean {sum(per) / len(per):.2f}, max {per[-1]} over {len(per)} openings; "
+                + ", ".join(f"{k}: {spread[k]}" for k in sorted(spread))
+            )
+        if t.opened_in:
+            took = sorted(d for _, d in t.opened_in)
+            first = min(at for at, _ in t.opened_in)
+            every = max(at + d for at, d in t.opened_in) - first
+            lines.append(
+                f"  an opening fully told (press → its last request: first panels, board, thread): "
+                f"p50 {1000 * percentile(took, 50):.0f} ms, p99 {1000 * percentile(took, 99):.0f} ms, "
+                f"max {1000 * took[-1]:.0f} ms; every table told {every:.1f} s after the first opening press"
+            )
         settled_moves = len(self.honest.since("mover", self.started + self.settled))
         if t.settled and settled_moves:
             n = sum(t.settled.values())

@@ -92,6 +92,9 @@ QUIET = 2.0  # seconds the bot sends nothing, once it owes nothing, before the t
 DRAIN_LIMIT = 300.0  # seconds the drain may take before the tables are judged anyway
 
 
+PROGRESS_LIMIT = 30.0  # seconds a kill waits at most for a game to move on
+
+
 class TokenWatch:
     """The highest integer panel token the bot ever sent or edited in, per game; and when a private panel
     of the game (a DM or an ephemeral message with its controls, whatever their token) was last drawn."""
@@ -112,6 +115,16 @@ class TokenWatch:
                 game, token = int(m[1]), int(m[2])
                 if token > self.highest.get(game, -1):
                     self.highest[game] = token
+
+    async def moved_on(self, since: dict[int, int], limit: float) -> None:
+        """Wait, ``limit`` seconds at most, until a game moved on since ``since`` (its panels' highest
+        tokens): a kill then lands on games in play however slow the machine is (a busy machine once left a
+        run with its tables barely open at every kill, and little to check)."""
+        deadline = time.perf_counter() + limit
+        while time.perf_counter() < deadline:
+            if any(v > since.get(g, -1) for g, v in self.highest.items()):
+                return
+            await asyncio.sleep(0.05)
 
     def shows(self, game: int, actions: int, newest_at: float) -> bool:
         """Whether a panel shows the game's newest stored move: one carries its action count, or one was
@@ -326,8 +339,11 @@ async def run_kill_test(
             drivers = make_drivers(bench, h, seating)
             tasks = [asyncio.create_task(d.run()) for d in drivers]
             try:
+                moved: dict[int, int] = {}
                 for kill in range(1, config.kills + 1):
                     await asyncio.sleep(rng.uniform(config.min_gap, config.max_gap))
+                    await tokens.moved_on(moved, PROGRESS_LIMIT)
+                    moved = dict(tokens.highest)
                     killed_at = time.perf_counter()
                     await child.kill()
                     report.kills += 1

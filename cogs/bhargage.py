@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.ai import DEFAULT_LEVEL, LEVELS
+from bot.edge.table.host import player
 from bot.edge.translator import cmd
 from bot.games.bhargage import COUNT_CARDS_LIMIT, COUNT_UP_LIMIT, count_answer, discard_answer
 from bot.rules import bhargage as bh
@@ -61,7 +62,7 @@ class Bhargage(GameCog):
         sequences: bool = False,
     ) -> None:
         options = {"target": target, "sequences": sequences}
-        await self.bot.controller.commands.open_lobby(interaction, GAME, options, invited=opponent)
+        await self.bot.controller.commands.open_lobby(interaction, GAME, options, invited=player(opponent))
 
     @group.command(
         name=cmd("cmd.bhargage.practice.name"), description=cmd("cmd.bhargage.practice.description")

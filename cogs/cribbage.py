@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.ai import DEFAULT_LEVEL, LEVELS
+from bot.edge.table.host import player
 from bot.edge.translator import cmd
 from bot.games.cribbage import CARD_TEXT_LIMIT, CARDS_TEXT_LIMIT, count_answer, discard_answer
 from cogs.table_commands import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, GameCog
@@ -103,7 +104,7 @@ class Cribbage(GameCog):
         double_lurch: bool = False,
     ) -> None:
         chosen = options(target, muggins, double_lurch)
-        await self.bot.controller.commands.open_lobby(interaction, GAME, chosen, invited=opponent)
+        await self.bot.controller.commands.open_lobby(interaction, GAME, chosen, invited=player(opponent))
 
     @group.command(name=cmd("cmd.cribbage.create.name"), description=cmd("cmd.cribbage.create.description"))
     @app_commands.rename(**OPTION_NAMES)

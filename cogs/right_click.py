@@ -55,7 +55,7 @@ class RightClick(commands.Cog):
         async def opened(interaction: discord.Interaction[Any], user: discord.User) -> None:
             commands_ = self.bot.controller.commands
             if challenge:
-                await commands_.open_lobby(interaction, game, dict(options), invited=user)
+                await commands_.open_lobby(interaction, game, dict(options), invited=player(user))
             else:
                 await commands_.open_lobby(interaction, game, dict(options), members=[player(user)])
 

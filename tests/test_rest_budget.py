@@ -199,3 +199,27 @@ async def test_a_move_never_waits_behind_its_tables_telling_for_the_budget(
     text = "\n".join(m.content for m in fake.channel_messages(fake.channel))
     plays = [line for line in text.splitlines() if " plays **" in line]
     assert len(plays) >= 2 and text.index(plays[-2]) < text.index(plays[-1])
+
+
+async def test_a_rematch_asks_nothing_of_the_global_budget_before_its_answer(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    """Rematch, pressed after a restart (the bot knows nobody yet): the challenge goes out as the press's
+    answer with the opponent as the table knows them, never behind a user lookup that waits its turn in the
+    global budget (under load, that turn came after Discord's 3 s and the press failed)."""
+    fake = fake_discord
+    bot = await start_bot(dataclasses.replace(settings, coalesce_seconds=0.0))
+    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+    await flow.play_bhargage(fake, bot, fake.channel, [ann, bob], 7, 31)
+    await fake.settle()
+    await bot.close()
+    await start_bot(settings)
+    last = next(
+        m
+        for m in reversed(fake.channel_messages(fake.channel))
+        if any(b.label == "Rematch" for b in m.buttons())
+    )
+    start = len(fake.requests)
+    rematch = await fake.click(bob, last, "Rematch")
+    assert ann.mention in rematch.content and "to 31" in rematch.content
+    assert not [path for method, path, _ in fake.requests[start:] if "/users/" in path and method == "GET"]

@@ -25,6 +25,7 @@ from bot.games.seats import bot_id, bot_name
 from bot.pictures import BACK, Row, Scene
 from bot.render import cribbage_words as cw
 from bot.render import words
+from bot.render.deluxe import MELD_EMOJI
 from bot.rules import deluxe as dx
 from bot.rules import pack52
 from bot.rules.decktet import ALL_CARDS, Suit
@@ -609,17 +610,22 @@ def test_a_shows_picture_comes_with_its_own_lines_before_the_next_hands_deal() -
 
 def test_suits_are_the_bots_own_pictures() -> None:
     """No suit emoji reaches a page (they need a colour-emoji font the page does not ship): each is the
-    bot's symbol, a picture with the suit's name as its alt text."""
+    bot's symbol, a picture with the suit's name as its alt text; no other emoji either (a meld's mark
+    would be an empty box)."""
     emoji = [suit.emoji.rstrip("\ufe0f") for suit in Suit]
     replay = replay_of("deluxe", 2)
     drawn: set[str] = set()
+    binds = 0
     for index in range(0, len(replay.steps), 7):
         _, _, fragment = step_html(replay, index)
         page = pages.replay_page(replay_step(replay, index), lang="en", record_path="/r/x/record")
         for text in (fragment, page):
             assert not any(e in text for e in emoji), index
+            assert not any(mark in text for mark in MELD_EMOJI.values()), index
+        binds += fragment.count(" bound a ")
         drawn.update(re.findall(r'<img class="suit" src="/c/en/u\d\.png" alt="([A-Za-z]+)"', fragment))
     assert drawn == {words.suit(s) for s in Suit}
+    assert binds > 0  # the melds' calls were among those looked at
     for n in range(6):
         png = cards.card_png(f"u{n}.png", "en")
         assert png is not None and png.startswith(b"\x89PNG") and png == cards.card_png(f"u{n}.png", "it")

@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import discord
-
 from bot import ai
 from bot.base import safe
 from bot.base.i18n import t
@@ -65,7 +63,7 @@ class Commands:
         game: str,
         options: dict[str, Any],
         *,
-        invited: discord.abc.User | None = None,
+        invited: Player | None = None,
         members: Sequence[Player] = (),
     ) -> None:
         """``/<game> challenge`` or ``/<game> create``, a right-click challenge, and Rematch: the lobby is the
@@ -89,7 +87,7 @@ class Commands:
                 scope,
                 interaction.channel_id,
                 player(interaction.user),
-                invited=player(invited) if invited is not None else None,
+                invited=invited,
                 members=members,
                 options=options,
             )
@@ -292,8 +290,9 @@ class Commands:
             if is_bot(other):
                 await self.practice(interaction, adapter.name, level_of(other), options)
                 return
-            user = self.host.get_user(other) or await self.host.fetch_user(other)
-            await self.open_lobby(interaction, adapter.name, options, invited=user)
+            # The opponent as the table knows them: no lookup of the global budget before the answer is due.
+            invited = Player(other, table.names[table.user_ids.index(other)])
+            await self.open_lobby(interaction, adapter.name, options, invited=invited)
         else:
             members = [Player(table.user_ids[s], table.names[s], is_bot(table.user_ids[s])) for s in seats]
             await self.open_lobby(interaction, adapter.name, options, members=members)

@@ -34,6 +34,8 @@ def esc(value: object) -> str:
 # A suit's emoji in a line (with or without its variation selector): drawn as the bot's own symbol.
 _SUIT_OF = {suit.emoji.rstrip("\ufe0f"): suit for suit in Suit}
 _SUIT_EMOJI = re.compile("(" + "|".join(map(re.escape, _SUIT_OF)) + ")\ufe0f?")
+# Any other emoji the calls carry (a meld's mark, the deal's, the winner's cup): left out, the words say it.
+_OTHER_EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff]\ufe0f? ?")
 HAND_BACKS = 12  # card backs drawn for a hidden hand at most (its count is written beside them)
 
 
@@ -46,9 +48,12 @@ def _suit(suit: Suit) -> str:
 
 
 def line_html(line: str) -> str:
-    """A line as HTML: escaped, each suit emoji drawn as the bot's symbol."""
+    """A line as HTML: escaped, each suit emoji drawn as the bot's symbol, any other emoji left out (the
+    page ships no colour-emoji font: it would show as an empty box)."""
     parts = _SUIT_EMOJI.split(line)
-    return "".join(_suit(_SUIT_OF[part]) if n % 2 else esc(part) for n, part in enumerate(parts))
+    return "".join(
+        _suit(_SUIT_OF[part]) if n % 2 else esc(_OTHER_EMOJI.sub("", part)) for n, part in enumerate(parts)
+    )
 
 
 def _card(card: AnyCard, worth: Worth, small: bool, picked: bool, tap: bool = False) -> str:
