@@ -21,6 +21,7 @@ import pytest
 
 from bot.base.i18n import speaking
 from bot.edge.app import TavernBot
+from bot.edge.web import parts
 from bot.edge.web.activity_ws import ENDED, NO_TABLE, NOT_SIGNED_IN
 from bot.edge.web.guard import Guard
 from bot.edge.web.sight import sight
@@ -190,7 +191,7 @@ async def agree(fake: FakeDiscord, bot: TavernBot, table_id: int, *pages: Page) 
     while True:
         table = await bot.tables.get(table_id)
         with speaking("en"):
-            score = html.escape(sight(table).score, quote=True)
+            score = parts.line_html(sight(table).score)
         if all(p.seq == table.seq and score in p.table for p in pages):
             return table
         assert time.monotonic() < deadline, (table.seq, score, [(p.seq, p.table[:200]) for p in pages])

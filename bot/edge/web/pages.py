@@ -22,7 +22,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.base.i18n import ENGLISH, LANGUAGES, Msg, speaking, t
-from bot.edge.web.parts import calls_list, esc, felt
+from bot.edge.web.parts import calls_list, esc, felt, line_html
 from bot.edge.web.sight import Call, ReplayStep, Sight
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -205,7 +205,7 @@ def replay_fragment(step: ReplayStep, lang: str) -> str:
         at = esc(t("web.replay.step", step=step.index + 1, steps=step.total))
         hand = esc(t("web.replay.hand", hand=step.hand, hands=step.hands))
         where = f'<p class="where"><span>{at}</span> · <span>{hand}</span></p>'  # i18n: not text
-        scored = esc(step.sight.score)
+        scored = line_html(step.sight.score)
         if step.final:
             final = esc(t("web.replay.final"))
             score = f'<p class="score final"><strong>{final}</strong> {scored}</p>'  # i18n: not text
@@ -240,7 +240,7 @@ def server_page(entries: Sequence[tuple[str, Sight]], *, lang: str) -> str:
         title = t("web.server.title")
         items = "".join(  # i18n: not text
             f'<li class="entry"><a href="{_href(url)}">{esc(s.title)}</a>'
-            f'<p class="score">{esc(s.score)}</p></li>'
+            f'<p class="score">{line_html(s.score)}</p></li>'
             for url, s in entries
         )
         listed = (  # i18n: not text
