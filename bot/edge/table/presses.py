@@ -133,8 +133,8 @@ class Presses:
     ) -> None:
         """The move is committed: answer the click (``answer`` is what the pressed message becomes; None
         keeps its text and takes its controls off; ``board_shown``: it is the table's board), then tell
-        everyone. A failed answer (Discord refused the
-        edit, the token ran out) is logged and never stops the announcement, the board or the next ping."""
+        everyone. A failed answer (Discord refused the edit, the token ran out) is logged and never stops
+        the announcement, the board or the next ping."""
         try:
             if answer is None:
                 message = interaction.message
