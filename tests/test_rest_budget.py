@@ -144,7 +144,9 @@ async def _to_the_play(
     assert table is not None
     rng = random.Random(seed)
     while table.state.phase is not bh.Phase.PLAY:
+        await flow._quiet(fake)  # the bot's own moves first (a forced cut): the next one read is a person's
         await flow._bhargage_move(table, players, rng)
+    await flow._quiet(fake)  # and the panels redrawn for the play
     return table, players, rng
 
 
