@@ -209,7 +209,9 @@ class Publisher:
             s in notified or now - self._seen.get((table.id, s), -math.inf) < attention
             for s in ann.ping_seats
         ):
-            return replace(ann, ping="", ping_seats=())
+            # Show my hand went with the ping: the board and their own panel carry it.
+            controls = [c for c in ann.controls if c.verb != "hand"]
+            return replace(ann, ping="", ping_seats=(), controls=controls)
         return ann
 
     def can_wait(self, table: Table, ann: Announcement, box: Outbox) -> bool:
