@@ -42,15 +42,7 @@ from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.model import FakeUser
 from tests.fakediscord.oauth import CLIENT_SECRET
-from tests.test_bhargage_discord import (
-    SEED,
-    challenge,
-    channel_text,
-    computers_idle,
-    every_click_mine,
-    step,
-    waiting_line,
-)
+from tests.test_bhargage_discord import SEED, challenge, channel_text, computers_idle, every_click_mine, step
 from tests.test_cribbage_discord import EXTENSIONS as CRIBBAGE
 from tests.test_cribbage_discord import MUGGINS_SEED, Players, true_count
 from tests.test_deluxe_discord import EXTENSIONS as DELUXE
@@ -448,13 +440,6 @@ async def bhargage_click(tab: Tab, table: Table, mine: int) -> str:
 async def bhargage_press(
     fake: FakeDiscord, bot: TavernBot, table: Table, by_seat: dict[int, FakeUser]
 ) -> None:
-    """``step`` reads whom to move for from the board; after ann's page press its edit comes from the page's
-    own handler, which ``fake.settle()`` does not wait for (no Discord handler): wait until it says so."""
-    names = [by_seat[s].name for s in table.waiting_for() if s in by_seat]
-    deadline = time.monotonic() + WAIT
-    while not any(n in waiting_line(fake, fake.channel) for n in names):
-        assert time.monotonic() < deadline, (names, waiting_line(fake, fake.channel))
-        await asyncio.sleep(0.02)
     assert await step(fake, fake.channel, list(by_seat.values())) is not None
 
 
