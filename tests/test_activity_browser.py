@@ -31,7 +31,6 @@ from bot.base.i18n import speaking
 from bot.edge.app import TavernBot
 from bot.edge.web.sight import sight
 from bot.games import Table
-from bot.render import cribbage_words as cw
 from bot.render import words
 from bot.rules import bhargage as bh
 from bot.rules import cribbage as C
@@ -42,7 +41,16 @@ from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.model import FakeUser
 from tests.fakediscord.oauth import CLIENT_SECRET
-from tests.test_bhargage_discord import SEED, challenge, channel_text, computers_idle, every_click_mine, step
+from tests.test_activity_play import pack_marks
+from tests.test_bhargage_discord import (
+    SEED,
+    challenge,
+    channel_text,
+    computers_idle,
+    every_click_mine,
+    step,
+    waiting_line,
+)
 from tests.test_cribbage_discord import EXTENSIONS as CRIBBAGE
 from tests.test_cribbage_discord import MUGGINS_SEED, Players, true_count
 from tests.test_deluxe_discord import EXTENSIONS as DELUXE
@@ -440,6 +448,13 @@ async def bhargage_click(tab: Tab, table: Table, mine: int) -> str:
 async def bhargage_press(
     fake: FakeDiscord, bot: TavernBot, table: Table, by_seat: dict[int, FakeUser]
 ) -> None:
+    """``step`` reads whom to move for from the board; after ann's page press its edit comes from the page's
+    own handler, which ``fake.settle()`` does not wait for (no Discord handler): wait until it says so."""
+    names = [by_seat[s].name for s in table.waiting_for() if s in by_seat]
+    deadline = time.monotonic() + WAIT
+    while not any(n in waiting_line(fake, fake.channel) for n in names):
+        assert time.monotonic() < deadline, (names, waiting_line(fake, fake.channel))
+        await asyncio.sleep(0.02)
     assert await step(fake, fake.channel, list(by_seat.values())) is not None
 
 
@@ -495,16 +510,10 @@ async def cribbage_secret(fake: FakeDiscord, bot: TavernBot, table: Table, seat:
 
 
 def pack_leaks_in(hidden: set[Any], places: list[tuple[str, str]]) -> list[str]:
-    """Where a hidden playing card shows: its face mark ("5♥"), its name in English or Italian, its
-    picture's file."""
+    """Where a hidden playing card shows (``pack_marks``), and in which place."""
     out = []
     for card in hidden:
-        with speaking("en"):
-            en = cw.name(card)
-        with speaking("it"):
-            it = cw.name(card)
-        marks = [rf"(?<![0-9A-Za-z]){re.escape(cw.short(card))}", re.escape(en), re.escape(it)]
-        marks.append(rf"\bf{re.escape(card.code)}\.png")
+        en, marks = pack_marks(card)
         for where, text in places:
             out += [f"{en}: {where}: {m}" for m in marks if re.search(m, text, re.IGNORECASE)]
     return out

@@ -438,17 +438,22 @@ async def panel_move(page: Page) -> bool:
     return True
 
 
+def pack_marks(card: Any) -> tuple[str, list[str]]:
+    """A playing card's English name, and the patterns that show it: its face mark ("5♥"), its name in
+    English or Italian, its picture's file."""
+    with speaking("en"):
+        en = cw.name(card)
+    with speaking("it"):
+        it = cw.name(card)
+    marks = [rf"(?<![0-9A-Za-z]){re.escape(cw.short(card))}", re.escape(en), re.escape(it)]
+    return en, [*marks, rf"\bf{re.escape(card.code)}\.png"]
+
+
 def pack_leaks(hidden: set[Any], texts: list[str]) -> list[str]:
-    """Where a hidden playing card shows in ``texts`` (JSON frames, read as the page reads them): its face
-    mark ("5♥"), its name in English or Italian, its picture's file."""
+    """Where a hidden playing card shows in ``texts`` (JSON frames, read as the page reads them)."""
     out = []
     for card in hidden:
-        with speaking("en"):
-            en = cw.name(card)
-        with speaking("it"):
-            it = cw.name(card)
-        marks = [rf"(?<![0-9A-Za-z]){re.escape(cw.short(card))}", re.escape(en), re.escape(it)]
-        marks.append(rf"\bf{re.escape(card.code)}\.png")
+        en, marks = pack_marks(card)
         for text in texts:
             seen = json.dumps(json.loads(text), ensure_ascii=False)
             out += [f"{en}: {m}" for m in marks if re.search(m, seen, re.IGNORECASE)]
