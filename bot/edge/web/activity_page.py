@@ -24,7 +24,7 @@ from bot.base.i18n import speaking, t
 from bot.base.panel import Button, Control, Option, Panel, Select
 from bot.edge import delivery
 from bot.edge.web.answers import CSP, page
-from bot.edge.web.pages import IDLE, versioned
+from bot.edge.web.pages import IDLE, document, versioned
 from bot.edge.web.parts import esc, hand_html, line_html
 from bot.pictures import Row, Scene
 from bot.render import cribbage_words as cw
@@ -108,23 +108,16 @@ def activity_page(*, lang: str, app_id: int) -> str:
         }
         data = "".join(f' data-{key}="{esc(value)}"' for key, value in words.items())
         title = t("web.activity.title")
-        return (
-            f'<!DOCTYPE html>\n<html lang="{esc(lang)}">\n<head>\n<meta charset="utf-8">\n'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'  # i18n: not text
-            '<meta name="referrer" content="no-referrer">\n<meta name="color-scheme" content="dark">\n'
-            f"<title>{esc(title)}</title>\n"
-            f'<link rel="stylesheet" href="{esc(versioned("tavern.css"))}">\n'
-            f'<script src="/static/{SDK}" defer></script>\n'
-            f'<script src="{esc(versioned(IDLE))}" defer></script>\n'
-            f'<script src="{esc(versioned("activity.js"))}" defer></script>\n'
-            "</head>\n<body>\n"
+        body = (
             f'<header class="top"><p class="brand">{esc(t("web.brand"))}</p>'
             f'<p id="status" class="status" role="status">{esc(words["signing"])}</p></header>\n'
             f'<main id="activity"{data}>'
             '<div id="table" tabindex="-1"></div>'  # i18n: not text
             f'<section id="seat" class="seat" aria-label="{esc(t("web.activity.seat"))}" hidden></section>'
-            "</main>\n</body>\n</html>\n"
+            "</main>"
         )
+        # the SDK's name carries its version: it is cached for good as it is
+        return document(lang, title, body, f"/static/{SDK}", versioned(IDLE), versioned("activity.js"))
 
 
 def nothing_html(lang: str) -> str:

@@ -99,10 +99,10 @@ def language(accept_language: str | None, asked: str | None = None) -> str:
     return ENGLISH
 
 
-def _document(lang: str, title: str, body: str, *scripts: str) -> str:
-    """A whole page: the head (viewport, the one stylesheet, the page's scripts, run in this order), then
-    ``body``."""
-    tag = "".join(f'<script src="{esc(versioned(s))}" defer></script>\n' for s in scripts)  # i18n: not text
+def document(lang: str, title: str, body: str, *scripts: str) -> str:
+    """A whole page: the head (viewport, the one stylesheet, the page's scripts by their addresses, run in
+    this order), then ``body``. The Activity's page is one too."""
+    tag = "".join(f'<script src="{esc(s)}" defer></script>\n' for s in scripts)  # i18n: not text
     return (
         f'<!DOCTYPE html>\n<html lang="{esc(lang)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'  # i18n: not text
@@ -166,7 +166,8 @@ def live_page(
             f'<p id="latest" class="sr-only" aria-live="polite"></p>'
             f'<noscript><p class="note">{esc(t("web.live.noscript"))}</p></noscript></footer>'
         )
-        return _document(lang, sight.title, _header(sight.title, extra) + main + foot, IDLE, "live.js")
+        body = _header(sight.title, extra) + main + foot
+        return document(lang, sight.title, body, versioned(IDLE), versioned("live.js"))
 
 
 # ------------------------------------------------------------------------------------------------ replay
@@ -228,7 +229,7 @@ def replay_page(step: ReplayStep, *, lang: str, record_path: str) -> str:
         )
         body = _header(sight.title, f'<p class="sub">{esc(t("web.replay.heading"))}</p>')
         body += f'<main id="replay" tabindex="-1">{inner}</main>{foot}'  # i18n: not text
-        return _document(lang, title, body, "replay.js")
+        return document(lang, title, body, versioned("replay.js"))
 
 
 # ------------------------------------------------------------------------------------------------ others
@@ -248,7 +249,7 @@ def server_page(entries: Sequence[tuple[str, Sight]], *, lang: str) -> str:
             if items
             else f'<p class="quiet">{esc(t("web.server.none"))}</p>'
         )
-        return _document(lang, title, _header(title) + f'<main id="tables">{listed}</main>')  # i18n: not text
+        return document(lang, title, _header(title) + f'<main id="tables">{listed}</main>')  # i18n: not text
 
 
 def message_page(status: int, message: str, *, lang: str) -> str:
@@ -257,7 +258,7 @@ def message_page(status: int, message: str, *, lang: str) -> str:
     with speaking(lang):
         msg = ERRORS.get(message) or ERRORS[_BY_STATUS.get(status, "web.error.server")]
         text = str(msg)
-        return _document(  # i18n: not text
+        return document(  # i18n: not text
             lang, text, _header(text) + f'<main id="message"><p class="status-code">{int(status)}</p></main>'
         )
 
