@@ -19,7 +19,7 @@ import dataclasses
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -36,14 +36,13 @@ from bot.rules import bhargage as bh
 from bot.rules import cribbage as C
 from bot.rules import deluxe as dx
 from bot.settings import Settings
-from tests.browser import Chromium, Tab, chromium_or_skip
+from tests.browser import Chromium, Tab
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.model import FakeUser
 from tests.fakediscord.oauth import CLIENT_SECRET
 from tests.test_activity_play import pack_marks
 from tests.test_bhargage_discord import (
-    SEED,
     challenge,
     channel_text,
     computers_idle,
@@ -133,20 +132,6 @@ frame.src = ORIGIN + "/?frame_id=" + SETUP.frame + "&instance_id=" + SETUP.insta
   + "&platform=desktop&guild_id=" + SETUP.guild + "&channel_id=" + SETUP.channel;
 </script></body></html>
 """
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Chromium]:
-    browser = chromium_or_skip()
-    try:
-        yield browser
-    finally:
-        browser.close()
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
 
 
 @pytest.fixture

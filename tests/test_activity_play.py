@@ -38,7 +38,6 @@ from tests.fakediscord.model import FakeUser
 from tests.fakediscord.oauth import CLIENT_SECRET, FakeInstance
 from tests.test_activity_sign_in import activity_bot, post
 from tests.test_bhargage_discord import (
-    SEED,
     board,
     challenge,
     channel_text,
@@ -60,11 +59,6 @@ PRESS = re.compile(
 )
 MENU = re.compile(r'<fieldset class="menu" data-menu="([^"]+)"[^>]*>(.*?)</fieldset>')
 BOX = re.compile(r'<input type="checkbox" value="([^"]+)"')
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
 
 
 @pytest.fixture(autouse=True)

@@ -15,17 +15,10 @@ from bot.render import bhargage as render
 from bot.rules import bhargage as bh
 from bot.rules.decktet import card, cards
 from bot.settings import Settings
-from tests.conftest import StartBot
+from tests.conftest import SEED, StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 BOARD_HEAD = "**Bhargage** ("
-SEED = 9  # a target-31 game of 3 hands with "go", shortage claims and "1 for last" (found offline)
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tables get a known seed so the short game reliably shows the calls the tests look for."""
-    monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
 
 
 # ------------------------------------------------------------------------------------------- driving

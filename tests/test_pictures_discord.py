@@ -34,7 +34,6 @@ from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.model import walk_components
 from tests.test_bhargage_discord import (
-    SEED,
     board,
     challenge,
     enabled,
@@ -46,11 +45,6 @@ from tests.test_bhargage_discord import (
 from tests.test_deluxe_discord import boot, live_panel, open_table, play_turn, to_move
 
 T = TypeVar("T")
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
 
 
 def names(msg: FakeMessage) -> list[str]:

@@ -23,7 +23,6 @@ from bot.services.tables.restore import Restore
 from tests.conftest import StartBot
 from tests.fakediscord import FAKE_TOKEN, FakeDiscord, FakeUser
 from tests.test_bhargage_discord import (
-    SEED,
     act_with_panel,
     challenge,
     enabled,
@@ -41,12 +40,6 @@ async def replayed(service: TableService, game_id: int) -> Table:
     record = await service.store.load_game(game_id)
     assert record is not None
     return service._loader.rebuild(record)
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tables get the known seed of the Bhargage tests."""
-    monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
 
 
 async def seven_moves_then_stop(

@@ -15,7 +15,7 @@ from bot.rules import bhargage as bh
 from bot.settings import Settings, SettingsError, settings_from_env
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.test_bhargage_discord import SEED, act_with_panel, challenge, enabled, step, waiting_line
+from tests.test_bhargage_discord import act_with_panel, challenge, enabled, step, waiting_line
 
 THREADS_REFUSED = "I can't open a thread for this game here"  # the start of the English notice
 
@@ -23,11 +23,6 @@ THREADS_REFUSED = "I can't open a thread for this game here"  # the start of the
 @pytest.fixture
 def threaded(settings: Settings) -> Settings:
     return dataclasses.replace(settings, threads=True)
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
 
 
 def live_panels(fake: FakeDiscord, user: FakeUser) -> list[FakeMessage]:

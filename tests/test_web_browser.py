@@ -33,10 +33,10 @@ from bot.rules import deluxe as dx
 from bot.rules.decktet import ALL_CARDS, Card
 from bot.services.links import LIVE_SECONDS
 from bot.settings import Settings
-from tests.browser import Chromium, Tab, Traffic, chromium_or_skip
+from tests.browser import Chromium, Tab, Traffic
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeUser
-from tests.test_bhargage_discord import SEED, challenge, play_out, step
+from tests.test_bhargage_discord import challenge, play_out, step
 from tests.test_deluxe_discord import live_panel, open_table, play_turn, to_move
 
 pytestmark = pytest.mark.timeout(120)
@@ -48,16 +48,6 @@ WAIT = 5.0  # how long a wait may take before the test fails (the bound above is
 
 
 # ------------------------------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Chromium]:
-    """One headless chromium for the module (each test opens fresh contexts in it)."""
-    browser = chromium_or_skip()
-    try:
-        yield browser
-    finally:
-        browser.close()
 
 
 @pytest.fixture
@@ -77,12 +67,6 @@ def keep_shots(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[None]
         Path(keep).mkdir(parents=True, exist_ok=True)
         for png in folder.glob("*.png"):
             shutil.copy(png, Path(keep) / png.name)
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Bhargage tables get the seed of tests/test_bhargage_discord.py: a short game of three hands."""
-    monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
 
 
 @pytest.fixture
