@@ -13,9 +13,7 @@ from bot.edge.shows import Shows
 from tests.conftest import StartBot
 from tests.fakediscord import DiscordError, FakeDiscord, validate_message_payload
 from tests.fakediscord.model import COMPONENTS_V2
-from tests.test_bhargage_discord import board, challenge, seeded, step
-
-__all__ = ["seeded"]  # the fixture, used by name
+from tests.test_bhargage_discord import board, challenge, step
 
 TEXT = {"type": 10, "content": "hello"}
 

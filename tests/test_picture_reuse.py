@@ -24,7 +24,7 @@ from bot.settings import Settings
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord
 from tests.test_bhargage_discord import challenge
-from tests.test_pictures_discord import live_dm, names, poll, seeded, stopped  # noqa: F401 (fixtures)
+from tests.test_pictures_discord import live_dm, names, poll, stopped  # noqa: F401 (fixtures)
 
 
 def scene_picture(name: str) -> Picture:
@@ -77,7 +77,7 @@ async def test_the_same_scene_is_drawn_once() -> None:
 async def test_a_pick_is_answered_while_the_drawing_process_is_stopped(
     fake_discord: FakeDiscord,
     start_bot: StartBot,
-    seeded: None,  # noqa: F811
+    seeded: None,
     stopped: list[int],  # noqa: F811
 ) -> None:
     """The drawing process stops; a player picks a card to lay away: the answer comes at once, in text, and

@@ -13,9 +13,7 @@ from bot.games import bhargage as adapter_module
 from bot.rules import bhargage as bh
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage
-from tests.test_bhargage_discord import challenge, seeded, waiting_line
-
-__all__ = ["seeded"]  # the fixture, used by name
+from tests.test_bhargage_discord import challenge, waiting_line
 
 
 def switch(panel: FakeMessage, words: str) -> Any:

@@ -10,7 +10,7 @@ from bot.rules import bhargage as bh
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.stored_games import store_finished
-from tests.test_bhargage_discord import challenge, every_click_mine, play_out, seeded, step  # noqa: F401
+from tests.test_bhargage_discord import challenge, every_click_mine, play_out, step
 
 
 def title(message: FakeMessage) -> str:
@@ -71,7 +71,7 @@ async def step_to_the_end(
 async def test_a_finished_bhargage_game_replays_to_its_stored_result(
     fake_discord: FakeDiscord,
     start_bot: StartBot,
-    seeded: None,  # noqa: F811
+    seeded: None,
 ) -> None:
     fake = fake_discord
     bot = await start_bot()
@@ -128,7 +128,7 @@ async def test_a_finished_deluxe_game_replays_to_its_stored_result(
 async def test_a_live_game_is_refused_to_outsiders_and_hides_every_hand(
     fake_discord: FakeDiscord,
     start_bot: StartBot,
-    seeded: None,  # noqa: F811
+    seeded: None,
 ) -> None:
     fake = fake_discord
     bot = await start_bot()
