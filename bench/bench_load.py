@@ -676,8 +676,14 @@ class BenchResult:
                     f"({100 * w['busy'] / seconds:.0f}% of the time) = "
                     f"{1000 * w['busy'] / max(games, 1):.2f} ms per game press "
                     f"({1000 * w['busy'] / max(every, 1):.2f} per interaction, no-ops included; "
-                    f"{games} game presses, {every} in all)   longest stall {1000 * w['longest']:.0f} ms   "
+                    f"{games} game presses, {every} in all)   longest stall {1000 * w['longest']:.0f} ms "
+                    f"(the loop ran {1000 * w['longest_cpu']:.0f} ms of it; its longest run "
+                    f"{1000 * w['most_cpu']:.0f} ms of CPU)   "
                     f"turns {w['turns']}"
+                )
+                lines.append(
+                    f"  loop thread CPU {w['cpu']:.1f} s = {1000 * w['cpu'] / max(games, 1):.2f} ms per game "
+                    f"press ({1000 * w['cpu'] / max(every, 1):.2f} per interaction, no-ops included)"
                 )
                 lag, beat = w["lag"], w["heartbeat"]
                 lines.append(
@@ -739,7 +745,21 @@ class BenchResult:
             f"max RSS {c.get('max_rss_mb', nan):.0f} MB",
             f"bench process CPU (fake Discord + simulated players): {share(self.cpu_seconds)}",
             f"store write transactions: {counted}{per}",
+            *(line for figures in self.loops for line in self._store_lines(figures.get("store") or {})),
             *self._settled_cpu_line(),
+        ]
+
+    @staticmethod
+    def _store_lines(times: dict[str, list[float]], most: int = 8) -> list[str]:
+        """The store operations the bot waited on longest in all (queueing included), whole run."""
+        if not times:
+            return []
+        ranked = sorted(times.items(), key=lambda kv: -kv[1][1])[:most]
+        waited = sum(s for _, s in times.values())
+        return [
+            f"store waits, whole run: {waited:.1f} s in {sum(int(n) for n, _ in times.values())} operations; "
+            "the longest in all (calls, mean ms): "
+            + ", ".join(f"{op} {int(n)} × {1000 * s / max(n, 1):.1f}" for op, (n, s) in ranked)
         ]
 
     def _settled_cpu_line(self) -> list[str]:

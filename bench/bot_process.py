@@ -41,6 +41,7 @@ import yarl
 from bench import loop_monitor
 from bench.loop_monitor import LOOP_ENV, Monitor
 from bot.__main__ import run
+from bot.base import metrics
 from bot.edge.app import TavernBot, create_bot
 from bot.settings import Settings
 from tests.fakediscord import FAKE_TOKEN
@@ -110,6 +111,18 @@ def counters(bot: TavernBot) -> dict[str, Any]:
     }
 
 
+def store_times() -> dict[str, list[float]]:
+    """Each store operation's calls and seconds in all, as its callers waited (queueing included), from the
+    store's own histogram (``tavern_store_seconds``)."""
+    found: dict[str, list[float]] = {}
+    for family in metrics.STORE_SECONDS.collect():
+        for sample in family.samples:
+            if sample.name.endswith(("_count", "_sum")):
+                row = found.setdefault(sample.labels["operation"], [0.0, 0.0])
+                row[0 if sample.name.endswith("_count") else 1] = sample.value
+    return found
+
+
 async def _serve(args: argparse.Namespace, monitor: Monitor | None = None) -> int:
     point_at(args.api, args.gateway)
     shards = parse_shards(args.shards) if args.shards else None
@@ -145,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     monitor = Monitor(Path(os.environ[LOOP_ENV])) if os.environ.get(LOOP_ENV) else None
     if monitor is not None:
         monitor.watch_heartbeats()
+        monitor.extra["store"] = store_times  # saved as it goes: a stop that drains too long is killed
     with asyncio.Runner(loop_factory=monitor.loop if monitor is not None else None) as runner:
         profile_to = os.environ.get(PROFILE_ENV)
         if not profile_to:

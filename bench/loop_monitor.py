@@ -6,7 +6,11 @@ reads the figures the process prints at exit, by the second, so it can keep to t
   measured by a selector of the standard library's own kind that times its ``select``, handed to
   ``asyncio.SelectorEventLoop`` (a public argument): nothing of asyncio is patched.
 - a stall: one turn of the loop, from ``select`` returning to the next ``select``: for that long no socket
-  was read and no timer fired. The longest per second is kept.
+  was read and no timer fired. The longest per second is kept, with the CPU time the loop's thread ran in
+  it: a long turn of little CPU is the thread waiting for a core (a busy machine), not code of the bot's;
+  and the most CPU any one turn took (the bot's own longest run without a break).
+- CPU: the loop thread's own CPU time (``time.thread_time``, read by the probe), what a press costs the loop
+  whatever else the machine runs: busy time also counts the moments the thread waited for a core.
 - lag: a probe that asks to wake every ``PROBE_SECONDS`` and records how late it woke (what a callback
   scheduled now waits behind the ones already queued).
 - heartbeat lateness: from the moment discord.py's keep-alive thread finds a heartbeat due until the loop
@@ -46,20 +50,27 @@ class Monitor:
     def __init__(self, path: Path | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
         self.path = path  # where the figures are saved every second and at exit (the bench reads them)
         self.clock = clock
-        self.seconds: dict[int, list[float]] = {}  # second → [busy s, longest turn s, turns]
+        # second → [busy s, longest turn s, turns, that turn's CPU s, the most CPU a turn took s]
+        self.seconds: dict[int, list[float]] = {}
         self.lag: list[tuple[float, float]] = []  # (when, seconds late)
+        self.cpu: list[tuple[float, float]] = []  # (when, the loop thread's CPU seconds so far)
         self.heartbeats: list[tuple[float, float, float]] = []  # (due, written, ACK read)
         self._sent: tuple[float, float] | None = None  # the last heartbeat's (due, written), until its ACK
         self._returned: float | None = None  # when select last returned
+        self._returned_cpu = 0.0  # and the loop thread's CPU time then
         self._lock = threading.Lock()  # the keep-alive thread stamps heartbeats too
+        self.extra: dict[str, Callable[[], Any]] = {}  # more figures, read at each save (JSON-ready)
 
-    def turn(self, began: float, ended: float) -> None:
-        """One turn of the loop: from ``began`` (select returned) to ``ended`` (select called again)."""
-        row = self.seconds.setdefault(int(began), [0.0, 0.0, 0])
+    def turn(self, began: float, ended: float, cpu: float = 0.0) -> None:
+        """One turn of the loop: from ``began`` (select returned) to ``ended`` (select called again), of
+        which the loop's thread ran ``cpu`` seconds (the rest it waited for a core)."""
+        row = self.seconds.setdefault(int(began), [0.0, 0.0, 0, 0.0, 0.0])
         spent = ended - began
         row[0] += spent
-        row[1] = max(row[1], spent)
+        if spent > row[1]:
+            row[1], row[3] = spent, cpu
         row[2] += 1
+        row[4] = max(row[4], cpu)
 
     def selector(self) -> selectors.BaseSelector:
         """A selector like the default one whose ``select`` reports each turn of the loop around it."""
@@ -67,13 +78,13 @@ class Monitor:
 
         class Timed(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
             def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
-                now = monitor.clock()
+                now, cpu = monitor.clock(), time.thread_time()
                 if monitor._returned is not None:
-                    monitor.turn(monitor._returned, now)
+                    monitor.turn(monitor._returned, now, cpu - monitor._returned_cpu)
                 try:
                     return super().select(timeout)  # type: ignore[no-any-return]
                 finally:
-                    monitor._returned = monitor.clock()
+                    monitor._returned, monitor._returned_cpu = monitor.clock(), time.thread_time()
 
         return Timed()
 
@@ -89,6 +100,7 @@ class Monitor:
             await asyncio.sleep(PROBE_SECONDS)
             now = self.clock()
             self.lag.append((asked, max(0.0, now - asked - PROBE_SECONDS)))
+            self.cpu.append((now, time.thread_time()))  # the probe runs on the loop's thread
             if len(self.lag) % SAVE_EVERY == 0:
                 self.save()
 
@@ -130,7 +142,9 @@ class Monitor:
         return {
             "seconds": {str(k): v for k, v in self.seconds.items()},
             "lag": self.lag,
+            "cpu": self.cpu,
             "heartbeats": self.heartbeats,
+            **{name: read() for name, read in self.extra.items()},
         }
 
 
@@ -146,10 +160,15 @@ def window(figures: dict[str, Any], start: float, end: float) -> dict[str, Any]:
     """The figures of the seconds from ``start`` to ``end`` (perf_counter): busy seconds, the longest turn,
     turns, lag samples and heartbeat lateness (ACK read − due, written − due), each a list of seconds."""
     rows = [v for k, v in figures.get("seconds", {}).items() if start <= int(k) < end]
+    cpu = [used for at, used in figures.get("cpu", []) if start <= at < end]
+    max_turn = max((r[1] for r in rows), default=0.0)
     return {
         "busy": sum(r[0] for r in rows),
         "longest": max((r[1] for r in rows), default=0.0),
+        "longest_cpu": max((r[3] for r in rows if len(r) > 3 and r[1] >= max_turn), default=0.0),
+        "most_cpu": max((r[4] for r in rows if len(r) > 4), default=0.0),
         "turns": sum(int(r[2]) for r in rows),
+        "cpu": cpu[-1] - cpu[0] if cpu else 0.0,
         "lag": [lag for at, lag in figures.get("lag", []) if start <= at < end],
         "heartbeat": [ack - due for due, _, ack in figures.get("heartbeats", []) if start <= due < end],
         "heartbeat_written": [w - due for due, w, _ in figures.get("heartbeats", []) if start <= due < end],
