@@ -3,6 +3,7 @@ by the tests): migrations, game logs, finishing, queries, lobbies; SQLite's dura
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import sqlite3
@@ -32,6 +33,7 @@ from bot.store import (
     StoreOpenError,
     VersionConflict,
     open_store,
+    sqlite_conn,
 )
 from bot.store.schema import Migration
 
@@ -112,6 +114,40 @@ async def test_open_creates_folder_wal_and_full_sync(tmp_path: Path) -> None:
         assert await s.schema_version() == LATEST_VERSION
     finally:
         await s.close()
+
+
+async def test_the_log_is_checkpointed_off_the_loop_and_stops_growing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Statements run on the loop's thread, but no commit there checkpoints the log (that fsyncs): a
+    checkpoint in aiosqlite's thread every ``CHECKPOINT_COMMITS`` commits folds it into the file, so the log
+    is reused and stops growing. Without those checkpoints it grows with every move."""
+    monkeypatch.setattr(sqlite_conn, "CHECKPOINT_COMMITS", 50)
+    opened: list[int] = []
+    real = sqlite_conn.aiosqlite.connect
+
+    def connect(*args: Any, **kwargs: Any) -> Any:
+        opened.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sqlite_conn.aiosqlite, "connect", connect)
+    path = tmp_path / "t.db"
+    s = await SQLiteStore.open(path, rating_systems=SYSTEMS)
+    wal = path.with_name(path.name + "-wal")
+    try:
+        assert await s.pragma("wal_autocheckpoint") == 0
+        gid = await s.create_game(NewGame("race", GUILD, 10, 1, [(1, "a"), (2, "b")], {}, 0.0))
+        sizes = []
+        for seq in range(1, 601):
+            await s.append_action(NewAction(gid, seq, 0, "0 add 1", float(seq), meta={"n": seq}))
+            if seq % 200 == 0:
+                await asyncio.sleep(0.05)  # the checkpoint under way ends (it never blocks a write)
+                sizes.append(wal.stat().st_size)
+        assert opened, "no checkpoint ran"
+        assert sizes[-1] <= sizes[0] * 1.2, sizes  # the log is reused, not grown, once checkpointed
+    finally:
+        await s.close()
+    assert wal.stat().st_size == 0 if wal.exists() else True  # closing folds the rest in
 
 
 async def test_old_database_is_migrated_and_keeps_its_data(location: str) -> None:

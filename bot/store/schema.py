@@ -7,13 +7,13 @@ import logging
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-import aiosqlite
-
 from bot.store.records import StoreOpenError
 
 if TYPE_CHECKING:
     import asyncpg
     from asyncpg.pool import PoolConnectionProxy
+
+    from bot.store.sqlite_conn import LoopConnection
 
 log = logging.getLogger(__name__)
 
@@ -410,7 +410,7 @@ def refuse_newer(current: int, name: str) -> None:
         )
 
 
-async def migrate(db: aiosqlite.Connection, target: int, *, name: str = "database") -> None:
+async def migrate(db: LoopConnection, target: int, *, name: str = "database") -> None:
     """Apply every migration above the current version up to ``target``, each in its own transaction.
 
     The caller must hold the store's lock. A migration that fails is rolled back whole and re-raised.

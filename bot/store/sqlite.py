@@ -6,8 +6,10 @@ nothing the bot has announced; the log is fsynced at checkpoints, not at every c
 operating-system crash can roll back the last moments of play (the file itself is never corrupted).
 ``FULL`` would fsync on every commit; ``bench/bench_store.py`` measures what that costs per move.
 
-All access goes through one ``aiosqlite`` connection guarded by an ``asyncio.Lock``: statements of one
-coroutine's transaction can never interleave with another's, and reads never see half a transaction.
+All access goes through one connection used on the event loop's thread (``bot.store.sqlite_conn``: why not a
+worker thread, and how the log's checkpoints stay off the loop), guarded by an ``asyncio.Lock``: statements
+of one coroutine's transaction can never interleave with another's, and reads never see half a
+transaction.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from bot.store.games import GamesMixin
 from bot.store.lobbies import LobbiesMixin
 from bot.store.profiles import ProfilesMixin
 from bot.store.records import StoreOpenError
+from bot.store.sqlite_conn import LoopConnection
 from bot.store.stats import StatsMixin
 
 if TYPE_CHECKING:
@@ -45,7 +48,7 @@ SYNCHRONOUS = "NORMAL"
 class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMixin, ForgetMixin):
     """Async SQLite store. Create with ``await SQLiteStore.open(path)``."""
 
-    db: aiosqlite.Connection
+    db: LoopConnection
     path: Path
     rating_systems: dict[str, rt.RatingSystem] = field(default_factory=lambda: dict(rt.DEFAULT_SYSTEMS))
 
@@ -74,11 +77,11 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMix
         """
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(p), isolation_level=None)
-        db.row_factory = sqlite3.Row
+        db = LoopConnection(p)
         try:
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
+            await db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run off the loop (sqlite_conn)
             await db.execute("PRAGMA foreign_keys=ON")
             await db.execute("PRAGMA busy_timeout=5000")
             systems = dict(rt.DEFAULT_SYSTEMS)
@@ -172,9 +175,9 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMix
 
 
 class SQLiteConn:
-    """``Conn`` on the store's aiosqlite connection: one ``execute`` of it per statement."""
+    """``Conn`` on the store's connection: one ``execute`` of it per statement."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: LoopConnection) -> None:
         self.db = db
 
     async def fetch(self, sql: str, params: Params = ()) -> list[Row]:
