@@ -20,7 +20,7 @@ from bot.rules.decktet import card
 from bot.services.lobbies import Player
 from tests.conftest import StartBot, make_settings
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.test_bhargage_discord import act_with_panel
+from tests.test_bhargage_discord import BOARD_HEAD, act_with_panel
 from tests.test_deluxe_discord import live_panel, play_turn
 from tests.test_hardening import forge, slash_raw
 
@@ -68,7 +68,9 @@ async def test_practice_bhargage_against_the_bot_to_the_end(
     bot = await boot(start_bot)
     alice = fake.add_user("alice")
     opened = await fake.slash(alice, fake.channel, "bhargage practice", level="hard", target=41)
-    assert not opened.ephemeral and "practise" in opened.message.content
+    # The command's answer is the table's board, the bot's seat named on it (never a mention).
+    assert not opened.ephemeral and opened.message.content.startswith(BOARD_HEAD)
+    assert "Bot (hard)" in opened.message.content and "<@" not in opened.message.content
     await settle(fake, bot)
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.names == ("alice", "Bot (hard)")
@@ -121,7 +123,9 @@ async def test_challenging_the_bot_user_starts_a_practice_game(
     bot = await boot(start_bot)
     alice = fake.add_user("alice")
     opened = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=fake.bot_user)
-    assert "practise" in opened.message.content and "Bot (normal)" in opened.message.content
+    # No challenge to accept: the answer is the practice table's board at once.
+    assert opened.message.content.startswith(BOARD_HEAD) and "Bot (normal)" in opened.message.content
+    assert opened.message.buttons() == []
     await settle(fake, bot)
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.names[1] == "Bot (normal)"
@@ -216,7 +220,8 @@ async def test_hint_when_it_is_not_your_decision(fake_discord: FakeDiscord, star
     shown = (await fake.slash(alice, fake.channel, "bhargage hand")).message  # a private panel, kept as sent
     hint_id = hint_button(shown)
     await act_with_panel(fake, bob, live_dm(fake, bob))
-    assert 0 not in table.waiting_for()  # bob cuts (made for him: the default), then bob leads
+    await settle(fake, bot)  # bob's cut is made for him (the default), by the computer's task
+    assert 0 not in table.waiting_for()  # bob cuts, then bob leads
     seq = table.seq
     late = await fake.click(alice, shown, hint_id)
     assert late.ephemeral and "no decision of yours to hint at" in late.message.content

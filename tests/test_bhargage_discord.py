@@ -157,8 +157,12 @@ async def challenge(
     posted = await fake.slash(a, channel, "bhargage challenge", opponent=b, target=target)
     assert not posted.ephemeral and b.mention in posted.content and "Bhargage" in posted.content
     accepted = await fake.click(b, posted.message, "Accept")
-    text = accepted.message.content
-    assert ("accepted" in text or "Follow the game in" in text) and accepted.message.buttons() == []
+    # The challenge becomes the table's board, through the accepting press: no request of the global budget.
+    assert accepted.message is posted.message and accepted.message.content.startswith(BOARD_HEAD)
+    # At most the table's own controls (Open the table) and the link to watch it; never the lobby's.
+    assert all(b.url or (b.custom_id or "").startswith("tv:g:") for b in accepted.message.buttons()), (
+        accepted.message.buttons()
+    )
     return posted.message
 
 
@@ -181,7 +185,8 @@ async def test_whole_game_from_challenge_to_leaderboard(
     assert table is not None and table.seed == SEED and table.names == ("alice", "bob")
     opening = fake.channel_messages(fake.channel)[1].content
     assert "Cut for the deal: alice cuts" in opening and "deals first" in opening
-    assert alice.mention in opening and bob.mention in opening
+    # Nobody is pinged: each hand came by DM, which rang for its player.
+    assert alice.mention not in opening and bob.mention not in opening
     first_board = board(fake, fake.channel)
     assert "alice" in first_board.content and "31" in first_board.content and "●" in first_board.content
     for user in (alice, bob):
@@ -657,8 +662,14 @@ async def test_challenge_accepted_twice_at_once(fake_discord: FakeDiscord, start
     await fake.settle()
     texts = [r.text() for r in both]
     assert sum("already accepted" in t for t in texts) == 1
+    [late] = [r for r in both if "already accepted" in r.text()]
+    # Told privately; the challenge is the board now, and stays so.
+    assert [m.ephemeral for m in late.followups if "already accepted" in m.content] == [True]
+    assert posted.message.content.startswith(BOARD_HEAD) and "already accepted" not in posted.message.content
     assert len(await bot.store.active_games()) == 1
-    assert len([m for m in fake.channel_messages(fake.channel) if m.content.startswith(BOARD_HEAD)]) == 1
+    assert [m for m in fake.channel_messages(fake.channel) if m.content.startswith(BOARD_HEAD)] == [
+        posted.message
+    ]
 
 
 async def test_bot_loses_channel_permission_mid_game(

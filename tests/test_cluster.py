@@ -273,10 +273,12 @@ async def test_killing_a_process_mid_game_loses_nothing_and_the_other_carries_on
     assert record is not None and record.status == "finished"
     assert len(record.actions) > acknowledged
     assert [x.seq for x in record.actions] == list(range(1, len(record.actions) + 1))
-    # B opened the game in a thread (its settings have threads on); A told the end there, and the summary.
+    # B opened the game in a thread (its settings have threads on) from its board, which stands in the
+    # channel; A told the end there, and on that board.
     [thread] = fake.threads(channel)
     assert any(verb(x.custom_id) == "rematch" for x in fake.last_message(thread).buttons())
-    assert "wins" in fake.last_message(channel).content
+    [board] = fake.channel_messages(channel)
+    assert fake.thread_of(board) is thread and "Game over" in board.content and "won." in board.content
 
 
 @pytest.mark.parametrize("shard", [0, 1])

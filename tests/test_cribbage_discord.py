@@ -23,6 +23,7 @@ from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_ai_discord import live_dm, settle
 
 EXTENSIONS = ["cogs.general", "cogs.stats", "cogs.cribbage"]
+BOARD_HEAD = "**Cribbage** (game to "
 TWO_HUMANS_LURCH = 27  # to 61: the second player wins 63–29, a lurch
 AGAINST_THE_BOT_LURCH = 7  # to 61, against the hard bot: it wins 65–10, a lurch
 MUGGINS_SEED = 2  # to 61 with muggins: the first two counts of the show are worth 4 and 8
@@ -137,11 +138,19 @@ async def test_a_challenge_played_to_the_end_by_clicks_ends_with_game_and_lurch(
     assert posted.message.pinged_user_ids() == [bo.id]  # the challenged player only
     assert [b.label for b in posted.message.buttons()] == ["Accept", "Decline"]
     accepted = await fake.click(bo, posted.message, "Accept")
-    assert "accepted" in accepted.message.content and accepted.message.buttons() == []
+    # The challenge becomes the table's board, through the accepting press.
+    assert accepted.message is posted.message and accepted.message.buttons() == []
+    assert (
+        posted.message.content.startswith(BOARD_HEAD) and "Waiting for ann and bo" in posted.message.content
+    )
     await fake.settle()
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.names == ("ann", "bo") and table.seed == TWO_HUMANS_LURCH
+    assert table.meta.board_id == posted.message.id
     assert "Cut for the deal: ann" in text(fake) and "deals first" in text(fake)
+    # Nobody is pinged: each hand came by DM, which rang for its player.
+    cut = next(m for m in fake.channel_messages(fake.channel) if "Cut for the deal" in m.content)
+    assert cut.pinged_user_ids() == [] and ann.mention not in cut.content and bo.mention not in cut.content
     for user in (ann, bo):
         panel = live_dm(fake, user)
         pick = panel.select()
@@ -195,7 +204,8 @@ async def open_table(fake: FakeDiscord, users: list[FakeUser], **options: Any) -
     if len(users) == 4:
         assert "ann & cy against bo & dee" in lobby.content  # partners in the order they sat down
     started = await fake.click(users[0], lobby, "Start")
-    assert "The game has started" in started.message.content and lobby.buttons() == []
+    # The lobby becomes the table's board, through the starting press.
+    assert started.message is lobby and lobby.content.startswith(BOARD_HEAD) and lobby.buttons() == []
     await fake.settle()
     return lobby
 
@@ -207,7 +217,7 @@ async def test_three_players_from_an_open_table_to_the_end(
     bot = await boot(start_bot, 11)
     users = [fake.add_user(n) for n in ("ann", "bo", "cy")]
     lobby = await open_table(fake, users, target=61)
-    assert "Players (3/4): ann, bo, cy" in lobby.content
+    assert "ann 0 — bo 0 — cy 0" in lobby.content  # the board the lobby became seats all three, in order
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and len(table.seats) == 3
     for u in users:

@@ -13,6 +13,8 @@ from tests.conftest import StartBot, plural
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 EXTENSIONS = ["cogs.general", "cogs.stats", "cogs.deluxe"]
+BOARD_HEAD = "**Bharg Deluxe · target "
+MOVER = "▶️ **"  # the board's line of the player to move
 
 
 async def boot(start_bot: StartBot, settings: Settings | None = None, seed: int | None = 5) -> TavernBot:
@@ -24,7 +26,8 @@ async def boot(start_bot: StartBot, settings: Settings | None = None, seed: int 
 async def open_table(
     fake: FakeDiscord, users: list[FakeUser], channel: FakeChannel | None = None, **options: Any
 ) -> FakeMessage:
-    """Create a lobby as the first user, the others join, the host starts; returns the lobby message."""
+    """Create a lobby as the first user, the others join, the host starts; returns the lobby message, which
+    the Start press made the table's board."""
     channel = channel or fake.channel
     created = await fake.slash(users[0], channel, "deluxe create", **options)
     lobby = created.message
@@ -33,7 +36,11 @@ async def open_table(
         joined = await fake.click(u, lobby, "Join")
         assert u.name in joined.message.content
     started = await fake.click(users[0], lobby, "Start")
-    assert "has started" in started.message.content and lobby.buttons() == []
+    assert started.message is lobby and lobby.content.startswith(BOARD_HEAD), lobby.content
+    # The lobby's own controls are gone: the board's are the table's (Show my hand; Open the table where the
+    # Activity is on) and at most the link to watch in a browser.
+    assert "Show my hand" in labels(lobby) and lobby.selects() == []
+    assert all(b.url or (b.custom_id or "").startswith("tv:g:") for b in lobby.buttons()), labels(lobby)
     return lobby
 
 
@@ -54,9 +61,14 @@ def live_panel(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
 
 
 def to_move(fake: FakeDiscord, users: list[FakeUser], channel: FakeChannel | None = None) -> FakeUser:
-    last = pings(fake, channel)[-1]
-    found = [u for u in users if last.content.count(u.mention)]
-    assert len(found) == 1, last.content
+    """Whom the board (the newest, if it was posted again) marks to move. Not the last ping: the opening
+    calls ping nobody whose hand just came by DM (the DM rang for them)."""
+    boards = [m for m in fake.channel_messages(channel or fake.channel) if m.content.startswith(BOARD_HEAD)]
+    board = boards[-1]
+    lines = [line for line in board.content.split("\n") if line.startswith(MOVER)]
+    assert len(lines) == 1, board.content
+    found = [u for u in users if lines[0].startswith(f"{MOVER}{u.name}**")]
+    assert len(found) == 1, lines[0]
     return found[0]
 
 
@@ -149,8 +161,11 @@ async def test_whole_three_player_game_by_clicks(fake_discord: FakeDiscord, star
     state: D.State = (await bot.tables.get(game_id)).state
     assert D.is_over(state) and len(state.history) >= 1
     msgs = fake.channel_messages(fake.channel)
-    # one ping per turn, carrying the public events of the turn before
-    assert len(pings(fake)) == sum(turns.values())
+    # one ping per turn, carrying the public events of the turn before, but the first: its player's hand
+    # came as a new DM, which rang for them, so the opening call pings nobody
+    assert len(pings(fake)) == sum(turns.values()) - 1
+    opening = next(m for m in msgs if "is dealt" in m.content)
+    assert not any(u.mention in opening.content for u in users) and opening.pinged_user_ids() == []
     assert any("drew from the deck" in m.content and "discarded" in m.content for m in pings(fake))
     # a score sheet per hand
     sheets = [m for m in msgs if "scored**" in m.content]
@@ -189,8 +204,9 @@ async def test_whole_three_player_game_by_clicks(fake_discord: FakeDiscord, star
     again = await fake.click(users[2], final, "Rematch")
     assert again.ephemeral and "already an open table" in again.content
     started = await fake.click(users[1], lobby, "Start")
-    assert "has started" in started.message.content
-    assert await bot.tables.table_for_channel(fake.channel.id) is not None
+    assert started.message is lobby and lobby.content.startswith(BOARD_HEAD)
+    again_table = await bot.tables.table_for_channel(fake.channel.id)
+    assert again_table is not None and again_table.meta.board_id == lobby.id
 
 
 async def test_the_turn_panel_binds_and_discards_in_one_click_each(

@@ -210,8 +210,7 @@ async def test_bad_input_is_refused_and_changes_nothing(
     assert in_dm.content == t("tavern.no-game-here", game="Bharg Deluxe")  # (her game is in the server)
     busy = await fake.slash(eve, fake.channel, "deluxe create")
     assert "already a game in this channel" in busy.content
-    ping = pings(fake)[-1]
-    outsider = await fake.click(eve, ping, "Show my hand")
+    outsider = await fake.click(eve, lobby, "Show my hand")  # on the board the lobby became
     assert outsider.ephemeral and outsider.content == "You are not playing at this table."
     assert (
         await fake.slash(eve, fake.channel, "deluxe hand")

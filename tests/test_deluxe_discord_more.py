@@ -16,7 +16,16 @@ from bot.rules import deluxe as D
 from bot.rules.decktet import cards, sort_key
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.test_deluxe_discord import boot, labels, live_panel, open_table, pings, play_turn, to_move
+from tests.test_deluxe_discord import (
+    BOARD_HEAD,
+    boot,
+    labels,
+    live_panel,
+    open_table,
+    pings,
+    play_turn,
+    to_move,
+)
 
 # Seed 131, three players, default options: the first player (seat 2) draws from the deck and can bind
 # three bharg sets (found offline by searching seeds with the engine), then discards their last card.
@@ -126,12 +135,15 @@ async def test_joining_a_started_table_is_refused(fake_discord: FakeDiscord, sta
     shown_before = list(lobby.components)  # what a client that has not refreshed still shows
     await fake.click(ann, lobby, "Start")
     table = await bot.tables.table_for_channel(fake.channel.id)
-    assert table is not None and len(table.seats) == 2 and lobby.buttons() == []
-    seq = table.seq
+    # The Start press made the lobby message the table's board.
+    assert table is not None and len(table.seats) == 2 and labels(lobby) == ["Show my hand"]
+    seq, board_shown, edits = table.seq, list(lobby.components), len(lobby.edits)
     lobby.components = shown_before
     late = await fake.click(eve, lobby, "Join")
-    assert [(f.content, f.ephemeral) for f in late.followups] == [("This table has already started.", True)]
-    assert lobby.buttons() == [] and "The game has started." in lobby.content
+    # The late press is told privately, and the board is left alone (no edit puts a lobby text on it).
+    assert late.ephemeral and late.content == "This table has already started." and not late.followups
+    assert len(lobby.edits) == edits and lobby.content.startswith(BOARD_HEAD)
+    lobby.components = board_shown
     assert table.seq == seq and len(table.seats) == 2 and table.seat_of(eve.id) is None
     lobby_id = int(late.interaction.data["custom_id"].split(":")[2])
     stored = await bot.store.get_lobby(lobby_id)
@@ -251,8 +263,8 @@ async def test_a_deleted_table_message_is_posted_again(
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None
     old_id = table.meta.board_id
+    mover = to_move(fake, users)  # the board says, before it goes
     fake.messages[old_id].deleted = True  # a moderator removed it
-    mover = to_move(fake, users)
     await play_turn(fake, mover, live_panel(fake, mover))
     new_id = table.meta.board_id
     assert new_id != old_id and "Straight suit" in fake.messages[new_id].text()

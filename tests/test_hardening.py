@@ -513,8 +513,9 @@ async def test_names_with_mentions_and_markdown_ping_nobody(
     evil = fake.add_user(f"@everyone **boss** <@{carol.id}>\nnew line")
     await challenge(fake, evil, bob)
     messages = fake.channel_messages(fake.channel)
-    assert len(messages) > 2
+    # The challenge became the board, the opening calls follow: the name shows in each, as plain text.
+    assert len(messages) >= 2 and messages[0].content.startswith(BOARD_HEAD)
     for m in messages:
         assert "@everyone" not in m.content and f"<@{carol.id}>" not in m.content, m.content
         assert not m.pings_everyone and set(m.pinged_user_ids()) <= {evil.id, bob.id}, m.content
-    assert any("\\*\\*boss\\*\\*" in m.content for m in messages)
+    assert all("\\*\\*boss\\*\\*" in m.content for m in messages)

@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.test_bhargage_discord import act_with_panel, computers_idle, enabled
 from tests.test_hardening import slash_raw
 
 BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -110,7 +111,8 @@ async def test_a_challenge_pings_the_challenged_player_only(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:
     """The bot pings nobody unless a message names whom: a challenge pings the player it challenges (it
-    pinged its host too), a turn the player to move, a nudge the idle; an ephemeral answer nobody."""
+    pinged its host too), a turn the player to move, a nudge the idle; an ephemeral answer nobody; the
+    opening calls nobody whose hand just came as a new DM (the DM rang for them)."""
     fake = fake_discord
     await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
@@ -120,8 +122,16 @@ async def test_a_challenge_pings_the_challenged_player_only(
     refused = await fake.click(alice, posted.message, "Accept")
     assert refused.ephemeral and bob.mention in refused.text() and refused.message.pinged_user_ids() == []
     await fake.click(bob, posted.message, "Accept")
-    calls = [m for m in fake.channel_messages(fake.channel) if ": lay 2 cards away" in m.content]
-    assert calls and sorted(calls[-1].pinged_user_ids()) == sorted([alice.id, bob.id])
+    [opening] = [m for m in fake.channel_messages(fake.channel) if "lays 2 cards away" in m.content]
+    assert opening.pinged_user_ids() == [] and not opening.pings_everyone
+    for user in (alice, bob):  # both discards in: the next calls ask one player to move, the cut first
+        await act_with_panel(fake, user, [m for m in fake.dms(user) if enabled(m)][-1])
+    await computers_idle(fake)
+    calls = [m for m in fake.channel_messages(fake.channel) if m.pinged_user_ids()]
+    assert [m for m in calls if "cut for the up-card" in m.content] and len(calls) >= 2
+    for m in calls:  # each pings exactly the one player it addresses
+        [addressed] = [u for u in (alice, bob) if f"{u.mention}, " in m.content]
+        assert m.pinged_user_ids() == [addressed.id] and not m.pings_everyone, m.content
     for m in fake.channel_messages(fake.channel):
         assert m.allowed_mentions is not None and not m.allowed_mentions.get("parse"), m.allowed_mentions
 
@@ -183,9 +193,9 @@ HOSTILE: dict[str, tuple[str, Callable[[str], bool], str | None]] = {
 async def test_a_hostile_display_name_is_shown_as_plain_text(
     fake_discord: FakeDiscord, start_bot: StartBot, kind: str
 ) -> None:
-    """A player with a hostile display name is challenged and accepts: the channel's answer begins with that
-    name ("… accepted bob's challenge"), the opening and the board show it, the other player's panel too.
-    Every text is checked for the form the name tried to make; a name with nothing visible is shown as the
+    """A player with a hostile display name is challenged and accepts: the challenge becomes the board, which
+    shows that name (who the table waits for), the opening calls and the other player's panel too. Every
+    text is checked for the form the name tried to make; a name with nothing visible is shown as the
     member's username."""
     fake = fake_discord
     bot = await start_bot()
@@ -199,7 +209,9 @@ async def test_a_hostile_display_name_is_shown_as_plain_text(
     shown = table.names[table.seat_of(mallory.id) or 0]
     if blank_as is not None:
         assert shown == blank_as
-    assert accepted.message.content.startswith(shown), (shown, accepted.message.content)
+    board = accepted.message.content
+    assert accepted.message is posted.message and board.startswith("**Bhargage** (")
+    assert shown in board.split("```")[-1], (shown, board)  # its waiting line, outside the pegging picture
     messages = everything(fake, bob, mallory)
     assert any(shown in m.text() for m in messages if m is not accepted.message)
     for m in messages:

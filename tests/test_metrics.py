@@ -28,7 +28,7 @@ from bot.services import drawing
 from bot.settings import Settings, SettingsError, settings_from_env
 from tests.conftest import ErrorLogGuard, StartBot
 from tests.fakediscord import FakeDiscord
-from tests.test_bhargage_discord import challenge, step
+from tests.test_bhargage_discord import BOARD_HEAD, challenge, step
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -71,7 +71,11 @@ async def test_metrics_of_the_web_pages(
     await plain.close()
     bot = await start_bot(dataclasses.replace(watched(settings), web_port=0))
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    await challenge(fake, alice, bob)
+    posted = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob, target=31)
+    accepted = await fake.click(bob, posted.message, "Accept")
+    # The challenge is the board now: with the pages served, its one control is the link to watch it.
+    assert accepted.message.content.startswith(BOARD_HEAD)
+    assert [b.label for b in accepted.message.buttons() if b.url is None] == []
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and bot.links is not None
     url = bot.links.live(table.id, bot.clock()).replace("http://", "ws://", 1) + "/ws"

@@ -47,12 +47,13 @@ async def test_a_race_from_lobby_to_rematch(fake_discord: FakeDiscord, start_bot
     await fake.click(bob, lobby, "Join")
     await fake.click(cat, lobby, "Join")
     started = await fake.click(ann, lobby, "Start")
-    assert "started" in started.message.content and lobby.buttons() == []
+    # The lobby becomes the table's board, through the Start press; no board is posted apart.
+    assert started.message is lobby and lobby.content.startswith("**Race board**") and lobby.buttons() == []
     await fake.settle()
     table = await bot.tables.table_for_channel(fake.channel.id)
     assert table is not None and table.game == "race" and table.names == ("ann", "bob", "cat")
     boards = [m for m in fake.channel_messages(fake.channel) if m.content.startswith("**Race board**")]
-    assert len(boards) == 1
+    assert boards == [lobby] and table.meta.board_id == lobby.id
 
     users = [ann, bob, cat]
     moves = 0

@@ -10,6 +10,8 @@ import dataclasses
 import random
 from typing import Any
 
+import pytest
+
 from bench import bench_flow as flow
 from bot.ai import bhargage as bh_ai
 from bot.rules import bhargage as bh
@@ -225,3 +227,39 @@ async def test_a_rematch_asks_nothing_of_the_global_budget_before_its_answer(
     rematch = await fake.click(bob, last, "Rematch")
     assert ann.mention in rematch.content and "to 31" in rematch.content
     assert not [path for method, path, _ in fake.requests[start:] if "/users/" in path and method == "GET"]
+
+
+@pytest.mark.parametrize("game", ["bhargage", "deluxe"])
+async def test_a_table_opens_with_its_thread_and_one_dm_per_player(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings, game: str
+) -> None:
+    """The opening message becomes the board through the opening press, the thread is opened from it, and
+    the opening calls ping nobody whose hand just came by DM (the DM rang), so they wait for the next calls:
+    of the global budget a table's opening spends its thread and one DM per player (and a DM channel for a
+    player the bot has never written to; these players are known)."""
+    fake = fake_discord
+    bot = await start_bot(
+        dataclasses.replace(settings, coalesce_seconds=5.0, attention_seconds=60.0, threads=True)
+    )
+    users = [fake.add_user(n) for n in ("Ann", "Bob", "Cy")[: 2 if game == "bhargage" else 3]]
+    for user in users:
+        await bot.tables.store.set_dm_channel(user.id, fake.dm_channel(user).id)
+    start = len(fake.requests)
+    if game == "bhargage":
+        made = await fake.slash(users[0], fake.channel, "bhargage challenge", opponent=users[1], target=61)
+        opened = await fake.click(users[1], made.message, "Accept")
+    else:
+        made = await fake.slash(users[0], fake.channel, "deluxe create")
+        for user in users[1:]:
+            await fake.click(user, made.message, "Join")
+        start = len(fake.requests)
+        opened = await fake.click(users[0], made.message, "Start")
+    await fake.settle()
+    spent = _outside(fake, start)
+    board = bot.tables.adapter(game).title
+    assert opened.message is made.message and opened.message.content.startswith(f"**{board}")  # the board
+    [thread] = fake.threads(fake.channel)
+    assert spent[0] == ("POST", f"/api/v10/channels/{fake.channel.id}/messages/{made.message.id}/threads")
+    dms = {fake.dm_channel(u).id for u in users}
+    assert sorted(spent[1:]) == sorted(("POST", f"/api/v10/channels/{c}/messages") for c in dms)
+    assert fake.channel_messages(thread) == []  # the opening calls wait for the next ones

@@ -1,5 +1,6 @@
-"""A table people can follow, through the real discord.py client: a thread per game with one summary in
-the channel, one live panel per player, and what happens when the thread, the summary or a player goes."""
+"""A table people can follow, through the real discord.py client: a thread per game opened from its board,
+which stands in the channel as the game's one message there, one live panel per player, and what happens
+when the thread, the board or a player goes."""
 
 from __future__ import annotations
 
@@ -15,7 +16,15 @@ from bot.rules import bhargage as bh
 from bot.settings import Settings, SettingsError, settings_from_env
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.test_bhargage_discord import act_with_panel, challenge, enabled, step, waiting_line
+from tests.test_bhargage_discord import (
+    BOARD_HEAD,
+    act_with_panel,
+    board,
+    challenge,
+    enabled,
+    step,
+    waiting_line,
+)
 
 THREADS_REFUSED = "I can't open a thread for this game here"  # the start of the English notice
 
@@ -48,12 +57,13 @@ async def start(fake: FakeDiscord, a: FakeUser, b: FakeUser) -> tuple[FakeMessag
 
 @dataclasses.dataclass
 class Game:
-    """A bot on the fake with alice and bob at a Bhargage table in its own thread."""
+    """A bot on the fake with alice and bob at a Bhargage table in its own thread, opened from its board
+    (the challenge, in the channel)."""
 
     bot: TavernBot
     alice: FakeUser
     bob: FakeUser
-    summary: FakeMessage
+    board: FakeMessage
     thread: FakeChannel
     table: Table
 
@@ -61,10 +71,10 @@ class Game:
 async def game_in_a_thread(fake: FakeDiscord, start_bot: StartBot, settings: Settings) -> Game:
     bot = await start_bot(settings)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    summary, thread = await start(fake, alice, bob)
+    posted, thread = await start(fake, alice, bob)
     table = await bot.tables.table_for_channel(thread.id)
     assert table is not None
-    return Game(bot, alice, bob, summary, thread, table)
+    return Game(bot, alice, bob, posted, thread, table)
 
 
 async def test_a_game_in_its_own_thread_with_one_live_panel_each(
@@ -72,18 +82,21 @@ async def test_a_game_in_its_own_thread_with_one_live_panel_each(
 ) -> None:
     fake = fake_discord
     game = await game_in_a_thread(fake, start_bot, threaded)
-    bot, alice, bob, thread, summary = game.bot, game.alice, game.bob, game.thread, game.summary
-    # The channel keeps one message: the challenge, now the game's summary with a link to its thread.
-    assert fake.channel_messages(fake.channel) == [summary]
-    assert thread.mention in summary.content and "alice" in summary.content and "Hand 1" in summary.content
-    assert summary.buttons() == []
-    # The table lives in the thread: the board and the opening, the ping for both discards.
-    assert "Waiting for" in waiting_line(fake, thread)
+    bot, alice, bob, thread, posted = game.bot, game.alice, game.bob, game.thread, game.board
+    # The channel keeps one message: the challenge, now the game's board, heading its thread (no summary).
+    assert fake.channel_messages(fake.channel) == [posted] and fake.thread_of(posted) is thread
+    assert posted.content.startswith(BOARD_HEAD) and "hand 1" in posted.content and "alice" in posted.content
+    assert posted.buttons() == [] and game.table.meta.summary is None
+    assert "Waiting for alice and bob" in waiting_line(fake, fake.channel)
+    # The table plays in the thread: the opening calls, pinging nobody (each hand came by DM, which rang).
+    opening = "\n".join(m.content for m in fake.channel_messages(thread))
+    assert "Cut for the deal" in opening and "**Hand 1**" in opening
+    assert alice.mention not in opening and bob.mention not in opening
     table = await bot.tables.table_for_channel(thread.id)
     assert table is not None and table is await bot.tables.table_for_channel(fake.channel.id)
     saw_context = False
     hands_seen = 1
-    while (await step(fake, thread, [alice, bob])) is not None:
+    while (await step(fake, fake.channel, [alice, bob])) is not None:
         for user in (alice, bob):
             assert len(live_panels(fake, user)) <= 1, f"{user.name} has more than one live panel"
         state: bh.State = table.state
@@ -104,20 +117,22 @@ async def test_a_game_in_its_own_thread_with_one_live_panel_each(
     for user in (alice, bob):
         assert len(fake.dms(user)) == 1
         assert live_panels(fake, user) == []
-    # Still one channel message, now with the result; the thread has the Rematch.
-    assert fake.channel_messages(fake.channel) == [summary] and "🏆" in summary.content
+    # Still one channel message, the board, now with the result; the thread has the Rematch.
+    assert fake.channel_messages(fake.channel) == [posted] and "Game over" in waiting_line(fake, fake.channel)
     last = fake.last_message(thread)
     assert "🏆" in last.content and "Rematch" in [b.label for b in last.buttons()]
 
-    # Rematch continues in the same thread, with a new summary in the channel.
+    # A rematch plays on in the same thread, its board its own message, with a summary in the channel.
     rematch = await fake.click(bob, last, "Rematch")
     assert rematch.message.channel is thread and alice.mention in rematch.content
-    await fake.click(alice, rematch.message, "Accept")
+    accepted = await fake.click(alice, rematch.message, "Accept")
     again = await bot.tables.table_for_channel(thread.id)
     assert again is not None and again.id != table.id and again.channel_id == thread.id
     assert len(fake.threads(fake.channel)) == 1
+    assert board(fake, thread) is rematch.message and accepted.message is rematch.message
     channel_now = fake.channel_messages(fake.channel)
     assert len(channel_now) == 2 and thread.mention in channel_now[-1].content
+    assert again.meta.summary == (fake.channel.id, channel_now[-1].id)
     assert "Waiting for" in waiting_line(fake, thread)
 
 
@@ -125,21 +140,33 @@ async def test_threads_refused_fall_back_to_the_channel_and_say_so_once(
     fake_discord: FakeDiscord, start_bot: StartBot, threaded: Settings
 ) -> None:
     fake = fake_discord
-    await start_bot(threaded)
+    bot = await start_bot(threaded)
     alice, bob, carol, dave = (fake.add_user(n) for n in ("alice", "bob", "carol", "dave"))
-    # Discord refuses the thread (403): the game is played in the channel and the start message says so.
+
+    async def refused(a: FakeUser, b: FakeUser, channel: FakeChannel) -> FakeMessage:
+        """The challenge accepted: it becomes the board, the refusal note put first on it."""
+        posted = (await fake.slash(a, channel, "bhargage challenge", opponent=b)).message
+        accepted = await fake.click(b, posted, "Accept")
+        assert accepted.message is posted and posted.content.startswith(THREADS_REFUSED)
+        assert f"\n{BOARD_HEAD}" in posted.content and "Waiting for" in posted.content
+        return posted
+
+    # Discord refuses the thread (403): the game is played in the channel and its board says so.
     fake.fail_next("POST", r"/messages/\d+/threads$", 403, 50013, "Missing Permissions")
-    posted = await challenge(fake, alice, bob)
-    assert fake.thread_of(posted) is None and THREADS_REFUSED in posted.content
+    posted = await refused(alice, bob, fake.channel)
+    assert fake.thread_of(posted) is None
     assert sum(THREADS_REFUSED in m.content for m in fake.channel_messages(fake.channel)) == 1
-    assert "Waiting for" in waiting_line(fake, fake.channel)
+    table = await bot.tables.table_for_channel(fake.channel.id)
+    assert table is not None
+    await move(fake, table, [alice, bob])  # the board plays on in the channel, the note said once
+    assert board(fake, fake.channel) is posted and THREADS_REFUSED not in posted.content
     # Without the thread permissions the bot does not even try.
     other = fake.add_channel("no-threads")
     perms = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
     await fake.set_bot_permissions(other, perms.value)
-    posted = await challenge(fake, carol, dave, channel=other)
-    assert fake.threads(other) == [] and THREADS_REFUSED in posted.content
-    assert "Waiting for" in waiting_line(fake, other)
+    posted = await refused(carol, dave, other)
+    assert fake.threads(other) == []
+    assert sum(THREADS_REFUSED in m.content for m in fake.channel_messages(other)) == 1
 
 
 async def test_a_new_hand_redraws_the_same_panel(
@@ -152,7 +179,7 @@ async def test_a_new_hand_redraws_the_same_panel(
     table = await bot.tables.table_for_channel(thread.id)
     assert table is not None
     while table.state.hand_no == 1:
-        await step(fake, thread, [alice, bob])
+        await step(fake, fake.channel, [alice, bob])  # the board heads the thread, in the channel
     for user in (alice, bob):
         [only] = fake.dms(user)
         assert enabled(only) and "hand 2**" in only.content
@@ -163,9 +190,9 @@ async def test_thread_deleted_mid_game_goes_on_in_the_channel(
 ) -> None:
     fake = fake_discord
     game = await game_in_a_thread(fake, start_bot, threaded)
-    bot, alice, bob, thread, summary = game.bot, game.alice, game.bob, game.thread, game.summary
+    bot, alice, bob, thread, posted = game.bot, game.alice, game.bob, game.thread, game.board
     for _ in range(3):
-        await step(fake, thread, [alice, bob])
+        await step(fake, fake.channel, [alice, bob])
     await fake.delete_channel(thread)
     table = await bot.tables.get(1)
     await move(fake, table, [alice, bob])  # from the DM panel: the players' panels don't need the thread
@@ -175,7 +202,9 @@ async def test_thread_deleted_mid_game_goes_on_in_the_channel(
     while (await step(fake, fake.channel, [alice, bob])) is not None:
         pass
     assert table.status == "finished" and "🏆" in fake.last_message(fake.channel).content
-    assert "🏆" in summary.content
+    # The board stayed where it was, in the channel: the same message, kept current to the end.
+    assert board(fake, fake.channel) is posted and table.meta.board_id == posted.id
+    assert "Game over" in waiting_line(fake, fake.channel)
 
 
 async def test_thread_archived_mid_game_is_reopened(
@@ -185,28 +214,32 @@ async def test_thread_archived_mid_game_is_reopened(
     game = await game_in_a_thread(fake, start_bot, threaded)
     bot, alice, bob, thread = game.bot, game.alice, game.bob, game.thread
     for _ in range(3):
-        await step(fake, thread, [alice, bob])
+        await step(fake, fake.channel, [alice, bob])
     await fake.archive(thread)
-    await step(fake, thread, [alice, bob])
+    await step(fake, fake.channel, [alice, bob])
     assert not thread.archived
     table = await bot.tables.get(1)
     assert table.meta.thread_id == thread.id
     assert not [m for m in fake.channel_messages(fake.channel) if "thread is gone" in m.content]
 
 
-async def test_summary_deleted_is_posted_again(
+async def test_board_heading_the_thread_deleted_is_posted_again(
     fake_discord: FakeDiscord, start_bot: StartBot, threaded: Settings, seeded: None
 ) -> None:
+    """The board heads the thread, in the channel; a moderator deletes it: the game goes on in its thread,
+    with a new board there, kept current from then on."""
     fake = fake_discord
     game = await game_in_a_thread(fake, start_bot, threaded)
-    bot, alice, bob, thread, summary = game.bot, game.alice, game.bob, game.thread, game.summary
-    summary.deleted = True  # a moderator deleted it
+    bot, alice, bob, thread, posted = game.bot, game.alice, game.bob, game.thread, game.board
+    posted.deleted = True  # a moderator deleted it
     table = await bot.tables.get(1)
+    await move(fake, table, [alice, bob])
+    again = board(fake, thread)
+    assert again is not posted and table.meta.board_id == again.id and table.meta.thread_id == thread.id
     while table.state.hand_no == 1:
         await step(fake, thread, [alice, bob])
-    again = fake.channel_messages(fake.channel)
-    assert len(again) == 1 and again[0] is not summary and thread.mention in again[0].content
-    assert "Hand 2" in again[0].content and table.meta.summary == (fake.channel.id, again[0].id)
+    assert board(fake, thread) is again and "hand 2" in again.content
+    assert fake.channel_messages(fake.channel) == [] and table.meta.summary is None
 
 
 async def test_a_player_who_left_the_server(
@@ -239,13 +272,13 @@ async def test_restart_mid_game_keeps_the_thread_and_the_live_panels(
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     _, thread = await start(fake, alice, bob)
     for _ in range(5):
-        await step(fake, thread, [alice, bob])
+        await step(fake, fake.channel, [alice, bob])  # the board heads the thread, in the channel
     panels = {u.name: live_panels(fake, u) for u in (alice, bob)}
     await first.close()
     second = await start_bot(threaded)
     table = await second.tables.table_for_channel(thread.id)
     assert table is not None and table.meta.thread_id == thread.id
-    while (await step(fake, thread, [alice, bob])) is not None:
+    while (await step(fake, fake.channel, [alice, bob])) is not None:
         pass
     assert table.status == "finished"
     # The same DM panels were redrawn after the restart (no new DM until the next hand).
@@ -264,8 +297,9 @@ async def test_practice_opens_its_thread_and_a_closed_dm_panel_stays_live(
     bot = await start_bot(threaded)
     alice = fake.add_user("alice", dms_closed=True)
     opened = await fake.slash(alice, fake.channel, "bhargage practice", level="easy", target=31)
-    thread = fake.thread_of(opened.message)
-    assert thread is not None and thread.mention in opened.message.content
+    thread = fake.thread_of(opened.message)  # the practice command's answer is the board, heading the thread
+    assert thread is not None and opened.message.content.startswith(BOARD_HEAD)
+    assert fake.channel_messages(fake.channel) == [opened.message]
     table = await bot.tables.table_for_channel(thread.id)
     assert table is not None
     await bot.controller.computer.idle()
@@ -299,11 +333,15 @@ async def test_a_deluxe_lobby_opens_its_thread(
     lobby = (await fake.slash(ann, fake.channel, "deluxe create", target=30)).message
     await fake.click(bob, lobby, "Join")
     await fake.click(ann, lobby, "Start")
-    thread = fake.thread_of(lobby)
-    assert thread is not None and thread.mention in lobby.content and "Hand 1" in lobby.content
+    thread = fake.thread_of(lobby)  # the lobby is the board now, heading the thread
+    assert thread is not None and lobby.content.startswith("**Bharg Deluxe") and "Hand 1" in lobby.content
+    assert "Waiting for **bob**" in lobby.content
+    assert [b.label for b in lobby.buttons()] == ["Show my hand"]  # the lobby's own buttons are gone
     assert fake.channel_messages(fake.channel) == [lobby]
-    pings = [m for m in fake.channel_messages(thread) if "your turn" in m.content]
-    assert len(pings) == 1
+    # The opening call pings nobody: bob's hand came by DM, which rang for him.
+    [call] = fake.channel_messages(thread)
+    assert "**Hand 1** is dealt" in call.content and "**bob** goes first" in call.content
+    assert bob.mention not in call.content and ann.mention not in call.content
     for user in (ann, bob):
         assert len(fake.dms(user)) == 1
     assert sum(bool(live_panels(fake, u)) for u in (ann, bob)) == 1  # only the player to move has controls

@@ -1,8 +1,8 @@
-"""The table in a browser, as Discord shows it: the game's one message in the channel (the summary of a game
-in a thread, else the board) carries a link button to watch it live — the replay's once it is over — where
-the bot links its pages (``TAVERN_WEB_URL``) and the server's ``browser`` setting allows it; ``/tavern
-tables`` links each live table, and the server's page when the setting says so. Every link reads back to
-what it opens, and a forged one reads as nothing."""
+"""The table in a browser, as Discord shows it: the game's one message in the channel (its board, which
+heads its thread where it has one; the summary of a rematch played in a thread) carries a link button to
+watch it live — the replay's once it is over — where the bot links its pages (``TAVERN_WEB_URL``) and the
+server's ``browser`` setting allows it; ``/tavern tables`` links each live table, and the server's page
+when the setting says so. Every link reads back to what it opens, and a forged one reads as nothing."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def opens(bot: TavernBot, url: str, kind: Any) -> int | None:
 async def start_game(
     fake: FakeDiscord, a: FakeUser, b: FakeUser, channel: FakeChannel | None = None
 ) -> FakeMessage:
-    """A Bhargage challenge accepted: the challenge message (a threaded game's summary)."""
+    """A Bhargage challenge accepted: the challenge message (now the game's board, heading its thread)."""
     posted = await fake.slash(a, channel or fake.channel, "bhargage challenge", opponent=b, target=31)
     await fake.click(b, posted.message, "Accept")
     await fake.settle()
@@ -74,50 +74,52 @@ async def table_in(bot: TavernBot, channel: FakeChannel) -> Table:
     return table
 
 
-async def test_a_threaded_games_summary_links_its_live_page_then_its_replay(
+async def test_the_board_heading_a_threads_game_links_its_live_page_then_its_replay(
     fake_discord: FakeDiscord, start_bot: StartBot, linked: Settings
 ) -> None:
     fake = fake_discord
     bot = await start_bot(dataclasses.replace(linked, threads=True))
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    summary = await start_game(fake, alice, bob)
-    thread = fake.thread_of(summary)
+    board = await start_game(fake, alice, bob)
+    thread = fake.thread_of(board)
     assert thread is not None
     table = await table_in(bot, thread)
-    # The channel's one message, the summary, carries the link; the board in the thread does not.
-    live = link(summary, WATCH)
+    # The channel's one message, the board heading the thread, carries the link; nothing in the thread does.
+    assert table.meta.board_id == board.id and table.meta.summary is None
+    assert fake.channel_messages(fake.channel) == [board]
+    live = link(board, WATCH)
     assert opens(bot, live, "t") == table.id
     token, now = live.rsplit("/", 1)[1], bot.clock()
     assert bot.links is not None and bot.links.read("s", token, now) is None  # not a server page's
     assert bot.links.read("r", token, now) is None  # nor a replay's
-    assert table.meta.board_id is not None and links_of(fake.messages[table.meta.board_id]) == []
+    assert all(links_of(m) == [] for m in fake.channel_messages(thread))
     # It lasts a week from when it was signed, no longer.
     bot.clock.advance(LIVE_SECONDS + 3601)
     assert opens(bot, live, "t") is None
-    edits = len(summary.edits)
+    edits = len(board.edits)
 
     await resign(fake, alice, thread)
-    # The end of the game edits the summary as it always did (once), and its link is now the replay's.
-    assert len(summary.edits) == edits + 1 and "🏆" in summary.content
-    assert opens(bot, link(summary, REPLAY), "r") == table.id
+    # The end of the game edits the board (once), and its link is now the replay's.
+    assert len(board.edits) == edits + 1 and "Game over" in board.content
+    assert opens(bot, link(board, REPLAY), "r") == table.id
 
 
 async def test_a_game_in_the_channel_has_the_link_on_its_board(
     fake_discord: FakeDiscord, start_bot: StartBot, linked: Settings
 ) -> None:
     """Without a thread there is no summary: the board, the message a player looks at for the table and the
-    one kept current, carries the link; the opening message (soon far up the channel) does not."""
+    one kept current, carries the link (the opening message is the board); the calls after it do not."""
     fake = fake_discord
     bot = await start_bot(linked)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     opening = await start_game(fake, alice, bob)
     table = await table_in(bot, fake.channel)
-    assert table.meta.thread_id is None and table.meta.summary is None and links_of(opening) == []
-    assert table.meta.board_id is not None
+    assert table.meta.thread_id is None and table.meta.summary is None
+    assert table.meta.board_id == opening.id
     board = fake.messages[table.meta.board_id]
     assert opens(bot, link(board, WATCH), "t") == table.id
     others = [m for m in fake.channel_messages(fake.channel) if m is not board]
-    assert all(links_of(m) == [] for m in others)
+    assert others and all(links_of(m) == [] for m in others)
     # The board asked for again is the one kept current from now on: it carries the link.
     again = await fake.slash(alice, fake.channel, "bhargage board")
     table = await table_in(bot, fake.channel)

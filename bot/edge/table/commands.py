@@ -152,7 +152,8 @@ class Commands:
             await self.host.tables.save_meta(table, home=INTERACTIONS)
         with self.publisher.turn(table):
             answer = await self.places.opening(interaction, table, starter, started)
-            await self.presses.saved(interaction, table, table.pending, -1, answer)
+            shown = table.meta.board_id is not None and not table.meta.by_interaction
+            await self.presses.saved(interaction, table, table.pending, -1, answer, board_shown=shown)
 
     async def my_table(self, interaction: Interaction, game: str) -> tuple[Table, int]:
         """The caller's table of this game here, else elsewhere in this server (a channel that was deleted
@@ -319,6 +320,12 @@ class Commands:
             ):
                 started = lobby_panel(adapter, outcome.lobby)
                 await self._opened(interaction, table, outcome.lobby.message_id, started)
+            return
+        if outcome.lobby.status == "started":  # another press opened the table: its message is the board now
+            if starts:
+                await interaction.followup.send(outcome.notice, ephemeral=True)
+            else:
+                await interaction.response.send_message(outcome.notice, ephemeral=True)
             return
         if starts:
             await delivery.deliver(interaction.edit_original_response, answer, "l", outcome.lobby.id)

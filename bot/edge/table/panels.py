@@ -89,25 +89,26 @@ class PrivatePanels:
 
     async def show(
         self, table: Table, seat: int, panel: Panel, *, notify: bool = False, retire: bool = True
-    ) -> None:
+    ) -> bool:
         """Keep the seat's one live private panel current, in place: through its reach while that lasts,
         else by editing the DM. A new DM (which notifies) goes only where no panel can be edited, or with
         ``notify``; the old panel then loses its controls (unless ``retire`` is False: the click's own
-        answer already did). Where DMs are closed, the newest Show my hand panel is redrawn instead."""
+        answer already did). Where DMs are closed, the newest Show my hand panel is redrawn instead. True
+        when a new DM went out: it rang for the player."""
         if table.is_bot(seat):
-            return
+            return False
         if await self._dms_closed(table, seat):
             await self._redraw_by_reach(table, seat, panel)
-            return
+            return False
         where = table.meta.panels.get(seat)
         if where is not None and not notify:
             if await self._redraw_by_reach(table, seat, panel, where[1]):
-                return
+                return False
             try:
                 message = self.places.at(where[0]).get_partial_message(where[1])
                 with urgency(awaited(table, seat)):
                     await delivery.deliver(message.edit, panel, "g", table.id, editing=where[1])
-                return
+                return False
             except discord.HTTPException as err:
                 log.info(
                     "game %d: seat %d's panel could not be edited (%s); sending a new one",
@@ -117,13 +118,14 @@ class PrivatePanels:
                 )
         sent = await self.dm(table, seat, panel)
         if sent is None:
-            return
+            return False
         if where is not None and retire:
             with contextlib.suppress(discord.HTTPException):
                 await delivery.retire(self.places.at(where[0]).get_partial_message(where[1]).edit, where[1])
         self._reach.pop((table.id, seat), None)  # its message is no longer the live panel
         panels = {**table.meta.panels, seat: (sent.channel.id, sent.id)}
         await self.host.tables.save_meta(table, panels=panels)
+        return True
 
     async def dm(
         self, table: Table, seat: int, panel: Panel, *, notice: bool = True

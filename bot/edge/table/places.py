@@ -59,25 +59,39 @@ class Places:
         self, interaction: Interaction, table: Table, starter_id: int | None, started: Panel
     ) -> Panel:
         """Give a new table its home, and say what the opening message (``starter_id``, the challenge or
-        lobby message the click or command answered) becomes. Where threads are allowed the game gets its
-        own thread opened from that message, which becomes the game's one summary in the channel; a game
-        opened inside a thread (a rematch) plays on there, with a new summary in the channel; elsewhere the
-        game plays in the channel, and the opening message says so once. A table that lives by
-        interactions gets none of that: the opening message becomes its board."""
+        lobby message the click or command answered) becomes: the table's board, drawn through that
+        interaction, so the opening spends none of the global budget on it. Where threads are allowed the
+        game gets its own thread opened from that message: the board heads the thread and stands in the
+        channel as the game's one message there. A game opened inside a thread (a rematch) plays on there,
+        with a summary in the channel; elsewhere the game plays in the channel, and its board says so once.
+        A table that lives by interactions gets none of that: the opening message becomes its board."""
         if table.meta.by_interaction:
             self.answering.opened(table, interaction)
             return await self.board(table)
+        if starter_id is None:
+            return started  # no message to become the board: it is posted with the first calls
+        note = ""
         parent = getattr(interaction.channel, "parent_id", None)
         if parent is not None:
             await self._new_summary(table, parent)
-            return started
+            await self.host.tables.save_meta(table, board_id=starter_id)
+        else:
+            thread_id, note = await self._thread(interaction, table, starter_id)
+            await self.host.tables.save_meta(table, board_id=starter_id, thread_id=thread_id)
+        return (await self.board(table)).with_note(note)
+
+    async def _thread(
+        self, interaction: Interaction, table: Table, starter_id: int
+    ) -> tuple[int | None, str]:
+        """The game's own thread, opened from its opening message where the server wants threads and the
+        bot may open them; else None, and what the board says once about it."""
         config = await self.host.server_settings.get(table.guild_id)
-        if not config.threads or starter_id is None:
-            return started
+        if not config.threads:
+            return None, ""
         perms = interaction.app_permissions
         refused = t("tavern.threads-refused", perms=permissions(THREAD_PERMISSIONS))
         if not all(getattr(perms, p) for p in THREAD_PERMISSIONS):
-            return started.with_note(refused)
+            return None, refused
         players = t("general.summary.versus").join(table.names)  # "Ann vs Bob", "Ann contro Bob"
         name = t("tavern.thread-name", game=table.adapter.title, players=players)[:100]
         try:
@@ -86,9 +100,15 @@ class Places:
                 thread = await starter.create_thread(name=name, auto_archive_duration=1440)
         except (discord.HTTPException, ValueError) as err:
             log.warning("game %d: could not open a thread (%s)", table.id, err)
-            return started.with_note(refused)
-        await self.host.tables.save_meta(table, thread_id=thread.id, summary=(table.channel_id, starter_id))
-        return await self.linked(table, self.summary(table))
+            return None, refused
+        return thread.id, ""
+
+    def board_place(self, table: Table) -> int:
+        """Where the board message is: in the channel when it heads the game's thread (a thread opened from
+        a message takes that message's id), else where the table lives."""
+        meta = table.meta
+        heads = meta.board_id is not None and meta.board_id == meta.thread_id
+        return table.channel_id if heads else self.home(table)
 
     async def linked(self, table: Table, panel: Panel) -> Panel:
         """``panel`` with the link to watch the table in a browser (its replay once over) last among its
@@ -155,7 +175,10 @@ class Places:
         log.warning(
             "game %d: its thread %s is unusable (%s); playing on in the channel", table.id, thread_id, err
         )
-        await self.host.tables.save_meta(table, thread_id=None, board_id=None)
+        heads = self.board_place(table) == table.channel_id  # the board stays where it is, in the channel
+        await self.host.tables.save_meta(
+            table, thread_id=None, board_id=table.meta.board_id if heads else None
+        )
         async with self.host.languages.channel(table.guild_id):
             await self.call_players(table, t("tavern.thread-gone", game=table.adapter.title))
         return True
@@ -205,7 +228,7 @@ class Places:
             await self.answering.board(table, board)
             return None
         for attempt in range(3):
-            board_id, place = table.meta.board_id, self.home(table)
+            board_id, place = table.meta.board_id, self.board_place(table)
             if board_id is None:
                 break
             try:

@@ -129,10 +129,12 @@ class Presses:
         answer: Panel | None,
         *,
         answered: int | None = None,
+        board_shown: bool = False,
     ) -> None:
         """The move is committed: answer the click (``answer`` is what the pressed message becomes; None
-        keeps its text and takes its controls off), then tell everyone. A failed answer (Discord refused the
-        edit, the token ran out) is logged and never stops the announcement, the board or the next ping."""
+        keeps its text and takes its controls off; ``board_shown``: it is the table's board), then tell
+        everyone. A failed answer (Discord refused the edit, the token ran out) is logged and never stops
+        the announcement, the board or the next ping."""
         try:
             if answer is None:
                 message = interaction.message
@@ -147,9 +149,12 @@ class Presses:
         except discord.HTTPException as err:
             log.warning("game %d: move saved, but its reply failed (%s)", table.id, err)
             answered = None  # the pressed panel was not redrawn: redraw it like any other
+            board_shown = False
         if answered is not None:
             self.panels.mark_answered(table, answered)
-        await self.publisher.publish(table, events, told_before=told, answered=answered)
+        await self.publisher.publish(
+            table, events, told_before=told, answered=answered, board_shown=board_shown
+        )
 
     async def _claim(self, interaction: Interaction, table: Table, seat: int, click: Click) -> None:
         if not click.arg.isascii() or not click.arg.isdigit() or len(click.arg) > 2:

@@ -118,6 +118,7 @@ class Publisher:
         told_before: int,
         answered: int | None = None,
         everyone: bool = False,
+        board_shown: bool = False,
     ) -> None:
         """Everything a move (or the opening) makes visible; the caller holds the table's lock. The move is
         already committed, marked untold: a Discord failure here is logged and never undoes it.
@@ -125,14 +126,22 @@ class Publisher:
         the opening); the mark is cleared once the calls are out — at once, or when the outbox's window ends
         — and stays while the channel refuses them or the game tells them later (``tells_later``),
         across a restart too. ``answered`` is the seat whose live panel the click's own answer already
-        redrew; ``everyone`` redraws every person's panel (a retelling: nobody knows which ones went out)."""
+        redrew; ``everyone`` redraws every person's panel (a retelling: nobody knows which ones went out);
+        ``board_shown`` says the click's own answer is the board, as the table is now (the opening)."""
         self._told_here[table.id] = table.seq
         channel = await self.host.languages.of_guild(table.guild_id)
         sink: session.Sink
         if table.meta.by_interaction:
             sink = _Answered(self, told_before=told_before)
         else:
-            sink = _Telling(self, table, told_before=told_before, everyone=everyone, channel=channel)
+            sink = _Telling(
+                self,
+                table,
+                told_before=told_before,
+                everyone=everyone,
+                board_shown=board_shown,
+                channel=channel,
+            )
         told = session.news(
             table,
             events,
@@ -188,15 +197,21 @@ class Publisher:
         """Real time, for the REST budget (game timers use the injectable clock)."""
         return asyncio.get_running_loop().time()
 
-    def attend(self, table: Table, ann: Announcement) -> Announcement:
+    def attend(self, table: Table, ann: Announcement, notified: frozenset[int] = frozenset()) -> Announcement:
         """No ping for players who are looking at the table (they clicked there within
-        ``attention_seconds``): their panel already shows it is their turn."""
+        ``attention_seconds``): their panel already shows it is their turn; nor for those whose panel just
+        came as a new DM (``notified``: the DM rang for it, as at the opening)."""
         attention = self.host.settings.attention_seconds
-        if not ann.ping_seats or attention <= 0:
+        if not ann.ping_seats:
             return ann
         now = self.host.clock()
-        if all(now - self._seen.get((table.id, s), -math.inf) < attention for s in ann.ping_seats):
-            return replace(ann, ping="", ping_seats=())
+        if all(
+            s in notified or now - self._seen.get((table.id, s), -math.inf) < attention
+            for s in ann.ping_seats
+        ):
+            # Show my hand went with the ping: the board and their own panel carry it.
+            controls = [c for c in ann.controls if c.verb != "hand"]
+            return replace(ann, ping="", ping_seats=(), controls=controls)
         return ann
 
     def can_wait(self, table: Table, ann: Announcement, box: Outbox) -> bool:
@@ -369,21 +384,31 @@ class _Telling:
     writes once everything is done (``owed`` cleared first of all)."""
 
     def __init__(
-        self, publisher: Publisher, table: Table, *, told_before: int, everyone: bool, channel: str
+        self,
+        publisher: Publisher,
+        table: Table,
+        *,
+        told_before: int,
+        everyone: bool,
+        board_shown: bool,
+        channel: str,
     ) -> None:
         self.publisher = publisher
         self.told_before, self.everyone, self.channel = told_before, everyone, channel
+        self.board_shown = board_shown
+        self.notified: set[int] = set()  # seats whose panel went as a new DM: it rang for them
         self.changes: dict[str, Any] = {"owed": False}
         self.posted = True
         self.ann = Announcement()
         self.box = publisher.outbox(table)
 
     async def panel(self, table: Table, seat: int, panel: Panel, *, retire: bool) -> None:
-        await self.publisher.panels.show(table, seat, panel, retire=retire)
+        if await self.publisher.panels.show(table, seat, panel, retire=retire):
+            self.notified.add(seat)
 
     async def calls(self, table: Table, calls: Announcement) -> bool:
         publisher, box = self.publisher, self.box
-        self.ann = ann = publisher.attend(table, calls)
+        self.ann = ann = publisher.attend(table, calls, frozenset(self.notified))
         if not self.everyone and publisher.can_wait(table, ann, box):
             box.queue(ann, publisher.now(), table.seq)
             # Told when the window ends (``_flush``); with nothing waiting there is nothing to tell.
@@ -395,6 +420,9 @@ class _Telling:
 
     async def board(self, table: Table, news: session.News) -> None:
         publisher, box = self.publisher, self.box
+        if self.board_shown:  # the click's answer drew it
+            box.board_at, box.board_dirty = publisher.now(), False
+            return
         if publisher.window() and not table.is_over():
             box.board_dirty = True  # the courier edits it when due: several moves, one edit
             return
