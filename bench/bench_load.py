@@ -81,6 +81,7 @@ from bot.edge.table.outbox import PER_WINDOW
 from bot.edge.table.publisher import WIDEST
 from bot.services.lobbies import LobbyService
 from bot.settings import Settings
+from bot.store import open_store
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 from tests.fakediscord.model import FakeInteraction, RequestRecord
 
@@ -1318,6 +1319,20 @@ class Config:
     # Every request checked against Discord's contract by the fake: on in the tests that run this, off from
     # the command line, where its CPU in the fake would count as Discord's time.
     referee: bool = True
+    # Players the bot has played with before: their DM channels are in the store when it starts, so an
+    # opening opens none (the first time, a player's DM channel costs one global request).
+    returning: bool = False
+
+
+async def remember_dms(config: Config, fake: FakeDiscord, db_path: Path, users: list[FakeUser]) -> None:
+    """Write every player's DM channel into the store before the bot starts, as a bot that has DMed them
+    before would have it."""
+    store = await open_store(config.database_url or db_path)
+    try:
+        for user in users:
+            await store.set_dm_channel(user.id, fake.dm_channel(user).id)
+    finally:
+        await store.close()
 
 
 @contextlib.contextmanager
@@ -1504,6 +1519,8 @@ async def run_bench(config: Config) -> BenchResult:
         seating = seat_tables(config, fake)
         noop_channel = fake.add_channel("bench-noop")
         noop_users = [fake.add_user(f"noop-{i}") for i in range(8)]
+        if config.returning:
+            await remember_dms(config, fake, db_path, [u for _, _, users in seating for u in users])
         async with bot_side(
             fake,
             db_path,
@@ -1650,6 +1667,11 @@ def main(argv: list[str] | None = None) -> None:
         help="profile the bot process (cProfile) into this file and print its top costs",
     )
     parser.add_argument(
+        "--returning",
+        action="store_true",
+        help="players the bot has DMed before: their DM channels known at the start (none opened)",
+    )
+    parser.add_argument(
         "--in-process",
         action="store_true",
         help="run the bot in this process and event loop (for comparison)",
@@ -1672,6 +1694,7 @@ def main(argv: list[str] | None = None) -> None:
         settled=args.settled,
         coalesce=args.coalesce,
         referee=False,
+        returning=args.returning,
     )
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     os.environ[COALESCE_ENV] = str(args.coalesce)  # the bot process inherits it
