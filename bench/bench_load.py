@@ -684,7 +684,9 @@ class BenchResult:
                 )
                 lines.append(
                     f"  loop thread CPU {w['cpu']:.1f} s = {1000 * w['cpu'] / max(games, 1):.2f} ms per game "
-                    f"press ({1000 * w['cpu'] / max(every, 1):.2f} per interaction, no-ops included)"
+                    f"press ({1000 * w['cpu'] / max(every, 1):.2f} per interaction, no-ops included)   "
+                    f"garbage collection {w['gc']:.1f} s, longest pass {1000 * w['gc_longest']:.0f} ms, "
+                    f"{w['gc_full']} full passes"
                 )
                 lag, beat = w["lag"], w["heartbeat"]
                 lines.append(

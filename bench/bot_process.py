@@ -158,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     monitor = Monitor(Path(os.environ[LOOP_ENV])) if os.environ.get(LOOP_ENV) else None
     if monitor is not None:
         monitor.watch_heartbeats()
+        monitor.watch_collections()
         monitor.extra["store"] = store_times  # saved as it goes: a stop that drains too long is killed
     with asyncio.Runner(loop_factory=monitor.loop if monitor is not None else None) as runner:
         profile_to = os.environ.get(PROFILE_ENV)

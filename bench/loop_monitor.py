@@ -11,6 +11,8 @@ reads the figures the process prints at exit, by the second, so it can keep to t
   and the most CPU any one turn took (the bot's own longest run without a break).
 - CPU: the loop thread's own CPU time (``time.thread_time``, read by the probe), what a press costs the loop
   whatever else the machine runs: busy time also counts the moments the thread waited for a core.
+- garbage collection: the time the loop's thread spent in the collector's passes, the longest pass, and how
+  many were full ones (``gc.callbacks``).
 - lag: a probe that asks to wake every ``PROBE_SECONDS`` and records how late it woke (what a callback
   scheduled now waits behind the ones already queued).
 - heartbeat lateness: from the moment discord.py's keep-alive thread finds a heartbeat due until the loop
@@ -27,6 +29,7 @@ Times are ``time.perf_counter()``, the system's monotonic clock on Linux, which 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import selectors
@@ -53,6 +56,8 @@ class Monitor:
         # second → [busy s, longest turn s, turns, that turn's CPU s, the most CPU a turn took s]
         self.seconds: dict[int, list[float]] = {}
         self.lag: list[tuple[float, float]] = []  # (when, seconds late)
+        # second → [seconds the loop's thread spent collecting garbage, the longest pass, full passes]
+        self.collections: dict[int, list[float]] = {}
         self.cpu: list[tuple[float, float]] = []  # (when, the loop thread's CPU seconds so far)
         self.heartbeats: list[tuple[float, float, float]] = []  # (due, written, ACK read)
         self._sent: tuple[float, float] | None = None  # the last heartbeat's (due, written), until its ACK
@@ -111,6 +116,24 @@ class Monitor:
             part.write_text(json.dumps(self.figures()))
             os.replace(part, self.path)
 
+    def watch_collections(self) -> None:
+        """Time the garbage collector's passes (``gc.callbacks``): a full one stops the loop's thread, and
+        with thousands of tables' objects it is the longest thing it does."""
+        started: list[float] = [0.0]
+
+        def timed(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                started[0] = time.perf_counter()
+                return
+            if threading.current_thread() is threading.main_thread():
+                spent = time.perf_counter() - started[0]
+                row = self.collections.setdefault(int(started[0]), [0.0, 0.0, 0])
+                row[0] += spent
+                row[1] = max(row[1], spent)
+                row[2] += info["generation"] == 2
+
+        gc.callbacks.append(timed)
+
     def watch_heartbeats(self) -> None:
         """Wrap the two gateway methods that see a heartbeat due, written and acknowledged."""
         send = gateway.DiscordWebSocket.send_heartbeat
@@ -143,6 +166,7 @@ class Monitor:
             "seconds": {str(k): v for k, v in self.seconds.items()},
             "lag": self.lag,
             "cpu": self.cpu,
+            "collections": {str(k): v for k, v in self.collections.items()},
             "heartbeats": self.heartbeats,
             **{name: read() for name, read in self.extra.items()},
         }
@@ -162,6 +186,7 @@ def window(figures: dict[str, Any], start: float, end: float) -> dict[str, Any]:
     rows = [v for k, v in figures.get("seconds", {}).items() if start <= int(k) < end]
     cpu = [used for at, used in figures.get("cpu", []) if start <= at < end]
     max_turn = max((r[1] for r in rows), default=0.0)
+    gcs = [v for k, v in figures.get("collections", {}).items() if start <= int(k) < end]
     return {
         "busy": sum(r[0] for r in rows),
         "longest": max((r[1] for r in rows), default=0.0),
@@ -169,6 +194,9 @@ def window(figures: dict[str, Any], start: float, end: float) -> dict[str, Any]:
         "most_cpu": max((r[4] for r in rows if len(r) > 4), default=0.0),
         "turns": sum(int(r[2]) for r in rows),
         "cpu": cpu[-1] - cpu[0] if cpu else 0.0,
+        "gc": sum(r[0] for r in gcs),
+        "gc_longest": max((r[1] for r in gcs), default=0.0),
+        "gc_full": sum(int(r[2]) for r in gcs),
         "lag": [lag for at, lag in figures.get("lag", []) if start <= at < end],
         "heartbeat": [ack - due for due, _, ack in figures.get("heartbeats", []) if start <= due < end],
         "heartbeat_written": [w - due for due, w, _ in figures.get("heartbeats", []) if start <= due < end],
