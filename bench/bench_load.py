@@ -749,8 +749,20 @@ class BenchResult:
             f"bench process CPU (fake Discord + simulated players): {share(self.cpu_seconds)}",
             f"store write transactions: {counted}{per}",
             *(line for figures in self.loops for line in self._store_lines(figures.get("store") or {})),
+            *(line for figures in self.loops for line in self._stall_lines(figures.get("stalls") or {})),
             *self._settled_cpu_line(),
         ]
+
+    @staticmethod
+    def _stall_lines(stalls: dict[str, int], most: int = 6) -> list[str]:
+        """Where the loop's thread was in turns past 100 ms (sampled every 20 ms), most often first."""
+        if not stalls:
+            return []
+        n = sum(stalls.values())
+        lines = [f"loop turns past 100 ms, sampled every 20 ms ({n} samples), most often at:"]
+        for where, n in sorted(stalls.items(), key=lambda kv: -kv[1])[:most]:
+            lines.append(f"  {n:5d}  {where}")
+        return lines
 
     @staticmethod
     def _store_lines(times: dict[str, list[float]], most: int = 8) -> list[str]:

@@ -159,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     if monitor is not None:
         monitor.watch_heartbeats()
         monitor.watch_collections()
+        monitor.watch_stalls()
         monitor.extra["store"] = store_times  # saved as it goes: a stop that drains too long is killed
     with asyncio.Runner(loop_factory=monitor.loop if monitor is not None else None) as runner:
         profile_to = os.environ.get(PROFILE_ENV)

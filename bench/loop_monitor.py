@@ -33,8 +33,10 @@ import gc
 import json
 import os
 import selectors
+import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,6 +45,8 @@ from discord import gateway
 
 LOOP_ENV = "TAVERN_BENCH_LOOP"  # in the bot process's environment: measure its loop, into this JSON file
 PROBE_SECONDS = 0.1
+STALL_SECONDS = 0.1  # a turn of the loop longer than this is a stall (issue: none over 100 ms)
+STALL_FRAMES = 8  # the innermost frames noted of a stall
 SAVE_EVERY = 10  # probes between two saves of the figures: a bot process killed at its stop loses ~1 s
 
 
@@ -65,6 +69,10 @@ class Monitor:
         self._returned_cpu = 0.0  # and the loop thread's CPU time then
         self._lock = threading.Lock()  # the keep-alive thread stamps heartbeats too
         self.extra: dict[str, Callable[[], Any]] = {}  # more figures, read at each save (JSON-ready)
+        self._selecting = False
+        # where the loop's thread was, each time a watcher found one turn running past STALL_SECONDS: the
+        # innermost frames, as "file:line function" joined by " < ", with how often
+        self.stalls: dict[str, int] = {}
 
     def turn(self, began: float, ended: float, cpu: float = 0.0) -> None:
         """One turn of the loop: from ``began`` (select returned) to ``ended`` (select called again), of
@@ -86,10 +94,12 @@ class Monitor:
                 now, cpu = monitor.clock(), time.thread_time()
                 if monitor._returned is not None:
                     monitor.turn(monitor._returned, now, cpu - monitor._returned_cpu)
+                monitor._selecting = True
                 try:
                     return super().select(timeout)  # type: ignore[no-any-return]
                 finally:
                     monitor._returned, monitor._returned_cpu = monitor.clock(), time.thread_time()
+                    monitor._selecting = False
 
         return Timed()
 
@@ -115,6 +125,33 @@ class Monitor:
             part = self.path.with_suffix(".part")
             part.write_text(json.dumps(self.figures()))
             os.replace(part, self.path)
+
+    def watch_stalls(self, every: float = 0.02) -> None:
+        """A thread that looks at the loop's thread every ``every`` s and, while one turn has run past
+        ``STALL_SECONDS``, notes where it is: what a long turn spends its time on, by sampling."""
+        main = threading.main_thread().ident
+
+        def watch() -> None:
+            while True:
+                time.sleep(every)
+                returned = self._returned
+                if self._selecting or returned is None or self.clock() - returned < STALL_SECONDS:
+                    continue
+                frame = sys._current_frames().get(main or 0)
+                if frame is None:
+                    continue
+                where = " < ".join(
+                    f"{Path(f.filename).name}:{f.lineno} {f.name}"
+                    for f in reversed(traceback.extract_stack(frame)[-STALL_FRAMES:])
+                )
+                with self._lock:
+                    self.stalls[where] = self.stalls.get(where, 0) + 1
+
+        threading.Thread(target=watch, name="stall-watch", daemon=True).start()
+
+    def _stalls_now(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self.stalls)
 
     def watch_collections(self) -> None:
         """Time the garbage collector's passes (``gc.callbacks``): a full one stops the loop's thread, and
@@ -167,6 +204,7 @@ class Monitor:
             "lag": self.lag,
             "cpu": self.cpu,
             "collections": {str(k): v for k, v in self.collections.items()},
+            "stalls": self._stalls_now(),
             "heartbeats": self.heartbeats,
             **{name: read() for name, read in self.extra.items()},
         }
