@@ -140,10 +140,10 @@ class Monitor:
                 frame = sys._current_frames().get(main or 0)
                 if frame is None:
                     continue
-                where = " < ".join(
-                    f"{Path(f.filename).name}:{f.lineno} {f.name}"
-                    for f in reversed(traceback.extract_stack(frame)[-STALL_FRAMES:])
+                stack = traceback.StackSummary.extract(  # no source lines read: nothing kept in memory
+                    traceback.walk_stack(frame), limit=STALL_FRAMES, lookup_lines=False
                 )
+                where = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in stack)
                 with self._lock:
                     self.stalls[where] = self.stalls.get(where, 0) + 1
 

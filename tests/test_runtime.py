@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import io
 import logging
 import os
@@ -198,6 +199,20 @@ async def _until_ready(bot: TavernBot, timeout: float = 5.0) -> None:
     while not bot.is_ready():
         assert loop.time() < deadline, "bot not ready"
         await asyncio.sleep(0.005)
+
+
+async def test_the_garbage_collector_runs_less_often_while_the_bot_runs(
+    fake_discord: FakeDiscord, settings: Settings
+) -> None:
+    before = gc.get_threshold()
+    bot = create_bot(settings, guild_ready_timeout=0.01)
+    stop = asyncio.Event()
+    runner = asyncio.create_task(main_mod.run(settings, bot=bot, stop=stop))
+    await _until_ready(bot)
+    assert gc.get_threshold() == (main_mod.YOUNG_COLLECTIONS, *before[1:]) != before
+    stop.set()
+    assert await asyncio.wait_for(runner, 5) == 0
+    assert gc.get_threshold() == before
 
 
 async def test_sigterm_closes_bot_and_store(fake_discord: FakeDiscord, settings: Settings) -> None:
