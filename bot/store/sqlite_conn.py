@@ -54,11 +54,10 @@ class LoopConnection:
     aiosqlite's so the store's statements and their tests read the same. Commits count towards a
     checkpoint in a worker thread (see the module's docstring)."""
 
-    def __init__(self, path: Path, *, checkpoint_every: int | None = None) -> None:
+    def __init__(self, path: Path) -> None:
         self.path = path
         self._conn = sqlite3.connect(str(path), isolation_level=None)
         self._conn.row_factory = sqlite3.Row
-        self._checkpoint_every = CHECKPOINT_COMMITS if checkpoint_every is None else checkpoint_every
         self._commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
         self._closed = False
@@ -92,7 +91,7 @@ class LoopConnection:
 
     def _committed(self) -> None:
         self._commits += 1
-        if self._commits >= self._checkpoint_every and self._checkpoint is None:
+        if self._commits >= CHECKPOINT_COMMITS and self._checkpoint is None:
             self._commits = 0
             self._checkpoint = asyncio.get_running_loop().create_task(self._checkpoint_off_loop())
 
