@@ -758,8 +758,8 @@ class BenchResult:
         """Where the loop's thread was in turns past 100 ms (sampled every 20 ms), most often first."""
         if not stalls:
             return []
-        n = sum(stalls.values())
-        lines = [f"loop turns past 100 ms, sampled every 20 ms ({n} samples), most often at:"]
+        samples = sum(stalls.values())
+        lines = [f"loop turns past 100 ms, sampled every 20 ms ({samples} samples), most often at:"]
         for where, n in sorted(stalls.items(), key=lambda kv: -kv[1])[:most]:
             lines.append(f"  {n:5d}  {where}")
         return lines
