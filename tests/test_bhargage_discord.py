@@ -630,6 +630,30 @@ async def test_deleted_board_is_posted_again(fake_discord: FakeDiscord, start_bo
     assert board(fake, fake.channel) is new and new.edits
 
 
+async def test_an_accept_left_showing_after_its_table_opened_draws_the_board(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """The table opened but its board never reached the challenge (the bot stopped in between: here the
+    message is put back as it was): the Accept the message still shows draws the board there through that
+    press, and the presser is told the challenge was accepted already; no second table opens."""
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    posted = await fake.slash(alice, fake.channel, "bhargage challenge", opponent=bob)
+    message = posted.message
+    accept = message.button("Accept").custom_id or ""
+    shown = (message.content, message.embeds, message.components, message.flags, message.attachments)
+    await fake.click(bob, message, accept)
+    await fake.settle()
+    assert message.content.startswith(BOARD_HEAD)
+    message.content, message.embeds, message.components, message.flags, message.attachments = shown
+    again = await fake.click(bob, message, accept)
+    await fake.settle()
+    assert message.content.startswith(BOARD_HEAD) and "Accept" not in [b.label for b in message.buttons()]
+    assert [m.ephemeral for m in again.followups if "already accepted" in m.content] == [True]
+    assert [t.id for t in bot.tables.active_tables()] == [1]
+
+
 async def test_dms_closing_mid_game_keep_the_live_panel(
     fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
 ) -> None:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import ai
 from bot.base import safe
@@ -23,6 +23,9 @@ from bot.games.seats import TABLE_ACCENT, is_bot, is_forgotten, level_of
 from bot.render import levels
 from bot.services.cooldowns import Limits
 from bot.services.lobbies import Player
+
+if TYPE_CHECKING:
+    from bot.store import Lobby
 
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 
@@ -297,6 +300,27 @@ class Commands:
             members = [Player(table.user_ids[s], table.names[s], is_bot(table.user_ids[s])) for s in seats]
             await self.open_lobby(interaction, adapter.name, options, members=members)
 
+    async def _board_again(self, interaction: Interaction, lobby: Lobby, *, deferred: bool) -> None:
+        """A player's press on their started lobby's message draws the table's board there, through the
+        press's own interaction: a bot stopped between opening the table and drawing its board left the
+        message showing the lobby, and this heals it at once instead of after the restart's retelling. The
+        message becomes the board if the table has none yet (what the opening would have made of it). Anyone
+        else's press (a late Join) is only told: the board is not theirs to redraw."""
+        message = interaction.message
+        if lobby.game_id is None or message is None or message.id != lobby.message_id:
+            return
+        tables = self.host.tables
+        async with tables.locked(lobby.game_id) as table:
+            if table.seat_of(interaction.user.id) is None or table.meta.by_interaction:
+                return
+            if table.meta.board_id not in (None, message.id):
+                return
+            if table.meta.board_id is None:
+                await tables.save_meta(table, board_id=message.id)
+            board = await self.places.board(table)
+        edit = interaction.edit_original_response if deferred else interaction.response.edit_message
+        await delivery.deliver(edit, board, "g", table.id, editing=message.id)
+
     async def lobby_press(self, interaction: Interaction, click: Click) -> None:
         """A refusal is the click's own (ephemeral) answer; anything else updates the lobby message through
         the interaction. A click that opens a table is acknowledged first: that takes a moment."""
@@ -322,7 +346,8 @@ class Commands:
                 await self._opened(interaction, table, outcome.lobby.message_id, started)
             return
         if outcome.lobby.status == "started":  # another press opened the table: its message is the board now
-            if starts:
+            await self._board_again(interaction, outcome.lobby, deferred=starts)
+            if interaction.response.is_done():
                 await interaction.followup.send(outcome.notice, ephemeral=True)
             else:
                 await interaction.response.send_message(outcome.notice, ephemeral=True)
