@@ -1435,7 +1435,7 @@ async def bot_side(
         errors = ErrorCollector()
         logging.getLogger().addHandler(errors)
         try:
-            async with running_bot(fake, bench_settings(db_path), setup=add_noop):
+            async with running_bot(fake, bench_settings(fake.token, db_path), setup=add_noop):
                 yield BotSide(errors.records)
         finally:
             logging.getLogger().removeHandler(errors)
@@ -1451,6 +1451,7 @@ async def bot_side(
                 fake.api_base,
                 fake.gateway_url,
                 where,
+                token=fake.token,
                 database_url=database_url,
                 shards=shards,
                 monitor=where.parent / f"loop-{k}.json",

@@ -44,22 +44,25 @@ from bot.__main__ import run
 from bot.base import metrics
 from bot.edge.app import TavernBot, create_bot
 from bot.settings import Settings
-from tests.fakediscord import FAKE_TOKEN
 
 NOOP_COMMAND = "bench_noop"
+TOKEN_ENV = "DISCORD_TOKEN"  # how the bot's process gets its token
 READY_SECONDS = 60.0  # opening a big database and restoring its tables can take a while
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def bench_settings(
-    db_path: Path, database_url: str | None = None, shards: tuple[int, tuple[int, ...]] | None = None
+    token: str,
+    db_path: Path,
+    database_url: str | None = None,
+    shards: tuple[int, tuple[int, ...]] | None = None,
 ) -> Settings:
     """What the bench runs the bot with: no nudges or claims (nobody is idle on purpose), and openings
     unlimited because the bench's players rematch at once, again and again. With ``database_url`` the
     games live in PostgreSQL (``db_path`` then only places the heartbeat file); with ``shards`` (count, ids)
     the process runs those shards only."""
     return Settings(
-        token=FAKE_TOKEN,
+        token=token,
         db_path=db_path,
         log_level="WARNING",
         nudge_minutes=0,
@@ -126,7 +129,9 @@ def store_times() -> dict[str, list[float]]:
 async def _serve(args: argparse.Namespace, monitor: Monitor | None = None) -> int:
     point_at(args.api, args.gateway)
     shards = parse_shards(args.shards) if args.shards else None
-    settings = bench_settings(Path(args.db), args.database_url, shards)
+    # The token comes from the environment, as in a deployment: importing the fake (and the contract's
+    # validator with it) would put its objects on this process's collector.
+    settings = bench_settings(os.environ[TOKEN_ENV], Path(args.db), args.database_url, shards)
     bot = create_bot(settings, guild_ready_timeout=0.01)
     add_noop(bot)
 
@@ -202,6 +207,7 @@ class BotChild:
         gateway_url: str,
         db_path: Path,
         *,
+        token: str,
         database_url: str | None = None,
         shards: tuple[int, tuple[int, ...]] | None = None,
         monitor: Path | None = None,
@@ -219,7 +225,7 @@ class BotChild:
             *("--api", api_base, "--gateway", gateway_url, "--db", str(db_path)),
             *extra,
             cwd=Path(__file__).resolve().parent.parent,
-            env={**os.environ, LOOP_ENV: str(monitor)} if monitor is not None else None,
+            env={**os.environ, TOKEN_ENV: token, **({LOOP_ENV: str(monitor)} if monitor is not None else {})},
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,  # its own process group: a kill takes the drawing process with it

@@ -334,7 +334,7 @@ async def run_kill_test(
         down: list[tuple[float, float]] = []  # (killed at, ready again at)
         await fake.start()
         try:
-            child = await BotChild.start(fake.api_base, fake.gateway_url, db_path)
+            child = await BotChild.start(fake.api_base, fake.gateway_url, db_path, token=fake.token)
             h = _harness(fake, config)
             drivers = make_drivers(bench, h, seating)
             tasks = [asyncio.create_task(d.run()) for d in drivers]
@@ -354,7 +354,7 @@ async def run_kill_test(
                     checks, violations = check_database(db_path, highest, kill)
                     report.checks += checks
                     report.violations.extend(violations)
-                    child = await BotChild.start(fake.api_base, fake.gateway_url, db_path)
+                    child = await BotChild.start(fake.api_base, fake.gateway_url, db_path, token=fake.token)
                     down.append((killed_at, time.perf_counter()))
                 await asyncio.sleep(config.max_gap)
             finally:
@@ -487,7 +487,7 @@ async def run_recovery(config: KillConfig, *, limit: float = 900.0) -> RecoveryR
         seating = seat_tables(bench, fake)
         await fake.start()
         try:
-            child = await BotChild.start(fake.api_base, fake.gateway_url, db_path)
+            child = await BotChild.start(fake.api_base, fake.gateway_url, db_path, token=fake.token)
             try:
                 h = _harness(fake, config)
                 drivers = make_drivers(bench, h, seating)
@@ -505,7 +505,7 @@ async def run_recovery(config: KillConfig, *, limit: float = 900.0) -> RecoveryR
                         "SELECT COUNT(*) FROM games WHERE status = 'active'"
                     ).fetchone()[0]
                 since, restarted = len(fake.request_log), time.perf_counter()
-                child = await BotChild.start(fake.api_base, fake.gateway_url, db_path)
+                child = await BotChild.start(fake.api_base, fake.gateway_url, db_path, token=fake.token)
                 report.ready = time.perf_counter() - restarted
                 cpu0 = sum(child.cpu_seconds())
                 await _recover(report, fake, db_path, h, drivers, owed, restarted, limit, config.probes)

@@ -230,6 +230,7 @@ async def test_killing_a_process_mid_game_loses_nothing_and_the_other_carries_on
         fake.api_base,
         fake.gateway_url,
         tmp_path / "b" / "t.sqlite3",
+        token=fake.token,
         database_url=pg_url,
         shards=(SHARDS, (1,)),
     )

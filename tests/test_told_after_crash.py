@@ -51,7 +51,7 @@ def token(message: FakeMessage) -> int | None:
 
 @contextlib.asynccontextmanager
 async def bot_process(fake: FakeDiscord, db: Path) -> AsyncIterator[BotChild]:
-    child = await BotChild.start(fake.api_base, fake.gateway_url, db)
+    child = await BotChild.start(fake.api_base, fake.gateway_url, db, token=fake.token)
     try:
         yield child
     finally:
