@@ -18,6 +18,9 @@ What remains, and why:
 - ``discord.http.HTTPClient._try_clear_expired_ratelimits`` is replaced on the bot's client by a sweep that
   runs at most once a minute (``bot.edge.buckets.install``): discord.py scans every rate-limit bucket on each
   new one once it holds 256, thousands of buckets at a thousand tables. No public hook bounds it.
+- ``discord.InteractionResponse._parent`` is the interaction a response answers, and holds it in a cycle with
+  the interaction's cached ``response``: the bot sets it to None once an interaction is answered
+  (``bot.edge.cycles``), so the interaction and its message are freed without the garbage collector.
 - ``app_commands.Command._locale_name`` / ``_locale_description`` (and a group's ``_locale_name``) hold the
   ``locale_str`` the help translates into the reader's language (``cogs.general.command_name``); discord.py
   keeps no public reference to it once the command is built.
@@ -181,3 +184,22 @@ async def test_the_bounded_sweep_still_drops_idle_buckets_once_a_minute(
     now[0] = 60.0
     http.get_ratelimit("k:newer")
     assert scans.calls == 302 and list(http._buckets) == ["k:new", "k:newer"]
+
+
+def test_an_interactions_response_holds_it_in_parent_and_answers_nothing_twice() -> None:
+    """What ``bot.edge.cycles.let_go`` relies on: the response's link back is ``_parent``; a response already
+    answered refuses another answer without looking at it; the token's edits don't go through the response."""
+    assert "_parent" in discord.InteractionResponse.__slots__, (
+        "InteractionResponse no longer keeps its interaction in _parent, the link bot.edge.cycles breaks"
+    )
+    for answer in ("send_message", "defer", "edit_message", "send_modal", "pong", "launch_activity"):
+        source = inspect.getsource(getattr(discord.InteractionResponse, answer))
+        done_check = source.index("if self._response_type:")
+        first_use = source.find("self._parent", done_check)
+        assert first_use == -1 or source.index("raise InteractionResponded", done_check) < first_use, (
+            f"InteractionResponse.{answer} uses _parent before refusing a second answer: let_go breaks it"
+        )
+    for later in ("edit_original_response", "delete_original_response"):
+        assert ".response" not in inspect.getsource(getattr(discord.Interaction, later)), (
+            f"Interaction.{later} now goes through the response, whose _parent let_go clears"
+        )

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.base import metrics
 from bot.base.clock import Clock
 from bot.base.locks import KeyedLocks
-from bot.edge import buckets, delivery, discord_metrics, emojis, governor, router
+from bot.edge import buckets, cycles, delivery, discord_metrics, emojis, governor, router
 from bot.edge.contract.limits import ENTRY_POINT
 from bot.edge.drain import Drain
 from bot.edge.errors import TavernTree
@@ -332,7 +332,10 @@ class TavernBot(commands.AutoShardedBot):
         cid = data.get("custom_id")
         if isinstance(cid, str) and not cid.startswith(delivery.ID_PREFIX) and self._handled_elsewhere():
             return
-        await router.on_component(self, interaction)
+        try:
+            await router.on_component(self, interaction)
+        finally:
+            cycles.let_go(interaction)
 
     def _handled_elsewhere(self) -> bool:
         """Whether views or dynamic items other than the bot's own listen for presses (tests add some): then
@@ -345,8 +348,10 @@ class TavernBot(commands.AutoShardedBot):
         super().add_dynamic_items(*items)
 
     async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: Any) -> None:
-        """A slash command finished: the drain stops waiting for it (``TavernTree`` counted it in)."""
+        """A slash command finished: the drain stops waiting for it (``TavernTree`` counted it in), and its
+        interaction is let go (``bot.edge.cycles``)."""
         self.drain.leave(interaction.id)
+        cycles.let_go(interaction)
 
     async def on_ready(self) -> None:
         assert self.user is not None

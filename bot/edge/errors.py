@@ -18,6 +18,7 @@ from discord import app_commands
 from bot.base.i18n import both, named, t, tn
 from bot.base.refusals import UserFacingError
 from bot.base.safe import plain
+from bot.edge import cycles
 from bot.edge.contract.limits import INTEGER_MAX
 from bot.render.refusals import said
 from bot.rules.errors import RulesError
@@ -219,3 +220,4 @@ class TavernTree(app_commands.CommandTree[Any]):
             drain = getattr(interaction.client, "drain", None)
             if drain is not None:
                 drain.leave(interaction.id)
+            cycles.let_go(interaction)
