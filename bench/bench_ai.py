@@ -10,8 +10,9 @@ Run from the repository root:
     python bench/bench_ai.py cribbage ...                               # runs bench/bench_ai_cribbage.py
 
 Players: random (uniform legal), greedy (the baseline below), easy, normal, hard, and previous: the hard
-player as of commit ea59b99 (before issue 33's stronger hard), rebuilt from git by bench/previous.py. Seats
-alternate every game; each game uses its own seed, so a run is reproducible.
+player as of commit ea59b99 (before issue 33's stronger hard), rebuilt from git by bench/previous.py. Deals
+are duplicate: each seed is played twice, A in seat 0 then in seat 1, so the luck of the cards is shared and a
+run is reproducible.
 """
 
 from __future__ import annotations
@@ -154,18 +155,19 @@ def play_game(seed: int, players: Sequence[Player], options: bh.Options) -> int:
     return state.winner
 
 
-def _match_chunk(args: tuple[str, str, list[int], bool, int]) -> tuple[int, int]:
-    """Games ``seeds`` of a against b, a in seat 0 on even seeds: (a's wins, games)."""
-    a, b, seeds, sequences, target = args
+def _match_chunk(args: tuple[str, str, list[int], bool, int, int]) -> tuple[int, int]:
+    """Games ``games`` of a against b: game g deals seed ``first_seed + g // 2`` with a in seat ``g % 2``,
+    so every deal is played both ways (duplicate deals). (a's wins, games)."""
+    a, b, games, sequences, target, first_seed = args
     options = bh.Options(target=target, sequences=sequences)
     wins = 0
-    for seed in seeds:
-        a_seat = seed % 2
+    for game in games:
+        a_seat = game % 2
         players = [PLAYERS[b], PLAYERS[b]]
         players[a_seat] = PLAYERS[a]
-        if play_game(seed, players, options) == a_seat:
+        if play_game(first_seed + game // 2, players, options) == a_seat:
             wins += 1
-    return wins, len(seeds)
+    return wins, len(games)
 
 
 def match(a: str, b: str, games: int, jobs: int, sequences: bool, target: int, first_seed: int) -> None:
@@ -174,10 +176,11 @@ def match(a: str, b: str, games: int, jobs: int, sequences: bool, target: int, f
             _previous_hard()  # once here, so that a missing commit is one message and not one per worker
         except previous.PreviousUnavailable as err:
             sys.exit(str(err))
-    seeds = list(range(first_seed, first_seed + games))
-    chunks = [seeds[i : i + 25] for i in range(0, games, 25)]
+    games += games % 2  # whole deals: each played both ways
+    numbers = list(range(games))
+    chunks = [numbers[i : i + 26] for i in range(0, games, 26)]
     t = time.perf_counter()
-    work = [(a, b, c, sequences, target) for c in chunks]
+    work = [(a, b, c, sequences, target, first_seed) for c in chunks]
     if jobs > 1:
         with Pool(jobs) as pool:
             results = pool.map(_match_chunk, work)
@@ -187,7 +190,8 @@ def match(a: str, b: str, games: int, jobs: int, sequences: bool, target: int, f
     lo, hi = wilson(wins, games)
     print(
         f"{a} vs {b}: {wins}/{games} = {wins / games:.1%}  95% CI [{lo:.1%}, {hi:.1%}]"
-        f"  (target {target}, sequences {'on' if sequences else 'off'}, seeds {first_seed}…,"
+        f"  (target {target}, sequences {'on' if sequences else 'off'}, duplicate deals: seeds {first_seed}–"
+        f"{first_seed + games // 2 - 1} each played both ways,"
         f" {time.perf_counter() - t:.0f} s)"
     )
 

@@ -1,6 +1,7 @@
 """Bharg Deluxe computer player figures: win rates of one seat (A) against the others (B), and decision speed.
 
-A's seat rotates across games; a win is A in ``final_result(state).winners``. Intervals are 95% Wilson.
+Deals are duplicate: each deal is played once with A in every seat, so the luck of the cards is shared; a win
+is A in ``final_result(state).winners``. Intervals are 95% Wilson.
 Opponents: ``random`` (uniform over the legal actions), ``greedy`` (the baseline below), ``strong``
 (a stronger baseline: net-after-binding draws with a holding cost, meld-potential discards), a bot level, or
 ``previous``: the hard player as of commit ea59b99 (before issue 33, item 2), rebuilt from git by
@@ -256,11 +257,13 @@ def option_for(game: int, target: int) -> D.Options:
 
 
 def play_game(args: tuple[str, str, int, int, int, int]) -> tuple[bool, int, list[float]]:
-    """One game: A at seat ``game % players``; returns (A won, actions, A's decision times in ms)."""
+    """One game: A at seat ``game % players`` of deal ``game // players`` (each deal is played once with A in
+    every seat: duplicate deals); returns (A won, actions, A's decision times in ms)."""
     a_name, b_name, players, game, seed, target = args
     a_seat = game % players
-    state, _ = D.start(f"bench:{seed}:{game}", players, option_for(game, target))
-    rngs = [random.Random(f"{seed}:{game}:{s}") for s in range(players)]
+    deal = game // players
+    state, _ = D.start(f"bench:{seed}:{deal}", players, option_for(deal, target))
+    rngs = [random.Random(f"{seed}:{deal}:{s}") for s in range(players)]
     times: list[float] = []
     steps = 0
     while not D.is_over(state):
@@ -278,6 +281,7 @@ def play_game(args: tuple[str, str, int, int, int, int]) -> tuple[bool, int, lis
 
 def run_line(a: str, b: str, players: int, games: int, jobs: int, seed: int, target: int) -> list[float]:
     t0 = time.perf_counter()
+    games = -(-games // players) * players  # whole deals, each played with A in every seat
     work = [(a, b, players, g, seed, target) for g in range(games)]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
@@ -290,7 +294,8 @@ def run_line(a: str, b: str, players: int, games: int, jobs: int, seed: int, tar
     times = [t for _, _, ts in results for t in ts]
     print(
         f"{a} vs {players - 1}×{b}, {players} players: {a} won {wins}/{games} = {wins / games:.1%} "
-        f"[95% {lo:.1%}–{hi:.1%}] (equal share {1 / players:.0%}, {steps:.0f} actions/game, "
+        f"[95% {lo:.1%}–{hi:.1%}] (equal share {1 / players:.0%}, {games // players} duplicate deals from "
+        f"seed {seed}, {steps:.0f} actions/game, "
         f"wall {time.perf_counter() - t0:.1f} s)",
         flush=True,
     )
