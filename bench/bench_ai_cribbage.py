@@ -7,10 +7,11 @@ Run from the repository root:
     python bench/bench_ai_cribbage.py match hard greedy --games 2000 --players 4   # A's partnership vs B's
     python bench/bench_ai_cribbage.py speed --games 100                             # single process
 
-Players: random (uniform legal), greedy (the issue's baseline below), easy, normal, hard. A's seat rotates
-over the games (seat ``game % players``; with four, A holds seats ``game % 2`` and the one opposite), every
-game has its own seed, so a run is reproducible. A win is A's seat among ``final_result(state).winners``;
-intervals are 95% Wilson. With three players the equal share is a third.
+Players: random (uniform legal), greedy (the issue's baseline below), easy, normal, hard. Deals are
+duplicate: each seed is played once with A in each seat (seat ``game % players``; with four, A holds seats
+``game % 2`` and the one opposite), so a run is reproducible and the luck of the cards is shared. A win is
+A's seat among ``final_result(state).winners``; intervals are 95% Wilson. With three players the equal share
+is a third.
 """
 
 from __future__ import annotations
@@ -109,15 +110,25 @@ def play_game(seed: int, game: int, names: tuple[str, str], players: int, option
     return any(s in mine for s in cr.final_result(state).winners)
 
 
-def _chunk(args: tuple[str, str, int, list[int], int]) -> int:
-    a, b, players, seeds, target = args
+def rotations(players: int) -> int:
+    """How many games one deal is played: once with A in each seat it can hold (a partnership: twice)."""
+    return 3 if players == 3 else 2
+
+
+def _chunk(args: tuple[str, str, int, list[int], int, int]) -> int:
+    a, b, players, games, target, first_seed = args
     options = cr.Options(target=target)
-    return sum(play_game(seed, seed, (a, b), players, options) for seed in seeds)
+    turns = rotations(players)
+    return sum(play_game(first_seed + g // turns, g, (a, b), players, options) for g in games)
 
 
 def match(a: str, b: str, games: int, jobs: int, players: int, target: int, first_seed: int) -> None:
-    seeds = list(range(first_seed, first_seed + games))
-    work = [(a, b, players, seeds[i : i + 20], target) for i in range(0, games, 20)]
+    """Duplicate deals: each seed is played once with A in each seat (``rotations``), so luck of the cards
+    falls on both sides alike; ``games`` is rounded up to whole deals."""
+    turns = rotations(players)
+    games = -(-games // turns) * turns
+    numbers = list(range(games))
+    work = [(a, b, players, numbers[i : i + 20], target, first_seed) for i in range(0, games, 20)]
     t = time.perf_counter()
     if jobs > 1:
         with Pool(jobs) as pool:
@@ -128,7 +139,8 @@ def match(a: str, b: str, games: int, jobs: int, players: int, target: int, firs
     share = 1 / 2 if players in (2, 4) else 1 / 3
     print(
         f"{a} vs {b}, {players} players: {wins}/{games} = {wins / games:.1%}  95% CI [{lo:.1%}, {hi:.1%}]"
-        f"  (equal share {share:.0%}, target {target}, seeds {first_seed}…, {time.perf_counter() - t:.0f} s)",
+        f"  (equal share {share:.0%}, target {target}, duplicate deals: seeds {first_seed}–"
+        f"{first_seed + games // turns - 1} each played {turns} ways, {time.perf_counter() - t:.0f} s)",
         flush=True,
     )
 
