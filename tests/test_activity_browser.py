@@ -316,6 +316,44 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_from_the_page(
     assert not await tab.csp_violations()
 
 
+async def test_the_activity_pings_and_its_pongs_keep_the_socket(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    settings: Settings,
+    chromium: Chromium,
+    tabs: list[Tab],
+    seeded: None,
+) -> None:
+    """``activity.js`` sends ``{"ping": N}`` every 25 s as the live page does (the page's clock is run
+    forward, not waited for); each is answered, and the one socket stays open."""
+    fake = fake_discord
+    bot = await start_bot(dataclasses.replace(settings, web_port=0, client_secret=CLIENT_SECRET))
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    instance = fake.oauth.launch(fake.channel, alice, bob)
+    tab = await chromium.open(width=1280, height=800)
+    tabs.append(tab)
+    await tab.run(tab.page.clock.install())
+    proxy = await launch(tab, bot, setup_for(bot, fake, instance.id, alice, bob))
+    assert await in_frame(tab, "() => document.getElementById('status').textContent === 'Live'")
+
+    def said(sent: bool, key: str) -> list[int]:
+        return [
+            int(json.loads(text)[key]) for by_page, text in proxy.frames if by_page is sent and key in text
+        ]
+
+    for n in (1, 2):
+        await tab.run(tab.page.clock.run_for(25_000))
+        deadline = time.monotonic() + WAIT
+        while said(False, "pong") != list(range(1, n + 1)):
+            assert time.monotonic() < deadline, (said(True, "ping"), said(False, "pong"))
+            await asyncio.sleep(0.01)
+    assert said(True, "ping") == [1, 2]
+    sessions = [text for by_page, text in proxy.frames if by_page and not text.startswith("{")]
+    assert len(sessions) == 1  # each socket's first frame is its session: one socket, never reopened
+    await clean_console(tab)
+
+
 def setup_for(bot: TavernBot, fake: FakeDiscord, instance_id: str, user: Any, other: Any) -> dict[str, Any]:
     """What the test's Discord client needs to launch the Activity for ``user`` (``other``: the player whose
     code the forger and the replay offer)."""
