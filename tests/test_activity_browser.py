@@ -55,7 +55,7 @@ from tests.test_cribbage_discord import MUGGINS_SEED, Players, true_count
 from tests.test_deluxe_discord import EXTENSIONS as DELUXE
 from tests.test_deluxe_discord import live_panel, play_turn
 from tests.test_deluxe_discord import open_table as open_deluxe
-from tests.test_web_browser import bhargage_public, clean_console, deluxe_public, leaks
+from tests.test_web_browser import bhargage_public, clean_console, deluxe_public, leaks, ping_twice
 
 pytestmark = pytest.mark.timeout(180)
 WAIT = 10.0
@@ -342,13 +342,7 @@ async def test_the_activity_pings_and_its_pongs_keep_the_socket(
             int(json.loads(text)[key]) for by_page, text in proxy.frames if by_page is sent and key in text
         ]
 
-    for n in (1, 2):
-        await tab.run(tab.page.clock.run_for(25_000))
-        deadline = time.monotonic() + WAIT
-        while said(False, "pong") != list(range(1, n + 1)):
-            assert time.monotonic() < deadline, (said(True, "ping"), said(False, "pong"))
-            await asyncio.sleep(0.01)
-    assert said(True, "ping") == [1, 2]
+    await ping_twice(tab, said)
     sessions = [text for by_page, text in proxy.frames if by_page and not text.startswith("{")]
     assert len(sessions) == 1  # each socket's first frame is its session: one socket, never reopened
     await clean_console(tab)

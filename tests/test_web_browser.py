@@ -16,7 +16,7 @@ import os
 import re
 import shutil
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -566,6 +566,18 @@ async def test_a_revoked_socket_says_why_and_does_not_come_back(
         assert not (await tab.settle()).errors()
 
 
+async def ping_twice(tab: Tab, said: Callable[[bool, str], list[int]]) -> None:
+    """Run the page's clock past two of its pings (25 s apart), each answered by its pong before the next;
+    ``said(sent_by_page, key)``: the numbers of the frames with that key, in order."""
+    for n in (1, 2):
+        await tab.run(tab.page.clock.run_for(25_000))
+        deadline = time.monotonic() + WAIT
+        while said(False, "pong") != list(range(1, n + 1)):
+            assert time.monotonic() < deadline, (said(True, "ping"), said(False, "pong"))
+            await asyncio.sleep(0.01)
+    assert said(True, "ping") == [1, 2]
+
+
 async def test_the_live_page_pings_and_its_pongs_keep_the_socket(
     fake_discord: FakeDiscord, web_bot: TavernBot, chromium: Chromium, tabs: list[Tab], seeded: None
 ) -> None:
@@ -589,12 +601,6 @@ async def test_the_live_page_pings_and_its_pongs_keep_the_socket(
                 found.append(int(json.loads(frame.payload)[key]))
         return found
 
-    for n in (1, 2):
-        await tab.run(tab.page.clock.run_for(25_000))
-        deadline = time.monotonic() + WAIT
-        while said(False, "pong") != list(range(1, n + 1)):
-            assert time.monotonic() < deadline, (said(True, "ping"), said(False, "pong"))
-            await asyncio.sleep(0.01)
-    assert said(True, "ping") == [1, 2]
+    await ping_twice(tab, said)
     assert len((await tab.settle()).sockets) == 1
     await clean_console(tab)

@@ -24,7 +24,7 @@ from bot.base.i18n import speaking, t
 from bot.base.panel import Button, Control, Option, Panel, Select
 from bot.edge import delivery
 from bot.edge.web.answers import CSP, page
-from bot.edge.web.pages import IDLE, document, versioned
+from bot.edge.web.pages import LIVE_TABLE, document, versioned
 from bot.edge.web.parts import esc, hand_html, line_html
 from bot.pictures import Row, Scene
 from bot.render import cribbage_words as cw
@@ -117,7 +117,7 @@ def activity_page(*, lang: str, app_id: int) -> str:
             "</main>"
         )
         # the SDK's name carries its version: it is cached for good as it is
-        return document(lang, title, body, f"/static/{SDK}", versioned(IDLE), versioned("activity.js"))
+        return document(lang, title, body, f"/static/{SDK}", versioned(LIVE_TABLE), versioned("activity.js"))
 
 
 def nothing_html(lang: str) -> str:

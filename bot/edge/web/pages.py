@@ -27,8 +27,8 @@ from bot.edge.web.sight import Call, ReplayStep, Sight
 
 STATIC = Path(__file__).resolve().parent / "static"
 _JS = "text/javascript; charset=utf-8"  # i18n: not text
-_TYPES = {"tavern.css": "text/css; charset=utf-8", "live.js": _JS, "replay.js": _JS, "idle.js": _JS}
-IDLE = "idle.js"  # the idle clock, before the script of a page that shows a live table
+_TYPES = {"tavern.css": "text/css; charset=utf-8", "live.js": _JS, "replay.js": _JS, "table.js": _JS}
+LIVE_TABLE = "table.js"  # the idle clock and the pings, before the script of a page with a live table
 ERRORS: dict[str, Msg] = {
     "web.error.not-found": Msg("web.error.not-found"),
     "web.error.expired": Msg("web.error.expired"),
@@ -167,7 +167,7 @@ def live_page(
             f'<noscript><p class="note">{esc(t("web.live.noscript"))}</p></noscript></footer>'
         )
         body = _header(sight.title, extra) + main + foot
-        return document(lang, sight.title, body, versioned(IDLE), versioned("live.js"))
+        return document(lang, sight.title, body, versioned(LIVE_TABLE), versioned("live.js"))
 
 
 # ------------------------------------------------------------------------------------------------ replay

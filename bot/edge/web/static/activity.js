@@ -9,8 +9,8 @@
    their panel (#seat: their cards face up, their controls, the coach's hint) goes right under it, inside
    the felt. Tapping one of their cards presses the control that names it (a play button, or a box of a
    menu of cards). Between frames the page counts the table's idle time, as the live page does.
-   Every 25 s the socket sends {"ping": N}, as the live page does: a socket whose pong has not come by the
-   next ping is closed and opened again (a connection a proxy or a sleeping phone dropped without a word).
+   Its socket is kept alive by pings, as the live page's is (tavernPings, table.js): one whose pong does not
+   come is closed and opened again.
    Only Discord's client, the parent frame, may speak to the SDK: any other message is dropped before the
    SDK sees it (the SDK itself takes a command's answer once, by its nonce). */
 "use strict";
@@ -34,9 +34,9 @@
   var socket = null;
   var delay = 1000;
   var ENDED = {4401: "failed", 4403: "ended", 4404: "ended", 4410: "failed"};
-  var PING_MS = 25000;
-  var pings = 0;
-  var unanswered = null;  /* the number of the ping still waiting for its pong */
+  var pings = window.tavernPings(function () {
+    return socket;
+  });
 
   window.addEventListener("message", function (event) {
     var parent = window.parent.opener || window.parent;
@@ -240,22 +240,8 @@
     }
   });
 
-  function ping() {
-    if (!socket || socket.readyState !== WebSocket.OPEN) {
-      return;
-    }
-    if (unanswered !== null) {  /* the last ping went unanswered: the connection is gone */
-      unanswered = null;
-      socket.close(4000);
-      return;
-    }
-    pings += 1;
-    unanswered = pings;
-    socket.send(JSON.stringify({ping: pings}));
-  }
-
   function connect() {
-    unanswered = null;
+    pings.opened();
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/a/ws?lang=" + encodeURIComponent(words.lang));
     socket.addEventListener("open", function () {
@@ -271,10 +257,7 @@
       } catch (error) {
         return;
       }
-      if (frame && typeof frame.pong === "number") {
-        if (frame.pong === unanswered) {
-          unanswered = null;
-        }
+      if (pings.pong(frame)) {
         return;
       }
       if (frame && typeof frame === "object") {
@@ -331,7 +314,6 @@
   }
 
   window.setInterval(tick, 1000);
-  window.setInterval(ping, PING_MS);
   start().catch(function () {
     say(words.failed);
   });

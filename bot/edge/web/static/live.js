@@ -2,9 +2,8 @@
    Every word comes from the page's data attributes and the server's fragments; the server sends
    {"seq", "html", "over", "t"} frames, whose parts (the felt, the calls) replace the page's by their ids.
    Between frames the page counts the table's idle time itself, from the last move's time, asking the
-   server nothing. Every 25 s it sends {"ping": N}:
-   a socket whose pong does not come by the next ping is closed and opened again (a connection a proxy or
-   a sleeping phone dropped without a word). A socket closed with 4410 (its link expired) or 4404 (the
+   server nothing. Its socket is kept alive by pings (tavernPings, table.js): one whose pong does not come
+   is closed and opened again. A socket closed with 4410 (its link expired) or 4404 (the
    server's pages were turned off) is not opened again: the page says why and keeps the table as it last
    stood. */
 "use strict";
@@ -23,9 +22,9 @@
   var socket = null;
   var ended = false;  /* revoked by the server: no more reconnecting */
   var REVOKED = {4410: "expired", 4404: "off"};
-  var PING_MS = 25000;
-  var pings = 0;
-  var unanswered = null;  /* the number of the ping still waiting for its pong */
+  var pings = window.tavernPings(function () {
+    return socket;
+  });
 
   function say(text) {
     if (status) {
@@ -121,20 +120,6 @@
     delay = Math.min(delay * 2, 30000);
   }
 
-  function ping() {
-    if (!socket || socket.readyState !== WebSocket.OPEN) {
-      return;
-    }
-    if (unanswered !== null) {  /* the last ping went unanswered: the connection is gone */
-      unanswered = null;
-      socket.close(4000);
-      return;
-    }
-    pings += 1;
-    unanswered = pings;
-    socket.send(JSON.stringify({ping: pings}));
-  }
-
   function connect() {
     if (over || ended || socket) {
       return;
@@ -146,7 +131,7 @@
       retry();
       return;
     }
-    unanswered = null;
+    pings.opened();
     socket.addEventListener("open", function () {
       delay = 1000;
       say(main.dataset.live);
@@ -158,10 +143,7 @@
       } catch (error) {
         return;
       }
-      if (frame && typeof frame.pong === "number") {
-        if (frame.pong === unanswered) {
-          unanswered = null;
-        }
+      if (pings.pong(frame)) {
         return;
       }
       show(frame);
@@ -181,7 +163,6 @@
   tick();
   tell();
   window.setInterval(tick, 1000);
-  window.setInterval(ping, PING_MS);
   if (over) {
     finish();
   } else {
