@@ -2,8 +2,9 @@
 
 The load bench and the kill test start it; by hand (with a fake Discord already listening)::
 
-    python -m bench.bot_process --api http://127.0.0.1:PORT/api/v10 --gateway ws://127.0.0.1:PORT/gateway/ \\
-        --db /tmp/tavern.sqlite3 [--database-url postgresql://… --shards 2:1]
+    DISCORD_TOKEN=<the fake's token> python -m bench.bot_process --api http://127.0.0.1:PORT/api/v10 \\
+        --gateway ws://127.0.0.1:PORT/gateway/ --db /tmp/tavern.sqlite3 \\
+        [--database-url postgresql://… --shards 2:1]
 
 It builds the bot exactly as the bench always did (the bench's settings, plus a test-only no-op slash
 command), prints ``{"ready": true, ...}`` on stdout once the gateway said READY, logs WARNING and above on
