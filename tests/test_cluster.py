@@ -91,10 +91,17 @@ def button(message: FakeMessage, name: str) -> str:
 
 
 async def bhargage_between(
-    fake: FakeDiscord, channel: FakeChannel, alice: FakeUser, bob: FakeUser, *, shard: int = 1
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    alice: FakeUser,
+    bob: FakeUser,
+    *,
+    shard: int = 1,
+    target: int = 31,
 ) -> None:
-    """Alice challenges Bob in the channel and Bob accepts: both presses reach the guild's shard."""
-    posted = await fake.slash(alice, channel, "bhargage challenge", opponent=bob, target=31)
+    """Alice challenges Bob in the channel (to ``target``: 31 ends soon) and Bob accepts: both presses reach
+    the guild's shard."""
+    posted = await fake.slash(alice, channel, "bhargage challenge", opponent=bob, target=target)
     assert fake.interactions[-1].shard == shard
     await fake.click(bob, posted.message, button(posted.message, "accept"))
     assert fake.interactions[-1].shard == shard
@@ -235,7 +242,8 @@ async def test_killing_a_process_mid_game_loses_nothing_and_the_other_carries_on
         shards=(SHARDS, (1,)),
     )
     try:
-        await bhargage_between(fake, channel, alice, bob)
+        # to 61: a game to 31 may end in its first hand, before the kill this test is about
+        await bhargage_between(fake, channel, alice, bob, target=61)
         async with asyncio.timeout(10):  # B is another process: its start of the game lands a moment later
             while not (games := await a.store.active_games()):
                 await asyncio.sleep(0.01)
