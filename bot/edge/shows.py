@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 from bot.base.panel import Panel, Picture
+from bot.base.recent import keep_newest
 from bot.edge import layout
 
 SHOWN_MESSAGES = 20_000  # messages whose picture this process remembers
@@ -58,10 +59,7 @@ class Shows:
             self.remember(message.id, message.flags.value & layout.FLAG != 0)
 
     def remember(self, message_id: int, laid: bool) -> None:
-        self._laid.pop(message_id, None)
-        self._laid[message_id] = laid
-        while len(self._laid) > self._most:
-            self._laid.popitem(last=False)
+        keep_newest(self._laid, message_id, laid, self._most)
 
     def last(self, message_id: int | None) -> tuple[Panel, str, int] | None:
         """The panel (with its scope and key) a layout message was last drawn from by this process."""
@@ -70,10 +68,7 @@ class Shows:
     def drawn(self, message_id: int | None, panel: Panel, scope: str, key: int) -> None:
         if message_id is None:
             return
-        self._last.pop(message_id, None)
-        self._last[message_id] = (panel, scope, key)
-        while len(self._last) > RETIRABLE:
-            self._last.popitem(last=False)
+        keep_newest(self._last, message_id, (panel, scope, key), RETIRABLE)
 
     def kept(self, message_id: int | None, picture: Picture) -> Shown | None:
         """The attachment to keep when ``message_id`` is edited to show ``picture``: the one it shows when
@@ -89,10 +84,8 @@ class Shows:
         """An edit of the message begins: its new edit count (0 for no message)."""
         if message_id is None:
             return 0
-        shown, edits = self._state.pop(message_id, (None, 0))
-        self._state[message_id] = (shown, edits + 1)
-        while len(self._state) > self._most:
-            self._state.popitem(last=False)
+        shown, edits = self._state.get(message_id, (None, 0))
+        keep_newest(self._state, message_id, (shown, edits + 1), self._most)
         return edits + 1
 
     def edits(self, message_id: int | None) -> int:
@@ -112,7 +105,5 @@ class Shows:
             attachment = next((a for a in message.attachments if a.filename == picture.filename), None)
             if attachment is not None:
                 shown = Shown(picture.key, picture.filename, attachment.id)
-        _, edits = self._state.pop(message_id, (None, 0))
-        self._state[message_id] = (shown, edits)
-        while len(self._state) > self._most:
-            self._state.popitem(last=False)
+        _, edits = self._state.get(message_id, (None, 0))
+        keep_newest(self._state, message_id, (shown, edits), self._most)

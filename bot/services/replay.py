@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.base.recent import keep_newest
 from bot.games import GameAdapter, Seat, Table
 
 CACHED_GAMES = 32  # replays kept (by game and version): a stepper's presses replay nothing again
@@ -111,10 +112,7 @@ class Replays:
         return found
 
     def put(self, game_id: int, version: int, replay: Replay) -> None:
-        self._kept[(game_id, version)] = replay
-        self._kept.move_to_end((game_id, version))
-        while len(self._kept) > self.size:
-            self._kept.popitem(last=False)
+        keep_newest(self._kept, (game_id, version), replay, self.size)
 
 
 def table_of(adapter: GameAdapter, record: Any) -> Table:
