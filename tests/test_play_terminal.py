@@ -399,13 +399,26 @@ def test_ctrl_c_says_goodbye_in_one_line_with_code_130() -> None:
     assert "Traceback" not in out.getvalue()
 
 
+def interruptible() -> None:
+    """In the command's process before it starts: SIGINT at its default, as a terminal's foreground job has
+    it. A suite started in the background (``cmd &`` from a script) hands its processes SIGINT ignored, and
+    an ignored SIGINT stays ignored in a Python child: the command then ran on to the end of its input."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_in_the_real_command() -> None:
     """The command interrupted at its prompt, as a terminal's Ctrl-C does (asyncio.run would only notice
     once a line was typed, and then print a traceback)."""
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     command = [sys.executable, "-m", "bot", "play", "bhargage", "--seed", "1"]
     proc = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=env,
+        preexec_fn=interruptible,
     )
     assert proc.stdout is not None
     seen = b""
