@@ -238,6 +238,17 @@ async def frame_click(tab: Tab, selector: str) -> None:
     await tab.run(click())
 
 
+async def activity_challenge(
+    fake: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> tuple[TavernBot, FakeUser, FakeUser, Any]:
+    """A bot that serves the Activity, Alice's challenge to Bob accepted in the channel, and an Activity
+    instance launched there with both in it: (bot, alice, bob, the instance)."""
+    bot = await start_bot(dataclasses.replace(settings, web_port=0, client_secret=CLIENT_SECRET))
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    return bot, alice, bob, fake.oauth.launch(fake.channel, alice, bob)
+
+
 async def test_the_activity_signs_in_through_the_sdk_and_plays_from_the_page(
     fake_discord: FakeDiscord,
     start_bot: StartBot,
@@ -247,27 +258,14 @@ async def test_the_activity_signs_in_through_the_sdk_and_plays_from_the_page(
     seeded: None,
 ) -> None:
     fake = fake_discord
-    bot = await start_bot(dataclasses.replace(settings, web_port=0, client_secret=CLIENT_SECRET))
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    await challenge(fake, alice, bob)
+    bot, alice, bob, instance = await activity_challenge(fake, start_bot, settings)
     table = await bot.tables.table_for_channel(fake.channel.id)
-    assert table is not None and fake.guild is not None
-    instance = fake.oauth.launch(fake.channel, alice, bob)
-    user = {"id": str(alice.id), "username": "alice", "discriminator": "0", "public_flags": 0}
-    setup = {
-        "app": str(bot.application_id),
-        "frame": FRAME_ID,
-        "instance": instance.id,
-        "guild": str(fake.guild.id),
-        "channel": str(fake.channel.id),
-        "code": fake.oauth.authorize(alice),
-        "other": fake.oauth.authorize(bob),  # the replayed answer's: never exchanged
-        "user": user,
-    }
+    assert table is not None
     tab = await chromium.open(width=1280, height=800)
     tabs.append(tab)
     began = time.monotonic()
-    proxy = await launch(tab, bot, setup)
+    # bob's code is the replayed answer's: never exchanged
+    proxy = await launch(tab, bot, setup_for(bot, fake, instance.id, alice, bob))
 
     await in_frame(tab, "() => !document.getElementById('seat').hidden")
     print(
@@ -327,10 +325,7 @@ async def test_the_activity_pings_and_its_pongs_keep_the_socket(
     """``activity.js`` sends ``{"ping": N}`` every 25 s as the live page does (the page's clock is run
     forward, not waited for); each is answered, and the one socket stays open."""
     fake = fake_discord
-    bot = await start_bot(dataclasses.replace(settings, web_port=0, client_secret=CLIENT_SECRET))
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    await challenge(fake, alice, bob)
-    instance = fake.oauth.launch(fake.channel, alice, bob)
+    bot, alice, bob, instance = await activity_challenge(fake, start_bot, settings)
     tab = await chromium.open(width=1280, height=800)
     tabs.append(tab)
     await tab.run(tab.page.clock.install())
