@@ -315,7 +315,10 @@ class Tab:
             body = await response.body()
         except Exception:  # a redirect, or a page gone before its body was read
             body = b""
-        headers = await response.all_headers()
+        try:
+            headers = await response.all_headers()
+        except Exception:  # the tab closed while its last response was in flight: nothing left to record
+            return
         self.traffic.responses.append(
             Response(response.url, response.status, headers.get("content-type", ""), headers, body)
         )
