@@ -36,6 +36,7 @@ OPERATOR_ONLY = (
     "bot/logging_setup.py",
     "bot/services/health.py",
     "bot/services/drawing.py",
+    "bot/services/workers.py",
     "bot/backup.py",
     "bot/check.py",
     "bot/edge/contract/",

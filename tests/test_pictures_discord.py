@@ -369,7 +369,7 @@ async def test_a_hung_drawing_process_costs_pictures_not_moves_and_is_replaced(
     await poll(lambda: "the last one hung" in health.check(path)[1], 5, "the heartbeat to mention it")
     healthy, line = health.check(path)
     assert healthy and line.startswith("ok: heartbeat") and "; the drawing process was replaced" in line
-    assert "the last one hung" in line and "the new one draws" in line
+    assert "the last one hung" in line and "the new one works" in line
     assert "the last one hung" in json.loads(path.read_text())["drawing"]
 
 
