@@ -5,12 +5,15 @@ Run from the repository root:
     python bench/bench_ai.py match hard greedy --games 4000 --jobs 2   # win rate of the first player, 95% CI
     python bench/bench_ai.py match hard random --games 2000
     python bench/bench_ai.py match hard previous --games 8000 --jobs 2 --seed 100000
+    python bench/bench_ai.py match expert hard --games 4000 --jobs 1 --work 40
     python bench/bench_ai.py speed --games 100                          # hard decision times, single process
+    python bench/bench_ai.py speed --games 100 --player expert          # expert decision times
     python bench/bench_ai.py deluxe ...                                 # runs bench/bench_ai_deluxe.py
     python bench/bench_ai.py cribbage ...                               # runs bench/bench_ai_cribbage.py
 
-Players: random (uniform legal), greedy (the baseline below), easy, normal, hard, and previous: the hard
-player as of commit ea59b99 (before issue 33's stronger hard), rebuilt from git by bench/previous.py. Deals
+Players: random (uniform legal), greedy (the baseline below), easy, normal, hard, expert
+(bot/ai/bhargage_expert.py, ``--work`` deals per decision near the end), and previous: the hard player as of
+commit ea59b99 (before issue 33's stronger hard), rebuilt from git by bench/previous.py. Deals
 are duplicate: each seed is played twice, A in seat 0 then in seat 1, so the luck of the cards is shared and a
 run is reproducible.
 """
@@ -32,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import previous
 from bench.stats import quantile, wilson
-from bot.ai import Level
+from bot.ai import Level, bhargage_expert
 from bot.ai import bhargage as ai
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import peg_points
@@ -117,6 +120,15 @@ def _level(name: Level) -> Player:
     return play
 
 
+# The expert's work per decision (``--work``), set in each worker from the match's arguments.
+_expert_work = bhargage_expert.WORK
+
+
+def expert(view: bh.SeatView, rng: random.Random) -> bh.Action:
+    """The expert level at ``--work`` deals a decision (hard's choice where it does not weigh)."""
+    return bhargage_expert.choose(view, rng, _expert_work) or ai.choose(view, rng, "hard")
+
+
 # The previous hard player's modules, as of previous.COMMIT.
 PREVIOUS_MODULES = ("bhargage", "bhargage_cards", "bhargage_discard", "bhargage_play")
 
@@ -138,6 +150,7 @@ PLAYERS: dict[str, Player] = {
     "normal": _level("normal"),
     "hard": _level("hard"),
     "previous": previous_hard,
+    "expert": expert,
 }
 
 
@@ -155,10 +168,11 @@ def play_game(seed: int, players: Sequence[Player], options: bh.Options) -> int:
     return state.winner
 
 
-def _match_chunk(args: tuple[str, str, list[int], bool, int, int]) -> tuple[int, int]:
+def _match_chunk(args: tuple[str, str, list[int], bool, int, int, int]) -> tuple[int, int]:
     """Games ``games`` of a against b: game g deals seed ``first_seed + g // 2`` with a in seat ``g % 2``,
     so every deal is played both ways (duplicate deals). (a's wins, games)."""
-    a, b, games, sequences, target, first_seed = args
+    global _expert_work
+    a, b, games, sequences, target, first_seed, _expert_work = args
     options = bh.Options(target=target, sequences=sequences)
     wins = 0
     for game in games:
@@ -170,7 +184,9 @@ def _match_chunk(args: tuple[str, str, list[int], bool, int, int]) -> tuple[int,
     return wins, len(games)
 
 
-def match(a: str, b: str, games: int, jobs: int, sequences: bool, target: int, first_seed: int) -> None:
+def match(
+    a: str, b: str, games: int, jobs: int, sequences: bool, target: int, first_seed: int, work: int
+) -> None:
     if "previous" in (a, b):
         try:
             _previous_hard()  # once here, so that a missing commit is one message and not one per worker
@@ -180,27 +196,27 @@ def match(a: str, b: str, games: int, jobs: int, sequences: bool, target: int, f
     numbers = list(range(games))
     chunks = [numbers[i : i + 26] for i in range(0, games, 26)]
     t = time.perf_counter()
-    work = [(a, b, c, sequences, target, first_seed) for c in chunks]
+    tasks = [(a, b, c, sequences, target, first_seed, work) for c in chunks]
     if jobs > 1:
         with Pool(jobs) as pool:
-            results = pool.map(_match_chunk, work)
+            results = pool.map(_match_chunk, tasks)
     else:
-        results = [_match_chunk(w) for w in work]
+        results = [_match_chunk(w) for w in tasks]
     wins = sum(w for w, _ in results)
     lo, hi = wilson(wins, games)
     print(
         f"{a} vs {b}: {wins}/{games} = {wins / games:.1%}  95% CI [{lo:.1%}, {hi:.1%}]"
         f"  (target {target}, sequences {'on' if sequences else 'off'}, duplicate deals: seeds {first_seed}–"
-        f"{first_seed + games // 2 - 1} each played both ways,"
-        f" {time.perf_counter() - t:.0f} s)"
+        f"{first_seed + games // 2 - 1} each played both ways"
+        f"{f', expert work {work}' if 'expert' in (a, b) else ''}, {time.perf_counter() - t:.0f} s)"
     )
 
 
 # ---------------------------------------------------------------- speed
 
 
-def speed(games: int, sequences: bool) -> None:
-    """Time every hard decision of whole hard-vs-hard games, one process."""
+def speed(games: int, sequences: bool, player: str = "hard", work: int = bhargage_expert.WORK) -> None:
+    """Time every decision of ``player`` (hard or expert) in whole games against itself, one process."""
     options = bh.Options(sequences=sequences)
     times: dict[str, list[float]] = {"discard": [], "cut": [], "play": []}
     for seed in range(games):
@@ -210,11 +226,13 @@ def speed(games: int, sequences: bool) -> None:
             seat = bh.waiting_for(state)[0]
             v = bh.view(state, seat)
             t = time.perf_counter()
-            action = ai.choose(v, rng, "hard")
+            expert_move = player == "expert"
+            weighed = bhargage_expert.choose(v, rng, work) if expert_move else None
+            action = weighed or ai.choose(v, rng, "hard")
             times[v.phase.value].append(time.perf_counter() - t)
             state, _ = bh.apply(state, action)
     every = list(itertools.chain.from_iterable(times.values()))
-    print(f"hard decisions over {games} games (sequences {'on' if sequences else 'off'}):")
+    print(f"{player} decisions over {games} games (sequences {'on' if sequences else 'off'}):")
     for name, xs in (("all", every), *times.items()):
         if xs:
             p50, p99 = quantile(xs, 0.5) * 1e3, quantile(xs, 0.99) * 1e3
@@ -251,16 +269,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     m.add_argument("--target", type=int, default=121)
     m.add_argument("--seed", type=int, default=0, help="first game seed")
     m.add_argument("--sequences", action="store_true")
+    m.add_argument("--work", type=int, default=bhargage_expert.WORK, help="the expert's deals per decision")
     s = sub.add_parser("speed", help="hard decision times (p50/p99), single process")
     s.add_argument("--games", type=int, default=100)
     s.add_argument("--sequences", action="store_true")
+    s.add_argument("--player", choices=("hard", "expert"), default="hard")
+    s.add_argument("--work", type=int, default=bhargage_expert.WORK)
     sub.add_parser("deluxe", help="run bench/bench_ai_deluxe.py with the remaining arguments")
     sub.add_parser("cribbage", help="run bench/bench_ai_cribbage.py with the remaining arguments")
     args = parser.parse_args(argv)
     if args.cmd == "match":
-        match(args.a, args.b, args.games, args.jobs, args.sequences, args.target, args.seed)
+        match(args.a, args.b, args.games, args.jobs, args.sequences, args.target, args.seed, args.work)
     else:
-        speed(args.games, args.sequences)
+        speed(args.games, args.sequences, args.player, args.work)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ Run from the repository root:
     python bench/bench_ai_cribbage.py match hard greedy --games 2000 --players 4   # A's partnership vs B's
     python bench/bench_ai_cribbage.py speed --games 100                             # single process
 
-Players: random (uniform legal), greedy (the issue's baseline below), easy, normal, hard. Deals are
+Players: random (uniform legal), greedy (the issue's baseline below), schell (a strong reference written from
+published strategy: Schell-style discard averages and the standard pegging habits), easy, normal, hard,
+expert. Deals are
 duplicate: each seed is played once with A in each seat (seat ``game % players``; with four, A holds seats
 ``game % 2`` and the one opposite), so a run is reproducible and the luck of the cards is shared. A win is
 A's seat among ``final_result(state).winners``; intervals are 95% Wilson. With three players the equal share
@@ -75,15 +77,104 @@ def greedy(view: cr.SeatView, rng: random.Random) -> cr.Action:
     return cr.Claim(view.seat, show_total(claim.cards, claim.starter, claim.kind == "crib"))
 
 
+# ---------------------------------------------------------------- a reference from published strategy
+#
+# How strong players are taught to play (Schell's discard averages, the standard pegging habits), written
+# from the rules alone: nothing of the bot's own players is used, so the reference can disagree with them.
+
+_VALUE = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # by rank (C1)
+_CRIB: dict[tuple[int, int], float] = {}
+
+
+def crib_averages(samples: int = 300, seed: int = 7) -> dict[tuple[int, int], float]:
+    """The average crib two thrown ranks make with two other random cards and a random starter: the static
+    discard averages of the published tables (Schell's), measured with the engine's count of a crib, once per
+    process. Suits are drawn too, so flushes and his nobs count as often as they come."""
+    if not _CRIB:
+        rng = random.Random(seed)
+        for low in range(1, 14):
+            for high in range(low, 14):
+                total = 0
+                for _ in range(samples):
+                    pack = list(FULL_PACK)
+                    rng.shuffle(pack)
+                    a = next(c for c in pack if c.rank == low)
+                    b = next(c for c in pack if c.rank == high and c != a)
+                    rest = [c for c in pack if c not in (a, b)]
+                    total += show_total([a, b, rest[0], rest[1]], rest[2], crib=True)
+                _CRIB[low, high] = total / samples
+    return _CRIB
+
+
+def _schell_lay_away(view: cr.SeatView) -> cr.Action:
+    """The lay-away of the best expected average: the kept cards' show over every starter, plus the thrown
+    pair's crib average for the dealer, minus it for the pone."""
+    dealt = (*view.hand, *view.laid_away)
+    starters = [c for c in FULL_PACK if c not in dealt]
+    table = crib_averages()
+    sign = 1.0 if view.dealer == view.seat else -1.0
+    best: tuple[float, cr.Action] | None = None
+    for a in view.legal:
+        assert isinstance(a, cr.LayAway)
+        kept = [c for c in dealt if c not in a.cards]
+        hand = sum(show_total(kept, s) for s in starters) / len(starters)
+        low, high = sorted(c.rank for c in a.cards)
+        value = hand + sign * table[low, high]
+        if best is None or value > best[0]:
+            best = (value, a)
+    assert best is not None
+    return best[1]
+
+
+def _schell_play(view: cr.SeatView, plays: Sequence[cr.Play]) -> cr.Action:
+    """The standard pegging habits: take the most points now; else leave no 5 or 21 (a ten-card makes 15
+    or 31), no count a single card brings to 15, no pair to make a pair royal of; lead under five (nothing
+    makes 15 on it), from a pair if there is one; keep the low cards for the go."""
+    pile = [c for _, c in view.pile]
+    ranks = [a.card.rank for a in plays]
+
+    def key(a: cr.Play) -> tuple[float, float]:
+        card = a.card
+        after = view.count + card.value
+        risk = 0.0
+        if after in (5, 21):
+            risk += 1.0
+        if 5 <= 15 - after <= 10:
+            risk += 0.3  # a card of that value makes 15 in reply
+        if not pile:
+            risk += 0.0 if card.rank < 5 else 0.6
+            risk -= 0.2 if ranks.count(card.rank) > 1 else 0.0  # from a pair: a pair royal answers theirs
+        elif pile[-1].rank == card.rank:
+            risk += 0.4
+        return (peg_total([*pile, card]), -risk + card.value / 100)
+
+    return max(plays, key=key)
+
+
+def schell(view: cr.SeatView, rng: random.Random) -> cr.Action:
+    """The reference from published strategy: Schell-style lay-aways, the standard pegging habits, the true
+    count claimed."""
+    if len(view.legal) == 1:
+        return view.legal[0]
+    if view.phase is cr.Phase.DISCARD:
+        return _schell_lay_away(view)
+    if view.phase is cr.Phase.PLAY:
+        return _schell_play(view, [a for a in view.legal if isinstance(a, cr.Play)])
+    claim = view.claim
+    assert claim is not None
+    return cr.Claim(view.seat, show_total(claim.cards, claim.starter, claim.kind == "crib"))
+
+
 def any_legal(view: cr.SeatView, rng: random.Random) -> cr.Action:
     """The random baseline: uniform over the legal actions."""
     return rng.choice(view.legal)
 
 
-LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
+LEVELS: tuple[Level, ...] = ("easy", "normal", "hard", "expert")
 PLAYERS: dict[str, Player] = {
     "random": any_legal,
     "greedy": greedy,
+    "schell": schell,
     **{name: functools.partial(ai.choose, level=name) for name in LEVELS},
 }
 

@@ -5,7 +5,8 @@ is A in ``final_result(state).winners``. Intervals are 95% Wilson.
 Opponents: ``random`` (uniform over the legal actions), ``greedy`` (the baseline below), ``strong``
 (a stronger baseline: net-after-binding draws with a holding cost, meld-potential discards), a bot level, or
 ``previous``: the hard player as of commit ea59b99 (before issue 33, item 2), rebuilt from git by
-bench/previous.py.
+bench/previous.py. ``expert`` is the expert level at ``--work`` simulated actions a decision
+(bot/ai/deluxe_expert.py); ``--times`` prints A's decision times (p50/p99/max) per line.
 
 Run from the repo root: ``.venv/bin/python bench/bench_ai_deluxe.py [--games N] [--players 3,6] [--jobs J]``;
 ``bench/bench_ai.py deluxe ...`` calls ``main`` with the same arguments.
@@ -29,6 +30,7 @@ from bench import previous
 from bench.stats import quantile, wilson
 from bot.ai import Level
 from bot.ai import deluxe as ai
+from bot.ai import deluxe_expert as expert
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, Rank, Suit, deluxe_deck, shuffled
 from bot.rules.deluxe_melds import bharg_sets, complete_straights, positions
@@ -236,6 +238,16 @@ def level_player(level: Level) -> Player:
     return play
 
 
+EXPERT: dict[str, float] = {"work": expert.WORK}  # --work: the expert's budget, simulated actions a decision
+
+
+def expert_player(view: D.View, rng: random.Random) -> D.Action:
+    """The expert level (bot/ai/deluxe_expert.py) at the budget ``--work`` gives."""
+    if EXPERT["work"] == expert.WORK:
+        return ai.choose(view, rng, "expert")  # the level itself, as the bot plays it
+    return expert.choose(view, rng, ai.advise(view, explain=False), int(EXPERT["work"]))
+
+
 PLAYERS: dict[str, Player] = {
     "random": random_player,
     "greedy": greedy_player,
@@ -244,6 +256,7 @@ PLAYERS: dict[str, Player] = {
     "normal": level_player("normal"),
     "hard": level_player("hard"),
     "previous": previous_hard,
+    "expert": expert_player,
 }
 
 
@@ -256,10 +269,11 @@ def option_for(game: int, target: int) -> D.Options:
     return D.Options(target=target, pawns=bool(i & 1), courts=bool(i & 2), fast_start=(i >> 2) & 3)
 
 
-def play_game(args: tuple[str, str, int, int, int, int]) -> tuple[bool, int, list[float]]:
+def play_game(args: tuple[str, str, int, int, int, int, dict[str, float]]) -> tuple[bool, int, list[float]]:
     """One game: A at seat ``game % players`` of deal ``game // players`` (each deal is played once with A in
     every seat: duplicate deals); returns (A won, actions, A's decision times in ms)."""
-    a_name, b_name, players, game, seed, target = args
+    a_name, b_name, players, game, seed, target, settings = args
+    EXPERT.update(settings)  # a worker process does not see main's setting
     a_seat = game % players
     deal = game // players
     state, _ = D.start(f"bench:{seed}:{deal}", players, option_for(deal, target))
@@ -279,16 +293,25 @@ def play_game(args: tuple[str, str, int, int, int, int]) -> tuple[bool, int, lis
     return a_seat in D.final_result(state).winners, steps, times
 
 
-def run_line(a: str, b: str, players: int, games: int, jobs: int, seed: int, target: int) -> list[float]:
+def run_line(
+    a: str,
+    b: str,
+    players: int,
+    games: int,
+    jobs: int,
+    seed: int,
+    target: int,
+    settings: dict[str, float] | None = None,
+) -> list[float]:
     t0 = time.perf_counter()
     games = -(-games // players) * players  # whole deals, each played with A in every seat
-    work = [(a, b, players, g, seed, target) for g in range(games)]
+    tasks = [(a, b, players, g, seed, target, settings or dict(EXPERT)) for g in range(games)]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
-            results = pool.map(play_game, work, chunksize=4)
+            results = pool.map(play_game, tasks, chunksize=4)
     else:
-        results = [play_game(w) for w in work]
-    wins = sum(1 for w, _, _ in results if w)
+        results = [play_game(t) for t in tasks]
+    wins = sum(1 for won, _, _ in results if won)
     lo, hi = wilson(wins, games)
     steps = statistics.mean(s for _, s, _ in results)
     times = [t for _, _, ts in results for t in ts]
@@ -361,9 +384,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--lines",
         default="hard:random,hard:greedy,hard:normal",
-        help="A:B pairs to play, comma-separated (random, greedy, strong, easy, normal, hard, previous)",
+        help="A:B pairs to play, comma-separated (random, greedy, strong, easy, normal, hard, previous, "
+        "expert)",
     )
     p.add_argument("--speed-games", type=int, default=20, help="6-player hard games timed (0: skip)")
+    p.add_argument("--work", type=int, default=expert.WORK, help="the expert's budget per decision")
+    p.add_argument("--times", action="store_true", help="print A's decision times per line")
     args = p.parse_args(argv)
     t0 = time.perf_counter()
     for pair in args.lines.split(","):
@@ -371,7 +397,16 @@ def main(argv: list[str] | None = None) -> None:
             continue
         a, b = pair.split(":")
         for players in (int(x) for x in args.players.split(",")):
-            run_line(a, b, players, args.games, args.jobs, args.seed, args.target)
+            settings: dict[str, float] = {"work": args.work}
+            times = run_line(a, b, players, args.games, args.jobs, args.seed, args.target, settings)
+            if args.times and times:
+                print(
+                    f"  {a} decisions (work {args.work}): n={len(times)} "
+                    f"mean {statistics.mean(times):.2f} ms, "
+                    f"p50 {quantile(times, 0.5):.2f} ms, p99 {quantile(times, 0.99):.2f} ms, "
+                    f"max {max(times):.1f} ms",
+                    flush=True,
+                )
     if args.speed_games > 0:
         speed(args.speed_games, args.jobs, args.seed, args.target)
     print(f"total wall {time.perf_counter() - t0:.1f} s")

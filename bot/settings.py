@@ -35,6 +35,7 @@ DEFAULT_WEB_HOST = "127.0.0.1"
 WEB_URL_MOST = 400  # a link's address before its path and token (Discord takes 512 for a link button)
 
 # Every variable the settings read: ``python -m bot check`` names any other ``TAVERN_*`` as a likely typo.
+EXPERT_SECONDS = 0.3  # the most an expert thinks about one decision, by default (the terminal's always)
 VARIABLES: tuple[str, ...] = (
     "DISCORD_TOKEN",
     "TAVERN_ATTENTION_SECONDS",
@@ -48,6 +49,7 @@ VARIABLES: tuple[str, ...] = (
     "TAVERN_DATABASE_URL",
     "TAVERN_DB_PATH",
     "TAVERN_DEV_GUILD_ID",
+    "TAVERN_EXPERT_SECONDS",
     "TAVERN_GLOBAL_BUDGET",
     "TAVERN_HEALTH_PATH",
     "TAVERN_LOBBY_MINUTES",
@@ -106,6 +108,9 @@ class Settings:
     openings_per_minute: int = 3  # challenges, lobbies and rematches one member may open
     calculations_per_minute: int = 10  # calculator uses per member
     bot_delay: float = 1.5  # seconds a computer player waits before it moves, so people can follow
+    # The most an expert computer player thinks about one decision (in its own process); past it, it plays
+    # the hard player's choice. 0: the expert never thinks (it plays as hard).
+    expert_seconds: float = EXPERT_SECONDS
     # Seconds within which a table's calls share one post (and, three times that, its board one edit): the
     # bot's REST budget is per bot, not per table. 0: every move is told at once.
     coalesce_seconds: float = 5.0
@@ -281,6 +286,7 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         calculations_per_minute=_count(env, "TAVERN_CALCULATIONS_PER_MINUTE", 10),
         health_path=health_path_from_env(env),
         bot_delay=_seconds(env, "TAVERN_BOT_DELAY", 1.5),
+        expert_seconds=_seconds(env, "TAVERN_EXPERT_SECONDS", EXPERT_SECONDS, most=10),
         coalesce_seconds=_seconds(env, "TAVERN_COALESCE_SECONDS", 5.0),
         attention_seconds=_seconds(env, "TAVERN_ATTENTION_SECONDS", 60.0, most=3600),
         global_budget=_count(env, "TAVERN_GLOBAL_BUDGET", 45, most=50),

@@ -27,6 +27,7 @@ LEVEL_CHOICES = {
     "easy": cmd("cmd.bhargage.practice.level.easy"),
     "normal": cmd("cmd.bhargage.practice.level.normal"),
     "hard": cmd("cmd.bhargage.practice.level.hard"),
+    "expert": cmd("cmd.bhargage.practice.level.expert"),
 }
 
 

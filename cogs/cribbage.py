@@ -34,6 +34,7 @@ LEVEL_CHOICES = {
     "easy": cmd("cmd.cribbage.practice.level.easy"),
     "normal": cmd("cmd.cribbage.practice.level.normal"),
     "hard": cmd("cmd.cribbage.practice.level.hard"),
+    "expert": cmd("cmd.cribbage.practice.level.expert"),
 }
 PLAYER_CHOICES = [
     app_commands.Choice(name=cmd("cmd.cribbage.discard.players.2"), value=2),

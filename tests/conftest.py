@@ -190,6 +190,9 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "bot_delay": 0.0,  # computer players move at once in tests
         "coalesce_seconds": 0.0,  # every move told at once, unless a test asks for coalescing
         "attention_seconds": 0.0,  # every turn pinged, unless a test asks otherwise
+        # The expert always answers (a loaded test machine is slow), so its games and hints are exact; a test
+        # of its budget sets its own.
+        "expert_seconds": 10.0,
         "threads": False,  # games play in the channel unless a test asks for threads
         "suit_emojis": False,  # message text keeps unicode suits unless a test asks for the application's
     }

@@ -123,7 +123,7 @@ def test_unknown_level_is_refused() -> None:
     state, _ = D.start("lv", 3)
     view = D.view(state, D.waiting_for(state)[0])
     with pytest.raises(UnknownLevel):
-        ai.choose(view, random.Random(0), "expert")  # type: ignore[arg-type]
+        ai.choose(view, random.Random(0), "grandmaster")  # type: ignore[arg-type]
 
 
 def test_the_view_shows_the_table_options_and_the_whole_ace_pile() -> None:

@@ -13,8 +13,9 @@ from typing import Literal
 
 from bot.rules.errors import Phrase, RulesError, Typed
 
-Level = Literal["easy", "normal", "hard"]
-LEVELS: tuple[Level, ...] = ("easy", "normal", "hard")
+Level = Literal["easy", "normal", "hard", "expert"]
+# Appended only: a bot seat's id carries its level's place here (bot.games.seats), in stored games too.
+LEVELS: tuple[Level, ...] = ("easy", "normal", "hard", "expert")
 DEFAULT_LEVEL: Level = "normal"
 NAME_QUOTE = 20  # the most of an unknown level's text quoted back
 

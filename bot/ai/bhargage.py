@@ -16,6 +16,7 @@ import random
 from collections.abc import Sequence
 
 from bot.ai import Level, checked
+from bot.ai import bhargage_expert as expert
 from bot.ai.bhargage_cards import NCARDS, VAL
 from bot.ai.bhargage_discard import DiscardLine, Unseen, discard_table, pegging
 from bot.ai.bhargage_play import PlayAdvice, best_of, evaluate, play_advice
@@ -71,6 +72,10 @@ def choose(view: bh.SeatView, rng: random.Random, level: Level = "hard") -> bh.A
         raise ValueError("This seat has nothing to do now.")
     if len(view.legal) == 1:
         return view.legal[0]
+    if level == "expert":
+        weighed = expert.choose(view, rng)
+        if weighed is not None:
+            return weighed
     if view.phase is bh.Phase.DISCARD:
         dealt = (*view.hand, *view.discard)
         if level == "easy":

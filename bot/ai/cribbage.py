@@ -21,6 +21,7 @@ import random
 from collections.abc import Sequence
 
 from bot.ai import Level, checked
+from bot.ai import cribbage_expert as expert
 from bot.ai.cribbage_discard import DiscardLine, crib_weight, discard_table, expected_show
 from bot.ai.cribbage_play import PlayAdvice, evaluate, play_advice
 from bot.rules import cribbage as cr
@@ -124,7 +125,10 @@ def choose(view: cr.SeatView, rng: random.Random, level: Level = "hard") -> cr.A
         plays = [a for a in view.legal if isinstance(a, cr.Play)]
         if level == "easy":
             return _easy_play(view, plays, rng)
-        best = evaluate(view, shallow=level == "normal")[0][1]
+        if level == "expert" and view.players == 2:
+            best = expert.play(view, rng)
+        else:
+            best = evaluate(view, shallow=level == "normal")[0][1]
         return next(a for a in plays if a.card == best)
     if view.phase is cr.Phase.CLAIM:
         return _claim(view, rng if level == "easy" else None)

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
 
 from bot.ai import Level, checked
+from bot.ai import deluxe_expert as expert
 from bot.ai.deluxe_hand import (
     DECK_DRAW,
+    Advice,
     Context,
-    Gift,
     context_of,
     gift_kind,
     hand_key,
@@ -45,20 +45,6 @@ def _discards(view: D.View) -> list[D.Discard]:
 
 def _take_options(view: D.View) -> list[D.TakeQueue]:
     return [a for a in view.legal if isinstance(a, D.TakeQueue)]
-
-
-@dataclass(frozen=True, slots=True)
-class Advice:
-    """One choice as the coach weighs it, best first: the action, the hard player's value for it, the melds
-    it lets the seat bind this turn (a draw: the best set the new hand binds; a bind: its meld) and, for a
-    discard, what it hands the next player."""
-
-    action: D.Action
-    value: float
-    binds: tuple[Meld, ...] = ()
-    taken: tuple[Card, ...] = ()  # a draw from the queue: the cards taken, top first
-    gift: Gift | None = None  # a discard: what it hands the next player
-    kept: tuple[Card, ...] = ()  # the hand it leaves (a draw: once its melds are bound, before the discard)
 
 
 def advise(view: D.View, *, explain: bool = True) -> list[Advice]:
@@ -217,4 +203,6 @@ def choose(view: D.View, rng: random.Random, level: Level = "hard") -> D.Action:
         return _choose_easy(view, rng)
     if lv == "normal":
         return _choose_normal(view, rng)
+    if lv == "expert":
+        return expert.choose(view, rng, advise(view, explain=False))
     return advise(view, explain=False)[0].action

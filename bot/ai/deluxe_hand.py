@@ -45,6 +45,24 @@ GIFT_NEAR = 1.0  # extra gift weight when the next seat holds 2 cards or fewer: 
 DECK_FULL = 140  # cards × card types a deck draw weighs in full (the likeliest types that meld with the hand)
 
 
+# What a discard hands whoever takes it from the queue.
+Gift = Literal["ace", "straight", "set", "little"]
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """One choice as the coach weighs it, best first: the action, the hard player's value for it, the melds
+    it lets the seat bind this turn (a draw: the best set the new hand binds; a bind: its meld) and, for a
+    discard, what it hands the next player. (Here, below the expert, which re-weighs the best of them.)"""
+
+    action: D.Action
+    value: float
+    binds: tuple[Meld, ...] = ()
+    taken: tuple[Card, ...] = ()  # a draw from the queue: the cards taken, top first
+    gift: Gift | None = None  # a discard: what it hands the next player
+    kept: tuple[Card, ...] = ()  # the hand it leaves (a draw: once its melds are bound, before the discard)
+
+
 # --- per-decision context -----------------------------------------------------------------------------------
 
 
@@ -302,9 +320,6 @@ def hold_value(ctx: Context, hand: Sequence[Card]) -> float:
     value = -ctx.end_risk * points_of(hand) - W_SIZE * len(hand) + W_POTENTIAL * potential(ctx, hand)
     ctx.eval_cache[key] = value
     return value
-
-
-Gift = Literal["ace", "straight", "set", "little"]
 
 
 def _opens_straight(ctx: Context, c: Card) -> bool:

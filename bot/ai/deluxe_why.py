@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.ai.deluxe import Advice, unlocks
+from bot.ai.deluxe import unlocks
 from bot.ai.deluxe_hand import (
     W_POTENTIAL,
+    Advice,
     Context,
     _ace_value,
     context_of,

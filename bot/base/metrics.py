@@ -158,6 +158,26 @@ DRAWING_REPLACED = Counter(
     registry=REGISTRY,
 )
 
+# ---------------------------------------------------------------------------------------- thinking
+
+EXPERT_SECONDS = Histogram(
+    "tavern_expert_seconds",  # i18n: not text (the help below is for operators)
+    "How long a move of an expert computer player waited for its thinking process (its budget caps it).",
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 5.0),
+    registry=REGISTRY,
+)
+EXPERT_FELL_BACK = Counter(
+    "tavern_expert_fell_back",  # i18n: not text (the help below is for operators)
+    "Moves of an expert computer player that had no answer within its budget: the hard choice went.",
+    registry=REGISTRY,
+)
+THINKING_REPLACED = Counter(
+    "tavern_thinking_replaced",  # i18n: not text (the help below is for operators)
+    "Thinking processes killed and replaced, by why: hung or stopped.",
+    ["why"],
+    registry=REGISTRY,
+)
+
 # ------------------------------------------------------------------------------------- known labels
 #
 # Every counter exists at 0 from the start with each label value known beforehand (docs/METRICS.md names
@@ -199,6 +219,7 @@ zero(RATE_LIMITED, RATE_SCOPES, RATE_ENDPOINTS)
 zero(PICTURES, PICTURE_SOURCES)
 zero(DRAWING_FAILURES, DRAWING_REASONS)
 zero(DRAWING_REPLACED, REPLACED_WHY)
+zero(THINKING_REPLACED, REPLACED_WHY)
 
 # Children whose labels are known here, bound once: the hot paths skip the label lookup.
 PICTURE_FROM_CACHE = PICTURES.labels("cache")

@@ -38,6 +38,7 @@ from bot.services.lobbies import LobbyService
 from bot.services.preferences import Preferences
 from bot.services.server_settings import ServerSettings
 from bot.services.tables import TableService
+from bot.services.thinking import THINKING
 from bot.settings import Settings
 from bot.store import Store, open_store, redacted
 
@@ -300,8 +301,8 @@ class TavernBot(commands.AutoShardedBot):
 
     async def health_beat(self) -> health.Beat:
         """Check the gateway, run a trivial query (a missing bot_state key) against the database, and call
-        the drawing process (replaced there if it hung). The file is readable by anyone on the machine: the
-        detail is scrubbed like a log line."""
+        the drawing and thinking processes (replaced there if one hung). The file is readable by anyone on
+        the machine: the detail is scrubbed like a log line."""
         try:
             await asyncio.wait_for(self.store.get_state("health_probe"), DB_CHECK_SECONDS)
             database, detail = True, ""
@@ -309,8 +310,8 @@ class TavernBot(commands.AutoShardedBot):
             database, detail = False, f"no answer within {DB_CHECK_SECONDS:.0f} s"  # i18n: not text
         except Exception as err:
             database, detail = False, redact(f"{err.__class__.__name__}: {err}", self.settings.secrets)
-        pictures = await drawing.DRAWING.check()
-        return health.Beat(time.time(), self.gateway_ok(), database, detail, drawing=pictures)
+        workers = "; ".join(note for note in (await drawing.DRAWING.check(), await THINKING.check()) if note)
+        return health.Beat(time.time(), self.gateway_ok(), database, detail, drawing=workers)
 
     async def _heartbeat_loop(self) -> None:
         path = self.settings.heartbeat_path

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar, Protocol
 
 from bot.ai import LEVELS, Level
@@ -119,7 +120,7 @@ class Move:
 class ComputerPlayer(Protocol):
     """A game's computer player (``bot.ai.bhargage``, ``bot.ai.deluxe``): an action from a seat's view."""
 
-    def choose(self, view: Any, rng: random.Random, level: Level, /) -> Any: ...
+    def choose(self, view: Any, rng: random.Random, level: Level = ...) -> Any: ...
 
 
 class GameAdapter:
@@ -284,6 +285,20 @@ class GameAdapter:
         if self.ai is None:
             raise TypeError(f"{self.name} has no computer player")
         return self.ai.choose(self.rules.view(table.state, seat), rng, level)
+
+    @staticmethod
+    def coach_seed(table: Table, seat: int) -> str:
+        """The seed of the expert's weighing for the coach at this decision (the same each time)."""
+        return f"{table.seed}:{table.seq}:{seat}:coach"
+
+    def thinker(self, table: Table, seat: int, level: Level) -> tuple[Callable[..., Any], Any] | None:
+        """``(choose, view)`` when the bot at ``seat`` thinks in the thinking process (an expert, while a
+        person plays on; ``bot.services.thinking``): ``choose(view, rng)`` is the expert's, a module's
+        function bound to its level, so it goes to the process by name; the view is the seat's, a copy.
+        None: :meth:`bot_action` decides."""
+        if level != "expert" or self.ai is None or self.people_gone(table):
+            return None
+        return partial(self.ai.choose, level="expert"), self.rules.view(table.state, seat)
 
     def forced(self, table: Table, prefs: Callable[[int], Prefs]) -> tuple[int, Any] | None:
         """(seat, action) when the person the game waits for has one possible answer: it is made for them at

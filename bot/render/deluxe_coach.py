@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.ai.deluxe import Advice
+from bot.ai.deluxe_hand import Advice
 from bot.ai.deluxe_why import DiscardWhy, Explained, Race, Safety
 from bot.base.i18n import both, t, tn
 from bot.base.panel import Pick

@@ -5,9 +5,9 @@ event loop stuck. So the running bot writes a small JSON file every ``HEARTBEAT_
 whether the gateway is connected, whether a trivial database query answered) and the health check — a
 separate, short-lived process, ``python -m bot.healthcheck`` (or ``python -m bot health``) — reads it: healthy
 only if the file is fresh and both checks passed. A stuck loop stops writing, so staleness covers it too. The
-file also says when the drawing process was replaced lately (it hung or died; ``bot.services.drawing``): the
-bot healed itself and plays on, with pictures again, so that is said on the healthy line rather than making
-the bot unhealthy.
+file also says when a worker process — the drawing or the thinking one (``bot.services.workers``) — was
+replaced lately (it hung or died): the bot healed itself and plays on, with pictures and experts again, so
+that is said on the healthy line rather than making the bot unhealthy. Its key is still ``drawing``.
 
 The health check runs every 30 s in every container, so this module imports only ``json``, ``os`` and
 ``time`` (no ``dataclasses``, ``typing`` or ``pathlib`` at run time): it is the reading side's whole cost.
@@ -29,7 +29,7 @@ MAX_AGE = 60.0
 
 class Beat:
     """One heartbeat: Unix time written, the two checks, why a check failed (never a secret), and what the
-    drawing process went through lately ("" when nothing)."""
+    worker processes went through lately ("" when nothing; the drawing one's first)."""
 
     __slots__ = ("at", "database", "detail", "drawing", "gateway")
 

@@ -7,12 +7,15 @@ import asyncio
 import logging
 import random
 from collections.abc import Callable
+from typing import Any
 
+from bot.ai import Level
 from bot.edge.table.host import Host
 from bot.edge.table.publisher import Publisher
 from bot.games import Move, Prefs, Table
 from bot.games.seats import level_of
 from bot.services import session
+from bot.services.thinking import THINKING
 
 log = logging.getLogger("tavern.controller")
 
@@ -66,7 +69,8 @@ class ComputerPlayers:
             )
 
     async def _play_out(self, table_id: int) -> None:
-        """A bot's decision runs in a worker thread so the event loop never waits on it."""
+        """The table's bots move one at a time, each after a natural pause; the event loop never waits on a
+        decision (``_decide``)."""
         mover: int | None = None
         table = await self.host.tables.get(table_id)
         while True:
@@ -88,8 +92,21 @@ class ComputerPlayers:
                 else:
                     assert seat is not None
                     mover = seat
-                    rng = random.Random(f"{table.seed}:{table.seq}:{seat}")
-                    level = level_of(table.user_ids[seat])
-                    action = await asyncio.to_thread(table.adapter.bot_action, table, seat, rng, level)
+                    action = await self._decide(table, seat, level_of(table.user_ids[seat]))
                 played = await session.play(self.ledger, table, seat, Move(action, ""))
                 await self.publisher.publish(table, played.events, told_before=played.told)
+
+    async def _decide(self, table: Table, seat: int, level: Level) -> Any:
+        """The bot's action, decided off the event loop: an expert's in the thinking process within
+        ``expert_seconds`` (the hard player's choice when it has no answer by then), any other level's in a
+        worker thread. Seeded by the table's seed and move number, so a game replays alike."""
+        seed = f"{table.seed}:{table.seq}:{seat}"
+        adapter = table.adapter
+        asked = adapter.thinker(table, seat, level)
+        if asked is not None:
+            choose, view = asked
+            thought = await THINKING.decide(choose, view, seed, self.host.settings.expert_seconds)
+            if thought.action is not None and thought.action in view.legal:
+                return thought.action
+            level = "hard"
+        return await asyncio.to_thread(adapter.bot_action, table, seat, random.Random(seed), level)
