@@ -16,17 +16,19 @@ from __future__ import annotations
 import argparse
 import io
 import random
+import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from statistics import median, quantiles
 from typing import Any
 
 from bot import play
-from bot.base.i18n import speaking
+from bot.base.i18n import number, speaking
 from bot.games import GAMES, Aside, Move
 from bot.play_menu import numbers_of
+from bot.settings import EXPERT_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "docs" / "transcripts"
@@ -38,6 +40,8 @@ GAMES_PLAYED: dict[str, tuple[str, dict[str, Any], int, int]] = {
     "deluxe": ("deluxe", {"target": 20}, 2, 7),
 }
 ANSWERS = 3000  # a game that asks more than this has gone wrong
+THOUGHT = "-# 🧠"  # how the line of a hint from the expert's weighing starts (``bot.render.hints``)
+SECONDS = re.compile(r"\d+[.,]\d s")  # the seconds it thought, as the line writes them
 PLAY_PHASES = {"play"}  # what Bhargage and Cribbage call the play, by their engines' phase values
 
 
@@ -56,22 +60,32 @@ class Played:
 
 class Coached(play.Terminal):
     """The terminal, remembering each hint, what its first option's numbers are, and the move typing them
-    made beside the hard computer player's choice."""
+    made beside the coach's choice: the expert's where the hint is its weighing, else the hard player's.
+    The expert is always waited for, and the seconds it thought are written as its budget's: a transcript
+    is the same on any machine."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.expert_seconds = 60.0
         self.hints: list[str] = []
         self.advised: list[int] | None = None
         self.expected: Any = None
         self.followed: list[tuple[Any, Any]] = []
 
     def show_aside(self, aside: Aside) -> None:
+        *lines, last = aside.panel.content.split("\n")
+        expert = last.startswith(THOUGHT)
+        if expert:
+            last = SECONDS.sub(number(EXPERT_SECONDS, 1) + " s", last)
+            aside = replace(aside, panel=replace(aside.panel, content="\n".join([*lines, last])))
         super().show_aside(aside)
         self.hints.append(aside.panel.content)
         first = next(iter(aside.picks), None)
         self.advised = numbers_of(first[1], self.choices) if first else None
         view = self.adapter.rules.view(self.table.state, play.HUMAN)
-        self.expected = self.adapter.ai.choose(view, random.Random(0), "hard") if self.adapter.ai else None
+        rng = random.Random(self.adapter.coach_seed(self.table, play.HUMAN) if expert else 0)
+        ai = self.adapter.ai
+        self.expected = ai.choose(view, rng, "expert" if expert else "hard") if ai else None
 
     async def move(self, move: Move) -> None:
         if self.expected is not None:

@@ -36,6 +36,7 @@ from bot.play_menu import Choice, by_name, numbered, numbers_of, parse_numbers, 
 from bot.render.refusals import said
 from bot.rules.errors import RulesError, UnknownCard
 from bot.services import session
+from bot.settings import EXPERT_SECONDS
 
 HUMAN = 0  # the human's seat; the computer players take the seats after it
 HUMAN_ID = 1  # a person's id (bot seats have negative ids, as on Discord)
@@ -68,6 +69,7 @@ class Terminal:
         prefs: Prefs = DEFAULT_PREFS,
     ) -> None:
         self.adapter: GameAdapter = GAMES[game]
+        self.expert_seconds = EXPERT_SECONDS  # the most a hint waits for the expert's weighing
         self.prefs = prefs  # the flags: which clicks that decide nothing are made for the player
         self.level = level
         self.rng = random.Random(seed)
@@ -360,7 +362,7 @@ class Terminal:
             if isinstance(outcome, session.ShowHand):
                 return True
             if isinstance(outcome, Aside):
-                self.show_aside(outcome)
+                self.show_aside(await session.coached(outcome, self.expert_seconds))
                 return False
             if isinstance(outcome, Panel):
                 self.panel = outcome

@@ -11,10 +11,10 @@ import random
 from typing import Any
 
 from bot.ai import cribbage as ai
-from bot.ai import cribbage_why as why
+from bot.ai import cribbage_expert as expert
 from bot.edge.app import TavernBot
 from bot.games import Table
-from bot.render import cribbage_coach as coach
+from bot.games.cribbage import expert_play_hint
 from bot.render.cribbage_words import cards_short, short, show_count
 from bot.render.words import capital
 from bot.rules import cribbage as C
@@ -351,9 +351,12 @@ async def test_a_human_against_the_bot_with_the_coach_and_a_lurch(
                 hard = ai.choose(view, random.Random(0), "hard")
                 assert isinstance(hard, C.LayAway) and set(hard.cards) == set(best.laid)
             else:
-                advice = ai.play_advice(view)
-                assert advice is not None and said.content.startswith(f"💡 Play **{short(advice.card)}**")
-                assert said.content == coach.play_hint(advice, why.play_why(view, advice), state.count).text
+                # Two-handed, the coach gives the expert's weighing (thought in the thinking process).
+                weighing = expert.weigh(view, random.Random(table.adapter.coach_seed(table, 0)))
+                assert said.content.startswith(f"💡 Play **{short(weighing.card)}**"), said.content
+                *lines, last = said.content.splitlines()
+                assert lines == expert_play_hint(view, weighing, 0.3).panel.content.splitlines()[:-1]
+                assert last.startswith("-# 🧠 The expert's weighing: it thought for ")
             hinted.add(state.phase)
         await players.move()
     assert hinted == {C.Phase.DISCARD, C.Phase.PLAY}

@@ -139,8 +139,9 @@ def _next_player(view: cr.SeatView) -> int | None:
     return None
 
 
-def play_why(view: cr.SeatView, advice: PlayAdvice) -> PlayWhy:
-    """The facts the play hint names for the hard player's card."""
+def play_why(view: cr.SeatView, advice: PlayAdvice, points_best: Card | None = None) -> PlayWhy:
+    """The facts the play hint names for the advised card; ``points_best``: the card the same player would
+    choose for points alone (None: the hard player's, searched here)."""
     card = advice.card
     plays = [a.card for a in view.legal if isinstance(a, cr.Play)]
     pile = [c for _, c in view.pile]
@@ -153,7 +154,7 @@ def play_why(view: cr.SeatView, advice: PlayAdvice) -> PlayWhy:
     race = race_of(view)
     points_pick: Card | None = None
     if min(view.target - s for s in view.scores) <= _SEARCH_NEAR:
-        best = evaluate(view, score_aware=False)[0][1]
+        best = points_best or evaluate(view, score_aware=False)[0][1]
         if best.rank != card.rank:
             points_pick = best
             race = race_of(view, _SEARCH_NEAR)

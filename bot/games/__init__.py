@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator, Mapping
 
-from bot.games.answers import Announcement, Aside, Click, clip
+from bot.games.answers import Announcement, Aside, Click, Consult, clip
 from bot.games.lobby import Lobby
 from bot.games.meta import INTERACTIONS, REST, TableMeta
 from bot.games.prefs import Prefs
@@ -44,6 +44,7 @@ __all__ = [
     "Announcement",
     "Aside",
     "Click",
+    "Consult",
     "GameAdapter",
     "LazyGames",
     "Lobby",

@@ -4,8 +4,10 @@ an :class:`Aside` for the clicker alone, and the :class:`Announcement` of a move
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.base.panel import Control, Panel, Pick, Picture
 from bot.games.prefs import DEFAULT, Prefs
@@ -25,13 +27,28 @@ class Click:
 
 
 @dataclass(frozen=True)
+class Consult:
+    """The expert's weighing a hint would rather give: ``weigh(view, rng)`` — a module's function, so it
+    goes to the thinking process by name — on the seat's ``view``, seeded by ``seed``; ``finish(weighing,
+    seconds)`` is the hint that tells it (and how long the expert thought)."""
+
+    weigh: Callable[[Any, random.Random], Any]
+    view: Any
+    seed: str
+    finish: Callable[[Any, float], Aside]
+
+
+@dataclass(frozen=True)
 class Aside:
     """A private answer to a click that changes nothing (a hint): shown to the clicker only, while the
     clicked panel stays as it is. ``picks`` says which of its content's lines (by index) speak of an option
-    of that panel, and which: the terminal gives those lines the option's numbers."""
+    of that panel, and which: the terminal gives those lines the option's numbers. ``consult``: the expert's
+    weighing to ask for first (``bot.services.session.coached``); this aside is the hard player's, the
+    answer when the expert has none within its budget."""
 
     panel: Panel
     picks: tuple[tuple[int, Pick], ...] = ()
+    consult: Consult | None = None
 
 
 @dataclass

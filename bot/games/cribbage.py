@@ -6,23 +6,40 @@ player's live panel (:mod:`.cribbage_panel`), the board and the calls in the cha
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from bot.ai import cribbage as computer
+from bot.ai import cribbage_expert as expert
 from bot.ai import cribbage_why as why
+from bot.ai.cribbage import PlayAdvice
 from bot.base.i18n import Msg, both, t, tn
 from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
-from bot.games import Announcement, Aside, Click, GameAdapter, Lobby, Move, Prefs, StaleAction, Table, clip
+from bot.games import (
+    Announcement,
+    Aside,
+    Click,
+    Consult,
+    GameAdapter,
+    Lobby,
+    Move,
+    Prefs,
+    StaleAction,
+    Table,
+    clip,
+)
 from bot.games import cribbage_panel as P
 from bot.render import cribbage as render
 from bot.render import cribbage_coach as coach
 from bot.render import cribbage_scenes as scenes
 from bot.render import picture
 from bot.render.cribbage_words import label, read_card, score_line, short, side_name
+from bot.render.hints import thought_line
 from bot.render.typed import typed_cards
 from bot.rules import cribbage as C
 from bot.rules import pack52
+from bot.rules.cribbage_scoring import peg_items
 from bot.rules.pack52 import Card
 
 
@@ -142,7 +159,11 @@ class Cribbage(GameAdapter):
             advice = computer.play_advice(view)
             if advice is not None:
                 said = coach.play_hint(advice, why.play_why(view, advice), state.count)
-                return Aside(Panel(content=said.text), picks=tuple(said.picks))
+                consult = None
+                if state.players == 2:  # the expert plays two-handed games
+                    seed = self.coach_seed(table, seat)
+                    consult = Consult(expert.weigh, view, seed, partial(expert_play_hint, view))
+                return Aside(Panel(content=said.text), picks=tuple(said.picks), consult=consult)
         raise UserFacingError("cribbage.hint.none")
 
     def click(self, table: Table, seat: int, click: Click) -> Move | Panel | Aside:
@@ -380,3 +401,20 @@ def discard_answer(cards_text: str, *, players: int, dealer: bool) -> str:
         raise UserFacingError("cribbage.calc.dealt-cards", need=need, gave=len(dealt))
     lines = computer.discard_table(dealt, players=players, dealer=dealer)
     return coach.discard_text(lines, dealt, ours=dealer, players=players, limit=len(lines))
+
+
+def expert_play_hint(view: C.SeatView, weighing: expert.Weighing, seconds: float) -> Aside:
+    """The coach's word in the play from the expert's weighing: its card and why, as the hard player's is
+    told, and how long it thought over the opponent's likely hands."""
+    points = dict(weighing.points)
+    card = weighing.card
+    pile = [c for _, c in view.pile]
+    others = sorted(
+        ((a.card, points[a.card.rank]) for a in view.legal if isinstance(a, C.Play) and a.card != card),
+        key=lambda cv: -cv[1],
+    )
+    advice = PlayAdvice(card, peg_items([*pile, card]), points[card.rank], tuple(others))
+    by_points = max((card, *(c for c, _ in others)), key=lambda c: (round(points[c.rank], 9), c.value))
+    said = coach.play_hint(advice, why.play_why(view, advice, by_points), view.count)
+    said.add(thought_line(seconds))
+    return Aside(Panel(content=said.text), picks=tuple(said.picks))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.base.i18n import t, tn
+from bot.base.i18n import number, t, tn
 from bot.base.panel import Pick
 
 BULLET = "• "
@@ -65,3 +65,8 @@ def odds(chance: float) -> str:
         return t("general.odds.sure")
     k, n = min(_FRACTIONS, key=lambda f: abs(f[0] / f[1] - chance))
     return t("general.odds.about", k=k, n=n)
+
+
+def thought_line(seconds: float) -> str:
+    """The last line of a hint from the expert's weighing: whose it is and how long it thought."""
+    return "-# " + t("general.coach.expert", seconds=number(max(seconds, 0.1), 1))

@@ -13,10 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from bot.base.i18n import speaking
+from bot.base.i18n import speaking, t
 from bot.base.panel import Panel
 from bot.games import Announcement, Aside, Click, Move, StaleAction, Table, TableMeta
 from bot.services.tables import TableService
+from bot.services.thinking import THINKING
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,19 @@ def outcome(table: Table, seat: int, click: Click) -> Outcome:
     if click.verb == "resign":
         return resign_move(table, seat)
     return table.adapter.click(table, seat, click)
+
+
+async def coached(aside: Aside, seconds: float) -> Aside:
+    """A hint as the coach gives it: the expert's weighing when the aside asks for one and it comes within
+    ``seconds`` (the expert's budget), else the hard player's — the aside itself, saying so."""
+    consult = aside.consult
+    if consult is None:
+        return aside
+    thought = await THINKING.decide(consult.weigh, consult.view, consult.seed, seconds)
+    if thought.action is not None:
+        return consult.finish(thought.action, thought.seconds)
+    said = f"{aside.panel.content}\n-# {t('general.coach.hard-weighing')}"
+    return replace(aside, panel=replace(aside.panel, content=said), consult=None)
 
 
 def stale(table: Table, seat: int, move: Move) -> bool:

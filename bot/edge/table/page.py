@@ -65,7 +65,7 @@ class PagePresses:
         if isinstance(outcome, session.ShowHand):
             await answer.panel(table, seat, table.adapter.seat_panel(table, seat))
         elif isinstance(outcome, Aside):
-            await answer.aside(outcome.panel)
+            await answer.aside((await session.coached(outcome, self.host.settings.expert_seconds)).panel)
         elif isinstance(outcome, Panel):
             await answer.panel(table, seat, outcome)
         else:

@@ -56,7 +56,8 @@ class Presses:
         if isinstance(outcome, session.ShowHand):
             await self.panels.ephemeral(interaction, table, seat, table.adapter.private_panel(table, seat))
         elif isinstance(outcome, Aside):
-            await delivery.send_ephemeral(interaction, outcome.panel, table.id)
+            aside = await session.coached(outcome, self.host.settings.expert_seconds)
+            await delivery.send_ephemeral(interaction, aside.panel, table.id)
         elif isinstance(outcome, Panel) and not private(interaction):
             await delivery.send_ephemeral(interaction, outcome, table.id)  # never a hand in the channel
         elif isinstance(outcome, Panel):
