@@ -91,7 +91,7 @@ def test_no_advice_outside_the_play() -> None:
     assert ai.play_advice(bh.view(state, 0)) is None
 
 
-def _play_view(hand: str, pile: list[tuple[int, str]], scores: tuple[int, int] = (10, 10)) -> bh.SeatView:
+def play_view(hand: str, pile: list[tuple[int, str]], scores: tuple[int, int] = (10, 10)) -> bh.SeatView:
     """A hand-made play position for seat 0 (the engine never needs to reach it)."""
     mine = tuple(card(x) for x in hand.split(","))
     played = tuple((s, card(x)) for s, x in pile)
@@ -121,7 +121,7 @@ def _play_view(hand: str, pile: list[tuple[int, str]], scores: tuple[int, int] =
 
 def test_takes_the_eleven_and_the_pair() -> None:
     # count 6 after the opponent's Discovery: the Forest makes 11 and pairs the Discovery's 5
-    view = _play_view("forest,penitent,pact", [(0, "ace-moons"), (1, "discovery")])
+    view = play_view("forest,penitent,pact", [(0, "ace-moons"), (1, "discovery")])
     advice = ai.play_advice(view)
     assert advice is not None
     assert advice.card == card("forest")
@@ -131,7 +131,7 @@ def test_takes_the_eleven_and_the_pair() -> None:
 
 def test_pegs_out_when_it_can() -> None:
     # 2 points win the game: the 11 is taken even if something else looks better in the long run
-    view = _play_view("forest,penitent", [(0, "ace-moons"), (1, "discovery")], scores=(119, 100))
+    view = play_view("forest,penitent", [(0, "ace-moons"), (1, "discovery")], scores=(119, 100))
     choice = ai.choose(view, random.Random(0), "hard")
     assert isinstance(choice, bh.Play)
     assert choice.card == card("forest")
@@ -205,8 +205,8 @@ def test_defends_when_the_opponent_is_close() -> None:
     # of a game. When the opponent needs only 2 it plays the Mountain instead: at 12 only the Battle (a pair)
     # scores at once, and the search finds the opponent's chance to peg out over the rest of the count lower.
     cards, pile = "sailor,savage,mountain", [(1, "diplomat")]
-    early = ai.play_advice(_play_view(cards, pile))
-    late = ai.play_advice(_play_view(cards, pile, scores=(10, 119)))
+    early = ai.play_advice(play_view(cards, pile))
+    late = ai.play_advice(play_view(cards, pile, scores=(10, 119)))
     assert early is not None and late is not None
     assert early.card == card("savage")
     assert late.card == card("mountain")
@@ -239,7 +239,7 @@ def test_the_play_weighs_in_the_discard() -> None:
 def test_the_opponent_hand_is_weighted_by_what_it_would_keep() -> None:
     # A non-dealer opponent lays the Excuse away almost always: its chance of holding it is far below a
     # uniform guess, and the chances over the unseen cards add up to its hand size.
-    view = dataclasses.replace(_play_view("forest,penitent,pact", []), dealer=0)
+    view = dataclasses.replace(play_view("forest,penitent,pact", []), dealer=0)
     search = bhargage_play._root(view).search
     scale = search.scale(3, ())
     chances = {c: min(1.0, search.w[c] * scale) for c in search.base}

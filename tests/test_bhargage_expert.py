@@ -12,6 +12,7 @@ from bot.ai.bhargage import choose as level_choose
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import count_hand, shortage
 from bot.rules.decktet import ALL_CARDS, card
+from tests.test_ai_bhargage import play_view
 
 
 @pytest.mark.parametrize(("target", "sequences"), [(41, False), (61, True), (121, False)])
@@ -63,35 +64,9 @@ def test_win_chance_is_a_chance_seen_from_both_seats() -> None:
     assert expert.win_chance(1, 1, False) > 0.95
 
 
-def _play_view(hand: str, pile: list[tuple[int, str]], scores: tuple[int, int]) -> bh.SeatView:
-    mine = tuple(card(x) for x in hand.split(","))
-    played = tuple((s, card(x)) for s, x in pile)
-    count = sum(c.value for _, c in played)
-    return bh.SeatView(
-        seat=0,
-        phase=bh.Phase.PLAY,
-        hand_no=3,
-        dealer=1,
-        scores=scores,
-        target=121,
-        sequences=False,
-        hand=mine,
-        discard=(card("sea"), card("end")),
-        opponent_hand_size=3 - sum(1 for s, _ in played if s == 1),
-        discarded=(True, True),
-        bhargage_size=4,
-        up=card("calamity"),
-        pile=played,
-        count=count,
-        to_move=0,
-        gone=(False, False),
-        legal=tuple(bh.Play(0, c) for c in mine if c.value + count <= 23),
-    )
-
-
 def test_pegs_out_when_it_can() -> None:
     # 2 points win: the Forest makes 11 on the count of 6 and ends the game before the dealer's turn
-    view = _play_view("forest,penitent", [(0, "ace-moons"), (1, "discovery")], scores=(119, 118))
+    view = play_view("forest,penitent", [(0, "ace-moons"), (1, "discovery")], scores=(119, 118))
     for seed in range(5):
         choice = expert.choose(view, random.Random(seed))
         assert isinstance(choice, bh.Play)

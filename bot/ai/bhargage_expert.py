@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import cache, lru_cache
+from functools import cache
 
-from bot.ai.bhargage_cards import KEPT, LIMIT, MASK, NCARDS, PERS, RANK, VAL
+from bot.ai.bhargage_cards import KEPT, LIMIT, NCARDS, PERS, RANK, VAL
 from bot.ai.bhargage_discard import DiscardLine, Unseen, discard_table
-from bot.ai.bhargage_play import best_of, evaluate
+from bot.ai.bhargage_play import Pile, best_of, evaluate, peg_step
 from bot.rules import bhargage as bh
-from bot.rules.bhargage_scoring import FULL_MASK, play_run
 
 __all__ = ["WORK", "choose", "warm", "win_chance"]
 
@@ -118,38 +117,10 @@ def _show(cards: Sequence[int], friends: bool, seq: bool) -> tuple[int, int]:
     return num, short
 
 
-# A pile state: count, last rank, how many equal ranks end the pile, suit chain (see bhargage_play), ranks.
-Pile = tuple[int, int, int, tuple[int, ...], tuple[int, ...]]
-
-
-def _peg(pile: Pile, c: int, seq: bool) -> tuple[Pile, int]:
-    """Card c played on the pile: the new pile and its points (R8, R12); 1000 for six of a rank (Game!)."""
-    count, lr, rl, chain, ranks = pile
-    nc = count + VAL[c]
-    p = 2 if nc == 11 else 3 if nc == LIMIT else 0
-    r = RANK[c]
-    if r == lr:
-        rl += 1
-        p += 1000 if rl >= 6 else rl * (rl - 1)
-    else:
-        lr, rl = r, 1
-    m = MASK[c]
-    if FULL_MASK ^ m in chain:
-        p += 6
-    chain = (0, *[s | m for s in chain if not s & m])
-    if seq:
-        ranks = (*ranks, r)[-13:]
-        p += _play_run(ranks)
-    return (nc, lr, rl, chain, ranks), p
-
-
-_play_run = lru_cache(maxsize=1 << 16)(play_run)
-
-
 def _pile_of(cards: Sequence[int]) -> Pile:
     pile: Pile = (0, -1, 0, (0,), ())
     for c in cards:
-        pile, _ = _peg(pile, c, False)
+        pile, _ = peg_step(pile, c, False)
     count, lr, rl, chain, _ = pile
     return count, lr, rl, chain, tuple(RANK[c] for c in cards)[-13:]
 
@@ -221,7 +192,7 @@ class _Deal:
             return self.after_play(mine, theirs)
         best = -1.0 if my_turn else 2.0
         for c in cards:
-            after, p = _peg(pile, c, self.seq)
+            after, p = peg_step(pile, c, self.seq)
             if my_turn:
                 if p >= mine:
                     return 1.0
@@ -381,7 +352,7 @@ def _play(view: bh.SeatView, rng: random.Random, work: int) -> bh.Action:
         steps = _steps(dealer_me, my_kept, (*their_played, *theirs_hand), (*my_thrown, *thrown), up, seq)
         deal = _Deal(steps, dealer_me, seq)
         for c in cards:
-            after, p = _peg(pile0, c, seq)
+            after, p = peg_step(pile0, c, seq)
             if p >= mine0:
                 totals[c] += 1.0
                 continue

@@ -90,21 +90,7 @@ class _Search:
         self, count: int, lr: int, rl: int, chain: tuple[int, ...], ranks: tuple[int, ...], c: int
     ) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...], int]:
         """Play card c: the new pile state and the points it scores (R8, R12)."""
-        nc = count + VAL[c]
-        p = 2 if nc == 11 else 3 if nc == 23 else 0
-        r = RANK[c]
-        if r == lr:
-            rl += 1
-            p += 1000 if rl >= 6 else rl * (rl - 1)
-        else:
-            lr, rl = r, 1
-        m = MASK[c]
-        if FULL_MASK ^ m in chain:
-            p += 6
-        chain = (0, *[s | m for s in chain if not s & m])
-        if self.seq:
-            ranks = (*ranks, r)
-            p += _play_run(ranks)
+        (nc, lr, rl, chain, ranks), p = peg_step((count, lr, rl, chain, ranks), c, self.seq)
         return nc, lr, rl, chain, ranks, p
 
     def reply(
@@ -267,6 +253,31 @@ def _spread(vals: list[tuple[float, float]]) -> tuple[float, float]:
 
 # R12 in the play, cached: the search asks again and again for the same few rank sequences.
 _play_run = lru_cache(maxsize=1 << 16)(play_run)
+
+# A pile state: count, last rank, how many equal ranks end the pile, suit chain (see _Search), ranks for runs.
+Pile = tuple[int, int, int, tuple[int, ...], tuple[int, ...]]
+
+
+def peg_step(pile: Pile, c: int, seq: bool) -> tuple[Pile, int]:
+    """Card c played on the pile: the new pile and its points (R8, R12); 1000 for six of a rank (Game!). The
+    ranks for runs keep the last 13: no run is longer."""
+    count, lr, rl, chain, ranks = pile
+    nc = count + VAL[c]
+    p = 2 if nc == 11 else 3 if nc == LIMIT else 0
+    r = RANK[c]
+    if r == lr:
+        rl += 1
+        p += 1000 if rl >= 6 else rl * (rl - 1)
+    else:
+        lr, rl = r, 1
+    m = MASK[c]
+    if FULL_MASK ^ m in chain:
+        p += 6
+    chain = (0, *[s | m for s in chain if not s & m])
+    if seq:
+        ranks = (*ranks, r)[-13:]
+        p += _play_run(ranks)
+    return (nc, lr, rl, chain, ranks), p
 
 
 @dataclass(slots=True)
