@@ -362,7 +362,7 @@ class Terminal:
             if isinstance(outcome, session.ShowHand):
                 return True
             if isinstance(outcome, Aside):
-                self.show_aside(await session.coached(outcome, self.expert_seconds))
+                self.show_aside(await session.coached(outcome, self.expert_seconds, hurry=False))
                 return False
             if isinstance(outcome, Panel):
                 self.panel = outcome

@@ -21,7 +21,7 @@ from bot.rules.bhargage_scoring import count_hand, peg_points
 from bot.rules.cribbage_scoring import peg_items, show_total
 from bot.rules.decktet import ALL_CARDS, card
 from bot.rules.pack52 import FULL_PACK, cards
-from tests.test_ai_bhargage import _play_view as bh_play_view
+from tests.test_ai_bhargage import play_view as bh_play_view
 from tests.test_ai_cribbage import _play_view as cr_play_view
 
 

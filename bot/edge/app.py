@@ -213,11 +213,19 @@ class TavernBot(commands.AutoShardedBot):
             await self.sync_commands(force=True)
             return
         self._heartbeat = asyncio.create_task(self._heartbeat_loop(), name="tavern-heartbeat")
-        self._warming = asyncio.create_task(drawing.DRAWING.start(), name="tavern-pictures")
+        self._warming = asyncio.create_task(self._start_workers(), name="tavern-workers")
         if self.settings.suit_emojis:  # in the background: connecting never waits on it
             self._emojis = asyncio.create_task(emojis.load_suit_emojis(self), name="tavern-emojis")
         if self.settings.first_shard:  # one process syncs for all
             await self.sync_commands()
+
+    async def _start_workers(self) -> None:
+        """Start the drawing process and, unless experts never think, the thinking one, in the background: a
+        first picture, expert move or hint then finds its process warm (a hint cannot wait for a start)."""
+        starts = [drawing.DRAWING.start()]
+        if self.settings.expert_seconds > 0:
+            starts.append(THINKING.start())
+        await asyncio.gather(*starts)
 
     async def _restore(self) -> None:
         """Restore the tables in the background (connecting does not wait), then start the timer, whose

@@ -18,6 +18,7 @@ from bot.base.panel import Panel
 from bot.games import Announcement, Aside, Click, Move, StaleAction, Table, TableMeta
 from bot.services.tables import TableService
 from bot.services.thinking import THINKING
+from bot.services.workers import START_SECONDS
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class ShowHand:
 
 
 Outcome = ShowHand | Aside | Panel | Move
+COACH_SECONDS = 1.0  # the most a hint waits for the expert's weighing, whatever its budget for a move
 
 
 def resign_move(table: Table, seat: int) -> Move:
@@ -44,13 +46,16 @@ def outcome(table: Table, seat: int, click: Click) -> Outcome:
     return table.adapter.click(table, seat, click)
 
 
-async def coached(aside: Aside, seconds: float) -> Aside:
+async def coached(aside: Aside, seconds: float, *, hurry: bool = True) -> Aside:
     """A hint as the coach gives it: the expert's weighing when the aside asks for one and it comes within
-    ``seconds`` (the expert's budget), else the hard player's — the aside itself, saying so."""
+    ``seconds`` (the expert's budget), else the hard player's — the aside itself, saying so. ``hurry``: an
+    interaction waits for the answer (Discord wants it within 3 s), so at most ``COACH_SECONDS`` and never
+    for the thinking process to start; the terminal is in no hurry."""
     consult = aside.consult
     if consult is None:
         return aside
-    thought = await THINKING.decide(consult.weigh, consult.view, consult.seed, seconds)
+    wait, start_wait = (min(seconds, COACH_SECONDS), 0.0) if hurry else (seconds, START_SECONDS)
+    thought = await THINKING.decide(consult.weigh, consult.view, consult.seed, wait, start_wait=start_wait)
     if thought.action is not None:
         return consult.finish(thought.action, thought.seconds)
     said = f"{aside.panel.content}\n-# {t('general.coach.hard-weighing')}"

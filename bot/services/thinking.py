@@ -57,13 +57,16 @@ class Thinking(WorkerProcess):
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__("thinking", HANG_SECONDS, metrics.THINKING_REPLACED, warm=_warm, clock=clock)
 
-    async def decide(self, weigh: Weigh, view: Any, seed: str, seconds: float) -> Thought:
+    async def decide(
+        self, weigh: Weigh, view: Any, seed: str, seconds: float, *, start_wait: float = START_SECONDS
+    ) -> Thought:
         """``weigh(view, Random(seed))`` — the expert's choice, or its weighing for the coach — waited for
-        at most ``seconds`` (0: not asked). A process not yet
-        up is started first and waited for: the first expert move after a start pays for it, not the rest."""
+        at most ``seconds`` (0: not asked). A process not yet up is started first and waited for up to
+        ``start_wait``: a move may wait for it (a first expert move after a start pays for it), a hint may
+        not."""
         if seconds > 0 and not self.ready():
             with contextlib.suppress(TimeoutError):  # a start that hangs: the call below finds it hung
-                await asyncio.wait_for(self.start(), START_SECONDS)
+                await asyncio.wait_for(asyncio.shield(self.start()), start_wait)
         start = time.perf_counter()
         action: Any = None
         if seconds > 0:
