@@ -1,9 +1,10 @@
 """Bhargage computer player and coach (RULES.md R1–R13).
 
-Three levels share one entry point, ``choose``. The hard player discards by the exact expected value of the
+Four levels share one entry point, ``choose``. The hard player discards by the exact expected value of the
 show plus a fitted estimate of the play to come (``discard_table``, also the coach's Hint) and pegs with a
 small expectimax over the cards it has not seen, each weighted by how often a player keeps it
-(``play_advice``, the coach's "why"). Everything is decided from the seat's view only.
+(``play_advice``, the coach's "why"). The expert re-weighs hard's choice by the chance to win over
+dealt-out unseen cards (:mod:`bot.ai.bhargage_expert`). Everything is decided from the seat's view only.
 
 Cards are handled as ``Card.index`` integers with small lookup tables, because a hard decision must take
 about a millisecond in pure Python.

@@ -1,6 +1,6 @@
 """Classic Cribbage computer player and coach (RULES.md C1–C9), for 2, 3 or 4 players.
 
-Three levels share one entry point, ``choose``. The hard player lays away by the exact expected show of the
+Four levels share one entry point, ``choose``. The hard player lays away by the exact expected show of the
 kept hand and of the crib (``discard_table``, also the coach's Hint) and plays by an expectimax over the
 cards it has not seen (``play_advice``, the coach's "why"). Everything is decided from the seat's view only.
 
@@ -9,9 +9,11 @@ cards it has not seen (``play_advice``, the coach's "why"). Everything is decide
 - normal: the hard lay-away; in the play it looks only one reply ahead.
 - hard: the table's first line; the play searches as deep as a fixed node budget allows (about a
   millisecond of Python; a count of nodes, not a clock, so it stays deterministic).
+- expert (two players): the hard lay-away; in the play every card solved open-handed against the hands the
+  opponent likely kept (:mod:`bot.ai.cribbage_expert`); with three or four, the hard player.
 
-Normal and hard claim the true count, counted from the shown cards as a player does (the claim menu runs
-from 0 to 29 whatever the count: C9); easy never claims more than it.
+Normal, hard and expert claim the true count, counted from the shown cards as a player does (the claim menu
+runs from 0 to 29 whatever the count: C9); easy never claims more than it.
 """
 
 from __future__ import annotations

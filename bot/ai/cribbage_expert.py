@@ -174,11 +174,10 @@ def play(view: cr.SeatView, rng: random.Random, samples: int = SAMPLES) -> Card:
 @dataclass(frozen=True, slots=True)
 class Weighing:
     """What the coach tells of the expert's play: its card, and every playable rank's average net points over
-    the ``samples`` likely deals (points only: near the end the card also weighs pegging out)."""
+    the likely deals (points only: near the end the card also weighs pegging out)."""
 
     card: Card
     points: tuple[tuple[int, float], ...]
-    samples: int
 
 
 def weigh(view: cr.SeatView, rng: random.Random) -> Weighing:
@@ -187,4 +186,4 @@ def weigh(view: cr.SeatView, rng: random.Random) -> Weighing:
     need = _need(view)
     points = _values(view, hands, (_FAR, _FAR))
     card = _best(view, points if need == (_FAR, _FAR) else _values(view, hands, need))
-    return Weighing(card, tuple(sorted(points.items())), len(hands))
+    return Weighing(card, tuple(sorted(points.items())))

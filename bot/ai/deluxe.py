@@ -1,11 +1,12 @@
-"""Bharg Deluxe computer player: easy, normal and hard, all deciding from one seat's ``View``.
+"""Bharg Deluxe computer player: easy, normal, hard and expert, all deciding from one seat's ``View``.
 
 The hard player plans one whole turn at a time. At the draw it scores every way to draw (the deck, card by
 unseen card, or the top n cards of the Discard Queue) by what the new hand can bind, what is left in hand, and
 the card it would then discard. While binding it picks the set of melds worth most together (melds that share
 cards exclude each other), and it discards the card whose loss hurts its hand least and helps the next player
 least. What a hand is worth — held points weighed by how soon the table will end the hand — is
-:mod:`bot.ai.deluxe_hand`. The coach (:func:`advise`) shows this same weighing.
+:mod:`bot.ai.deluxe_hand`. The coach (:func:`advise`) shows this same weighing. The expert plays hard's
+best few choices out to the end of the hand on sampled deals (:mod:`bot.ai.deluxe_expert`).
 """
 
 from __future__ import annotations
