@@ -25,26 +25,16 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from bot.ai.deluxe_hand import Advice
+from bot.ai.deluxe_hand import Advice, mask_of
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, deluxe_deck
-from bot.rules.deluxe_melds import find_melds, suit_mask
+from bot.rules.deluxe_melds import find_melds
 
 WORK = 400  # simulated actions per decision (all candidates together)
 TOP_K = 3  # hard's best choices re-weighed
 MARGIN = 3.0  # a candidate more than this below hard's best (its own values) is not weighed
 ROLLOUT_CAP = 60  # actions one play-out may take before it is scored as if the hand ended there
 MIN_SAMPLES = 2  # samples per candidate the play-out length is cut to allow
-
-_MASKS: dict[int, int] = {}
-
-
-def _mask(c: Card) -> int:
-    m = _MASKS.get(c.index)
-    if m is None:
-        m = _MASKS[c.index] = suit_mask(c)
-    return m
-
 
 # --- sampling the hidden cards ------------------------------------------------------------------------------
 
@@ -140,10 +130,10 @@ def rollout_action(state: D.State, rng: random.Random) -> D.Action:
     if state.phase == D.Phase.FINAL_BIND:
         return D.Done(seat)
     legal = [a for a in D.legal_actions(state, seat) if isinstance(a, D.Discard)]
-    masks = [_mask(c) for c in hand]
+    masks = [mask_of(c) for c in hand]
 
     def key(a: D.Discard) -> tuple[int, int, float]:
-        m = _mask(a.card)
+        m = mask_of(a.card)
         partners = sum(1 for k in masks if not k & m)
         return (partners, -len(a.card.suits), rng.random())
 
