@@ -25,7 +25,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from bot.ai.deluxe_hand import Advice, mask_of
+from bot.ai.deluxe_hand import Advice, mask_of, points_of
 from bot.rules import deluxe as D
 from bot.rules.decktet import Card, deluxe_deck
 from bot.rules.deluxe_melds import find_melds
@@ -101,15 +101,6 @@ def sample_state(view: D.View, rng: random.Random, seed: str) -> D.State:
 # --- the play-out policy ------------------------------------------------------------------------------------
 
 
-def _table(state: D.State, seat: int) -> list[tuple[int, D.Meld]]:
-    n = state.players
-    return [(s, m) for s in ((seat + i) % n for i in range(n)) for m in state.bound[s]]
-
-
-def _points(cards: Sequence[Card]) -> int:
-    return sum(len(c.suits) for c in cards)
-
-
 def rollout_action(state: D.State, rng: random.Random) -> D.Action:
     """A cheap greedy turn for whoever is to move: take the queue's top card when it melds at once (else
     the deck), bind the biggest meld while there is one, discard the card with fewest bharg partners."""
@@ -119,13 +110,13 @@ def rollout_action(state: D.State, rng: random.Random) -> D.Action:
         if state.queue:
             top = state.queue[-1]
             suit = D.straight_suit(state)
-            melds = find_melds((*hand, top), _table(state, seat), suit, state.options)
+            melds = find_melds((*hand, top), D.table_melds(state, seat), suit, state.options)
             if any(top in m.cards for m in melds):
                 return D.TakeQueue(seat, 1)
         return D.Draw(seat)
     melds = D.bindable_melds(state, seat)
     if melds:
-        best = max(melds, key=lambda m: (_points(m.cards), len(m.cards)))
+        best = max(melds, key=lambda m: (points_of(m.cards), len(m.cards)))
         return D.Bind(seat, best.cards)
     if state.phase == D.Phase.FINAL_BIND:
         return D.Done(seat)
@@ -144,8 +135,8 @@ def _estimate(state: D.State) -> list[float]:
     """Each seat's total if the hand were scored now (D9): bound points in, held points out."""
     out: list[float] = []
     for s in range(state.players):
-        bound = sum(_points(m.cards) for m in state.bound[s])
-        out.append(state.totals[s] + bound - _points(state.hands[s]))
+        bound = sum(points_of(m.cards) for m in state.bound[s])
+        out.append(state.totals[s] + bound - points_of(state.hands[s]))
     return out
 
 

@@ -104,6 +104,7 @@ __all__ = [
     "start",
     "straight_order",
     "straight_suit",
+    "table_melds",
     "view",
     "waiting_for",
 ]
@@ -495,7 +496,7 @@ def _passed(state: State, seat: int, cards: tuple[Card, ...]) -> State:
     return replace(state, passed=_set(passed, seat, cards))
 
 
-def _table(state: State, seat: int) -> list[tuple[int, Meld]]:
+def table_melds(state: State, seat: int) -> list[tuple[int, Meld]]:
     """Everyone's bound melds, the binder's own first, then in seat order after them."""
     order = [(seat + i) % state.players for i in range(state.players)]
     return [(s, m) for s in order for m in state.bound[s]]
@@ -725,7 +726,7 @@ def bindable_melds(state: State, seat: int) -> list[Meld]:
     """The distinct melds the seat could bind right now (empty when it may not bind)."""
     if is_over(state) or seat != state.turn or state.phase not in (Phase.BIND, Phase.FINAL_BIND):
         return []
-    return find_melds(state.hands[seat], _table(state, seat), straight_suit(state), state.options)
+    return find_melds(state.hands[seat], table_melds(state, seat), straight_suit(state), state.options)
 
 
 def classify(state: State, seat: int, cs: Sequence[Card]) -> Meld:
@@ -739,10 +740,10 @@ def classify(state: State, seat: int, cs: Sequence[Card]) -> Meld:
         if suit is not None and is_complete_straight(cs, suit, pawns=opts.pawns, courts=opts.courts):
             return Meld(COMPLETE, cs)
     elif suit is not None:
-        used = find_partial(cs, _table(state, seat), suit, pawns=opts.pawns, courts=opts.courts)
+        used = find_partial(cs, table_melds(state, seat), suit, pawns=opts.pawns, courts=opts.courts)
         if used is not None:
             return Meld(PARTIAL, cs, used)
-    why = refusal(cs, _table(state, seat), suit, pawns=opts.pawns, courts=opts.courts)
+    why = refusal(cs, table_melds(state, seat), suit, pawns=opts.pawns, courts=opts.courts)
     raise IllegalAction(why.msgid, **dict(why.values))
 
 
