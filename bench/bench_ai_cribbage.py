@@ -82,7 +82,6 @@ def greedy(view: cr.SeatView, rng: random.Random) -> cr.Action:
 # How strong players are taught to play (Schell's discard averages, the standard pegging habits), written
 # from the rules alone: nothing of the bot's own players is used, so the reference can disagree with them.
 
-_VALUE = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # by rank (C1)
 _CRIB: dict[tuple[int, int], float] = {}
 
 
