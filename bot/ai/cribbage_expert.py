@@ -25,7 +25,7 @@ from bot.rules import cribbage as cr
 from bot.rules.cribbage_scoring import LIMIT
 from bot.rules.pack52 import FULL_PACK, Card
 
-__all__ = ["SAMPLES", "Weighing", "play", "weigh"]
+__all__ = ["SAMPLES", "Weighing", "best_card", "play", "weigh"]
 
 SAMPLES = 24  # solved deals per decision: the expert's work
 TRIES = 3  # lay-aways tried per sample kept, at most
@@ -160,7 +160,7 @@ def _need(view: cr.SeatView) -> tuple[int, int]:
     return (left[0] if left[0] <= _REACH else _FAR, left[1] if left[1] <= _REACH else _FAR)
 
 
-def _best(view: cr.SeatView, scored: dict[int, float]) -> Card:
+def best_card(view: cr.SeatView, scored: dict[int, float]) -> Card:
     """The card of the best value (ties: the higher card, keeping the low ones for a go)."""
     plays: Sequence[Card] = [a.card for a in view.legal if isinstance(a, cr.Play)]
     return max(plays, key=lambda c: (round(scored[c.rank], 9), c.value, c.rank))
@@ -168,7 +168,7 @@ def _best(view: cr.SeatView, scored: dict[int, float]) -> Card:
 
 def play(view: cr.SeatView, rng: random.Random, samples: int = SAMPLES) -> Card:
     """The card to play: the best average over the likely deals, a peg-out counted as a game."""
-    return _best(view, _values(view, _their_hands(view, rng, samples), _need(view)))
+    return best_card(view, _values(view, _their_hands(view, rng, samples), _need(view)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,5 +185,5 @@ def weigh(view: cr.SeatView, rng: random.Random) -> Weighing:
     hands = _their_hands(view, rng, SAMPLES)
     need = _need(view)
     points = _values(view, hands, (_FAR, _FAR))
-    card = _best(view, points if need == (_FAR, _FAR) else _values(view, hands, need))
+    card = best_card(view, points if need == (_FAR, _FAR) else _values(view, hands, need))
     return Weighing(card, tuple(sorted(points.items())))

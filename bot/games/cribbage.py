@@ -414,7 +414,7 @@ def expert_play_hint(view: C.SeatView, weighing: expert.Weighing, seconds: float
         key=lambda cv: -cv[1],
     )
     advice = PlayAdvice(card, peg_items([*pile, card]), points[card.rank], tuple(others))
-    by_points = max((card, *(c for c, _ in others)), key=lambda c: (round(points[c.rank], 9), c.value))
+    by_points = expert.best_card(view, points)
     said = coach.play_hint(advice, why.play_why(view, advice, by_points), view.count)
     said.add(thought_line(seconds))
     return Aside(Panel(content=said.text), picks=tuple(said.picks))
