@@ -29,6 +29,7 @@ import discord
 
 from bot import healthcheck
 from bot.backup import PG_DUMP_HELP, BackupError, backup_sqlite
+from bot.base.version import describe
 from bot.edge.app import TavernBot, create_bot
 from bot.edge.metrics_server import MetricsServerError
 from bot.edge.web import WebServerError
@@ -84,6 +85,7 @@ async def run(settings: Settings, *, bot: TavernBot | None = None, stop: asyncio
 
 
 async def _run(settings: Settings, bot: TavernBot | None, stop: asyncio.Event | None) -> int:
+    log.info("%s starting", describe())
     bot = bot or create_bot(settings)
     try:
         await bot.open_store()
@@ -197,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         "copy the SQLite database to PATH (safe while the bot runs); check the set-up before a start "
         "(offline)",
     )
+    parser.add_argument("--version", action="version", version=describe())
     parser.add_argument("path", nargs="?", help="backup: the new file (or a folder) to write the copy to")
     parsed = parser.parse_args(args)
     command = parsed.command

@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.base.i18n import current, t
 from bot.base.refusals import UserFacingError
 from bot.base.text import RULES_DOCS, rules_link
+from bot.base.version import commit, version
 from bot.edge import (
     delivery,
     forget_me,
@@ -183,6 +184,7 @@ class General(commands.Cog):
         )
         for name, value in command_fields(command_lines(self.bot.tree, interaction.permissions)):
             embed.add_field(name=name, value=value, inline=False)
+        embed.set_footer(text=t("general.help.footer", version=version(), commit=commit()))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @admin.command(name=cmd("cmd.admin.end.name"), description=cmd("cmd.admin.end.description"))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
@@ -175,6 +175,15 @@ THINKING_REPLACED = Counter(
     "tavern_thinking_replaced",  # i18n: not text (the help below is for operators)
     "Thinking processes killed and replaced, by why: hung or stopped.",
     ["why"],
+    registry=REGISTRY,
+)
+
+# ------------------------------------------------------------------------------------------- build
+
+BUILD_INFO = Gauge(
+    "tavern_build_info",  # i18n: not text (the help below is for operators)
+    "Always 1: the running build's version and commit as labels (bot.base.version).",
+    ["version", "commit"],
     registry=REGISTRY,
 )
 

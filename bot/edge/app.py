@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.base import metrics
 from bot.base.clock import Clock
 from bot.base.locks import KeyedLocks
+from bot.base.version import commit, version
 from bot.edge import buckets, cycles, delivery, discord_metrics, emojis, governor, router
 from bot.edge.contract.limits import ENTRY_POINT
 from bot.edge.drain import Drain
@@ -153,6 +154,7 @@ class TavernBot(commands.AutoShardedBot):
         self.limits = Limits(settings.openings_per_minute, settings.calculations_per_minute, self.clock)
         self.games: Mapping[str, GameAdapter] = GAMES if games is None else games
         metrics.zero_games(self.games)
+        metrics.BUILD_INFO.labels(version(), commit()).set(1)
         self.initial_extensions = list(EXTENSIONS if extensions is None else extensions)
         self._store_open = False
         self.drain = Drain()

@@ -76,8 +76,12 @@ class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMix
         older version; it exists so tests can build an old database.
         """
         p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        db = LoopConnection(p)
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            db = LoopConnection(p)
+        except (OSError, sqlite3.Error) as err:  # a folder that can't be made, a file that can't be opened
+            reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+            raise StoreOpenError(f"{p} can't be opened or created ({reason})") from None
         try:
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
