@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -35,14 +36,17 @@ from bot.edge.metrics_server import MetricsServerError
 from bot.edge.web import WebServerError
 from bot.games import ADAPTER_PATHS
 from bot.logging_setup import setup_logging
+from bot.services import health
 from bot.settings import (
     MissingTokenError,
     Settings,
     SettingsError,
+    health_path_from_env,
+    is_postgres_url,
     load_database,
     load_settings,
 )
-from bot.store import StoreOpenError
+from bot.store import StoreOpenError, transfer
 
 log = logging.getLogger("tavern.main")
 
@@ -50,6 +54,16 @@ BAD_TOKEN = (
     "Discord rejected the bot token (login failed).\n"
     "Reset it in the Discord Developer Portal (Applications -> your application -> Bot -> Reset Token)\n"
     "and put the new one in .env as DISCORD_TOKEN=..."
+)
+MIGRATE_USAGE = (
+    "migrate-to needs the PostgreSQL database to move into: python -m bot migrate-to "
+    "postgresql://USER:PASSWORD@HOST:5432/DATABASE, or TAVERN_DATABASE_URL set to it "
+    "(README, Running at scale)"
+)
+STILL_RUNNING = (
+    "Note: the bot looks alive on {path} (a fresh heartbeat). The copy is taken as one snapshot now; "
+    "moves made after it stay behind. Stop the bot first to move everything, and start the PostgreSQL "
+    "bots after."
 )
 NO_NETWORK = "Could not reach Discord: check this machine's internet connection and try again"
 INTENTS_HELP = (
@@ -174,6 +188,33 @@ def backup(path: str) -> int:
     return 0
 
 
+def migrate_to(url: str | None, source: str | None) -> int:
+    """``python -m bot migrate-to [URL] [--from FILE]``: the SQLite database (TAVERN_DB_PATH, or FILE) moved
+    into the empty PostgreSQL database at URL (TAVERN_DATABASE_URL when not given: a password on the command
+    line shows in the process list) and verified; one line on stdout (0), or on stderr why not (1; 2 for a
+    usage or configuration error). Needs no token."""
+    try:
+        db_path, database_url = load_database()
+    except SettingsError as err:
+        print(f"Configuration error: {err}", file=sys.stderr)
+        return 2
+    url = url or database_url
+    if not is_postgres_url(url) or url is None:
+        print(MIGRATE_USAGE, file=sys.stderr)
+        return 2
+    path = Path(source).expanduser() if source else db_path
+    running, _ = health.check(health_path_from_env(os.environ))
+    if running:
+        print(STILL_RUNNING.format(path=path), file=sys.stderr)
+    try:
+        moved = asyncio.run(transfer.move(path, url))
+    except transfer.TransferError as err:
+        print(f"Nothing was moved: {err}", file=sys.stderr)
+        return 1
+    print(transfer.summary(path, url, moved))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["play"]:
@@ -194,15 +235,26 @@ def main(argv: list[str] | None = None) -> int:
         "command",
         nargs="?",
         default="run",
-        choices=("run", "sync", "health", "backup", "check"),
+        choices=("run", "sync", "health", "backup", "check", "migrate-to"),
         help="run the bot (default); force a slash-command sync and exit; check the running bot's health; "
         "copy the SQLite database to PATH (safe while the bot runs); check the set-up before a start "
-        "(offline)",
+        "(offline); move the SQLite database into an empty PostgreSQL one (URL, else TAVERN_DATABASE_URL)",
     )
     parser.add_argument("--version", action="version", version=describe())
-    parser.add_argument("path", nargs="?", help="backup: the new file (or a folder) to write the copy to")
+    parser.add_argument(
+        "path",
+        nargs="?",
+        help="backup: the new file (or a folder) to write the copy to; migrate-to: the PostgreSQL URL",
+    )
+    parser.add_argument(
+        "--from", dest="source", help="migrate-to: the SQLite file to move (default: TAVERN_DB_PATH)"
+    )
     parsed = parser.parse_args(args)
     command = parsed.command
+    if command == "migrate-to":
+        return migrate_to(parsed.path, parsed.source)
+    if parsed.source is not None:
+        parser.error("only migrate-to takes --from")
     if (command == "backup") != (parsed.path is not None):
         parser.error("backup takes one PATH, and only backup takes one")
     if command == "health":

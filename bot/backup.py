@@ -17,7 +17,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-BUSY_SECONDS = 30.0  # how long to wait for the database when the bot holds it (a checkpoint)
+from bot.store.copies import fsync, snapshot
 
 PG_DUMP_HELP = (
     "TAVERN_DATABASE_URL is set: the games are in PostgreSQL, which this command does not copy. Back it up "
@@ -44,50 +44,18 @@ def backup_sqlite(source: Path, target: Path) -> str:
         raise BackupError(f"the folder {target.parent} does not exist: create it, or name another one.")
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     try:
-        games, active, version = _copy(source, partial)
-        _fsync(partial)
+        copied = snapshot(source, partial)
+        fsync(partial)
         os.replace(partial, target)
-        _fsync(target.parent)
+        fsync(target.parent)
     except sqlite3.Error as err:
         raise BackupError(f"could not copy {source}: {err}.") from None
     finally:
         with contextlib.suppress(FileNotFoundError):
             partial.unlink()
     size = target.stat().st_size / 1_000_000
-    counted = "1 game" if games == 1 else f"{games} games"
+    counted = "1 game" if copied.games == 1 else f"{copied.games} games"
     return (
-        f"Backed up {source} to {target}: {size:.1f} MB, schema version {version}, {counted} "
-        f"({active} active), integrity checked."
+        f"Backed up {source} to {target}: {size:.1f} MB, schema version {copied.version}, {counted} "
+        f"({copied.active} active), integrity checked."
     )
-
-
-def _copy(source: Path, target: Path) -> tuple[int, int, int]:
-    """The online backup of ``source`` into the new file ``target``, made one self-contained file and
-    checked; (games, active games, schema version) in the copy."""
-    src = sqlite3.connect(source, timeout=BUSY_SECONDS)
-    try:
-        dst = sqlite3.connect(target)
-        try:
-            src.backup(dst)  # every page in one step: one snapshot of the database, whatever the bot writes
-            dst.execute("PRAGMA journal_mode=DELETE")  # no -wal beside the copy
-            (check,) = dst.execute("PRAGMA integrity_check").fetchone()
-            if check != "ok":
-                raise sqlite3.DatabaseError(f"the copy failed its integrity check ({check})")
-            version = dst.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
-            games, active = dst.execute(
-                "SELECT COUNT(*), COALESCE(SUM(status = 'active'), 0) FROM games"
-            ).fetchone()
-        finally:
-            dst.close()
-    finally:
-        src.close()
-    return int(games), int(active), int(version)
-
-
-def _fsync(path: Path) -> None:
-    """The file (or folder entry) on the disk, not only in the operating system's cache."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

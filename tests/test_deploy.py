@@ -9,6 +9,7 @@ import json
 import os
 import re
 import sqlite3
+import stat
 import subprocess
 import sys
 import time
@@ -439,24 +440,27 @@ async def test_the_heartbeat_detail_never_carries_a_secret(settings: Settings, t
 # ------------------------------------------------------------------------------------------------ backup
 
 
-async def backup_command(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """``python -m bot backup …`` as an operator runs it beside the running bot (no token needed), without
-    blocking the event loop the bot in this process runs on."""
+async def bot_command(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot …`` as an operator runs it beside the running bot (no token needed, only ``env``'s
+    settings), without blocking the event loop the bot in this process runs on."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("TAVERN_", "DISCORD_"))}
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot",
-        "backup",
         *args,
         cwd=tmp_path,
         env={**clean, **env},
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
-    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    out, err = await asyncio.wait_for(proc.communicate(), 120)
     assert proc.returncode is not None
-    return subprocess.CompletedProcess(["backup", *args], proc.returncode, out.decode(), err.decode())
+    return subprocess.CompletedProcess(list(args), proc.returncode, out.decode(), err.decode())
+
+
+async def backup_command(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return await bot_command(tmp_path, "backup", *args, **env)
 
 
 async def test_a_backup_taken_while_the_bot_writes_moves_is_a_whole_database(
@@ -549,6 +553,8 @@ async def test_backup_refuses_what_it_cannot_do_well(tmp_path: Path, settings: S
     into.mkdir()
     dated = await backup_command(tmp_path, str(into), **env)
     assert dated.returncode == 0 and [p.suffix for p in into.iterdir()] == [".sqlite3"]
+    # It holds members' ids and names: its owner's alone, whatever the umask.
+    assert [stat.S_IMODE(p.stat().st_mode) for p in into.iterdir()] == [0o600]
 
     url = "postgresql://tavern:s3cret-pw@db.example:5432/tavern"
     pg = await backup_command(tmp_path, "c.dump", TAVERN_DATABASE_URL=url, **env)

@@ -129,7 +129,7 @@ class PgConn:
         await self.conn.executemany(to_dollar(sql), [tuple(r) for r in rows])
 
 
-def _open_error(err: BaseException, url: str) -> StoreOpenError | None:
+def explain_open_error(err: BaseException, url: str) -> StoreOpenError | None:
     """One sentence for an operator, never with the password; None for an error that is none of these."""
     parts = urlsplit(url)
     host = parts.hostname or "localhost"
@@ -219,7 +219,7 @@ class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigM
                 server_settings={"tavern.writer": token, "application_name": "decktet-tavern"},
             )
         except Exception as err:
-            explained = _open_error(err, url)
+            explained = explain_open_error(err, url)
             if explained is None:
                 raise
             raise explained from None  # the driver's own text may quote the address
@@ -243,7 +243,7 @@ class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigM
         try:
             conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT)
         except Exception as err:
-            explained = _open_error(err, url)
+            explained = explain_open_error(err, url)
             if explained is None:
                 raise
             raise explained from None

@@ -1,0 +1,69 @@
+"""A consistent copy of a SQLite database while the bot writes to it: what a backup, a scheduled backup and a
+migration to PostgreSQL all start from.
+
+Copying the database file (and its ``-wal``) while the bot writes can catch a page mid-write or a log out of
+step with the file: a copy that does not open, or that lost moves. SQLite's online backup API reads the
+database as one snapshot, the bot's writes carrying on meanwhile (WAL mode lets a reader and a writer work at
+once). The copy is one self-contained file (journal mode DELETE), checked with ``PRAGMA integrity_check``.
+Blocking (``sqlite3``): callers run it in a thread when an event loop is theirs.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+BUSY_SECONDS = 30.0  # how long to wait for the database when the bot holds it (a checkpoint)
+PRIVATE = 0o600  # a copy's mode: its owner's alone
+
+
+@dataclass(frozen=True)
+class Copied:
+    """What a checked copy holds."""
+
+    games: int
+    active: int
+    version: int  # the schema version
+
+
+def snapshot(source: Path, target: Path) -> Copied:
+    """The online backup of ``source`` into the new file ``target``, made one self-contained file, checked,
+    and its counts read; ``sqlite3.Error`` when it cannot be made or fails its check. The copy is made
+    readable by its owner alone (0600), from its first byte: it holds members' ids and names."""
+    fd = os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE)
+    try:
+        os.fchmod(fd, PRIVATE)  # whatever the umask
+    finally:
+        os.close(fd)
+    src = sqlite3.connect(source, timeout=BUSY_SECONDS)
+    try:
+        dst = sqlite3.connect(target)
+        try:
+            src.backup(dst)  # every page in one step: one snapshot of the database, whatever the bot writes
+            dst.execute("PRAGMA journal_mode=DELETE")  # no -wal beside the copy
+            return check(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+
+
+def check(db: sqlite3.Connection) -> Copied:
+    """``PRAGMA integrity_check`` passed, and the copy's counts; ``sqlite3.DatabaseError`` if it failed."""
+    (verdict,) = db.execute("PRAGMA integrity_check").fetchone()
+    if verdict != "ok":
+        raise sqlite3.DatabaseError(f"the copy failed its integrity check ({verdict})")
+    version = db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+    games, active = db.execute("SELECT COUNT(*), COALESCE(SUM(status = 'active'), 0) FROM games").fetchone()
+    return Copied(int(games), int(active), int(version))
+
+
+def fsync(path: Path) -> None:
+    """The file (or folder entry) on the disk, not only in the operating system's cache."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
