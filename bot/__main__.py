@@ -48,7 +48,8 @@ log = logging.getLogger("tavern.main")
 BAD_TOKEN = (
     "Discord rejected the bot token (login failed).\n"
     "Reset it in the Discord Developer Portal (Applications -> your application -> Bot -> Reset Token)\n"
-    "and put the new one in .env as DISCORD_TOKEN=..."
+    "and put the new one in .env as DISCORD_TOKEN=..., or in the file DISCORD_TOKEN_FILE names\n"
+    "(with Docker Compose: secrets/discord_token)."
 )
 NO_NETWORK = "Could not reach Discord: check this machine's internet connection and try again"
 INTENTS_HELP = (

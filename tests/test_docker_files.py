@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -191,14 +192,16 @@ def test_the_image_installs_the_bot_once_and_runs_the_installed_copy() -> None:
 
 
 def test_the_image_is_the_tests_python_pinned_by_digest_with_no_volume() -> None:
-    """Both stages start from one image, named by its tag and the digest of the tag's index, of the Python
-    minor version these tests run on (CI's), on Debian bookworm (which has the libfribidi0 below); the image
-    declares no VOLUME (each container would get an anonymous one: Compose mounts what it needs)."""
+    """Both stages start from one image, named by its tag and the digest of the tag's index, of the oldest
+    Python minor version the project supports (``requires-python``: the one CI runs the tests on), on Debian
+    bookworm (which has the libfribidi0 below); the lock is resolved for it; the image declares no VOLUME
+    (each container would get an anonymous one: Compose mounts what it needs)."""
     bases = [stage[0].split()[1] for stage in dockerfile_stages()]
     assert len(set(bases)) == 1, bases
     match = re.fullmatch(r"python:(\d+)\.(\d+)\.\d+-slim-bookworm@sha256:[0-9a-f]{64}", bases[0])
     assert match, bases[0]
-    assert (int(match[1]), int(match[2])) == sys.version_info[:2], "the image and the tests run other Pythons"
+    supported = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert supported == f">={match[1]}.{match[2]}", (supported, bases[0])
     assert not [line for stage in dockerfile_stages() for line in stage if line.upper().startswith("VOLUME")]
     lock = (REPO / "requirements.lock").read_text().splitlines()[1]
     assert f"--python-version {match[1]}.{match[2]} " in lock, lock  # the lock resolved for that Python
