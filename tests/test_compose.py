@@ -58,18 +58,23 @@ def install_docker_compose() -> str | None:
             )
             return _install_failed[0]
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        install = [apt, "install", "-y", "-qq", "--no-install-recommends", "docker-compose"]
-        for command in ([apt, "update", "-qq"], install):
+        # Waits for another apt (the browser tests' chromium, in the other worker) instead of failing.
+        wait = ["-o", "DPkg::Lock::Timeout=600"]
+        steps = {
+            "update": [apt, *wait, "update", "-qq"],
+            "install": [apt, *wait, "install", "-y", "-qq", "--no-install-recommends", "docker-compose"],
+        }
+        for step, command in steps.items():
             try:
                 done = subprocess.run(
                     command, env=env, capture_output=True, timeout=INSTALL_SECONDS, check=False
                 )
             except (OSError, subprocess.TimeoutExpired) as err:
-                _install_failed.append(f"apt-get {command[1]}: {err}")
+                _install_failed.append(f"apt-get {step}: {err}")
                 return _install_failed[0]
             if done.returncode != 0:
                 tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["?"]
-                _install_failed.append(f"apt-get {command[1]} failed: {tail[0][:200]}")
+                _install_failed.append(f"apt-get {step} failed: {tail[0][:200]}")
                 return _install_failed[0]
         return None if shutil.which("docker-compose") else "apt-get installed no docker-compose"
 
