@@ -453,7 +453,9 @@ def _database(env: Mapping[str, str]) -> tuple[str | None, bool]:
             "(postgresql://USER@HOST:5432/DATABASE)."
         )
     scheme, _, rest = url.partition("://")
-    credentials, at, location = rest.rpartition("@")
+    cut = min((i for i in (rest.find("/"), rest.find("?")) if i >= 0), default=len(rest))
+    credentials, at, location = rest[:cut].rpartition("@")
+    location += rest[cut:]
     parts = urlsplit(url)
     query_password = any(
         unquote(pair.partition("=")[0]) == "password" for pair in parts.query.split("&") if pair

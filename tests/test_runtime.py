@@ -162,13 +162,16 @@ def test_secrets_come_from_the_files_their_file_variables_name(tmp_path: Path) -
         "DISCORD_TOKEN_FILE": _write(tmp_path / "token", "MTIz.file-token.XYZ\n"),
         "TAVERN_WEB_SECRET_FILE": _write(tmp_path / "web", "a-web-secret-of-32-characters-xx\r\n"),
         "TAVERN_CLIENT_SECRET_FILE": _write(tmp_path / "client", "client-secret "),  # kept as written
-        "TAVERN_DATABASE_URL": "postgresql://tavern@db:5432/tavern?sslmode=prefer",
+        "TAVERN_DATABASE_URL": "postgresql://tavern@db:5432/tavern?sslmode=prefer&application_name=a@b",
         "TAVERN_DATABASE_PASSWORD_FILE": _write(tmp_path / "pw", password + "\n"),
     }
     s = settings_from_env(env)
     assert s.token == "MTIz.file-token.XYZ"
     assert s.web_secret == "a-web-secret-of-32-characters-xx" and s.client_secret == "client-secret "
-    assert s.database_url == "postgresql://tavern:p%40ss%2Fw%3Ard%257e@db:5432/tavern?sslmode=prefer"
+    assert (
+        s.database_url
+        == "postgresql://tavern:p%40ss%2Fw%3Ard%257e@db:5432/tavern?sslmode=prefer&application_name=a@b"
+    )
     assert s.from_files == (
         "DISCORD_TOKEN_FILE",
         "TAVERN_WEB_SECRET_FILE",
