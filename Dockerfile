@@ -1,10 +1,18 @@
 # Decktet Tavern's image. README.md, "Deploying (Docker)" and "Operating", says how to run it; docker compose
 # builds it from docker-compose.yml. Needs BuildKit (the default builder since Docker 23) for RUN --mount.
 
+# The base image: Python 3.11, the version CI and the tests run on, on Debian 12 (bookworm), pinned by the
+# digest of the tag's multi-platform index, so a rebuild starts from the same bytes until the FROM lines change.
+# To take a new patch release or Debian's fixes (the tag is rebuilt for them), look up the newest tag's digest:
+#   docker buildx imagetools inspect python:3.11-slim-bookworm     # "Name:" has the patch; "Digest:" the index
+# (or docker-library/repo-info, repos/python/remote/3.11.N-slim-bookworm.md), write both in the two FROM lines
+# below (the same image: tests/test_docker_files.py checks), rebuild, and run the tests on that Python.
+# requirements.lock is compiled for 3.11 too (README, "Deploying (Docker)").
+
 # Stage 1: the bot as a wheel. Only this stage sees the source; the image below installs the wheel from it
 # through a bind mount, so the code is in the image once — compiled, in site-packages — and /app holds no
 # copy of it that `python -m bot` could import instead.
-FROM python:3.12-slim AS wheel
+FROM python:3.11.15-slim-bookworm@sha256:d29f48a31a8b408ed19272ca1e7b10ebae13b240a27e862d3d4217c528e2e0c3 AS wheel
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY bot ./bot
@@ -12,7 +20,7 @@ COPY cogs ./cogs
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheel .
 
 # Stage 2: the image.
-FROM python:3.12-slim
+FROM python:3.11.15-slim-bookworm@sha256:d29f48a31a8b408ed19272ca1e7b10ebae13b240a27e862d3d4217c528e2e0c3
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 TAVERN_DB_PATH=/app/data/tavern.sqlite3
 RUN useradd --create-home --uid 10001 tavern
 # Pillow's wheel shapes Arabic and Hebrew names with the libraqm it carries, which loads FriBiDi from the system:
@@ -29,9 +37,12 @@ RUN --mount=type=bind,from=wheel,source=/wheel,target=/tmp/wheel \
     && cd / && python -c "import bot, cogs, sys; assert bot.__file__.startswith(sys.prefix), bot.__file__" \
     && python -c "from PIL import features; assert features.check('raqm'), 'no text shaping'"
 WORKDIR /app
+# Where the bot writes: its SQLite database and heartbeat (health.json). No VOLUME here: every container would
+# get an anonymous volume of its own that nothing removes. Compose mounts a named volume on it where the games
+# live there (docker-compose.yml) and a small tmpfs where only the heartbeat does (docker-compose.scale.yml);
+# both leave the rest of the container read-only. A new named volume takes this folder's owner, tavern.
 RUN mkdir -p /app/data && chown tavern:tavern /app/data
 USER tavern
-VOLUME ["/app/data"]
 # The bot writes /app/data/health.json every 15 s; the check fails when it is stale, or says the gateway or the
 # database is lost. `python -m bot.healthcheck` imports only json, os, sys and time (30-50 ms, 11 MB), not
 # the bot. `docker stop` sends SIGTERM: the bot finishes the moves in flight and exits within 10 s.

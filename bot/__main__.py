@@ -53,7 +53,8 @@ log = logging.getLogger("tavern.main")
 BAD_TOKEN = (
     "Discord rejected the bot token (login failed).\n"
     "Reset it in the Discord Developer Portal (Applications -> your application -> Bot -> Reset Token)\n"
-    "and put the new one in .env as DISCORD_TOKEN=..."
+    "and put the new one in .env as DISCORD_TOKEN=..., or in the file DISCORD_TOKEN_FILE names\n"
+    "(with Docker Compose: secrets/discord_token)."
 )
 MIGRATE_USAGE = (
     "migrate-to needs the PostgreSQL database to move into: python -m bot migrate-to "

@@ -21,9 +21,11 @@ from bot.store.copies import fsync, snapshot
 
 PG_DUMP_HELP = (
     "TAVERN_DATABASE_URL is set: the games are in PostgreSQL, which this command does not copy. Back it up "
-    'with pg_dump, e.g.: pg_dump --format=custom --file=tavern.dump "$TAVERN_DATABASE_URL" (with Docker '
-    "Compose: docker compose exec -T db pg_dump -U tavern --format=custom tavern > tavern.dump); "
-    'the README\'s "Backing up" says how to restore it.'
+    'with pg_dump, e.g.: pg_dump --format=custom --file=tavern.dump "$TAVERN_DATABASE_URL" (where the '
+    'password is in the file TAVERN_DATABASE_PASSWORD_FILE names, with PGPASSWORD="$(cat that-file)" before '
+    "it). With Docker Compose, docker-compose.scale.yml's backup profile dumps it every day, or once: "
+    "docker compose exec -T db pg_dump -U tavern --format=custom tavern > tavern.dump. "
+    'The README\'s "Backing up" says how to restore it.'
 )
 
 

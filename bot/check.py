@@ -3,8 +3,9 @@
 Offline: it never connects to Discord. One line per item, ``ok`` or ``FAIL`` and why, and the exit status 1
 if any failed (2 when the settings can't be read at all, as the bot itself exits):
 
-- **settings** — every variable parses, and any ``TAVERN_*`` variable nothing reads is named with the setting
-  it most likely meant;
+- **settings** — every variable parses (a secret's ``*_FILE`` is read, as the bot reads it), any ``TAVERN_*``
+  variable nothing reads is named with the setting it most likely meant, and one nothing reads any more with
+  where its value belongs now;
 - **commands** — the slash commands as a sync would send them, valid against Discord's published contract in
   every locale they carry (a refused sync registers no command at all);
 - **database** — it can be reached, and its schema is this version's (a database a newer version migrated is
@@ -22,7 +23,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.settings import Settings, SettingsError, load_settings, unknown_variables
+from bot.settings import (
+    Settings,
+    SettingsError,
+    load_settings,
+    retired_variables,
+    unknown_variables,
+)
 
 
 @dataclass(frozen=True)
@@ -39,13 +46,17 @@ class Item:
 
 def check_settings(settings: Settings, env: Mapping[str, str]) -> Item:
     unknown = unknown_variables(env)
-    if unknown:
-        said = [
-            f"{name} is not a setting" + (f"; did you mean {near}?" if near else "") for name, near in unknown
-        ]
+    said = [
+        f"{name} is not a setting" + (f"; did you mean {near}?" if near else "") for name, near in unknown
+    ]
+    said += [f"{name} is no longer read: its value belongs in {to}" for name, to in retired_variables(env)]
+    if said:
         return Item("settings", False, "; ".join(said))
     where = "PostgreSQL" if settings.database_url else str(settings.db_path)
-    return Item("settings", True, f"every variable reads; the games are kept in {where}")
+    text = f"every variable reads; the games are kept in {where}"
+    if settings.from_files:
+        text += f"; secrets read from the files {', '.join(settings.from_files)} name"
+    return Item("settings", True, text)
 
 
 async def check_commands(settings: Settings) -> Item:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, unquote_plus, urlsplit
+from urllib.parse import quote, unquote, unquote_plus, urlsplit
 
 from dotenv import load_dotenv
 
@@ -33,18 +33,22 @@ DEFAULT_METRICS_HOST = "127.0.0.1"
 # proxy in front gives them to the internet with TLS.
 DEFAULT_WEB_HOST = "127.0.0.1"
 WEB_URL_MOST = 400  # a link's address before its path and token (Discord takes 512 for a link button)
+SECRET_FILE_MOST = 4096  # characters a secret's file may hold (a token is about 70, a password 64)
 
 # Every variable the settings read: ``python -m bot check`` names any other ``TAVERN_*`` as a likely typo.
 EXPERT_SECONDS = 0.3  # the most an expert thinks about one decision, by default (the terminal's always)
 VARIABLES: tuple[str, ...] = (
     "DISCORD_TOKEN",
+    "DISCORD_TOKEN_FILE",
     "TAVERN_ATTENTION_SECONDS",
     "TAVERN_BOT_DELAY",
     "TAVERN_CALCULATIONS_PER_MINUTE",
     "TAVERN_CHALLENGE_MINUTES",
     "TAVERN_CLIENT_SECRET",
+    "TAVERN_CLIENT_SECRET_FILE",
     "TAVERN_CLAIM_MINUTES",
     "TAVERN_COALESCE_SECONDS",
+    "TAVERN_DATABASE_PASSWORD_FILE",
     "TAVERN_DATABASE_POOL",
     "TAVERN_DATABASE_URL",
     "TAVERN_DB_PATH",
@@ -68,12 +72,17 @@ VARIABLES: tuple[str, ...] = (
     "TAVERN_WEB_PORT",
     "TAVERN_WEB_PROXIES",
     "TAVERN_WEB_SECRET",
+    "TAVERN_WEB_SECRET_FILE",
     "TAVERN_WEB_URL",
 )
-# ``TAVERN_*`` variables others read: Docker Compose (the database role's password); and every name under the
-# tests' and the benchmarks' prefixes.
-OTHER_VARIABLES = ("TAVERN_POSTGRES_PASSWORD",)
+# ``TAVERN_*`` variables others read: Docker Compose (the reverse proxy's site and who may read its /metrics,
+# docker-compose.yml's ``proxy`` profile); and every name under the tests' and the benchmarks' prefixes.
+OTHER_VARIABLES = ("TAVERN_PROXY_SITE", "TAVERN_PROXY_METRICS_FROM")
 OTHER_PREFIXES = ("TAVERN_TEST_", "TAVERN_BENCH_")
+# Variables nothing reads any more, and where their value went: ``python -m bot check`` says so.
+RETIRED_VARIABLES = {
+    "TAVERN_POSTGRES_PASSWORD": "the file secrets/tavern_postgres_password (README, Running at scale)",
+}
 
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set.\n"
@@ -148,6 +157,8 @@ class Settings:
     # The application's OAuth2 client secret (Developer Portal -> OAuth2): with the pages served, the table
     # opens as a Discord Activity, whose players sign in by OAuth2 (empty: no Activity).
     client_secret: str = field(default="", repr=False)
+    # The ``*_FILE`` variables a secret was read from (``DISCORD_TOKEN_FILE`` …), for ``python -m bot check``.
+    from_files: tuple[str, ...] = ()
 
     @property
     def web_links(self) -> str | None:
@@ -241,13 +252,56 @@ def _count(env: Mapping[str, str], name: str, default: int, *, most: int = 10_00
     return int(raw)
 
 
+def read_secret_file(name: str, path: str) -> str:
+    """The secret in the file ``path`` (named by the variable ``name``), without one final line break."""
+    try:
+        with open(Path(path).expanduser(), encoding="utf-8") as file:
+            text = file.read(SECRET_FILE_MOST + 3)
+    except OSError as err:
+        why = err.strerror or err.__class__.__name__
+        raise SettingsError(
+            f"{name} names {path!r}, which cannot be read ({why}): with Docker secrets the file must exist "
+            "and be readable by the bot's user (README, Configuration)."
+        ) from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"{name} names {path!r}, which is not UTF-8 text.") from None
+    for end in ("\r\n", "\n"):
+        if text.endswith(end):
+            text = text[: -len(end)]
+            break
+    if len(text) > SECRET_FILE_MOST:
+        raise SettingsError(f"{name} names {path!r}, which holds more than {SECRET_FILE_MOST} characters.")
+    return text
+
+
+def _secret(env: Mapping[str, str], name: str) -> tuple[str, bool]:
+    """``name``'s value (spaces around it dropped) or, where ``<name>_FILE`` is set instead, the content of
+    the file it names; and whether it came from the file. Both set is a configuration error."""
+    value = env.get(name, "").strip()
+    path = env.get(f"{name}_FILE", "").strip()
+    if not path:
+        return value, False
+    if value:
+        raise SettingsError(
+            f"{name} and {name}_FILE are both set: keep one (the file, with Docker secrets), "
+            f"and remove {name} from .env and the environment."
+        )
+    return read_secret_file(f"{name}_FILE", path), True
+
+
 def settings_from_env(env: Mapping[str, str]) -> Settings:
     """Validate a mapping of environment variables; creates the database's folder."""
-    token = env.get("DISCORD_TOKEN", "").strip()
+    token, token_file = _secret(env, "DISCORD_TOKEN")
     if not token:
+        if token_file:
+            raise SettingsError(
+                f"DISCORD_TOKEN_FILE names {env['DISCORD_TOKEN_FILE'].strip()!r}, which is empty: put the "
+                "bot token in it (README, Configuration)."
+            )
         raise MissingTokenError(TOKEN_HELP)
     if any(ch.isspace() for ch in token):
-        raise SettingsError("DISCORD_TOKEN contains spaces or line breaks; paste the token alone.")
+        where = "DISCORD_TOKEN_FILE's file holds" if token_file else "DISCORD_TOKEN contains"
+        raise SettingsError(f"{where} spaces or line breaks; paste the token alone.")
 
     level = (env.get("TAVERN_LOG_LEVEL", "").strip() or "INFO").upper()
     if level not in LOG_LEVELS:
@@ -273,6 +327,18 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
             f"Cannot create the folder for TAVERN_DB_PATH ({db_path.parent}): {err}"
         ) from None
 
+    database_url, password_file = _database(env)
+    web = _web(env)
+    from_files = tuple(
+        name
+        for name, read in (
+            ("DISCORD_TOKEN_FILE", token_file),
+            ("TAVERN_WEB_SECRET_FILE", web.pop("web_secret_file")),
+            ("TAVERN_CLIENT_SECRET_FILE", web.pop("client_secret_file")),
+            ("TAVERN_DATABASE_PASSWORD_FILE", password_file),
+        )
+        if read
+    )
     return Settings(
         token=token,
         db_path=db_path,
@@ -293,21 +359,22 @@ def settings_from_env(env: Mapping[str, str]) -> Settings:
         threads=_switch(env, "TAVERN_THREADS", True),
         suit_emojis=_switch(env, "TAVERN_SUIT_EMOJIS", True),
         rules_url=_url(env, "TAVERN_RULES_URL"),
-        database_url=_database_url(env),
+        database_url=database_url,
         database_pool=_count(env, "TAVERN_DATABASE_POOL", 10, most=100),
         log_format=_log_format(env),
         metrics_port=_port(env, "TAVERN_METRICS_PORT"),
         metrics_host=_host(env, "TAVERN_METRICS_HOST", DEFAULT_METRICS_HOST),
-        **_web(env),
+        from_files=from_files,
+        **web,
         **_shards(env),
     )
 
 
 def _web(env: Mapping[str, str]) -> dict[str, Any]:
     """TAVERN_WEB_PORT, TAVERN_WEB_HOST, TAVERN_WEB_URL, TAVERN_WEB_SECRET, TAVERN_WEB_PROXIES and
-    TAVERN_CLIENT_SECRET: where the pages listen, the address people reach them by (else this machine's,
-    which only it can open), the links' key, the reverse proxies whose X-Forwarded-For is believed, and the
-    Activity's OAuth2 secret."""
+    TAVERN_CLIENT_SECRET (the two secrets, or their ``_FILE``): where the pages listen, the address people
+    reach them by (else this machine's, which only it can open), the links' key, the reverse proxies whose
+    X-Forwarded-For is believed, and the Activity's OAuth2 secret."""
     port = _port(env, "TAVERN_WEB_PORT")
     host = _host(env, "TAVERN_WEB_HOST", DEFAULT_WEB_HOST)
     url = _url(env, "TAVERN_WEB_URL", "the address people open the pages at")
@@ -316,7 +383,7 @@ def _web(env: Mapping[str, str]) -> dict[str, Any]:
             f"TAVERN_WEB_URL must be at most {WEB_URL_MOST} characters: a link is that and its token, and "
             "Discord takes 512."
         )
-    secret = env.get("TAVERN_WEB_SECRET", "").strip()
+    secret, secret_file = _secret(env, "TAVERN_WEB_SECRET")
     if secret and len(secret) < 16:
         raise SettingsError(
             "TAVERN_WEB_SECRET must be at least 16 characters (or empty: derived from the token)."
@@ -331,13 +398,16 @@ def _web(env: Mapping[str, str]) -> dict[str, Any]:
                     f"TAVERN_WEB_PROXIES must list addresses or networks such as 127.0.0.1 or 10.0.0.0/8, "
                     f"got {part.strip()!r}."
                 ) from None
+    client_secret, client_file = _secret(env, "TAVERN_CLIENT_SECRET")
     return {
         "web_port": port,
         "web_host": host,
         "web_url": url,
         "web_secret": secret,
         "web_proxies": tuple(proxies),
-        "client_secret": env.get("TAVERN_CLIENT_SECRET", "").strip(),
+        "web_secret_file": secret_file,
+        "client_secret": client_secret,
+        "client_secret_file": client_file,
     }
 
 
@@ -368,6 +438,37 @@ def _host(env: Mapping[str, str], name: str, default: str) -> str:
             f"{name} must be an address to listen on, such as 127.0.0.1 or 0.0.0.0, got {raw!r}."
         )
     return raw
+
+
+def _database(env: Mapping[str, str]) -> tuple[str | None, bool]:
+    """TAVERN_DATABASE_URL, with the password from TAVERN_DATABASE_PASSWORD_FILE put in where that is set
+    (the address then names the user and no password); and whether it was."""
+    url = _database_url(env)
+    path = env.get("TAVERN_DATABASE_PASSWORD_FILE", "").strip()
+    if not path:
+        return url, False
+    if url is None:
+        raise SettingsError(
+            "TAVERN_DATABASE_PASSWORD_FILE needs TAVERN_DATABASE_URL, the address without the password "
+            "(postgresql://USER@HOST:5432/DATABASE)."
+        )
+    scheme, _, rest = url.partition("://")
+    cut = min((i for i in (rest.find("/"), rest.find("?")) if i >= 0), default=len(rest))
+    credentials, at, location = rest[:cut].rpartition("@")
+    location += rest[cut:]
+    parts = urlsplit(url)
+    query_password = any(
+        unquote(pair.partition("=")[0]) == "password" for pair in parts.query.split("&") if pair
+    )
+    if not at or not credentials or ":" in credentials or query_password:
+        raise SettingsError(
+            "TAVERN_DATABASE_PASSWORD_FILE is set, so TAVERN_DATABASE_URL must name the user and no "
+            "password: postgresql://USER@HOST:5432/DATABASE (the password is the file's)."
+        )
+    password = read_secret_file("TAVERN_DATABASE_PASSWORD_FILE", path)
+    if not password:
+        raise SettingsError(f"TAVERN_DATABASE_PASSWORD_FILE names {path!r}, which is empty.")
+    return f"{scheme}://{credentials}:{quote(password, safe='')}@{location}", True
 
 
 def _database_url(env: Mapping[str, str]) -> str | None:
@@ -460,10 +561,15 @@ def health_path_from_env(env: Mapping[str, str]) -> Path:
     return Path(raw).expanduser() if raw else _db_path(env).parent / HEALTH_FILE
 
 
+def retired_variables(env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Every variable set that nothing reads any more, with where its value belongs now."""
+    return [(name, RETIRED_VARIABLES[name]) for name in sorted(env) if name in RETIRED_VARIABLES]
+
+
 def unknown_variables(env: Mapping[str, str]) -> list[tuple[str, str | None]]:
     """Every ``TAVERN_*`` variable set that nothing reads, with the setting it most likely meant (or None):
     a typo leaves a setting at its default without a word."""
-    known = (*VARIABLES, *OTHER_VARIABLES)
+    known = (*VARIABLES, *OTHER_VARIABLES, *RETIRED_VARIABLES)
     found = []
     for name in sorted(env):
         if name.startswith("TAVERN_") and name not in known and not name.startswith(OTHER_PREFIXES):
@@ -482,4 +588,4 @@ def load_database(dotenv_path: str | Path | None = None) -> tuple[Path, str | No
     """Like :func:`load_settings`, but only where the games are: the SQLite file, and the PostgreSQL address
     if there is one (checked, never echoed). No token needed; no folder is created."""
     load_dotenv(dotenv_path=dotenv_path or Path.cwd() / ".env", override=False)
-    return _db_path(os.environ), _database_url(os.environ)
+    return _db_path(os.environ), _database(os.environ)[0]

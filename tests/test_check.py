@@ -139,3 +139,41 @@ async def test_a_command_tree_discord_would_refuse_fails_the_commands_item(
     monkeypatch.setattr(app, "offline_command_payload", with_the_old_bound)
     item = await check.check_commands(settings_from_env({"DISCORD_TOKEN": "x"}))
     assert not item.ok and "options.0.max_value: must be at most 9007199254740991" in item.text
+
+
+def test_the_settings_item_names_secrets_read_from_files_and_retired_variables(tmp_path: Path) -> None:
+    (tmp_path / "token").write_text("abc.def.ghi\n")
+    env = {"DISCORD_TOKEN_FILE": str(tmp_path / "token"), "TAVERN_DB_PATH": str(tmp_path / "t.db")}
+    item = check.check_settings(settings_from_env(env), env)
+    assert item.ok and item.text.endswith("; secrets read from the files DISCORD_TOKEN_FILE name")
+    old = {**env, "TAVERN_POSTGRES_PASSWORD": "from-an-old-env"}
+    retired = check.check_settings(settings_from_env(old), old)
+    assert not retired.ok and "from-an-old-env" not in retired.text
+    assert (
+        "TAVERN_POSTGRES_PASSWORD is no longer read: its value belongs in the file secrets/" in retired.text
+    )
+
+
+def test_a_secret_file_that_cannot_be_read_stops_the_check_with_status_2(tmp_path: Path) -> None:
+    code, lines = run_check(tmp_path, DISCORD_TOKEN_FILE=str(tmp_path / "missing"))
+    assert code == 2 and len(lines) == 1
+    assert lines[0].startswith("FAIL  settings: DISCORD_TOKEN_FILE names") and "cannot be read" in lines[0]
+
+
+async def test_the_database_item_with_the_password_in_a_file(pg_url: str, tmp_path: Path) -> None:
+    """The address without its password and TAVERN_DATABASE_PASSWORD_FILE (a Docker secret) reach the
+    same server as the whole address."""
+    from urllib.parse import unquote, urlsplit
+
+    parts = urlsplit(pg_url)
+    assert parts.password, "the test server has a password"
+    (tmp_path / "pw").write_text(unquote(parts.password) + "\n")
+    bare = pg_url.replace(f":{parts.password}@", "@", 1)
+    env = {
+        "DISCORD_TOKEN": "x",
+        "TAVERN_DATABASE_URL": bare,
+        "TAVERN_DATABASE_PASSWORD_FILE": str(tmp_path / "pw"),
+    }
+    settings = settings_from_env(env)
+    item = await check.check_database(settings)
+    assert item.ok and parts.password not in item.text, item.text

@@ -566,6 +566,7 @@ async def test_backup_refuses_what_it_cannot_do_well(tmp_path: Path, settings: S
 
 COMPOSE = REPO / "docker-compose.scale.yml"  # PostgreSQL and shards (docker-compose.yml: one SQLite process)
 INIT_SCRIPT = REPO / "deploy" / "postgres-init" / "10-tavern-role.sh"
+BACKUP_SCRIPT = REPO / "deploy" / "pg-backup.sh"
 
 
 def compose_service(text: str, name: str) -> str:
@@ -583,31 +584,32 @@ def compose_service(text: str, name: str) -> str:
 
 
 def test_compose_has_no_default_password_and_the_bots_are_no_superuser() -> None:
-    """Compose refuses to start without the passwords (``${VAR:?…}``, no ``:-`` fallback); the bots log in as
-    tavern, which is not the image's superuser (POSTGRES_USER), whose password stays out of the bot containers
-    (postgres.env, read by the db service only, never committed); the init script that makes tavern is
+    """The passwords are Docker secrets, files with no default (Compose refuses to start without them): the
+    bots log in as tavern, which is not the image's superuser (POSTGRES_USER), whose password's secret only
+    the db service mounts; the init script that makes tavern reads the same secret as the bots, and is
     mounted where the image runs it."""
     text = COMPOSE.read_text()
     uses = re.findall(r"\$\{([^}]*)\}", text)
     assert uses and not [u for u in uses if ":-" in u or re.match(r"\w+-", u)], uses
-    assert all(":?" in u for u in uses if "PASSWORD" in u), uses
     assert "change-me" not in text and not re.search(r"^\s*POSTGRES_PASSWORD\s*:", text, re.M)
 
     db, bots = compose_service(text, "db"), compose_service(text, "x-bot")
     superuser = re.search(r"POSTGRES_USER:\s*(\S+)", db)
     assert superuser and superuser[1] == "postgres"
-    assert re.search(r"env_file:\s*postgres\.env", db) and re.search(r"env_file:\s*\.env\s", bots)
+    assert "POSTGRES_PASSWORD_FILE: /run/secrets/postgres_password" in db
+    assert "TAVERN_POSTGRES_PASSWORD_FILE: /run/secrets/tavern_postgres_password" in db
+    assert "- postgres_password" not in bots and "- tavern_postgres_password" in bots
     assert "./deploy/postgres-init:/docker-entrypoint-initdb.d" in db
     assert "pg_isready -h 127.0.0.1" in db  # healthy only once the init script is done and TCP is open
+    environment = compose_service(text, "x-bot-environment")
+    url = re.search(r"TAVERN_DATABASE_URL:\s*postgresql://([^@:]+)@db:5432/tavern\n", environment)
+    assert url and url[1] == "tavern" != superuser[1]
+    assert "TAVERN_DATABASE_PASSWORD_FILE: /run/secrets/tavern_postgres_password" in environment
     for name in ("bot-0", "bot-1"):
         bot = compose_service(text, name)
-        url = re.search(
-            r"TAVERN_DATABASE_URL:\s*\"?postgresql://([^:]+):\$\{TAVERN_POSTGRES_PASSWORD:\?", bot
-        )
-        assert url and url[1] == "tavern" != superuser[1] and "<<: *bot" in bot, name
+        assert "<<: *bot\n" in bot and "<<: *bot-environment" in bot, name
     ignored = (REPO / ".gitignore").read_text().split()
-    assert "postgres.env" in ignored and ".env" in ignored
-    assert "POSTGRES_PASSWORD=\n" in (REPO / "postgres.env.example").read_text()
+    assert "secrets/" in ignored and ".env" in ignored
 
     script = INIT_SCRIPT.read_text()
     assert os.access(INIT_SCRIPT, os.X_OK), "the image sources a script that is not executable"
@@ -621,16 +623,20 @@ def test_compose_has_no_default_password_and_the_bots_are_no_superuser() -> None
 
 def test_the_init_script_makes_an_owner_that_is_no_superuser_and_runs_the_bot(tmp_path: Path) -> None:
     """The init script, run as the postgres image runs it (as the superuser ``postgres``, with the image's
-    environment), on a real server: tavern logs in with its password, takes in the games of a database the
-    earlier compose file's superuser bots wrote (the README's move to a new volume), migrates and plays as a
-    non-superuser owner, cannot do what only a superuser can, and the README's backup and restore work as
-    tavern."""
+    environment and the password's secret file), on a real server: tavern logs in with that password (the
+    bot's TAVERN_DATABASE_PASSWORD_FILE reading the same file), takes in the games of a database the earlier
+    compose file's superuser bots wrote (the README's move to a new volume), migrates and plays as a
+    non-superuser owner, cannot do what only a superuser can, the README's backup and restore work as tavern,
+    and so does the backup service's script (deploy/pg-backup.sh): dumps on its schedule, 0600, the newest
+    kept, one weekly hard link, and a prompt stop."""
     import asyncpg
 
     from bot.store import LATEST_VERSION, PostgresStore
     from tests.pgserver import PostgresServer
 
     password = "t" + os.urandom(12).hex()
+    secret = tmp_path / "tavern_postgres_password"  # the Docker secret, as compose mounts it
+    secret.write_text(password + "\n")
     with PostgresServer(user="postgres") as server:
         env = {
             **os.environ,
@@ -641,7 +647,7 @@ def test_the_init_script_makes_an_owner_that_is_no_superuser_and_runs_the_bot(tm
             "PGPASSWORD": server.password,
             "POSTGRES_USER": "postgres",
             "POSTGRES_DB": "postgres",
-            "TAVERN_POSTGRES_PASSWORD": password,
+            "TAVERN_POSTGRES_PASSWORD_FILE": str(secret),
         }
 
         def run(*args: str, **more: str) -> None:
@@ -649,7 +655,15 @@ def test_the_init_script_makes_an_owner_that_is_no_superuser_and_runs_the_bot(tm
             assert done.returncode == 0, done.stderr
             assert password not in done.stdout + done.stderr
 
-        url = f"postgresql://tavern:{password}@127.0.0.1:{server.port}/tavern"
+        url = settings_from_env(
+            {
+                "DISCORD_TOKEN": "x",
+                "TAVERN_DB_PATH": str(tmp_path / "unused.sqlite3"),
+                "TAVERN_DATABASE_URL": f"postgresql://tavern@127.0.0.1:{server.port}/tavern",
+                "TAVERN_DATABASE_PASSWORD_FILE": str(secret),
+            }
+        ).database_url
+        assert url == f"postgresql://tavern:{password}@127.0.0.1:{server.port}/tavern"
         server.execute("CREATE DATABASE earlier")
 
         async def earlier() -> None:  # the bots of the earlier compose file, logged in as the superuser
@@ -718,6 +732,42 @@ def test_the_init_script_makes_an_owner_that_is_no_superuser_and_runs_the_bot(tm
                 await store.close()
 
         asyncio.run(restored())
+
+        # The backup service: its script, as its container runs it (the secret's file, PG* of the service).
+        backups = tmp_path / "backups"
+        service = subprocess.Popen(
+            ["bash", str(BACKUP_SCRIPT)],
+            env={
+                "PATH": env["PATH"],
+                "PGHOST": "127.0.0.1",
+                "PGPORT": str(server.port),
+                "PGUSER": "tavern",
+                "PGDATABASE": "tavern",
+                "TAVERN_POSTGRES_PASSWORD_FILE": str(secret),
+                "BACKUP_DIR": str(backups),
+                "BACKUP_EVERY_SECONDS": "1",
+                "BACKUP_KEEP_DAILY": "2",
+                "BACKUP_KEEP_WEEKLY": "1",
+            },
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            assert service.stdout is not None
+            said = [service.stdout.readline() for _ in range(3)]
+        finally:
+            service.terminate()
+            out = service.communicate(timeout=10)[0]
+        assert all(line.startswith("backup: wrote ") for line in said), [*said, out]
+        assert password not in "".join(said) + out
+        daily = sorted((backups / "daily").iterdir())
+        weekly = list((backups / "weekly").iterdir())
+        assert len(daily) == 2 and all(p.name.endswith(".dump") for p in daily), daily  # the newest two
+        assert len(weekly) == 1 and re.fullmatch(r"tavern-\d{4}-W\d\d\.dump", weekly[0].name)
+        for path in (*daily, *weekly):
+            assert path.stat().st_mode & 0o777 == 0o600, path
+        run("pg_restore", "--list", str(daily[-1]))  # a whole custom-format dump
 
 
 # ------------------------------------------------------------------------------------------- lock file

@@ -1,7 +1,8 @@
 """The deployment files, read without Docker: what the build context holds (.dockerignore), that the image
-installs the bot once and runs the installed copy, that the compose files build once, restart, rotate their
-logs and hold no password, that the health check stays light and answers right, and that .env.example names
-every variable the bot reads."""
+is the tests' Python pinned by digest and installs the bot once and runs the installed copy, that the compose
+files build once, restart, rotate their logs, name no volume for the whole machine and hold no secret, that
+the health check stays light and answers right, and that .env.example names every variable the bot reads.
+(tests/test_compose.py reads the compose files with Docker Compose itself.)"""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import re
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ import pytest
 
 from bot import healthcheck
 from bot.services import health
-from bot.settings import health_path_from_env
+from bot.settings import RETIRED_VARIABLES, health_path_from_env
 
 REPO = Path(__file__).resolve().parents[1]
 COMPOSE_FILES = {"default": REPO / "docker-compose.yml", "scale": REPO / "docker-compose.scale.yml"}
@@ -92,6 +94,7 @@ def in_context(path: str) -> bool:
         ".env.local",
         "bot/.env",
         "postgres.env",
+        "secrets/discord_token",
         ".git/HEAD",
         ".git/objects/ab/cdef",
         "tests/test_deploy.py",
@@ -188,6 +191,22 @@ def test_the_image_installs_the_bot_once_and_runs_the_installed_copy() -> None:
     assert json.loads(next(line for line in image if line.startswith("CMD"))[4:]) == ["python", "-m", "bot"]
 
 
+def test_the_image_is_the_tests_python_pinned_by_digest_with_no_volume() -> None:
+    """Both stages start from one image, named by its tag and the digest of the tag's index, of the oldest
+    Python minor version the project supports (``requires-python``: the one CI runs the tests on), on Debian
+    bookworm (which has the libfribidi0 below); the lock is resolved for it; the image declares no VOLUME
+    (each container would get an anonymous one: Compose mounts what it needs)."""
+    bases = [stage[0].split()[1] for stage in dockerfile_stages()]
+    assert len(set(bases)) == 1, bases
+    match = re.fullmatch(r"python:(\d+)\.(\d+)\.\d+-slim-bookworm@sha256:[0-9a-f]{64}", bases[0])
+    assert match, bases[0]
+    supported = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert supported == f">={match[1]}.{match[2]}", (supported, bases[0])
+    assert not [line for stage in dockerfile_stages() for line in stage if line.upper().startswith("VOLUME")]
+    lock = (REPO / "requirements.lock").read_text().splitlines()[1]
+    assert f"--python-version {match[1]}.{match[2]} " in lock, lock  # the lock resolved for that Python
+
+
 def test_the_image_can_shape_arabic_and_hebrew_names() -> None:
     """Pillow's libraqm loads FriBiDi from the system, which the slim image lacks: the image installs it and
     its build fails when Pillow still cannot shape (pictures would write such names "Player N")."""
@@ -225,6 +244,8 @@ def _scalar(text: str, anchors: dict[str, Any]) -> Any:
         return text[1:-1].replace("''", "'")
     if re.fullmatch(r"-?\d+", text):
         return int(text)
+    if text in ("true", "false"):
+        return text == "true"
     return text
 
 
@@ -298,18 +319,28 @@ def test_pyyaml_reads_the_compose_files_alike() -> None:
         assert load_compose(path) == yaml.safe_load(path.read_text()), path.name
 
 
+def bots(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The services that run the bot (they read .env); the others are PostgreSQL, its backup, the proxy."""
+    return {name: s for name, s in data["services"].items() if s.get("env_file") == ".env"}
+
+
 def test_one_service_builds_the_image_and_the_others_run_it(compose: tuple[str, dict[str, Any]]) -> None:
-    """Two services that both build one image name race on a fresh machine ("image already exists")."""
-    _, data = compose
+    """Two services that both build one image name race on a fresh machine ("image already exists"). The
+    image is this project's (no name shared by every checkout on the machine), built and never pulled."""
+    which, data = compose
     services = data["services"]
     builders = [name for name, s in services.items() if "build" in s]
     assert len(builders) == 1, builders
     (builder,) = builders
-    assert services[builder]["build"] == "." and services[builder]["image"] == "decktet-tavern"
-    bots = [name for name, s in services.items() if s.get("image") == "decktet-tavern"]
-    for name in bots:
+    assert services[builder]["build"] == "." and services[builder]["pull_policy"] == "build"
+    image = services[builder].get("image")
+    if which == "default":
+        assert image is None  # Compose names it <project>-bot
+    else:
+        assert re.fullmatch(r"\$\{COMPOSE_PROJECT_NAME:\?[^}]+\}-bot", image), image
+    for name in bots(data):
         if name != builder:
-            assert services[name].get("pull_policy") == "never", name  # never looked for in a registry
+            assert services[name]["image"] == image and services[name]["pull_policy"] == "never", name
 
 
 def test_every_service_restarts_and_rotates_its_logs(compose: tuple[str, dict[str, Any]]) -> None:
@@ -320,29 +351,51 @@ def test_every_service_restarts_and_rotates_its_logs(compose: tuple[str, dict[st
         assert logging["driver"] == "json-file", name
         assert re.fullmatch(r"\d+m", logging["options"]["max-size"]), name
         assert int(logging["options"]["max-file"]) >= 2, name
-        if service.get("image") == "decktet-tavern":
-            assert service["env_file"] == ".env" and service["stop_grace_period"] == "15s", name
+    for name, bot in bots(data).items():
+        assert bot["stop_grace_period"] == "15s", name
 
 
-def test_no_password_is_written_in_a_compose_file(compose: tuple[str, dict[str, Any]]) -> None:
-    """Every password comes from .env or postgres.env; Compose refuses to start without it (``:?``)."""
+def test_no_secret_is_written_in_or_passed_through_a_compose_file(
+    compose: tuple[str, dict[str, Any]],
+) -> None:
+    """Every secret comes from a Docker secret, a file in ./secrets mounted at /run/secrets (never the
+    environment, which ``docker inspect`` shows): no variable of a compose file names one, no address holds
+    one, and each ``*_FILE`` names a secret its service mounts. (tests/test_compose.py checks the same, and
+    the hardening, on what Compose itself makes of the files.)"""
     which, data = compose
     text = COMPOSE_FILES[which].read_text()
     uses = re.findall(r"\$\{([^}]*)\}", text)
-    assert not [u for u in uses if not re.fullmatch(r"\w+:\?[^}]+", u)], uses
+    assert not [u for u in uses if re.search(r"PASSWORD|SECRET|TOKEN", u.split(":")[0])], uses
     for name, service in data["services"].items():
+        mounted = set(service.get("secrets", []))
         for key, value in (service.get("environment") or {}).items():
-            if "PASSWORD" in key:
-                assert re.fullmatch(r"\$\{\w+:\?[^}]+\}", value), (name, key)
+            value = str(value)
+            if re.search(r"PASSWORD|SECRET|TOKEN", key):
+                assert key.endswith("_FILE") and value == f"/run/secrets/{value.rpartition('/')[2]}", (
+                    name,
+                    key,
+                )
+                assert value.rpartition("/")[2] in mounted, (name, key)
             if "://" in value:
-                credentials = value.split("://", 1)[1].rpartition("@")[0]
-                assert not credentials or re.fullmatch(r"\w+:\$\{\w+:\?[^}]+\}", credentials), (name, key)
-        assert "POSTGRES_PASSWORD" not in (service.get("environment") or {}), name
+                assert ":" not in value.split("://", 1)[1].rpartition("@")[0], (name, key)
+        assert "env_file" not in service or service["env_file"] == ".env", name
+    for secret, source in data["secrets"].items():
+        assert source == {"file": f"./secrets/{secret}"}, secret
+    assert "secrets/" in (REPO / ".gitignore").read_text().split()
+
+
+def test_no_volume_is_named_for_the_whole_machine(compose: tuple[str, dict[str, Any]]) -> None:
+    """A volume's ``name:`` is global: two checkouts would share it (and one SQLite file). Without it, each
+    is <project>_<volume>."""
+    _, data = compose
+    for volume, options in data["volumes"].items():
+        assert "name" not in (options or {}), volume
+        assert not (options or {}).get("external"), volume
 
 
 def test_the_default_deployment_is_one_process_on_sqlite_on_a_volume() -> None:
     data = load_compose(COMPOSE_FILES["default"])
-    (name,) = data["services"]
+    (name,) = bots(data)
     bot = data["services"][name]
     env = bot["environment"]
     assert "TAVERN_DATABASE_URL" not in env and "TAVERN_SHARD_IDS" not in env
@@ -350,23 +403,27 @@ def test_the_default_deployment_is_one_process_on_sqlite_on_a_volume() -> None:
     mounts = dict(m.split(":", 1) for m in bot["volumes"])
     (volume,) = [v for v, target in mounts.items() if db_path.startswith(target.rstrip("/") + "/")]
     assert volume in data["volumes"], "the database is on a named volume, not in the container"
-    assert data["volumes"][volume]["name"] == "tavern-data"  # the README's earlier `docker run -v` volume
+    assert [s for s, service in data["services"].items() if "profiles" not in service] == [name]
 
 
 def test_the_scale_deployment_shards_over_postgres() -> None:
     data = load_compose(COMPOSE_FILES["scale"])
     services = data["services"]
-    bots = {name: s for name, s in services.items() if s.get("image") == "decktet-tavern"}
-    assert sorted(bots) == ["bot-0", "bot-1"]
-    shards = sorted(s["environment"]["TAVERN_SHARD_IDS"] for s in bots.values())
+    running = bots(data)
+    assert sorted(running) == ["bot-0", "bot-1"]
+    shards = sorted(s["environment"]["TAVERN_SHARD_IDS"] for s in running.values())
     assert shards == ["0", "1"]
-    for bot in bots.values():
-        assert bot["environment"]["TAVERN_SHARD_COUNT"] == str(len(bots))
-        assert bot["environment"]["TAVERN_DATABASE_URL"].startswith("postgresql://tavern:")
+    for bot in running.values():
+        assert bot["environment"]["TAVERN_SHARD_COUNT"] == str(len(running))
+        assert bot["environment"]["TAVERN_DATABASE_URL"] == "postgresql://tavern@db:5432/tavern"
         assert bot["depends_on"] == {"db": {"condition": "service_healthy"}}
-    assert services["db"]["env_file"] == "postgres.env"
+        assert "postgres_password" not in bot["secrets"]  # the superuser's stays with db
+    assert services["db"]["environment"]["POSTGRES_PASSWORD_FILE"] == "/run/secrets/postgres_password"
     assert "tavern-postgres:/var/lib/postgresql/data" in services["db"]["volumes"]
-    assert "name" not in (data["volumes"]["tavern-postgres"] or {})  # the project's, as before
+    assert (
+        services["backup"]["profiles"] == ["backup"]
+        and services["backup"]["image"] == services["db"]["image"]
+    )
 
 
 def test_what_the_compose_files_name_exists() -> None:
@@ -381,6 +438,8 @@ def test_what_the_compose_files_name_exists() -> None:
                 source = mount.split(":", 1)[0]
                 if source.startswith("./"):
                     assert (REPO / source).exists(), source
+                    if source.endswith(".sh"):
+                        assert os.access(REPO / source, os.X_OK), source
 
 
 # ------------------------------------------------------------------------------------------ health check
@@ -586,7 +645,7 @@ def env_example() -> list[tuple[str, str]]:
 
 
 def test_env_example_names_every_variable_the_bot_reads() -> None:
-    read = names_the_code_reads()
+    read = {name: where for name, where in names_the_code_reads().items() if name not in RETIRED_VARIABLES}
     assert {"DISCORD_TOKEN", "TAVERN_DB_PATH", "TAVERN_COALESCE_SECONDS", "TAVERN_ATTENTION_SECONDS"} <= set(
         read
     )
@@ -605,4 +664,5 @@ def test_env_example_names_nothing_the_deployment_does_not_read() -> None:
     read = names_the_code_reads()
     for name, _ in env_example():
         assert name in read or name.startswith("COMPOSE_") or f"${{{name}" in compose, name
-    assert "TAVERN_POSTGRES_PASSWORD" in dict(env_example())
+        assert name not in RETIRED_VARIABLES, name
+    assert {"TAVERN_PROXY_SITE", "TAVERN_PROXY_METRICS_FROM"} <= set(dict(env_example()))

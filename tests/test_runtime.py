@@ -8,6 +8,7 @@ import gc
 import io
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -141,6 +142,150 @@ def test_dotenv_does_not_override_the_environment(tmp_path: Path, monkeypatch: p
             os.environ.pop(var, None)
     assert (s.token, s.lobby_minutes, s.nudge_minutes) == ("from-file", 7, 4)
     assert s.db_path == Path("data/tavern.sqlite3") and (tmp_path / "data").is_dir()
+
+
+# ------------------------------------------------------------------------------------ secrets from files
+
+
+def _write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8", newline="")
+    return str(path)
+
+
+def test_secrets_come_from_the_files_their_file_variables_name(tmp_path: Path) -> None:
+    """Each ``*_FILE`` (a Docker secret in /run/secrets) gives its secret, one final line break dropped
+    (``\n`` or ``\r\n``); the database password goes into the address, encoded; every one of them joins
+    ``secrets`` (as written in the address and as read), and none shows in the settings' repr."""
+    password = "p@ss/w:rd%7e"
+    env = {
+        "TAVERN_DB_PATH": str(tmp_path / "t.db"),
+        "DISCORD_TOKEN_FILE": _write(tmp_path / "token", "MTIz.file-token.XYZ\n"),
+        "TAVERN_WEB_SECRET_FILE": _write(tmp_path / "web", "a-web-secret-of-32-characters-xx\r\n"),
+        "TAVERN_CLIENT_SECRET_FILE": _write(tmp_path / "client", "client-secret "),  # kept as written
+        "TAVERN_DATABASE_URL": "postgresql://tavern@db:5432/tavern?sslmode=prefer&application_name=a@b",
+        "TAVERN_DATABASE_PASSWORD_FILE": _write(tmp_path / "pw", password + "\n"),
+    }
+    s = settings_from_env(env)
+    assert s.token == "MTIz.file-token.XYZ"
+    assert s.web_secret == "a-web-secret-of-32-characters-xx" and s.client_secret == "client-secret "
+    assert (
+        s.database_url
+        == "postgresql://tavern:p%40ss%2Fw%3Ard%257e@db:5432/tavern?sslmode=prefer&application_name=a@b"
+    )
+    assert s.from_files == (
+        "DISCORD_TOKEN_FILE",
+        "TAVERN_WEB_SECRET_FILE",
+        "TAVERN_CLIENT_SECRET_FILE",
+        "TAVERN_DATABASE_PASSWORD_FILE",
+    )
+    for secret in (s.token, s.web_secret, s.client_secret, password, "p%40ss%2Fw%3Ard%257e"):
+        assert secret in s.secrets and secret not in repr(s)
+    # Only one line break goes: a second one is part of the file, and a token has none.
+    env["DISCORD_TOKEN_FILE"] = _write(tmp_path / "token", "MTIz.file-token.XYZ\n\n")
+    with pytest.raises(SettingsError, match="DISCORD_TOKEN_FILE's file holds spaces or line breaks"):
+        settings_from_env(env)
+
+
+def test_file_secrets_are_scrubbed_from_the_log(tmp_path: Path, captured: io.StringIO) -> None:
+    password = "pw-from-a-file-4e1"
+    s = settings_from_env(
+        {
+            "TAVERN_DB_PATH": str(tmp_path / "t.db"),
+            "DISCORD_TOKEN_FILE": _write(tmp_path / "token", "tok-from-a-file\n"),
+            "TAVERN_WEB_SECRET_FILE": _write(tmp_path / "web", "web-secret-from-a-file\n"),
+            "TAVERN_CLIENT_SECRET_FILE": _write(tmp_path / "client", "client-from-a-file\n"),
+            "TAVERN_DATABASE_URL": "postgresql://tavern@db:5432/tavern",
+            "TAVERN_DATABASE_PASSWORD_FILE": _write(tmp_path / "pw", password),
+        }
+    )
+    install_redaction(s.secrets)
+    logger = logging.getLogger("tavern.test-redaction")
+    logger.warning(
+        "lost %s with %s, %s, %s and %s", s.database_url, s.token, s.web_secret, s.client_secret, password
+    )
+    logged = captured.getvalue()
+    assert logged.count(REDACTED) == 5 and "postgresql://tavern:[REDACTED]@db" in logged
+    for leak in ("tok-from-a-file", "web-secret-from-a-file", "client-from-a-file", password):
+        assert leak not in logged
+
+
+@pytest.mark.parametrize("name", ["DISCORD_TOKEN", "TAVERN_WEB_SECRET", "TAVERN_CLIENT_SECRET"])
+def test_a_secret_and_its_file_both_set_is_a_configuration_error(tmp_path: Path, name: str) -> None:
+    value = "set-in-the-environment-too"
+    env = {
+        "DISCORD_TOKEN": "tok",
+        "TAVERN_DB_PATH": str(tmp_path / "t.db"),
+        name: value,
+        f"{name}_FILE": _write(tmp_path / "secret", "from-the-file-0123456789\n"),
+    }
+    with pytest.raises(SettingsError) as info:
+        settings_from_env(env)
+    said = str(info.value)
+    assert f"{name} and {name}_FILE are both set" in said and "\n" not in said
+    assert value not in said and "from-the-file" not in said
+    # Blank counts as unset, as for every setting: an empty DISCORD_TOKEN= line in .env is no conflict.
+    assert settings_from_env({**env, name: "  "})
+
+
+@pytest.mark.parametrize(
+    ("setup", "words"),
+    [
+        ("missing", "cannot be read (No such file or directory)"),
+        ("folder", "cannot be read (Is a directory)"),
+        ("binary", "not UTF-8 text"),
+        ("huge", "more than 4096 characters"),
+        ("empty", "which is empty: put the bot token in it"),
+    ],
+)
+def test_an_unusable_secret_file_is_a_configuration_error(tmp_path: Path, setup: str, words: str) -> None:
+    path = tmp_path / "token"
+    if setup == "folder":
+        path.mkdir()
+    elif setup == "binary":
+        path.write_bytes(b"\xff\xfe\x00")
+    elif setup == "huge":
+        path.write_text("x" * 5000)
+    elif setup == "empty":
+        path.write_text("\n")
+    env = {"TAVERN_DB_PATH": str(tmp_path / "t.db"), "DISCORD_TOKEN_FILE": str(path)}
+    with pytest.raises(SettingsError, match=re.escape(words)) as info:
+        settings_from_env(env)
+    assert "DISCORD_TOKEN_FILE" in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("", "needs TAVERN_DATABASE_URL"),
+        ("postgresql://tavern:in-the-url@db/tavern", "must name the user and no password"),
+        ("postgresql://tavern@db/tavern?password=in-the-url", "must name the user and no password"),
+        ("postgresql://db/tavern", "must name the user and no password"),
+    ],
+)
+def test_the_database_password_file_takes_an_address_without_a_password(
+    tmp_path: Path, url: str, words: str
+) -> None:
+    env = {
+        "DISCORD_TOKEN": "tok",
+        "TAVERN_DB_PATH": str(tmp_path / "t.db"),
+        "TAVERN_DATABASE_URL": url,
+        "TAVERN_DATABASE_PASSWORD_FILE": _write(tmp_path / "pw", "from-the-file\n"),
+    }
+    with pytest.raises(SettingsError, match=words) as info:
+        settings_from_env(env)
+    assert "in-the-url" not in str(info.value) and "from-the-file" not in str(info.value)
+
+
+def test_main_with_a_secret_and_its_file_exits_2_in_one_line(tmp_path: Path) -> None:
+    token = _write(tmp_path / "token", "tok-in-a-file\n")
+    proc = _run_module(tmp_path, DISCORD_TOKEN="tok-in-env", DISCORD_TOKEN_FILE=token)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("Configuration error: DISCORD_TOKEN and DISCORD_TOKEN_FILE are both set")
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "tok-in-env" not in proc.stderr and "tok-in-a-file" not in proc.stderr
+    unreadable = _run_module(tmp_path, DISCORD_TOKEN_FILE=str(tmp_path / "none"))
+    assert unreadable.returncode == 2 and len(unreadable.stderr.strip().splitlines()) == 1
+    assert "DISCORD_TOKEN_FILE names" in unreadable.stderr and "cannot be read" in unreadable.stderr
 
 
 # ------------------------------------------------------------------------------------------ python -m bot
