@@ -41,7 +41,14 @@ WORKDIR /app
 # get an anonymous volume of its own that nothing removes. Compose mounts a named volume on it where the games
 # live there (docker-compose.yml) and a small tmpfs where only the heartbeat does (docker-compose.scale.yml);
 # both leave the rest of the container read-only. A new named volume takes this folder's owner, tavern.
-RUN mkdir -p /app/data && chown tavern:tavern /app/data
+# The database's folder and the scheduled backups' (TAVERN_BACKUP_DIR): a named volume mounted on either takes
+# this owner at its first mount.
+RUN mkdir -p /app/data /app/backups && chown tavern:tavern /app/data /app/backups
+# The commit the image is built from (docker-compose.yml passes TAVERN_COMMIT from the shell that builds):
+# `python -m bot --version`, the start-up log, tavern_build_info and /tavern help name it. Last, so a new
+# commit rebuilds only this layer.
+ARG TAVERN_COMMIT=""
+ENV TAVERN_COMMIT=${TAVERN_COMMIT}
 USER tavern
 # The bot writes /app/data/health.json every 15 s; the check fails when it is stale, or says the gateway or the
 # database is lost. `python -m bot.healthcheck` imports only json, os, sys and time (30-50 ms, 11 MB), not

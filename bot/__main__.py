@@ -3,8 +3,9 @@
 ``python -m bot sync`` forces a slash-command sync and exits (a normal start syncs only when the commands
 changed); ``python -m bot health`` reads the running bot's heartbeat file and exits 0 if it is healthy (the
 container's HEALTHCHECK, ``python -m bot.healthcheck``, is the same check without this module's heavy
-imports); ``python -m bot backup PATH`` copies the SQLite database consistently, while the bot runs
-(:mod:`bot.backup`). ``python -m bot check`` checks the set-up before a start, offline (:mod:`bot.check`).
+imports); ``python -m bot backup PATH``, ``migrate-to [URL]`` and ``restore-drill BACKUP`` work on the
+database (:mod:`bot.operations`). ``python -m bot check`` checks the set-up before a start,
+offline (:mod:`bot.check`). ``python -m bot --version`` names the build.
 ``python -m bot play bhargage`` (or ``play deluxe``, ``play cribbage``: every game of
 ``bot.games.ADAPTER_PATHS``) plays a game in the terminal
 against the computer, with no token and no Discord (:mod:`bot.play`). ``python -m bot export GAME_ID
@@ -19,34 +20,27 @@ import asyncio
 import contextlib
 import gc
 import logging
-import os
 import signal
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import aiohttp
 import discord
 
-from bot import healthcheck
-from bot.backup import PG_DUMP_HELP, BackupError, backup_sqlite
+from bot import healthcheck, operations
 from bot.base.version import describe
 from bot.edge.app import TavernBot, create_bot
 from bot.edge.metrics_server import MetricsServerError
 from bot.edge.web import WebServerError
 from bot.games import ADAPTER_PATHS
 from bot.logging_setup import setup_logging
-from bot.services import health
 from bot.settings import (
     MissingTokenError,
     Settings,
     SettingsError,
-    health_path_from_env,
-    is_postgres_url,
-    load_database,
     load_settings,
 )
-from bot.store import StoreOpenError, transfer
+from bot.store import StoreOpenError
 
 log = logging.getLogger("tavern.main")
 
@@ -55,16 +49,6 @@ BAD_TOKEN = (
     "Reset it in the Discord Developer Portal (Applications -> your application -> Bot -> Reset Token)\n"
     "and put the new one in .env as DISCORD_TOKEN=..., or in the file DISCORD_TOKEN_FILE names\n"
     "(with Docker Compose: secrets/discord_token)."
-)
-MIGRATE_USAGE = (
-    "migrate-to needs the PostgreSQL database to move into: python -m bot migrate-to "
-    "postgresql://USER:PASSWORD@HOST:5432/DATABASE, or TAVERN_DATABASE_URL set to it "
-    "(README, Running at scale)"
-)
-STILL_RUNNING = (
-    "Note: the bot looks alive on {path} (a fresh heartbeat). The copy is taken as one snapshot now; "
-    "moves made after it stay behind. Stop the bot first to move everything, and start the PostgreSQL "
-    "bots after."
 )
 NO_NETWORK = "Could not reach Discord: check this machine's internet connection and try again"
 INTENTS_HELP = (
@@ -170,50 +154,34 @@ def check_health() -> int:
     return healthcheck.main([])
 
 
-def backup(path: str) -> int:
-    """``python -m bot backup PATH``: one line on stdout saying what was written (0), or on stderr why not
-    (1; 2 for a configuration that has no SQLite file to copy). Needs no token."""
-    try:
-        db_path, database_url = load_database()
-    except SettingsError as err:
-        print(f"Configuration error: {err}", file=sys.stderr)
-        return 2
-    if database_url:
-        print(PG_DUMP_HELP, file=sys.stderr)
-        return 2
-    try:
-        print(backup_sqlite(db_path, Path(path).expanduser()))
-    except (BackupError, OSError) as err:
-        print(f"No backup was made: {err}", file=sys.stderr)
-        return 1
-    return 0
-
-
-def migrate_to(url: str | None, source: str | None) -> int:
-    """``python -m bot migrate-to [URL] [--from FILE]``: the SQLite database (TAVERN_DB_PATH, or FILE) moved
-    into the empty PostgreSQL database at URL (TAVERN_DATABASE_URL when not given: a password on the command
-    line shows in the process list) and verified; one line on stdout (0), or on stderr why not (1; 2 for a
-    usage or configuration error). Needs no token."""
-    try:
-        db_path, database_url = load_database()
-    except SettingsError as err:
-        print(f"Configuration error: {err}", file=sys.stderr)
-        return 2
-    url = url or database_url
-    if not is_postgres_url(url) or url is None:
-        print(MIGRATE_USAGE, file=sys.stderr)
-        return 2
-    path = Path(source).expanduser() if source else db_path
-    running, _ = health.check(health_path_from_env(os.environ))
-    if running:
-        print(STILL_RUNNING.format(path=path), file=sys.stderr)
-    try:
-        moved = asyncio.run(transfer.move(path, url))
-    except transfer.TransferError as err:
-        print(f"Nothing was moved: {err}", file=sys.stderr)
-        return 1
-    print(transfer.summary(path, url, moved))
-    return 0
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Decktet Tavern, a Discord bot. "
+        f"`python -m bot play {'|'.join(ADAPTER_PATHS)} [...]` plays a game in this terminal instead; "
+        "`python -m bot export GAME_ID` writes a game's record, `python -m bot replay FILE` replays one.",
+    )
+    parser.add_argument(
+        "command",
+        nargs="?",
+        default="run",
+        choices=("run", "sync", "health", "backup", "check", "migrate-to", "restore-drill"),
+        help="run the bot (default); force a slash-command sync and exit; check the running bot's health; "
+        "copy the SQLite database to PATH (safe while the bot runs); check the set-up before a start "
+        "(offline); move the SQLite database into an empty PostgreSQL one (URL, else TAVERN_DATABASE_URL); "
+        "prove a backup (a file, or a PostgreSQL URL) opens and rebuilds every live game",
+    )
+    parser.add_argument("--version", action="version", version=describe())
+    parser.add_argument(
+        "path",
+        nargs="?",
+        help="backup: the new file (or a folder) to write the copy to; migrate-to: the PostgreSQL URL; "
+        "restore-drill: the backup",
+    )
+    parser.add_argument(
+        "--from", dest="source", help="migrate-to: the SQLite file to move (default: TAVERN_DB_PATH)"
+    )
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -226,42 +194,21 @@ def main(argv: list[str] | None = None) -> int:
         from bot import record_cli  # no token, no Discord
 
         return (record_cli.export_main if args[0] == "export" else record_cli.replay_main)(args[1:])
-    parser = argparse.ArgumentParser(
-        prog="python -m bot",
-        description="Decktet Tavern, a Discord bot. "
-        f"`python -m bot play {'|'.join(ADAPTER_PATHS)} [...]` plays a game in this terminal instead; "
-        "`python -m bot export GAME_ID` writes a game's record, `python -m bot replay FILE` replays one.",
-    )
-    parser.add_argument(
-        "command",
-        nargs="?",
-        default="run",
-        choices=("run", "sync", "health", "backup", "check", "migrate-to"),
-        help="run the bot (default); force a slash-command sync and exit; check the running bot's health; "
-        "copy the SQLite database to PATH (safe while the bot runs); check the set-up before a start "
-        "(offline); move the SQLite database into an empty PostgreSQL one (URL, else TAVERN_DATABASE_URL)",
-    )
-    parser.add_argument("--version", action="version", version=describe())
-    parser.add_argument(
-        "path",
-        nargs="?",
-        help="backup: the new file (or a folder) to write the copy to; migrate-to: the PostgreSQL URL",
-    )
-    parser.add_argument(
-        "--from", dest="source", help="migrate-to: the SQLite file to move (default: TAVERN_DB_PATH)"
-    )
+    parser = _parser()
     parsed = parser.parse_args(args)
     command = parsed.command
     if command == "migrate-to":
-        return migrate_to(parsed.path, parsed.source)
+        return operations.migrate_to(parsed.path, parsed.source)
     if parsed.source is not None:
         parser.error("only migrate-to takes --from")
-    if (command == "backup") != (parsed.path is not None):
-        parser.error("backup takes one PATH, and only backup takes one")
+    if command in ("backup", "restore-drill"):
+        if parsed.path is None:
+            parser.error(f"{command} takes one PATH: the backup to write, or to drill")
+        return (operations.backup if command == "backup" else operations.restore_drill)(parsed.path)
+    if parsed.path is not None:
+        parser.error("only backup, migrate-to and restore-drill take a PATH")
     if command == "health":
         return check_health()
-    if command == "backup":
-        return backup(parsed.path)
     if command == "check":
         from bot import check  # offline: no token is used, no Discord
 

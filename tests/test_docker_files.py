@@ -332,7 +332,9 @@ def test_one_service_builds_the_image_and_the_others_run_it(compose: tuple[str, 
     builders = [name for name, s in services.items() if "build" in s]
     assert len(builders) == 1, builders
     (builder,) = builders
-    assert services[builder]["build"] == "." and services[builder]["pull_policy"] == "build"
+    # Built from this folder, told the commit it is built from (python -m bot --version, tavern_build_info).
+    assert services[builder]["build"] == {"context": ".", "args": {"TAVERN_COMMIT": "${TAVERN_COMMIT:-}"}}
+    assert services[builder]["pull_policy"] == "build"
     image = services[builder].get("image")
     if which == "default":
         assert image is None  # Compose names it <project>-bot
@@ -431,7 +433,7 @@ def test_what_the_compose_files_name_exists() -> None:
         data = load_compose(path)
         for service in data["services"].values():
             if "build" in service:
-                assert (REPO / service["build"] / "Dockerfile").is_file()
+                assert (REPO / service["build"]["context"] / "Dockerfile").is_file()
             if "env_file" in service:  # the file to copy it from, as the README says
                 assert (REPO / f"{service['env_file']}.example").is_file(), service["env_file"]
             for mount in service.get("volumes", []):

@@ -72,3 +72,11 @@ async def test_the_build_is_in_the_metrics_the_help_footer_and_the_start_log(
     with caplog.at_level("INFO", logger="tavern.main"):
         assert await run(broken) == 3
     assert f"{build.describe()} starting" in caplog.text
+
+
+def test_the_image_is_told_its_commit_by_the_compose_files() -> None:
+    """The image bakes the build argument in; both compose files pass it from the shell that builds."""
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert 'ARG TAVERN_COMMIT=""\nENV TAVERN_COMMIT=${TAVERN_COMMIT}' in dockerfile
+    for name in ("docker-compose.yml", "docker-compose.scale.yml"):
+        assert 'TAVERN_COMMIT: "${TAVERN_COMMIT:-}"' in (ROOT / name).read_text(encoding="utf-8"), name

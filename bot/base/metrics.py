@@ -187,6 +187,25 @@ BUILD_INFO = Gauge(
     registry=REGISTRY,
 )
 
+# ----------------------------------------------------------------------------------------- backups
+
+BACKUP_LAST_SUCCESS = Gauge(
+    "tavern_backup_last_success_timestamp_seconds",  # i18n: not text (the help below is for operators)
+    "When the newest scheduled backup was taken (Unix time; the newest on disk at start).",
+    registry=REGISTRY,
+)
+BACKUP_AGE = Gauge(
+    "tavern_backup_age_seconds",  # i18n: not text (the help below is for operators)
+    "Seconds since the newest scheduled backup (NaN: none yet, or scheduled backups are off).",
+    registry=REGISTRY,
+)
+BACKUP_AGE.set(float("nan"))
+BACKUPS_FAILED = Counter(
+    "tavern_backups_failed",  # i18n: not text (the help below is for operators)
+    "Scheduled backups that failed (the log says why; the next try is within 10 minutes).",
+    registry=REGISTRY,
+)
+
 # ------------------------------------------------------------------------------------- known labels
 #
 # Every counter exists at 0 from the start with each label value known beforehand (docs/METRICS.md names

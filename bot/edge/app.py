@@ -32,6 +32,7 @@ from bot.games import GAMES, GameAdapter
 from bot.logging_setup import redact
 from bot.render import suits
 from bot.services import drawing, health, snapshots
+from bot.services.backups import BackupSchedule
 from bot.services.cooldowns import Limits
 from bot.services.languages import Languages
 from bot.services.links import Links, key_from
@@ -163,6 +164,8 @@ class TavernBot(commands.AutoShardedBot):
         self._heartbeat: asyncio.Task[None] | None = None
         self._emojis: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
+        self.backups: BackupSchedule | None = None  # where TAVERN_BACKUP_DIR is set
+        self._backing_up: asyncio.Task[None] | None = None
         self._restoring: asyncio.Task[None] | None = None
         self._foreign_views = False  # add_dynamic_items was called: see _handled_elsewhere
 
@@ -216,10 +219,32 @@ class TavernBot(commands.AutoShardedBot):
             return
         self._heartbeat = asyncio.create_task(self._heartbeat_loop(), name="tavern-heartbeat")
         self._warming = asyncio.create_task(self._start_workers(), name="tavern-workers")
+        self._start_backups()
         if self.settings.suit_emojis:  # in the background: connecting never waits on it
             self._emojis = asyncio.create_task(emojis.load_suit_emojis(self), name="tavern-emojis")
         if self.settings.first_shard:  # one process syncs for all
             await self.sync_commands()
+
+    def _start_backups(self) -> None:
+        """The scheduled backups of the SQLite file, where TAVERN_BACKUP_DIR is set (bot.services.backups)."""
+        folder = self.settings.backup_dir
+        if folder is None or self.settings.database_url:
+            return
+        self.backups = BackupSchedule(
+            self.settings.db_path,
+            folder,
+            every=self.settings.backup_every,
+            keep=self.settings.backup_keep,
+            clock=self.clock,
+        )
+        home = self.settings.db_path.parent.resolve()
+        if folder.resolve() == home or home in folder.resolve().parents:
+            log.warning(
+                "Backups go to %s, inside the database's own folder: whatever loses that folder (its volume, "
+                "its disk) loses them too. Give them a volume or disk of their own.",
+                folder,
+            )
+        self._backing_up = asyncio.create_task(self.backups.run(), name="tavern-backups")
 
     async def _start_workers(self) -> None:
         """Start the drawing process and, unless experts never think, the thinking one, in the background: a
@@ -381,6 +406,8 @@ class TavernBot(commands.AutoShardedBot):
                 await self.controller.close()  # the timer, the computer players, the calls still waiting
             if self._warming is not None:
                 self._warming.cancel()
+            if self._backing_up is not None:
+                self._backing_up.cancel()
             if self._emojis is not None:
                 self._emojis.cancel()
                 suits.use({})  # the text of anything drawn after this bot is gone (tests) is plain again

@@ -1,17 +1,21 @@
-"""A consistent copy of a SQLite database while the bot writes to it: what a backup, a scheduled backup and a
-migration to PostgreSQL all start from.
+"""A consistent copy of a SQLite database while the bot writes to it: what ``python -m bot backup``, the
+scheduled backups (``bot.services.backups``) and a migration to PostgreSQL all start from.
 
 Copying the database file (and its ``-wal``) while the bot writes can catch a page mid-write or a log out of
 step with the file: a copy that does not open, or that lost moves. SQLite's online backup API reads the
 database as one snapshot, the bot's writes carrying on meanwhile (WAL mode lets a reader and a writer work at
 once). The copy is one self-contained file (journal mode DELETE), checked with ``PRAGMA integrity_check``.
+A backup is written beside its final path under a temporary name, checked, and only then renamed, so a
+backup that stopped halfway never has its name; restoring it is copying it back while the bot is stopped.
 Blocking (``sqlite3``): callers run it in a thread when an event loop is theirs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +52,46 @@ def snapshot(source: Path, target: Path) -> Copied:
             dst.close()
     finally:
         src.close()
+
+
+class BackupError(Exception):
+    """The backup was not made; ``str(err)`` says why in a sentence, and nothing was left at the path."""
+
+
+def dated_name(source: Path, at: float) -> str:
+    """A backup's file name in a folder: the database's name and the UTC time it was taken, which is what
+    the scheduled backups' retention reads (``tavern-20261129-030000.sqlite3``)."""
+    return f"{source.stem}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime(at))}{source.suffix or '.sqlite3'}"
+
+
+def backup(source: Path, target: Path, *, at: float | None = None) -> str:
+    """Copy the SQLite database ``source`` to ``target`` (a new file, or a folder to put one named by
+    :func:`dated_name` in, at ``at`` or now); one line saying what was written."""
+    if not source.is_file():
+        raise BackupError(f"there is no database at {source} (TAVERN_DB_PATH): nothing to back up.")
+    if target.is_dir():
+        target = target / dated_name(source, time.time() if at is None else at)
+    if target.exists() or target.is_symlink():
+        raise BackupError(f"{target} already exists: a backup never replaces a file; name a new one.")
+    if not target.parent.is_dir():
+        raise BackupError(f"the folder {target.parent} does not exist: create it, or name another one.")
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    try:
+        copied = snapshot(source, partial)
+        fsync(partial)
+        os.replace(partial, target)
+        fsync(target.parent)
+    except (sqlite3.Error, OSError) as err:
+        raise BackupError(f"could not copy {source}: {err}.") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+    size = target.stat().st_size / 1_000_000
+    counted = "1 game" if copied.games == 1 else f"{copied.games} games"
+    return (
+        f"Backed up {source} to {target}: {size:.1f} MB, schema version {copied.version}, {counted} "
+        f"({copied.active} active), integrity checked."
+    )
 
 
 def check(db: sqlite3.Connection) -> Copied:
