@@ -20,7 +20,6 @@ import asyncio
 import logging
 import re
 import sqlite3
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from bot.games import GameAdapter
 from bot.services.snapshots import PROCESS_KEY
 from bot.services.tables import TableService
 from bot.store import SQLiteStore, Store, StoreOpenError, open_store
-from bot.store.copies import BackupError, Copied, backup, dated_name, snapshot
+from bot.store.copies import BackupError, Copied, backup, dated_name, scratch, snapshot
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +208,7 @@ async def drill(
         return await _drill(await open_store(location), None, games, key, started)
     if not location.is_file():
         raise BackupError(f"there is no file at {location}.")
-    with tempfile.TemporaryDirectory(prefix="tavern-drill-") as folder:
+    with scratch(location.parent) as folder:
         copy = Path(folder) / location.name
         try:
             copied = await asyncio.to_thread(snapshot, location, copy)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,6 +93,14 @@ def backup(source: Path, target: Path, *, at: float | None = None) -> str:
         f"Backed up {source} to {target}: {size:.1f} MB, schema version {copied.version}, {counted} "
         f"({copied.active} active), integrity checked."
     )
+
+
+def scratch(near: Path) -> tempfile.TemporaryDirectory[str]:
+    """A folder for a working copy of a database: beside ``near`` where it may be written (a container's
+    /tmp is a small tmpfs; the database's own volume has room for it), else the system's temporary folder.
+    Its name starts with a dot, so no backup listing ever takes it for a backup."""
+    where = near if near.is_dir() and os.access(near, os.W_OK) else None
+    return tempfile.TemporaryDirectory(prefix=".tavern-work-", dir=where)
 
 
 def check(db: sqlite3.Connection) -> Copied:

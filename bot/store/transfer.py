@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ from typing import Any
 import asyncpg
 
 from bot.store import schema
-from bot.store.copies import snapshot
+from bot.store.copies import scratch, snapshot
 from bot.store.postgres import CONNECT_TIMEOUT, explain_open_error, redacted
 from bot.store.records import StoreOpenError
 from bot.store.sqlite import SQLiteStore
@@ -83,7 +82,7 @@ async def move(source: Path, url: str, *, clock: Callable[[], float] = time.perf
     started = clock()
     if not source.is_file():
         raise TransferError(f"there is no database at {source} (TAVERN_DB_PATH): nothing to move.")
-    with tempfile.TemporaryDirectory(prefix="tavern-migrate-") as folder:
+    with scratch(source.parent) as folder:
         copy = Path(folder) / "source.sqlite3"
         try:
             snapshot(source, copy)
