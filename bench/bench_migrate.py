@@ -1,16 +1,17 @@
-"""What moving a SQLite tavern to PostgreSQL costs an operator: ``python -m bot migrate-to`` timed on a
-populated database, with the line it prints.
+"""What the operator's commands cost on a populated tavern: ``python -m bot backup``, ``restore-drill`` on
+that backup, and ``migrate-to`` PostgreSQL, each timed as a process of its own, with the line it prints.
 
 Run: ``.venv/bin/python -m bench.bench_migrate [--finished 2000] [--active 200] [--seed 1]``.
 
 The database is built first (not timed): ``--finished`` games of the three games in turn, played to their
 end by the easy computer player and closed through the store (results, ratings, seasons, as the bot closes
 them), then ``--active`` games played to a random point and left live with their snapshots, between members
-of a few servers, who also set preferences and server settings. Then a real
-PostgreSQL server is started (``tests/pgserver.py``, as the tests start it), an empty database made, and the
-command run as an operator runs it: a process of its own, the address in ``TAVERN_DATABASE_URL``. Printed:
-the database's size and rows, the command's wall time and its own line; then every live game restored from
-PostgreSQL as a bot on it would (with the token's snapshot key) and how many came back.
+of a few servers, who also set preferences and server settings. Then a backup is taken and drilled (with
+the fake's token, so the snapshots are checked); then a real PostgreSQL server is started
+(``tests/pgserver.py``, as the tests start it), an empty database made, and migrate-to run as an operator
+runs it: a process of its own, the address in ``TAVERN_DATABASE_URL``. Printed: the database's size and
+rows, each command's wall time and its own line; then every live game restored from PostgreSQL as a bot on
+it would (with the token's snapshot key) and how many came back.
 """
 
 from __future__ import annotations
@@ -151,6 +152,19 @@ def main(argv: list[str] | None = None) -> None:
             f"built {path.stat().st_size / 1e6:.1f} MB in {time.perf_counter() - started:.0f} s: "
             + json.dumps({k: v for k, v in counted.items() if k != "sqlite_sequence"})
         )
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TAVERN_", "DISCORD_"))}
+        env |= {"TAVERN_DB_PATH": str(path), "DISCORD_TOKEN": FAKE_TOKEN}
+        (Path(folder) / "backups").mkdir()
+        for command in (["backup", f"{folder}/backups"], ["restore-drill", "LATEST"]):
+            if command[1] == "LATEST":
+                command[1] = str(next((Path(folder) / "backups").iterdir()))
+            started = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-m", "bot", *command], env=env, cwd=folder, capture_output=True, text=True
+            )
+            wall = time.perf_counter() - started
+            print(f"$ python -m bot {command[0]}   (exit {done.returncode}; {wall:.1f} s wall)")
+            print(done.stdout.strip() or done.stderr.strip())
         with PostgresServer() as server:
             url = server.new_database()
             env = {k: v for k, v in os.environ.items() if not k.startswith(("TAVERN_", "DISCORD_"))}
