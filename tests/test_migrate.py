@@ -159,3 +159,17 @@ async def test_what_migrate_to_refuses_before_it_starts(tmp_path: Path, pg_url: 
     assert nothing.returncode == 1 and "there is no database at" in nothing.stderr
     assert not (tmp_path / "none.sqlite3").exists()
     assert not await pg_counts(pg_url)  # not even the schema
+
+
+async def test_a_target_a_newer_bot_migrated_is_refused(tmp_path: Path, pg_url: str) -> None:
+    source = tmp_path / "t.sqlite3"
+    await small_tavern(source)
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
+        await conn.execute("INSERT INTO schema_version VALUES (999)")
+    finally:
+        await conn.close()
+    with pytest.raises(transfer.TransferError, match="at schema version 999, newer than this version"):
+        await transfer.move(source, pg_url)
+    assert not await pg_counts(pg_url)

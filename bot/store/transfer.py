@@ -97,6 +97,10 @@ async def move(source: Path, url: str, *, clock: Callable[[], float] = time.perf
                 await _refuse_non_empty(conn, tables, url)
                 await schema.migrate_postgres(conn, schema.LATEST_VERSION, name=redacted(url))
                 tallies = await _copy_all(src, conn, tables)
+            except StoreOpenError as err:  # a target a newer version of the bot migrated
+                raise TransferError(str(err)) from None
+            except asyncpg.PostgresError as err:  # refused by the server (rights, a lost connection…)
+                raise TransferError(f"PostgreSQL refused ({err.__class__.__name__}: {err}).") from None
             finally:
                 await conn.close()
             games, active = src.execute(
