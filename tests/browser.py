@@ -22,7 +22,6 @@ import json
 import os
 import shutil
 import struct
-import subprocess
 import threading
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
@@ -30,6 +29,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+
+from tests import debian
 
 T = TypeVar("T")
 
@@ -46,7 +47,6 @@ ARGS = (
     "--disable-component-update",
     "--disable-sync",
 )
-INSTALL_SECONDS = 900.0  # apt-get update and install of chromium: a minute or two here
 START_SECONDS = 30.0  # launching chromium takes about a second here; a loaded CI machine gets more
 
 # Every Content-Security-Policy violation the page meets, from before its first script runs (an init script
@@ -103,38 +103,6 @@ def find_chromium() -> str | None:
         if os.access(path, os.X_OK):
             return path
     return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-_installing = threading.Lock()
-_install_failed: list[str] = []  # why the one install this process tried failed
-
-
-def install_chromium() -> str | None:
-    """Install Debian's chromium with apt, once per process, where the tests run as root with apt-get;
-    None when it worked (or was there already), else why not."""
-    with _installing:
-        if find_chromium() is not None:
-            return None
-        if _install_failed:
-            return _install_failed[0]
-        apt = shutil.which("apt-get")
-        if apt is None or os.geteuid() != 0:
-            _install_failed.append("no apt-get, or not root")
-            return _install_failed[0]
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        for command in ([apt, "update", "-qq"], [apt, "install", "-y", "-qq", "chromium"]):
-            try:
-                done = subprocess.run(
-                    command, env=env, capture_output=True, timeout=INSTALL_SECONDS, check=False
-                )
-            except (OSError, subprocess.TimeoutExpired) as err:
-                _install_failed.append(f"{' '.join(command[1:])}: {err}")
-                return _install_failed[0]
-            if done.returncode != 0:
-                tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["?"]
-                _install_failed.append(f"apt-get {command[1]} failed: {tail[0][:200]}")
-                return _install_failed[0]
-        return None if find_chromium() is not None else "apt-get installed no chromium"
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -405,7 +373,7 @@ def chromium_or_skip() -> Chromium:
         pytest.skip(MISSING_PLAYWRIGHT)
     executable = find_chromium()
     if executable is None:
-        why = install_chromium()
+        why = debian.install("chromium", lambda: find_chromium() is not None, recommends=True)
         executable = find_chromium()
         if executable is None:
             pytest.skip(f"{MISSING_CHROMIUM} ({why})")

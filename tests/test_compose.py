@@ -16,12 +16,13 @@ import os
 import re
 import shutil
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests import debian
 
 yaml = pytest.importorskip("yaml")
 
@@ -37,46 +38,6 @@ CAP_ADD = {
     "proxy": {"NET_BIND_SERVICE"},  # the caddy binary's file capability
 }
 MEMORY = {"bot": 512, "bot-0": 512, "bot-1": 512, "db": 1024, "backup": 256, "proxy": 256}  # MiB
-INSTALL_SECONDS = 900.0
-
-_installing = threading.Lock()
-_install_failed: list[str] = []
-
-
-def install_docker_compose() -> str | None:
-    """Install Debian's docker-compose with apt, once per process, where the tests run as root with apt-get;
-    None when it worked, else why not."""
-    with _installing:
-        if shutil.which("docker-compose"):
-            return None
-        if _install_failed:
-            return _install_failed[0]
-        apt = shutil.which("apt-get")
-        if apt is None or os.geteuid() != 0:
-            _install_failed.append(
-                "neither `docker compose` nor docker-compose is installed, and no apt-get as root"
-            )
-            return _install_failed[0]
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        # Waits for another apt (the browser tests' chromium, in the other worker) instead of failing.
-        wait = ["-o", "DPkg::Lock::Timeout=600"]
-        steps = {
-            "update": [apt, *wait, "update", "-qq"],
-            "install": [apt, *wait, "install", "-y", "-qq", "--no-install-recommends", "docker-compose"],
-        }
-        for step, command in steps.items():
-            try:
-                done = subprocess.run(
-                    command, env=env, capture_output=True, timeout=INSTALL_SECONDS, check=False
-                )
-            except (OSError, subprocess.TimeoutExpired) as err:
-                _install_failed.append(f"apt-get {step}: {err}")
-                return _install_failed[0]
-            if done.returncode != 0:
-                tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["?"]
-                _install_failed.append(f"apt-get {step} failed: {tail[0][:200]}")
-                return _install_failed[0]
-        return None if shutil.which("docker-compose") else "apt-get installed no docker-compose"
 
 
 def find_compose() -> list[str] | str:
@@ -91,7 +52,7 @@ def find_compose() -> list[str] | str:
             plugin = None
         if plugin is not None and plugin.returncode == 0:
             return [docker, "compose"]
-    why = install_docker_compose()
+    why = debian.install("docker-compose", lambda: shutil.which("docker-compose") is not None)
     found = shutil.which("docker-compose")
     return [found] if found else (why or "no docker-compose")
 
