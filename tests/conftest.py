@@ -61,6 +61,47 @@ class ErrorLogGuard(logging.Handler):
             pytest.fail(f"something logged at ERROR during the test:\n{rendered}", pytrace=False)
 
 
+# The modules that take longest, longest first (measured with --durations=0 on two cores). The workers take
+# whole modules (--dist loadfile) in the order they are collected, so these start first and the run ends
+# on short ones: a long module begun last would leave the other workers idle until it ends. xdist's own
+# order (most tests first) put most of these last. A module not listed keeps its place after them; the
+# list needs no care beyond adding a module that grows past a few tens of seconds.
+LONGEST_FIRST = (
+    "test_kill_test.py",
+    "test_ai_deluxe.py",
+    "test_fuzz.py",
+    "test_activity_browser.py",
+    "test_game_record.py",
+    "test_ai_bhargage.py",
+    "test_activity_play.py",
+    "test_bhargage_properties.py",
+    "test_web_browser.py",
+    "test_deluxe_expert.py",
+    "test_fakediscord.py",
+    "test_anywhere.py",
+    "test_cribbage_discord.py",
+    "test_told_after_crash.py",
+    "test_layout_limits.py",
+    "test_cluster.py",
+    "test_i18n.py",
+    "test_pictures_names.py",
+    "test_postgres_faults.py",
+    "test_coach_deluxe.py",
+    "test_bhargage_discord.py",
+    "test_deluxe_discord.py",
+    "test_deluxe_d8.py",
+    "test_rest_budget.py",
+    "test_governor.py",
+    "test_bench_load.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest modules first (``LONGEST_FIRST``), each module's tests in their own order."""
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST_FIRST)))
+
+
 SEED = 9  # a target-31 game of 3 hands with "go", shortage claims and "1 for last" (found offline)
 
 
@@ -70,9 +111,10 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.services.tables.secrets.randbits", lambda bits: SEED)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def chromium() -> Iterator[Chromium]:
-    """One headless chromium for the module (each test opens fresh contexts in it)."""
+    """One headless chromium for the worker's whole session, started when a test first needs it (each test
+    opens fresh contexts in it, so nothing carries over from one module to the next)."""
     browser = chromium_or_skip()
     try:
         yield browser

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from dataclasses import replace
 
 import pytest
@@ -103,20 +102,17 @@ def big_view(i: int, phase: D.Phase) -> D.View:
     return D.view(state, 0)
 
 
-def test_a_30_card_hand_gets_a_legal_quick_decision() -> None:
-    slowest = 0.0
+def test_a_30_card_hand_gets_a_legal_decision() -> None:
+    """How quick it is on such hands is bench/bench_ai_deluxe.py's to say (its 30-card line: p50, p99)."""
     for i in range(6):
         for phase in (D.Phase.DRAW, D.Phase.BIND):
             view = big_view(i, phase)
             assert len(view.hand) == 30
             for lv in LEVELS:
-                t0 = time.perf_counter()
                 action = ai.choose(view, random.Random(i), lv)
-                slowest = max(slowest, time.perf_counter() - t0)
                 assert action in view.legal
             if phase == D.Phase.BIND and any(isinstance(a, D.Bind) for a in view.legal):
                 assert isinstance(ai.choose(view, random.Random(i), "hard"), D.Bind)
-    assert slowest < 0.5  # generous on a shared machine; the bench measures the real p99
 
 
 def test_unknown_level_is_refused() -> None:

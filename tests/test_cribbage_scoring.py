@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from collections.abc import Sequence
 
 import pytest
@@ -183,7 +182,6 @@ def slow_show(hand: Sequence[Card], starter: Card, crib: bool) -> int:
 
 def test_show_points_matches_the_slow_count_over_100000_random_hands() -> None:
     rng = random.Random(34)
-    began = time.perf_counter()
     for i in range(100_000):
         five = rng.sample(FULL_PACK, 5)
         crib = i % 4 == 0
@@ -193,7 +191,6 @@ def test_show_points_matches_the_slow_count_over_100000_random_hands() -> None:
         assert got == expected, (hand, starter, crib)
         if i % 10 == 0:  # the itemized count, slower, on a tenth of them
             assert sum(it.points for it in count_show(hand, starter, crib)) == expected
-    assert time.perf_counter() - began < 60  # a guard against a count gone quadratic, not a benchmark
 
 
 def test_every_rank_pattern_against_the_slow_count() -> None:
@@ -297,18 +294,16 @@ def test_pegging_matches_the_slow_count_over_random_plays(top_rank: int) -> None
     assert scored > 500
 
 
-def test_show_total_is_fast() -> None:
-    """The coach counts ~46 x 15 shows per discard decision: the plain total must stay in microseconds."""
+def test_show_total_gives_the_same_count_once_its_pattern_is_met() -> None:
+    """The coach counts ~46 x 15 shows per discard decision, so the plain total keeps what it learnt of a
+    rank pattern: a deal counted again (from what was kept) counts as the first time, and as the code
+    count does. How fast it stays is bench/bench_ai_cribbage.py's ``speed`` to say (about 1 µs)."""
     rng = random.Random(7)
     deals = [rng.sample(FULL_PACK, 5) for _ in range(2000)]
-    for d in deals:  # meet every pattern once
-        show_total(d[:4], d[4])
-    began = time.perf_counter()
-    for _ in range(5):
-        for d in deals:
-            show_total(d[:4], d[4])
-    per = (time.perf_counter() - began) / 10_000
-    assert per < 50e-6, per  # about 1 µs on a quiet machine; generous for a loaded CI runner
+    first = [show_total(d[:4], d[4]) for d in deals]  # meet every pattern once
+    for _ in range(2):
+        assert [show_total(d[:4], d[4]) for d in deals] == first
+    assert first == [show_points([c.code for c in d[:4]], d[4].code, False) for d in deals]
 
 
 def test_rank_codes_cover_the_pack() -> None:

