@@ -150,3 +150,36 @@ async def test_an_edit_replaced_by_a_newer_one_does_not_claim_its_answer(
     assert fake.attachment_bytes(message.attachments[0]) == pictures.draw(
         sample_sheet.sample_scenes()["show"]
     )
+
+
+async def test_a_picture_still_drawing_when_the_bot_closes_is_dropped_quietly(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    seeded: None,
+    stopped: list[int],  # noqa: F811
+) -> None:
+    """An answer went as text while the drawing process was stopped; the bot closes (a restart, a deploy)
+    before the picture is drawn. The picture's edit then has no HTTP session left: it is dropped, and the
+    task ends without an error (it failed with "Session is closed", never retrieved)."""
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await challenge(fake, alice, bob)
+    panel = live_dm(fake, alice)
+    (pick,) = [s for s in panel.selects() if ":pick" in s.custom_id]
+    drawing.DRAWING.forget_pictures()
+    worker = drawing.DRAWING.pids()
+    for pid in worker:
+        os.kill(pid, signal.SIGSTOP)
+        stopped.append(pid)
+    edits = len(panel.edits)
+    await fake.select(alice, panel, pick.custom_id, pick.values()[:2], settle=False)
+    await poll(lambda: len(panel.edits) > edits, 5, "the pick's answer")
+    waiting = list(delivery._LATER)
+    assert waiting, "the picture follows later"
+    await bot.close()
+    for pid in worker:
+        os.kill(pid, signal.SIGCONT)
+        stopped.remove(pid)
+    done = await asyncio.wait_for(asyncio.gather(*waiting, return_exceptions=True), 30)
+    assert done == [None] * len(waiting)

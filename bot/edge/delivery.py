@@ -444,6 +444,10 @@ async def _picture_later(
     except discord.HTTPException as err:  # the answer stands as text
         log.info("%s %d: the picture %s did not follow its answer (%s)", scope, key, files[0].filename, err)
         return
+    except RuntimeError as err:  # the bot closed while the picture was drawn: its HTTP session is gone
+        if "Session is closed" not in str(err):
+            raise
+        return
     SHOWS.record(sent, editing, panel.picture)
 
 
