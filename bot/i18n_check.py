@@ -31,7 +31,7 @@ PHRASES = {"Phrase"}  # a message an engine names inside a refusal's values, loo
 # Modules that only speak to the operator (logs, start-up, the store, settings) or are the catalog itself.
 OPERATOR_ONLY = (
     "bot/store/",
-    "bot/settings.py",
+    "bot/settings/",
     "bot/__main__.py",
     "bot/operations.py",
     "bot/logging_setup.py",

@@ -445,7 +445,7 @@ async def _picture_later(
         log.info("%s %d: the picture %s did not follow its answer (%s)", scope, key, files[0].filename, err)
         return
     except RuntimeError as err:  # the bot closed while the picture was drawn: its HTTP session is gone
-        if "Session is closed" not in str(err):
+        if "Session is closed" not in str(err):  # i18n: not text (aiohttp's own words)
             raise
         return
     SHOWS.record(sent, editing, panel.picture)
