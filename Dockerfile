@@ -51,8 +51,8 @@ ARG TAVERN_COMMIT=""
 ENV TAVERN_COMMIT=${TAVERN_COMMIT}
 USER tavern
 # The bot writes /app/data/health.json every 15 s; the check fails when it is stale, or says the gateway or the
-# database is lost. `python -m bot.healthcheck` imports only json, os, sys and time (30-50 ms, 11 MB), not
+# database is lost. `python -m bot.cli.healthcheck` imports only json, os, sys and time (30-50 ms, 11 MB), not
 # the bot. `docker stop` sends SIGTERM: the bot finishes the moves in flight and exits within 10 s.
-HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["python", "-m", "bot.healthcheck"]
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["python", "-m", "bot.cli.healthcheck"]
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

@@ -24,10 +24,10 @@ from pathlib import Path
 from statistics import median, quantiles
 from typing import Any
 
-from bot import play
 from bot.base.i18n import number, speaking
+from bot.cli import play
+from bot.cli.play_menu import numbers_of
 from bot.games import GAMES, Aside, Move
-from bot.play_menu import numbers_of
 from bot.settings import EXPERT_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent

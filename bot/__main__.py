@@ -2,15 +2,15 @@
 
 ``python -m bot sync`` forces a slash-command sync and exits (a normal start syncs only when the commands
 changed); ``python -m bot health`` reads the running bot's heartbeat file and exits 0 if it is healthy (the
-container's HEALTHCHECK, ``python -m bot.healthcheck``, is the same check without this module's heavy
+container's HEALTHCHECK, ``python -m bot.cli.healthcheck``, is the same check without this module's heavy
 imports); ``python -m bot backup PATH``, ``migrate-to [URL]`` and ``restore-drill BACKUP`` work on the
-database (:mod:`bot.operations`). ``python -m bot check`` checks the set-up before a start,
-offline (:mod:`bot.check`). ``python -m bot --version`` names the build.
+database (:mod:`bot.cli.operations`). ``python -m bot check`` checks the set-up before a start,
+offline (:mod:`bot.cli.check`). ``python -m bot --version`` names the build.
 ``python -m bot play bhargage`` (or ``play deluxe``, ``play cribbage``: every game of
 ``bot.games.ADAPTER_PATHS``) plays a game in the terminal
-against the computer, with no token and no Discord (:mod:`bot.play`). ``python -m bot export GAME_ID
+against the computer, with no token and no Discord (:mod:`bot.cli.play`). ``python -m bot export GAME_ID
 [--out FILE]`` writes a game's record from the database and ``python -m bot replay FILE`` replays one in the
-terminal (:mod:`bot.record_cli`, ``docs/RECORD.md``).
+terminal (:mod:`bot.cli.record_cli`, ``docs/RECORD.md``).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from collections.abc import Iterator
 import aiohttp
 import discord
 
-from bot import healthcheck, operations
 from bot.base.version import describe
+from bot.cli import healthcheck, operations
 from bot.edge.app import TavernBot, create_bot
 from bot.edge.metrics_server import MetricsServerError
 from bot.edge.web import WebServerError
@@ -150,7 +150,7 @@ def _failed(err: Exception) -> int:
 
 def check_health() -> int:
     """``python -m bot health``: one line on stdout; 0 if the heartbeat is fresh and says all is well (what
-    ``python -m bot.healthcheck``, the image's HEALTHCHECK, answers without this module's imports)."""
+    ``python -m bot.cli.healthcheck``, the image's HEALTHCHECK, answers without this module's imports)."""
     return healthcheck.main([])
 
 
@@ -187,11 +187,11 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["play"]:
-        from bot import play  # no settings, no token, no Discord
+        from bot.cli import play  # no settings, no token, no Discord
 
         return play.main(args[1:])
     if args[:1] == ["export"] or args[:1] == ["replay"]:
-        from bot import record_cli  # no token, no Discord
+        from bot.cli import record_cli  # no token, no Discord
 
         return (record_cli.export_main if args[0] == "export" else record_cli.replay_main)(args[1:])
     parser = _parser()
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     if command == "health":
         return check_health()
     if command == "check":
-        from bot import check  # offline: no token is used, no Discord
+        from bot.cli import check  # offline: no token is used, no Discord
 
         return check.main()
     try:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 # A game's name in the game menus of ``/leaderboard`` and ``/tavern history``, translated (each catalog id is
-# written out, for ``bot.i18n_check``); a game not named here is offered by its adapter's title.
+# written out, for ``bot.cli.i18n_check``); a game not named here is offered by its adapter's title.
 GAME_NAMES: dict[str, app_commands.locale_str] = {
     "bhargage": cmd("cmd.leaderboard.game.bhargage"),
     "deluxe": cmd("cmd.leaderboard.game.deluxe"),

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import check
+from bot.cli import check
 from bot.settings import settings_from_env
 from bot.store import LATEST_VERSION, SQLiteStore
 

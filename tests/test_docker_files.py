@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot import healthcheck
+from bot.cli import healthcheck
 from bot.services import health
 from bot.settings import RETIRED_VARIABLES, health_path_from_env
 
@@ -126,7 +126,7 @@ def test_the_build_context_leaves_out(path: str) -> None:
         "requirements.lock",
         "bot/__init__.py",
         "bot/__main__.py",
-        "bot/healthcheck.py",
+        "bot/cli/healthcheck.py",
         "bot/services/health.py",
         "bot/locales/en/tavern.po",
         "bot/pictures/fonts/DejaVuSans.ttf",
@@ -187,7 +187,7 @@ def test_the_image_installs_the_bot_once_and_runs_the_installed_copy() -> None:
     assert user and image[user[-1]].split()[1] == "tavern"
     assert all(n < user[-1] for n, line in enumerate(image) if "pip install" in line)
     healthcheck_line = next(line for line in image if line.startswith("HEALTHCHECK"))
-    assert json.loads(healthcheck_line.split(" CMD ", 1)[1]) == ["python", "-m", "bot.healthcheck"]
+    assert json.loads(healthcheck_line.split(" CMD ", 1)[1]) == ["python", "-m", "bot.cli.healthcheck"]
     assert json.loads(next(line for line in image if line.startswith("CMD"))[4:]) == ["python", "-m", "bot"]
 
 
@@ -462,7 +462,7 @@ def run_checker(
     tmp_path: Path, *args: str, env: dict[str, str] | None = None, flags: tuple[str, ...] = ()
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, *flags, "-m", "bot.healthcheck", *args],
+        [sys.executable, *flags, "-m", "bot.cli.healthcheck", *args],
         cwd=tmp_path,
         env={"PATH": os.environ.get("PATH", "/usr/bin"), "PYTHONPATH": str(REPO), **(env or {})},
         capture_output=True,
@@ -483,7 +483,7 @@ def test_the_checker_imports_only_a_little_of_the_standard_library(tmp_path: Pat
     }
     modules.discard("imported package")  # the header line
     own = {m for m in modules if m.split(".")[0] not in sys.stdlib_module_names}
-    assert own == {"bot", "bot.services", "bot.services.health"}, own  # bot.healthcheck runs as __main__
+    assert own == {"bot", "bot.cli", "bot.services", "bot.services.health"}, own  # the check runs as __main__
     tops = {m.split(".")[0] for m in modules}
     assert not tops & (HEAVY | SLOW_STDLIB), tops & (HEAVY | SLOW_STDLIB)
 
@@ -494,7 +494,8 @@ def test_the_checker_is_small(tmp_path: Path) -> None:
     health.write(path, health.Beat(time.time(), True, True))
     measure = (
         "import resource, subprocess, sys; "
-        "subprocess.run([sys.executable, '-S', '-m', 'bot.healthcheck'], check=True, capture_output=True); "
+        "subprocess.run([sys.executable, '-S', '-m', 'bot.cli.healthcheck'], check=True, "
+        "capture_output=True); "
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
     )
     proc = subprocess.run(

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from bot import record_cli
 from bot.base.i18n import speaking
+from bot.cli import record_cli
 from bot.games import GAMES
 from bot.services import game_record as gr
 from bot.services import record_grammar as g

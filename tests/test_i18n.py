@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import i18n_check
+from bot.cli import i18n_check
 from bot.base import i18n
 from bot.base.i18n import Msg, both, either, resolve, speaking, t, tn
 from bot.render import words

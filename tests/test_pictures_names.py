@@ -222,7 +222,7 @@ def test_without_shaping_arabic_and_hebrew_names_are_the_seat_number(monkeypatch
     """Where Pillow's libraqm can't load FriBiDi (a slim image without libfribidi0) Arabic can't be joined
     nor a line ordered: such a name is "Player N", a Chinese one still itself; ``python -m bot check`` says
     so (its fonts line)."""
-    from bot.check import check_fonts
+    from bot.cli.check import check_fonts
 
     monkeypatch.setattr(text, "SHAPING", False)
     forget()

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from bot import play
 from bot.__main__ import main as bot_main
 from bot.base.i18n import ENGLISH, speaking, t
 from bot.base.panel import Button, Panel
+from bot.cli import play
 from bot.games import GAMES, Aside
 from bot.rules import bhargage as bh
 from bot.rules import cribbage as C

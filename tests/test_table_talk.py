@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
-from bot import play
 from bot.base.i18n import ENGLISH, catalog, speaking, t
 from bot.base.panel import Button, Option, Select
+from bot.cli import play
+from bot.cli.play_args import prefs_of
+from bot.cli.play_menu import numbered
 from bot.games import GAMES, Prefs
 from bot.games import bhargage as bhargage_adapter
 from bot.games.cribbage import count_answer, read_cards
 from bot.games.prefs import DEFAULT
-from bot.play_args import prefs_of
-from bot.play_menu import numbered
 from bot.render import cribbage as R
 from bot.render import strip_article, words
 from bot.render.board import Lane, draw_board

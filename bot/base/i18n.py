@@ -204,7 +204,7 @@ def say(msgid: str, /, **params: Any) -> str:
 def named(family: str, key: str, /, **params: Any) -> str:
     """A message from a family of ids made of a fixed part and a key from a closed set (``"suit"``,
     ``"moons"`` → ``"suit.moons"``): card names, suits, ranks, option words. The catalog check knows each
-    family's keys (``bot.i18n_check.FAMILIES``)."""
+    family's keys (``bot.cli.i18n_check.FAMILIES``)."""
     return _say(f"{family}.{key}", None, params)
 
 

@@ -3,10 +3,10 @@
 A process can be alive while the bot is useless: the gateway lost for good, the database unreadable, the
 event loop stuck. So the running bot writes a small JSON file every ``HEARTBEAT_SECONDS`` (when it wrote,
 whether the gateway is connected, whether a trivial database query answered) and the health check — a
-separate, short-lived process, ``python -m bot.healthcheck`` (or ``python -m bot health``) — reads it: healthy
-only if the file is fresh and both checks passed. A stuck loop stops writing, so staleness covers it too. The
-file also says when a worker process — the drawing or the thinking one (``bot.services.workers``) — was
-replaced lately (it hung or died): the bot healed itself and plays on, with pictures and experts again, so
+separate, short-lived process, ``python -m bot.cli.healthcheck`` (or ``python -m bot health``) — reads it:
+healthy only if the file is fresh and both checks passed. A stuck loop stops writing, so staleness covers it
+too. The file also says when a worker process — the drawing or the thinking one (``bot.services.workers``) —
+was replaced lately (it hung or died): the bot healed itself and plays on, with pictures and experts again, so
 that is said on the healthy line rather than making the bot unhealthy. Its key is still ``drawing``.
 
 The health check runs every 30 s in every container, so this module imports only ``json``, ``os`` and

@@ -25,9 +25,9 @@ from typing import TextIO
 from babel.dates import format_datetime
 
 from bot.base.i18n import ENGLISH, LANGUAGES, both, current, speaking, t, tn
+from bot.cli.play import language_of
+from bot.cli.play_menu import words_for
 from bot.games import GAMES
-from bot.play import language_of
-from bot.play_menu import words_for
 from bot.services import record_grammar as g
 from bot.services.game_record import (
     RANDOM_SEED,

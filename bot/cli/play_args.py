@@ -1,6 +1,6 @@
 """``python -m bot play``'s command line: the games, their options and the computer's level, with the help
 in the language in force; what the arguments make of a game's options, its seats and the player's
-preferences (:mod:`bot.play` plays it). Each game's own switches are named after its engine's options
+preferences (:mod:`bot.cli.play` plays it). Each game's own switches are named after its engine's options
 (``game_options``), the preferences' after ``/tavern me``'s (``--auto-cut``, ``--no-auto-cut``)."""
 
 from __future__ import annotations

@@ -22,17 +22,26 @@ from bot.ai import Level
 from bot.base.i18n import current, speaking, t, tn
 from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
+from bot.cli.play_args import PROG as PROG
+from bot.cli.play_args import computer_seats as computer_seats
+from bot.cli.play_args import how_to_turn_on, prefs_of
+from bot.cli.play_args import language_of as language_of
+from bot.cli.play_args import options_of as options_of
+from bot.cli.play_args import parser as parser
+from bot.cli.play_menu import (
+    Choice,
+    by_name,
+    numbered,
+    numbers_of,
+    parse_numbers,
+    plain_text,
+    tidy,
+    words_for,
+)
 from bot.games import GAMES, Announcement, Aside, Click, GameAdapter, Move, Seat, StaleAction, Table
 from bot.games.prefs import DEFAULT as DEFAULT_PREFS
 from bot.games.prefs import Prefs, turned_on_by
 from bot.games.seats import next_bot
-from bot.play_args import PROG as PROG
-from bot.play_args import computer_seats as computer_seats
-from bot.play_args import how_to_turn_on, prefs_of
-from bot.play_args import language_of as language_of
-from bot.play_args import options_of as options_of
-from bot.play_args import parser as parser
-from bot.play_menu import Choice, by_name, numbered, numbers_of, parse_numbers, plain_text, tidy, words_for
 from bot.render.refusals import said
 from bot.rules.errors import RulesError, UnknownCard
 from bot.services import session

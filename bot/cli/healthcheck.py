@@ -1,4 +1,4 @@
-"""``python -m bot.healthcheck``: the container's HEALTHCHECK, as light as a check every 30 s must be.
+"""``python -m bot.cli.healthcheck``: the container's HEALTHCHECK, as light as a check every 30 s must be.
 
 It reads the heartbeat file the running bot rewrites every 15 s (:mod:`bot.services.health`), prints one line
 saying why the bot is healthy or not, and exits 0 (healthy) or 1 (unhealthy), as Docker expects; 2 for a
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args:
         # i18n: not text
-        usage = "usage: python -m bot.healthcheck  (no arguments: TAVERN_HEALTH_PATH says where)"
+        usage = "usage: python -m bot.cli.healthcheck  (no arguments: TAVERN_HEALTH_PATH says where)"
         print(usage, file=sys.stderr)
         return 2
     load_dotenv_here()

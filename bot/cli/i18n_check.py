@@ -1,4 +1,4 @@
-"""The catalog check (``python -m bot.i18n_check``, run by ``.ci/run``): the code and the catalogs agree.
+"""The catalog check (``python -m bot.cli.i18n_check``, run by ``.ci/run``): the code and the catalogs agree.
 
 It fails when a message id used in the code is missing from a language, when a catalog holds an id no code
 uses, when a translation fills other placeholders than the English text, when a plural message is looked up
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bot.base.i18n import ENGLISH, ID_PATTERN, LANGUAGES, Catalog, misfilled, placeholders, read_catalog
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ID_CALLS = {"t": False, "tn": True, "Msg": False, "cmd": False}  # name → looks up a plural message
 ERROR_BASES = {"RulesError", "UserFacingError"}
 PHRASES = {"Phrase"}  # a message an engine names inside a refusal's values, looked up where it is shown
@@ -33,16 +33,16 @@ OPERATOR_ONLY = (
     "bot/store/",
     "bot/settings/",
     "bot/__main__.py",
-    "bot/operations.py",
+    "bot/cli/operations.py",
     "bot/logging_setup.py",
     "bot/services/health.py",
     "bot/services/drawing.py",
     "bot/services/workers.py",
-    "bot/check.py",
+    "bot/cli/check.py",
     "bot/edge/contract/",
     "bot/services/snapshots.py",
     "bot/base/i18n.py",
-    "bot/i18n_check.py",
+    "bot/cli/i18n_check.py",
 )
 LOG_METHODS = {"debug", "info", "warning", "error", "exception", "critical", "log"}
 LOGGERS = {"log", "logger", "logging", "_log"}
