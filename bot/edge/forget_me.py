@@ -10,34 +10,21 @@ replays and records); other processes hear of it as news of the games, whose ver
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from bot.base.i18n import t
 from bot.base.refusals import UserFacingError
 from bot.edge import delivery
-from bot.services.languages import Languages
-from bot.services.preferences import Preferences
-from bot.services.tables import TableService
-from bot.store import PlayerBusy, Store, WaitingInLobby
+from bot.edge.client import Client
+from bot.store import PlayerBusy, WaitingInLobby
 
 PREFIX = "tv:forget:"  # i18n: not text
 _ID = re.compile(r"tv:forget:(?P<user>[0-9]{1,20})", re.ASCII)  # i18n: not text
 ANONYMOUS = "👤"  # the name a forgotten player's seats and ratings keep: no words, so no language
 
 Interaction = discord.Interaction[Any]
-
-
-class Client(Protocol):
-    @property
-    def store(self) -> Store: ...
-    @property
-    def tables(self) -> TableService: ...
-    @property
-    def languages(self) -> Languages: ...
-    @property
-    def preferences(self) -> Preferences: ...
 
 
 def parse(cid: object) -> int:

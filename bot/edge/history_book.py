@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 from babel.dates import format_date
@@ -20,9 +20,9 @@ from bot.base import safe
 from bot.base.i18n import Msg, current, t
 from bot.base.refusals import UserFacingError
 from bot.edge import delivery, visibility
+from bot.edge.client import Client
 from bot.games import GameAdapter
 from bot.games.seats import is_bot
-from bot.store import Store
 from bot.store.records import PastGame
 
 PREFIX = "tv:hist:"  # i18n: not text
@@ -34,13 +34,6 @@ ALL = "all"  # i18n: not text
 COLOUR = 0x2B7A78
 
 Interaction = discord.Interaction[Any]
-
-
-class Client(Protocol):
-    @property
-    def store(self) -> Store: ...
-    @property
-    def games(self) -> Any: ...
 
 
 def parse(cid: object) -> tuple[int, str, int]:

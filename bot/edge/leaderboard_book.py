@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 from babel.dates import format_date, format_skeleton
@@ -25,10 +25,9 @@ from bot.base import safe
 from bot.base.i18n import current, t, tn
 from bot.base.refusals import UserFacingError
 from bot.edge import delivery
+from bot.edge.client import Client
 from bot.games import GAMES
 from bot.render.ratings import PROVISIONAL_GAMES, START, STORED_START, shown_rating
-from bot.services.tables import TableService
-from bot.store import Store
 from bot.store.boards import month_start, next_month
 from bot.store.records import LeaderPage, LeaderRow, Season
 
@@ -48,15 +47,6 @@ PICKS = 25  # Discord's most options in one menu
 
 Interaction = discord.Interaction[Any]
 NO_PINGS = discord.AllowedMentions.none()
-
-
-class Client(Protocol):
-    @property
-    def store(self) -> Store: ...
-    @property
-    def games(self) -> Any: ...
-    @property
-    def tables(self) -> TableService: ...
 
 
 # ------------------------------------------------------------------------------------------------- words

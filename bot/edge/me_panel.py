@@ -9,26 +9,21 @@ is the presser's own, whoever's panel it was.
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from bot.base.i18n import t
 from bot.edge import delivery
+from bot.edge.client import Client
 from bot.games import Prefs
 from bot.games.prefs import label as _label
-from bot.services.preferences import Preferences
 
 PREFIX = "tv:me:"  # i18n: not text
 _ID = re.compile(r"tv:me:(?P<name>[a-z_]{1,20}):(?P<value>[01])", re.ASCII)  # i18n: not text
 COLOUR = 0x5865F2
 
 Interaction = discord.Interaction[Any]
-
-
-class Client(Protocol):
-    @property
-    def preferences(self) -> Preferences: ...
 
 
 def parse(cid: object) -> tuple[str, bool]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
@@ -23,13 +23,12 @@ from bot.base import safe
 from bot.base.i18n import number, t, tn
 from bot.base.panel import Panel, Picture
 from bot.edge import delivery
+from bot.edge.client import Client
 from bot.edge.table.host import USERS, scope_of
 from bot.pictures import profile as pic
 from bot.pictures.text import drawable
 from bot.render.levels import level_name
 from bot.render.ratings import shown_rating, shown_value
-from bot.services.languages import Languages
-from bot.store import Store
 from bot.store.records import GameProfile, Profile
 
 PREFIX = "tv:prof:"  # i18n: not text
@@ -38,15 +37,6 @@ FILENAME = "profile.png"  # i18n: not text
 _ESCAPED = re.compile(r"\\(.)")  # a character ``safe.name`` escaped for markdown, which a picture draws plain
 
 Interaction = discord.Interaction[Any]
-
-
-class Client(Protocol):
-    @property
-    def store(self) -> Store: ...
-    @property
-    def games(self) -> Any: ...
-    @property
-    def languages(self) -> Languages: ...
 
 
 @dataclass(frozen=True)

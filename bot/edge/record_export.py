@@ -13,31 +13,21 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from bot.base.i18n import t
 from bot.base.refusals import UserFacingError
 from bot.edge import visibility
+from bot.edge.client import Client
 from bot.services import game_record
-from bot.services.cooldowns import Limits
-from bot.store import Store
 from bot.store.records import GameRecord
 
 MAX_ATTACHMENT = 8 * 1024 * 1024  # under Discord's 10 MB for a bot's upload; a record is a few KB
 MAX_GAME_ID = 2**63 - 1  # the store's ids are 64-bit
 
 Interaction = discord.Interaction[Any]
-
-
-class Client(Protocol):
-    @property
-    def store(self) -> Store: ...
-    @property
-    def games(self) -> Any: ...
-    @property
-    def limits(self) -> Limits: ...
 
 
 def file_name(game_id: int) -> str:

@@ -6,7 +6,7 @@ whatever goes wrong, the press gets an answer (``errors.reply_error``)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
@@ -21,42 +21,8 @@ from bot.edge import (
     rules_book,
     settings_form,
 )
-from bot.edge.drain import Drain
+from bot.edge.client import Client
 from bot.edge.errors import reply_error
-from bot.edge.table import TableController
-from bot.services.cooldowns import Limits
-from bot.services.languages import Languages
-from bot.services.preferences import Preferences
-from bot.services.server_settings import ServerSettings
-from bot.services.tables import TableService
-from bot.settings import Settings
-from bot.store import Store
-
-
-class Client(Protocol):
-    """What routing a press needs of the bot."""
-
-    @property
-    def languages(self) -> Languages: ...
-    @property
-    def tables(self) -> TableService: ...
-    @property
-    def drain(self) -> Drain: ...
-    @property
-    def controller(self) -> TableController: ...
-    @property
-    def settings(self) -> Settings: ...
-    @property
-    def preferences(self) -> Preferences: ...
-    @property
-    def store(self) -> Store: ...
-    @property
-    def games(self) -> Any: ...
-    @property
-    def server_settings(self) -> ServerSettings: ...
-    @property
-    def limits(self) -> Limits: ...
-
 
 Answer = Callable[[Client, discord.Interaction[Any]], Awaitable[None]]
 

@@ -22,16 +22,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from bot.base.i18n import LANGUAGES, named, t, tn
 from bot.base.refusals import UserFacingError
 from bot.edge import delivery
+from bot.edge.client import Client
 from bot.edge.layout import Layout
 from bot.games import GameAdapter
-from bot.services.cooldowns import Limits
 from bot.services.server_settings import (
     BROWSER_CHOICES,
     MAX_CLAIM_MINUTES,
@@ -69,13 +69,6 @@ ABOUT: dict[str, Callable[[], str]] = {
     "seasons": lambda: t("general.settings.form.seasons"),
     "browser": lambda: t("general.settings.form.browser"),
 }
-
-
-class Client(Protocol):
-    @property
-    def server_settings(self) -> ServerSettings: ...
-    @property
-    def limits(self) -> Limits: ...
 
 
 def parse(cid: object, values: object, games: Mapping[str, GameAdapter]) -> tuple[str, Any]:
