@@ -65,7 +65,7 @@ from bot.games import GameAdapter, Table, TableError
 from bot.services.links import Kind, Links
 from bot.services.live_tables import live_tables
 from bot.services.server_settings import BROWSER_OFF, BROWSER_SERVER, ServerSettings
-from bot.services.tables import TableService, is_live
+from bot.services.tables import TableService
 from bot.settings import Settings
 from bot.store import Store
 
@@ -295,7 +295,7 @@ class WebServer(ActivityRoutes):
         links = self.bot.links  # the replay's link, shown once the game is over (live.js shows it then)
         replay = f"/r/{links.token('r', game_id, 0)}" if links is not None else None
         client = self.client(request)
-        if not is_live(self.bot.tables, game_id) and await self._over_of(request, game_id) is not None:
+        if not self.bot.tables.is_live(game_id) and await self._over_of(request, game_id) is not None:
             shows = await self.built.ended_show(client, game_id, lang)
         else:
             live = await self._table(game_id)
@@ -322,7 +322,7 @@ class WebServer(ActivityRoutes):
         or its server stops showing its games. A finished game's socket gets its last frame and closes."""
         token = request.match_info["token"]
         game_id, lang = self._read("t", token), language(request)
-        over = not is_live(self.bot.tables, game_id) and await self._over_of(request, game_id) is not None
+        over = not self.bot.tables.is_live(game_id) and await self._over_of(request, game_id) is not None
         last = await self.built.ended_show(self.client(request), game_id, lang) if over else None
         table = None if over else await self._table(game_id)
 

@@ -19,16 +19,13 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from bot.base import metrics
 from bot.base.i18n import t
 from bot.base.locks import KeyedLocks
 from bot.games import (
     GameAdapter,
-    MoveConflict,
-    MoveNotSaved,
     NotSeated,
     Seat,
     Table,
@@ -39,12 +36,13 @@ from bot.games import (
 )
 from bot.rules.engine import Options, Result
 from bot.services import snapshots
+from bot.services.tables.commits import Commits
 from bot.services.tables.index import TableIndex
 from bot.services.tables.loading import TableLoader
-from bot.services.tables.moves import MetaAfter, Step, take, work_out
+from bot.services.tables.moves import MetaAfter, work_out
 from bot.services.tables.restore import Restore
 from bot.services.watch import Watch
-from bot.store import ActionConflict, ChannelBusy, NewAction, NewGame, PlayerBusy, Store, VersionConflict
+from bot.store import ChannelBusy, NewGame, PlayerBusy, Store
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +76,7 @@ class TableService:
         self.games = games
         self._index = TableIndex()
         self._loader = TableLoader(store, games, key)
+        self._commits = Commits(store, self._index, self._loader)
         self._create_lock = asyncio.Lock()
         self._locks = KeyedLocks()
         self._indexed = asyncio.Event()
@@ -153,13 +152,7 @@ class TableService:
         return table
 
     async def _reload(self, table: Table) -> Table:
-        """Read a game again after another process wrote it: the store's copy replaces ours (a finished
-        game is returned but no longer live)."""
-        fresh = await self._loader.load(table.id)
-        self._index.unregister(table)
-        if fresh.status == "active":
-            self._index.register(fresh)
-        return fresh
+        return await self._commits.reload(table)
 
     def changed_elsewhere(self, game_id: int | None, closed: bool) -> None:
         """News from the store: another process wrote this game (None: any game may have been written).
@@ -344,7 +337,7 @@ class TableService:
             snapshot=self._loader.snapshot,
         )
         # Shielded so a cancelled caller cannot leave the log and the in-memory state out of step.
-        task = asyncio.ensure_future(self._commit(table, step))
+        task = asyncio.ensure_future(self._commits.commit(table, step))
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
@@ -354,64 +347,6 @@ class TableService:
         return ActResult(
             table=table, events=list(step.events), seq=step.seq, finished=done, result=step.result
         )
-
-    async def _commit(self, table: Table, step: Step) -> None:
-        """Write the move in one transaction, then make the live table what it says; a MoveConflict or a
-        MoveNotSaved when the store did not keep it."""
-        changed = step.meta.to_dict() if step.meta != table.meta else None
-        try:
-            table.version = await self.store.append_action(
-                NewAction(
-                    table.id,
-                    step.seq,
-                    step.seat,
-                    step.text,
-                    step.at,
-                    finish=step.finish,
-                    meta=changed,
-                    snapshot=step.snapshot,
-                ),
-            )
-        except ActionConflict as err:
-            # Another process logged this seq first (it held the game while ours did not see it): never
-            # ours, whatever its text. What the store has becomes the table.
-            log.warning("game %d: action %d was logged by another process first", table.id, step.seq)
-            metrics.MOVES_NOT_SAVED.labels(table.game, "conflict").inc()
-            with contextlib.suppress(TableError):
-                await self._reload(table)
-            raise MoveConflict() from err
-        except Exception as err:
-            if not await self._saved_anyway(table, step.seq, step.text):
-                log.warning("game %d: action %d was not saved (%s)", table.id, step.seq, err)
-                metrics.MOVES_NOT_SAVED.labels(table.game, "failed").inc()
-                raise MoveNotSaved() from err
-            log.warning("game %d: action %d was saved, though the write reported %r", table.id, step.seq, err)
-        take(table, step)
-        metrics.MOVES.labels(table.game, "bot" if table.is_bot(step.seat) else "person").inc()
-        if step.finish is not None:
-            metrics.GAMES_FINISHED.labels(table.game).inc()
-            self._index.unregister(table)
-
-    async def _saved_anyway(self, table: Table, seq: int, text: str) -> bool:
-        """After a failed write, believe the store, not the error: True if the action is in the log after
-        all (a commit that reached the disk and then reported a fault). Otherwise the live table is rebuilt
-        from what the store has — or, if the store can't be read, dropped until the next ``get`` can."""
-        self._index.unregister(table)
-        try:
-            record = await self.store.load_game(table.id)
-        except Exception as err:
-            log.warning("game %d could not be re-read (%s); it is loaded again when next used", table.id, err)
-            return False
-        if record is None:
-            return False
-        if len(record.actions) >= seq and record.actions[seq - 1].text == text:
-            table.version = record.version
-            if record.status == "active":
-                self._index.register(table)
-            return True
-        if record.status == "active":
-            self._index.register(self._loader.rebuild(record))
-        return False
 
     async def abandon(self, table: Table, reason: str) -> None:
         """Close the game with no result and no rating change (an admin ended it); the caller holds the
@@ -434,37 +369,11 @@ class TableService:
         return True
 
     async def save_meta(self, table: Table, **changes: Any) -> None:
-        """Change the table's meta outside a move (a board message posted, DMs found closed, a nudge), if
-        the stored game is still the version this copy was read at. If not — another process wrote it
-        without its lock, or the copy missed a write — the store is believed: the changes go onto the
-        stored meta, and the copy is read again before its next use."""
-        new = replace(table.meta, **changes)
-        if new == table.meta:
-            return
-        try:
-            table.version = await self.store.set_meta(table.id, new.to_dict(), version=table.version)
-        except VersionConflict:
-            record = await self.store.load_game(table.id)
-            if record is None:
-                raise TableError("tavern.table.not-found") from None
-            log.warning(
-                "game %d: its meta was written elsewhere (version %d, not %d); changing the stored one",
-                table.id,
-                record.version,
-                table.version,
-            )
-            new = replace(TableMeta.from_dict(record.meta), **changes)
-            table.version = await self.store.set_meta(table.id, new.to_dict(), version=record.version)
-            table.stale = table.status == "active"
-        moved = new.thread_id != table.meta.thread_id and table.status == "active"
-        if moved:
-            self._index.unregister(table)  # indexed under its old thread
-        table.meta = new
-        if moved:
-            self._index.register(table)
+        """Change the table's meta outside a move (a board message posted, DMs found closed, a nudge); see
+        :meth:`.commits.Commits.save_meta`."""
+        await self._commits.save_meta(table, **changes)
 
-
-def is_live(tables: TableService, game_id: int) -> bool:
-    """Whether the game's table is live in this process now; nothing is read (False for a game not rebuilt
-    yet, or live in another process, as for a finished one). Outside the class, which is full."""
-    return tables._index.live(game_id) is not None
+    def is_live(self, game_id: int) -> bool:
+        """Whether the game's table is live in this process now; nothing is read (False for a game not
+        rebuilt yet, or live in another process, as for a finished one)."""
+        return self._index.live(game_id) is not None
