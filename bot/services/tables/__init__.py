@@ -2,13 +2,13 @@
 
 A game is fully determined by (seed, players, options, action log), so the store keeps only those plus a
 small typed :class:`TableMeta`; the log is the truth. A move runs under the table's lock (``locked``); it is
-worked out first (:mod:`.moves`), then committed to the store, with the meta it changes and now and then a
-snapshot of the engine state (:mod:`bot.services.snapshots`), in one transaction before its events are
-returned, so nothing the bot announces can be lost. A restart lists every active game at once (where it
-plays, who sits there: what lookups need, :mod:`.index`), then rebuilds each table from its snapshot and the
-few actions after it (or, without a usable snapshot, by replaying its whole log: :mod:`.loading`) in the
-background, while the bot connects; a table looked up before its turn is rebuilt then. A table read again
-(another process wrote it) is rebuilt from its snapshot too.
+worked out first (:mod:`.moves`), then committed to the store (:mod:`.commits`), with the meta it changes
+and now and then a snapshot of the engine state (:mod:`bot.services.snapshots`), in one transaction before
+its events are returned, so nothing the bot announces can be lost. A restart lists every active game at once
+(where it plays, who sits there: what lookups need, :mod:`.index`), then rebuilds each table from its
+snapshot and the few actions after it (or, without a usable snapshot, by replaying its whole log:
+:mod:`.loading`) in the background, while the bot connects; a table looked up before its turn is rebuilt
+then. A table read again (another process wrote it) is rebuilt from its snapshot too.
 """
 
 from __future__ import annotations
