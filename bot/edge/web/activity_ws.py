@@ -42,7 +42,8 @@ from bot.edge.errors import user_message
 from bot.edge.table import TableController
 from bot.edge.web.activity import SignIn, SignInRefused
 from bot.edge.web.activity_page import controls_of, nothing_html, panel_html
-from bot.edge.web.fanout import POLICY, Fanout, Viewer, ping_of
+from bot.edge.web.fanout import POLICY, Fanout
+from bot.edge.web.viewers import Viewer, ping_of
 from bot.games import Table
 from bot.services.links import Links
 from bot.services.server_settings import BROWSER_OFF, ServerSettings

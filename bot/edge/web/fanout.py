@@ -33,14 +33,13 @@ share the store). ``live.js`` says which, and does not come back.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 import aiohttp
 from aiohttp import web
@@ -49,6 +48,7 @@ from bot.base.i18n import speaking
 from bot.base.locks import KeyedLocks
 from bot.edge.web import pages
 from bot.edge.web.sight import Call, calls, sight
+from bot.edge.web.viewers import Socket, Viewer, goodbye, ping_of
 from bot.games import GameAdapter, Table
 from bot.services import replay as rp
 from bot.services.tables import TableService
@@ -60,25 +60,11 @@ RECENT = 12  # steps of calls a live table shows
 REREADS = 20  # reads of a table another process wrote, one after another, before leaving it to the next news
 SEND_SECONDS = 10.0  # a viewer whose socket takes longer than this to take a frame is dropped
 MAX_MESSAGE = 512  # bytes a browser may send in one message (a ping is a dozen)
-PINGS = 1.0  # pings a second a browser may send, over time (live.js sends one every 25 s or so)
-PING_BURST = 5.0
 MAX_VIEWERS = 20_000  # browsers one process keeps current at once (each has a socket and a task)
-CLOSE_SECONDS = 2.0  # how long a closing handshake may take
 REVOKE_SECONDS = 2.0  # how often the sockets' links and their servers' settings are looked at
 POLICY = aiohttp.WSCloseCode.POLICY_VIOLATION  # 1008
 EXPIRED = 4410  # the socket's link has expired (as its page would answer 410)
 TURNED_OFF = 4404  # its server's admins turned the pages off (as the page would answer 404)
-
-
-class Socket(Protocol):
-    """What a viewer is sent through: an aiohttp ``WebSocketResponse`` (or a bench's stand-in)."""
-
-    @property
-    def closed(self) -> bool: ...
-    async def send_frame(
-        self, message: bytes, opcode: aiohttp.WSMsgType, compress: int | None = None
-    ) -> None: ...
-    async def close(self, *, code: int = ..., message: bytes = ..., drain: bool = ...) -> bool: ...
 
 
 @dataclass
@@ -101,59 +87,6 @@ class Step:
         return found
 
 
-class Viewer:
-    """One browser: its socket, its language, the newest frame (and pong) not yet sent, its writer, and
-    when the link it came with expires (on the fan-out's clock; None: never)."""
-
-    def __init__(
-        self,
-        socket: Socket,
-        lang: str,
-        table_id: int,
-        abort: Callable[[], None],
-        until: float | None = None,
-    ) -> None:
-        self.socket, self.lang, self.table_id, self.abort = socket, lang, table_id, abort
-        self.until = until
-        self.frame: bytes | None = None
-        self.pong: bytes | None = None
-        self.own: list[bytes] = []  # this viewer's own frames (an Activity seat's panel), after the table's
-        self.since: float | None = None  # when the send under way began (None: not sending)
-        self.wake = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
-        self.pings = PING_BURST
-        self.pinged = time.monotonic()
-        self.sent = 0
-
-    def offer(self, frame: bytes) -> None:
-        """The newest frame replaces one still waiting: a slow viewer skips to the latest."""
-        self.frame = frame
-        self.wake.set()
-
-    def ping(self, number: int) -> bool:
-        """Answer a ping (False: too many, the socket is closed)."""
-        now = time.monotonic()
-        self.pings = min(PING_BURST, self.pings + (now - self.pinged) * PINGS)
-        self.pinged = now
-        if self.pings < 1.0:
-            return False
-        self.pings -= 1.0
-        self.pong = json.dumps({"pong": number}).encode()
-        self.wake.set()
-        return True
-
-    def tell(self, frame: bytes) -> None:
-        """A frame for this viewer alone, sent after the table's newest (none is skipped)."""
-        self.own.append(frame)
-        self.wake.set()
-
-    def take(self) -> list[bytes]:
-        out = [text for text in (self.pong, self.frame) if text is not None] + self.own
-        self.pong = self.frame = None
-        self.own = []
-        return out
-
-
 @dataclass
 class _Watched:
     """A table somebody watches: its viewers by language, its recent steps, the newest frame per language."""
@@ -172,20 +105,6 @@ class _Watched:
             built = frame(self, lang)
             for viewer in group:
                 viewer.offer(built)
-
-
-def ping_of(data: str) -> int | None:
-    """N of a ``{"ping": N}`` message (a whole number), None for anything else."""
-    try:
-        message = json.loads(data)
-    except ValueError:
-        return None
-    if not isinstance(message, dict) or len(message) != 1:
-        return None
-    number = message.get("ping")
-    if type(number) is not int or not 0 <= number < 2**53:
-        return None
-    return number
 
 
 class Fanout:
@@ -454,7 +373,7 @@ class Fanout:
         """Stop sending to ``viewer`` and close its socket with ``code`` (its reader then ends)."""
         self.leave(viewer)
         self.revoked += 1
-        task = asyncio.get_running_loop().create_task(_goodbye(viewer.socket, code, why))
+        task = asyncio.get_running_loop().create_task(goodbye(viewer.socket, code, why))
         self._goodbyes.add(task)
         task.add_done_callback(self._goodbyes.discard)
 
@@ -478,14 +397,8 @@ class Fanout:
         for task in stopped:
             task.cancel()
         await asyncio.gather(*stopped, return_exceptions=True)
-        goodbyes = [_goodbye(v.socket, aiohttp.WSCloseCode.GOING_AWAY, b"restarting") for v in viewers]
+        goodbyes = [goodbye(v.socket, aiohttp.WSCloseCode.GOING_AWAY, b"restarting") for v in viewers]
         await asyncio.gather(*goodbyes, *self._goodbyes, return_exceptions=True)
-
-
-async def _goodbye(socket: Socket, code: int, why: bytes) -> None:
-    with contextlib.suppress(TimeoutError, ConnectionError, RuntimeError):
-        async with asyncio.timeout(CLOSE_SECONDS):
-            await socket.close(code=code, message=why)
 
 
 def told_steps(replay: rp.Replay, table: Table) -> list[Step]:
