@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_load import running_bot
 from bot.edge.app import TavernBot
-from bot.edge.delivery import parse
+from bot.edge.custom_ids import parse
 from bot.games import GAMES
 from bot.services.tables import TableService
 from bot.settings import Settings

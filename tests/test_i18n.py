@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import i18n_check
 from bot.base import i18n
 from bot.base.i18n import Msg, both, either, resolve, speaking, t, tn
+from bot.cli import i18n_check
 from bot.render import words
 from bot.rules.decktet import ALL_CARDS, Suit
 from tests.fakediscord import FakeDiscord

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.edge import custom_ids
 from bot.edge.app import TavernBot
 from bot.games.seats import bot_id
 from bot.pictures import profile as pic
@@ -279,7 +280,7 @@ async def test_profile_read(store: SQLiteStore | PostgresStore) -> None:
 
 
 def test_custom_ids_parse_strictly() -> None:
-    from bot.edge import delivery, profile_card
+    from bot.edge import profile_card
 
     assert profile_card.parse("tv:prof:12:34") == (12, 34)
     for bad in (
@@ -291,6 +292,6 @@ def test_custom_ids_parse_strictly() -> None:
         None,
         "tv:prof:1:" + "9" * 20,
     ):
-        with pytest.raises(delivery.Refused):
+        with pytest.raises(custom_ids.Refused):
             profile_card.parse(bad)
     assert re.fullmatch(r"tv:prof:\d+:\d+", "tv:prof:1:2")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.edge.app import TavernBot
-from bot.edge.delivery import parse
+from bot.edge.custom_ids import parse
 from bot.games import Table
 from bot.services import snapshots
 from bot.services.tables import TableService

@@ -11,7 +11,7 @@ import pytest
 
 from bot.base.i18n import speaking
 from bot.edge import rules_book
-from bot.edge.delivery import Refused
+from bot.edge.custom_ids import Refused
 from bot.render import rules_pages as pages
 from bot.settings import Settings
 from tests.conftest import ErrorLogGuard, StartBot

@@ -13,7 +13,7 @@ import pytest
 from bot.base.clock import Clock
 from bot.base.locks import KeyedLocks
 from bot.base.refusals import UserFacingError
-from bot.edge.delivery import custom_id, parse
+from bot.edge.custom_ids import custom_id, parse
 from bot.edge.table import TableController
 from bot.games import GAMES
 from bot.services.cooldowns import Limits

@@ -20,7 +20,7 @@ from bot.base import metrics
 from bot.base.clock import Clock
 from bot.base.locks import KeyedLocks
 from bot.base.version import commit, version
-from bot.edge import buckets, cycles, delivery, discord_metrics, emojis, governor, router
+from bot.edge import buckets, custom_ids, cycles, discord_metrics, emojis, governor, router
 from bot.edge.contract.limits import ENTRY_POINT
 from bot.edge.drain import Drain
 from bot.edge.errors import TavernTree
@@ -366,7 +366,7 @@ class TavernBot(commands.AutoShardedBot):
             return
         data: Any = interaction.data or {}
         cid = data.get("custom_id")
-        if isinstance(cid, str) and not cid.startswith(delivery.ID_PREFIX) and self._handled_elsewhere():
+        if isinstance(cid, str) and not cid.startswith(custom_ids.ID_PREFIX) and self._handled_elsewhere():
             return
         try:
             await router.on_component(self, interaction)

@@ -16,7 +16,7 @@ import discord
 
 from bot.base.i18n import t
 from bot.base.refusals import UserFacingError
-from bot.edge import delivery
+from bot.edge import custom_ids, delivery
 from bot.edge.client import Client
 from bot.store import PlayerBusy, WaitingInLobby
 
@@ -30,7 +30,7 @@ Interaction = discord.Interaction[Any]
 def parse(cid: object) -> int:
     match = _ID.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None
     if match is None:
-        raise delivery.Refused(f"custom id {cid!r} is not a forget-me confirmation")
+        raise custom_ids.Refused(f"custom id {cid!r} is not a forget-me confirmation")
     return int(match["user"])
 
 
@@ -48,9 +48,9 @@ async def ask(interaction: Interaction) -> None:
 
 async def confirm(client: Client, interaction: Interaction) -> None:
     """The button: only its own member may press it; then everything personal goes, in one transaction."""
-    user_id = delivery.pressed(interaction, parse)
+    user_id = custom_ids.pressed(interaction, parse)
     if user_id != interaction.user.id:
-        raise delivery.Refused("a forget-me confirmation pressed by someone else")
+        raise custom_ids.Refused("a forget-me confirmation pressed by someone else")
     try:
         games = await client.store.forget_user(user_id, ANONYMOUS, at=client.tables.clock())
     except PlayerBusy:

@@ -19,7 +19,7 @@ from babel.dates import format_date
 from bot.base import safe
 from bot.base.i18n import Msg, current, t
 from bot.base.refusals import UserFacingError
-from bot.edge import delivery, visibility
+from bot.edge import custom_ids, delivery, visibility
 from bot.edge.client import Client
 from bot.games import GameAdapter
 from bot.games.seats import is_bot
@@ -39,7 +39,7 @@ Interaction = discord.Interaction[Any]
 def parse(cid: object) -> tuple[int, str, int]:
     match = _ID.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None
     if match is None:
-        raise delivery.Refused(f"custom id {cid!r} is not a history page")
+        raise custom_ids.Refused(f"custom id {cid!r} is not a history page")
     return int(match["user"]), match["game"], int(match["page"])
 
 
@@ -123,8 +123,8 @@ async def show(client: Client, interaction: Interaction, who: discord.abc.User, 
 
 async def turn(client: Client, interaction: Interaction) -> None:
     """A page button: that page, in the same message."""
-    user_id, game, number = delivery.pressed(interaction, parse)
+    user_id, game, number = custom_ids.pressed(interaction, parse)
     if interaction.guild_id is None or (game != ALL and game not in client.games):
-        raise delivery.Refused("a history page outside a server, or of no game")
+        raise custom_ids.Refused("a history page outside a server, or of no game")
     embed, view = await page(client, interaction, interaction.guild_id, user_id, game, number)
     await interaction.response.edit_message(embed=embed, view=view)

@@ -24,7 +24,7 @@ from babel.dates import format_date, format_skeleton
 from bot.base import safe
 from bot.base.i18n import current, t, tn
 from bot.base.refusals import UserFacingError
-from bot.edge import delivery
+from bot.edge import custom_ids, delivery
 from bot.edge.client import Client
 from bot.games import GAMES
 from bot.render.ratings import PROVISIONAL_GAMES, START, STORED_START, shown_rating
@@ -225,31 +225,31 @@ async def show(client: Client, interaction: Interaction, game: str, board: str, 
 def parse_page(cid: object) -> tuple[str, str, int]:
     match = _PAGE.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None
     if match is None:
-        raise delivery.Refused(f"custom id {cid!r} is not a leaderboard page")
+        raise custom_ids.Refused(f"custom id {cid!r} is not a leaderboard page")
     return match["game"], match["board"], int(match["page"])
 
 
 def parse_pick(cid: object) -> str:
     match = _PICK.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None
     if match is None:
-        raise delivery.Refused(f"custom id {cid!r} is not a leaderboard menu")
+        raise custom_ids.Refused(f"custom id {cid!r} is not a leaderboard menu")
     return match["game"]
 
 
 def parse_close(cid: object) -> int:
     match = _CLOSE.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None
     if match is None:
-        raise delivery.Refused(f"custom id {cid!r} is not a season's closing")
+        raise custom_ids.Refused(f"custom id {cid!r} is not a season's closing")
     return int(match["season"])
 
 
 async def _checked(client: Client, interaction: Interaction, game: str, board: str) -> list[Season]:
     """The server's seasons, once the pressed board is one ``/leaderboard`` could show there."""
     if interaction.guild_id is None or game not in client.games:
-        raise delivery.Refused("a leaderboard press outside a server, or of no game")
+        raise custom_ids.Refused("a leaderboard press outside a server, or of no game")
     seasons = await _seasons(client, interaction)
     if board != ALL and int(board) > seasons[0].number:
-        raise delivery.Refused(f"a leaderboard press for season {board}, which has not begun")
+        raise custom_ids.Refused(f"a leaderboard press for season {board}, which has not begun")
     return seasons
 
 
@@ -267,7 +267,7 @@ async def press(client: Client, interaction: Interaction) -> None:
 
 async def turn(client: Client, interaction: Interaction) -> None:
     """A page button: that page of that board, in the same message."""
-    game, board, number = delivery.pressed(interaction, parse_page)
+    game, board, number = custom_ids.pressed(interaction, parse_page)
     seasons = await _checked(client, interaction, game, board)
     content, view = await render(client, interaction, game, board, number, seasons)
     await interaction.response.edit_message(content=content, view=view, allowed_mentions=NO_PINGS)
@@ -279,10 +279,10 @@ async def pick(client: Client, interaction: Interaction) -> None:
     game = parse_pick(data.get("custom_id"))
     values = data.get("values")
     if not isinstance(values, list) or len(values) != 1 or not isinstance(values[0], str):
-        raise delivery.Refused("a leaderboard menu sent other than one value")
+        raise custom_ids.Refused("a leaderboard menu sent other than one value")
     if not _BOARD.fullmatch(values[0]):
-        raise delivery.Refused("a leaderboard menu value is not a board")
-    delivery.offered(interaction.message, str(data["custom_id"]), (values[0],))
+        raise custom_ids.Refused("a leaderboard menu value is not a board")
+    custom_ids.offered(interaction.message, str(data["custom_id"]), (values[0],))
     seasons = await _checked(client, interaction, game, values[0])
     content, view = await render(client, interaction, game, values[0], 1, seasons)
     await interaction.response.edit_message(content=content, view=view, allowed_mentions=NO_PINGS)
@@ -312,9 +312,9 @@ async def ask_close(client: Client, interaction: Interaction) -> None:
 
 async def confirm_close(client: Client, interaction: Interaction) -> None:
     """The confirmation: an admin of the press's server closes that season, if it is still the current one."""
-    number = delivery.pressed(interaction, parse_close)
+    number = custom_ids.pressed(interaction, parse_close)
     if interaction.guild_id is None or not interaction.permissions.manage_guild:
-        raise delivery.Refused("a season's closing pressed outside a server or by a non-admin")
+        raise custom_ids.Refused("a season's closing pressed outside a server or by a non-admin")
     closed = await client.store.close_season(interaction.guild_id, number, client.tables.clock())
     if closed is None:
         raise UserFacingError("leaderboard.close.gone", number=number)

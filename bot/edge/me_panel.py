@@ -2,7 +2,7 @@
 
 Each switch is a button carrying the value it sets, ``tv:me:<name>:<0|1>``; a press stores the change and
 answers by redrawing the same message (one callback, no other request). Anyone can send any custom id: it is
-parsed strictly (a known name, 0 or 1) and must be on the pressed message (``delivery.offered``); the change
+parsed strictly (a known name, 0 or 1) and must be on the pressed message (``custom_ids.offered``); the change
 is the presser's own, whoever's panel it was.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.base.i18n import t
-from bot.edge import delivery
+from bot.edge import custom_ids, delivery
 from bot.edge.client import Client
 from bot.games import Prefs
 from bot.games.prefs import label as _label
@@ -27,10 +27,10 @@ Interaction = discord.Interaction[Any]
 
 
 def parse(cid: object) -> tuple[str, bool]:
-    """The preference a switch sets and its new value, or ``delivery.Refused``."""
+    """The preference a switch sets and its new value, or ``custom_ids.Refused``."""
     match = _ID.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None
     if match is None or match["name"] not in Prefs.names():
-        raise delivery.Refused(f"custom id {cid!r} is not a preference switch")
+        raise custom_ids.Refused(f"custom id {cid!r} is not a preference switch")
     return match["name"], match["value"] == "1"
 
 
@@ -65,7 +65,7 @@ async def show(client: Client, interaction: Interaction) -> None:
 
 async def flip(client: Client, interaction: Interaction) -> None:
     """A switch was pressed: store the presser's change, redraw the panel in the same message."""
-    name, value = delivery.pressed(interaction, parse)
+    name, value = custom_ids.pressed(interaction, parse)
     prefs = await client.preferences.change(interaction.user.id, name, value)
     embed, view = panel(prefs)
     await interaction.response.edit_message(embed=embed, view=view)

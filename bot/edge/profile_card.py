@@ -22,7 +22,7 @@ import discord
 from bot.base import safe
 from bot.base.i18n import number, t, tn
 from bot.base.panel import Panel, Picture
-from bot.edge import delivery
+from bot.edge import custom_ids, delivery
 from bot.edge.client import Client
 from bot.edge.table.host import USERS, scope_of
 from bot.pictures import profile as pic
@@ -52,8 +52,8 @@ class Shown:
 def parse(cid: object) -> tuple[int, int]:
     """(asker, member) from a Post in channel button's id; ``Refused`` for anything the bot never made."""
     match = _ID.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None
-    if match is None or max(int(match["asker"]), int(match["member"])) > delivery.MAX_KEY:
-        raise delivery.Refused(f"custom id {cid!r} is not a profile's Post in channel")
+    if match is None or max(int(match["asker"]), int(match["member"])) > custom_ids.MAX_KEY:
+        raise custom_ids.Refused(f"custom id {cid!r} is not a profile's Post in channel")
     return int(match["asker"]), int(match["member"])
 
 
@@ -213,12 +213,12 @@ async def show(client: Client, interaction: Interaction, who: discord.abc.User) 
 async def post(client: Client, interaction: Interaction) -> None:
     """Post in channel: the member's card as ``/stats`` shows it, as a new public message in the server's
     language. Only the asker's own press of a button on their answer counts; anything else is refused."""
-    asker, member = delivery.pressed(interaction, parse)
+    asker, member = custom_ids.pressed(interaction, parse)
     if interaction.guild_id is None or interaction.user.id != asker:
-        raise delivery.Refused("a profile's Post in channel pressed by someone else, or outside a server")
+        raise custom_ids.Refused("a profile's Post in channel pressed by someone else, or outside a server")
     found = await client.store.profile(interaction.guild_id, member)
     if found.empty:
-        raise delivery.Refused("a profile's Post in channel for a member with no finished game here")
+        raise custom_ids.Refused("a profile's Post in channel for a member with no finished game here")
     known = interaction.guild.get_member(member) if interaction.guild is not None else None
     names = (safe.name(known.display_name, known.name), known.name) if known else (found.name or "?",)
     async with client.languages.channel(interaction.guild_id):

@@ -25,7 +25,7 @@ import discord
 
 from bot.base.i18n import t
 from bot.base.refusals import UserFacingError
-from bot.edge import delivery, visibility
+from bot.edge import custom_ids, delivery, visibility
 from bot.games import Table, clip
 from bot.services import replay as rp
 from bot.services.cooldowns import Limits
@@ -63,7 +63,7 @@ def parse(cid: object) -> tuple[int, int]:
     """(game id, step) of a stepper button; ``Refused`` for anything else."""
     match = _ID.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None
     if match is None:
-        raise delivery.Refused(f"custom id {cid!r} is not a replay step")
+        raise custom_ids.Refused(f"custom id {cid!r} is not a replay step")
     return int(match["game"]), int(match["step"])
 
 
@@ -167,7 +167,7 @@ async def show(client: Client, interaction: Interaction, game_id: int) -> None:
 
 async def turn(client: Reader, interaction: Interaction) -> None:
     """A stepper button: that step, in the same message (who may see the game is checked again)."""
-    game_id, index = delivery.pressed(interaction, parse)
+    game_id, index = custom_ids.pressed(interaction, parse)
     sees = visibility.member_sees(interaction)
     replay = await replay_for(client, interaction.guild_id, interaction.user.id, game_id, sees)
     await _answer(interaction, replay, index, edit=True)

@@ -1,5 +1,5 @@
 """The click router: every component press, ours or forged, before or after a restart, parsed strictly
-(``delivery.parse``, ``delivery.offered``) and handed to the lobby's or the table's door of the controller
+(``custom_ids.parse``, ``custom_ids.offered``) and handed to the lobby's or the table's door of the controller
 (a press that belongs to no table, to its own module: ``OWN_MESSAGE``);
 whatever goes wrong, the press gets an answer (``errors.reply_error``)."""
 
@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.edge import (
-    delivery,
+    custom_ids,
     forget_me,
     history_book,
     leaderboard_book,
@@ -27,7 +27,7 @@ from bot.edge.errors import reply_error
 Answer = Callable[[Client, discord.Interaction[Any]], Awaitable[None]]
 
 # The presses that belong to no table, by the prefix of their custom id: each answers by updating the message
-# it was pressed on, after parsing its id strictly (``delivery.pressed``).
+# it was pressed on, after parsing its id strictly (``custom_ids.pressed``).
 OWN_MESSAGE: tuple[tuple[str, Answer], ...] = (
     (rules_book.PREFIX, rules_book.turn),  # a rules page
     (me_panel.PREFIX, me_panel.flip),  # a player's preference switch
@@ -53,8 +53,8 @@ async def on_component(client: Client, interaction: discord.Interaction[Any]) ->
             if own is not None:  # no table, no lobby: the press updates its own message
                 await own(client, interaction)
                 return
-            click = delivery.parse(data.get("custom_id"), data.get("values", ()))
-            delivery.offered(interaction.message, data["custom_id"], click.values)
+            click = custom_ids.parse(data.get("custom_id"), data.get("values", ()))
+            custom_ids.offered(interaction.message, data["custom_id"], click.values)
             if click.scope != "g" or click.verb == "rematch":
                 # A game's own press loads its one table on demand (``TableService.get``) while the tables
                 # are restored; a lobby or rematch press looks tables up by channel and user, so it waits

@@ -6,7 +6,7 @@ A page button carries its own address, ``tv:rules:<game>:<page>``: the page it s
 ``rules_pages.GAMES``. Like every control of the bot (``bot.edge.delivery``), it is parsed strictly — anyone
 can send any custom id — by :func:`parse`, which refuses quietly ("That button is out of date") a game the
 bot has no pages for, a page out of range or anything else, and the button must be on the message it was
-pressed on (``delivery.offered``). Nothing is kept in memory: ``bot.edge.router`` hands every press whose
+pressed on (``custom_ids.offered``). Nothing is kept in memory: ``bot.edge.router`` hands every press whose
 id starts with :data:`PREFIX` to :func:`turn`, before or after a restart alike."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.base.text import game_rules_link
-from bot.edge import delivery
+from bot.edge import custom_ids, delivery
 from bot.render import rules_pages as pages
 from bot.services.tables import TableService
 from bot.settings import Settings
@@ -46,17 +46,17 @@ def custom_id(game: str, page: int) -> str:
 
 
 def parse(cid: object) -> tuple[str, int]:
-    """The game and page a rules button shows, or ``delivery.Refused``: total over whatever arrives."""
+    """The game and page a rules button shows, or ``custom_ids.Refused``: total over whatever arrives."""
     if not isinstance(cid, str) or len(cid) > 100:
-        raise delivery.Refused("custom id is not a short string")
+        raise custom_ids.Refused("custom id is not a short string")
     match = _ID.fullmatch(cid)
     if match is None:
-        raise delivery.Refused(f"custom id {cid!r} is not a rules page")
+        raise custom_ids.Refused(f"custom id {cid!r} is not a rules page")
     game, page = match["game"], int(match["page"])
     if game not in pages.GAMES:
-        raise delivery.Refused(f"no rules pages for the game {game!r}")
+        raise custom_ids.Refused(f"no rules pages for the game {game!r}")
     if not 1 <= page <= pages.count(game):
-        raise delivery.Refused(f"{game!r} has no rules page {page}")
+        raise custom_ids.Refused(f"{game!r} has no rules page {page}")
     return game, page
 
 
@@ -97,7 +97,7 @@ async def open_book(
 
 async def turn(client: Library, interaction: Interaction) -> None:
     """A page button was pressed: show its page in the same message (the press's answer is the edit)."""
-    game, page = delivery.pressed(interaction, parse)
+    game, page = custom_ids.pressed(interaction, parse)
     adapter = client.tables.adapter(game)
     embed = page_embed(game, page, adapter.title, adapter.colour, _link(game, client.settings))
     await interaction.response.edit_message(embed=embed, view=controls(game, page))

@@ -14,7 +14,7 @@ form stays where it was.
 The controls carry only what they set: a menu ``tv:set:<setting>`` (its one value the new value), a button
 ``tv:set:<setting>:<0|1>``. Anyone can send any custom id and any values: the presser must hold Manage Server
 in the press's own server, which is the one changed (no server id is carried); the id is parsed strictly (a
-known setting), the value must be among those the pressed message offers (``delivery.offered``) and is read
+known setting), the value must be among those the pressed message offers (``custom_ids.offered``) and is read
 again (digits, or one of the setting's names). Anything else is refused quietly, as an out-of-date button.
 """
 
@@ -28,7 +28,7 @@ import discord
 
 from bot.base.i18n import LANGUAGES, named, t, tn
 from bot.base.refusals import UserFacingError
-from bot.edge import delivery
+from bot.edge import custom_ids
 from bot.edge.client import Client
 from bot.edge.layout import Layout
 from bot.games import GameAdapter
@@ -73,26 +73,26 @@ ABOUT: dict[str, Callable[[], str]] = {
 
 def parse(cid: object, values: object, games: Mapping[str, GameAdapter]) -> tuple[str, Any]:
     """The setting a control changes and the value it asks, as ``ServerSettings.change`` takes them, or
-    ``delivery.Refused``: a switch's button sends no value, a menu exactly one."""
+    ``custom_ids.Refused``: a switch's button sends no value, a menu exactly one."""
     match = _ID.fullmatch(cid) if isinstance(cid, str) and len(cid) <= 100 else None
     if match is None:
-        raise delivery.Refused(f"custom id {cid!r} is not a settings control")
+        raise custom_ids.Refused(f"custom id {cid!r} is not a settings control")
     key, arg = match["key"], match["arg"]
     if not isinstance(values, list | tuple):
-        raise delivery.Refused("select values are not a list")
+        raise custom_ids.Refused("select values are not a list")
     if key in SWITCHES:
         if arg is None or values:
-            raise delivery.Refused(f"switch {cid!r} without its value, or with a menu's")
+            raise custom_ids.Refused(f"switch {cid!r} without its value, or with a menu's")
         return key, arg == "1"
     if arg is not None or len(values) != 1 or not isinstance(values[0], str):
-        raise delivery.Refused(f"menu {cid!r} sent {values!r}")
+        raise custom_ids.Refused(f"menu {cid!r} sent {values!r}")
     value = values[0]
     if key in TIMERS or _game(key, games) is not None:
         if not _NUMBER.fullmatch(value):
-            raise delivery.Refused(f"{value!r} is not a number for {key}")
+            raise custom_ids.Refused(f"{value!r} is not a number for {key}")
         return key, int(value)
     if value not in NAMED.get(key, ()):
-        raise delivery.Refused(f"{value!r} is not a value of {key!r}")
+        raise custom_ids.Refused(f"{value!r} is not a value of {key!r}")
     return key, value
 
 
@@ -222,12 +222,12 @@ async def show(client: Client, interaction: Interaction, guild_id: int) -> None:
 async def press(client: Client, interaction: Interaction) -> None:
     """A menu choice or a switch on the form: save it and redraw the form in the same message."""
     if interaction.guild_id is None or not interaction.permissions.manage_guild:
-        raise delivery.Refused(f"settings control pressed by {interaction.user.id} without Manage Server")
+        raise custom_ids.Refused(f"settings control pressed by {interaction.user.id} without Manage Server")
     settings = client.server_settings
     data: Any = interaction.data or {}
     cid, values = data.get("custom_id"), data.get("values", [])
     key, value = parse(cid, values, settings.games)
-    delivery.offered(interaction.message, str(cid), tuple(values))
+    custom_ids.offered(interaction.message, str(cid), tuple(values))
     config, note = await settings.get(interaction.guild_id), ""
     if _now(config, key) != value:
         client.limits.admin.take(interaction.user.id)

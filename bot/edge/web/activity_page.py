@@ -7,8 +7,8 @@ The page is one document: ``activity.js`` signs in (the SDK's handshake, ``autho
 and, to a seated player only, their own panel. Every word it shows comes from the page's data attributes.
 
 A seat's panel is drawn from the same :class:`~bot.base.panel.Panel` the DM shows, each control carrying
-the very custom id it has in Discord (``delivery.custom_id``), so a press from the page is read by the same
-``delivery.parse`` as a press from Discord.
+the very custom id it has in Discord (``custom_ids.custom_id``), so a press from the page is read by the same
+``custom_ids.parse`` as a press from Discord.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from aiohttp import web
 
 from bot.base.i18n import speaking, t
 from bot.base.panel import Button, Control, Option, Panel, Select
-from bot.edge import delivery
+from bot.edge import custom_ids
 from bot.edge.web.answers import CSP, page
 from bot.edge.web.pages import LIVE_TABLE, document, versioned
 from bot.edge.web.parts import esc, hand_html, line_html
@@ -140,7 +140,7 @@ def controls_of(panel: Panel, key: int) -> dict[str, Control]:
     for control in panel.controls:
         if isinstance(control, Button) and control.url:
             continue
-        cid = delivery.custom_id("g", key, control.verb, token=control.token, arg=control.arg)
+        cid = custom_ids.custom_id("g", key, control.verb, token=control.token, arg=control.arg)
         found[cid] = control
     return found
 

@@ -13,7 +13,7 @@ a session outliving its instance sees nothing (``ENDED``). Then:
   be watched, through the same fan-out: the public table, never a hand (``NO_TABLE`` where there is none).
 
 A press is ``{"press": "<custom id>", "values": [...]}``. The user is the session's, never the frame's; the
-id is read by ``delivery.parse`` and must name this connection's table and a control of the panel this
+id is read by ``custom_ids.parse`` and must name this connection's table and a control of the panel this
 connection was last sent (and its values that control's options), as Discord checks a message's
 components; then it goes through the controller's page door (``PagePresses``) inside the drain. A refusal
 is ``{"refused": text}`` to this connection only. Pings are answered as on the live page; anything else
@@ -36,7 +36,7 @@ from aiohttp import web
 
 from bot.base.i18n import speaking, t
 from bot.base.panel import Button, Control, Panel
-from bot.edge import delivery
+from bot.edge import custom_ids
 from bot.edge.drain import Drain
 from bot.edge.errors import user_message
 from bot.edge.table import TableController
@@ -142,19 +142,19 @@ def press_of(data: str) -> tuple[str, list[str]] | None:
 
 
 def offered(controls: dict[str, Control], cid: str, values: tuple[str, ...]) -> None:
-    """``delivery.offered`` for the page: the control was on the panel this connection was last sent, and
+    """``custom_ids.offered`` for the page: the control was on the panel this connection was last sent, and
     the values among its options, as many as it allows."""
     control = controls.get(cid)
     if control is None:
-        raise delivery.Refused(f"{cid!r} is not on the page's panel")
+        raise custom_ids.Refused(f"{cid!r} is not on the page's panel")
     if isinstance(control, Button):
         if values:
-            raise delivery.Refused(f"a button {cid!r} sent values")
+            raise custom_ids.Refused(f"a button {cid!r} sent values")
         return
     if control.disabled or not set(values) <= control.values:
-        raise delivery.Refused(f"values {values!r} were not offered by {cid!r}")
+        raise custom_ids.Refused(f"values {values!r} were not offered by {cid!r}")
     if not min(control.min_values, len(control.options)) <= len(values) <= control.max_values:
-        raise delivery.Refused(f"{len(values)} values for {cid!r}")
+        raise custom_ids.Refused(f"{len(values)} values for {cid!r}")
 
 
 class ActivitySockets:
@@ -269,10 +269,10 @@ class ActivitySockets:
         """One press of the seat's panel, answered to this connection only."""
         with speaking(seat.lang):
             try:
-                click = delivery.parse(cid, values)
+                click = custom_ids.parse(cid, values)
                 offered(seat.controls, cid, click.values)
                 if click.scope != "g" or click.key != seat.table_id:
-                    raise delivery.Refused(f"{cid!r} is another table's")
+                    raise custom_ids.Refused(f"{cid!r} is another table's")
                 async with self.bot.drain.in_flight():
                     await self.bot.controller.page.press(seat, seat.user_id, click)
             except asyncio.CancelledError:
