@@ -36,7 +36,6 @@ from bot.store.copies import BackupError, Copied, backup, dated_name, scratch, s
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 600.0  # after a failed backup, the next try (or sooner, when ``every`` is shorter)
-UNITS = {"h": "hourly", "d": "daily", "w": "weekly", "m": "monthly"}
 _STAMP = re.compile(r"-(\d{8})-(\d{6})$")
 
 
