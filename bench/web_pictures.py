@@ -32,9 +32,7 @@ from bot.games import GAMES
 from bot.settings import Settings
 from bot.store.records import NewAction, NewGame
 from tests.browser import Chromium, find_chromium, install_chromium
-from tests.fakediscord import FAKE_TOKEN, FakeDiscord
-from tests.fakediscord.model import FakeUser
-from tests.fakediscord.oauth import CLIENT_SECRET
+from tests.fakediscord import CLIENT_SECRET, FAKE_TOKEN, FakeDiscord, FakeUser
 from tests.test_activity_browser import in_frame, launch, setup_for
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,7 +1,12 @@
-"""A fake Discord for end-to-end tests of the real bot through the unmodified discord.py client."""
+"""The project's test kit: a fake Discord (REST + gateway on 127.0.0.1) for end-to-end tests and benchmarks
+of the real bot through the unmodified discord.py client. README.md says what it fakes and how to use it.
+
+This is the one entry: tests and bench/ import from ``tests.fakediscord``, never from its modules.
+"""
 
 from .model import (
     ALL_PERMISSIONS,
+    COMPONENTS_V2,
     EPHEMERAL,
     Button,
     FakeChannel,
@@ -17,21 +22,40 @@ from .model import (
     Select,
     SelectOption,
     UploadRecord,
+    parse_buttons,
+    parse_selects,
     shard_of,
+    walk_components,
 )
-from .server import FAKE_TOKEN, FakeDiscord
-from .validate import DiscordError, validate_message_payload, validate_modal_payload
+from .oauth import CLIENT_SECRET, CODE_SECONDS, FakeInstance
+from .referee import REFEREE
+from .server import FakeDiscord
+from .state import FAKE_TOKEN
+from .validate import (
+    DISCORD_LOCALES,
+    ContractViolation,
+    DiscordError,
+    validate_message_payload,
+    validate_modal_payload,
+)
 
 __all__ = [
     "ALL_PERMISSIONS",
+    "CLIENT_SECRET",
+    "CODE_SECONDS",
+    "COMPONENTS_V2",
+    "DISCORD_LOCALES",
     "EPHEMERAL",
     "FAKE_TOKEN",
+    "REFEREE",
     "Button",
+    "ContractViolation",
     "DiscordError",
     "FakeChannel",
     "FakeDiscord",
     "FakeEmoji",
     "FakeGuild",
+    "FakeInstance",
     "FakeInteraction",
     "FakeMessage",
     "FakeUser",
@@ -42,7 +66,10 @@ __all__ = [
     "Select",
     "SelectOption",
     "UploadRecord",
+    "parse_buttons",
+    "parse_selects",
     "shard_of",
     "validate_message_payload",
     "validate_modal_payload",
+    "walk_components",
 ]
