@@ -4,40 +4,38 @@ of the real bot through the unmodified discord.py client. README.md says what it
 This is the one entry: tests and bench/ import from ``tests.fakediscord``, never from its modules.
 """
 
+from .commands import DISCORD_LOCALES
+from .errors import ContractViolation, DiscordError
+from .messages import (
+    Button,
+    FakeInteraction,
+    FakeMessage,
+    InteractionResult,
+    Select,
+    SelectOption,
+    parse_buttons,
+    parse_selects,
+    walk_components,
+)
 from .model import (
     ALL_PERMISSIONS,
     COMPONENTS_V2,
     EPHEMERAL,
-    Button,
     FakeChannel,
     FakeEmoji,
     FakeGuild,
-    FakeInteraction,
-    FakeMessage,
     FakeUser,
     FilePart,
-    InteractionResult,
     Rejection,
     RequestRecord,
-    Select,
-    SelectOption,
     UploadRecord,
-    parse_buttons,
-    parse_selects,
     shard_of,
-    walk_components,
 )
 from .oauth import CLIENT_SECRET, CODE_SECONDS, FakeInstance
 from .referee import REFEREE
 from .server import FakeDiscord
 from .state import FAKE_TOKEN
-from .validate import (
-    DISCORD_LOCALES,
-    ContractViolation,
-    DiscordError,
-    validate_message_payload,
-    validate_modal_payload,
-)
+from .validate import validate_message_payload, validate_modal_payload
 
 __all__ = [
     "ALL_PERMISSIONS",

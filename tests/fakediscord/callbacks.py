@@ -12,16 +12,11 @@ from typing import Any
 
 from aiohttp import web
 
-from .model import (
-    MANAGE_THREADS,
-    FakeInteraction,
-    FakeMessage,
-)
+from .errors import DiscordError
+from .messages import FakeInteraction, FakeMessage
+from .model import MANAGE_THREADS
 from .state import ENTRY_POINT, FakeState
-from .validate import (
-    DiscordError,
-    validate_modal_payload,
-)
+from .validate import validate_modal_payload
 from .wire import json_answer, no_content
 
 

@@ -13,6 +13,8 @@ from typing import Any
 
 from aiohttp import web
 
+from .errors import DiscordError, FormErrors
+from .messages import FakeMessage
 from .model import (
     AUTO_ARCHIVE_DURATIONS,
     CREATE_PUBLIC_THREADS,
@@ -21,13 +23,8 @@ from .model import (
     PUBLIC_THREAD,
     VIEW_CHANNEL,
     FakeChannel,
-    FakeMessage,
 )
 from .state import API, FakeState
-from .validate import (
-    DiscordError,
-    FormErrors,
-)
 from .wire import json_answer, no_content
 
 

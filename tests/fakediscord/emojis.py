@@ -10,14 +10,9 @@ from typing import Any
 from aiohttp import web
 
 from . import media
-from .model import (
-    FakeEmoji,
-)
+from .errors import DiscordError, FormErrors
+from .model import FakeEmoji
 from .state import FakeState
-from .validate import (
-    DiscordError,
-    FormErrors,
-)
 from .wire import json_answer, no_content
 
 EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")

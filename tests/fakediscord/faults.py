@@ -15,13 +15,9 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from .model import (
-    FilePart,
-)
+from .errors import DiscordError
+from .model import FilePart
 from .state import API, FakeState
-from .validate import (
-    DiscordError,
-)
 
 
 @dataclass

@@ -24,9 +24,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from .model import (
-    shard_of,
-)
+from .model import shard_of
 from .state import FakeState
 
 GUILDS_INTENT = 1 << 0

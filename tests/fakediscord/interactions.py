@@ -11,17 +11,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .model import (
-    ADMINISTRATOR,
-    ALL_PERMISSIONS,
-    SEND_MESSAGES,
-    VIEW_CHANNEL,
-    FakeChannel,
-    FakeInteraction,
-    FakeMessage,
-    FakeUser,
-    InteractionResult,
-)
+from .messages import FakeInteraction, FakeMessage, InteractionResult
+from .model import ADMINISTRATOR, ALL_PERMISSIONS, SEND_MESSAGES, VIEW_CHANNEL, FakeChannel, FakeUser
 from .state import FakeState
 
 

@@ -28,8 +28,8 @@ from typing import Any
 
 from aiohttp import web
 
+from .errors import DiscordError
 from .model import FakeChannel, FakeUser
-from .validate import DiscordError
 
 CODE_SECONDS = 600  # an authorization code's life
 BEARER_SECONDS = 604_800  # an access token's life, as Discord gives it

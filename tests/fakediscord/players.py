@@ -15,13 +15,8 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .model import (
-    FakeChannel,
-    FakeInteraction,
-    FakeMessage,
-    FakeUser,
-    InteractionResult,
-)
+from .messages import FakeInteraction, FakeMessage, InteractionResult
+from .model import FakeChannel, FakeUser
 from .state import FakeState
 
 # Names discord.py gives the tasks that run the bot's event, command and component handlers. settle() waits

@@ -12,16 +12,9 @@ from aiohttp import web
 
 from bot.edge.contract import Contract, Violation
 
-from .model import (
-    COMPONENTS_V2,
-    FilePart,
-)
+from .errors import ContractViolation, DiscordError, FormErrors
+from .model import COMPONENTS_V2, FilePart
 from .state import API, FakeState
-from .validate import (
-    ContractViolation,
-    DiscordError,
-    FormErrors,
-)
 
 contract = Contract.load()  # Discord's published contract, the referee of every request
 # Over every fake of this process: requests checked against the contract, those that broke it, and those of

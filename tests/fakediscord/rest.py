@@ -12,18 +12,9 @@ from typing import Any
 
 from aiohttp import web
 
-from .model import (
-    FakeChannel,
-    FakeUser,
-    FilePart,
-    Rejection,
-    RequestRecord,
-    UploadRecord,
-)
+from .errors import DiscordError
+from .model import FakeChannel, FakeUser, FilePart, Rejection, RequestRecord, UploadRecord
 from .state import API, FakeState
-from .validate import (
-    DiscordError,
-)
 from .wire import BODY_KEY, DM_KEY, FORM_KEY, Handler, json_answer
 
 

@@ -19,8 +19,8 @@ from .emojis import Emojis
 from .faults import Faults
 from .gateway import Gateway
 from .interactions import Interactions
-from .messages import Messages
 from .players import Players
+from .posting import Posting
 from .referee import Referee
 from .rest import Rest
 from .state import API
@@ -34,7 +34,7 @@ class FakeDiscord(
     Rest,
     Callbacks,
     Channels,
-    Messages,
+    Posting,
     Emojis,
     Commands,
     Uploads,

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .errors import ContractViolation, DiscordError
+from .messages import FakeInteraction, FakeMessage
 from .model import (
     FakeChannel,
     FakeEmoji,
     FakeGuild,
-    FakeInteraction,
-    FakeMessage,
     FakeUser,
     Rejection,
     RequestRecord,
@@ -27,7 +27,6 @@ from .model import (
     UploadRecord,
 )
 from .oauth import FakeOAuth
-from .validate import ContractViolation, DiscordError
 
 if TYPE_CHECKING:
     from .faults import Hang

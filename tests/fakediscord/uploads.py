@@ -18,16 +18,10 @@ from urllib.parse import quote
 from aiohttp import web
 
 from . import media
-from .model import (
-    FakeChannel,
-    FakeMessage,
-    FilePart,
-)
+from .errors import DiscordError, FormErrors
+from .messages import FakeMessage
+from .model import FakeChannel, FilePart
 from .state import FakeState
-from .validate import (
-    DiscordError,
-    FormErrors,
-)
 from .wire import BODY_KEY, FORM_KEY
 
 _FILE_PART = re.compile(r"files\[(\d+)\]")

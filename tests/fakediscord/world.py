@@ -13,14 +13,8 @@ from __future__ import annotations
 import time
 
 from .gateway import GUILD_MEMBERS_INTENT
-from .model import (
-    ALL_PERMISSIONS,
-    FakeChannel,
-    FakeGuild,
-    FakeMessage,
-    FakeUser,
-    Rejection,
-)
+from .messages import FakeMessage
+from .model import ALL_PERMISSIONS, FakeChannel, FakeGuild, FakeUser, Rejection
 from .state import FakeState
 
 
