@@ -42,9 +42,7 @@ from bot.edge.app import TavernBot
 from bot.rules import bhargage as bh
 from bot.settings import Settings
 from tests.browser import Chromium, find_chromium
-from tests.fakediscord import FAKE_TOKEN, FakeDiscord
-from tests.fakediscord.model import FakeUser
-from tests.fakediscord.oauth import CLIENT_SECRET
+from tests.fakediscord import CLIENT_SECRET, FAKE_TOKEN, FakeDiscord, FakeUser
 from tests.test_activity_browser import in_frame, launch, setup_for
 from tests.test_activity_play import Page, buttons, page_move, signed_in
 from tests.test_bhargage_discord import computers_idle, step

@@ -82,8 +82,15 @@ from bot.edge.table.publisher import WIDEST
 from bot.services.lobbies import LobbyService
 from bot.settings import Settings
 from bot.store import open_store
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
-from tests.fakediscord.model import FakeInteraction, RequestRecord
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+    InteractionResult,
+    RequestRecord,
+)
 
 log = logging.getLogger("bench")
 # Verbs a simulated player never uses: they end or refuse games, or only matter with closed DMs.

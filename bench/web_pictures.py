@@ -31,10 +31,9 @@ from bot.edge.app import TavernBot
 from bot.games import GAMES
 from bot.settings import Settings
 from bot.store.records import NewAction, NewGame
-from tests.browser import Chromium, find_chromium, install_chromium
-from tests.fakediscord import FAKE_TOKEN, FakeDiscord
-from tests.fakediscord.model import FakeUser
-from tests.fakediscord.oauth import CLIENT_SECRET
+from tests import debian
+from tests.browser import Chromium, find_chromium
+from tests.fakediscord import CLIENT_SECRET, FAKE_TOKEN, FakeDiscord, FakeUser
 from tests.test_activity_browser import in_frame, launch, setup_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,7 +163,7 @@ async def _seated(
 async def _pictures(out: Path, heights_only: bool) -> None:
     executable = find_chromium()
     if executable is None:
-        install_chromium()
+        debian.install("chromium", lambda: find_chromium() is not None, recommends=True)
         executable = find_chromium()
     if executable is None:
         raise SystemExit("Debian's chromium is missing (apt-get install chromium)")

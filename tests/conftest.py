@@ -17,8 +17,7 @@ import yarl
 from bot.edge.app import TavernBot, create_bot
 from bot.settings import Settings
 from tests.browser import Chromium, chromium_or_skip
-from tests.fakediscord import FAKE_TOKEN, FakeDiscord
-from tests.fakediscord.server import REFEREE
+from tests.fakediscord import FAKE_TOKEN, REFEREE, FakeDiscord
 from tests.pgserver import PostgresNotFound, PostgresServer, server_version
 
 StartBot = Callable[..., Awaitable[TavernBot]]

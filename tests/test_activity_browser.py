@@ -38,9 +38,7 @@ from bot.rules import deluxe as dx
 from bot.settings import Settings
 from tests.browser import Chromium, Tab
 from tests.conftest import StartBot
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.model import FakeUser
-from tests.fakediscord.oauth import CLIENT_SECRET
+from tests.fakediscord import CLIENT_SECRET, FakeDiscord, FakeUser
 from tests.test_activity_play import pack_marks
 from tests.test_bhargage_discord import (
     challenge,

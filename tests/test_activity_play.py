@@ -33,9 +33,7 @@ from bot.rules import deluxe as dx
 from bot.rules.decktet import Card
 from bot.settings import Settings
 from tests.conftest import StartBot
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.model import FakeUser
-from tests.fakediscord.oauth import CLIENT_SECRET, FakeInstance
+from tests.fakediscord import CLIENT_SECRET, FakeDiscord, FakeInstance, FakeUser
 from tests.test_activity_sign_in import activity_bot, post
 from tests.test_bhargage_discord import (
     board,

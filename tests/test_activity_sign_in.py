@@ -17,8 +17,7 @@ from bot.edge.web.activity_routes import SIGN_IN_COST
 from bot.edge.web.guard import Guard
 from bot.settings import Settings
 from tests.conftest import StartBot
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.oauth import CLIENT_SECRET, CODE_SECONDS
+from tests.fakediscord import CLIENT_SECRET, CODE_SECONDS, FakeDiscord
 
 
 async def activity_bot(start_bot: StartBot, settings: Settings) -> tuple[TavernBot, str]:

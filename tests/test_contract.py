@@ -19,8 +19,7 @@ from bot.base.i18n import LANGUAGES
 from bot.edge.contract import Contract, locale_views
 from bot.edge.contract.limits import COMMAND_CHARACTERS_MAX, INTEGER_MAX, _characters
 from tests.conftest import StartBot
-from tests.fakediscord import FAKE_TOKEN, FakeDiscord
-from tests.fakediscord.validate import ContractViolation
+from tests.fakediscord import FAKE_TOKEN, ContractViolation, FakeDiscord
 
 contract = Contract.load()
 

@@ -55,14 +55,17 @@ from bot.games import deluxe as deluxe_adapter
 from bot.rules.decktet import ALL_CARDS
 from tests.conftest import ErrorLogGuard, make_settings
 from tests.fakediscord import (
+    Button,
     FakeChannel,
     FakeDiscord,
     FakeInteraction,
     FakeMessage,
     FakeUser,
     InteractionResult,
+    Select,
+    parse_buttons,
+    parse_selects,
 )
-from tests.fakediscord.model import Button, Select, parse_buttons, parse_selects
 
 SEQUENCES = int(os.environ.get("FUZZ_SEQUENCES", "120"))
 STEPS = int(os.environ.get("FUZZ_STEPS", "25"))

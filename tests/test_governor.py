@@ -17,8 +17,7 @@ import pytest
 from bot.edge.app import TavernBot
 from bot.edge.governor import Governor, Urgency, urgency
 from tests.conftest import StartBot
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.model import RequestRecord
+from tests.fakediscord import FakeDiscord, RequestRecord
 
 
 def busiest_second(records: list[RequestRecord]) -> int:

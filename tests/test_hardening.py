@@ -20,8 +20,7 @@ from bot.services.tables import TableService
 from bot.store import SQLiteStore
 from tests import fakegame
 from tests.conftest import StartBot
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.fakediscord.model import ALL_PERMISSIONS
+from tests.fakediscord import ALL_PERMISSIONS, FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.test_bhargage_discord import (
     BOARD_HEAD,
     board,

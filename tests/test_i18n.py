@@ -14,8 +14,7 @@ from bot.base.i18n import Msg, both, either, resolve, speaking, t, tn
 from bot.cli import i18n_check
 from bot.render import words
 from bot.rules.decktet import ALL_CARDS, Suit
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.validate import DISCORD_LOCALES
+from tests.fakediscord import DISCORD_LOCALES, FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent
 

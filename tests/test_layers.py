@@ -49,6 +49,8 @@ LAYERS: dict[str, Layer] = {
 PACKAGE_OF = {prefix: prefix for prefix in LAYERS}
 # What a cog must never touch, whatever its rank: it goes through a service.
 COGS_FORBIDDEN = ("bot.store",)
+# The fake Discord, the test kit benchmarks use: its package is its one entry (tests/fakediscord/README.md).
+TEST_KIT = "tests.fakediscord"
 
 
 def module_name(path: Path) -> str:
@@ -127,6 +129,8 @@ def violations(extra: Sources | None = None) -> list[str]:
             if top == "tests":
                 if prefix != "bench":
                     found.setdefault(f"{where}: only benchmarks and tests use the test harness")
+                elif target.startswith(f"{TEST_KIT}."):
+                    found.setdefault(f"{where}: the test kit is imported from {TEST_KIT}, not its modules")
                 continue
             their_prefix, theirs = layer_of(target)
             if their_prefix == prefix:
@@ -216,6 +220,7 @@ def test_no_import_circles() -> None:
         ("bot/services/zz_probe.py", "from bot.edge import delivery\n", "not below bot.services"),
         ("bot/ai/zz_probe.py", "from bot.pictures import faces\n", "not below bot.ai"),
         ("cogs/zz_probe.py", "from bot.store import Store\n", "never the store"),
+        ("bench/zz_probe.py", "from tests.fakediscord.model import FakeUser\n", "not its modules"),
     ],
 )
 def test_a_violation_is_found(module: str, source: str, why: str) -> None:

@@ -11,8 +11,7 @@ from bot.base.panel import Panel
 from bot.edge import delivery
 from bot.edge.shows import Shows
 from tests.conftest import StartBot
-from tests.fakediscord import DiscordError, FakeDiscord, validate_message_payload
-from tests.fakediscord.model import COMPONENTS_V2
+from tests.fakediscord import COMPONENTS_V2, DiscordError, FakeDiscord, validate_message_payload
 from tests.test_bhargage_discord import board, challenge, step
 
 TEXT = {"type": 10, "content": "hello"}

@@ -31,8 +31,7 @@ from bot.rules.decktet import Card, Rank, Suit
 from bot.services import drawing, health
 from bot.settings import Settings
 from tests.conftest import ErrorLogGuard, StartBot
-from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.fakediscord.model import walk_components
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, walk_components
 from tests.test_bhargage_discord import (
     board,
     challenge,

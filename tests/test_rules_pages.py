@@ -15,8 +15,7 @@ from bot.edge.custom_ids import Refused
 from bot.render import rules_pages as pages
 from bot.settings import Settings
 from tests.conftest import ErrorLogGuard, StartBot
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.model import FakeMessage
+from tests.fakediscord import FakeDiscord, FakeMessage
 
 LANGUAGES = ("en", "it")
 OUT_OF_DATE = "That button is out of date."

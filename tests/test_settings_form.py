@@ -10,8 +10,7 @@ import pytest
 
 from bot.edge.layout import FLAG
 from tests.conftest import StartBot
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.model import ALL_PERMISSIONS, FakeMessage, walk_components
+from tests.fakediscord import ALL_PERMISSIONS, FakeDiscord, FakeMessage, walk_components
 
 MEMBER = discord.Permissions(view_channel=True, send_messages=True, read_message_history=True).value
 MODERATOR = MEMBER | discord.Permissions(manage_channels=True).value

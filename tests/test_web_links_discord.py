@@ -18,9 +18,15 @@ from bot.games import Table
 from bot.services.links import LIVE_SECONDS, Links, key_from
 from bot.settings import Settings
 from tests.conftest import StartBot
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.fakediscord.model import Button as FakeButton
-from tests.fakediscord.validate import DiscordError, validate_message_payload
+from tests.fakediscord import Button as FakeButton
+from tests.fakediscord import (
+    DiscordError,
+    FakeChannel,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    validate_message_payload,
+)
 
 BASE = "https://tavern.example"
 WATCH, REPLAY = "Watch in the browser", "Replay in the browser"

@@ -18,7 +18,6 @@ server's part (what the bot's web server sends) is answered as Discord documents
 from __future__ import annotations
 
 import itertools
-import json
 import secrets
 import time
 from collections.abc import Callable
@@ -28,19 +27,13 @@ from typing import Any
 
 from aiohttp import web
 
+from .errors import DiscordError
 from .model import FakeChannel, FakeUser
-from .validate import DiscordError
+from .wire import json_answer
 
 CODE_SECONDS = 600  # an authorization code's life
 BEARER_SECONDS = 604_800  # an access token's life, as Discord gives it
 CLIENT_SECRET = "fake-client-secret-" + "y" * 13
-
-
-def _json(data: Any, status: int = 200) -> web.Response:
-    """JSON as Discord sends it: content type exactly ``application/json`` (discord.py decodes only that)."""
-    return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
-    )
 
 
 @dataclass(eq=False)
@@ -124,18 +117,18 @@ class FakeOAuth:
         form = await request.post()
         if form.get("client_id") != str(self.app_id()) or form.get("client_secret") != self.client_secret:
             self.exchanges.append(("invalid_client", 401))
-            return _json({"error": "invalid_client"}, status=401)
+            return json_answer({"error": "invalid_client"}, status=401)
         code = form.get("code")
         grant = self._codes.pop(code, None) if isinstance(code, str) else None  # good once
         if form.get("grant_type") != "authorization_code" or grant is None or grant.expires <= self.clock():
             self.exchanges.append(("invalid_grant", 400))
-            return _json(
+            return json_answer(
                 {"error": "invalid_grant", "error_description": 'Invalid "code" in request.'}, status=400
             )
         bearer = secrets.token_urlsafe(24)
         self._bearers[bearer] = _Grant(grant.user, grant.scopes, self.clock() + BEARER_SECONDS)
         self.exchanges.append(("granted", 200))
-        return _json(
+        return json_answer(
             {
                 "access_token": bearer,
                 "token_type": "Bearer",
@@ -158,10 +151,10 @@ class FakeOAuth:
         }
         if "identify" in grant.scopes:
             answer["user"] = grant.user.payload()
-        return _json(answer)
+        return json_answer(answer)
 
     def instance(self, app_id: str, instance_id: str) -> web.Response:
         found = self.instances.get(instance_id)
         if app_id != str(self.app_id()) or found is None or found.ended:
             raise DiscordError(404, 0, "404: Not Found")
-        return _json(found.payload(self.app_id()))
+        return json_answer(found.payload(self.app_id()))

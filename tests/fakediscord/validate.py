@@ -50,11 +50,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Container
-from dataclasses import dataclass
 from typing import Any
 
-from bot.edge.contract import Violation
-
+from .errors import DiscordError, FormErrors
 from .model import COMPONENTS_V2
 
 CONTENT_MAX = 2000
@@ -95,91 +93,6 @@ PREMIUM_STYLE = 6
 # components v2 layout and content types (section, text display, thumbnail, gallery, file, separator,
 # container) besides the action row
 V2_TYPES = (1, 9, 10, 11, 12, 13, 14, 17)
-
-
-@dataclass(frozen=True)
-class ContractViolation:
-    """A request that broke Discord's published contract (``bot.edge.contract``): what, where and why."""
-
-    method: str
-    path: str
-    violations: tuple[Violation, ...]
-    body: Any = None
-
-    def __str__(self) -> str:
-        return f"{self.method} {self.path}: " + "; ".join(str(v) for v in self.violations)
-
-
-class DiscordError(Exception):
-    """Raised inside a route to answer with Discord's JSON error shape (``errors`` only for 50035)."""
-
-    def __init__(
-        self,
-        status: int,
-        code: int,
-        message: str,
-        errors: dict[str, Any] | None = None,
-        *,
-        extra: dict[str, Any] | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-        self.errors: dict[str, Any] = errors or {}
-        self.extra: dict[str, Any] = extra or {}  # more fields of the body (a 429's retry_after, global)
-        self.headers: dict[str, str] = headers or {}  # the response's own headers (a 429's X-RateLimit-*)
-
-    def body(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"code": self.code, "message": self.message, **self.extra}
-        if self.errors:
-            data["errors"] = self.errors
-        return data
-
-    def details(self) -> list[str]:
-        """``path: message`` for every field error, as discord.py prints them."""
-        out: list[str] = []
-
-        def walk(node: dict[str, Any], path: str) -> None:
-            for key, value in node.items():
-                if key == "_errors":
-                    out.extend(f"{path}: {e['message']}" for e in value)
-                elif isinstance(value, dict):
-                    walk(value, f"{path}.{key}" if path else key)
-
-        walk(self.errors, "")
-        return out
-
-    def __str__(self) -> str:
-        return "; ".join([self.message, *self.details()])
-
-
-class FormErrors:
-    """Field errors collected over a whole body, nested the way Discord nests them."""
-
-    def __init__(self, prefix: tuple[str, ...] = ()) -> None:
-        self.prefix = prefix
-        self.tree: dict[str, Any] = {}
-
-    def add(self, path: tuple[str | int, ...], code: str, message: str) -> None:
-        node = self.tree
-        for key in (*self.prefix, *path):
-            node = node.setdefault(str(key), {})
-        node.setdefault("_errors", []).append({"code": code, "message": message})
-
-    def too_long(self, path: tuple[str | int, ...], value: Any, limit: int) -> None:
-        if isinstance(value, str | list) and len(value) > limit:
-            self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
-
-    def required(self, path: tuple[str | int, ...], value: Any) -> bool:
-        """Adds BASE_TYPE_REQUIRED if ``value`` is missing; returns whether it is there."""
-        if value is None or value == "":
-            self.add(path, "BASE_TYPE_REQUIRED", "This field is required")
-            return False
-        return True
-
-    def raise_if_any(self) -> None:
-        if self.tree:
-            raise DiscordError(400, 50035, "Invalid Form Body", self.tree)
 
 
 def embed_length(embed: dict[str, Any]) -> int:
@@ -638,88 +551,3 @@ def validate_modal_payload(payload: dict[str, Any], *, prefix: tuple[str, ...] =
             errors.too_long((*cat, "value"), comp.get("value"), TEXT_INPUT_LENGTH_MAX)
             errors.too_long((*cat, "placeholder"), comp.get("placeholder"), TEXT_INPUT_PLACEHOLDER_MAX)
     errors.raise_if_any()
-
-
-# -------------------------------------------------------------------------------- application commands
-
-COMMAND_NAME_MAX = 32
-COMMAND_DESCRIPTION_MAX = 100
-COMMAND_OPTIONS_MAX = 25
-COMMAND_CHOICES_MAX = 25
-CHOICE_NAME_MAX = 100
-# The locales Discord accepts as keys of name_localizations / description_localizations.
-DISCORD_LOCALES = frozenset(
-    {
-        *("id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no"),
-        *("pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th"),
-        *("zh-CN", "ja", "zh-TW", "ko"),
-    }
-)
-
-
-def _valid_name(name: Any) -> bool:
-    """A chat-input command or option name: 1–32 lowercase letters, digits, ``-`` or ``_`` (any script)."""
-    return (
-        isinstance(name, str)
-        and 1 <= len(name) <= COMMAND_NAME_MAX
-        and all(ch.isalnum() or ch in "-_" for ch in name)
-        and name == name.lower()
-    )
-
-
-def _check_text(errors: FormErrors, at: tuple[str | int, ...], item: dict[str, Any], *, named: bool) -> None:
-    """A name (a command's or option's when ``named``, else a choice's) and a description, and their
-    localizations: keys must be Discord locales, values must obey the same rules."""
-    names = [((*at, "name"), item.get("name"))]
-    names += [((*at, "name_localizations", k), v) for k, v in (item.get("name_localizations") or {}).items()]
-    for path, value in names:
-        if path[-2:-1] == ("name_localizations",) and path[-1] not in DISCORD_LOCALES:
-            errors.add(path, "LOCALE_INVALID", f"Invalid locale {path[-1]!r}")
-        if named and not _valid_name(value):
-            errors.add(path, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
-        elif not named and not (isinstance(value, str) and 1 <= len(value) <= CHOICE_NAME_MAX):
-            errors.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {CHOICE_NAME_MAX} in length.")
-    if not named:
-        return
-    texts = [((*at, "description"), item.get("description"))]
-    texts += [
-        ((*at, "description_localizations", k), v)
-        for k, v in (item.get("description_localizations") or {}).items()
-    ]
-    for path, value in texts:
-        if path[-2:-1] == ("description_localizations",) and path[-1] not in DISCORD_LOCALES:
-            errors.add(path, "LOCALE_INVALID", f"Invalid locale {path[-1]!r}")
-        if not (isinstance(value, str) and 1 <= len(value) <= COMMAND_DESCRIPTION_MAX):
-            errors.add(
-                path, "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {COMMAND_DESCRIPTION_MAX} in length."
-            )
-
-
-def validate_commands(body: Any) -> None:
-    """A bulk command sync as Discord checks it: chat-input commands' names, descriptions, options, choices
-    and all their localizations; a user or message command's name of 1-32 characters (any case, spaces
-    too) and no description; 400/50035 with Discord's error tree otherwise."""
-    errors = FormErrors()
-    if not isinstance(body, list):
-        raise DiscordError(400, 50035, "Invalid Form Body")
-    for i, command in enumerate(body):
-        if command.get("type", 1) in (2, 3):
-            _check_text(errors, (i,), command, named=False)
-            if command.get("description"):
-                errors.add((i, "description"), "BASE_TYPE_BAD_LENGTH", "Must be 0 in length.")
-            continue
-        _check_text(errors, (i,), command, named=True)
-        stack: list[tuple[tuple[str | int, ...], dict[str, Any]]] = [((i,), command)]
-        while stack:
-            at, item = stack.pop()
-            options = item.get("options") or []
-            errors.too_long((*at, "options"), options, COMMAND_OPTIONS_MAX)
-            for j, option in enumerate(options):
-                _check_text(errors, (*at, "options", j), option, named=True)
-                choices = option.get("choices") or []
-                errors.too_long((*at, "options", j, "choices"), choices, COMMAND_CHOICES_MAX)
-                for k, choice in enumerate(choices):
-                    _check_text(errors, (*at, "options", j, "choices", k), choice, named=False)
-                stack.append(((*at, "options", j), option))
-    if errors.tree:
-        raise DiscordError(400, 50035, "Invalid Form Body", errors.tree)
