@@ -150,10 +150,16 @@ class Proxy:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def http(self, route: Any) -> None:
+        from playwright.async_api import Error as PlaywrightError  # only where playwright is installed
+
         parts = urlsplit(route.request.url)
         local = f"http://127.0.0.1:{self.port}{parts.path}" + (f"?{parts.query}" if parts.query else "")
-        response = await route.fetch(url=local)
-        await route.fulfill(response=response)
+        try:
+            response = await route.fetch(url=local)
+            await route.fulfill(response=response)
+        except PlaywrightError as err:  # the tab closed while its request was on its way: nobody waits for it
+            if "disposed" not in str(err) and "closed" not in str(err):
+                raise
 
     async def socket(self, ws: Any) -> None:
         parts = urlsplit(ws.url)
