@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import enum
 import itertools
-import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from bot.rules import counting
+from bot.rules.counting import CardPlayed, PlayEnded, WentGo
 from bot.rules.cribbage_scoring import (
     LIMIT,
     ScoreItem,
@@ -47,7 +48,7 @@ from bot.rules.cribbage_scoring import (
     show_points,
     show_total,
 )
-from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError, UnknownCard
+from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError
 from bot.rules.pack52 import FULL_PACK, JACK, Card, card, sort_key
 
 __all__ = [
@@ -249,13 +250,6 @@ class StarterTurned:
 
 
 @dataclass(frozen=True, slots=True)
-class CardPlayed:
-    seat: int
-    card: Card
-    count: int  # the count after it
-
-
-@dataclass(frozen=True, slots=True)
 class PointsScored:
     """Points pegged in the play or for heels: ``seat`` made them, ``side`` scores them."""
 
@@ -268,21 +262,9 @@ class PointsScored:
 
 
 @dataclass(frozen=True, slots=True)
-class WentGo:
-    """The seat could not play without passing 31 (said once per count)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
 class CountReset:
     """The count that ended (at 31, or when nobody could play) and starts again from 0."""
 
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayEnded:
     count: int
 
 
@@ -349,7 +331,7 @@ Event = (
     | LaidAway
     | CribMade
     | StarterTurned
-    | CardPlayed
+    | CardPlayed[Card]
     | PointsScored
     | WentGo
     | CountReset
@@ -498,13 +480,7 @@ def _hand_size(players: int) -> int:
 
 def show_order(state: State) -> tuple[tuple[int, HandKind, Cards], ...]:
     """The show's counts in order (C5): each hand from the dealer's left, the dealer's last, then the crib."""
-    n, d = state.players, state.dealer
-    order: list[tuple[int, HandKind, Cards]] = []
-    for k in range(1, n + 1):
-        seat = (d + k) % n
-        order.append((seat, "hand", state.kept[seat]))
-    order.append((d, "crib", state.crib))
-    return tuple(order)
+    return counting.show_order(state.kept, state.dealer, state.crib, "hand", "crib")
 
 
 def lurch_of(score: int, options: Options) -> Lurch:
@@ -624,32 +600,17 @@ def _lurch(state: State) -> Lurch:
 
 def _cut_for_deal(seed: int, players: int) -> tuple[tuple[tuple[tuple[int, Card], ...], ...], int]:
     """C2: every seat cuts a card; the lowest deals (Ace low); those tied for the lowest cut again."""
-    rng = random.Random(f"{seed}:cut")
-    rounds: list[tuple[tuple[int, Card], ...]] = []
-    cutting = tuple(range(players))
-    while True:
-        drawn = rng.sample(FULL_PACK, len(cutting))
-        rounds.append(tuple(zip(cutting, drawn, strict=True)))
-        low = min(c.rank for c in drawn)
-        cutting = tuple(s for s, c in zip(cutting, drawn, strict=True) if c.rank == low)
-        if len(cutting) == 1:
-            return tuple(rounds), cutting[0]
+    return counting.cut_for_deal(seed, players, FULL_PACK)
 
 
 def _deal(w: _Work, ev: list[Event]) -> None:
     """Shuffle for hand ``w.hand_no`` from its own seed and deal one at a time from the dealer's left (C2)."""
-    rng = random.Random(f"{w.seed}:{w.hand_no}")
-    deck = list(FULL_PACK)
-    rng.shuffle(deck)
     n, size = w.players, _hand_size(w.players)
-    dealt = n * size
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    for i in range(dealt):
-        hands[(w.dealer + 1 + i) % n].append(deck[i])
+    hands, rest = counting.deal(w.seed, w.hand_no, FULL_PACK, n, w.dealer, size)
     extra = 1 if n == 3 else 0  # C2: with three, one card face down to the crib
     w.hands = [tuple(sorted(h, key=sort_key)) for h in hands]
-    w.crib = tuple(deck[dealt : dealt + extra])
-    w.deck = tuple(deck[dealt + extra :])
+    w.crib = tuple(rest[:extra])
+    w.deck = tuple(rest[extra:])
     w.laid = [() for _ in range(n)]
     w.kept = tuple(() for _ in range(n))
     w.starter = None
@@ -854,11 +815,7 @@ def check(state: State, action: Action) -> None:
 
 def can(state: State, action: Action) -> bool:
     """Whether ``apply`` would accept this action (``check`` without the reason)."""
-    try:
-        check(state, action)
-    except RulesError:
-        return False
-    return True
+    return counting.can(check, state, action)
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -946,18 +903,16 @@ def _play(w: _Work, a: Play, ev: list[Event]) -> None:
 def _after_play(w: _Work, last: int, ev: list[Event]) -> None:
     """C4: the turn passes left to the first seat that can play; those holding cards that cannot say "go"
     (once per count); when nobody can, the last to play pegs the go (none after 31) or the last card."""
-    n = w.players
     if w.count == LIMIT:
         _new_count(w, last, ev)
         return
-    for k in range(1, n + 1):
-        t = (last + k) % n
-        if _can_play(w.hands[t], w.count):
-            w.to_move = t
-            return
-        if t != last and w.hands[t] and not w.gone[t]:
-            w.gone[t] = True
-            ev.append(WentGo(t))
+    count = w.count
+    t = counting.next_to_play(
+        w.hands, w.gone, last, lambda hand: _can_play(hand, count), lambda seat: ev.append(WentGo(seat))
+    )
+    if t >= 0:
+        w.to_move = t
+        return
     cards = (w.pile[-1][1],)
     if any(w.hands):
         if w.peg(last, ScoreItem("go", 1, cards), ev):
@@ -1064,10 +1019,7 @@ def action_text(action: Action) -> str:
 
 
 def _card_from_text(word: str) -> Card:
-    try:
-        return card(word)
-    except UnknownCard as err:
-        raise BadActionText(err.msgid, **err.values) from err
+    return counting.card_from_text(card, word)
 
 
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,2}")
@@ -1095,7 +1047,4 @@ def parse_action(text: str) -> Action:
 
 
 def replay(seed: int, players: int, options: Options | None, texts: Sequence[str]) -> State:
-    state, _ = start(seed, players, options)
-    for text in texts:
-        state, _ = apply(state, parse_action(text))
-    return state
+    return counting.replay(start, apply, parse_action, seed, players, options, texts)
