@@ -4,6 +4,16 @@ A game is fully determined by (seed, options, action log): the first-deal cut an
 come from ``random.Random`` objects seeded from the game seed and the hand number, so no generator state
 lives in ``State``.
 Passes ("go"), the end of the play, the show and the next deal happen inside ``apply`` without any action.
+
+This module owns what is Bhargage's own: the 45-card deck and its values (scoring in
+``bot.rules.bhargage_scoring``), both pegs starting at 10, the discards that make the dealer's bhargage,
+"2 for the Chief" on a Personality up-card, one count to 23 with no new count and "1 for last" unless the
+count ends at 11 or 23, the sixth Ace's "Game!", and the shortage claim after each count of the show (a
+game won by one is "Muggins!"); its options, states, actions, events, views and text form.
+
+From ``bot.rules.counting`` it takes the cut for the first deal, the deal, the turn order with go, the
+show's order, the events ``CardPlayed``, ``WentGo`` and ``PlayEnded`` (re-exported here under these
+names) and the shared parts of the contract (``can``, ``replay``, cards in the log's text).
 """
 
 from __future__ import annotations

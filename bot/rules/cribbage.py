@@ -25,6 +25,15 @@ Rulings where C1–C9 are silent:
   difference either way; the owner pegs first, so an owner who reaches the target wins before it.
   ``Result.muggins`` is true when the game was won by such points, as Bhargage's is for a game won by a claim.
   Logs from before C9 replay unchanged: their claims were all at most the count, which C7 and C9 score alike.
+
+This module owns what is Cribbage's own: the 52-card pack (scoring in ``bot.rules.cribbage_scoring``),
+seats and sides (partnerships with four), the lay-away to the crib (and the third player's dealt crib
+card), "his heels", the count to 31 with the go point and a new count (none after 31), the last card,
+muggins claims in the show, lurches and resignations; its options, states, actions, events, views and
+text form. From ``bot.rules.counting`` it takes the cut for the first deal, the deal, the turn order with
+go, the show's order, the events ``CardPlayed``, ``WentGo`` and ``PlayEnded`` (re-exported here under these
+names) and the shared parts of the contract (``can``, ``replay``, cards in the log's text). It stays the
+longer of the two because it is one state machine with more of its own: sides, the claim phase and lurches.
 """
 
 from __future__ import annotations
