@@ -704,10 +704,7 @@ def _play(w: _Work, a: Play, ev: list[Event]) -> None:
 def _next_mover(w: _Work, last: int, ev: list[Event]) -> None:
     """Alternate turns; a seat that cannot play says "go" once and the other plays on alone (R7); when
     neither can, the play ends: no new count (``counting.next_to_play``)."""
-    count = w.count
-    w.to_move = counting.next_to_play(
-        w.hands, w.gone, last, lambda hand: _can_play(hand, count), lambda seat: ev.append(WentGo(seat))
-    )
+    w.to_move = counting.next_to_play(w.hands, w.gone, last, w.count, _can_play, ev)
     if w.to_move < 0:
         _end_play(w, last, ev)
 

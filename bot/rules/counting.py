@@ -111,24 +111,30 @@ def deal(
 # ---------------------------------------------------------------- the play
 
 
+class _Events(Protocol):
+    def append(self, event: WentGo, /) -> None: ...
+
+
 def next_to_play(
     hands: Sequence[Sequence[C]],
     gone: list[bool],
     last: int,
-    can_play: Callable[[Sequence[C]], bool],
-    went_go: Callable[[int], None],
+    count: int,
+    can_play: Callable[[Sequence[C], int], bool],
+    ev: _Events,
 ) -> int:
-    """R7, C4: the seat to play after ``last``: the first from its left (``last`` itself at the end) whose
-    ``can_play``. Each seat before it that holds cards and cannot play says "go" (``went_go``, marked in
-    ``gone``), once per count. -1 when nobody can play: the engine ends the play or the count."""
+    """R7, C4: the seat to play after ``last``: the first from its left (``last`` itself at the end) that
+    ``can_play`` on ``count``. Each seat before it that holds cards and cannot play says "go" (a ``WentGo``
+    in ``ev``, marked in ``gone``), once per count. -1 when nobody can play: the engine ends the play (or
+    the count)."""
     n = len(hands)
     for k in range(1, n + 1):
         t = (last + k) % n
-        if can_play(hands[t]):
+        if can_play(hands[t], count):
             return t
         if t != last and hands[t] and not gone[t]:
             gone[t] = True
-            went_go(t)
+            ev.append(WentGo(t))
     return -1
 
 

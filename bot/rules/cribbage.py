@@ -915,10 +915,7 @@ def _after_play(w: _Work, last: int, ev: list[Event]) -> None:
     if w.count == LIMIT:
         _new_count(w, last, ev)
         return
-    count = w.count
-    t = counting.next_to_play(
-        w.hands, w.gone, last, lambda hand: _can_play(hand, count), lambda seat: ev.append(WentGo(seat))
-    )
+    t = counting.next_to_play(w.hands, w.gone, last, w.count, _can_play, ev)
     if t >= 0:
         w.to_move = t
         return
