@@ -487,7 +487,7 @@ def _hand_size(players: int) -> int:
     return 6 if players == 2 else 5
 
 
-def show_order(state: State) -> tuple[tuple[int, HandKind, Cards], ...]:
+def show_order(state: State | _Work) -> tuple[tuple[int, HandKind, Cards], ...]:
     """The show's counts in order (C5): each hand from the dealer's left, the dealer's last, then the crib."""
     return counting.show_order(state.kept, state.dealer, state.crib, "hand", "crib")
 
@@ -956,7 +956,7 @@ def _end_play(w: _Work, ev: list[Event]) -> None:
 def _show(w: _Work, step: int, ev: list[Event]) -> None:
     """C5/C6: the counts of the show from ``step`` on, until one wins; with muggins, stop at the next count
     for its owner's claim. When the show is over, the next hand is dealt (C2: the deal passes left)."""
-    order = show_order(w.freeze())
+    order = show_order(w)
     starter = w.starter
     assert starter is not None
     for i in range(step, len(order)):
@@ -984,7 +984,7 @@ def _claim(w: _Work, a: Claim, ev: list[Event]) -> None:
     """C9: the owner pegs the smaller of claim and count, then the seat on its left the difference."""
     starter = w.starter
     assert starter is not None
-    owner, kind, cards = show_order(w.freeze())[w.show_step]
+    owner, kind, cards = show_order(w)[w.show_step]
     ev.append(ClaimMade(owner, kind, a.points))
     items = count_show(cards, starter, kind == "crib")
     total = sum(it.points for it in items)
