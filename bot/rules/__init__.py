@@ -24,4 +24,8 @@ relies on (``bot.rules.engine.Engine`` says it in types):
 - ``replay(seed, players, options, texts) -> State`` — rebuild a state from the action log.
 
 States, actions and events are frozen dataclasses; events are named in the past tense.
+
+``counting`` is no game: it is the core that Bhargage and Classic Cribbage share (the cut for the deal, the
+deal, the play's turn order with go, the show's order and the events of the play); each of the two takes it
+and keeps its own deck, scoring and deviations.
 """

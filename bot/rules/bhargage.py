@@ -4,17 +4,27 @@ A game is fully determined by (seed, options, action log): the first-deal cut an
 come from ``random.Random`` objects seeded from the game seed and the hand number, so no generator state
 lives in ``State``.
 Passes ("go"), the end of the play, the show and the next deal happen inside ``apply`` without any action.
+
+This module owns what is Bhargage's own: the 45-card deck and its values (scoring in
+``bot.rules.bhargage_scoring``), both pegs starting at 10, the discards that make the dealer's bhargage,
+"2 for the Chief" on a Personality up-card, one count to 23 with no new count and "1 for last" unless the
+count ends at 11 or 23, the sixth Ace's "Game!", and the shortage claim after each count of the show (a
+game won by one is "Muggins!"); its options, states, actions, events, views and text form.
+
+From ``bot.rules.counting`` it takes the cut for the first deal, the deal, the turn order with go, the
+show's order, the events ``CardPlayed``, ``WentGo`` and ``PlayEnded`` (re-exported here under these
+names) and the shared parts of the contract (``can``, ``replay``, cards in the log's text).
 """
 
 from __future__ import annotations
 
 import enum
 import itertools
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot.rules import counting
 from bot.rules.bhargage_scoring import (
     GAME,
     HandCount,
@@ -26,8 +36,9 @@ from bot.rules.bhargage_scoring import (
     shortage,
     shortage_for,
 )
-from bot.rules.decktet import Card, Suit, bhargage_deck, card, shuffled, sort_key
-from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError, UnknownCard
+from bot.rules.counting import CardPlayed, PlayEnded, WentGo
+from bot.rules.decktet import Card, Suit, bhargage_deck, card, sort_key
+from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError
 
 __all__ = [
     "STATE_VERSION",
@@ -194,29 +205,12 @@ class UpCardTurned:
 
 
 @dataclass(frozen=True, slots=True)
-class CardPlayed:
-    seat: int
-    card: Card
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
 class PointsScored:
     seat: int
     points: int
     reason: str
     cards: tuple[Card, ...]
     total_after: int
-
-
-@dataclass(frozen=True, slots=True)
-class WentGo:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayEnded:
-    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +249,7 @@ Event = (
     | DiscardChosen
     | BhargageMade
     | UpCardTurned
-    | CardPlayed
+    | CardPlayed[Card]
     | PointsScored
     | WentGo
     | PlayEnded
@@ -454,28 +448,16 @@ class _Work:
 
 
 def _cut_for_deal(seed: int) -> tuple[tuple[tuple[Card, Card], ...], int]:
-    """R4: each seat cuts a card; the lower rank deals; equal ranks cut again."""
-    rng = random.Random(f"{seed}:cut")
-    deck = bhargage_deck()
-    cuts: list[tuple[Card, Card]] = []
-    while True:
-        a, b = rng.sample(deck, 2)
-        cuts.append((a, b))
-        if a.rank != b.rank:
-            return tuple(cuts), 0 if a.rank < b.rank else 1
+    """R4: each seat cuts a card; the lower rank deals; equal ranks cut again (``counting.cut_for_deal``)."""
+    rounds, dealer = counting.cut_for_deal(seed, 2, bhargage_deck())
+    return tuple((a, b) for (_, a), (_, b) in rounds), dealer
 
 
 def _deal(w: _Work, ev: list[Event]) -> None:
     """Shuffle for hand ``w.hand_no`` from its own seed and deal 5 each, non-dealer first (R5)."""
-    deck = shuffled(bhargage_deck(), random.Random(f"{w.seed}:{w.hand_no}"))
-    nd = 1 - w.dealer
-    first = deck[0 : 2 * HAND_SIZE : 2]
-    second = deck[1 : 2 * HAND_SIZE : 2]
-    hands: list[tuple[Card, ...]] = [(), ()]
-    hands[nd] = tuple(sorted(first, key=sort_key))
-    hands[w.dealer] = tuple(sorted(second, key=sort_key))
-    w.hands = hands
-    w.deck = deck[2 * HAND_SIZE :]
+    hands, rest = counting.deal(w.seed, w.hand_no, bhargage_deck(), 2, w.dealer, HAND_SIZE)
+    w.hands = [tuple(sorted(h, key=sort_key)) for h in hands]
+    w.deck = tuple(rest)
     w.discards = [(), ()]
     w.kept = _NO_HANDS
     w.bhargage = ()
@@ -634,11 +616,7 @@ def check(state: State, action: Action) -> None:
 
 def can(state: State, action: Action) -> bool:
     """Whether ``apply`` would accept this action (``check`` without the reason)."""
-    try:
-        check(state, action)
-    except RulesError:
-        return False
-    return True
+    return counting.can(check, state, action)
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -724,18 +702,11 @@ def _play(w: _Work, a: Play, ev: list[Event]) -> None:
 
 
 def _next_mover(w: _Work, last: int, ev: list[Event]) -> None:
-    """Alternate turns; a seat that cannot play says "go" once and the other plays on alone (R7)."""
-    other = 1 - last
-    if _can_play(w.hands[other], w.count):
-        w.to_move = other
-        return
-    if w.hands[other] and not w.gone[other]:
-        w.gone[other] = True
-        ev.append(WentGo(other))
-    if _can_play(w.hands[last], w.count):
-        w.to_move = last
-        return
-    _end_play(w, last, ev)
+    """Alternate turns; a seat that cannot play says "go" once and the other plays on alone (R7); when
+    neither can, the play ends: no new count (``counting.next_to_play``)."""
+    w.to_move = counting.next_to_play(w.hands, w.gone, last, w.count, _can_play, ev)
+    if w.to_move < 0:
+        _end_play(w, last, ev)
 
 
 def _end_play(w: _Work, last: int, ev: list[Event]) -> None:
@@ -762,13 +733,9 @@ def _show(w: _Work, ev: list[Event]) -> bool:
     """
     up = w.up
     assert up is not None
-    d = w.dealer
-    nd = 1 - d
     seq = w.options.sequences
-    counts: tuple[tuple[int, Literal["hand", "bhargage"], tuple[Card, ...]], ...] = (
-        (nd, "hand", w.kept[nd]),
-        (d, "hand", w.kept[d]),
-        (d, "bhargage", w.bhargage),
+    counts: tuple[tuple[int, Literal["hand", "bhargage"], tuple[Card, ...]], ...] = counting.show_order(
+        w.kept, w.dealer, w.bhargage, "hand", "bhargage"
     )
     for owner, kind, cards in counts:
         hc = count_hand(cards, up, bhargage=kind == "bhargage", sequences=seq)
@@ -804,10 +771,7 @@ def action_text(action: Action) -> str:
 
 
 def _card_from_text(word: str) -> Card:
-    try:
-        return card(word)
-    except UnknownCard as err:
-        raise BadActionText(err.msgid, **err.values) from err
+    return counting.card_from_text(card, word)
 
 
 def parse_action(text: str) -> Action:
@@ -831,7 +795,4 @@ def parse_action(text: str) -> Action:
 
 
 def replay(seed: int, players: int, options: Options | None, texts: Sequence[str]) -> State:
-    state, _ = start(seed, players, options)
-    for text in texts:
-        state, _ = apply(state, parse_action(text))
-    return state
+    return counting.replay(start, apply, parse_action, seed, players, options, texts)

@@ -25,18 +25,28 @@ Rulings where C1–C9 are silent:
   difference either way; the owner pegs first, so an owner who reaches the target wins before it.
   ``Result.muggins`` is true when the game was won by such points, as Bhargage's is for a game won by a claim.
   Logs from before C9 replay unchanged: their claims were all at most the count, which C7 and C9 score alike.
+
+This module owns what is Cribbage's own: the 52-card pack (scoring in ``bot.rules.cribbage_scoring``),
+seats and sides (partnerships with four), the lay-away to the crib (and the third player's dealt crib
+card), "his heels", the count to 31 with the go point and a new count (none after 31), the last card,
+muggins claims in the show, lurches and resignations; its options, states, actions, events, views and
+text form. From ``bot.rules.counting`` it takes the cut for the first deal, the deal, the turn order with
+go, the show's order, the events ``CardPlayed``, ``WentGo`` and ``PlayEnded`` (re-exported here under these
+names) and the shared parts of the contract (``can``, ``replay``, cards in the log's text). It stays the
+longer of the two because it is one state machine with more of its own: sides, the claim phase and lurches.
 """
 
 from __future__ import annotations
 
 import enum
 import itertools
-import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from bot.rules import counting
+from bot.rules.counting import CardPlayed, PlayEnded, WentGo
 from bot.rules.cribbage_scoring import (
     LIMIT,
     ScoreItem,
@@ -47,7 +57,7 @@ from bot.rules.cribbage_scoring import (
     show_points,
     show_total,
 )
-from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError, UnknownCard
+from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError
 from bot.rules.pack52 import FULL_PACK, JACK, Card, card, sort_key
 
 __all__ = [
@@ -249,13 +259,6 @@ class StarterTurned:
 
 
 @dataclass(frozen=True, slots=True)
-class CardPlayed:
-    seat: int
-    card: Card
-    count: int  # the count after it
-
-
-@dataclass(frozen=True, slots=True)
 class PointsScored:
     """Points pegged in the play or for heels: ``seat`` made them, ``side`` scores them."""
 
@@ -268,21 +271,9 @@ class PointsScored:
 
 
 @dataclass(frozen=True, slots=True)
-class WentGo:
-    """The seat could not play without passing 31 (said once per count)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
 class CountReset:
     """The count that ended (at 31, or when nobody could play) and starts again from 0."""
 
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayEnded:
     count: int
 
 
@@ -349,7 +340,7 @@ Event = (
     | LaidAway
     | CribMade
     | StarterTurned
-    | CardPlayed
+    | CardPlayed[Card]
     | PointsScored
     | WentGo
     | CountReset
@@ -496,15 +487,9 @@ def _hand_size(players: int) -> int:
     return 6 if players == 2 else 5
 
 
-def show_order(state: State) -> tuple[tuple[int, HandKind, Cards], ...]:
+def show_order(state: State | _Work) -> tuple[tuple[int, HandKind, Cards], ...]:
     """The show's counts in order (C5): each hand from the dealer's left, the dealer's last, then the crib."""
-    n, d = state.players, state.dealer
-    order: list[tuple[int, HandKind, Cards]] = []
-    for k in range(1, n + 1):
-        seat = (d + k) % n
-        order.append((seat, "hand", state.kept[seat]))
-    order.append((d, "crib", state.crib))
-    return tuple(order)
+    return counting.show_order(state.kept, state.dealer, state.crib, "hand", "crib")
 
 
 def lurch_of(score: int, options: Options) -> Lurch:
@@ -624,32 +609,17 @@ def _lurch(state: State) -> Lurch:
 
 def _cut_for_deal(seed: int, players: int) -> tuple[tuple[tuple[tuple[int, Card], ...], ...], int]:
     """C2: every seat cuts a card; the lowest deals (Ace low); those tied for the lowest cut again."""
-    rng = random.Random(f"{seed}:cut")
-    rounds: list[tuple[tuple[int, Card], ...]] = []
-    cutting = tuple(range(players))
-    while True:
-        drawn = rng.sample(FULL_PACK, len(cutting))
-        rounds.append(tuple(zip(cutting, drawn, strict=True)))
-        low = min(c.rank for c in drawn)
-        cutting = tuple(s for s, c in zip(cutting, drawn, strict=True) if c.rank == low)
-        if len(cutting) == 1:
-            return tuple(rounds), cutting[0]
+    return counting.cut_for_deal(seed, players, FULL_PACK)
 
 
 def _deal(w: _Work, ev: list[Event]) -> None:
     """Shuffle for hand ``w.hand_no`` from its own seed and deal one at a time from the dealer's left (C2)."""
-    rng = random.Random(f"{w.seed}:{w.hand_no}")
-    deck = list(FULL_PACK)
-    rng.shuffle(deck)
     n, size = w.players, _hand_size(w.players)
-    dealt = n * size
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    for i in range(dealt):
-        hands[(w.dealer + 1 + i) % n].append(deck[i])
+    hands, rest = counting.deal(w.seed, w.hand_no, FULL_PACK, n, w.dealer, size)
     extra = 1 if n == 3 else 0  # C2: with three, one card face down to the crib
     w.hands = [tuple(sorted(h, key=sort_key)) for h in hands]
-    w.crib = tuple(deck[dealt : dealt + extra])
-    w.deck = tuple(deck[dealt + extra :])
+    w.crib = tuple(rest[:extra])
+    w.deck = tuple(rest[extra:])
     w.laid = [() for _ in range(n)]
     w.kept = tuple(() for _ in range(n))
     w.starter = None
@@ -854,11 +824,7 @@ def check(state: State, action: Action) -> None:
 
 def can(state: State, action: Action) -> bool:
     """Whether ``apply`` would accept this action (``check`` without the reason)."""
-    try:
-        check(state, action)
-    except RulesError:
-        return False
-    return True
+    return counting.can(check, state, action)
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -946,18 +912,13 @@ def _play(w: _Work, a: Play, ev: list[Event]) -> None:
 def _after_play(w: _Work, last: int, ev: list[Event]) -> None:
     """C4: the turn passes left to the first seat that can play; those holding cards that cannot say "go"
     (once per count); when nobody can, the last to play pegs the go (none after 31) or the last card."""
-    n = w.players
     if w.count == LIMIT:
         _new_count(w, last, ev)
         return
-    for k in range(1, n + 1):
-        t = (last + k) % n
-        if _can_play(w.hands[t], w.count):
-            w.to_move = t
-            return
-        if t != last and w.hands[t] and not w.gone[t]:
-            w.gone[t] = True
-            ev.append(WentGo(t))
+    t = counting.next_to_play(w.hands, w.gone, last, w.count, _can_play, ev)
+    if t >= 0:
+        w.to_move = t
+        return
     cards = (w.pile[-1][1],)
     if any(w.hands):
         if w.peg(last, ScoreItem("go", 1, cards), ev):
@@ -995,7 +956,7 @@ def _end_play(w: _Work, ev: list[Event]) -> None:
 def _show(w: _Work, step: int, ev: list[Event]) -> None:
     """C5/C6: the counts of the show from ``step`` on, until one wins; with muggins, stop at the next count
     for its owner's claim. When the show is over, the next hand is dealt (C2: the deal passes left)."""
-    order = show_order(w.freeze())
+    order = show_order(w)
     starter = w.starter
     assert starter is not None
     for i in range(step, len(order)):
@@ -1023,7 +984,7 @@ def _claim(w: _Work, a: Claim, ev: list[Event]) -> None:
     """C9: the owner pegs the smaller of claim and count, then the seat on its left the difference."""
     starter = w.starter
     assert starter is not None
-    owner, kind, cards = show_order(w.freeze())[w.show_step]
+    owner, kind, cards = show_order(w)[w.show_step]
     ev.append(ClaimMade(owner, kind, a.points))
     items = count_show(cards, starter, kind == "crib")
     total = sum(it.points for it in items)
@@ -1064,10 +1025,7 @@ def action_text(action: Action) -> str:
 
 
 def _card_from_text(word: str) -> Card:
-    try:
-        return card(word)
-    except UnknownCard as err:
-        raise BadActionText(err.msgid, **err.values) from err
+    return counting.card_from_text(card, word)
 
 
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,2}")
@@ -1095,7 +1053,4 @@ def parse_action(text: str) -> Action:
 
 
 def replay(seed: int, players: int, options: Options | None, texts: Sequence[str]) -> State:
-    state, _ = start(seed, players, options)
-    for text in texts:
-        state, _ = apply(state, parse_action(text))
-    return state
+    return counting.replay(start, apply, parse_action, seed, players, options, texts)

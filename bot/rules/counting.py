@@ -1,0 +1,188 @@
+"""The counting family's core: what Bhargage (RULES.md R1–R13, the count to 23) and Classic Cribbage (C1–C9,
+the count to 31) do alike, for 2 to 4 seats; each engine keeps its deck, its scoring and its deviations.
+
+- The cut for the first deal: every seat cuts, the lowest rank deals, those tied for the lowest cut again
+  (R4, C2), from the game seed's own generator.
+- The deal: a hand's shuffle from the seed and the hand number, dealt one card at a time from the dealer's
+  left (R5, C2).
+- The play's turn order and go (R7, C4): the turn passes to the first seat after the last to play that can
+  play without passing the limit; every seat holding cards that cannot says "go", once per count; when
+  nobody can play, the engine decides (Bhargage ends the play, Cribbage pegs the go and starts a new count).
+- The show's order (R9, C5): each hand from the dealer's left, the dealer's last, then the dealer's extra
+  count (the bhargage, the crib).
+- The events both engines emit alike: ``CardPlayed``, ``WentGo``, ``PlayEnded`` (each engine re-exports them
+  under these names), and the parts of the contract that are the same in both (``can``, ``replay``, the
+  cards and verbs of the log's text form).
+
+Standard library only, like every engine: no state of its own, no randomness but seeded generators.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from bot.rules.errors import BadActionText, RulesError, UnknownCard
+
+__all__ = [
+    "CardPlayed",
+    "PlayEnded",
+    "WentGo",
+    "can",
+    "card_from_text",
+    "cut_for_deal",
+    "deal",
+    "next_to_play",
+    "replay",
+    "show_order",
+]
+
+C = TypeVar("C")
+K = TypeVar("K", bound=str)
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class _Ranked(Protocol):
+    @property
+    def rank(self) -> Any: ...
+
+
+R = TypeVar("R", bound=_Ranked)
+Rounds = tuple[tuple[tuple[int, R], ...], ...]  # the cut's rounds, each as (seat, card) for those who cut
+
+
+# ---------------------------------------------------------------- events both engines emit
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Generic[C]):
+    seat: int
+    card: C
+    count: int  # the count after it
+
+
+@dataclass(frozen=True, slots=True)
+class WentGo:
+    """The seat could not play without passing the limit (said once per count)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEnded:
+    count: int
+
+
+# ---------------------------------------------------------------- the cut and the deal
+
+
+def cut_for_deal(seed: int, seats: int, deck: Sequence[R]) -> tuple[Rounds[R], int]:
+    """R4, C2: every seat cuts a card from ``deck``; the lowest rank deals; those tied for the lowest cut
+    again. Each round as (seat, card) for the seats that cut in it, and the dealer."""
+    rng = random.Random(f"{seed}:cut")
+    rounds: list[tuple[tuple[int, R], ...]] = []
+    cutting = tuple(range(seats))
+    while True:
+        drawn = rng.sample(deck, len(cutting))
+        rounds.append(tuple(zip(cutting, drawn, strict=True)))
+        low = min(c.rank for c in drawn)
+        cutting = tuple(s for s, c in zip(cutting, drawn, strict=True) if c.rank == low)
+        if len(cutting) == 1:
+            return tuple(rounds), cutting[0]
+
+
+def deal(
+    seed: int, hand_no: int, deck: Iterable[C], seats: int, dealer: int, size: int
+) -> tuple[list[list[C]], list[C]]:
+    """The hand's shuffle (its own generator, from the seed and the hand number), ``size`` cards to each seat
+    one at a time from the dealer's left; the seats' cards (in the order dealt) and the rest of the deck."""
+    cards = list(deck)
+    random.Random(f"{seed}:{hand_no}").shuffle(cards)
+    hands: list[list[C]] = [[] for _ in range(seats)]
+    dealt = seats * size
+    for i in range(dealt):
+        hands[(dealer + 1 + i) % seats].append(cards[i])
+    return hands, cards[dealt:]
+
+
+# ---------------------------------------------------------------- the play
+
+
+class _Events(Protocol):
+    def append(self, event: WentGo, /) -> None: ...
+
+
+def next_to_play(
+    hands: Sequence[Sequence[C]],
+    gone: list[bool],
+    last: int,
+    count: int,
+    can_play: Callable[[Sequence[C], int], bool],
+    ev: _Events,
+) -> int:
+    """R7, C4: the seat to play after ``last``: the first from its left (``last`` itself at the end) that
+    ``can_play`` on ``count``. Each seat before it that holds cards and cannot play says "go" (a ``WentGo``
+    in ``ev``, marked in ``gone``), once per count. -1 when nobody can play: the engine ends the play (or
+    the count)."""
+    n = len(hands)
+    for k in range(1, n + 1):
+        t = (last + k) % n
+        if can_play(hands[t], count):
+            return t
+        if t != last and hands[t] and not gone[t]:
+            gone[t] = True
+            ev.append(WentGo(t))
+    return -1
+
+
+# ---------------------------------------------------------------- the show
+
+
+def show_order(
+    kept: Sequence[tuple[C, ...]], dealer: int, extra: tuple[C, ...], hand: K, kind: K
+) -> tuple[tuple[int, K, tuple[C, ...]], ...]:
+    """R9, C5: each seat's ``kept`` hand from the dealer's left, the dealer's last, then the dealer's
+    ``extra`` (the bhargage, the crib): (owner, ``hand`` or ``kind``, cards) in the order they count."""
+    n = len(kept)
+    order = [((dealer + k) % n, hand, kept[(dealer + k) % n]) for k in range(1, n + 1)]
+    order.append((dealer, kind, extra))
+    return tuple(order)
+
+
+# ---------------------------------------------------------------- the contract's shared parts
+
+
+def can(check: Callable[[S, A], None], state: S, action: A) -> bool:
+    """Whether ``apply`` would accept this action (``check`` without the reason)."""
+    try:
+        check(state, action)
+    except RulesError:
+        return False
+    return True
+
+
+def replay(
+    start: Callable[[int, int, Any], tuple[S, Any]],
+    apply: Callable[[S, A], tuple[S, Any]],
+    parse_action: Callable[[str], A],
+    seed: int,
+    players: int,
+    options: Any,
+    texts: Sequence[str],
+) -> S:
+    """The state the logged actions lead to from the start."""
+    state, _ = start(seed, players, options)
+    for text in texts:
+        state, _ = apply(state, parse_action(text))
+    return state
+
+
+def card_from_text(card: Callable[[str], C], word: str) -> C:
+    """A card of the log's text form; a ``BadActionText`` (the unknown card's refusal) when it is none."""
+    try:
+        return card(word)
+    except UnknownCard as err:
+        raise BadActionText(err.msgid, **err.values) from err
