@@ -69,6 +69,8 @@ LONGEST_FIRST = (
     "test_kill_test.py",
     "test_ai_deluxe.py",
     "test_fuzz.py",
+    "test_counting_streams.py",
+    "test_migrate.py",
     "test_activity_browser.py",
     "test_game_record.py",
     "test_ai_bhargage.py",
