@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -31,12 +30,11 @@ from bot.games import GameAdapter
 from bot.services.snapshots import PROCESS_KEY
 from bot.services.tables import TableService
 from bot.store import SQLiteStore, Store, StoreOpenError, open_store
-from bot.store.copies import BackupError, Copied, backup, dated_name, scratch, snapshot
+from bot.store.copies import BackupError, Copied, backup, dated_at, dated_name, scratch, snapshot
 
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 600.0  # after a failed backup, the next try (or sooner, when ``every`` is shorter)
-_STAMP = re.compile(r"-(\d{8})-(\d{6})$")
 
 
 @dataclass(frozen=True)
@@ -49,19 +47,11 @@ class Found:
 
 def listed(folder: Path, source: Path) -> list[Found]:
     """The folder's backups of ``source``, newest first: files named as :func:`dated_name` names them."""
-    suffix = source.suffix or ".sqlite3"
-    found = []
-    for path in folder.iterdir():
-        if not (path.is_file() and path.name.startswith(f"{source.stem}-") and path.suffix == suffix):
-            continue
-        stamp = _STAMP.search(path.stem)
-        if stamp is None or path.stem != f"{source.stem}-{stamp[1]}-{stamp[2]}":
-            continue
-        try:
-            at = datetime.strptime(stamp[1] + stamp[2], "%Y%m%d%H%M%S").replace(tzinfo=UTC).timestamp()
-        except ValueError:
-            continue
-        found.append(Found(path, at))
+    found = [
+        Found(path, at)
+        for path in folder.iterdir()
+        if path.is_file() and (at := dated_at(source, path.name)) is not None
+    ]
     return sorted(found, key=lambda f: (f.at, f.path.name), reverse=True)
 
 

@@ -12,8 +12,10 @@ Blocking (``sqlite3``): callers run it in a thread when an event loop is theirs.
 
 from __future__ import annotations
 
+import calendar
 import contextlib
 import os
+import re
 import sqlite3
 import tempfile
 import time
@@ -22,6 +24,8 @@ from pathlib import Path
 
 BUSY_SECONDS = 30.0  # how long to wait for the database when the bot holds it (a checkpoint)
 PRIVATE = 0o600  # a copy's mode: its owner's alone
+STAMP = "%Y%m%d-%H%M%S"  # a dated backup's time (UTC) in its name
+_STAMPED = re.compile(r"\d{8}-\d{6}", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -61,8 +65,21 @@ class BackupError(Exception):
 
 def dated_name(source: Path, at: float) -> str:
     """A backup's file name in a folder: the database's name and the UTC time it was taken, which is what
-    the scheduled backups' retention reads (``tavern-20261129-030000.sqlite3``)."""
-    return f"{source.stem}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime(at))}{source.suffix or '.sqlite3'}"
+    the scheduled backups' retention reads (``tavern-20261129-030000.sqlite3``; :func:`dated_at`)."""
+    return f"{source.stem}-{time.strftime(STAMP, time.gmtime(at))}{source.suffix or '.sqlite3'}"
+
+
+def dated_at(source: Path, name: str) -> float | None:
+    """When the backup of ``source`` named ``name`` was taken, as :func:`dated_name` wrote it; None for any
+    other name."""
+    head, tail = f"{source.stem}-", source.suffix or ".sqlite3"
+    stamp = name[len(head) : -len(tail)] if name.startswith(head) and name.endswith(tail) else ""
+    if _STAMPED.fullmatch(stamp) is None:
+        return None
+    try:
+        return float(calendar.timegm(time.strptime(stamp, STAMP)))
+    except ValueError:  # digits that are no date (a 13th month)
+        return None
 
 
 def backup(source: Path, target: Path, *, at: float | None = None) -> str:
