@@ -16,7 +16,7 @@ transaction rolls back and the target is as empty as it was.
 
 The digest of a table is the sum, modulo 2**256, of the SHA-256 of each row, its values in the target's
 column types (a SQLite integer in a ``REAL`` column is that float; a float by its exact hex): independent of
-the order rows come in, and computed by reading each side on its own.
+the order rows come in: the source's as its rows are sent, the target's as they are read back.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -169,11 +169,14 @@ async def _copy_all(src: sqlite3.Connection, conn: asyncpg.Connection, tables: S
                 if table in REPLACED:
                     await conn.execute(f'DELETE FROM "{table}"')
                 rows = src.execute(f'SELECT {_names(columns)} FROM "{table}"')
+                wanted = Digest()  # the source's rows as sent, digested as they go
                 while batch := rows.fetchmany(BATCH):
                     records = [tuple(f(v) for f, v in zip(converts, row, strict=True)) for row in batch]
+                    for record in records:
+                        wanted.add(record)
                     await conn.copy_records_to_table(table, records=records, columns=columns)
                 await _set_sequences(src, conn, table)
-                tallies.append(await _verify(src, conn, table, columns, converts))
+                tallies.append(await _verify(conn, table, columns, wanted))
     except (asyncpg.PostgresError, ValueError, TypeError) as err:
         raise TransferError(
             f"the copy failed ({err.__class__.__name__}: {err}); nothing was written."
@@ -249,32 +252,11 @@ async def _set_sequences(src: sqlite3.Connection, conn: asyncpg.Connection, tabl
             await conn.execute("SELECT setval(pg_get_serial_sequence($1, $2), $3, true)", table, column, last)
 
 
-async def _verify(
-    src: sqlite3.Connection,
-    conn: asyncpg.Connection,
-    table: str,
-    columns: Sequence[str],
-    converts: Sequence[Convert],
-) -> Tally:
-    """The table read back from the target (inside the transaction) against the source: rows and digest."""
-    select = f'SELECT {_names(columns)} FROM "{table}"'
-
-    def source_rows() -> Iterable[Sequence[Any]]:
-        rows = src.execute(select)
-        while batch := rows.fetchmany(BATCH):
-            for row in batch:
-                yield [f(v) for f, v in zip(converts, row, strict=True)]
-
-    async def target_rows() -> AsyncIterator[Sequence[Any]]:
-        async for record in conn.cursor(select, prefetch=BATCH):
-            yield list(record)
-
-    wanted = Digest()
-    for row in source_rows():
-        wanted.add(row)
+async def _verify(conn: asyncpg.Connection, table: str, columns: Sequence[str], wanted: Digest) -> Tally:
+    """The table read back from the target (inside the transaction) against the source's rows and digest."""
     got = Digest()
-    async for row in target_rows():
-        got.add(row)
+    async for record in conn.cursor(f'SELECT {_names(columns)} FROM "{table}"', prefetch=BATCH):
+        got.add(list(record))
     if (wanted.rows, wanted.hex) != (got.rows, got.hex):
         raise TransferError(
             f"{table} differs after the copy ({wanted.rows} rows in SQLite, {got.rows} in PostgreSQL; "
