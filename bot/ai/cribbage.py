@@ -89,7 +89,7 @@ def _easy_lay_away(view: cr.SeatView, rng: random.Random) -> cr.Action:
     return max(keys, key=keys.__getitem__)
 
 
-def _easy_play(view: cr.SeatView, plays: Sequence[cr.Play], rng: random.Random) -> cr.Action:
+def _easy_play(view: cr.SeatView, plays: Sequence[cr.Play[Card]], rng: random.Random) -> cr.Action:
     """Any card that pegs now, else any card: no thought for the reply."""
     pile = [c for _, c in view.pile]
     pegging = [p for p in plays if peg_total([*pile, p.card]) > 0]

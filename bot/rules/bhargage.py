@@ -12,17 +12,18 @@ count ends at 11 or 23, the sixth Ace's "Game!", and the shortage claim after ea
 game won by one is "Muggins!"); its options, states, actions, events, views and text form.
 
 From ``bot.rules.counting`` it takes the cut for the first deal, the deal, the turn order with go, the
-show's order, the events ``CardPlayed``, ``WentGo`` and ``PlayEnded`` (re-exported here under these
-names) and the shared parts of the contract (``can``, ``replay``, cards in the log's text).
+show's order, the actions ``Cut``, ``Play`` and ``Resign`` and the events ``CardPlayed``, ``WentGo`` and
+``PlayEnded`` (re-exported here under these names), the bases of the events it names its own way, and the
+contract's machinery (the working copy, ``apply``'s dispatch, ``can``, ``replay``, the log's text).
 """
 
 from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from bot.rules import counting
 from bot.rules.bhargage_scoring import (
@@ -36,8 +37,9 @@ from bot.rules.bhargage_scoring import (
     shortage,
     shortage_for,
 )
-from bot.rules.counting import CardPlayed, PlayEnded, WentGo
+from bot.rules.counting import CardPlayed, Cut, Play, PlayEnded, Resign, WentGo
 from bot.rules.decktet import Card, Suit, bhargage_deck, card, sort_key
+from bot.rules.engine import StoredOptions
 from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError
 
 __all__ = [
@@ -100,7 +102,7 @@ class BadOptions(RulesError, ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class Options(StoredOptions):
     """Table options: the board number that wins (R3, default 121) and the sequences variant (R12)."""
 
     target: int = 121
@@ -116,16 +118,9 @@ class Options:
         if not isinstance(self.sequences, bool):
             raise BadOptions("bhargage.options.sequences-bool")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"target": self.target, "sequences": self.sequences}
-
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any] | None) -> Options:
-        d = dict(d or {})
-        unknown = set(d) - {"target", "sequences"}
-        if unknown:
-            raise BadOptions("bhargage.options.unknown", names=", ".join(sorted(unknown)))
-        return cls(target=d.get("target", 121), sequences=d.get("sequences", False))
+    def unknown(cls, names: str) -> BadOptions:
+        return BadOptions("bhargage.options.unknown", names=names)
 
 
 class Phase(enum.StrEnum):
@@ -144,24 +139,7 @@ class Discard:
     cards: tuple[Card, Card]
 
 
-@dataclass(frozen=True, slots=True)
-class Cut:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    seat: int
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class Resign:
-    seat: int
-    how: Literal["resign", "forfeit"] = "resign"
-
-
-Action = Discard | Cut | Play | Resign
+Action = Discard | Cut | Play[Card] | Resign  # Cut, Play and Resign are the counting family's
 HowWon = Literal["target", "game", "muggins", "resign", "forfeit"]
 
 
@@ -182,26 +160,20 @@ class HandDealt:
     dealer: int
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardChosen:
+class DiscardChosen(counting.LaidAway):
     """A seat laid (or replaced) its discard; the cards stay secret (R5)."""
 
-    seat: int
-    replaced: bool = False
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class BhargageMade:
+class BhargageMade(counting.ExtraMade):
     """Both discards are in and now form the dealer's bhargage."""
 
-    dealer: int
-    size: int
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class UpCardTurned:
-    seat: int  # the seat that cut
-    card: Card
+class UpCardTurned(counting.CardTurned[Card]):
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,9 +319,11 @@ class SeatView:
 # ---------------------------------------------------------------- working copy
 
 
-class _Work:
-    """A mutable copy of ``State`` for one ``apply``: one freeze at the end instead of many replaces."""
+class _Work(counting.Working[State]):
+    """A mutable copy of ``State`` for one ``apply`` (``counting.Working``)."""
 
+    STATE = State
+    LISTS = frozenset(("backs", "best", "discards", "gone", "hands", "scores"))
     __slots__ = (
         "backs",
         "best",
@@ -374,56 +348,28 @@ class _Work:
         "up",
         "winner",
     )
-
-    def __init__(self, s: State) -> None:
-        self.seed = s.seed
-        self.options = s.options
-        self.hand_no = s.hand_no
-        self.dealer = s.dealer
-        self.phase = s.phase
-        self.scores = list(s.scores)
-        self.backs = list(s.backs)
-        self.best = list(s.best)
-        self.hands = list(s.hands)
-        self.discards = list(s.discards)
-        self.kept = s.kept
-        self.bhargage = s.bhargage
-        self.deck = s.deck
-        self.up = s.up
-        self.pile = s.pile
-        self.count = s.count
-        self.to_move = s.to_move
-        self.gone = list(s.gone)
-        self.winner = s.winner
-        self.how = s.how
-        self.muggins = s.muggins
-        self.first_dealer = s.first_dealer
-
-    def freeze(self) -> State:
-        return State(
-            seed=self.seed,
-            options=self.options,
-            hand_no=self.hand_no,
-            dealer=self.dealer,
-            phase=self.phase,
-            scores=(self.scores[0], self.scores[1]),
-            hands=(self.hands[0], self.hands[1]),
-            discards=(self.discards[0], self.discards[1]),
-            kept=self.kept,
-            bhargage=self.bhargage,
-            deck=self.deck,
-            up=self.up,
-            pile=self.pile,
-            count=self.count,
-            to_move=self.to_move,
-            gone=(self.gone[0], self.gone[1]),
-            winner=self.winner,
-            how=self.how,
-            muggins=self.muggins,
-            first_dealer=self.first_dealer,
-            backs=(self.backs[0], self.backs[1]),
-            best=(self.best[0], self.best[1]),
-        )
+    seed: int
+    options: Options
+    hand_no: int
+    dealer: int
+    phase: Phase
+    scores: list[int]
+    backs: list[int | None]
+    best: list[int]
+    hands: list[tuple[Card, ...]]
+    discards: list[tuple[Card, ...]]
+    kept: Hands
+    bhargage: tuple[Card, ...]
+    deck: tuple[Card, ...]
+    up: Card | None
+    pile: tuple[tuple[int, Card], ...]
+    count: int
+    to_move: int
+    gone: list[bool]
+    winner: int
+    how: str
+    muggins: bool
+    first_dealer: int
 
     def score(self, seat: int, points: int) -> bool:
         """Add points; True when that reaches the target (R11: the game ends at that moment).
@@ -621,18 +567,7 @@ def can(state: State, action: Action) -> bool:
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Apply one action; raises a ``RulesError`` with a sentence for the player when it is not allowed."""
-    check(state, action)
-    ev: list[Event] = []
-    w = _Work(state)
-    if isinstance(action, Resign):
-        w.win(1 - action.seat, action.how, ev)
-    elif isinstance(action, Discard):
-        _discard(w, action, ev)
-    elif isinstance(action, Cut):
-        _cut(w, action, ev)
-    else:
-        _play(w, action, ev)
-    return w.freeze(), ev
+    return counting.apply(check, _Work, _EFFECTS, state, action)
 
 
 def _phase_error(phase: Phase) -> IllegalAction:
@@ -644,6 +579,10 @@ def _phase_error(phase: Phase) -> IllegalAction:
 
 
 # The effects below run only after ``check`` accepted the action.
+
+
+def _resign(w: _Work, a: Resign, ev: list[Event]) -> None:
+    w.win(1 - a.seat, a.how, ev)
 
 
 def _discard(w: _Work, a: Discard, ev: list[Event]) -> None:
@@ -680,7 +619,7 @@ def _cut(w: _Work, a: Cut, ev: list[Event]) -> None:
         _next_mover(w, w.dealer, ev)
 
 
-def _play(w: _Work, a: Play, ev: list[Event]) -> None:
+def _play(w: _Work, a: Play[Card], ev: list[Event]) -> None:
     seat = a.seat
     w.hands[seat] = tuple(c for c in w.hands[seat] if c != a.card)
     w.pile = (*w.pile, (seat, a.card))
@@ -699,6 +638,9 @@ def _play(w: _Work, a: Play, ev: list[Event]) -> None:
         w.win(seat, "game" if game else "target", ev)
         return
     _next_mover(w, seat, ev)
+
+
+_EFFECTS: counting.Effects = {Resign: _resign, Discard: _discard, Cut: _cut, Play: _play}
 
 
 def _next_mover(w: _Work, last: int, ev: list[Event]) -> None:
@@ -763,34 +705,19 @@ def action_text(action: Action) -> str:
     """The log's text form: ``0 discard author ace-moons``, ``1 cut``, ``0 play forest``, ``1 resign``."""
     if isinstance(action, Discard):
         return f"{action.seat} discard {action.cards[0].slug} {action.cards[1].slug}"
-    if isinstance(action, Cut):
-        return f"{action.seat} cut"
-    if isinstance(action, Play):
-        return f"{action.seat} play {action.card.slug}"
-    return f"{action.seat} {action.how}"
-
-
-def _card_from_text(word: str) -> Card:
-    return counting.card_from_text(card, word)
+    return counting.shared_text(action, lambda c: c.slug)
 
 
 def parse_action(text: str) -> Action:
-    words = text.split()
-    if len(words) < 2 or words[0] not in ("0", "1"):
-        raise BadActionText("bhargage.rules.bad-action-text", text=text.strip())
-    seat = int(words[0])
-    verb, rest = words[1].lower(), words[2:]
-    if verb == "discard" and len(rest) == 2:
-        a, b = (_card_from_text(x) for x in rest)
-        return Discard(seat, (a, b))
-    if verb == "play" and len(rest) == 1:
-        return Play(seat, _card_from_text(rest[0]))
-    if verb == "cut" and not rest:
-        return Cut(seat)
-    if verb == "resign" and not rest:
-        return Resign(seat, "resign")
-    if verb == "forfeit" and not rest:
-        return Resign(seat, "forfeit")
+    said = counting.words(text, 2)
+    if said is not None:
+        seat, verb, rest = said
+        if verb == "discard" and len(rest) == 2:
+            a, b = (counting.card_from_text(card, x) for x in rest)
+            return Discard(seat, (a, b))
+        action = counting.shared_action(seat, verb, rest, card)
+        if action is not None:
+            return action
     raise BadActionText("bhargage.rules.bad-action-text", text=text.strip())
 
 

@@ -10,9 +10,12 @@ the count to 31) do alike, for 2 to 4 seats; each engine keeps its deck, its sco
   nobody can play, the engine decides (Bhargage ends the play, Cribbage pegs the go and starts a new count).
 - The show's order (R9, C5): each hand from the dealer's left, the dealer's last, then the dealer's extra
   count (the bhargage, the crib).
-- The events both engines emit alike: ``CardPlayed``, ``WentGo``, ``PlayEnded`` (each engine re-exports them
-  under these names), and the parts of the contract that are the same in both (``can``, ``replay``, the
-  cards and verbs of the log's text form).
+- The actions both engines take (``Cut``, ``Play``, ``Resign``) and the events they emit alike:
+  ``CardPlayed``, ``WentGo``, ``PlayEnded`` (each engine re-exports them under these names), and the bases of
+  those each names its own way (``LaidAway``, ``ExtraMade``, ``CardTurned``: Bhargage's discard and up-card,
+  Cribbage's lay-away and starter).
+- The contract's machinery: the working copy of a State (``Working``), ``apply`` (check, then the effect of
+  the action's class), ``can``, ``replay``, and the log's text form of the shared actions and its cards.
 
 Standard library only, like every engine: no state of its own, no randomness but seeded generators.
 """
@@ -20,23 +23,35 @@ Standard library only, like every engine: no state of its own, no randomness but
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from bot.rules.errors import BadActionText, RulesError, UnknownCard
 
 __all__ = [
     "CardPlayed",
+    "CardTurned",
+    "Cut",
+    "Effects",
+    "ExtraMade",
+    "LaidAway",
+    "Play",
     "PlayEnded",
+    "Resign",
     "WentGo",
+    "Working",
+    "apply",
     "can",
     "card_from_text",
     "cut_for_deal",
     "deal",
     "next_to_play",
     "replay",
+    "shared_action",
+    "shared_text",
     "show_order",
+    "words",
 ]
 
 C = TypeVar("C")
@@ -52,6 +67,28 @@ class _Ranked(Protocol):
 
 R = TypeVar("R", bound=_Ranked)
 Rounds = tuple[tuple[tuple[int, R], ...], ...]  # the cut's rounds, each as (seat, card) for those who cut
+
+
+# ---------------------------------------------------------------- actions both engines take
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Cut the deck for the up-card (Bhargage) or the starter (Cribbage): the seat left of the dealer."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Generic[C]):
+    seat: int
+    card: C
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    seat: int
+    how: Literal["resign", "forfeit"] = "resign"
 
 
 # ---------------------------------------------------------------- events both engines emit
@@ -74,6 +111,33 @@ class WentGo:
 @dataclass(frozen=True, slots=True)
 class PlayEnded:
     count: int
+
+
+# Events both engines emit under names of their own (each subclasses these with its words and rulings).
+
+
+@dataclass(frozen=True, slots=True)
+class LaidAway:
+    """A seat laid away (or replaced its choice): the cards stay secret."""
+
+    seat: int
+    replaced: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraMade:
+    """Every seat has laid away: the dealer's extra count (the bhargage, the crib), of ``size`` cards."""
+
+    dealer: int
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardTurned(Generic[C]):
+    """The cut turned the card every hand counts with (the up-card, the starter)."""
+
+    seat: int  # the seat that cut
+    card: C
 
 
 # ---------------------------------------------------------------- the cut and the deal
@@ -152,7 +216,55 @@ def show_order(
     return tuple(order)
 
 
+# ---------------------------------------------------------------- the working copy
+
+
+class Working(Generic[S]):
+    """A mutable copy of an engine's frozen ``State`` for one ``apply``: one freeze at the end instead of many
+    replaces. A subclass names the State (``STATE``), declares the fields as ``__slots__`` with their
+    annotations, and which of them are copied as lists (``LISTS``: frozen back into tuples)."""
+
+    __slots__ = ()
+    STATE: ClassVar[Callable[..., Any]]
+    LISTS: ClassVar[frozenset[str]]
+
+    def __init__(self, state: S) -> None:
+        lists = self.LISTS
+        names: tuple[str, ...] = self.__slots__
+        for name in names:
+            value = getattr(state, name)
+            setattr(self, name, list(value) if name in lists else value)
+
+    def freeze(self) -> S:
+        lists = self.LISTS
+        names: tuple[str, ...] = self.__slots__
+        values = {n: getattr(self, n) for n in names}
+        for name in lists:
+            values[name] = tuple(values[name])
+        state: S = self.STATE(**values)
+        return state
+
+
 # ---------------------------------------------------------------- the contract's shared parts
+
+# An engine's effect of each action class on its working copy (after ``check`` accepted the action).
+Effects = Mapping[type, Callable[[Any, Any, list[Any]], None]]
+
+
+def apply(
+    check: Callable[[S, A], None],
+    work: Callable[[S], Working[S]],
+    effects: Effects,
+    state: S,
+    action: A,
+) -> tuple[S, list[Any]]:
+    """``check`` the action (the only validation, so ``check`` and ``apply`` never disagree), then its
+    effect (by the action's class) on a working copy: the new state and the events."""
+    check(state, action)
+    ev: list[Any] = []
+    w = work(state)
+    effects[type(action)](w, action, ev)
+    return w.freeze(), ev
 
 
 def can(check: Callable[[S, A], None], state: S, action: A) -> bool:
@@ -178,6 +290,42 @@ def replay(
     for text in texts:
         state, _ = apply(state, parse_action(text))
     return state
+
+
+def shared_text(action: Cut | Play[C] | Resign, code: Callable[[C], str]) -> str:
+    """The log's text of the shared actions: ``1 cut``, ``0 play <card>``, ``1 resign``, ``1 forfeit``."""
+    if isinstance(action, Cut):
+        return f"{action.seat} cut"
+    if isinstance(action, Play):
+        return f"{action.seat} play {code(action.card)}"
+    return f"{action.seat} {action.how}"
+
+
+def words(text: str, seats: int) -> tuple[int, str, list[str]] | None:
+    """A logged action's seat (one of ``seats``), verb (lowercased) and the words after; None when the text
+    does not start with a seat and a verb."""
+    parts = text.split()
+    if len(parts) < 2 or parts[0] not in _SEAT_WORDS[:seats]:
+        return None
+    return int(parts[0]), parts[1].lower(), parts[2:]
+
+
+_SEAT_WORDS = ("0", "1", "2", "3")
+
+
+def shared_action(
+    seat: int, verb: str, rest: Sequence[str], card: Callable[[str], C]
+) -> Cut | Play[C] | Resign | None:
+    """The shared actions from a logged verb and its words; None when they are none of them."""
+    if verb == "play" and len(rest) == 1:
+        return Play(seat, card_from_text(card, rest[0]))
+    if verb == "cut" and not rest:
+        return Cut(seat)
+    if verb == "resign" and not rest:
+        return Resign(seat, "resign")
+    if verb == "forfeit" and not rest:
+        return Resign(seat, "forfeit")
+    return None
 
 
 def card_from_text(card: Callable[[str], C], word: str) -> C:

@@ -31,9 +31,11 @@ seats and sides (partnerships with four), the lay-away to the crib (and the thir
 card), "his heels", the count to 31 with the go point and a new count (none after 31), the last card,
 muggins claims in the show, lurches and resignations; its options, states, actions, events, views and
 text form. From ``bot.rules.counting`` it takes the cut for the first deal, the deal, the turn order with
-go, the show's order, the events ``CardPlayed``, ``WentGo`` and ``PlayEnded`` (re-exported here under these
-names) and the shared parts of the contract (``can``, ``replay``, cards in the log's text). It stays the
-longer of the two because it is one state machine with more of its own: sides, the claim phase and lurches.
+go, the show's order, the actions ``Cut``, ``Play`` and ``Resign`` and the events ``CardPlayed``,
+``WentGo`` and ``PlayEnded`` (re-exported here under these names), the bases of the events it names its
+own way, and the contract's machinery (the working copy, ``apply``'s dispatch, ``can``, ``replay``, the
+log's text). It stays the longer of the two because it is one state machine with more of its own: sides,
+the claim phase and lurches.
 """
 
 from __future__ import annotations
@@ -41,12 +43,12 @@ from __future__ import annotations
 import enum
 import itertools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from bot.rules import counting
-from bot.rules.counting import CardPlayed, PlayEnded, WentGo
+from bot.rules.counting import CardPlayed, Cut, Play, PlayEnded, Resign, WentGo
 from bot.rules.cribbage_scoring import (
     LIMIT,
     ScoreItem,
@@ -57,6 +59,7 @@ from bot.rules.cribbage_scoring import (
     show_points,
     show_total,
 )
+from bot.rules.engine import StoredOptions
 from bot.rules.errors import BadActionText, GameOver, IllegalAction, NotYourTurn, RulesError
 from bot.rules.pack52 import FULL_PACK, JACK, Card, card, sort_key
 
@@ -128,7 +131,7 @@ class BadOptions(RulesError, ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class Options(StoredOptions):
     """Table options: the winning score (C6: 121, or 61), muggins (C7) and the double lurch (C6)."""
 
     target: int = 121
@@ -143,20 +146,9 @@ class Options:
         if type(self.double_lurch) is not bool:
             raise BadOptions("cribbage.options.double-lurch-bool")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"target": self.target, "muggins": self.muggins, "double_lurch": self.double_lurch}
-
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any] | None) -> Options:
-        d = dict(d or {})
-        unknown = set(d) - {"target", "muggins", "double_lurch"}
-        if unknown:
-            raise BadOptions("cribbage.options.unknown", names=", ".join(sorted(map(str, unknown))))
-        return cls(
-            target=d.get("target", 121),
-            muggins=d.get("muggins", False),
-            double_lurch=d.get("double_lurch", False),
-        )
+    def unknown(cls, names: str) -> BadOptions:
+        return BadOptions("cribbage.options.unknown", names=names)
 
 
 class Phase(enum.StrEnum):
@@ -187,19 +179,6 @@ class LayAway:
 
 
 @dataclass(frozen=True, slots=True)
-class Cut:
-    """Cut the pack for the starter (the seat left of the dealer)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    seat: int
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
 class Claim:
     """Muggins: the owner of the hand or crib being shown claims this many points (0 to ``MAX_CLAIM``,
     whatever the count: C9)."""
@@ -208,13 +187,7 @@ class Claim:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
-class Resign:
-    seat: int
-    how: Literal["resign", "forfeit"] = "resign"
-
-
-Action = LayAway | Cut | Play | Claim | Resign
+Action = LayAway | Cut | Play[Card] | Claim | Resign  # Cut, Play and Resign are the counting family's
 
 
 # ---------------------------------------------------------------- events
@@ -236,26 +209,20 @@ class HandDealt:
     hand_size: int  # cards dealt to each seat
 
 
-@dataclass(frozen=True, slots=True)
-class LaidAway:
+class LaidAway(counting.LaidAway):
     """A seat laid away (or replaced its lay-away); the cards stay secret."""
 
-    seat: int
-    replaced: bool = False
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class CribMade:
+class CribMade(counting.ExtraMade):
     """Everyone has laid away: the crib is made (4 cards) and belongs to the dealer's side."""
 
-    dealer: int
-    size: int
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class StarterTurned:
-    seat: int  # the seat that cut
-    card: Card
+class StarterTurned(counting.CardTurned[Card]):
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -509,62 +476,61 @@ def _lurch_rank(lurch: Lurch) -> int:
 # ---------------------------------------------------------------- working copy
 
 
-class _Work:
-    """A mutable copy of ``State`` for one ``apply``: one freeze at the end instead of many replaces."""
+class _Work(counting.Working[State]):
+    """A mutable copy of ``State`` for one ``apply`` (``counting.Working``)."""
 
-    def __init__(self, s: State) -> None:
-        self.seed = s.seed
-        self.options = s.options
-        self.players = s.players
-        self.hand_no = s.hand_no
-        self.dealer = s.dealer
-        self.phase = s.phase
-        self.scores = list(s.scores)
-        self.hands = list(s.hands)
-        self.laid = list(s.laid)
-        self.kept = s.kept
-        self.crib = s.crib
-        self.deck = s.deck
-        self.starter = s.starter
-        self.pile = s.pile
-        self.played = s.played
-        self.count = s.count
-        self.to_move = s.to_move
-        self.gone = list(s.gone)
-        self.show_step = s.show_step
-        self.winners = s.winners
-        self.how = s.how
-        self.muggins = s.muggins
-        self.first_dealer = s.first_dealer
-        self.best = list(s.best)
-
-    def freeze(self) -> State:
-        return State(
-            seed=self.seed,
-            options=self.options,
-            players=self.players,
-            hand_no=self.hand_no,
-            dealer=self.dealer,
-            phase=self.phase,
-            scores=tuple(self.scores),
-            hands=tuple(self.hands),
-            laid=tuple(self.laid),
-            kept=self.kept,
-            crib=self.crib,
-            deck=self.deck,
-            starter=self.starter,
-            pile=self.pile,
-            played=self.played,
-            count=self.count,
-            to_move=self.to_move,
-            gone=tuple(self.gone),
-            show_step=self.show_step,
-            winners=self.winners,
-            how=self.how,
-            muggins=self.muggins,
-            first_dealer=self.first_dealer,
-            best=tuple(self.best),
-        )
+    STATE = State
+    LISTS = frozenset(("best", "gone", "hands", "laid", "scores"))
+    __slots__ = (
+        "best",
+        "count",
+        "crib",
+        "dealer",
+        "deck",
+        "first_dealer",
+        "gone",
+        "hand_no",
+        "hands",
+        "how",
+        "kept",
+        "laid",
+        "muggins",
+        "options",
+        "phase",
+        "pile",
+        "played",
+        "players",
+        "scores",
+        "seed",
+        "show_step",
+        "starter",
+        "to_move",
+        "winners",
+    )
+    seed: int
+    options: Options
+    players: int
+    hand_no: int
+    dealer: int
+    phase: Phase
+    scores: list[int]
+    hands: list[Cards]
+    laid: list[Cards]
+    kept: tuple[Cards, ...]
+    crib: Cards
+    deck: Cards
+    starter: Card | None
+    pile: Pile
+    played: Pile
+    count: int
+    to_move: int
+    gone: list[bool]
+    show_step: int
+    winners: tuple[int, ...]
+    how: str
+    muggins: bool
+    first_dealer: int
+    best: list[int]
 
     def side(self, seat: int) -> int:
         return side_of(self.players, seat)
@@ -829,20 +795,7 @@ def can(state: State, action: Action) -> bool:
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Apply one action; raises a ``RulesError`` (an id and values) when it is not allowed."""
-    check(state, action)
-    ev: list[Event] = []
-    w = _Work(state)
-    if isinstance(action, Resign):
-        _resign(w, action, ev)
-    elif isinstance(action, LayAway):
-        _lay_away(w, action, ev)
-    elif isinstance(action, Cut):
-        _cut(w, action, ev)
-    elif isinstance(action, Play):
-        _play(w, action, ev)
-    else:
-        _claim(w, action, ev)
-    return w.freeze(), ev
+    return counting.apply(check, _Work, _EFFECTS, state, action)
 
 
 def _phase_error(phase: Phase) -> IllegalAction:
@@ -893,7 +846,7 @@ def _cut(w: _Work, a: Cut, ev: list[Event]) -> None:
     w.to_move = (w.dealer + 1) % w.players  # C4: the play starts left of the dealer
 
 
-def _play(w: _Work, a: Play, ev: list[Event]) -> None:
+def _play(w: _Work, a: Play[Card], ev: list[Event]) -> None:
     seat = a.seat
     w.hands[seat] = tuple(c for c in w.hands[seat] if c != a.card)
     w.pile = (*w.pile, (seat, a.card))
@@ -1008,6 +961,9 @@ def _claim(w: _Work, a: Claim, ev: list[Event]) -> None:
     _show(w, w.show_step + 1, ev)
 
 
+_EFFECTS: counting.Effects = {Resign: _resign, LayAway: _lay_away, Cut: _cut, Play: _play, Claim: _claim}
+
+
 # ---------------------------------------------------------------- text form
 
 
@@ -1015,40 +971,25 @@ def action_text(action: Action) -> str:
     """The log's text form: ``0 lay 5H TC``, ``1 cut``, ``0 play 5H``, ``2 claim 12``, ``1 resign``."""
     if isinstance(action, LayAway):
         return f"{action.seat} lay {' '.join(c.code for c in action.cards)}"
-    if isinstance(action, Cut):
-        return f"{action.seat} cut"
-    if isinstance(action, Play):
-        return f"{action.seat} play {action.card.code}"
     if isinstance(action, Claim):
         return f"{action.seat} claim {action.points}"
-    return f"{action.seat} {action.how}"
-
-
-def _card_from_text(word: str) -> Card:
-    return counting.card_from_text(card, word)
+    return counting.shared_text(action, lambda c: c.code)
 
 
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,2}")
 
 
 def parse_action(text: str) -> Action:
-    words = text.split()
-    if len(words) < 2 or words[0] not in ("0", "1", "2", "3"):
-        raise BadActionText("cribbage.rules.bad-action-text", text=text.strip())
-    seat = int(words[0])
-    verb, rest = words[1].lower(), words[2:]
-    if verb == "lay" and 1 <= len(rest) <= 2:
-        return LayAway(seat, tuple(_card_from_text(x) for x in rest))
-    if verb == "play" and len(rest) == 1:
-        return Play(seat, _card_from_text(rest[0]))
-    if verb == "claim" and len(rest) == 1 and _NUMBER.fullmatch(rest[0]):
-        return Claim(seat, int(rest[0]))
-    if verb == "cut" and not rest:
-        return Cut(seat)
-    if verb == "resign" and not rest:
-        return Resign(seat, "resign")
-    if verb == "forfeit" and not rest:
-        return Resign(seat, "forfeit")
+    said = counting.words(text, 4)
+    if said is not None:
+        seat, verb, rest = said
+        if verb == "lay" and 1 <= len(rest) <= 2:
+            return LayAway(seat, tuple(counting.card_from_text(card, x) for x in rest))
+        if verb == "claim" and len(rest) == 1 and _NUMBER.fullmatch(rest[0]):
+            return Claim(seat, int(rest[0]))
+        action = counting.shared_action(seat, verb, rest, card)
+        if action is not None:
+            return action
     raise BadActionText("cribbage.rules.bad-action-text", text=text.strip())
 
 

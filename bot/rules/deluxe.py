@@ -24,8 +24,8 @@ from __future__ import annotations
 import enum
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from bot.rules.decktet import Card, Rank, Suit, cards, deluxe_deck, shuffled, sort_key
@@ -44,6 +44,7 @@ from bot.rules.deluxe_melds import (
     refusal,
     straight_order,
 )
+from bot.rules.engine import StoredOptions
 from bot.rules.errors import BadActionText, GameOver, IllegalAction, Names, NotYourTurn, Phrase, RulesError
 
 __all__ = [
@@ -122,7 +123,7 @@ MAX_TARGET = 1000
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class Options(StoredOptions):
     """Table options: target score (D9), Pawns/Courts (D1), fast start 0 none or 1/2/3 (D10, at most one)."""
 
     target: int = 100
@@ -143,16 +144,9 @@ class Options:
         if isinstance(self.fast_start, bool) or self.fast_start not in (0, 1, 2, 3):
             raise BadOptions("deluxe.options.fast-start")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Options:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(d) - known)
-        if unknown:
-            raise BadOptions("deluxe.options.unknown", names=", ".join(unknown))
-        return cls(**dict(d))
+    def unknown(cls, names: str) -> BadOptions:
+        return BadOptions("deluxe.options.unknown", names=names)
 
 
 # --- actions ----------------------------------------------------------------------------------------------

@@ -10,7 +10,10 @@ they are used: ``STATE_VERSION`` with its ``State`` class (snapshots, ``bot.serv
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from dataclasses import fields
+from typing import Any, Protocol, Self
+
+from bot.rules.errors import RulesError
 
 
 class Options(Protocol):
@@ -19,6 +22,29 @@ class Options(Protocol):
     def to_dict(self) -> dict[str, Any]:
         """The options as stored (``Options.from_dict`` reads them back)."""
         ...
+
+
+class StoredOptions:
+    """The stored form every engine's ``Options`` (a frozen dataclass) shares: its fields by name, and back,
+    the defaults standing for those missing; any other name is refused with the engine's ``unknown``."""
+
+    __slots__ = ()
+
+    @classmethod
+    def unknown(cls, names: str) -> RulesError:
+        """The engine's refusal of the option names it does not know (sorted, comma-separated)."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any] | None) -> Self:
+        d = dict(d or {})
+        unknown = set(d) - {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        if unknown:
+            raise cls.unknown(", ".join(sorted(map(str, unknown))))
+        return cls(**d)
 
 
 class OptionsClass(Protocol):
