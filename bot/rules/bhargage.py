@@ -319,43 +319,18 @@ class SeatView:
 # ---------------------------------------------------------------- working copy
 
 
+@dataclass(slots=True)
 class _Work(counting.Working[State]):
     """A mutable copy of ``State`` for one ``apply`` (``counting.Working``)."""
 
     STATE = State
     LISTS = frozenset(("backs", "best", "discards", "gone", "hands", "scores"))
-    __slots__ = (
-        "backs",
-        "best",
-        "bhargage",
-        "count",
-        "dealer",
-        "deck",
-        "discards",
-        "first_dealer",
-        "gone",
-        "hand_no",
-        "hands",
-        "how",
-        "kept",
-        "muggins",
-        "options",
-        "phase",
-        "pile",
-        "scores",
-        "seed",
-        "to_move",
-        "up",
-        "winner",
-    )
     seed: int
     options: Options
     hand_no: int
     dealer: int
     phase: Phase
     scores: list[int]
-    backs: list[int | None]
-    best: list[int]
     hands: list[tuple[Card, ...]]
     discards: list[tuple[Card, ...]]
     kept: Hands
@@ -370,6 +345,8 @@ class _Work(counting.Working[State]):
     how: str
     muggins: bool
     first_dealer: int
+    backs: list[int | None]
+    best: list[int]
 
     def score(self, seat: int, points: int) -> bool:
         """Add points; True when that reaches the target (R11: the game ends at that moment).
@@ -433,7 +410,7 @@ def start(seed: int, players: int = 2, options: Options | None = None) -> tuple[
         hands=_NO_HANDS,
         first_dealer=dealer,
     )
-    w = _Work(base)
+    w = _Work.of(base)
     _deal(w, ev)
     return w.freeze(), ev
 
@@ -567,7 +544,7 @@ def can(state: State, action: Action) -> bool:
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Apply one action; raises a ``RulesError`` with a sentence for the player when it is not allowed."""
-    return counting.apply(check, _Work, _EFFECTS, state, action)
+    return counting.apply(check, _Work.of, _EFFECTS, state, action)
 
 
 def _phase_error(phase: Phase) -> IllegalAction:

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Any, ClassVar, Generic, Literal, Protocol, Self, TypeVar
 
 from bot.rules.errors import BadActionText, RulesError, UnknownCard
 
@@ -221,27 +222,36 @@ def show_order(
 
 class Working(Generic[S]):
     """A mutable copy of an engine's frozen ``State`` for one ``apply``: one freeze at the end instead of many
-    replaces. A subclass names the State (``STATE``), declares the fields as ``__slots__`` with their
-    annotations, and which of them are copied as lists (``LISTS``: frozen back into tuples)."""
+    replaces. A subclass is a ``dataclass(slots=True)`` with the State's fields in the State's order, names
+    the State (``STATE``) and the fields copied as lists (``LISTS``, frozen back into tuples). Both ways
+    every field is read at once and passed by position: this runs on every move."""
 
     __slots__ = ()
     STATE: ClassVar[Callable[..., Any]]
     LISTS: ClassVar[frozenset[str]]
+    _READ: ClassVar[Callable[[Any], tuple[Any, ...]]]
+    _LIST_AT: ClassVar[tuple[int, ...]]
 
-    def __init__(self, state: S) -> None:
-        lists = self.LISTS
-        names: tuple[str, ...] = self.__slots__
-        for name in names:
-            value = getattr(state, name)
-            setattr(self, name, list(value) if name in lists else value)
+    def __init_subclass__(cls) -> None:
+        names = tuple(f.name for f in fields(cls.STATE))  # type: ignore[arg-type]
+        if tuple(cls.__annotations__) != names:
+            raise TypeError(f"{cls.__name__} must declare the fields of {cls.STATE}, in its order")
+        cls._READ = attrgetter(*names)
+        cls._LIST_AT = tuple(i for i, n in enumerate(names) if n in cls.LISTS)
+
+    @classmethod
+    def of(cls, state: S) -> Self:
+        values = list(cls._READ(state))
+        for i in cls._LIST_AT:
+            values[i] = list(values[i])
+        return cls(*values)
 
     def freeze(self) -> S:
-        lists = self.LISTS
-        names: tuple[str, ...] = self.__slots__
-        values = {n: getattr(self, n) for n in names}
-        for name in lists:
-            values[name] = tuple(values[name])
-        state: S = self.STATE(**values)
+        kind = type(self)
+        values = list(kind._READ(self))
+        for i in kind._LIST_AT:
+            values[i] = tuple(values[i])
+        state: S = kind.STATE(*values)
         return state
 
 

@@ -476,37 +476,12 @@ def _lurch_rank(lurch: Lurch) -> int:
 # ---------------------------------------------------------------- working copy
 
 
+@dataclass(slots=True)
 class _Work(counting.Working[State]):
     """A mutable copy of ``State`` for one ``apply`` (``counting.Working``)."""
 
     STATE = State
     LISTS = frozenset(("best", "gone", "hands", "laid", "scores"))
-    __slots__ = (
-        "best",
-        "count",
-        "crib",
-        "dealer",
-        "deck",
-        "first_dealer",
-        "gone",
-        "hand_no",
-        "hands",
-        "how",
-        "kept",
-        "laid",
-        "muggins",
-        "options",
-        "phase",
-        "pile",
-        "played",
-        "players",
-        "scores",
-        "seed",
-        "show_step",
-        "starter",
-        "to_move",
-        "winners",
-    )
     seed: int
     options: Options
     players: int
@@ -620,7 +595,7 @@ def start(seed: int, players: int = 2, options: Options | None = None) -> tuple[
         first_dealer=dealer,
         best=(-1,) * players,
     )
-    w = _Work(base)
+    w = _Work.of(base)
     _deal(w, ev)
     return w.freeze(), ev
 
@@ -795,7 +770,7 @@ def can(state: State, action: Action) -> bool:
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Apply one action; raises a ``RulesError`` (an id and values) when it is not allowed."""
-    return counting.apply(check, _Work, _EFFECTS, state, action)
+    return counting.apply(check, _Work.of, _EFFECTS, state, action)
 
 
 def _phase_error(phase: Phase) -> IllegalAction:
