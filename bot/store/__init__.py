@@ -2,11 +2,11 @@
 per-table UI data.
 
 ``Store`` (``interface.py``) is what the rest of the bot uses. Two backends implement it, both built from
-the ``games``, ``lobbies``, ``stats``, ``profiles``, ``config`` and ``forget`` mixins, whose SQL is written
-once: ``SQLiteStore`` (``sqlite.py``) on one SQLite file for one process, and ``PostgresStore``
-(``postgres.py``) on a PostgreSQL server that any number of bot processes share. ``open_store`` picks one
-from the location. The schema is ``schema.py``: one numbered list of migrations, each in both dialects. The
-rating policy is pure functions in ``bot.base.ratings``.
+the ``games``, ``lobbies``, ``stats``, ``profiles``, ``config``, ``forget`` and ``tournaments`` mixins,
+whose SQL is written once: ``SQLiteStore`` (``sqlite.py``) on one SQLite file for one process, and
+``PostgresStore`` (``postgres.py``) on a PostgreSQL server that any number of bot processes share.
+``open_store`` picks one from the location. The schema is ``schema.py``: one numbered list of migrations,
+each in both dialects. The rating policy is pure functions in ``bot.base.ratings``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,9 @@ from bot.store.records import (
     Rating,
     SeatRecord,
     Snapshot,
+    StaleTournament,
     StoreOpenError,
+    TournamentRow,
     VersionConflict,
     WaitingInLobby,
 )
@@ -76,8 +78,10 @@ __all__ = [
     "SQLiteStore",
     "SeatRecord",
     "Snapshot",
+    "StaleTournament",
     "Store",
     "StoreOpenError",
+    "TournamentRow",
     "VersionConflict",
     "WaitingInLobby",
     "open_store",

@@ -26,6 +26,7 @@ from bot.store.records import (
     ChannelBusy,
     HostBusy,
     PlayerBusy,
+    StaleTournament,
     VersionConflict,
     WaitingInLobby,
 )
@@ -34,7 +35,15 @@ Params = Sequence[Any]
 # Operations not timed: closing, and subscribing to other processes' news (once each, at start and stop).
 UNTIMED = frozenset({"close", "watch"})
 # The store's own refusals: answers, not failures.
-REFUSALS = (ActionConflict, ChannelBusy, HostBusy, PlayerBusy, VersionConflict, WaitingInLobby)
+REFUSALS = (
+    ActionConflict,
+    ChannelBusy,
+    HostBusy,
+    PlayerBusy,
+    StaleTournament,
+    VersionConflict,
+    WaitingInLobby,
+)
 
 
 class Row(Protocol):

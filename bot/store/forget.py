@@ -6,8 +6,10 @@ every query still counts the seat as a person's). Nothing derives it from the me
 the pair, so no record leads back to the account; yet their seats, results, all-time and season ratings and
 lobbies move to it together, so their opponents' games, histories, favourite opponents and ratings join and
 read exactly as before, the member named "👤". Their language, preferences and DM channel are deleted, and so
-is their seat's live panel (its DM channel) in the table meta of every game they played. Their own id keeps
-nothing: if they play again, they start afresh. Every game touched is bumped a version, so what any process
+is their seat's live panel (its DM channel) in the table meta of every game they played, and so are their
+places in tournaments (a tournament's document may name them too: it is the tournament service's, which the
+store never reads, so that service rewrites it). Their own id keeps nothing: if they play again, they start
+afresh. Every game touched is bumped a version, so what any process
 keeps of it by version (a replay, a walk of its log) is never used again, and other processes hear of it.
 
 A member seated at an active game, or waiting in an open lobby, is refused: checked in the same transaction,
@@ -23,7 +25,7 @@ from dataclasses import replace
 
 from bot.games.meta import TableMeta
 from bot.games.seats import FORGOTTEN
-from bot.store import lobbies
+from bot.store import lobbies, tournaments
 from bot.store._base import Conn, Row, StoreBase
 from bot.store.records import PlayerBusy, WaitingInLobby
 
@@ -51,6 +53,7 @@ class ForgetMixin(StoreBase):
             pseudonym = await _pseudonym(db)
             for table in PERSONAL:
                 await db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+            await tournaments.forget_places(db, user_id)
             seats = await db.fetch("SELECT game_id, seat FROM seats WHERE user_id = ?", (user_id,))
             await _move_results(db, user_id, pseudonym, anonymous)
             await _drop_panels(db, user_id, seats)

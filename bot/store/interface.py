@@ -17,6 +17,9 @@ LOBBY_FIELDS = frozenset(
     {"status", "members", "names", "message_id", "options", "invited_id", "expires_at", "game_id"}
 )
 LOBBY_STATUSES = ("open", "started", "declined", "expired", "cancelled")
+# A tournament's status is one of TOURNAMENT_STATUSES; the live ones are those a restarted process resumes.
+TOURNAMENT_STATUSES = ("signup", "running", "paused", "finished", "cancelled")
+LIVE_TOURNAMENT_STATUSES = ("signup", "running", "paused")
 
 
 class Store(Protocol):
@@ -153,6 +156,63 @@ class Store(Protocol):
         """Lobbies whose status is 'open', by id: all of them, or those of one channel."""
         ...
 
+    # ---------------------------------------------------------------- tournaments
+
+    async def create_tournament(
+        self, guild_id: int, channel_id: int, status: str, doc: Mapping[str, Any], now: float
+    ) -> records.TournamentRow:
+        """Insert an event (``status`` one of ``TOURNAMENT_STATUSES``, else ValueError) at version 0, created
+        and updated at ``now``, and return it as stored. ``doc`` is any JSON object (no NaN or infinity):
+        the store keeps it whole and never reads it; it comes back as JSON gives it (string keys, lists)."""
+        ...
+
+    async def get_tournament(self, tournament_id: int) -> records.TournamentRow | None:
+        """The event in any status; None if the id is unknown."""
+        ...
+
+    async def tournaments_in(
+        self, guild_id: int, statuses: Sequence[str] | None = None, limit: int = 25
+    ) -> list[records.TournamentRow]:
+        """The server's events whose status is in ``statuses`` (all when None; none when empty), newest
+        first, at most ``limit``."""
+        ...
+
+    async def live_tournaments(self) -> list[records.TournamentRow]:
+        """Every server's events in a status of ``LIVE_TOURNAMENT_STATUSES``, by id: what a process that
+        starts resumes."""
+        ...
+
+    async def save_tournament(
+        self, tournament_id: int, doc: Mapping[str, Any], status: str, version: int, now: float
+    ) -> records.TournamentRow:
+        """Replace the event's whole document and status, updated at ``now``, only if it is at ``version``
+        when written; it then is at ``version`` + 1 and comes back as stored. Else ``StaleTournament`` (it
+        moved on: of several saves from one version, across every process, exactly one is written) or
+        ``KeyError`` (no such event), and nothing is written."""
+        ...
+
+    async def link_tournament_game(self, tournament_id: int, game_id: int) -> None:
+        """Record that the game is played for the event (again for the same event: nothing changes);
+        ``ValueError`` if it is another event's, ``KeyError`` if the event or the game is unknown."""
+        ...
+
+    async def tournament_of_game(self, game_id: int) -> int | None:
+        """The id of the event the game is played for, or None."""
+        ...
+
+    async def record_places(self, tournament_id: int, places: Sequence[tuple[int, int]]) -> None:
+        """Replace the event's final places with ``places``, (user id, place) each, in one transaction;
+        ``ValueError`` if a user comes twice, ``KeyError`` if there is no such event (nothing written)."""
+        ...
+
+    async def places_of(
+        self, user_id: int, limit: int = 10, *, guild_id: int | None = None
+    ) -> list[tuple[int, int, dict[str, Any], float]]:
+        """The member's places, at most ``limit``, newest first (by the event's ``updated_at``), each as
+        (tournament id, place, the event's document, its ``updated_at``); only one server's with
+        ``guild_id``."""
+        ...
+
     # ---------------------------------------------------------------- results and ratings
 
     async def rating_of(self, guild_id: int, game: str, user_id: int) -> dict[str, Any] | None:
@@ -262,13 +322,15 @@ class Store(Protocol):
         ...
 
     async def forget_user(self, user_id: int, anonymous: str, *, at: float) -> list[int]:
-        """Forget a member, in one transaction: delete their language, preferences and DM channel, and move
-        every row that keys on them (seats, results, all-time and season ratings, lobbies) to one fresh
-        random pseudonym of ``bot.games.seats.FORGOTTEN``, named ``anonymous``, so their opponents' records
-        join and read as before and nothing leads back to ``user_id``, which afterwards holds nothing; drop
-        their seats' live panels from those games' table meta; bump each of those games' version (news to
-        other processes). Return those games' ids. ``PlayerBusy`` if they sit at an active game,
-        ``WaitingInLobby`` if they are in a lobby still open at ``at``: then nothing is written."""
+        """Forget a member, in one transaction: delete their language, preferences, DM channel and
+        tournament places, and move every row that keys on them (seats, results, all-time and season
+        ratings, lobbies) to one fresh random pseudonym of ``bot.games.seats.FORGOTTEN``, named
+        ``anonymous``, so their opponents' records join and read as before and nothing leads back to
+        ``user_id``, which afterwards holds nothing the store reads (a tournament's document, which it never
+        reads, is the tournament service's to rewrite); drop their seats' live panels from those games'
+        table meta; bump each of those games' version (news to other processes). Return those games' ids.
+        ``PlayerBusy`` if they sit at an active game, ``WaitingInLobby`` if they are in a lobby still open
+        at ``at``: then nothing is written."""
         ...
 
     async def user_languages(self) -> dict[int, str]:

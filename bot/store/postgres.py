@@ -47,6 +47,7 @@ from bot.store.lobbies import LobbiesMixin
 from bot.store.profiles import ProfilesMixin
 from bot.store.records import StoreOpenError
 from bot.store.stats import StatsMixin
+from bot.store.tournaments import TournamentsMixin
 
 if TYPE_CHECKING:
     from bot.store.interface import Store
@@ -168,7 +169,9 @@ def _malformed() -> str:
     )
 
 
-class PostgresStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMixin, ForgetMixin):
+class PostgresStore(
+    GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMixin, ForgetMixin, TournamentsMixin
+):
     """Async PostgreSQL store. Create with ``await PostgresStore.open(url)``."""
 
     shared = True  # other processes write it too: cached games must be checked before use

@@ -29,7 +29,9 @@ __all__ = [
     "Season",
     "SeatRecord",
     "Snapshot",
+    "StaleTournament",
     "StoreOpenError",
+    "TournamentRow",
     "WaitingInLobby",
 ]
 
@@ -74,6 +76,17 @@ class WaitingInLobby(Exception):
     def __init__(self, lobby: Lobby) -> None:
         super().__init__(lobby.id, lobby.channel_id)
         self.lobby = lobby
+
+
+class StaleTournament(Exception):
+    """A tournament was saved at a version it is no longer at: another organiser or process saved it first;
+    ``found`` is its version now. Nothing was written: read it again and redo the change on that."""
+
+    def __init__(self, tournament_id: int, expected: int, found: int) -> None:
+        super().__init__(tournament_id, expected, found)
+        self.tournament_id = tournament_id
+        self.expected = expected
+        self.found = found
 
 
 @dataclass(frozen=True)
@@ -372,3 +385,18 @@ class Profile:
     def empty(self) -> bool:
         """Whether they have finished no game here."""
         return not self.games and not self.against_bot
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """One tournament as stored: ``doc`` is the whole event, opaque to the store (the service's JSON), and
+    ``version`` the count of its saves, which the next save must name (``Store.save_tournament``)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    status: str
+    doc: dict[str, Any]
+    version: int
+    created_at: float
+    updated_at: float

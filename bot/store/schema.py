@@ -323,6 +323,38 @@ _SQLITE: list[tuple[int, str]] = [
         WHERE status = 'abandoned' AND result LIKE '{"abandoned": "ended by %';
         """,
     ),
+    (
+        17,
+        # Tournaments (bot.services.tournaments): each event is one JSON document the service owns, written
+        # only at the version it read (``version``, bumped by each save), so two organisers or two processes
+        # never both win; the games played for it; and each entrant's final place, for their profile.
+        """
+        CREATE TABLE tournaments (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            status TEXT NOT NULL
+                CHECK (status IN ('signup', 'running', 'paused', 'finished', 'cancelled')),
+            doc TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE INDEX tournaments_in_guild ON tournaments(guild_id, status);
+        CREATE TABLE tournament_games (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id),
+            tournament_id INTEGER NOT NULL REFERENCES tournaments(id)
+        );
+        CREATE INDEX tournament_games_of ON tournament_games(tournament_id);
+        CREATE TABLE tournament_places (
+            tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+            user_id INTEGER NOT NULL,
+            place INTEGER NOT NULL,
+            PRIMARY KEY (tournament_id, user_id)
+        );
+        CREATE INDEX tournament_places_user ON tournament_places(user_id);
+        """,
+    ),
 ]
 
 # PostgreSQL's own script where a migration cannot be its SQLite script translated word for word

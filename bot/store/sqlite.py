@@ -36,6 +36,7 @@ from bot.store.profiles import ProfilesMixin
 from bot.store.records import StoreOpenError
 from bot.store.sqlite_conn import LoopConnection
 from bot.store.stats import StatsMixin
+from bot.store.tournaments import TournamentsMixin
 
 if TYPE_CHECKING:
     from bot.store.interface import Store
@@ -45,7 +46,9 @@ SYNCHRONOUS = "NORMAL"
 
 
 @dataclass
-class SQLiteStore(GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMixin, ForgetMixin):
+class SQLiteStore(
+    GamesMixin, LobbiesMixin, StatsMixin, ProfilesMixin, ConfigMixin, ForgetMixin, TournamentsMixin
+):
     """Async SQLite store. Create with ``await SQLiteStore.open(path)``."""
 
     db: LoopConnection

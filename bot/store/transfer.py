@@ -1,10 +1,10 @@
 """A SQLite database moved into an empty PostgreSQL one (``python -m bot migrate-to``), ids kept, verified.
 
 An operator who outgrows one process keeps every game, rating and setting: every table the schema has
-(games, seats, actions, snapshots, results, ratings, seasons, lobbies, settings, preferences…) is copied
-row for row, ids included, and the identity sequences are set past the highest id (and past SQLite's
-AUTOINCREMENT counter, which never gives an id twice), so the PostgreSQL bots carry on where the SQLite bot
-stopped: live games resume from their log and snapshot.
+(games, seats, actions, snapshots, results, ratings, seasons, lobbies, tournaments, settings,
+preferences…) is copied row for row, ids included, and the identity sequences are set past the highest id
+(and past SQLite's AUTOINCREMENT counter, which never gives an id twice), so the PostgreSQL bots carry on
+where the SQLite bot stopped: live games resume from their log and snapshot.
 
 The source is read from a consistent copy taken with SQLite's online backup API (``bot.store.copies``), so
 it may be the running bot's database; moves made after the copy began are not in it. The copy is migrated to
