@@ -116,13 +116,11 @@ def play_why(view: bh.SeatView, advice: PlayAdvice) -> PlayWhy:
         return sum(it.points for it in peg_points([*pile, c], sequences=view.sequences))
 
     greedy, greedy_threat = greedier(plays, card, now, partial(threats, view))
-    near_end = race_of(view)
     points_pick: Card | None = None
     if min(view.target - s for s in view.scores) <= _SEARCH_NEAR:
         _, best, _ = best_of(evaluate(view, score_aware=False))
         if best != card.index:
             points_pick = ALL_CARDS[best]
-            near_end = race_of(view, _SEARCH_NEAR)
     mine = threats(view, card)
     unseen = NCARDS - len(_seen(view))
     answers = view.opponent_hand_size > 0 and not view.gone[1 - view.seat]
@@ -134,7 +132,7 @@ def play_why(view: bh.SeatView, advice: PlayAdvice) -> PlayWhy:
         answers=answers,
         greedy=greedy,
         greedy_threat=greedy_threat,
-        race=near_end,
+        race=race_of(view) if points_pick is None else race_of(view, _SEARCH_NEAR),
         points_pick=points_pick,
     )
 

@@ -128,13 +128,11 @@ def play_why(view: cr.SeatView, advice: PlayAdvice, points_best: Card | None = N
         return sum(it.points for it in peg_items([*pile, c]))
 
     greedy, greedy_threat = greedier(plays, card, now, partial(threats, view))
-    near_end = race_of(view)
     points_pick: Card | None = None
     if min(view.target - s for s in view.scores) <= _SEARCH_NEAR:
         best = points_best or evaluate(view, score_aware=False)[0][1]
         if best.rank != card.rank:
             points_pick = best
-            near_end = race_of(view, _SEARCH_NEAR)
     after = _next_player(view)
     mine = threats(view, card)
     nxt: Next = (
@@ -148,7 +146,7 @@ def play_why(view: cr.SeatView, advice: PlayAdvice, points_best: Card | None = N
         next=nxt,
         greedy=greedy,
         greedy_threat=greedy_threat,
-        race=near_end,
+        race=race_of(view) if points_pick is None else race_of(view, _SEARCH_NEAR),
         points_pick=points_pick,
     )
 
