@@ -21,6 +21,7 @@ from bot.ai import bhargage_expert as expert
 from bot.ai.bhargage_cards import NCARDS, VAL
 from bot.ai.bhargage_discard import DiscardLine, Unseen, discard_table, pegging
 from bot.ai.bhargage_play import PlayAdvice, best_of, evaluate, play_advice
+from bot.ai.counting import discard_action
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import peg_points
 from bot.rules.decktet import Card, sort_key
@@ -28,14 +29,6 @@ from bot.rules.decktet import Card, sort_key
 __all__ = ["DiscardLine", "PlayAdvice", "Unseen", "choose", "discard_table", "pegging", "play_advice"]
 
 # ---------------------------------------------------------------- levels
-
-
-def _discard_action(view: bh.SeatView, cards: tuple[Card, Card]) -> bh.Action:
-    want = {cards[0].index, cards[1].index}
-    for a in view.legal:
-        if isinstance(a, bh.Discard) and {c.index for c in a.cards} == want:
-            return a
-    raise ValueError("That discard is not legal here.")  # pragma: no cover - built from the dealt cards
 
 
 def _kept_points(kept: Sequence[Card]) -> int:
@@ -87,9 +80,9 @@ def choose(view: bh.SeatView, rng: random.Random, level: Level = "hard") -> bh.A
                 scored.append((_kept_points(kept), rng.random(), a))
             return max(scored, key=lambda t: (t[0], t[1]))[2]
         if level == "normal":
-            return _discard_action(view, _hand_only_discard(dealt, view.sequences))
+            return discard_action(view.legal, bh.Discard, _hand_only_discard(dealt, view.sequences))
         line = discard_table(dealt, view.dealer == view.seat, sequences=view.sequences)[0]
-        return _discard_action(view, line.cards)
+        return discard_action(view.legal, bh.Discard, line.cards)
     if view.phase is bh.Phase.PLAY:
         plays = [a for a in view.legal if isinstance(a, bh.Play)]
         if level == "easy":

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Literal
 
 from bot.ai.bhargage_cards import MASK, NCARDS, RANK, VAL
 from bot.ai.bhargage_discard import DiscardLine
 from bot.ai.bhargage_play import PlayAdvice, best_of, evaluate
+from bot.ai.counting import NEAR, PlayFacts, Race, greedier, race
 from bot.rules import bhargage as bh
 from bot.rules.bhargage_scoring import BHARG, ELEVEN, TWENTY_THREE, ScoreItem, count_hand, peg_points
 from bot.rules.decktet import ALL_CARDS, Card
 
-NEAR = 20  # a side this close to the target is in the race: the coach says what each needs
 _SEARCH_NEAR = 40  # as the play search: nearer than this, its choice weighs pegging out
 
 Answer = Literal["value", "rank", "suits", "run"]
@@ -40,32 +41,11 @@ class Threat:
 
 
 @dataclass(frozen=True, slots=True)
-class Race:
-    """Near the end: the points this seat and its opponent still need, and whether this seat counts first in
-    the show (R9: the non-dealer's hand is counted first)."""
+class PlayWhy(PlayFacts[Card, Threat]):
+    """The coach's card in the play and why (:class:`~bot.ai.counting.PlayFacts`; ``held``: the opponent's
+    cards), and whether the opponent can answer at all (it has cards and has not said go)."""
 
-    need: int
-    their_need: int
-    first: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PlayWhy:
-    """The coach's card in the play and why: the biggest threat it leaves (None: no unseen card scores on
-    it), how many cards are unseen and how many the opponent holds, whether it can answer at all (it has
-    cards and has not said go); the card that would score more now, if
-    another would, with the threat that one leaves; the race, and the card the points alone would choose
-    when the race changed the choice."""
-
-    card: Card
-    threat: Threat | None
-    unseen: int
-    held: int
     answers: bool
-    greedy: Card | None
-    greedy_threat: Threat | None
-    race: Race | None
-    points_pick: Card | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,12 +60,10 @@ class KeepWhy:
 
 
 def race_of(view: bh.SeatView, near: int = NEAR) -> Race | None:
-    """The race, once either side is within ``near`` of the target."""
+    """The race, once either side is within ``near`` of the target (R9: the non-dealer counts first)."""
     need = view.target - view.scores[view.seat]
     theirs = view.target - view.scores[1 - view.seat]
-    if min(need, theirs) > near:
-        return None
-    return Race(need, theirs, view.seat != view.dealer)
+    return race(need, theirs, view.seat != view.dealer, near)
 
 
 def _seen(view: bh.SeatView) -> set[int]:
@@ -137,15 +115,12 @@ def play_why(view: bh.SeatView, advice: PlayAdvice) -> PlayWhy:
     def now(c: Card) -> int:
         return sum(it.points for it in peg_points([*pile, c], sequences=view.sequences))
 
-    greedy = max(plays, key=lambda c: (now(c), c == card))
-    scores_more = now(greedy) > now(card)
-    race = race_of(view)
+    greedy, greedy_threat = greedier(plays, card, now, partial(threats, view))
     points_pick: Card | None = None
     if min(view.target - s for s in view.scores) <= _SEARCH_NEAR:
         _, best, _ = best_of(evaluate(view, score_aware=False))
         if best != card.index:
             points_pick = ALL_CARDS[best]
-            race = race_of(view, _SEARCH_NEAR)
     mine = threats(view, card)
     unseen = NCARDS - len(_seen(view))
     answers = view.opponent_hand_size > 0 and not view.gone[1 - view.seat]
@@ -155,9 +130,9 @@ def play_why(view: bh.SeatView, advice: PlayAdvice) -> PlayWhy:
         unseen=unseen,
         held=view.opponent_hand_size,
         answers=answers,
-        greedy=greedy if scores_more else None,
-        greedy_threat=next(iter(threats(view, greedy)), None) if scores_more else None,
-        race=race,
+        greedy=greedy,
+        greedy_threat=greedy_threat,
+        race=race_of(view) if points_pick is None else race_of(view, _SEARCH_NEAR),
         points_pick=points_pick,
     )
 

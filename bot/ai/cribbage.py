@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from bot.ai import Level, checked
 from bot.ai import cribbage_expert as expert
+from bot.ai.counting import discard_action
 from bot.ai.cribbage_discard import DiscardLine, crib_weight, discard_table, expected_show
 from bot.ai.cribbage_play import PlayAdvice, evaluate, play_advice
 from bot.rules import cribbage as cr
@@ -53,14 +54,6 @@ def hint(view: cr.SeatView) -> list[DiscardLine]:
     dealt = (*view.hand, *view.laid_away)
     ours = view.sides[view.dealer] == view.sides[view.seat]
     return discard_table(dealt, players=view.players, dealer=ours)
-
-
-def _lay_away(view: cr.SeatView, laid: Sequence[Card]) -> cr.Action:
-    want = set(laid)
-    for a in view.legal:
-        if isinstance(a, cr.LayAway) and set(a.cards) == want:
-            return a
-    raise ValueError("That lay-away is not legal here.")  # pragma: no cover - built from the dealt cards
 
 
 def _together(kept: Sequence[Card]) -> int:
@@ -122,7 +115,9 @@ def choose(view: cr.SeatView, rng: random.Random, level: Level = "hard") -> cr.A
     if len(view.legal) == 1:
         return view.legal[0]
     if view.phase is cr.Phase.DISCARD:
-        return _easy_lay_away(view, rng) if level == "easy" else _lay_away(view, hint(view)[0].laid)
+        if level == "easy":
+            return _easy_lay_away(view, rng)
+        return discard_action(view.legal, cr.LayAway, hint(view)[0].laid)
     if view.phase is cr.Phase.PLAY:
         plays = [a for a in view.legal if isinstance(a, cr.Play)]
         if level == "easy":

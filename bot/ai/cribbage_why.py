@@ -12,15 +12,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Literal
 
+from bot.ai.counting import NEAR, PlayFacts, Race, greedier, race
 from bot.ai.cribbage_discard import DiscardLine
 from bot.ai.cribbage_play import PlayAdvice, evaluate
 from bot.rules import cribbage as cr
 from bot.rules.cribbage_scoring import LIMIT, ScoreItem, ScoreKind, peg_items, set_kind, show_runs, show_total
 from bot.rules.pack52 import FULL_PACK, Card, Suit
 
-NEAR = 20  # a side this close to the target is in the race: the coach says what each needs
 _SEARCH_NEAR = 61  # as the play search: nearer than this, its choice weighs pegging out
 
 Answer = Literal["value", "rank"]
@@ -41,32 +42,11 @@ class Threat:
 
 
 @dataclass(frozen=True, slots=True)
-class Race:
-    """Near the end: what this seat's side and its nearest rival side still need, and whether this seat's
-    side counts first in the show (C5: from the dealer's left, the dealer last, then the crib)."""
+class PlayWhy(PlayFacts[Card, Threat]):
+    """The coach's card in the play and why (:class:`~bot.ai.counting.PlayFacts`), and who plays next
+    (``next``: an opponent, this seat's partner, or nobody: no one else can play this count)."""
 
-    need: int
-    their_need: int
-    first: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PlayWhy:
-    """The coach's card in the play and why: the biggest threat it leaves (None: no unseen card pegs on it),
-    the unseen cards and how many the next player holds, and who that is (``next``: an opponent, this seat's
-    partner, or nobody: no one else can play this count); the card that would peg more now, if another would,
-    with the threat that one leaves; the race, and the card the points alone would choose when the race
-    changed the choice."""
-
-    card: Card
-    threat: Threat | None
-    unseen: int
-    held: int
     next: Next
-    greedy: Card | None
-    greedy_threat: Threat | None
-    race: Race | None
-    points_pick: Card | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +72,8 @@ def race_of(view: cr.SeatView, near: int = NEAR) -> Race | None:
     needs = [view.target - s for s in view.scores]
     rivals = [side for side in range(len(needs)) if side != mine]
     rival = min(rivals, key=lambda side: needs[side])
-    if min(needs[mine], needs[rival]) > near:
-        return None
     order = [view.sides[s] for s in _order(view)]
-    return Race(needs[mine], needs[rival], order.index(mine) < order.index(rival))
+    return race(needs[mine], needs[rival], order.index(mine) < order.index(rival), near)
 
 
 def _seen(view: cr.SeatView) -> set[Card]:
@@ -149,15 +127,12 @@ def play_why(view: cr.SeatView, advice: PlayAdvice, points_best: Card | None = N
     def now(c: Card) -> int:
         return sum(it.points for it in peg_items([*pile, c]))
 
-    greedy = max(plays, key=lambda c: (now(c), c == card))
-    scores_more = now(greedy) > now(card)
-    race = race_of(view)
+    greedy, greedy_threat = greedier(plays, card, now, partial(threats, view))
     points_pick: Card | None = None
     if min(view.target - s for s in view.scores) <= _SEARCH_NEAR:
         best = points_best or evaluate(view, score_aware=False)[0][1]
         if best.rank != card.rank:
             points_pick = best
-            race = race_of(view, _SEARCH_NEAR)
     after = _next_player(view)
     mine = threats(view, card)
     nxt: Next = (
@@ -169,9 +144,9 @@ def play_why(view: cr.SeatView, advice: PlayAdvice, points_best: Card | None = N
         unseen=len(FULL_PACK) - len(_seen(view)),
         held=view.hand_sizes[after] if after is not None else 0,
         next=nxt,
-        greedy=greedy if scores_more else None,
-        greedy_threat=next(iter(threats(view, greedy)), None) if scores_more else None,
-        race=race,
+        greedy=greedy,
+        greedy_threat=greedy_threat,
+        race=race_of(view) if points_pick is None else race_of(view, _SEARCH_NEAR),
         points_pick=points_pick,
     )
 

@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from bot.ai.bhargage import DiscardLine, PlayAdvice
-from bot.ai.bhargage_why import KeepWhy, PlayWhy, Race, Threat, first_part, keep_why
+from bot.ai.bhargage_why import KeepWhy, PlayWhy, Threat, first_part, keep_why
+from bot.ai.counting import Race
 from bot.ai.odds import chance_held
 from bot.base.i18n import both, number, t
 from bot.base.panel import Pick

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.ai.counting import Race
 from bot.ai.cribbage import DiscardLine, PlayAdvice, crib_weight
-from bot.ai.cribbage_why import KeepWhy, PlayWhy, Race, Threat, first_part, keep_why
+from bot.ai.cribbage_why import KeepWhy, PlayWhy, Threat, first_part, keep_why
 from bot.ai.odds import chance_held
 from bot.base.i18n import number, t
 from bot.base.panel import Pick
