@@ -81,7 +81,9 @@ async def to_the_play(fake: FakeDiscord, channel: FakeChannel, alice: FakeUser, 
                 return user, panel
         return None
 
-    async with asyncio.timeout(30):  # the bot is another process, perhaps still drawing its card faces
+    # The bot is another process, perhaps still drawing its card faces: on a loaded machine (two cores, the
+    # suite's other workers) that has taken over 30 s. A bound on a condition's wait, not a sleep.
+    async with asyncio.timeout(90):
         while not any(plays(fake, user) for user in (alice, bob)):
             step = next_step()
             if step is None:
