@@ -26,6 +26,7 @@ from bot.edge.drain import Drain
 from bot.edge.errors import TavernTree
 from bot.edge.metrics_server import MetricsServer
 from bot.edge.table import TableController
+from bot.edge.tournament_desk import Desk
 from bot.edge.translator import CatalogTranslator
 from bot.edge.web import WebServer
 from bot.games import GAMES, GameAdapter
@@ -41,6 +42,7 @@ from bot.services.preferences import Preferences
 from bot.services.server_settings import ServerSettings
 from bot.services.tables import TableService
 from bot.services.thinking import THINKING
+from bot.services.tournaments.service import TournamentService
 from bot.settings import Settings
 from bot.store import Store, open_store, redacted
 
@@ -54,6 +56,7 @@ EXTENSIONS: list[str] = [
     "cogs.deluxe",
     "cogs.cribbage",
     "cogs.right_click",
+    "cogs.tournament",
 ]
 
 
@@ -119,6 +122,8 @@ class TavernBot(commands.AutoShardedBot):
     lobbies: LobbyService
     controller: TableController
     server_settings: ServerSettings
+    tournaments: TournamentService
+    tournament_desk: Desk
 
     def __init__(
         self,
@@ -198,6 +203,10 @@ class TavernBot(commands.AutoShardedBot):
         await self.preferences.load()
         await self.tree.set_translator(CatalogTranslator())
         self.controller = TableController(self, self.limits)
+        self.tournaments = TournamentService(self.store, self.clock)
+        self.tournament_desk = Desk(self)
+        self.controller.publisher.on_over = self.tournament_desk.ended
+        self.controller.timers.after_pass = self.tournament_desk.catch_up
         if self.settings.metrics_port is not None and not self.sync_only:
             self.metrics_server = MetricsServer(self)
             await self.metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+import discord
+
 if TYPE_CHECKING:
     from bot.edge.drain import Drain
     from bot.edge.table import TableController
@@ -13,6 +15,7 @@ if TYPE_CHECKING:
     from bot.services.preferences import Preferences
     from bot.services.server_settings import ServerSettings
     from bot.services.tables import TableService
+    from bot.services.tournaments.service import TournamentService
     from bot.settings import Settings
     from bot.store import Store
 
@@ -40,3 +43,10 @@ class Client(Protocol):
     def server_settings(self) -> ServerSettings: ...
     @property
     def limits(self) -> Limits: ...
+    @property
+    def tournaments(self) -> TournamentService: ...
+    def get_channel(self, id: int, /) -> Any: ...
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...

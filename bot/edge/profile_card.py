@@ -13,7 +13,7 @@ there.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -22,7 +22,7 @@ import discord
 from bot.base import safe
 from bot.base.i18n import number, t, tn
 from bot.base.panel import Panel, Picture
-from bot.edge import custom_ids, delivery
+from bot.edge import custom_ids, delivery, tournament_desk
 from bot.edge.client import Client
 from bot.edge.table.host import USERS, scope_of
 from bot.pictures import profile as pic
@@ -207,7 +207,10 @@ async def show(client: Client, interaction: Interaction, who: discord.abc.User) 
     extra: dict[str, Any] = {"ephemeral": True}
     if not found.empty and scope != USERS:
         extra["view"] = _button(interaction.user.id, who.id)
-    await _send(interaction, panel(names, found, client.games, users=scope == USERS), **extra)
+    shown = panel(names, found, client.games, users=scope == USERS)
+    if scope != USERS:
+        shown = with_medals(shown, await tournament_desk.medal_lines(client, scope, who.id))
+    await _send(interaction, shown, **extra)
 
 
 async def post(client: Client, interaction: Interaction) -> None:
@@ -222,4 +225,10 @@ async def post(client: Client, interaction: Interaction) -> None:
     known = interaction.guild.get_member(member) if interaction.guild is not None else None
     names = (safe.name(known.display_name, known.name), known.name) if known else (found.name or "?",)
     async with client.languages.channel(interaction.guild_id):
-        await _send(interaction, panel(names, found, client.games))
+        medals = await tournament_desk.medal_lines(client, interaction.guild_id, member)
+        await _send(interaction, with_medals(panel(names, found, client.games), medals))
+
+
+def with_medals(shown: Panel, medals: list[str]) -> Panel:
+    """The card's text with the member's tournament places under it."""
+    return replace(shown, content="\n".join([shown.content, *medals])) if medals else shown

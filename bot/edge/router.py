@@ -20,6 +20,7 @@ from bot.edge import (
     replay_book,
     rules_book,
     settings_form,
+    tournament_desk,
 )
 from bot.edge.client import Client
 from bot.edge.errors import reply_error
@@ -37,6 +38,7 @@ OWN_MESSAGE: tuple[tuple[str, Answer], ...] = (
     (leaderboard_book.PREFIX, leaderboard_book.press),  # a board's page or menu, or closing a season
     (profile_card.PREFIX, profile_card.post),  # a profile card's Post in channel (a new public message)
     (settings_form.PREFIX, settings_form.press),  # an admin's choice on the server's settings form
+    (tournament_desk.PREFIX, tournament_desk.press),  # Join or Leave on a tournament's sign-up
 )
 
 

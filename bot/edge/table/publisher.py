@@ -41,6 +41,9 @@ class Publisher:
         self.places = places
         self.panels = panels
         self._wake = wake  # after every publish: the computer players move if it is their turn
+        # After the publish that tells a game's end (or retells it): what else follows from it (its
+        # tournament's next matches, ``bot.edge.tournament_desk``). It must not wait: it runs under the lock.
+        self.on_over: Callable[[Table], None] | None = None
         self._outboxes: dict[int, Outbox] = {}  # table id → what its channel has not been shown yet
         # table id → the action count up to which this process told the table, or tried to: what the store
         # says is owed beyond it was committed by a process that could not tell it (``owes``)
@@ -156,6 +159,8 @@ class Publisher:
         if told.held or not table.pending:  # the calls are out (or queued to go), or the game holds them
             self.host.tables.watch.told(table, pending)  # (a Deluxe turn): watchers see them now
         self._wake(table)
+        if self.on_over is not None and table.is_over():
+            self.on_over(table)
 
     def language(self, table: Table, seat: int, channel: str) -> str:
         """The language of a seat's private text: its player's, else (never heard from) the channel's."""

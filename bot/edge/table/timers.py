@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot.base.i18n import t
 from bot.base.panel import Button, Panel
@@ -29,6 +30,8 @@ class Timers:
         self.task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._endings_told = False  # the first pass tells the ends that were never told
+        # The end of every pass: what else is timed (a tournament's waiting matches and move limits).
+        self.after_pass: Callable[[], Awaitable[None]] | None = None
 
     def start(self) -> None:
         if self.task is None:
@@ -82,6 +85,11 @@ class Timers:
                 if self.publisher.owes(table):  # committed, never told (a restart): told now
                     await self.publisher.retell(table.id)
                 await self._check_idle(table)
+            if self.after_pass is not None:
+                try:
+                    await self.after_pass()
+                except Exception:
+                    log.exception("the timer pass's tournaments failed")
 
     async def _check_idle(self, table: Table) -> None:
         config = await self.host.server_settings.get(table.guild_id)

@@ -47,6 +47,14 @@ class TournamentError(UserFacingError):
     """A refusal of a tournament step, said to whoever asked."""
 
 
+def format_named(value: str) -> Format:
+    """A format by its stored name (a command's choice is still checked: anyone can send any value)."""
+    for known in FORMATS:
+        if known == value:
+            return known
+    raise TournamentError("tournament.refuse.format")
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the organiser chose: the event's name, the game and its options, the format, the rounds (Swiss

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.rules.engine import Result
-from bot.services.tournaments.event import LURCH_LINES, Event, GameDone, How, Match, Settings
+from bot.services.tournaments.event import LIVE, LURCH_LINES, Event, GameDone, How, Match, Settings
 from bot.services.tournaments.stored import doc_of, event_of
-from bot.store import StaleTournament, Store
+from bot.store import StaleTournament, Store, TournamentRow
 
 T = TypeVar("T")
 ATTEMPTS = 8  # saves lost to another writer before a step gives up (each loss means the other moved on)
@@ -42,6 +42,8 @@ class TournamentService:
     def __init__(self, store: Store, clock: Callable[[], float]) -> None:
         self.store = store
         self.clock = clock
+        # Each match game's seed (None: a random one, as any table's); tests pin it to replay an event.
+        self.seed_source: Callable[[], int | None] = lambda: None
 
     async def create(self, guild_id: int, channel_id: int, organiser_id: int, settings: Settings) -> Stepped:
         event = Event(settings, organiser_id)
@@ -53,6 +55,17 @@ class TournamentService:
     async def get(self, tournament_id: int) -> Event | None:
         row = await self.store.get_tournament(tournament_id)
         return None if row is None else event_of(row.doc)
+
+    async def here(self, guild_id: int, channel_id: int) -> tuple[TournamentRow, Event] | None:
+        """The live event of this channel (the newest, should there be several)."""
+        for row in await self.store.tournaments_in(guild_id, LIVE):
+            if row.channel_id == channel_id:
+                return row, event_of(row.doc)
+        return None
+
+    async def live(self) -> list[tuple[TournamentRow, Event]]:
+        """Every live event, of every server: what a pass of the timer looks after."""
+        return [(row, event_of(row.doc)) for row in await self.store.live_tournaments()]
 
     async def step(self, tournament_id: int, take: Callable[[Event], T]) -> tuple[T, Event]:
         """Take one step (``take`` changes the event and returns what it says), saved at the version it was
@@ -93,20 +106,20 @@ class TournamentService:
         self, game_id: int, user_ids: Sequence[int], target: int, game: str, result: Result
     ) -> Stepped | None:
         """A table's game ended: its event's next matches (None when the table belongs to no event, or to no
-        match the event still waits for: an ended event, an awarded match)."""
+        match the event still waits for: an ended event, an awarded match, an end already counted)."""
         tournament_id = await self.store.tournament_of_game(game_id)
         if tournament_id is None:
             return None
         done = game_done(game_id, user_ids, target, game, result)
 
-        def take(event: Event) -> list[Match]:
+        def take(event: Event) -> list[Match] | None:
             m = event.match_of_game(game_id)
             if m is None or event.status not in ("running", "paused"):
-                return []
+                return None  # told before (a retelling), or the match was settled without it
             return event.record(m.key, done)
 
         matches, event = await self.step(tournament_id, take)
-        return Stepped(tournament_id, event, tuple(matches))
+        return None if matches is None else Stepped(tournament_id, event, tuple(matches))
 
 
 def game_done(game_id: int, user_ids: Sequence[int], target: int, game: str, result: Result) -> GameDone:

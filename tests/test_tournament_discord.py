@@ -1,0 +1,174 @@
+"""A tournament through the real discord.py client and the fake Discord, driven as its players would: the
+organiser's ``/tournament`` commands, the sign-up's Join, and every game played out by clicks on the match
+threads' panels. The bot restarts in the middle of a round and loses nothing; the standings are checked
+against a count of the stored games made here; and each match's requests to Discord are counted against a
+normal game's."""
+
+from __future__ import annotations
+
+import itertools
+
+from bot.edge.app import TavernBot
+from bot.games import Table
+from tests.conftest import StartBot
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from tests.fakediscord.model import SEND_MESSAGES, VIEW_CHANNEL
+from tests.test_bhargage_discord import challenge, every_click_mine, play_out, step
+from tests.test_tournament_event import hand_count
+
+EXTENSIONS = ["cogs.general", "cogs.bhargage", "cogs.stats", "cogs.tournament"]
+
+
+async def boot(start_bot: StartBot) -> TavernBot:
+    bot = await start_bot(extensions=EXTENSIONS)
+    seeds = itertools.count(11)
+    bot.tournaments.seed_source = lambda: next(seeds)
+    return bot
+
+
+def match_table(bot: TavernBot, thread: FakeChannel) -> Table:
+    found = [t for t in bot.tables.active_tables() if t.channel_id == thread.id]
+    assert len(found) == 1, f"one table in {thread.name}"
+    return found[0]
+
+
+async def settle(fake: FakeDiscord, bot: TavernBot) -> None:
+    await bot.tournament_desk.settled()
+    await fake.settle()
+
+
+async def play_round(
+    fake: FakeDiscord, bot: TavernBot, threads: list[FakeChannel], users: list[FakeUser]
+) -> None:
+    for thread in threads:
+        table = match_table(bot, thread)
+        players = [u for u in users if u.id in table.user_ids]
+        assert await play_out(fake, thread, players) > 0
+        await settle(fake, bot)
+
+
+def requests_in(fake: FakeDiscord, since: int, channel_id: int) -> int:
+    """Requests of the global budget (not an interaction's) to the channel or thread since ``since``."""
+    return sum(
+        1
+        for method, path, _ in fake.requests[since:]
+        if f"/channels/{channel_id}/" in path and "/interactions/" not in path and "/webhooks/" not in path
+    )
+
+
+async def test_a_swiss_through_discord_survives_a_restart(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot)
+    users = [fake.add_user(n) for n in ("ann", "bob", "cat", "dan")]
+    await every_click_mine(fake, users)
+    made = await fake.slash(
+        users[0],
+        fake.channel,
+        "tournament create",
+        name="Spring Swiss 2026",
+        game="bhargage",
+        rounds=2,
+        target=31,
+    )
+    assert not made.ephemeral and "Spring Swiss 2026" in made.message.content
+    signup = made.message
+    for u in users:
+        signup = (await fake.click(u, signup, "Join")).message
+    assert "4 players signed up" in signup.content and "dan" in signup.content
+    again = await fake.click(users[1], signup, "Join")
+    assert again.ephemeral and "already joined" in again.text()
+
+    eve = fake.add_user("eve")
+    eve.permissions = SEND_MESSAGES | VIEW_CHANNEL
+    refused = await fake.slash(eve, fake.channel, "tournament start")
+    assert refused.ephemeral and "organiser" in refused.text()
+
+    before_start = len(fake.requests)
+    started = await fake.slash(users[0], fake.channel, "tournament start")
+    await settle(fake, bot)
+    assert "Round 1 of 2" in started.message.content
+    threads = fake.threads(fake.channel)
+    assert len(threads) == 2
+    for thread in threads:
+        table = match_table(bot, thread)
+        first = fake.channel_messages(thread)[0]
+        assert sorted(first.pinged_user_ids()) == sorted(table.user_ids), "pings exactly its players"
+    opening = {t.id: requests_in(fake, before_start, t.id) for t in threads}
+
+    # round 1 is played out; round 2 is paired and opened
+    mark = len(fake.requests)
+    await play_round(fake, bot, threads, users)
+    played = {t.id: requests_in(fake, mark, t.id) for t in threads}
+    round_two = [t for t in fake.threads(fake.channel) if t not in threads]
+    assert len(round_two) == 2
+    assert any("Round 2 of 2" in m.content for m in fake.channel_messages(fake.channel))
+
+    # the bot stops in the middle of round 2, after a move of its first match; a new one carries on
+    first_two = match_table(bot, round_two[0])
+    two_players = [u for u in users if u.id in first_two.user_ids]
+    assert await step(fake, round_two[0], two_players) is not None
+    moved = first_two.seq
+    await bot.close()
+    bot = await boot(start_bot)
+    await settle(fake, bot)
+    resumed = match_table(bot, round_two[0])
+    assert resumed.id == first_two.id and resumed.seq == moved >= 1
+    await play_round(fake, bot, round_two, users)
+
+    event = await bot.tournaments.get(1)
+    assert event is not None and event.status == "finished"
+    last = fake.channel_messages(fake.channel)[-1].content
+    assert "Final results" in last and "🥇" in last
+    counted = hand_count(event)
+    assert {ln.player: (ln.points, ln.buchholz, ln.spread) for ln in event.lines()} == counted
+    for game in event.games():
+        assert game.game_id is not None
+        record = await bot.store.load_game(game.game_id)
+        assert record is not None and record.status == "finished"
+        assert record.result is not None and record.result["scores"] == list(game.scores)
+    places = dict(event.places())
+    for u in users:
+        assert [(r[0], r[1]) for r in await bot.store.places_of(u.id)] == [(1, places[u.id])]
+    champion = next(u for u in users if places[u.id] == 1)
+    card = await fake.slash(champion, fake.channel, "stats")
+    assert "🥇 Spring Swiss 2026: place 1 of 4" in card.text()
+
+    # the same game as round 1's first match (its seed, its seats, the same clicks) as a normal challenge,
+    # in a thread of its own as a server with threads on plays it
+    match = threads[0]
+    table = await bot.tables.get(next(g.game_id for g in event.rounds[0][0].games if g.game_id is not None))
+    seated = [next(u for u in users if u.id == uid) for uid in table.user_ids]
+    await bot.server_settings.change(fake.guild.id, {"threads": True})
+    normal_channel = fake.add_channel("normal")
+    bot.lobbies.seed_source = lambda: table.seed
+    mark = len(fake.requests)
+    await challenge(fake, seated[0], seated[1], normal_channel)
+    [normal_thread] = fake.threads(normal_channel)
+    await play_out(fake, normal_channel, seated)  # its board heads the thread, in the channel
+    normal = requests_in(fake, mark, normal_channel.id) + requests_in(fake, mark, normal_thread.id)
+    made_thread = 1  # POST /channels/<the event's channel>/threads: counted under the channel, not the thread
+    tournament = opening[match.id] + played[match.id] + made_thread
+    print(f"requests of the global budget: a normal game {normal}, the same game as a match {tournament}")
+    assert tournament <= normal + 1, "a match costs a normal game and its pairing post"
+
+
+async def test_bad_input_gets_clear_answers(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    await boot(start_bot)
+    ann = fake.add_user("ann")
+    nothing = await fake.slash(ann, fake.channel, "tournament status")
+    assert nothing.ephemeral and "no tournament" in nothing.text()
+    made = await fake.slash(ann, fake.channel, "tournament create", name="Solo", game="cribbage", target=61)
+    second = await fake.slash(ann, fake.channel, "tournament create", name="Twice", game="cribbage")
+    assert second.ephemeral and "already has a tournament" in second.text()
+    await fake.click(ann, made.message, "Join")
+    alone = await fake.slash(ann, fake.channel, "tournament start")
+    assert alone.ephemeral and "at least 2 players" in alone.text()
+    early = await fake.slash(ann, fake.channel, "tournament award", match="9.9", winner=ann)
+    assert early.ephemeral and "not under way" in early.text()
+    ended = await fake.slash(ann, fake.channel, "tournament end")
+    assert not ended.ephemeral
+    after = await fake.slash(ann, fake.channel, "tournament status")
+    assert after.ephemeral and "no tournament" in after.text()
