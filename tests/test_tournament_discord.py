@@ -14,6 +14,7 @@ from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.fakediscord.model import SEND_MESSAGES, VIEW_CHANNEL
 from tests.test_bhargage_discord import challenge, every_click_mine, play_out, step
+from tests.test_cribbage_discord import Players as CribbagePlayers
 from tests.test_tournament_event import hand_count
 
 EXTENSIONS = ["cogs.general", "cogs.bhargage", "cogs.stats", "cogs.tournament"]
@@ -172,3 +173,81 @@ async def test_bad_input_gets_clear_answers(fake_discord: FakeDiscord, start_bot
     assert not ended.ephemeral
     after = await fake.slash(ann, fake.channel, "tournament status")
     assert after.ephemeral and "no tournament" in after.text()
+
+
+async def test_a_cribbage_knockout_best_of_three_plays_each_match_in_one_thread(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await start_bot(extensions=["cogs.general", "cogs.cribbage", "cogs.tournament"])
+    seeds = itertools.count(5)
+    bot.tournaments.seed_source = lambda: next(seeds)
+    users = [fake.add_user(n) for n in ("ann", "bob", "cat", "dan")]
+    made = await fake.slash(
+        users[0],
+        fake.channel,
+        "tournament create",
+        name="Cup",
+        game="cribbage",
+        format="knockout",
+        match=3,
+        target=61,
+    )
+    signup = made.message
+    for u in users:
+        signup = (await fake.click(u, signup, "Join")).message
+    await fake.slash(users[0], fake.channel, "tournament start")
+    games = 0
+    while True:
+        await settle(fake, bot)
+        event = await bot.tournaments.get(1)
+        assert event is not None
+        if event.status == "finished":
+            break
+        open_ids = [m.game_id for m in event.current if m.game_id is not None]
+        assert open_ids, "a running event waits on a table"
+        table = await bot.tables.get(open_ids[0])
+        await CribbagePlayers(fake, bot, table, [u for u in users if u.id in table.user_ids]).play_out()
+        games += 1
+        assert games <= 9
+    assert [len(r) for r in event.rounds] == [2, 1]
+    for m in (m for r in event.rounds for m in r):
+        assert m.winner is not None and m.wins(m.winner) == 2
+        homes = {(await bot.tables.get(g.game_id)).channel_id for g in m.games if g.game_id is not None}
+        assert len(homes) == 1, "a best of three plays on in its match's thread"
+    assert len(fake.threads(fake.channel)) == 3
+    final = event.rounds[1][0]
+    assert {w for w in (m.winner for m in event.rounds[0])} == set(final.players)
+    places = dict(event.places())
+    assert places[final.winner] == 1 and sorted(places.values()) == [1, 2, 3, 3]
+    last = fake.channel_messages(fake.channel)[-1].content
+    assert "Final results" in last and "Round 2" in last
+
+
+async def test_a_deluxe_table_opens_for_three_and_an_award_closes_it(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await start_bot(extensions=["cogs.general", "cogs.deluxe", "cogs.tournament"])
+    users = [fake.add_user(n) for n in ("ann", "bob", "cat")]
+    made = await fake.slash(
+        users[0], fake.channel, "tournament create", name="Deluxe night", game="deluxe", rounds=1
+    )
+    signup = made.message
+    for u in users:
+        signup = (await fake.click(u, signup, "Join")).message
+    await fake.slash(users[0], fake.channel, "tournament start")
+    await settle(fake, bot)
+    [thread] = fake.threads(fake.channel)
+    table = match_table(bot, thread)
+    assert sorted(table.user_ids) == sorted(u.id for u in users)
+    first = fake.channel_messages(thread)[0]
+    assert sorted(first.pinged_user_ids()) == sorted(table.user_ids)
+    awarded = await fake.slash(users[0], fake.channel, "tournament award", match="1.1", winner=users[2])
+    assert not awarded.ephemeral and "Final results" in awarded.text()
+    await settle(fake, bot)
+    closed = await bot.tables.get(table.id)
+    assert closed.status == "abandoned", "the awarded match's table is closed, unrated"
+    event = await bot.tournaments.get(1)
+    assert event is not None and event.status == "finished"
+    assert dict(event.places())[users[2].id] == 1

@@ -287,25 +287,19 @@ async def _open_one(bot: Client, row: TournamentRow, event: Event, m: Match) -> 
             log.info("tournament %d: match %s waits for %d, seated elsewhere", row.id, m.key, p)
             return
     async with bot.languages.channel(row.guild_id):
-        names = [_name(event, p) for p in m.players]
-        title = t("tournament.thread", match=m.key, players=" – ".join(names))[:100]
-        channel = bot.get_channel(row.channel_id) or await bot.fetch_channel(row.channel_id)
-        if not isinstance(channel, discord.TextChannel):
-            log.warning("tournament %d: channel %d takes no threads", row.id, row.channel_id)
+        home = await _match_thread(bot, m) or await _new_thread(bot, row, event, m)
+        if home is None:
             return
-        thread = await channel.create_thread(
-            name=title, type=discord.ChannelType.public_thread, auto_archive_duration=1440
-        )
         seats = [(p, _name(event, p)) for p in m.players]
         settings = event.settings
         seed = bot.tournaments.seed_source()
         table, _ = await bot.tables.create(
-            settings.game, row.guild_id, thread.id, seats, dict(settings.options), seed=seed
+            settings.game, row.guild_id, home, seats, dict(settings.options), seed=seed
         )
         await bot.tournaments.opened(row.id, m.key, table.id)
         pings = " ".join(f"<@{p}>" for p in m.players)
         text = t(
-            "tournament.pairing", title=_title(bot, event), match=m.key, players=pings, games=settings.best_of
+            "tournament.pairing", title=_title(bot, event), match=m.key, game=len(m.games) + 1, players=pings
         )
         publisher, places = bot.controller.publisher, bot.controller.places
         publisher.telling_now(table)
@@ -317,6 +311,31 @@ async def _open_one(bot: Client, row: TournamentRow, event: Event, m: Match) -> 
             if posted is not None:
                 await bot.tables.save_meta(table, board_id=posted.id)
             await publisher.publish(table, table.pending, told_before=-1, board_shown=posted is not None)
+
+
+async def _match_thread(bot: Client, m: Match) -> int | None:
+    """The thread of the match's earlier games (a best of three plays on there), if it has any."""
+    last = next((g.game_id for g in reversed(m.games) if g.game_id is not None), None)
+    if last is None:
+        return None
+    try:
+        return (await bot.tables.get(last)).channel_id
+    except TableError:
+        return None
+
+
+async def _new_thread(bot: Client, row: TournamentRow, event: Event, m: Match) -> int | None:
+    """A thread of the event's channel for the match, named for it; None where the channel takes none."""
+    names = [_name(event, p) for p in m.players]
+    title = t("tournament.thread", match=m.key, players=" – ".join(names))[:100]
+    channel = bot.get_channel(row.channel_id) or await bot.fetch_channel(row.channel_id)
+    if not isinstance(channel, discord.TextChannel):
+        log.warning("tournament %d: channel %d takes no threads", row.id, row.channel_id)
+        return None
+    thread = await channel.create_thread(
+        name=title, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+    )
+    return thread.id
 
 
 async def catch_up(bot: Client) -> None:
