@@ -81,6 +81,7 @@ LONGEST_FIRST = (
     "test_fakediscord.py",
     "test_anywhere.py",
     "test_cribbage_discord.py",
+    "test_tournament_discord.py",
     "test_told_after_crash.py",
     "test_layout_limits.py",
     "test_cluster.py",

@@ -251,3 +251,25 @@ async def test_a_deluxe_table_opens_for_three_and_an_award_closes_it(
     event = await bot.tournaments.get(1)
     assert event is not None and event.status == "finished"
     assert dict(event.places())[users[2].id] == 1
+
+
+async def test_a_dropped_player_s_table_closes_and_the_match_goes_to_the_opponent(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await boot(start_bot)
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    made = await fake.slash(ann, fake.channel, "tournament create", name="Duel", game="bhargage", target=31)
+    signup = made.message
+    for u in (ann, bob):
+        signup = (await fake.click(u, signup, "Join")).message
+    await fake.slash(ann, fake.channel, "tournament start")
+    await settle(fake, bot)
+    [thread] = fake.threads(fake.channel)
+    table = match_table(bot, thread)
+    dropped = await fake.slash(ann, fake.channel, "tournament drop", player=bob)
+    assert not dropped.ephemeral and "Final results" in dropped.text()
+    await settle(fake, bot)
+    assert (await bot.tables.get(table.id)).status == "abandoned"
+    event = await bot.tournaments.get(1)
+    assert event is not None and dict(event.places()) == {ann.id: 1, bob.id: 2}

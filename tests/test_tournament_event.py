@@ -181,7 +181,9 @@ def test_the_organisers_steps_and_their_refusals() -> None:
     # a drop awards the open match to the opponent and the next round pairs without the dropped player
     other = todo[1]
     dropped = other.players[0]
-    opened = event.drop(dropped)
+    other.game_id = 77  # its table is open
+    opened, closing = event.drop(dropped)
+    assert closing == [77] and other.game_id is None, "the awarded match's table is closed"
     assert other.winner == other.players[1] and len(event.rounds) == 2 and len(opened) == 2
     assert all(dropped not in mm.players for mm in event.current) and event.current[0].players != (dropped,)
     # re-pairing the round while none of its games has finished pairs the same players again

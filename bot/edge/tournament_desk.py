@@ -178,8 +178,8 @@ def final_text(bot: Client, event: Event) -> str:
 
 
 async def medal_lines(bot: Client, guild_id: int, user_id: int, most: int = 3) -> list[str]:
-    """A member's places in this server's finished events, newest first ("🥇 Spring Swiss 2026: 1st of 12"),
-    for their ``/stats``."""
+    """A member's places in this server's finished events, newest first ("🥇 Spring Swiss 2026: place 1 of
+    12"), for their ``/stats``."""
     lines = []
     for _, place, doc, _ in await bot.store.places_of(user_id, most, guild_id=guild_id):
         try:
@@ -272,13 +272,16 @@ async def open_matches(bot: Client, row: TournamentRow, event: Event, matches: S
     """Open each match as a table in a thread of the event's channel, pinging its players there. A match
     that cannot open now (a player seated elsewhere, Discord refusing) is tried again by the next pass of
     the timer."""
-    for m in matches:
-        if m.decided or m.game_id is not None:
-            continue
-        try:
-            await _open_one(bot, row, event, m)
-        except (TableError, discord.HTTPException) as err:
-            log.info("tournament %d: match %s waits (%s)", row.id, m.key, err)
+    async with bot.tournaments.openers(row.id):  # one opener of an event's matches at a time, here
+        fresh = await bot.tournaments.get(row.id)  # as it stands now: another opener may have been first
+        for m in matches:
+            now = fresh.match(m.key) if fresh is not None else m
+            if now.decided or now.game_id is not None:
+                continue
+            try:
+                await _open_one(bot, row, event, now)
+            except (TableError, discord.HTTPException) as err:
+                log.info("tournament %d: match %s waits (%s)", row.id, m.key, err)
 
 
 async def _open_one(bot: Client, row: TournamentRow, event: Event, m: Match) -> None:
@@ -412,15 +415,16 @@ async def press(bot: Client, interaction: Interaction) -> None:
         name = safe.name(user.display_name, user.name)
         _, event = await bot.tournaments.step(tournament_id, lambda e: e.join(user.id, name, rating))
         opened: Sequence[Match] = ()
+        closing: Sequence[int] = ()
     else:
-        opened, event = await bot.tournaments.step(tournament_id, lambda e: e.leave(user.id))
+        (opened, closing), event = await bot.tournaments.step(tournament_id, lambda e: e.leave(user.id))
     if event.status == "signup":
         await interaction.response.edit_message(
             content=signup_text(bot, event), view=signup_view(tournament_id)
         )
     else:
         await interaction.response.send_message(t("tournament.left"), ephemeral=True)
-        await after(bot, Stepped(tournament_id, event, tuple(opened)))
+        await after(bot, Stepped(tournament_id, event, tuple(opened), tuple(closing)))
 
 
 async def here(bot: Client, interaction: Interaction) -> tuple[TournamentRow, Event]:
@@ -449,7 +453,7 @@ async def step(
             return e.resume(), []
         if verb == "drop":
             assert player is not None
-            return e.drop(player), []
+            return e.drop(player)
         if verb == "award":
             assert player is not None
             opened, closing = e.award(match, player)

@@ -229,13 +229,13 @@ class Event:
             raise TournamentError("tournament.refuse.full", most=MAX_ENTRANTS)
         self.entrants.append(Entrant(user_id, name, rating))
 
-    def leave(self, user_id: int) -> list[Match]:
+    def leave(self, user_id: int) -> tuple[list[Match], list[int]]:
         """Leave before the start (gone from the list), or drop out after it (see :meth:`drop`)."""
         if self.entrant(user_id) is None:
             raise TournamentError("tournament.refuse.not-entered")
         if self.status == "signup":
             self.entrants = [e for e in self.entrants if e.user_id != user_id]
-            return []
+            return [], []
         return self.drop(user_id)
 
     def least_field(self) -> int:
@@ -286,9 +286,9 @@ class Event:
         m.winner = winner
         return self._after_decision(), closing
 
-    def drop(self, user_id: int) -> list[Match]:
+    def drop(self, user_id: int) -> tuple[list[Match], list[int]]:
         """Drop a player: paired no more; their undecided two-player match goes to the opponent (a Deluxe
-        table plays on). The matches to open."""
+        table plays on). The matches to open, and the table to close (the awarded match's)."""
         e = self.entrant(user_id)
         if e is None:
             raise TournamentError("tournament.refuse.not-entered")
@@ -297,12 +297,13 @@ class Event:
         e.dropped = True
         m = self.playing(user_id) if self.status in ("running", "paused") else None
         if m is None or len(m.players) != 2:
-            return []
+            return [], []
         other = m.players[1] if m.players[0] == user_id else m.players[0]
+        closing = [m.game_id] if m.game_id is not None else []
         m.games.append(GameDone(m.players, (0, 0), self._target(), other, "awarded"))
         m.game_id = None
         m.winner = other
-        return self._after_decision()
+        return self._after_decision(), closing
 
     def repair(self) -> tuple[list[Match], list[int]]:
         """Pair the current round again (after a drop, say), while none of its games has finished: the

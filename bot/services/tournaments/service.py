@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from bot.base.locks import KeyedLocks
 from bot.rules.engine import Result
 from bot.services.tournaments.event import LIVE, LURCH_LINES, Event, GameDone, How, Match, Settings
 from bot.services.tournaments.stored import doc_of, event_of
@@ -44,6 +45,10 @@ class TournamentService:
         self.clock = clock
         # Each match game's seed (None: a random one, as any table's); tests pin it to replay an event.
         self.seed_source: Callable[[], int | None] = lambda: None
+        # Held while this process opens an event's matches (a game's end and the timer's pass may both try):
+        # a second opener then finds them open. Across processes the store's one-seat-per-player refuses
+        # the second table.
+        self.openers = KeyedLocks()
 
     async def create(self, guild_id: int, channel_id: int, organiser_id: int, settings: Settings) -> Stepped:
         event = Event(settings, organiser_id)
