@@ -58,8 +58,8 @@ def format_named(value: str) -> Format:
 @dataclass(frozen=True)
 class Settings:
     """What the organiser chose: the event's name, the game and its options, the format, the rounds (Swiss
-    and Deluxe; the others follow from the field), the match length, Deluxe's table sizes and the time
-    limits (minutes per move and per match; 0: none)."""
+    and Deluxe; the others follow from the field), the match length, Deluxe's table sizes and the minutes a
+    player has for a move (0: no limit)."""
 
     name: str
     game: str
@@ -70,7 +70,6 @@ class Settings:
     least: int = 3
     most: int = 4
     move_minutes: int = 0
-    match_minutes: int = 0
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:

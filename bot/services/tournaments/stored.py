@@ -27,7 +27,6 @@ def doc_of(event: Event) -> dict[str, Any]:
             "least": s.least,
             "most": s.most,
             "move_minutes": s.move_minutes,
-            "match_minutes": s.match_minutes,
         },
         "organiser_id": event.organiser_id,
         "status": event.status,
@@ -51,7 +50,6 @@ def event_of(doc: Mapping[str, Any]) -> Event:
         least=_int(s["least"]),
         most=_int(s["most"]),
         move_minutes=_int(s["move_minutes"]),
-        match_minutes=_int(s["match_minutes"]),
     )
     entrants = [
         Entrant(_int(u), _str(n), float(_num(r)), _bool(d))
