@@ -13,7 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.base.refusals import UserFacingError
+from bot.edge import delivery
 from bot.edge import tournament_desk as desk
+from bot.edge import tournament_posts as posts
 from bot.edge.translator import cmd
 from bot.services.tournaments.event import MAX_ROUNDS, NAME_LENGTH, Settings, format_named
 
@@ -117,8 +119,8 @@ class Tournament(commands.Cog):
             interaction.guild_id, interaction.channel_id, interaction.user.id, settings
         )
         await interaction.response.send_message(
-            desk.signup_text(self.bot, made.event),
-            view=desk.signup_view(made.id),
+            posts.signup_text(self.bot, made.event),
+            view=posts.signup_view(made.id),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -126,14 +128,16 @@ class Tournament(commands.Cog):
         name=cmd("cmd.tournament.status.name"), description=cmd("cmd.tournament.status.description")
     )
     async def status(self, interaction: Interaction) -> None:
-        """The channel's event: its sign-up, its standings or its bracket; only for the asker."""
+        """The channel's event: its sign-up, or its standings (a knockout: its bracket) with their picture;
+        only for the asker."""
         _, event = await desk.here(self.bot, interaction)
-        text = (
-            desk.signup_text(self.bot, event)
-            if event.status == "signup"
-            else desk.standings_text(self.bot, event)
+        if event.status == "signup":
+            await interaction.response.send_message(posts.signup_text(self.bot, event), ephemeral=True)
+            return
+        files = await delivery.draw(posts.standings_picture(self.bot, event))
+        await interaction.response.send_message(
+            posts.standings_text(self.bot, event), files=files, ephemeral=True
         )
-        await interaction.response.send_message(text, ephemeral=True)
 
     @group.command(name=cmd("cmd.tournament.start.name"), description=cmd("cmd.tournament.start.description"))
     async def start(self, interaction: Interaction) -> None:

@@ -15,6 +15,7 @@ from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.fakediscord.model import SEND_MESSAGES, VIEW_CHANNEL
 from tests.test_bhargage_discord import challenge, every_click_mine, play_out, step
 from tests.test_cribbage_discord import Players as CribbagePlayers
+from tests.test_pictures_standings import png
 from tests.test_tournament_event import hand_count
 
 EXTENSIONS = ["cogs.general", "cogs.bhargage", "cogs.stats", "cogs.tournament"]
@@ -120,8 +121,11 @@ async def test_a_swiss_through_discord_survives_a_restart(
 
     event = await bot.tournaments.get(1)
     assert event is not None and event.status == "finished"
-    last = fake.channel_messages(fake.channel)[-1].content
-    assert "Final results" in last and "🥇" in last
+    final = fake.channel_messages(fake.channel)[-1]
+    assert "Final results" in final.content and "🥇" in final.content
+    [att] = final.attachments  # the standings as a picture, its text beside it
+    assert att["filename"] == "standings.png" and "Buchholz" in att.get("description", "")
+    assert png(fake.attachment_bytes(att)).width == 900
     counted = hand_count(event)
     assert {ln.player: (ln.points, ln.buchholz, ln.spread) for ln in event.lines()} == counted
     for game in event.games():

@@ -22,7 +22,7 @@ import discord
 from bot.base import safe
 from bot.base.i18n import number, t, tn
 from bot.base.panel import Panel, Picture
-from bot.edge import custom_ids, delivery, tournament_desk
+from bot.edge import custom_ids, delivery, tournament_posts
 from bot.edge.client import Client
 from bot.edge.table.host import USERS, scope_of
 from bot.pictures import profile as pic
@@ -209,7 +209,7 @@ async def show(client: Client, interaction: Interaction, who: discord.abc.User) 
         extra["view"] = _button(interaction.user.id, who.id)
     shown = panel(names, found, client.games, users=scope == USERS)
     if scope != USERS:
-        shown = with_medals(shown, await tournament_desk.medal_lines(client, scope, who.id))
+        shown = with_medals(shown, await tournament_posts.medal_lines(client, scope, who.id))
     await _send(interaction, shown, **extra)
 
 
@@ -225,7 +225,7 @@ async def post(client: Client, interaction: Interaction) -> None:
     known = interaction.guild.get_member(member) if interaction.guild is not None else None
     names = (safe.name(known.display_name, known.name), known.name) if known else (found.name or "?",)
     async with client.languages.channel(interaction.guild_id):
-        medals = await tournament_desk.medal_lines(client, interaction.guild_id, member)
+        medals = await tournament_posts.medal_lines(client, interaction.guild_id, member)
         await _send(interaction, with_medals(panel(names, found, client.games), medals))
 
 

@@ -2,7 +2,7 @@
 each match opened as a table in a thread of its own that pings exactly its players, every game's end carried
 to its event, a move's time limit kept, and the rounds, standings and final results posted in the event's
 channel. The event itself — pairings, results, refusals — is ``bot.services.tournaments``'s; nothing here
-decides who plays whom.
+decides who plays whom; what the posts say is ``bot.edge.tournament_posts``'s.
 
 Requests: the sign-up, a start and an organiser's step are answered through their interactions (no global
 request); a match costs its thread, its pairing post (which pings its players) and the game as usual; a new
@@ -23,25 +23,24 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.base import safe
-from bot.base.i18n import t, tn
-from bot.base.panel import Panel
+from bot.base.i18n import t
+from bot.base.panel import Panel, Picture
 from bot.base.refusals import UserFacingError
 from bot.edge import custom_ids, delivery
+from bot.edge import tournament_posts as posts
 from bot.edge.client import Client
 from bot.games import Move, Table, TableError
 from bot.services import session
 from bot.services.tournaments.event import Event, Match
 from bot.services.tournaments.service import Stepped
-from bot.services.tournaments.stored import event_of
 
 if TYPE_CHECKING:
     from bot.store import TournamentRow
 
 log = logging.getLogger("tavern.tournaments")
 
-PREFIX = "tv:tn:"  # i18n: not text
+PREFIX = posts.PREFIX
 _ID = re.compile(r"tv:tn:(?P<event>[0-9]{1,12}):(?P<verb>join|leave)", re.ASCII)  # i18n: not text
-SHOWN = 20  # standings lines shown at the most (the rest: "and N more")
 Interaction = discord.Interaction[Any]
 
 
@@ -50,146 +49,6 @@ def parse(cid: object) -> tuple[int, str]:
     if match is None:
         raise custom_ids.Refused(f"custom id {cid!r} is not a tournament's button")
     return int(match["event"]), match["verb"]
-
-
-# ---------------------------------------------------------------- words
-
-
-def _name(event: Event, user_id: int) -> str:
-    e = event.entrant(user_id)
-    return safe.name(e.name if e else "", str(user_id))
-
-
-def _title(bot: Client, event: Event) -> str:
-    s = event.settings
-    game = bot.games[s.game].title
-    return t("tournament.title", name=safe.plain(s.name, 60), game=game, format=_format_name(s.format))
-
-
-def _format_name(format: str) -> str:
-    """A format's name in the language in force (each id written out for the catalog check)."""
-    if format == "round_robin":
-        return t("tournament.format.round-robin")
-    if format == "knockout":
-        return t("tournament.format.knockout")
-    return t("tournament.format.swiss")
-
-
-def _done(verb: str) -> str:
-    """What an organiser's step did, said to the channel."""
-    words = {
-        "pause": t("tournament.done.pause"),
-        "resume": t("tournament.done.resume"),
-        "drop": t("tournament.done.drop"),
-        "award": t("tournament.done.award"),
-        "repair": t("tournament.done.repair"),
-    }
-    return words.get(verb, t("tournament.done.step"))
-
-
-def signup_text(bot: Client, event: Event) -> str:
-    names = ", ".join(_name(event, e.user_id) for e in event.entrants) or t("tournament.signup.nobody")
-    return "\n".join(
-        [
-            _title(bot, event),
-            tn("tournament.signup.count", len(event.entrants)),
-            names,
-            t("tournament.signup.how"),
-        ]
-    )
-
-
-def signup_view(tournament_id: int) -> delivery.Controls:
-    view = delivery.Controls()
-    for verb, label, style in (
-        ("join", t("tournament.signup.join"), discord.ButtonStyle.success),
-        ("leave", t("tournament.signup.leave"), discord.ButtonStyle.secondary),
-    ):
-        view.add_item(
-            discord.ui.Button(label=label, style=style, custom_id=f"{PREFIX}{tournament_id}:{verb}")
-        )
-    return view
-
-
-def standings_text(bot: Client, event: Event) -> str:
-    """The standings anyone can check: place, name, match points, Buchholz and spread (a knockout: each
-    match's winner by round)."""
-    lines = [_title(bot, event)]
-    if event.settings.format == "knockout":
-        for r, matches in enumerate(event.rounds, start=1):
-            won = [
-                t(
-                    "tournament.bracket.match",
-                    players=" – ".join(_name(event, p) for p in m.players),
-                    winner=_name(event, m.winner) if m.winner is not None else "…",
-                )
-                for m in matches
-            ]
-            lines.append(t("tournament.bracket.round", round=r, matches="; ".join(won)))
-        return "\n".join(lines)[: delivery.CONTENT_LIMIT]
-    ranked = event.lines()
-    for i, line in enumerate(ranked[:SHOWN], start=1):
-        dropped = t("tournament.standings.dropped") if (e := event.entrant(line.player)) and e.dropped else ""
-        lines.append(
-            t(
-                "tournament.standings.line",
-                place=i,
-                name=_name(event, line.player),
-                points=line.points,
-                buchholz=line.buchholz,
-                spread=f"{line.spread:+d}",
-            )
-            + dropped
-        )
-    if len(ranked) > SHOWN:
-        lines.append(tn("tournament.standings.more", len(ranked) - SHOWN))
-    return "\n".join(lines)[: delivery.CONTENT_LIMIT]
-
-
-def round_text(bot: Client, event: Event) -> str:
-    """A round's pairings (the byes too), no pings: each match pings its players in its own thread."""
-    lines = [
-        _title(bot, event),
-        t("tournament.round.head", round=len(event.rounds), rounds=event.total_rounds()),
-    ]
-    for m in event.current:
-        if len(m.players) == 1:
-            lines.append(t("tournament.round.bye", name=_name(event, m.players[0])))
-        else:
-            lines.append(
-                t(
-                    "tournament.round.match",
-                    match=m.key,
-                    players=" – ".join(_name(event, p) for p in m.players),
-                )
-            )
-    return "\n".join(lines)[: delivery.CONTENT_LIMIT]
-
-
-def final_text(bot: Client, event: Event) -> str:
-    places = event.places()
-    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    lines = [_title(bot, event), t("tournament.final.head")]
-    for user, place in places[:SHOWN]:
-        lines.append(
-            t("tournament.final.line", medal=medals.get(place, "▫️"), place=place, name=_name(event, user))
-        )
-    return "\n".join(lines)[: delivery.CONTENT_LIMIT]
-
-
-async def medal_lines(bot: Client, guild_id: int, user_id: int, most: int = 3) -> list[str]:
-    """A member's places in this server's finished events, newest first ("🥇 Spring Swiss 2026: place 1 of
-    12"), for their ``/stats``."""
-    lines = []
-    for _, place, doc, _ in await bot.store.places_of(user_id, most, guild_id=guild_id):
-        try:
-            event = event_of(doc)
-        except (ValueError, KeyError, TypeError):
-            continue  # a document this version cannot read: its line is left out, not the card
-        medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, "🏅")
-        name = safe.plain(event.settings.name, 60)
-        lines.append(t("tournament.medal", medal=medal, name=name, place=place, field=len(event.entrants)))
-    return lines
 
 
 # ---------------------------------------------------------------- the desk
@@ -243,16 +102,18 @@ async def after(bot: Client, stepped: Stepped, *, told: bool = False) -> None:
         await close(bot, game_id)
     async with bot.languages.channel(row.guild_id):
         if event.status == "finished" and not told:
-            await _post(bot, row.channel_id, final_text(bot, event) + "\n\n" + standings_text(bot, event))
+            text = posts.final_text(bot, event) + "\n\n" + posts.standings_text(bot, event)
+            await _post(bot, row.channel_id, text, posts.standings_picture(bot, event))
         elif stepped.open and not told and _fresh(stepped):
-            await _post(bot, row.channel_id, round_text(bot, event))
+            await _post(bot, row.channel_id, posts.round_text(bot, event))
     await open_matches(bot, row, event, stepped.open)
 
 
-async def _post(bot: Client, channel_id: int, text: str) -> None:
+async def _post(bot: Client, channel_id: int, text: str, picture: Picture | None = None) -> None:
     try:
+        files = await delivery.draw(picture)
         await bot.get_partial_messageable(channel_id).send(
-            text, allowed_mentions=discord.AllowedMentions.none()
+            text[: delivery.CONTENT_LIMIT], files=files, allowed_mentions=discord.AllowedMentions.none()
         )
     except discord.HTTPException as err:
         log.warning("tournament post to %d refused (%s)", channel_id, err)
@@ -293,7 +154,7 @@ async def _open_one(bot: Client, row: TournamentRow, event: Event, m: Match) -> 
         home = await _match_thread(bot, m) or await _new_thread(bot, row, event, m)
         if home is None:
             return
-        seats = [(p, _name(event, p)) for p in m.players]
+        seats = [(p, posts.name(event, p)) for p in m.players]
         settings = event.settings
         seed = bot.tournaments.seed_source()
         table, _ = await bot.tables.create(
@@ -302,7 +163,11 @@ async def _open_one(bot: Client, row: TournamentRow, event: Event, m: Match) -> 
         await bot.tournaments.opened(row.id, m.key, table.id)
         pings = " ".join(f"<@{p}>" for p in m.players)
         text = t(
-            "tournament.pairing", title=_title(bot, event), match=m.key, game=len(m.games) + 1, players=pings
+            "tournament.pairing",
+            title=posts.title(bot, event),
+            match=m.key,
+            game=len(m.games) + 1,
+            players=pings,
         )
         publisher, places = bot.controller.publisher, bot.controller.places
         publisher.telling_now(table)
@@ -329,7 +194,7 @@ async def _match_thread(bot: Client, m: Match) -> int | None:
 
 async def _new_thread(bot: Client, row: TournamentRow, event: Event, m: Match) -> int | None:
     """A thread of the event's channel for the match, named for it; None where the channel takes none."""
-    names = [_name(event, p) for p in m.players]
+    names = [posts.name(event, p) for p in m.players]
     title = t("tournament.thread", match=m.key, players=" – ".join(names))[:100]
     channel = bot.get_channel(row.channel_id) or await bot.fetch_channel(row.channel_id)
     if not isinstance(channel, discord.TextChannel):
@@ -420,7 +285,7 @@ async def press(bot: Client, interaction: Interaction) -> None:
         (opened, closing), event = await bot.tournaments.step(tournament_id, lambda e: e.leave(user.id))
     if event.status == "signup":
         await interaction.response.edit_message(
-            content=signup_text(bot, event), view=signup_view(tournament_id)
+            content=posts.signup_text(bot, event), view=posts.signup_view(tournament_id)
         )
     else:
         await interaction.response.send_message(t("tournament.left"), ephemeral=True)
@@ -464,13 +329,17 @@ async def step(
 
     (opened, closing), event = await bot.tournaments.step(row.id, take)
     stepped = Stepped(row.id, event, tuple(opened), tuple(closing))
+    picture = None
     if event.status == "finished":
-        answer = final_text(bot, event) + "\n\n" + standings_text(bot, event)
+        answer = posts.final_text(bot, event) + "\n\n" + posts.standings_text(bot, event)
+        picture = posts.standings_picture(bot, event)
     elif opened and _fresh(stepped):
-        answer = round_text(bot, event)
+        answer = posts.round_text(bot, event)
     else:
-        answer = f"{_title(bot, event)}\n{_done(verb)}"
+        answer = f"{posts.title(bot, event)}\n{posts.done(verb)}"
     await interaction.response.send_message(
-        answer[: delivery.CONTENT_LIMIT], allowed_mentions=discord.AllowedMentions.none()
+        answer[: delivery.CONTENT_LIMIT],
+        files=await delivery.draw(picture),
+        allowed_mentions=discord.AllowedMentions.none(),
     )
     await after(bot, stepped, told=True)
