@@ -503,36 +503,16 @@ def check(state: State, action: Action) -> None:
     This is the only validation: ``apply`` calls it first, so the two never disagree. It never changes the
     state and only looks at a few small tuples, so it is cheap enough to run on every click.
     """
-    if state.phase is Phase.OVER:
-        raise GameOver("bhargage.rules.game-over")
-    seat = action.seat
-    if seat not in (0, 1):
-        raise IllegalAction("bhargage.rules.no-such-seat")
-    if isinstance(action, Resign):
-        if action.how not in ("resign", "forfeit"):
-            raise IllegalAction("bhargage.rules.resign-or-forfeit")
-    elif isinstance(action, Discard):
+    if counting.checked(state, action, 2, card_value, LIMIT, _REFUSALS):
+        return
+    if isinstance(action, Discard):
         if state.phase is not Phase.DISCARD:
             raise _phase_error(state.phase)
         if len(action.cards) != 2 or action.cards[0] == action.cards[1]:
             raise IllegalAction("bhargage.rules.discard-two")
-        dealt = (*state.hands[seat], *state.discards[seat])
+        dealt = (*state.hands[action.seat], *state.discards[action.seat])
         if any(c not in dealt for c in action.cards):
             raise IllegalAction("bhargage.rules.not-held")
-    elif isinstance(action, Cut):
-        if state.phase is not Phase.CUT:
-            raise _phase_error(state.phase)
-        if seat != state.non_dealer:
-            raise NotYourTurn("bhargage.rules.not-your-turn")
-    elif isinstance(action, Play):
-        if state.phase is not Phase.PLAY:
-            raise _phase_error(state.phase)
-        if seat != state.to_move:
-            raise NotYourTurn("bhargage.rules.not-your-turn")
-        if action.card not in state.hands[seat]:
-            raise IllegalAction("bhargage.rules.not-held")
-        if state.count + card_value(action.card) > LIMIT:
-            raise IllegalAction("bhargage.rules.past-23")
     else:  # pragma: no cover - the Action union is closed
         raise IllegalAction("bhargage.rules.not-an-action")
 
@@ -553,6 +533,17 @@ def _phase_error(phase: Phase) -> IllegalAction:
     if phase is Phase.CUT:
         return IllegalAction("bhargage.rules.time-to-cut")
     return IllegalAction("bhargage.rules.time-to-play")
+
+
+_REFUSALS = counting.Refusals(
+    over=lambda: GameOver("bhargage.rules.game-over"),
+    no_seat=lambda: IllegalAction("bhargage.rules.no-such-seat"),
+    how=lambda: IllegalAction("bhargage.rules.resign-or-forfeit"),
+    turn=lambda: NotYourTurn("bhargage.rules.not-your-turn"),
+    held=lambda: IllegalAction("bhargage.rules.not-held"),
+    past=lambda count: IllegalAction("bhargage.rules.past-23"),
+    phase=_phase_error,
+)
 
 
 # The effects below run only after ``check`` accepted the action.
@@ -598,10 +589,7 @@ def _cut(w: _Work, a: Cut, ev: list[Event]) -> None:
 
 def _play(w: _Work, a: Play[Card], ev: list[Event]) -> None:
     seat = a.seat
-    w.hands[seat] = tuple(c for c in w.hands[seat] if c != a.card)
-    w.pile = (*w.pile, (seat, a.card))
-    w.count += card_value(a.card)
-    ev.append(CardPlayed(seat, a.card, w.count))
+    counting.lay(w, seat, a.card, card_value(a.card), ev)
     # Every combination the card makes is scored ("All combinations are scored"), then R11 decides.
     won = game = False
     for item in peg_points([c for _, c in w.pile], sequences=w.options.sequences):

@@ -39,14 +39,17 @@ __all__ = [
     "LaidAway",
     "Play",
     "PlayEnded",
+    "Refusals",
     "Resign",
     "WentGo",
     "Working",
     "apply",
     "can",
     "card_from_text",
+    "checked",
     "cut_for_deal",
     "deal",
+    "lay",
     "next_to_play",
     "replay",
     "shared_action",
@@ -203,6 +206,15 @@ def next_to_play(
     return -1
 
 
+def lay(w: Any, seat: int, card: C, value: int, ev: list[Any]) -> None:
+    """R7, C4: ``seat`` plays ``card`` (worth ``value`` to the count) from its hand onto this count's pile,
+    and says the count it makes (a ``CardPlayed``); the engine then scores it."""
+    w.hands[seat] = tuple(c for c in w.hands[seat] if c != card)
+    w.pile = (*w.pile, (seat, card))
+    w.count += value
+    ev.append(CardPlayed(seat, card, w.count))
+
+
 # ---------------------------------------------------------------- the show
 
 
@@ -256,6 +268,56 @@ class Working(Generic[S]):
 
 
 # ---------------------------------------------------------------- the contract's shared parts
+
+
+@dataclass(frozen=True)
+class Refusals:
+    """An engine's words for the refusals the family shares: each makes the engine's own error (its
+    message id in its catalog), ``past`` from the count, ``phase`` from the phase the game is in."""
+
+    over: Callable[[], RulesError]
+    no_seat: Callable[[], RulesError]
+    how: Callable[[], RulesError]
+    turn: Callable[[], RulesError]
+    held: Callable[[], RulesError]
+    past: Callable[[int], RulesError]
+    phase: Callable[[Any], RulesError]
+
+
+def checked(
+    state: Any, action: Any, seats: int, value: Callable[[Any], int], limit: int, words: Refusals
+) -> bool:
+    """The checks every counting game makes alike (R7, C4): the game is not over and the seat is one of
+    ``seats``; a resignation says resign or forfeit; the cut is the seat left of the dealer's, in the cut;
+    a play is the turn's seat's, a card it holds, not past ``limit``. True when ``action`` is one of the
+    shared actions and passed; False when it is the engine's own to check (after the first two checks)."""
+    if state.phase == "over":
+        raise words.over()
+    seat = action.seat
+    if type(seat) is not int or not 0 <= seat < seats:
+        raise words.no_seat()
+    if isinstance(action, Resign):
+        if action.how not in ("resign", "forfeit"):
+            raise words.how()
+        return True
+    if isinstance(action, Cut):
+        if state.phase != "cut":
+            raise words.phase(state.phase)
+        if seat != (state.dealer + 1) % seats:
+            raise words.turn()
+        return True
+    if isinstance(action, Play):
+        if state.phase != "play":
+            raise words.phase(state.phase)
+        if seat != state.to_move:
+            raise words.turn()
+        if action.card not in state.hands[seat]:
+            raise words.held()
+        if state.count + value(action.card) > limit:
+            raise words.past(state.count)
+        return True
+    return False
+
 
 # An engine's effect of each action class on its working copy (after ``check`` accepted the action).
 Effects = Mapping[type, Callable[[Any, Any, list[Any]], None]]

@@ -721,15 +721,10 @@ def check(state: State, action: Action) -> None:
     """Raise the ``RulesError`` that ``apply`` would raise for this action; return None when it would succeed.
 
     This is the only validation: ``apply`` calls it first, so the two never disagree."""
-    if state.phase is Phase.OVER:
-        raise GameOver("cribbage.rules.game-over")
+    if counting.checked(state, action, state.players, _value, LIMIT, _REFUSALS):
+        return
     seat = action.seat
-    if type(seat) is not int or not 0 <= seat < state.players:
-        raise IllegalAction("cribbage.rules.no-such-seat")
-    if isinstance(action, Resign):
-        if action.how not in ("resign", "forfeit"):
-            raise IllegalAction("cribbage.rules.resign-or-forfeit")
-    elif isinstance(action, LayAway):
+    if isinstance(action, LayAway):
         if state.phase is not Phase.DISCARD:
             raise _phase_error(state.phase)
         size = lay_away_size(state.players)
@@ -738,20 +733,6 @@ def check(state: State, action: Action) -> None:
         dealt = (*state.hands[seat], *state.laid[seat])
         if any(c not in dealt for c in action.cards):
             raise IllegalAction("cribbage.rules.not-held")
-    elif isinstance(action, Cut):
-        if state.phase is not Phase.CUT:
-            raise _phase_error(state.phase)
-        if seat != (state.dealer + 1) % state.players:
-            raise NotYourTurn("cribbage.rules.not-your-turn")
-    elif isinstance(action, Play):
-        if state.phase is not Phase.PLAY:
-            raise _phase_error(state.phase)
-        if seat != state.to_move:
-            raise NotYourTurn("cribbage.rules.not-your-turn")
-        if action.card not in state.hands[seat]:
-            raise IllegalAction("cribbage.rules.not-held")
-        if state.count + action.card.value > LIMIT:
-            raise IllegalAction("cribbage.rules.past-31", count=state.count)
     elif isinstance(action, Claim):
         if state.phase is not Phase.CLAIM:
             raise _phase_error(state.phase)
@@ -761,6 +742,10 @@ def check(state: State, action: Action) -> None:
             raise IllegalAction("cribbage.rules.claim-range", most=MAX_CLAIM)
     else:  # pragma: no cover - the Action union is closed
         raise IllegalAction("cribbage.rules.not-an-action")
+
+
+def _value(card: Card) -> int:
+    return card.value
 
 
 def can(state: State, action: Action) -> bool:
@@ -781,6 +766,17 @@ def _phase_error(phase: Phase) -> IllegalAction:
     if phase is Phase.PLAY:
         return IllegalAction("cribbage.rules.time-to-play")
     return IllegalAction("cribbage.rules.time-to-claim")
+
+
+_REFUSALS = counting.Refusals(
+    over=lambda: GameOver("cribbage.rules.game-over"),
+    no_seat=lambda: IllegalAction("cribbage.rules.no-such-seat"),
+    how=lambda: IllegalAction("cribbage.rules.resign-or-forfeit"),
+    turn=lambda: NotYourTurn("cribbage.rules.not-your-turn"),
+    held=lambda: IllegalAction("cribbage.rules.not-held"),
+    past=lambda count: IllegalAction("cribbage.rules.past-31", count=count),
+    phase=_phase_error,
+)
 
 
 # The effects below run only after ``check`` accepted the action.
@@ -823,11 +819,8 @@ def _cut(w: _Work, a: Cut, ev: list[Event]) -> None:
 
 def _play(w: _Work, a: Play[Card], ev: list[Event]) -> None:
     seat = a.seat
-    w.hands[seat] = tuple(c for c in w.hands[seat] if c != a.card)
-    w.pile = (*w.pile, (seat, a.card))
     w.played = (*w.played, (seat, a.card))
-    w.count += a.card.value
-    ev.append(CardPlayed(seat, a.card, w.count))
+    counting.lay(w, seat, a.card, a.card.value, ev)
     won = False
     for item in peg_items([c for _, c in w.pile]):  # every combination of the card is pegged, then C6
         won = w.peg(seat, item, ev) or won
