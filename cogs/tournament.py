@@ -126,14 +126,18 @@ class Tournament(commands.Cog):
         name=cmd("cmd.tournament.status.name"), description=cmd("cmd.tournament.status.description")
     )
     async def status(self, interaction: Interaction) -> None:
-        """The channel's event: its sign-up, its standings or its bracket; only for the asker."""
-        _, event = await desk.here(self.bot, interaction)
+        """The channel's event: its sign-up, its standings or its bracket, with its page's link; only for the
+        asker."""
+        row, event = await desk.here(self.bot, interaction)
         text = (
             desk.signup_text(self.bot, event)
             if event.status == "signup"
             else desk.standings_text(self.bot, event)
         )
-        await interaction.response.send_message(text, ephemeral=True)
+        view = await desk.page_view(self.bot, row.guild_id, row.id)
+        await interaction.response.send_message(
+            text, ephemeral=True, view=view if view is not None else discord.utils.MISSING
+        )
 
     @group.command(name=cmd("cmd.tournament.start.name"), description=cmd("cmd.tournament.start.description"))
     async def start(self, interaction: Interaction) -> None:

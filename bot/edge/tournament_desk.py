@@ -9,7 +9,11 @@ request); a match costs its thread, its pairing post (which pings its players) a
 round after a game's end, and the final results, are one channel post each.
 
 Names are shown through ``safe.name``; a match's first post pings its players and nobody else (``Places.post``
-pings only the table's people it names), and the event's own posts ping nobody."""
+pings only the table's people it names), and the event's own posts ping nobody.
+
+Where the bot links its web pages and the server allows them (``browser`` not ``off``), a round's post, the
+standings and the final results carry a link button to the event's page (``/e/<token>``: its standings and
+every match's table), signed afresh with each post: no request more."""
 
 from __future__ import annotations
 
@@ -24,12 +28,13 @@ import discord
 
 from bot.base import safe
 from bot.base.i18n import t, tn
-from bot.base.panel import Panel
+from bot.base.panel import Button, Panel
 from bot.base.refusals import UserFacingError
 from bot.edge import custom_ids, delivery
 from bot.edge.client import Client
 from bot.games import Move, Table, TableError
 from bot.services import session
+from bot.services.server_settings import BROWSER_OFF
 from bot.services.tournaments.event import Event, Match
 from bot.services.tournaments.service import Stepped
 from bot.services.tournaments.stored import event_of
@@ -177,6 +182,16 @@ def final_text(bot: Client, event: Event) -> str:
     return "\n".join(lines)[: delivery.CONTENT_LIMIT]
 
 
+async def page_view(bot: Client, guild_id: int, tournament_id: int) -> discord.ui.View | None:
+    """The event page's link button, where the bot links its pages and the server allows them; else None
+    (the post goes without it). In the language in force."""
+    links = bot.links
+    if links is None or (await bot.server_settings.get(guild_id)).browser == BROWSER_OFF:
+        return None
+    link = Button(t("tournament.page"), "", url=links.tournament(tournament_id, bot.clock()))
+    return delivery.view((link,), "tn", tournament_id)
+
+
 async def medal_lines(bot: Client, guild_id: int, user_id: int, most: int = 3) -> list[str]:
     """A member's places in this server's finished events, newest first ("🥇 Spring Swiss 2026: place 1 of
     12"), for their ``/stats``."""
@@ -243,16 +258,20 @@ async def after(bot: Client, stepped: Stepped, *, told: bool = False) -> None:
         await close(bot, game_id)
     async with bot.languages.channel(row.guild_id):
         if event.status == "finished" and not told:
-            await _post(bot, row.channel_id, final_text(bot, event) + "\n\n" + standings_text(bot, event))
+            text = final_text(bot, event) + "\n\n" + standings_text(bot, event)
+            await _post(bot, row.channel_id, text, await page_view(bot, row.guild_id, row.id))
         elif stepped.open and not told and _fresh(stepped):
-            await _post(bot, row.channel_id, round_text(bot, event))
+            view = await page_view(bot, row.guild_id, row.id)
+            await _post(bot, row.channel_id, round_text(bot, event), view)
     await open_matches(bot, row, event, stepped.open)
 
 
-async def _post(bot: Client, channel_id: int, text: str) -> None:
+async def _post(bot: Client, channel_id: int, text: str, view: discord.ui.View | None = None) -> None:
     try:
         await bot.get_partial_messageable(channel_id).send(
-            text, allowed_mentions=discord.AllowedMentions.none()
+            text,
+            allowed_mentions=discord.AllowedMentions.none(),
+            view=view if view is not None else discord.utils.MISSING,
         )
     except discord.HTTPException as err:
         log.warning("tournament post to %d refused (%s)", channel_id, err)
@@ -464,13 +483,17 @@ async def step(
 
     (opened, closing), event = await bot.tournaments.step(row.id, take)
     stepped = Stepped(row.id, event, tuple(opened), tuple(closing))
+    linked = True
     if event.status == "finished":
         answer = final_text(bot, event) + "\n\n" + standings_text(bot, event)
     elif opened and _fresh(stepped):
         answer = round_text(bot, event)
     else:
-        answer = f"{_title(bot, event)}\n{_done(verb)}"
+        answer, linked = f"{_title(bot, event)}\n{_done(verb)}", False
+    view = await page_view(bot, row.guild_id, row.id) if linked else None
     await interaction.response.send_message(
-        answer[: delivery.CONTENT_LIMIT], allowed_mentions=discord.AllowedMentions.none()
+        answer[: delivery.CONTENT_LIMIT],
+        allowed_mentions=discord.AllowedMentions.none(),
+        view=view if view is not None else discord.utils.MISSING,
     )
     await after(bot, stepped, told=True)
