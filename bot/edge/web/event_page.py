@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.base.i18n import speaking, t
-from bot.edge.web.pages import _header, _href, document
+from bot.edge.web.pages import document, header, href
 from bot.edge.web.parts import esc
 from bot.services.tournaments.event import Event, GameDone, Match
 
@@ -111,7 +111,7 @@ def _game(event: Event, n: int, game: GameDone, replay: Link) -> str:
     label = esc(t("web.event.game", game=n))
     link = ""
     if game.game_id is not None:
-        link = f' <a href="{_href(replay(game.game_id))}">{esc(t("web.event.replay"))}</a>'  # i18n: not text
+        link = f' <a href="{href(replay(game.game_id))}">{esc(t("web.event.replay"))}</a>'  # i18n: not text
     return f'<li class="game"><span class="label">{label}</span> {scores}{link}</li>'  # i18n: not text
 
 
@@ -127,7 +127,7 @@ def _match(event: Event, m: Match, live: Link, replay: Link) -> str:
     tail = ""
     if m.game_id is not None:
         watch = esc(t("web.event.watch"))
-        tail = f'<p class="after"><a href="{_href(live(m.game_id))}">{watch}</a></p>'  # i18n: not text
+        tail = f'<p class="after"><a href="{href(live(m.game_id))}">{watch}</a></p>'  # i18n: not text
     elif m.winner is not None:
         won = esc(t("web.event.winner"))
         tail = f'<p class="after"><strong>{won}</strong> {_name(event, m.winner)}</p>'  # i18n: not text
@@ -161,5 +161,5 @@ def event_page(event: Event, game: str, *, lang: str, live: Link, replay: Link) 
             f'<section class="part" aria-labelledby="rounds-h"><h2 id="rounds-h">{esc(t("web.event.rounds"))}'
             f"</h2>{_rounds(event, live, replay)}</section></main>"
         )
-        body = _header(name, f'<p class="sub">{esc(sub)}</p>') + main  # i18n: not text
+        body = header(name, f'<p class="sub">{esc(sub)}</p>') + main  # i18n: not text
         return document(lang, name, body)
