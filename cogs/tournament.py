@@ -128,15 +128,19 @@ class Tournament(commands.Cog):
         name=cmd("cmd.tournament.status.name"), description=cmd("cmd.tournament.status.description")
     )
     async def status(self, interaction: Interaction) -> None:
-        """The channel's event: its sign-up, or its standings (a knockout: its bracket) with their picture;
-        only for the asker."""
-        _, event = await desk.here(self.bot, interaction)
+        """The channel's event: its sign-up, or its standings (a knockout: its bracket) with their picture and
+        its page's link; only for the asker."""
+        row, event = await desk.here(self.bot, interaction)
         if event.status == "signup":
             await interaction.response.send_message(posts.signup_text(self.bot, event), ephemeral=True)
             return
         files = await delivery.draw(posts.standings_picture(self.bot, event))
+        view = await posts.page_view(self.bot, row.guild_id, row.id)
         await interaction.response.send_message(
-            posts.standings_text(self.bot, event), files=files, ephemeral=True
+            posts.standings_text(self.bot, event),
+            files=files,
+            ephemeral=True,
+            view=view if view is not None else discord.utils.MISSING,
         )
 
     @group.command(name=cmd("cmd.tournament.start.name"), description=cmd("cmd.tournament.start.description"))

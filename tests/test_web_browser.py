@@ -32,6 +32,9 @@ from bot.rules import bhargage as bh
 from bot.rules import deluxe as dx
 from bot.rules.decktet import ALL_CARDS, Card
 from bot.services.links import LIVE_SECONDS
+from bot.services.tournaments.event import Event, GameDone
+from bot.services.tournaments.event import Settings as EventSettings
+from bot.services.tournaments.stored import doc_of
 from bot.settings import Settings
 from tests.browser import Chromium, Tab, Traffic
 from tests.conftest import StartBot
@@ -604,3 +607,32 @@ async def test_the_live_page_pings_and_its_pongs_keep_the_socket(
     await ping_twice(tab, said)
     assert len((await tab.settle()).sockets) == 1
     await clean_console(tab)
+
+
+# ------------------------------------------------------------------------------------------- a tournament
+
+
+async def test_a_tournament_page_fits_a_phone_and_a_desktop(
+    fake_discord: FakeDiscord, web_bot: TavernBot, chromium: Chromium, tabs: list[Tab], shots: Path
+) -> None:
+    """A Swiss's standings and matches, and a knockout's bracket, with a long unbroken name and a hostile
+    one: nothing runs, nothing scrolls sideways, the console stays clean."""
+    fake, bot = fake_discord, web_bot
+    assert fake.channel.guild is not None and bot.links is not None
+    names = ["<img src=x onerror=alert(1)>", "W" * 32, "carol", "dave", "eve"]
+    for name, fmt in (("swiss", "swiss"), ("knockout", "knockout")):
+        event = Event(EventSettings("Spring " + name, "cribbage", fmt, {"target": 61}), 1)
+        for n, who in enumerate(names):
+            event.join(1000 + n, who, 1500.0 + n)
+        first = event.start()[0]
+        event.record(first.key, GameDone(first.players, (61, 40), 61, first.players[0], game_id=1))
+        playing = [m for m in event.current if not m.decided]
+        playing[0].game_id = 2  # a table plays now (a knockout: in its second round)
+        row = await bot.store.create_tournament(
+            fake.channel.guild.id, fake.channel.id, event.status, doc_of(event), bot.clock()
+        )
+        for size in (PHONE, DESKTOP):
+            tab = await open_tab(chromium, tabs, bot.links.tournament(row.id, bot.clock()), size)
+            assert await tab.evaluate("() => document.querySelectorAll('main img').length") == 0
+            await no_overflow(tab, shots, f"tournament-{name}", size)
+            await clean_console(tab)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.links import LIVE_SECONDS, SERVER_SECONDS, SESSION_SECONDS, Links, key_from
+from bot.services.links import EVENT_SECONDS, LIVE_SECONDS, SERVER_SECONDS, SESSION_SECONDS, Links, key_from
 from bot.settings import SettingsError, settings_from_env
 
 NOW = 1_790_000_000.0
@@ -82,6 +82,21 @@ def test_links_expire_and_say_so() -> None:
     assert made.read("s", server, NOW + SERVER_SECONDS + 3600) is None
     replay = made.token("r", 41, NOW)
     assert made.read("r", replay, NOW + 100 * LIVE_SECONDS) == 41  # shareable: a replay never expires
+
+
+def test_a_tournament_link_is_its_own_kind_and_expires() -> None:
+    made = links()
+    page = made.tournament(9, NOW)
+    token = page.rsplit("/", 1)[1]
+    assert page.startswith("https://tavern.example/e/9.") and made.read("e", token, NOW) == 9
+    for other in ("t", "s", "r"):  # another kind's signature never opens an event, nor the reverse
+        assert made.read(other, token, NOW) is None
+        assert made.read("e", made.token(other, 9, NOW), NOW) is None
+    assert made.read("e", token, NOW + EVENT_SECONDS - 1) == 9
+    assert made.read("e", token, NOW + EVENT_SECONDS + 3600) is None
+    assert made.expired("e", token, NOW + EVENT_SECONDS + 3600) and not made.expired("e", token, NOW)
+    _, expires, sig = token.split(".")
+    assert made.read("e", f"10.{expires}.{sig}", NOW) is None  # another event
 
 
 def test_an_activity_session_names_its_user_and_instance_for_an_hour_and_nothing_else() -> None:

@@ -30,6 +30,7 @@ from tests.fakediscord import (
 
 BASE = "https://tavern.example"
 WATCH, REPLAY = "Watch in the browser", "Replay in the browser"
+PAGE = "Standings in the browser"
 
 
 @pytest.fixture
@@ -273,3 +274,28 @@ def test_the_fake_refuses_a_link_button_discord_would(url: str | None) -> None:
     validate_message_payload(
         {"components": [{"type": 1, "components": [{**button, "url": f"{BASE}/{'x' * 488}"}]}]}, attachments=0
     )
+
+
+async def test_a_tournament_s_posts_link_its_page_where_the_server_allows_it(
+    fake_discord: FakeDiscord, start_bot: StartBot, linked: Settings
+) -> None:
+    """The round's post, ``/tournament status`` and the final results carry the event page's link (a URL
+    button, nothing to press), the sign-up does not; with ``browser: off`` nothing links it."""
+    fake = fake_discord
+    bot = await start_bot(linked, extensions=["cogs.general", "cogs.bhargage", "cogs.tournament"])
+    ann, bob, cat = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cat")
+    made = await fake.slash(ann, fake.channel, "tournament create", name="Duel", game="bhargage", target=31)
+    signup = made.message
+    for u in (ann, bob, cat):
+        signup = (await fake.click(u, signup, "Join")).message
+    assert not links_of(signup)
+    started = await fake.slash(ann, fake.channel, "tournament start")
+    assert "Round 1" in started.text() and opens(bot, link(started.message, PAGE), "e") == 1
+    await bot.tournament_desk.settled()
+    await fake.settle()
+    status = await fake.slash(bob, fake.channel, "tournament status")
+    assert status.ephemeral and opens(bot, link(status.message, PAGE), "e") == 1
+    assert fake.channel.guild is not None
+    await bot.server_settings.change(fake.channel.guild.id, {"browser": "off"})
+    ended = await fake.slash(ann, fake.channel, "tournament end")
+    assert "Final results" in ended.text() and not links_of(ended.message)

@@ -12,6 +12,7 @@ import itertools
 import json
 import re
 import time
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,10 @@ from bot.edge.web.fanout import Fanout
 from bot.games import Table
 from bot.rules import bhargage as bh
 from bot.services import game_record
+from bot.services.links import EVENT_SECONDS
+from bot.services.tournaments.event import Event, GameDone
+from bot.services.tournaments.event import Settings as EventSettings
+from bot.services.tournaments.stored import doc_of
 from bot.settings import Settings
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
@@ -392,3 +397,130 @@ async def test_closing_the_bot_says_goodbye_to_the_viewers(
         assert time.monotonic() - began < 3 and bot.web_server is None
         with pytest.raises(aiohttp.ClientConnectionError):
             await get(client, server, live_path(bot, table.id))
+
+
+# ------------------------------------------------------------------------------------------- a tournament
+
+HOSTILE = "<script>alert(1)</script>"
+
+
+async def stored_event(bot: TavernBot, fake: FakeDiscord, event: Event) -> int:
+    """``event`` saved as the fake server's, as the service saves one: its id."""
+    assert fake.channel.guild is not None
+    row = await bot.store.create_tournament(
+        fake.channel.guild.id, fake.channel.id, event.status, doc_of(event), bot.clock()
+    )
+    return row.id
+
+
+def event_path(bot: TavernBot, tournament_id: int, now: float | None = None) -> str:
+    assert bot.links is not None
+    return "/e/" + bot.links.token("e", tournament_id, bot.clock() if now is None else now)
+
+
+def entered(settings: EventSettings, names: list[str]) -> Event:
+    event = Event(settings, 1)
+    for n, name in enumerate(names):
+        event.join(1000 + n, name, 1500.0 + n)
+    return event
+
+
+async def test_a_tournament_page_shows_its_standings_and_links_its_tables(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    bot, server = await served(start_bot, settings)
+    alice = fake.add_user("alice")
+    done = await practice(fake, bot, alice)
+    await finish(fake, bot, done, alice)
+    field = [HOSTILE, "bob", "carol", "dave"]
+    event = entered(EventSettings("Spring Swiss", "bhargage", "swiss", {"target": 31}, rounds=2), field)
+    first, second = event.start()
+    event.record(first.key, GameDone(first.players, (12, 31), 31, first.players[1], game_id=done.id))
+    second.game_id = 424242  # its table plays now
+    tid = await stored_event(bot, fake, event)
+    assert bot.links is not None
+    async with aiohttp.ClientSession() as client:
+        status, html, response = await get(client, server, event_path(bot, tid))
+        assert status == 200
+        assert_secure(response)
+        assert "Spring Swiss" in html and "Bhargage" in html and "Swiss" in html and "under way" in html
+        assert HOSTILE not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        names = {e.user_id: e.name for e in event.entrants}
+        shown = re.findall(r'<tr><td class="num">(\d+)</td><th scope="row"><bdi>([^<]*)</bdi>', html)
+        assert shown == [
+            (str(n), html_escape(names[line.player])) for n, line in enumerate(event.lines(), start=1)
+        ]
+        assert shown[0][1] == html_escape(names[first.players[1]])  # the winner heads them
+        assert f'href="{replay_path(bot, done.id)}"' in html  # the finished game's replay ...
+        status, replay, _ = await get(client, server, replay_path(bot, done.id))
+        assert status == 200 and "alice" in replay
+        watching = re.findall(r'href="/t/([^"]+)"', html)  # ... and the playing match's live table
+        assert [bot.links.read("t", token, bot.clock()) for token in watching] == [424242]
+        status, italian, _ = await get(client, server, event_path(bot, tid) + "?lang=it")
+        assert status == 200 and "Classifica" in italian and 'lang="it"' in italian
+
+        assert fake.channel.guild is not None
+        await bot.server_settings.change(fake.channel.guild.id, {"browser": "off"})
+        assert (await get(client, server, event_path(bot, tid)))[0] == 404  # its server shows no page
+
+
+async def test_a_tournament_link_is_read_strictly(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    bot, server = await served(start_bot, settings)
+    tid = await stored_event(
+        bot, fake, entered(EventSettings("Cup", "cribbage", "swiss", {"target": 61}), ["ann", "ben"])
+    )
+    assert bot.links is not None
+    good = event_path(bot, tid)
+    ident, expires, sig = good.removeprefix("/e/").split(".")
+    flipped = sig[:-1] + ("A" if sig[-1] != "A" else "B")
+    async with aiohttp.ClientSession() as client:
+        status, html, _ = await get(client, server, good)
+        assert status == 200 and "ann" in html and "sign-up open" in html
+        for forged in (
+            f"/e/{ident}.{expires}.{flipped}",  # a forged signature
+            f"/e/{ident}.{int(expires) + 3600}.{sig}",  # a longer life
+            f"/e/{tid + 1}.{expires}.{sig}",  # another event
+            "/e/" + bot.links.token("t", tid, bot.clock()),  # another kind's link
+            "/e/" + bot.links.token("s", tid, bot.clock()),
+            event_path(bot, tid + 1),  # a genuine link to no event
+            "/e/" + "9" * 70,
+        ):
+            status, html, response = await get(client, server, forged)
+            assert status == 404 and "ann" not in html, forged
+            assert_secure(response)
+        status, html, _ = await get(client, server, event_path(bot, tid, bot.clock() - EVENT_SECONDS - 7200))
+        assert status == 410 and "ann" not in html  # expired: it says so
+
+
+async def test_a_knockout_page_shows_its_bracket(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    bot, server = await served(start_bot, settings)
+    event = entered(
+        EventSettings("Cup", "cribbage", "knockout", {"target": 61}), ["ann", HOSTILE, "cy", "di"]
+    )
+    semis = event.start()
+    for m in semis:
+        event.record(m.key, GameDone(m.players, (61, 40), 61, m.players[0], game_id=None))
+    (final,) = event.current
+    assert final.round == 2 and not final.decided
+    tid = await stored_event(bot, fake, event)
+    async with aiohttp.ClientSession() as client:
+        status, html, _ = await get(client, server, event_path(bot, tid))
+    assert status == 200 and "Bracket" in html and "knockout" in html
+    assert HOSTILE not in html
+    stages = re.findall(
+        r'<li class="stage"><h3>([^<]*)</h3>(.*?)</ol></li>(?=<li class="stage">|</ol>)', html
+    )
+    assert [heading for heading, _ in stages] == ["Round 1 of 2", "Round 2 of 2"]
+    names = {e.user_id: html_escape(e.name) for e in event.entrants}
+    won = re.findall(r'<li class="won"><bdi>([^<]*)</bdi>', stages[0][1])
+    out = re.findall(r'<li class="out"><bdi>([^<]*)</bdi>', stages[0][1])
+    assert won == [names[m.players[0]] for m in semis] and out == [names[m.players[1]] for m in semis]
+    playing = re.findall(r'<li class="on"><bdi>([^<]*)</bdi>', stages[1][1])
+    assert playing == [names[p] for p in final.players]  # the final: both still in

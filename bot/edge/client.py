@@ -3,6 +3,7 @@ bot it is handed as a ``Client`` and reads only what it needs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -12,6 +13,7 @@ if TYPE_CHECKING:
     from bot.edge.table import TableController
     from bot.services.cooldowns import Limits
     from bot.services.languages import Languages
+    from bot.services.links import Links
     from bot.services.preferences import Preferences
     from bot.services.server_settings import ServerSettings
     from bot.services.tables import TableService
@@ -45,6 +47,10 @@ class Client(Protocol):
     def limits(self) -> Limits: ...
     @property
     def tournaments(self) -> TournamentService: ...
+    @property
+    def links(self) -> Links | None: ...
+    @property
+    def clock(self) -> Callable[[], float]: ...
     def get_channel(self, id: int, /) -> Any: ...
     async def fetch_channel(self, channel_id: int, /) -> Any: ...
     def get_partial_messageable(

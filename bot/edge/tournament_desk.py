@@ -9,7 +9,11 @@ request); a match costs its thread, its pairing post (which pings its players) a
 round after a game's end, and the final results, are one channel post each.
 
 Names are shown through ``safe.name``; a match's first post pings its players and nobody else (``Places.post``
-pings only the table's people it names), and the event's own posts ping nobody."""
+pings only the table's people it names), and the event's own posts ping nobody.
+
+Where the bot links its web pages and the server allows them (``browser`` not ``off``), a round's post, the
+standings and the final results carry a link button to the event's page (``/e/<token>``: its standings and
+every match's table), signed afresh with each post: no request more."""
 
 from __future__ import annotations
 
@@ -103,17 +107,28 @@ async def after(bot: Client, stepped: Stepped, *, told: bool = False) -> None:
     async with bot.languages.channel(row.guild_id):
         if event.status == "finished" and not told:
             text = posts.final_text(bot, event) + "\n\n" + posts.standings_text(bot, event)
-            await _post(bot, row.channel_id, text, posts.standings_picture(bot, event))
+            view = await posts.page_view(bot, row.guild_id, row.id)
+            await _post(bot, row.channel_id, text, posts.standings_picture(bot, event), view)
         elif stepped.open and not told and _fresh(stepped):
-            await _post(bot, row.channel_id, posts.round_text(bot, event))
+            view = await posts.page_view(bot, row.guild_id, row.id)
+            await _post(bot, row.channel_id, posts.round_text(bot, event), view=view)
     await open_matches(bot, row, event, stepped.open)
 
 
-async def _post(bot: Client, channel_id: int, text: str, picture: Picture | None = None) -> None:
+async def _post(
+    bot: Client,
+    channel_id: int,
+    text: str,
+    picture: Picture | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
     try:
         files = await delivery.draw(picture)
         await bot.get_partial_messageable(channel_id).send(
-            text[: delivery.CONTENT_LIMIT], files=files, allowed_mentions=discord.AllowedMentions.none()
+            text[: delivery.CONTENT_LIMIT],
+            files=files,
+            allowed_mentions=discord.AllowedMentions.none(),
+            view=view if view is not None else discord.utils.MISSING,
         )
     except discord.HTTPException as err:
         log.warning("tournament post to %d refused (%s)", channel_id, err)
@@ -329,17 +344,19 @@ async def step(
 
     (opened, closing), event = await bot.tournaments.step(row.id, take)
     stepped = Stepped(row.id, event, tuple(opened), tuple(closing))
-    picture = None
+    picture, linked = None, True
     if event.status == "finished":
         answer = posts.final_text(bot, event) + "\n\n" + posts.standings_text(bot, event)
         picture = posts.standings_picture(bot, event)
     elif opened and _fresh(stepped):
         answer = posts.round_text(bot, event)
     else:
-        answer = f"{posts.title(bot, event)}\n{posts.done(verb)}"
+        answer, linked = f"{posts.title(bot, event)}\n{posts.done(verb)}", False
+    view = await posts.page_view(bot, row.guild_id, row.id) if linked else None
     await interaction.response.send_message(
         answer[: delivery.CONTENT_LIMIT],
         files=await delivery.draw(picture),
         allowed_mentions=discord.AllowedMentions.none(),
+        view=view if view is not None else discord.utils.MISSING,
     )
     await after(bot, stepped, told=True)

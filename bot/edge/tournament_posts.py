@@ -1,7 +1,7 @@
 """What a tournament says on Discord, in the language in force: its sign-up (and its Join and Leave), its
 rounds, its standings as text and as a phone-readable picture (a knockout: its bracket), its final results,
-what an organiser's step did, and a member's places for ``/stats``. Names go through ``safe``; nothing
-here sends anything (``bot.edge.tournament_desk`` does)."""
+what an organiser's step did, a member's places for ``/stats``, and the link to the event's web page. Names
+go through ``safe``; nothing here sends anything (``bot.edge.tournament_desk`` does)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import discord
 
 from bot.base import safe
 from bot.base.i18n import t, tn
-from bot.base.panel import Picture
+from bot.base.panel import Button, Picture
 from bot.edge import delivery
 from bot.edge.client import Client
 from bot.pictures import standings as pic
+from bot.services.server_settings import BROWSER_OFF
 from bot.services.tournaments.event import Event
 from bot.services.tournaments.stored import event_of
 
@@ -199,3 +200,13 @@ async def medal_lines(bot: Client, guild_id: int, user_id: int, most: int = 3) -
         name = safe.plain(event.settings.name, 60)
         lines.append(t("tournament.medal", medal=medal, name=name, place=place, field=len(event.entrants)))
     return lines
+
+
+async def page_view(bot: Client, guild_id: int, tournament_id: int) -> discord.ui.View | None:
+    """The event page's link button, where the bot links its pages and the server allows them; else None
+    (the post goes without it). In the language in force."""
+    links = bot.links
+    if links is None or (await bot.server_settings.get(guild_id)).browser == BROWSER_OFF:
+        return None
+    link = Button(t("tournament.page"), "", url=links.tournament(tournament_id, bot.clock()))
+    return delivery.view((link,), "tn", tournament_id)

@@ -5,6 +5,8 @@ reached by guessing (``/t/41`` is not a page; ``/t/41.1767225600.Zq…`` is, unt
   for a while (``LIVE_SECONDS``), and the summary or ``/tavern tables`` hands out a fresh one;
 - a **replay** of a finished game (``/r/<game>.<sig>``) never expires: it is meant to be shared;
 - a **server page** (``/s/<guild>.<expires>.<sig>``) lists a server's live tables, where its admins allow it;
+- a **tournament page** (``/e/<event>.<expires>.<sig>``) shows an event's standings and matches; it expires
+  as a live table's does, and each post of the event (a round, the standings, the results) signs a fresh one;
 - an **Activity session** (``<user>.<instance>.<expires>.<sig>``, never in an address: the Activity's socket
   sends it as its first frame) says which Discord user, signed in through OAuth2 in which Activity instance,
   the page speaks for, for ``SESSION_SECONDS``.
@@ -24,10 +26,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-Kind = Literal["t", "r", "s"]  # live table, replay, server page
+Kind = Literal["t", "r", "s", "e"]  # live table, replay, server page, tournament (event) page
 
 LIVE_SECONDS = 7 * 24 * 3600  # a live table's link lasts a week: longer than nearly any game's pause
 SERVER_SECONDS = 24 * 3600  # a server page's link lasts a day (it lists what is live now)
+EVENT_SECONDS = LIVE_SECONDS  # a tournament page's: a week, as long as a match's table may wait
+LASTS = {"t": LIVE_SECONDS, "s": SERVER_SECONDS, "e": EVENT_SECONDS}  # each expiring kind's lifetime
 SESSION_SECONDS = 3600  # an Activity's session; then the page signs in again (OAuth2 with prompt "none")
 SIG_CHARS = 22  # 132 bits of the HMAC, URL-safe base64
 
@@ -72,7 +76,7 @@ class Links:
         if kind == "r":
             return f"{ident}.{self._sig(kind, ident, None)}"
         # from the next whole hour: a message re-signed within the hour keeps the same link (no edit for it)
-        expires = (int(now) // 3600 + 1) * 3600 + (LIVE_SECONDS if kind == "t" else SERVER_SECONDS)
+        expires = (int(now) // 3600 + 1) * 3600 + LASTS[kind]
         return f"{ident}.{expires}.{self._sig(kind, ident, expires)}"
 
     def url(self, kind: Kind, ident: int, now: float) -> str:
@@ -86,6 +90,9 @@ class Links:
 
     def server(self, guild_id: int, now: float) -> str:
         return self.url("s", guild_id, now)
+
+    def tournament(self, tournament_id: int, now: float) -> str:
+        return self.url("e", tournament_id, now)
 
     def read(self, kind: Kind, token: object, now: float) -> int | None:
         """The id a token opens, or None: not a token of this kind, a wrong signature, or expired."""

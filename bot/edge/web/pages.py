@@ -55,7 +55,7 @@ NAV = (  # (which, symbol): the replay's six links, in order
 )
 
 
-def _href(url: str) -> str:
+def href(url: str) -> str:
     """A link's address on this site, escaped: a full address (``Links`` makes them) keeps its path only,
     so no page names an origin (the same page can run behind another one, as in Discord's Activity frame);
     anything but a path (``javascript:``, ``//elsewhere``) is no link."""
@@ -114,7 +114,8 @@ def document(lang: str, title: str, body: str, *scripts: str) -> str:
     )
 
 
-def _header(title: str, extra: str = "") -> str:
+def header(title: str, extra: str = "") -> str:
+    """A page's top: the brand, ``title`` as its heading, then ``extra`` (HTML). The tournament page's too."""
     return (  # i18n: not text
         f'<header class="top"><p class="brand">{esc(t("web.brand"))}</p><h1>{esc(title)}</h1>{extra}</header>'
     )
@@ -149,7 +150,7 @@ def live_page(
         status = t("web.live.over") if sight.over else ""
         inner = table_html(sight, calls, lang) if inner is None else inner
         main = (  # i18n: not text
-            f'<main id="table" tabindex="-1" data-ws="{_href(ws_path)}" data-seq="{sight.seq}"'
+            f'<main id="table" tabindex="-1" data-ws="{href(ws_path)}" data-seq="{sight.seq}"'
             f' data-over="{int(sight.over)}" data-live="{esc(t("web.live.live"))}"'
             f' data-reconnecting="{esc(t("web.live.reconnecting"))}" data-done="{esc(t("web.live.over"))}"'
             f' data-expired="{esc(t("web.error.expired"))}" data-off="{esc(t("web.live.off"))}">'
@@ -159,14 +160,14 @@ def live_page(
         after = ""
         if replay_url:
             hidden = "" if sight.over else " hidden"
-            link = f'<a href="{_href(replay_url)}">{esc(t("web.live.replay"))}</a>'
+            link = f'<a href="{href(replay_url)}">{esc(t("web.live.replay"))}</a>'
             after = f'<p id="after" class="after"{hidden}>{link}</p>'
         foot = (  # i18n: not text
             f'<footer class="foot">{after}<p id="turn-said" class="sr-only" aria-live="polite"></p>'
             f'<p id="latest" class="sr-only" aria-live="polite"></p>'
             f'<noscript><p class="note">{esc(t("web.live.noscript"))}</p></noscript></footer>'
         )
-        body = _header(sight.title, extra) + main + foot
+        body = header(sight.title, extra) + main + foot
         return document(lang, sight.title, body, versioned(LIVE_TABLE), versioned("live.js"))
 
 
@@ -192,9 +193,9 @@ def _nav(index: int, targets: dict[str, int], lang: str) -> str:
             off = f'<span class="step off" aria-disabled="true">{inner}</span>'  # i18n: not text
             items.append(f"<li>{off}</li>")
         else:
-            href = f"?step={int(to)}&amp;lang={esc(lang)}"  # i18n: not text
+            step = f"?step={int(to)}&amp;lang={esc(lang)}"  # i18n: not text
             data = f'data-step="{int(to)}" data-which="{esc(which)}"'  # i18n: not text
-            items.append(f'<li><a class="step" href="{href}" {data}>{inner}</a></li>')  # i18n: not text
+            items.append(f'<li><a class="step" href="{step}" {data}>{inner}</a></li>')  # i18n: not text
     label, listed = esc(t("web.replay.nav")), "".join(items)
     return f'<nav class="steps" aria-label="{label}"><ul>{listed}</ul></nav>'  # i18n: not text
 
@@ -224,10 +225,10 @@ def replay_page(step: ReplayStep, *, lang: str, record_path: str) -> str:
     with speaking(lang):
         title = t("web.replay.title", title=sight.title)
         foot = (  # i18n: not text
-            f'<footer class="foot"><p><a href="{_href(record_path)}" download>'
+            f'<footer class="foot"><p><a href="{href(record_path)}" download>'
             f"{esc(t('web.replay.record'))}</a></p></footer>"
         )
-        body = _header(sight.title, f'<p class="sub">{esc(t("web.replay.heading"))}</p>')
+        body = header(sight.title, f'<p class="sub">{esc(t("web.replay.heading"))}</p>')
         body += f'<main id="replay" tabindex="-1">{inner}</main>{foot}'  # i18n: not text
         return document(lang, title, body, versioned("replay.js"))
 
@@ -240,7 +241,7 @@ def server_page(entries: Sequence[tuple[str, Sight]], *, lang: str) -> str:
     with speaking(lang):
         title = t("web.server.title")
         items = "".join(  # i18n: not text
-            f'<li class="entry"><a href="{_href(url)}">{esc(s.title)}</a>'
+            f'<li class="entry"><a href="{href(url)}">{esc(s.title)}</a>'
             f'<p class="score">{line_html(s.score)}</p></li>'
             for url, s in entries
         )
@@ -249,7 +250,7 @@ def server_page(entries: Sequence[tuple[str, Sight]], *, lang: str) -> str:
             if items
             else f'<p class="quiet">{esc(t("web.server.none"))}</p>'
         )
-        return document(lang, title, _header(title) + f'<main id="tables">{listed}</main>')  # i18n: not text
+        return document(lang, title, header(title) + f'<main id="tables">{listed}</main>')  # i18n: not text
 
 
 def message_page(status: int, message: str, *, lang: str) -> str:
@@ -259,7 +260,7 @@ def message_page(status: int, message: str, *, lang: str) -> str:
         msg = ERRORS.get(message) or ERRORS[_BY_STATUS.get(status, "web.error.server")]
         text = str(msg)
         return document(  # i18n: not text
-            lang, text, _header(text) + f'<main id="message"><p class="status-code">{int(status)}</p></main>'
+            lang, text, header(text) + f'<main id="message"><p class="status-code">{int(status)}</p></main>'
         )
 
 

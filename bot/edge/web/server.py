@@ -2,11 +2,11 @@
 
 Pages (``bot.edge.web.pages``: public information only, in the browser's language):
 
-- ``/t/<token>`` a live table, kept current over ``/t/<token>/ws`` (``fanout``); a finished game's link shows
-  its end and leads to its replay;
+- ``/t/<token>`` a live table, kept current over ``/t/<token>/ws`` (``fanout``), then leading to its replay;
 - ``/r/<token>`` a finished (or abandoned) game step by step (``?step=N``; ``/r/<token>/step/<N>`` is one
   step as JSON for replay.js), and ``/r/<token>/record`` its game record (``bot.services.game_record``);
 - ``/s/<token>`` a server's live tables, where its admins chose ``browser: server``;
+- ``/e/<token>`` a tournament's standings (a knockout's bracket) and matches (``event_routes``);
 - ``/c/<lang>/<card>.png`` card pictures and ``/static/<name>`` the css and js.
 
 Nothing of the store is reachable without a valid link (``bot.services.links``): a token is checked before
@@ -57,6 +57,7 @@ from bot.edge.web.answers import (
     secure,
 )
 from bot.edge.web.built import Built, Ended, Over, Refused, TooMany, record_text
+from bot.edge.web.event_routes import EventRoutes, kept_events
 from bot.edge.web.fanout import MAX_MESSAGE, Fanout
 from bot.edge.web.guard import FILE_COST, Guard, Networks, forwarded_client, retry_after
 from bot.edge.web.kept import Kept
@@ -66,6 +67,7 @@ from bot.services.links import Kind, Links
 from bot.services.live_tables import live_tables
 from bot.services.server_settings import BROWSER_OFF, BROWSER_SERVER, ServerSettings
 from bot.services.tables import TableService
+from bot.services.tournaments.service import TournamentService
 from bot.settings import Settings
 from bot.store import Store
 
@@ -103,6 +105,8 @@ class Served(Protocol):
     @property
     def tables(self) -> TableService: ...
     @property
+    def tournaments(self) -> TournamentService: ...
+    @property
     def games(self) -> Mapping[str, GameAdapter]: ...
     @property
     def server_settings(self) -> ServerSettings: ...
@@ -121,7 +125,7 @@ class Served(Protocol):
     def get_guild(self, guild_id: int, /) -> discord.Guild | None: ...
 
 
-class WebServer(ActivityRoutes):
+class WebServer(ActivityRoutes, EventRoutes):
     """The pages of one bot. ``fanout`` holds the live tables' viewers; ``guard`` the per-address limits."""
 
     def __init__(self, bot: Served, *, guard: Guard | None = None) -> None:
@@ -134,6 +138,7 @@ class WebServer(ActivityRoutes):
         self._busy: dict[str, bytes] = {}  # the 429 page by language, made once
         self.built = Built(bot.store, bot.games, lambda: self.guard)
         self._servers: Kept[tuple[int, str], bytes] = Kept(256, SERVER_SECONDS)
+        self._events = kept_events()
         self._proxies: Networks = tuple(ipaddress.ip_network(n) for n in bot.settings.web_proxies)
         self.sign_in, self.activity = activity_parts(bot, self.fanout)  # where the client secret is set
 
@@ -150,6 +155,7 @@ class WebServer(ActivityRoutes):
         get(f"/r/{{token:{TOKEN}}}/step/{{step:0|[1-9][0-9]{{0,5}}}}", self._step)
         get(f"/r/{{token:{TOKEN}}}/record", self._record)
         get(f"/s/{{token:{TOKEN}}}", self._server)
+        get(f"/e/{{token:{TOKEN}}}", self._event)
         get(r"/c/{lang:en|it}/{name:[0-9A-Za-z_-]{1,24}\.png}", self._card)  # i18n: not text
         get(r"/static/{name:[0-9a-z_-]{1,32}(?:-[0-9]{1,4}(?:\.[0-9]{1,4}){0,2})?\.(?:css|js)}", self._static)
         if self.sign_in is not None:

@@ -61,6 +61,17 @@ class TournamentService:
         row = await self.store.get_tournament(tournament_id)
         return None if row is None else event_of(row.doc)
 
+    async def found(self, tournament_id: int) -> tuple[TournamentRow, Event] | None:
+        """An event with its row (its server, for whoever shows it), or None: no such event, or a document
+        this version cannot read (its page is then not found, not an error)."""
+        row = await self.store.get_tournament(tournament_id)
+        if row is None:
+            return None
+        try:
+            return row, event_of(row.doc)
+        except (ValueError, KeyError, TypeError):
+            return None
+
     async def here(self, guild_id: int, channel_id: int) -> tuple[TournamentRow, Event] | None:
         """The live event of this channel (the newest, should there be several)."""
         for row in await self.store.tournaments_in(guild_id, LIVE):
