@@ -121,8 +121,10 @@ async def test_a_global_429_is_waited_out(
         sent = await asyncio.gather(*(room.send(f"call {n}") for n, room in enumerate(rooms)))
     assert len({m.id for m in sent}) == 12 and fake.global_429s > 0
     assert time.monotonic() - started >= 1.0, "the 429's retry_after was waited"
-    accepted = [r for r in fake.request_log if r.status < 300 and r.method == "POST"]
-    assert busiest_second(accepted[-12:]) <= 5
+    # As the limit counts them (when each was let through, not when its bytes began to arrive: on a loaded
+    # machine reading a body can take long enough to put six arrivals in one second).
+    counted = fake.global_counted[-12:]
+    assert len(counted) == 12 and max(sum(1 for t in counted if 0 <= t - s < 1.0) for s in counted) <= 5
     pauses = [r for r in caplog.records if r.getMessage().startswith("Global rate limit has been hit")]
     assert 1 <= len(pauses) < fake.global_429s, "one warning a pause"
 

@@ -164,6 +164,7 @@ class Faults(FakeState):
                 },
             )
         window.append(now)
+        self.global_counted.append(now)
 
     def _injected_failure(self, request: web.Request) -> None:
         path = request.path.removeprefix(API)

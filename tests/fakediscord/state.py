@@ -102,6 +102,7 @@ class FakeState:
         self._upload_failure: tuple[DiscordError, int | None] | None = None
         self._global_window: deque[float] = deque()  # when the last second's counted requests arrived
         self.global_429s = 0  # requests answered 429 for the global rate limit
+        self.global_counted: list[float] = []  # when each request the global limit counted was counted
         self.dropped_requests = 0  # requests whose client went away before they were read whole
         self._dms: dict[int, FakeChannel] = {}
         self._by_tok: dict[str, FakeInteraction] = {}  # O(1) lookups, so long runs do not slow down
