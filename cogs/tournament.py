@@ -70,6 +70,7 @@ class Tournament(commands.Cog):
             app_commands.Choice(name=cmd("cmd.tournament.format.swiss"), value="swiss"),
             app_commands.Choice(name=cmd("cmd.tournament.format.round-robin"), value="round_robin"),
             app_commands.Choice(name=cmd("cmd.tournament.format.knockout"), value="knockout"),
+            app_commands.Choice(name=cmd("cmd.tournament.format.double-knockout"), value="double_knockout"),
         ],
     )
     @app_commands.choices(

@@ -215,3 +215,22 @@ def test_one_player_cannot_start_and_a_stored_event_is_read_strictly() -> None:
     ):
         with pytest.raises(ValueError):
             event_of(broken)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(8, 1), (6, 2), (5, 3)])
+def test_a_double_knockout_puts_a_player_out_after_two_lost_matches(players: int, seed: int) -> None:
+    event = run(field("cribbage", "double_knockout", players, options={"target": 61}), seed)
+    lost: dict[int, int] = defaultdict(int)
+    for r in event.rounds:
+        seated = [p for m in r for p in m.players]
+        assert len(seated) == len(set(seated)), "one match a round each"
+        for m in r:
+            assert all(lost[p] < 2 for p in m.players), "nobody plays on after two lost matches"
+            for p in m.players:
+                lost[p] += m.loses(p)
+    champion = next(p for p, place in event.places() if place == 1)
+    assert lost[champion] <= 1 and all(lost[e.user_id] == 2 for e in event.entrants if e.user_id != champion)
+    matches = sum(1 for r in event.rounds for m in r if len(m.players) == 2)
+    assert matches in (2 * players - 2, 2 * players - 1), "every loss a match: the final reset or not"
+    places = dict(event.places())
+    assert sorted(places.values())[:2] == [1, 2]

@@ -16,7 +16,7 @@ from bot.edge import delivery
 from bot.edge.client import Client
 from bot.pictures import standings as pic
 from bot.services.server_settings import BROWSER_OFF
-from bot.services.tournaments.event import Event
+from bot.services.tournaments.event import KNOCKOUTS, Event
 from bot.services.tournaments.stored import event_of
 
 PREFIX = "tv:tn:"  # i18n: not text
@@ -42,6 +42,8 @@ def _format_name(format: str) -> str:
         return t("tournament.format.round-robin")
     if format == "knockout":
         return t("tournament.format.knockout")
+    if format == "double_knockout":
+        return t("tournament.format.double-knockout")
     return t("tournament.format.swiss")
 
 
@@ -85,7 +87,7 @@ def standings_text(bot: Client, event: Event) -> str:
     """The standings anyone can check: place, name, match points, Buchholz and spread (a knockout: each
     match's winner by round)."""
     lines = [title(bot, event)]
-    if event.settings.format == "knockout":
+    if event.settings.format in KNOCKOUTS:
         return "\n".join(lines + _bracket_lines(event))[: delivery.CONTENT_LIMIT]
     ranked = event.lines()
     for i, line in enumerate(ranked[:SHOWN], start=1):
@@ -141,7 +143,7 @@ def standings_picture(bot: Client, event: Event) -> Picture:
     )
     rows: tuple[tuple[str, str, str, str, str], ...] = ()
     lines: list[str] = []
-    if s.format == "knockout":
+    if s.format in KNOCKOUTS:
         lines = _bracket_lines(event)[-pic.MAX_LINES :]
     else:
         ranked = event.lines()

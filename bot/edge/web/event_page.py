@@ -14,7 +14,7 @@ from collections.abc import Callable
 from bot.base.i18n import speaking, t
 from bot.edge.web.pages import document, header, href
 from bot.edge.web.parts import esc
-from bot.services.tournaments.event import Event, GameDone, Match
+from bot.services.tournaments.event import KNOCKOUTS, Event, GameDone, Match
 
 Link = Callable[[int], str]  # a game's id → its page's address
 
@@ -24,6 +24,8 @@ def _format(event: Event) -> str:
     fmt = event.settings.format
     if fmt == "knockout":
         return t("web.event.format.knockout")
+    if fmt == "double_knockout":
+        return t("web.event.format.double-knockout")
     if fmt == "round_robin":
         return t("web.event.format.round-robin")
     return t("web.event.format.swiss")
@@ -152,7 +154,7 @@ def event_page(event: Event, game: str, *, lang: str, live: Link, replay: Link) 
     with speaking(lang):
         name = event.settings.name
         sub = t("web.event.sub", game=game, format=_format(event), status=_status(event))
-        knockout = event.settings.format == "knockout"
+        knockout = event.settings.format in KNOCKOUTS
         first = t("web.event.bracket") if knockout else t("web.event.standings")
         table = _bracket(event) if knockout else _standings(event)
         main = (  # i18n: not text

@@ -4,7 +4,8 @@ host must do next (the matches to open, the tables to close), so a restart or a 
 the stored event carries on exactly where it was.
 
 - **Formats**: Swiss (``rounds`` rounds; pairing by ``pairing.swiss``), round robin (the circle method, every
-  round fixed at the start), single knockout (seeded by rating; a match's winner goes on) and, for Bharg
+  round fixed at the start), single and double knockout (seeded by rating; out after one lost match, or
+  two: ``pairing.double_knockout``) and, for Bharg
   Deluxe, rounds of tables of ``least``–``most`` seats balanced by the standings (``pairing.tables``).
 - **Matches**: one game, or the best of three (two wins) for the two-player games; a Deluxe table plays
   one game. Every game finished counts in the standings (``standings``); a match's winner decides the
@@ -31,8 +32,9 @@ from bot.services.tournaments import pairing, standings
 Status = Literal["signup", "running", "paused", "finished", "cancelled"]
 STATUSES: tuple[Status, ...] = ("signup", "running", "paused", "finished", "cancelled")
 LIVE: tuple[Status, ...] = ("signup", "running", "paused")
-Format = Literal["swiss", "round_robin", "knockout"]
-FORMATS: tuple[Format, ...] = ("swiss", "round_robin", "knockout")
+Format = Literal["swiss", "round_robin", "knockout", "double_knockout"]
+FORMATS: tuple[Format, ...] = ("swiss", "round_robin", "knockout", "double_knockout")
+KNOCKOUTS = ("knockout", "double_knockout")
 PAIR_GAMES = ("bhargage", "cribbage")  # two players a match; Deluxe plays at tables
 GAMES = (*PAIR_GAMES, "deluxe")
 How = Literal["played", "forfeit", "awarded"]
@@ -194,8 +196,9 @@ class Event:
         n = len(self.entrants)
         if self.settings.format == "round_robin":
             return n - 1 if n % 2 == 0 else n
-        if self.settings.format == "knockout":
-            return max(1, math.ceil(math.log2(max(n, 2))))
+        if self.settings.format in KNOCKOUTS:
+            levels = max(1, math.ceil(math.log2(max(n, 2))))
+            return levels if self.settings.format == "knockout" else 2 * levels + 1  # at most, with the reset
         if self.settings.rounds:
             return self.settings.rounds
         return 3 if self.settings.game == "deluxe" else max(1, math.ceil(math.log2(max(n, 2))))
@@ -208,11 +211,20 @@ class Event:
 
     def places(self) -> list[tuple[int, int]]:
         """Each entrant's final place, 1 first: in a knockout by the round each went out in (the final's
-        loser 2nd, both semi-finals' 3rd, the quarter-finals' 5th …, everyone still in 1st); otherwise the
-        standings' order."""
-        if self.settings.format != "knockout":
+        loser 2nd, both semi-finals' 3rd, the quarter-finals' 5th …, everyone still in 1st; in a double
+        knockout a player goes out with their second lost match); otherwise the standings' order."""
+        if self.settings.format not in KNOCKOUTS:
             return [(line.player, i + 1) for i, line in enumerate(self.lines())]
-        out_in = {p: r for r, ms in enumerate(self.rounds) for m in ms for p in m.players if m.loses(p)}
+        lives = 1 if self.settings.format == "knockout" else 2
+        out_in: dict[int, int] = {}
+        lost: dict[int, int] = {}
+        for r, ms in enumerate(self.rounds):
+            for m in ms:
+                for p in m.players:
+                    if m.loses(p):
+                        lost[p] = lost.get(p, 0) + 1
+                        if lost[p] == lives:
+                            out_in[p] = r
         places = [(p, 1 + sum(1 for q in out_in.values() if q > r) + 1) for p, r in out_in.items()]
         places += [(e.user_id, 1) for e in self.entrants if e.user_id not in out_in]
         return sorted(places, key=lambda pp: (pp[1], pp[0]))
@@ -349,10 +361,36 @@ class Event:
             return []
         return self._next_round()
 
+    def _double_knockout(self) -> list[Match]:
+        """The next double-knockout round (``pairing.double_knockout``); the end when one player is left."""
+        lost: dict[int, int] = {}
+        for ms in self.rounds:
+            for m in ms:
+                for p in m.players:
+                    lost[p] = lost.get(p, 0) + m.loses(p)
+        alive = [p for p in self.active if lost.get(p, 0) < 2]
+        if len(alive) <= 1:
+            self.status = "finished"
+            return []
+        upper, survivors, dropped = [], [], []
+        for m in self.current:
+            for p in m.players:
+                if p not in alive:
+                    continue
+                if lost.get(p, 0) == 0:
+                    upper.append(p)
+                elif m.loses(p):  # their one loss, this round: they drop to the lower bracket
+                    dropped.append(p)
+                else:
+                    survivors.append(p)
+        return self._open_round(pairing.double_knockout(upper, survivors, dropped))
+
     def _next_round(self) -> list[Match]:
         """Pair the next round (or finish the event): the matches to open."""
         fmt, n = self.settings.format, len(self.rounds)
-        if fmt == "knockout":
+        if fmt == "double_knockout" and self.rounds:
+            return self._double_knockout()
+        if fmt in KNOCKOUTS:
             if not self.rounds:
                 ratings = {e.user_id: e.rating for e in self.entrants}
                 slots = pairing.knockout(ratings, self.active)

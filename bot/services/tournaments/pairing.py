@@ -12,6 +12,11 @@ pairs the same way, so a restart, a second process or a player checking by hand 
   adds a bye, whose partner rests that round. Everyone meets everyone once in n−1 rounds (n even).
 - **Knockout**: seeded by rating (then by sign-up), the bracket the next power of two, byes to the top seeds;
   seeds meet as 1–16, 8–9, 5–12, 4–13 …, so the top two can meet only in the final.
+- **Double knockout**: a player is out after two lost matches. Each round the players without a loss play
+  on in bracket order (the upper bracket); those with one loss play among themselves, the last round's
+  survivors of the lower bracket against the upper bracket's new losers where the two are as many, else in
+  order; an odd player out has a bye. The last of each bracket meet in the final; when the lower bracket's
+  player wins it, both have lost once and play it again.
 - **Deluxe tables**: players in standings order cut into tables of ``least``–``most`` seats, as few tables as
   possible and their sizes as even as possible, the leaders together.
 """
@@ -122,6 +127,26 @@ def knockout(ratings: Mapping[int, float], signed: Sequence[int]) -> tuple[Slot,
 def next_knockout(winners: Sequence[int]) -> tuple[Slot, ...]:
     """The next knockout round: the previous round's winners (bye or not), in bracket order, two by two."""
     return tuple((a, b) for a, b in zip(winners[::2], winners[1::2], strict=True))
+
+
+def in_twos(players: Sequence[int]) -> list[tuple[int, ...]]:
+    """Players paired in order, an odd one out alone (a bye)."""
+    out: list[tuple[int, ...]] = [tuple(players[i : i + 2]) for i in range(0, len(players) - 1, 2)]
+    return out + ([(players[-1],)] if len(players) % 2 else [])
+
+
+def double_knockout(
+    upper: Sequence[int], survivors: Sequence[int], dropped: Sequence[int]
+) -> list[tuple[int, ...]]:
+    """The next double-knockout round: ``upper`` (no loss yet, in bracket order), the lower bracket's
+    ``survivors`` of the last round and the upper bracket's new losers (``dropped``), both in match order."""
+    lower = [*survivors, *dropped]
+    if len(upper) == 1 and len(lower) == 1:
+        return [(upper[0], lower[0])]  # the final
+    if survivors and len(survivors) == len(dropped):
+        crossed: list[tuple[int, ...]] = list(zip(survivors, dropped, strict=True))
+        return [*in_twos(upper), *crossed]
+    return [*in_twos(upper), *in_twos(lower)]
 
 
 def tables(order: Sequence[int], least: int, most: int) -> list[tuple[int, ...]]:
