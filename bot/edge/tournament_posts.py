@@ -33,10 +33,10 @@ def name(event: Event, user_id: int) -> str:
 def title(bot: Client, event: Event) -> str:
     s = event.settings
     game = bot.games[s.game].title
-    return t("tournament.title", name=safe.plain(s.name, 60), game=game, format=_format_name(s.format))
+    return t("tournament.title", name=safe.plain(s.name, 60), game=game, format=format_name(s.format))
 
 
-def _format_name(format: str) -> str:
+def format_name(format: str) -> str:
     """A format's name in the language in force (each id written out for the catalog check)."""
     if format == "round_robin":
         return t("tournament.format.round-robin")
@@ -130,7 +130,7 @@ def standings_picture(bot: Client, event: Event) -> Picture:
     subtitle = t(
         "tournament.picture.subtitle",
         game=bot.games[s.game].title,
-        format=_format_name(s.format),
+        format=format_name(s.format),
         round=len(event.rounds),
         rounds=event.total_rounds(),
     )

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PIL import Image, ImageDraw
+
 from bot.pictures import french
 from bot.pictures.errors import PictureError
 from bot.pictures.faces import RANK_MARKS, Worth
@@ -189,3 +191,12 @@ def check(scene: object) -> Scene:
         else:
             raise PictureError(f"part {i} is neither a Row nor a Track: {part!r}")
     return scene
+
+
+def felt_card(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A card's ground (the profile's, the standings'): the tables' felt, its edge and a line inside it."""
+    im = Image.new("RGB", (width, height), FELT)
+    d = ImageDraw.Draw(im)
+    d.rectangle((0, 0, width - 1, height - 1), outline=FELT_EDGE, width=3)
+    d.rounded_rectangle((6, 6, width - 7, height - 7), radius=10, outline=FELT_LINE, width=1)
+    return im, d

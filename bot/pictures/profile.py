@@ -15,7 +15,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.pictures.errors import PictureError
-from bot.pictures.parts import FELT, FELT_EDGE, FELT_LINE, LIGHT, PEG_COLOURS, PICK, RGB, SOFT
+from bot.pictures.parts import FELT_LINE, LIGHT, PEG_COLOURS, PICK, RGB, SOFT, felt_card
 from bot.pictures.scene import png
 from bot.pictures.text import Font, font
 from bot.pictures.writing import fit, length, wrap, write
@@ -199,10 +199,7 @@ def compose(card: ProfileCard) -> Image.Image:
     """The card as an RGB image (checked first: ``PictureError`` on bad input)."""
     check(card)
     height = _height(card)
-    im = Image.new("RGB", (WIDTH, height), FELT)
-    d = ImageDraw.Draw(im)
-    d.rectangle((0, 0, WIDTH - 1, height - 1), outline=FELT_EDGE, width=3)
-    d.rounded_rectangle((6, 6, WIDTH - 7, height - 7), radius=10, outline=FELT_LINE, width=1)
+    im, d = felt_card(WIDTH, height)
     y = MARGIN
     name = font(NAME_SIZE, bold=True)
     write(im, (MARGIN, y + NAME_H - 14), fit(card.name, name, INNER), name, LIGHT, "ls")

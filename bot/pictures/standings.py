@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.pictures.errors import PictureError
-from bot.pictures.parts import FELT, FELT_EDGE, FELT_LINE, LIGHT, PICK, SOFT
+from bot.pictures.parts import FELT_EDGE, FELT_LINE, LIGHT, PICK, SOFT, felt_card
 from bot.pictures.scene import png
 from bot.pictures.text import font
 from bot.pictures.writing import fit, write
@@ -86,10 +86,7 @@ def compose(card: StandingsCard) -> Image.Image:
     """The card as an RGB image (checked first: ``PictureError`` on bad input)."""
     check(card)
     height = _height(card)
-    im = Image.new("RGB", (WIDTH, height), FELT)
-    d = ImageDraw.Draw(im)
-    d.rectangle((0, 0, WIDTH - 1, height - 1), outline=FELT_EDGE, width=3)
-    d.rounded_rectangle((6, 6, WIDTH - 7, height - 7), radius=10, outline=FELT_LINE, width=1)
+    im, d = felt_card(WIDTH, height)
     y = MARGIN
     title = font(TITLE_SIZE, bold=True)
     write(im, (MARGIN, y + TITLE_H - 14), fit(card.title, title, INNER), title, LIGHT, "ls")

@@ -12,23 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.base.i18n import speaking, t
+from bot.edge.tournament_posts import format_name
 from bot.edge.web.pages import document, header, href
 from bot.edge.web.parts import esc
 from bot.services.tournaments.event import KNOCKOUTS, Event, GameDone, Match
 
 Link = Callable[[int], str]  # a game's id → its page's address
-
-
-def _format(event: Event) -> str:
-    """The format's name (each id written out for the catalog check)."""
-    fmt = event.settings.format
-    if fmt == "knockout":
-        return t("web.event.format.knockout")
-    if fmt == "double_knockout":
-        return t("web.event.format.double-knockout")
-    if fmt == "round_robin":
-        return t("web.event.format.round-robin")
-    return t("web.event.format.swiss")
 
 
 def _status(event: Event) -> str:
@@ -153,7 +142,7 @@ def event_page(event: Event, game: str, *, lang: str, live: Link, replay: Link) 
     """The whole page: ``game`` is the game's title; ``live`` and ``replay`` make a table's addresses."""
     with speaking(lang):
         name = event.settings.name
-        sub = t("web.event.sub", game=game, format=_format(event), status=_status(event))
+        sub = t("web.event.sub", game=game, format=format_name(event.settings.format), status=_status(event))
         knockout = event.settings.format in KNOCKOUTS
         first = t("web.event.bracket") if knockout else t("web.event.standings")
         table = _bracket(event) if knockout else _standings(event)
