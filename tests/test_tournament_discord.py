@@ -252,6 +252,7 @@ async def test_a_deluxe_table_opens_for_three_and_an_award_closes_it(
     await settle(fake, bot)
     closed = await bot.tables.get(table.id)
     assert closed.status == "abandoned", "the awarded match's table is closed, unrated"
+    assert "settled this match" in fake.channel_messages(thread)[-1].content, "its players are told, there"
     event = await bot.tournaments.get(1)
     assert event is not None and event.status == "finished"
     assert dict(event.places())[users[2].id] == 1

@@ -137,9 +137,10 @@ async def _post(
 async def close(bot: Client, game_id: int) -> None:
     """Close a match's table the event no longer waits for (awarded, re-paired, ended): no result."""
     try:
-        async with bot.tables.locked(game_id) as table:
+        async with bot.tables.locked(game_id) as table, bot.languages.channel(table.guild_id):
             if table.status == "active":
                 await bot.tables.abandon(table, "tournament")
+                await bot.controller.places.post(table, Panel(content=t("tournament.closed")))
     except TableError:
         pass
 
