@@ -67,6 +67,7 @@ class ErrorLogGuard(logging.Handler):
 # list needs no care beyond adding a module that grows past a few tens of seconds.
 LONGEST_FIRST = (
     "test_kill_test.py",
+    "test_tournament_simulations.py",
     "test_ai_deluxe.py",
     "test_fuzz.py",
     "test_counting_streams.py",
