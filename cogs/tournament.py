@@ -50,6 +50,8 @@ class Tournament(commands.Cog):
         best_of=cmd("cmd.tournament.create.best-of"),
         target=cmd("cmd.tournament.create.target"),
         move_minutes=cmd("cmd.tournament.create.move-minutes"),
+        muggins=cmd("cmd.tournament.create.muggins"),
+        sequences=cmd("cmd.tournament.create.sequences"),
     )
     @app_commands.describe(
         name=cmd("cmd.tournament.create.event.description"),
@@ -59,6 +61,8 @@ class Tournament(commands.Cog):
         best_of=cmd("cmd.tournament.create.best-of.description"),
         target=cmd("cmd.tournament.create.target.description"),
         move_minutes=cmd("cmd.tournament.create.move-minutes.description"),
+        muggins=cmd("cmd.tournament.create.muggins.description"),
+        sequences=cmd("cmd.tournament.create.sequences.description"),
     )
     @app_commands.choices(
         game=[
@@ -89,6 +93,8 @@ class Tournament(commands.Cog):
         best_of: int = 1,
         target: app_commands.Range[int, 10, 1000] | None = None,
         move_minutes: app_commands.Range[int, 0, MOST_MINUTES] = 0,
+        muggins: bool | None = None,
+        sequences: bool | None = None,
     ) -> None:
         """Post the event's sign-up here: its matches will open in threads of this channel."""
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -106,7 +112,16 @@ class Tournament(commands.Cog):
             raise UserFacingError("tournament.refuse.game")
         config = await self.bot.server_settings.get(interaction.guild_id)
         chosen = target if target is not None else config.targets.get(game, (adapter.targets or (0, 121))[1])
-        options = adapter.rules.Options.from_dict({"target": chosen}).to_dict()  # the game's own refusal
+        raw: dict[str, object] = {"target": chosen}
+        if muggins is not None:
+            if game != "cribbage":
+                raise UserFacingError("tournament.refuse.muggins")
+            raw["muggins"] = muggins
+        if sequences is not None:
+            if game != "bhargage":
+                raise UserFacingError("tournament.refuse.sequences")
+            raw["sequences"] = sequences
+        options = adapter.rules.Options.from_dict(raw).to_dict()  # the game's own refusal
         settings = Settings(
             name.strip(),
             game,

@@ -168,6 +168,13 @@ async def test_bad_input_gets_clear_answers(fake_discord: FakeDiscord, start_bot
     made = await fake.slash(ann, fake.channel, "tournament create", name="Solo", game="cribbage", target=61)
     second = await fake.slash(ann, fake.channel, "tournament create", name="Twice", game="cribbage")
     assert second.ephemeral and "already has a tournament" in second.text()
+    other = fake.add_channel("other")
+    wrong = await fake.slash(ann, other, "tournament create", name="Seq", game="cribbage", sequences=True)
+    assert wrong.ephemeral and "Bhargage option" in wrong.text()
+    mug = await fake.slash(
+        ann, other, "tournament create", name="Mug", game="cribbage", target=61, muggins=True
+    )
+    assert not mug.ephemeral and "muggins" in mug.message.content.lower() and "61" in mug.message.content
     await fake.click(ann, made.message, "Join")
     alone = await fake.slash(ann, fake.channel, "tournament start")
     assert alone.ephemeral and "at least 2 players" in alone.text()

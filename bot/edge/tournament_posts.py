@@ -61,9 +61,12 @@ def done(verb: str) -> str:
 
 def signup_text(bot: Client, event: Event) -> str:
     names = ", ".join(name(event, e.user_id) for e in event.entrants) or t("tournament.signup.nobody")
+    adapter = bot.games[event.settings.game]
+    rules = adapter.options_text(adapter.rules.Options.from_dict(event.settings.options))
     return "\n".join(
         [
             title(bot, event),
+            rules,
             tn("tournament.signup.count", len(event.entrants)),
             names,
             t("tournament.signup.how"),
