@@ -199,6 +199,9 @@ def test_the_organisers_steps_and_their_refusals() -> None:
     with pytest.raises(TournamentError) as err:
         event.end()
     assert err.value.msgid == "tournament.refuse.over"
+    with pytest.raises(TournamentError) as err:
+        event.leave(100)
+    assert err.value.msgid == "tournament.refuse.over", "nobody leaves an event that is over"
 
 
 def test_one_player_cannot_start_and_a_stored_event_is_read_strictly() -> None:

@@ -244,6 +244,8 @@ class Event:
         """Leave before the start (gone from the list), or drop out after it (see :meth:`drop`)."""
         if self.entrant(user_id) is None:
             raise TournamentError("tournament.refuse.not-entered")
+        if self.status not in LIVE:
+            raise TournamentError("tournament.refuse.over")
         if self.status == "signup":
             self.entrants = [e for e in self.entrants if e.user_id != user_id]
             return [], []
