@@ -7,9 +7,12 @@ normal game's."""
 from __future__ import annotations
 
 import itertools
+from types import SimpleNamespace
 
+from bot.edge import tournament_posts as posts
 from bot.edge.app import TavernBot
-from bot.games import Table
+from bot.games import GAMES, Table
+from bot.services.tournaments.event import MAX_ENTRANTS, Event, Settings
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.fakediscord.model import SEND_MESSAGES, VIEW_CHANNEL
@@ -285,3 +288,12 @@ async def test_a_dropped_player_s_table_closes_and_the_match_goes_to_the_opponen
     assert (await bot.tables.get(table.id)).status == "abandoned"
     event = await bot.tournaments.get(1)
     assert event is not None and dict(event.places()) == {ann.id: 1, bob.id: 2}
+
+
+def test_a_full_sign_up_fits_one_message() -> None:
+    event = Event(Settings("Big", "bhargage", "swiss", {"target": 61}), organiser_id=1)
+    for n in range(MAX_ENTRANTS):
+        event.join(1000 + n, f"{'W' * 28}{n:04d}", 1500.0)
+    text = posts.signup_text(SimpleNamespace(games=GAMES), event)  # type: ignore[arg-type]
+    assert len(text) <= 2000 and "64 players signed up" in text and "more" in text
+    assert text.endswith("`/tournament start`."), "the how-to line is never cut off"

@@ -23,6 +23,7 @@ PREFIX = "tv:tn:"  # i18n: not text
 SHOWN = 20  # standings lines shown at the most (the rest: "and N more")
 PICTURE = "standings.png"  # i18n: not text
 ALT_LIMIT = 1000  # an attachment's description (Discord: 1,024)
+NAMES_ROOM = 1400  # the sign-up's list of names, in characters: the rest of the message fits beside it
 
 
 def name(event: Event, user_id: int) -> str:
@@ -60,18 +61,19 @@ def done(verb: str) -> str:
 
 
 def signup_text(bot: Client, event: Event) -> str:
-    names = ", ".join(name(event, e.user_id) for e in event.entrants) or t("tournament.signup.nobody")
+    """The sign-up: what the event is, its count and who has joined (as many names as fit a message)."""
     adapter = bot.games[event.settings.game]
     rules = adapter.options_text(adapter.rules.Options.from_dict(event.settings.options))
-    return "\n".join(
-        [
-            title(bot, event),
-            rules,
-            tn("tournament.signup.count", len(event.entrants)),
-            names,
-            t("tournament.signup.how"),
-        ]
-    )
+    shown: list[str] = []
+    for e in event.entrants:
+        if sum(len(n) + 2 for n in shown) > NAMES_ROOM:
+            break
+        shown.append(name(event, e.user_id))
+    names = ", ".join(shown) or t("tournament.signup.nobody")
+    if len(shown) < len(event.entrants):
+        names += " " + tn("tournament.standings.more", len(event.entrants) - len(shown))
+    lines = [title(bot, event), rules, tn("tournament.signup.count", len(event.entrants)), names]
+    return "\n".join([*lines, t("tournament.signup.how")])[: delivery.CONTENT_LIMIT]
 
 
 def signup_view(tournament_id: int) -> delivery.Controls:
