@@ -5,8 +5,8 @@ the stored event carries on exactly where it was.
 
 - **Formats**: Swiss (``rounds`` rounds; pairing by ``pairing.swiss``), round robin (the circle method, every
   round fixed at the start), single and double knockout (seeded by rating; out after one lost match, or
-  two: ``pairing.double_knockout``) and, for Bharg
-  Deluxe, rounds of tables of ``least``–``most`` seats balanced by the standings (``pairing.tables``).
+  two: ``pairing.double_knockout``) and, for Bharg Deluxe, rounds of tables of ``least``–``most`` seats
+  balanced by the standings (``pairing.tables``).
 - **Matches**: one game, or the best of three (two wins) for the two-player games; a Deluxe table plays
   one game. Every game finished counts in the standings (``standings``); a match's winner decides the
   knockout.
