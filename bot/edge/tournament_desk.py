@@ -72,7 +72,7 @@ class Desk:
 
     def ended(self, table: Table) -> None:
         """A table's game is over (the publisher says so once it is told): carry it to its event."""
-        task = asyncio.create_task(ended(self.bot, table.id), name=f"tavern-tournament-{table.id}")
+        task = asyncio.create_task(ended(self.bot, table), name=f"tavern-tournament-{table.id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -80,10 +80,12 @@ class Desk:
         await catch_up(self.bot)
 
 
-async def ended(bot: Client, game_id: int) -> None:
-    """Carry a finished table's result to its event (nothing when it belongs to none, or was counted)."""
+async def ended(bot: Client, table: Table) -> None:
+    """Carry a finished table's result to its event (nothing when it belongs to none, or was counted). Every
+    game's end comes here: one indexed lookup tells the few that belong to an event."""
     try:
-        table = await bot.tables.get(game_id)
+        if await bot.store.tournament_of_game(table.id) is None:
+            return
         result = table.result()
         if result is None:
             return
@@ -92,7 +94,7 @@ async def ended(bot: Client, game_id: int) -> None:
         if stepped is not None:
             await after(bot, stepped)
     except Exception:
-        log.exception("game %d: its end could not reach its tournament", game_id)
+        log.exception("game %d: its end could not reach its tournament", table.id)
 
 
 async def after(bot: Client, stepped: Stepped, *, told: bool = False) -> None:
@@ -243,7 +245,7 @@ async def _watch(bot: Client, row: TournamentRow, event: Event, game_id: int) ->
     except TableError:
         return
     if table.status != "active":
-        await ended(bot, game_id)
+        await ended(bot, table)
         return
     limit = event.settings.move_minutes * 60
     waiting = table.people_waited_for()
