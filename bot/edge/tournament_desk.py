@@ -37,6 +37,7 @@ from bot.games import Move, Table, TableError
 from bot.services import session
 from bot.services.tournaments.event import Event, Match
 from bot.services.tournaments.service import Stepped
+from bot.services.tournaments.stored import event_of
 
 if TYPE_CHECKING:
     from bot.store import TournamentRow
@@ -82,10 +83,8 @@ class Desk:
 
 async def ended(bot: Client, table: Table) -> None:
     """Carry a finished table's result to its event (nothing when it belongs to none, or was counted). Every
-    game's end comes here: one indexed lookup tells the few that belong to an event."""
+    game's end comes here: ``game_over``'s one indexed lookup tells the few that belong to an event."""
     try:
-        if await bot.store.tournament_of_game(table.id) is None:
-            return
         result = table.result()
         if result is None:
             return
@@ -292,8 +291,8 @@ async def press(bot: Client, interaction: Interaction) -> None:
         raise UserFacingError("tournament.refuse.gone")
     user = interaction.user
     if verb == "join":
-        event = await bot.tournaments.get(tournament_id)
-        rated = await bot.store.rating_of(row.guild_id, event.settings.game, user.id) if event else None
+        game = event_of(row.doc).settings.game  # the row just read: its game never changes
+        rated = await bot.store.rating_of(row.guild_id, game, user.id)
         rating = float(rated["rating"]) if rated else 0.0
         name = safe.name(user.display_name, user.name)
         _, event = await bot.tournaments.step(tournament_id, lambda e: e.join(user.id, name, rating))
