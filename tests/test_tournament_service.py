@@ -57,10 +57,10 @@ async def signed_up(service: TournamentService) -> int:
 async def test_a_game_s_end_reaches_its_match_and_the_final_places_are_kept(store: SQLiteStore) -> None:
     service = TournamentService(store, clock)
     tid = await signed_up(service)
-    started = await service.opening(tid, Event.start)
-    assert len(started.open) == 2
+    opened, _ = await service.step(tid, Event.start)
+    assert len(opened) == 2
     restarted = TournamentService(store, clock)  # a new process reads the same event
-    for n, m in enumerate(started.open):
+    for n, m in enumerate(opened):
         game_id = await store.create_game(
             NewGame(
                 "cribbage",
@@ -108,10 +108,10 @@ class Together:
 
 async def test_two_organisers_awarding_one_match_at_once_get_one_answer_each(store: SQLiteStore) -> None:
     tid = await signed_up(TournamentService(store, clock))
-    started = await TournamentService(store, clock).opening(tid, Event.start)
+    opened, _ = await TournamentService(store, clock).step(tid, Event.start)
     together = Together(store)
     a, b = TournamentService(together, clock), TournamentService(together, clock)  # type: ignore[arg-type]
-    m = started.open[0]
+    m = opened[0]
     results = await asyncio.gather(
         a.step(tid, lambda e: e.award(m.key, m.players[0])),
         b.step(tid, lambda e: e.award(m.key, m.players[1])),

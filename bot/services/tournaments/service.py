@@ -104,11 +104,6 @@ class TournamentService:
             return said, event
         raise Contended(f"tournament {tournament_id}: {ATTEMPTS} saves lost to other writers")
 
-    async def opening(self, tournament_id: int, take: Callable[[Event], Sequence[Match]]) -> Stepped:
-        """A step whose answer is the matches to open."""
-        matches, event = await self.step(tournament_id, lambda e: list(take(e)))
-        return Stepped(tournament_id, event, tuple(matches))
-
     async def opened(self, tournament_id: int, key: str, game_id: int) -> None:
         """The edge opened match ``key``'s next game at table ``game_id``."""
         await self.store.link_tournament_game(tournament_id, game_id)
