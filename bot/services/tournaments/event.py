@@ -293,11 +293,8 @@ class Event:
             raise TournamentError("tournament.refuse.decided", match=key)
         if winner not in m.players:
             raise TournamentError("tournament.refuse.not-in-match", match=key)
-        closing = m.game_id
-        m.game_id = None
-        m.games.append(GameDone(m.players, (0,) * len(m.players), self._target(), winner, "awarded"))
-        m.winner = winner
-        return self._after_decision(), closing
+        closing = self._awarded(m, winner)
+        return self._after_decision(), closing[0] if closing else None
 
     def drop(self, user_id: int) -> tuple[list[Match], list[int]]:
         """Drop a player: paired no more; their undecided two-player match goes to the opponent (a Deluxe
@@ -311,11 +308,7 @@ class Event:
         m = self.playing(user_id) if self.status in ("running", "paused") else None
         if m is None or len(m.players) != 2:
             return [], []
-        other = m.players[1] if m.players[0] == user_id else m.players[0]
-        closing = [m.game_id] if m.game_id is not None else []
-        m.games.append(GameDone(m.players, (0, 0), self._target(), other, "awarded"))
-        m.game_id = None
-        m.winner = other
+        closing = self._awarded(m, m.players[1] if m.players[0] == user_id else m.players[0])
         return self._after_decision(), closing
 
     def repair(self) -> tuple[list[Match], list[int]]:
@@ -357,6 +350,15 @@ class Event:
     def _target(self) -> int:
         target = self.settings.options.get("target")
         return target if isinstance(target, int) else 121 if self.settings.game != "deluxe" else 100
+
+    def _awarded(self, m: Match, winner: int) -> list[int]:
+        """Decide ``m`` for ``winner`` without a game played (counted as a win by no margin); the table it
+        had open, to close."""
+        closing = [m.game_id] if m.game_id is not None else []
+        m.games.append(GameDone(m.players, (0,) * len(m.players), self._target(), winner, "awarded"))
+        m.game_id = None
+        m.winner = winner
+        return closing
 
     def _after_decision(self) -> list[Match]:
         if not all(m.decided for m in self.current) or self.status != "running":
@@ -427,8 +429,7 @@ class Event:
             if len(group) == 1:
                 m.winner = group[0]
             elif len(group) == 2 and len(live) < 2:
-                m.winner = live[0] if live else group[0]
-                m.games.append(GameDone(group, (0, 0), self._target(), m.winner, "awarded"))
+                self._awarded(m, live[0] if live else group[0])
             matches.append(m)
         self.rounds.append(matches)
         if all(m.decided for m in matches):
