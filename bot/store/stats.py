@@ -224,26 +224,7 @@ class StatsMixin(StoreBase):
         by_game: dict[int, list[PastSeat]] = {}
         for s in seats:
             by_game.setdefault(s["game_id"], []).append(PastSeat(s["user_id"], s["name"], s["score"]))
-        out = []
-        for r in rows:
-            meta = json.loads(r["meta"]) if r["meta"] else {}
-            thread = meta.get("thread_id") if isinstance(meta, dict) else None
-            out.append(
-                PastGame(
-                    game_id=r["game_id"],
-                    game=r["game"],
-                    finished_at=r["finished_at"],
-                    won=bool(r["won"]),
-                    score=r["score"],
-                    rank=r["rank"],
-                    how=r["how"],
-                    channel_id=r["channel_id"],
-                    thread_id=int(thread) if isinstance(thread, int) else None,
-                    seats=tuple(by_game.get(r["game_id"], ())),
-                    rating_before=r["rating_before"],
-                    rating_after=r["rating_after"],
-                )
-            )
+        out = [_past_game(r, tuple(by_game.get(r["game_id"], ()))) for r in rows]
         return out, int(total["n"]) if total else 0
 
     async def bot_records(self, guild_id: int, user_id: int) -> list[BotRecord]:
@@ -270,3 +251,23 @@ async def bot_tally(db: Conn, guild_id: int, user_id: int) -> list[BotRecord]:
         BotRecord(game=game, level=level, games=n, wins=won)
         for (game, level), (n, won) in sorted(tally.items())
     ]
+
+
+def _past_game(row: Any, seats: tuple[PastSeat, ...]) -> PastGame:
+    """One row of ``history``'s page (a result joined with its game and its table's meta), with its seats."""
+    meta = json.loads(row["meta"]) if row["meta"] else {}
+    thread = meta.get("thread_id") if isinstance(meta, dict) else None
+    return PastGame(
+        game_id=row["game_id"],
+        game=row["game"],
+        finished_at=row["finished_at"],
+        won=bool(row["won"]),
+        score=row["score"],
+        rank=row["rank"],
+        how=row["how"],
+        channel_id=row["channel_id"],
+        thread_id=int(thread) if isinstance(thread, int) else None,
+        seats=seats,
+        rating_before=row["rating_before"],
+        rating_after=row["rating_after"],
+    )
