@@ -201,59 +201,30 @@ def setting_lines(
     """Each setting's line (what it is, its value in force, marked when this server changed it), keyed by the
     name ``change`` takes for it: the slash answer and the admin's form say the same."""
 
-    def mark(changed: bool) -> str:
-        return t("tavern.settings.changed-here") if changed else ""
-
     dms = t("tavern.settings.dms-on") if config.dms else t("tavern.settings.dms-off")
     threads = t("tavern.settings.threads-on") if config.threads else t("tavern.settings.threads-off")
     language = named("language", config.language) if config.language else t("tavern.settings.language-auto")
+    monthly = config.seasons == MONTHLY
+    seasons = t("leaderboard.settings.monthly") if monthly else t("leaderboard.settings.none")
+    texts = {  # keyed by the ServerConfig field each one shows
+        "nudge_minutes": t("tavern.settings.nudge-line", value=minutes_text(config.nudge_minutes)),
+        "claim_minutes": t("tavern.settings.claim-line", value=minutes_text(config.claim_minutes)),
+        "dms": t("tavern.settings.dms-line", value=dms),
+        "threads": t("tavern.settings.threads-line", value=threads),
+        "language": t("tavern.settings.language-line", value=language),
+        "seasons": t("leaderboard.settings.seasons-line", value=seasons),
+        "browser": t("tavern.settings.browser-line", value=browser_text(config.browser)),
+    }
+    here = t("tavern.settings.changed-here")
     lines = [
-        (
-            "nudge_minutes",
-            t("tavern.settings.nudge-line", value=minutes_text(config.nudge_minutes))
-            + mark(config.nudge_minutes != defaults.nudge_minutes),
-        ),
-        (
-            "claim_minutes",
-            t("tavern.settings.claim-line", value=minutes_text(config.claim_minutes))
-            + mark(config.claim_minutes != defaults.claim_minutes),
-        ),
-        ("dms", t("tavern.settings.dms-line", value=dms) + mark(config.dms != defaults.dms)),
-        (
-            "threads",
-            t("tavern.settings.threads-line", value=threads) + mark(config.threads != defaults.threads),
-        ),
-        (
-            "language",
-            t("tavern.settings.language-line", value=language) + mark(config.language != defaults.language),
-        ),
+        (name, text + (here if getattr(config, name) != getattr(defaults, name) else ""))
+        for name, text in texts.items()
     ]
-    seasons = (
-        t("leaderboard.settings.monthly") if config.seasons == MONTHLY else t("leaderboard.settings.none")
-    )
-    lines.append(
-        (
-            "seasons",
-            t("leaderboard.settings.seasons-line", value=seasons) + mark(config.seasons != defaults.seasons),
-        )
-    )
-    lines.append(
-        (
-            "browser",
-            t("tavern.settings.browser-line", value=browser_text(config.browser))
-            + mark(config.browser != defaults.browser),
-        )
-    )
     for name, adapter in games.items():
         if adapter.targets is not None:
             target = config.targets.get(name, adapter.targets[1])
-            lines.append(
-                (
-                    f"{name}_target",
-                    t("tavern.settings.target-line", game=adapter.title, target=target)
-                    + mark(target != defaults.targets.get(name)),
-                )
-            )
+            text = t("tavern.settings.target-line", game=adapter.title, target=target)
+            lines.append((f"{name}_target", text + (here if target != defaults.targets.get(name) else "")))
     return lines
 
 
