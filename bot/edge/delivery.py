@@ -274,17 +274,8 @@ async def deliver(
             return await deliver(call, panel, scope, key, editing=editing, later=later, laid=not form)
         if not files or not (err.status == REFUSED_UPLOAD or err.status >= 500):
             raise
-        log.warning(
-            "%s %d: Discord refused the picture %s (%s); sending text alone",
-            scope,
-            key,
-            files[0].filename,
-            err,
-        )
-        sent = await call(**kwargs(panel, scope, key, new=new, laid=form))
-        SHOWS.record(sent, editing, None)
-        _drawn(sent, editing, panel, scope, key, form)
-        return sent
+        log.warning("%s %d: Discord refused the picture %s (%s)", scope, key, files[0].filename, err)
+        return await _text_alone(call, panel, scope, key, new=new, editing=editing, form=form)
     if SHOWS.edits(editing) == edits:  # else a newer edit began, whose answer this may be: it records itself
         SHOWS.record(sent, editing, picture if files or kept is not None else None)
     _drawn(sent, editing, panel, scope, key, form)
@@ -292,6 +283,24 @@ async def deliver(
         task = asyncio.create_task(_picture_later(later, panel, scope, key, editing, edits, form))
         _LATER.add(task)
         task.add_done_callback(_LATER.discard)
+    return sent
+
+
+async def _text_alone(
+    call: Callable[..., Awaitable[T]],
+    panel: Panel,
+    scope: str,
+    key: int,
+    *,
+    new: bool,
+    editing: int | None,
+    form: bool,
+) -> T:
+    """``deliver``'s panel without its picture, which Discord refused: a picture never blocks or loses a
+    move."""
+    sent = await call(**kwargs(panel, scope, key, new=new, laid=form))
+    SHOWS.record(sent, editing, None)
+    _drawn(sent, editing, panel, scope, key, form)
     return sent
 
 
