@@ -56,6 +56,41 @@ class Quit(Exception):
     """The player typed quit (and said yes), or the input ended."""
 
 
+def _table(game: str, options: Any, seed: int, seats: tuple[Seat, ...]) -> Table:
+    """The terminal's one table, dealt: no server, no channel, no store (its ids are 0)."""
+    adapter = GAMES[game]
+    state, events = adapter.rules.start(seed, len(seats), options)
+    return Table(
+        id=0,
+        game=game,
+        adapter=adapter,
+        guild_id=0,
+        channel_id=0,
+        seed=seed,
+        options=options,
+        seats=seats,
+        state=state,
+        seq=0,
+        created_at=0.0,
+        last_action_at=0.0,
+        pending=list(events),
+    )
+
+
+def _commands(resign_command: str) -> dict[str, tuple[str, ...]]:
+    """The words the prompt takes for each command, in English and the player's language."""
+    english_resign = f"resign leave {resign_command}"  # i18n: not text
+    return {
+        "quit": words_for("quit exit q", t("general.play.words.quit")),  # i18n: not text
+        "help": words_for("help ?", t("general.play.words.help")),  # i18n: not text
+        "board": words_for("board", t("general.play.words.board")),  # i18n: not text
+        "hand": words_for("hand panel", t("general.play.words.hand")),  # i18n: not text
+        "rules": words_for("rules", t("general.play.words.rules")),  # i18n: not text
+        "resign": words_for(english_resign, t("general.play.words.resign")),
+        "hint": words_for("hint", t("general.play.words.hint")),  # i18n: not text
+    }
+
+
 class Terminal:
     """One game at a terminal: the human at seat 0, computer players at the other seats. Moves go through
     the session core (``bot.services.session``), applied in memory, and what they make visible is shown by
@@ -86,24 +121,9 @@ class Terminal:
         people = [Seat(HUMAN_ID, name or t("general.play.default-name"))]
         for _ in range(bots):  # the same seat ids and names as a Discord table's bots
             people.append(Seat(*next_bot([s.user_id for s in people], level)))
-        seats = tuple(people)
-        state, events = self.adapter.rules.start(seed, len(seats), options)
-        self.table = Table(
-            id=0,
-            game=game,
-            adapter=self.adapter,
-            guild_id=0,
-            channel_id=0,
-            seed=seed,
-            options=options,
-            seats=seats,
-            state=state,
-            seq=0,
-            created_at=0.0,
-            last_action_at=0.0,
-            pending=list(events),
-        )
-        self.names = {s.user_id: s.name for s in seats}
+        self.table = _table(game, options, seed, tuple(people))
+        events = list(self.table.pending)
+        self.names = {s.user_id: s.name for s in people}
         self.ledger = session.MemoryLedger()
         self.screen = Screen(self)
         self.panel: Panel | None = None  # the human's panel while a selection or a turn is under way
@@ -115,16 +135,7 @@ class Terminal:
         self.seen: set[str] = set()  # every line a panel has shown: a panel is redrawn with the rest
         self.exchange: set[str] = set()  # every line printed since the last prompt
         self.others_moved = False  # another seat moved since the last prompt: the human's turn comes round
-        english_resign = f"resign leave {self.adapter.resign_command}"  # i18n: not text
-        self.words = {
-            "quit": words_for("quit exit q", t("general.play.words.quit")),  # i18n: not text
-            "help": words_for("help ?", t("general.play.words.help")),  # i18n: not text
-            "board": words_for("board", t("general.play.words.board")),  # i18n: not text
-            "hand": words_for("hand panel", t("general.play.words.hand")),  # i18n: not text
-            "rules": words_for("rules", t("general.play.words.rules")),  # i18n: not text
-            "resign": words_for(english_resign, t("general.play.words.resign")),
-            "hint": words_for("hint", t("general.play.words.hint")),  # i18n: not text
-        }
+        self.words = _commands(self.adapter.resign_command)
 
     # ---------------------------------------------------------------- output
 
