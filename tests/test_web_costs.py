@@ -16,7 +16,7 @@ import pytest
 
 from bot.edge.app import TavernBot
 from bot.edge.web import built as web_built
-from bot.edge.web import server as web_server
+from bot.edge.web import past_routes
 from bot.edge.web.guard import BUILD_COST, Guard
 from bot.games import GAMES
 from bot.services import game_record
@@ -54,7 +54,7 @@ def work_spies(monkeypatch: pytest.MonkeyPatch) -> Calls:
     spy(monkeypatch, rp, "walk", calls)
     spy(monkeypatch, TableLoader, "rebuild", calls)
     spy(monkeypatch, web_built, "sight", calls)
-    spy(monkeypatch, web_server, "replay_step", calls)
+    spy(monkeypatch, past_routes, "replay_step", calls)
     spy(monkeypatch, game_record, "encode", calls)
     return calls
 

@@ -3,8 +3,8 @@
 Pages (``bot.edge.web.pages``: public information only, in the browser's language):
 
 - ``/t/<token>`` a live table, kept current over ``/t/<token>/ws`` (``fanout``), then leading to its replay;
-- ``/r/<token>`` a finished (or abandoned) game step by step (``?step=N``; ``/r/<token>/step/<N>`` is one
-  step as JSON for replay.js), and ``/r/<token>/record`` its game record (``bot.services.game_record``);
+- ``/r/<token>`` a finished (or abandoned) game step by step, one step as JSON, its game record
+  (``past_routes``);
 - ``/s/<token>`` a server's live tables, where its admins chose ``browser: server``;
 - ``/e/<token>`` a tournament's standings (a knockout's bracket) and matches (``event_routes``);
 - ``/c/<lang>/<card>.png`` card pictures and ``/static/<name>`` the css and js.
@@ -29,9 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-import json
 import logging
-import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Protocol
@@ -42,7 +40,6 @@ from aiohttp import web
 from bot.base.i18n import speaking
 from bot.edge import visibility
 from bot.edge.drain import Drain
-from bot.edge.record_export import file_name
 from bot.edge.table import TableController
 from bot.edge.web import activity_page, cards, pages
 from bot.edge.web.activity_routes import ActivityRoutes, activity_parts
@@ -56,12 +53,13 @@ from bot.edge.web.answers import (
     route_of,
     secure,
 )
-from bot.edge.web.built import Built, Ended, Over, Refused, TooMany, record_text
+from bot.edge.web.built import Built, Over, Refused, TooMany
 from bot.edge.web.event_routes import EventRoutes, kept_events
 from bot.edge.web.fanout import MAX_MESSAGE, Fanout
 from bot.edge.web.guard import FILE_COST, Guard, Networks, forwarded_client, retry_after
 from bot.edge.web.kept import Kept
-from bot.edge.web.sight import replay_step, sight
+from bot.edge.web.past_routes import PastRoutes
+from bot.edge.web.sight import sight
 from bot.games import GameAdapter, Table, TableError
 from bot.services.links import Kind, Links
 from bot.services.live_tables import live_tables
@@ -74,7 +72,6 @@ from bot.store import Store
 log = logging.getLogger("tavern.web")
 
 TOKEN = r"[0-9A-Za-z._-]{1,64}"
-STEP = re.compile(r"0|[1-9][0-9]{0,5}", re.ASCII)
 HEARTBEAT = 30.0  # seconds between the server's pings of a live table's socket
 FULL_WAIT = 30.0  # seconds a browser is asked to wait when the process keeps all the browsers it takes
 SERVER_SECONDS = 5.0  # how long a server page is reused
@@ -125,7 +122,7 @@ class Served(Protocol):
     def get_guild(self, guild_id: int, /) -> discord.Guild | None: ...
 
 
-class WebServer(ActivityRoutes, EventRoutes):
+class WebServer(ActivityRoutes, EventRoutes, PastRoutes):
     """The pages of one bot. ``fanout`` holds the live tables' viewers; ``guard`` the per-address limits."""
 
     def __init__(self, bot: Served, *, guard: Guard | None = None) -> None:
@@ -394,61 +391,6 @@ class WebServer(ActivityRoutes, EventRoutes):
     async def _shown(self, guild_id: int) -> bool:
         """Whether a server still lets its games be watched (the fan-out asks, to close the sockets)."""
         return await self._browser(guild_id) != BROWSER_OFF
-
-    # ------------------------------------------------------------------ replays and records
-
-    async def _replay_over(self, request: web.Request) -> tuple[int, Over]:
-        """The finished game a replay link opens (404 for a live one: its seed would deal every hand)."""
-        game_id = self._read("r", request.match_info["token"])
-        over = await self._over_of(request, game_id)
-        if over is None:
-            raise Refused(404)
-        return game_id, over
-
-    async def _replay(self, request: web.Request) -> web.Response:
-        token = request.match_info["token"]
-        raw = request.query.get("step", "0")
-        if STEP.fullmatch(raw) is None:
-            raise Refused(400)
-        game_id, over = await self._replay_over(request)
-        index, lang = max(0, min(int(raw), over.steps - 1)), language(request)
-
-        def build(ended: Ended) -> bytes:
-            with speaking(lang):
-                step = replay_step(ended.replay, index)
-                html = pages.replay_page(step, lang=lang, record_path=f"/r/{token}/record")
-            return html.encode()
-
-        body = await self.built.page(self.client(request), game_id, ("replay", game_id, index, lang), build)
-        return page(body)
-
-    async def _step(self, request: web.Request) -> web.Response:
-        game_id, over = await self._replay_over(request)
-        index, lang = max(0, min(int(request.match_info["step"]), over.steps - 1)), language(request)
-
-        def build(ended: Ended) -> bytes:
-            with speaking(lang):
-                html = pages.replay_fragment(replay_step(ended.replay, index), lang)
-            return json.dumps({"html": html, "index": index, "total": over.steps}).encode()
-
-        body = await self.built.page(self.client(request), game_id, ("step", game_id, index, lang), build)
-        return web.Response(
-            body=body, content_type="application/json", charset="utf-8", headers={"Cache-Control": NO_STORE}
-        )
-
-    async def _record(self, request: web.Request) -> web.Response:
-        """The game record as a text file, its comments in the browser's language (written once)."""
-        game_id, _ = await self._replay_over(request)
-        lang = language(request)
-        key = ("record", game_id, lang)
-        body = await self.built.page(self.client(request), game_id, key, lambda e: record_text(e, lang))
-        if not body:
-            raise Refused(404)
-        headers = {
-            "Content-Disposition": f'attachment; filename="{file_name(game_id)}"',  # i18n: not text
-            "Cache-Control": NO_STORE,
-        }
-        return web.Response(body=body, content_type="text/plain", charset="utf-8", headers=headers)
 
     # ------------------------------------------------------------------ a server's tables
 
