@@ -31,6 +31,7 @@ from bot.cli.play_args import parser as parser
 from bot.cli.play_menu import (
     Choice,
     by_name,
+    command_words,
     numbered,
     numbers_of,
     parse_numbers,
@@ -77,20 +78,6 @@ def _table(game: str, options: Any, seed: int, seats: tuple[Seat, ...]) -> Table
     )
 
 
-def _commands(resign_command: str) -> dict[str, tuple[str, ...]]:
-    """The words the prompt takes for each command, in English and the player's language."""
-    english_resign = f"resign leave {resign_command}"  # i18n: not text
-    return {
-        "quit": words_for("quit exit q", t("general.play.words.quit")),  # i18n: not text
-        "help": words_for("help ?", t("general.play.words.help")),  # i18n: not text
-        "board": words_for("board", t("general.play.words.board")),  # i18n: not text
-        "hand": words_for("hand panel", t("general.play.words.hand")),  # i18n: not text
-        "rules": words_for("rules", t("general.play.words.rules")),  # i18n: not text
-        "resign": words_for(english_resign, t("general.play.words.resign")),
-        "hint": words_for("hint", t("general.play.words.hint")),  # i18n: not text
-    }
-
-
 class Terminal:
     """One game at a terminal: the human at seat 0, computer players at the other seats. Moves go through
     the session core (``bot.services.session``), applied in memory, and what they make visible is shown by
@@ -135,7 +122,7 @@ class Terminal:
         self.seen: set[str] = set()  # every line a panel has shown: a panel is redrawn with the rest
         self.exchange: set[str] = set()  # every line printed since the last prompt
         self.others_moved = False  # another seat moved since the last prompt: the human's turn comes round
-        self.words = _commands(self.adapter.resign_command)
+        self.words = command_words(self.adapter.resign_command)
 
     # ---------------------------------------------------------------- output
 

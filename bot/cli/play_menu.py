@@ -50,6 +50,20 @@ def words_for(english: str, local: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*english.split(), *local.lower().split()]))
 
 
+def command_words(resign_command: str) -> dict[str, tuple[str, ...]]:
+    """The words the prompt takes for each command, in English and the player's language."""
+    english_resign = f"resign leave {resign_command}"  # i18n: not text
+    return {
+        "quit": words_for("quit exit q", t("general.play.words.quit")),  # i18n: not text
+        "help": words_for("help ?", t("general.play.words.help")),  # i18n: not text
+        "board": words_for("board", t("general.play.words.board")),  # i18n: not text
+        "hand": words_for("hand panel", t("general.play.words.hand")),  # i18n: not text
+        "rules": words_for("rules", t("general.play.words.rules")),  # i18n: not text
+        "resign": words_for(english_resign, t("general.play.words.resign")),
+        "hint": words_for("hint", t("general.play.words.hint")),  # i18n: not text
+    }
+
+
 @dataclass(frozen=True)
 class Choice:
     """A numbered line of the prompt: a button, or one option of a menu."""
