@@ -569,10 +569,7 @@ def _discard(w: _Work, a: Discard, ev: list[Event]) -> None:
 
 
 def _cut(w: _Work, a: Cut, ev: list[Event]) -> None:
-    up = w.deck[0]
-    w.up = up
-    w.deck = w.deck[1:]
-    ev.append(UpCardTurned(a.seat, up))
+    up = w.up = counting.turn(w, a.seat, UpCardTurned, ev)
     if up.personality:  # R6: a Character up-card is "2 for the Chief"
         won = w.score(w.dealer, 2)
         ev.append(PointsScored(w.dealer, 2, CHIEF, (up,), w.scores[w.dealer]))

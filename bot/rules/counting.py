@@ -55,6 +55,7 @@ __all__ = [
     "shared_action",
     "shared_text",
     "show_order",
+    "turn",
     "words",
 ]
 
@@ -213,6 +214,15 @@ def lay(w: Any, seat: int, card: C, value: int, ev: list[Any]) -> None:
     w.pile = (*w.pile, (seat, card))
     w.count += value
     ev.append(CardPlayed(seat, card, w.count))
+
+
+def turn(w: Any, seat: int, turned: Callable[[int, C], CardTurned[C]], ev: list[Any]) -> C:
+    """R6, C3: ``seat``'s cut turns the top card of the rest of the deck, which every hand counts with
+    (``turned``: the engine's event for it, the up-card or the starter)."""
+    card: C = w.deck[0]
+    w.deck = w.deck[1:]
+    ev.append(turned(seat, card))
+    return card
 
 
 # ---------------------------------------------------------------- the show

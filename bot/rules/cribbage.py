@@ -804,10 +804,7 @@ def _lay_away(w: _Work, a: LayAway, ev: list[Event]) -> None:
 
 
 def _cut(w: _Work, a: Cut, ev: list[Event]) -> None:
-    starter = w.deck[0]
-    w.starter = starter
-    w.deck = w.deck[1:]
-    ev.append(StarterTurned(a.seat, starter))
+    starter = w.starter = counting.turn(w, a.seat, StarterTurned, ev)
     w.kept = tuple(w.hands)
     if starter.rank == JACK and w.peg(w.dealer, ScoreItem("heels", 2, (starter,)), ev):  # C3
         w.win((w.side(w.dealer),), "target", ev)
