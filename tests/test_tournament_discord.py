@@ -6,13 +6,16 @@ normal game's."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from types import SimpleNamespace
 
 from bot.edge import tournament_posts as posts
 from bot.edge.app import TavernBot
 from bot.games import GAMES, Table
-from bot.services.tournaments.event import MAX_ENTRANTS, Event, Settings
+from bot.services.tournaments.event import MAX_ENTRANTS, Event
+from bot.services.tournaments.event import Settings as EventSettings
+from bot.settings import Settings
 from tests.conftest import StartBot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.fakediscord.model import SEND_MESSAGES, VIEW_CHANNEL
@@ -291,9 +294,60 @@ async def test_a_dropped_player_s_table_closes_and_the_match_goes_to_the_opponen
 
 
 def test_a_full_sign_up_fits_one_message() -> None:
-    event = Event(Settings("Big", "bhargage", "swiss", {"target": 61}), organiser_id=1)
+    event = Event(EventSettings("Big", "bhargage", "swiss", {"target": 61}), organiser_id=1)
     for n in range(MAX_ENTRANTS):
         event.join(1000 + n, f"{'W' * 28}{n:04d}", 1500.0)
     text = posts.signup_text(SimpleNamespace(games=GAMES), event)  # type: ignore[arg-type]
     assert len(text) <= 2000 and "64 players signed up" in text and "more" in text
     assert text.endswith("`/tournament start`."), "the how-to line is never cut off"
+
+
+async def test_a_player_past_the_move_limit_is_warned_even_after_a_nudge_then_forfeits(
+    fake_discord: FakeDiscord, start_bot: StartBot, settings: Settings
+) -> None:
+    fake = fake_discord
+    bot = await start_bot(
+        dataclasses.replace(settings, nudge_minutes=1, claim_minutes=0), extensions=EXTENSIONS
+    )
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    made = await fake.slash(
+        ann,
+        fake.channel,
+        "tournament create",
+        name="Clock",
+        game="bhargage",
+        target=31,
+        **{"move-minutes": 4},
+    )
+    signup = made.message
+    for u in (ann, bob):
+        signup = (await fake.click(u, signup, "Join")).message
+    await fake.slash(ann, fake.channel, "tournament start")
+    await settle(fake, bot)
+    [thread] = fake.threads(fake.channel)
+    table = match_table(bot, thread)
+    while len(table.people_waited_for()) != 1:  # both lay away; the cut is made for its player
+        assert await step(fake, thread, [ann, bob]) is not None
+        table = match_table(bot, thread)
+    [seat] = table.people_waited_for()
+    late = next(u for u in (ann, bob) if u.id == table.seats[seat].user_id)
+
+    async def tick(seconds: float) -> list[str]:
+        mark = len(fake.channel_messages(thread))
+        bot.clock.advance(seconds)
+        await bot.controller.timers.run()
+        await settle(fake, bot)
+        return [m.content for m in fake.channel_messages(thread)[mark:]]
+
+    nudged = await tick(90)  # the server's nudge (after 1 min) comes first: it is not the event's warning
+    assert any("waiting for you" in c for c in nudged) and not any("forfeit" in c for c in nudged)
+    [warning] = [c for c in await tick(40) if "forfeit" in c]  # half the limit: warned once, by name
+    assert late.mention in warning and "in 2 min" in warning
+    assert not [c for c in await tick(60) if "forfeit this game" in c], "warned once a turn"
+    await tick(60)  # past the limit: the game is forfeited through the session core, the match decided
+    ended = await bot.tables.get(table.id)
+    assert ended.status == "finished"
+    event = await bot.tournaments.get(1)
+    assert event is not None and event.status == "finished"
+    winner = ann if late is bob else bob
+    assert dict(event.places()) == {winner.id: 1, late.id: 2}

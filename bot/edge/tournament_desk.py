@@ -258,11 +258,11 @@ async def _watch(bot: Client, row: TournamentRow, event: Event, game_id: int) ->
         seat = waiting[0]
         idle = bot.tables.clock() - table.last_action_at
         if idle < limit:
-            if table.meta.nudged != table.seq:  # told first, once a turn
+            if table.meta.warned != table.seq:  # told first, once a turn
                 left = int((limit - idle) // 60) + 1
                 text = t("tournament.warn", player=table.mention(seat), minutes=left)
                 await bot.controller.places.post(table, Panel(content=text))
-                await bot.tables.save_meta(table, nudged=table.seq)
+                await bot.tables.save_meta(table, warned=table.seq)
             return
         move = Move(table.adapter.claim_action(table, seat), str(table.seq))
         played = await session.play(bot.controller.ledger, table, seat, move, expected_seq=table.seq)

@@ -22,7 +22,9 @@ class TableMeta:
     ``owed`` says the last move was committed and its telling — the presser's answer, the panels, the calls
     or their place in the outbox — had not finished: a process that finds it so tells it again.
     ``nudged`` / ``claim_offered`` hold the action count at which the idle nudge / claim offer was made, so
-    each comes once per turn. ``thread_id`` is the game's own thread (None: it plays in its channel),
+    each comes once per turn; ``warned``, where a tournament limits a move's time, the action count at which
+    its player was warned that the game would be forfeited (apart from the server's nudge, which may come
+    first). ``thread_id`` is the game's own thread (None: it plays in its channel),
     ``summary`` the (channel, message) kept current in the channel while it plays in a thread, and
     ``panels`` each seat's one live private panel, (DM channel, message). ``home`` is how the table reaches
     its players: ``REST`` (the bot is in its server: channel posts, threads, DMs) or ``INTERACTIONS`` (a DM,
@@ -34,6 +36,7 @@ class TableMeta:
     dm_closed: frozenset[int] = frozenset()
     nudged: int = -1
     claim_offered: int = -1
+    warned: int = -1
     untold_after: int | None = None
     owed: bool = False
     thread_id: int | None = None
@@ -57,6 +60,7 @@ class TableMeta:
             "summary": list(self.summary) if self.summary is not None else None,
             "panels": {str(s): list(p) for s, p in sorted(self.panels.items())},
             **({"home": self.home} if self.home != REST else {}),  # a server's table is stored as before
+            **({"warned": self.warned} if self.warned != -1 else {}),  # as is one no tournament warned
         }
 
     @classmethod
@@ -69,6 +73,7 @@ class TableMeta:
             dm_closed=frozenset(int(s) for s in data.get("dm_closed", ())),
             nudged=int(data.get("nudged", -1)),
             claim_offered=int(data.get("claim_offered", -1)),
+            warned=int(data.get("warned", -1)),
             untold_after=int(untold) if untold is not None else None,
             owed=data.get("owed") is True,
             thread_id=int(thread) if thread is not None else None,
