@@ -22,6 +22,7 @@ from bot.base.i18n import Msg, current, t
 from bot.base.refusals import UserFacingError
 from bot.edge import custom_ids, delivery, visibility
 from bot.edge.client import Client
+from bot.edge.table.host import scope_of
 from bot.games import GameAdapter
 from bot.games.seats import is_bot
 from bot.store.records import PastGame
@@ -114,7 +115,7 @@ async def show(client: Client, interaction: Interaction, who: discord.abc.User, 
     if game is not None and game not in client.games:
         raise UserFacingError("general.history.unknown-game")
     name = safe.name(getattr(who, "display_name", who.name), who.name)
-    scope = visibility.scope(interaction)
+    scope = scope_of(interaction)
     embed, view = await page(client, interaction, scope, who.id, game or ALL, 1, name)
     await interaction.response.send_message(
         embed=embed, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
@@ -126,5 +127,5 @@ async def turn(client: Client, interaction: Interaction) -> None:
     user_id, game, number = custom_ids.pressed(interaction, parse)
     if game != ALL and game not in client.games:
         raise custom_ids.Refused("a history page of no game")
-    embed, view = await page(client, interaction, visibility.scope(interaction), user_id, game, number)
+    embed, view = await page(client, interaction, scope_of(interaction), user_id, game, number)
     await interaction.response.edit_message(embed=embed, view=view)

@@ -22,6 +22,7 @@ from bot.base.i18n import t
 from bot.base.refusals import UserFacingError
 from bot.edge import visibility
 from bot.edge.client import Client
+from bot.edge.table.host import scope_of
 from bot.services import game_record
 from bot.store.records import GameRecord
 
@@ -38,7 +39,7 @@ def file_name(game_id: int) -> str:
 async def exportable(
     client: Client, guild_id: int, user_id: int, game_id: int, sees: visibility.Sees
 ) -> GameRecord:
-    """The stored game, if it may be exported here: a game of this scope (``visibility.scope``) that has
+    """The stored game, if it may be exported here: a game of this scope (``host.scope_of``) that has
     ended, played in a channel the member can view or at their own seat (any other is answered as one that
     does not exist: a record carries the seed)."""
     record = await client.store.load_game(game_id) if 0 < game_id <= MAX_GAME_ID else None
@@ -54,7 +55,7 @@ async def exportable(
 async def send(client: Client, interaction: Interaction, game_id: int) -> None:
     """Answer ``/tavern export``: the record as an attachment, only for the asker, its comments in their
     language. Written in a worker thread (it replays the game; the event loop serves the other tables)."""
-    sees, scope = visibility.member_sees(interaction), visibility.scope(interaction)
+    sees, scope = visibility.member_sees(interaction), scope_of(interaction)
     with client.limits.exports.reserve(interaction.user.id):  # given back when nothing is sent
         record = await exportable(client, scope, interaction.user.id, game_id, sees)
         text = await asyncio.to_thread(lambda: game_record.encode(game_record.record_of(record)))

@@ -27,6 +27,7 @@ import discord
 from bot.base.i18n import t
 from bot.base.refusals import UserFacingError
 from bot.edge import custom_ids, delivery, visibility
+from bot.edge.table.host import scope_of
 from bot.games import Table, clip
 from bot.services import replay as rp
 from bot.services.cooldowns import Limits
@@ -71,7 +72,7 @@ def parse(cid: object) -> tuple[int, int]:
 async def replay_for(
     client: Reader, guild_id: int, user_id: int, game_id: int, sees: visibility.Sees
 ) -> rp.Replay:
-    """The game's replay, if this member may see it here: a game of this scope (``visibility.scope``) played
+    """The game's replay, if this member may see it here: a game of this scope (``host.scope_of``) played
     in a channel they can view (or at their own seat), finished, or live with them at its table (a live game
     is told only as far as its table told it). A game they may not see is answered as one that does not
     exist."""
@@ -159,7 +160,7 @@ async def _answer(interaction: Interaction, replay: rp.Replay, index: int, *, ed
 
 async def show(client: Client, interaction: Interaction, game_id: int) -> None:
     """Answer ``/tavern replay``: the game's first step, only for the asker."""
-    sees, scope = visibility.member_sees(interaction), visibility.scope(interaction)
+    sees, scope = visibility.member_sees(interaction), scope_of(interaction)
     with client.limits.replays.reserve(interaction.user.id):  # given back when nothing is shown
         replay = await replay_for(client, scope, interaction.user.id, game_id, sees)
         await _answer(interaction, replay, 0, edit=False)
@@ -168,6 +169,6 @@ async def show(client: Client, interaction: Interaction, game_id: int) -> None:
 async def turn(client: Reader, interaction: Interaction) -> None:
     """A stepper button: that step, in the same message (who may see the game is checked again)."""
     game_id, index = custom_ids.pressed(interaction, parse)
-    sees, scope = visibility.member_sees(interaction), visibility.scope(interaction)
+    sees, scope = visibility.member_sees(interaction), scope_of(interaction)
     replay = await replay_for(client, scope, interaction.user.id, game_id, sees)
     await _answer(interaction, replay, index, edit=True)

@@ -7,9 +7,10 @@ Permissions are worked out from the bot's cache of the guild (its channels, role
 guilds intent) and the member of the interaction (its roles come with it). A channel the cache does not hold
 (deleted, or a guild of another process's shards) is seen by nobody: nothing private leaks from a gap.
 
-Outside servers (a DM, a group DM) the games asked for are the users' scope's (``scope``), and no channel is
-seen there (there is no guild to view it in): only the games the asker sat at are theirs to see, so a group
-DM's member never sees another's DM games.
+Outside servers that added the bot (a DM, a group DM, a server where only users installed it) the games
+asked for are the users' scope's (``host.scope_of``, the rule that scoped them when they were played), and no
+channel is seen there (the bot holds no guild to view it in): only the games the asker sat at are theirs to
+see, so a group DM's member never sees another's DM games.
 """
 
 from __future__ import annotations
@@ -19,15 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.edge.table.host import USERS
-
 Sees = Callable[[int], bool]  # channel id -> whether the one asking may see its games
-
-
-def scope(interaction: discord.Interaction[Any]) -> int:
-    """Whose games a history, replay or export reads here: the server's, or outside servers the users'
-    scope, where ``member_sees`` and ``channels_seen`` see no channel (only the asker's own seats count)."""
-    return USERS if interaction.guild_id is None else interaction.guild_id
 
 
 def member_sees(interaction: discord.Interaction[Any]) -> Sees:
