@@ -462,9 +462,9 @@ async def test_a_live_game_and_other_servers_games_are_not_exported(
     for game_id in (elsewhere, 9999):
         answer = await fake.slash(alice, fake.channel, "tavern export", game=game_id)
         assert answer.ephemeral and not answer.message.attachments
-        assert answer.text() == f"This server has no game #{game_id}."
+        assert answer.text() == f"There is no game #{game_id} here."
     far = await store_finished(bot, "bhargage", [dan, eve], 5, other.guild.id, other.id)  # type: ignore[union-attr]
     answer = await fake.slash(alice, other, "tavern export", game=far)
     assert answer.ephemeral and len(answer.message.attachments) == 1
     answer = await fake.slash(alice, fake.channel, "tavern export", game=far)
-    assert answer.text() == f"This server has no game #{far}."
+    assert answer.text() == f"There is no game #{far} here."

@@ -340,6 +340,30 @@ async def test_leaderboard_and_stats_numbers(store: AnyStore) -> None:
     assert await store.stats(GUILD, 999) == {}
 
 
+async def test_the_users_scopes_history_seen_by_no_channel_is_the_viewers_own_seats(store: AnyStore) -> None:
+    """Outside servers (guild 0) no channel is seen: a member's history shows another only the games the
+    other sat at too, and none of a server's."""
+    seats = {"bob": [(100, "Ann"), (200, "Bob")], "cat": [(100, "Ann"), (300, "Cat")]}
+    ids = {}
+    for n, (who, players) in enumerate(seats.items()):
+        ids[who] = await store.create_game(NewGame("race", 0, 10, 1, players, {}, 1.0 + n))
+        finish = Finish((10, 7), (0,), False, "target", 2.0 + n)
+        await store.append_action(NewAction(ids[who], 1, 0, "0 add 3", 2.0 + n, finish=finish))
+    await _play_two(store, 10, 0, at=9)  # Ann and Bob in the server: never in the users' scope
+
+    def shown(found: tuple[list[Any], int]) -> tuple[list[int], int]:
+        return [g.game_id for g in found[0]], found[1]
+
+    for viewer, games in (
+        (100, [ids["cat"], ids["bob"]]),
+        (200, [ids["bob"]]),
+        (300, [ids["cat"]]),
+        (400, []),
+    ):
+        found = await store.history(0, 100, None, offset=0, limit=10, seen_by=(viewer, frozenset()))
+        assert shown(found) == (games, len(games))
+
+
 async def test_multiplayer_finish_uses_openskill_and_hand_averages(store: AnyStore) -> None:
     seats = [(1, "A"), (2, "B"), (3, "C")]
     gid = await store.create_game(NewGame("raceN", GUILD, 20, 1, seats, {}, 0.0))

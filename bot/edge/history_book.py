@@ -1,9 +1,10 @@
-"""``/tavern history [player] [game]``: a member's finished games in this server, newest first, ten to a page,
-only for the asker; ◀ ▶ turn the pages by updating that same message (one callback, no other request).
+"""``/tavern history [player] [game]``: a member's finished games in this server (outside servers: in the
+users' scope, only those the asker sat at), newest first, ten to a page, only for the asker; ◀ ▶ turn the
+pages by updating that same message (one callback, no other request).
 
 A page button carries its own address, ``tv:hist:<user id>:<game or all>:<page>``, parsed strictly (anyone can
 send any custom id) and checked to be on the pressed message; the server is always the press's own, so a
-forged id can only show what ``/tavern history`` would show anyone there.
+forged id can only show what ``/tavern history`` would show its presser there.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from bot.base.i18n import Msg, current, t
 from bot.base.refusals import UserFacingError
 from bot.edge import custom_ids, delivery, visibility
 from bot.edge.client import Client
+from bot.edge.table.host import scope_of
 from bot.games import GameAdapter
 from bot.games.seats import is_bot
 from bot.store.records import PastGame
@@ -110,12 +112,11 @@ async def page(
 
 async def show(client: Client, interaction: Interaction, who: discord.abc.User, game: str | None) -> None:
     """Answer ``/tavern history``: page 1, only for the asker."""
-    if interaction.guild_id is None:
-        raise UserFacingError("tavern.error.server-only")
     if game is not None and game not in client.games:
         raise UserFacingError("general.history.unknown-game")
     name = safe.name(getattr(who, "display_name", who.name), who.name)
-    embed, view = await page(client, interaction, interaction.guild_id, who.id, game or ALL, 1, name)
+    scope = scope_of(interaction)
+    embed, view = await page(client, interaction, scope, who.id, game or ALL, 1, name)
     await interaction.response.send_message(
         embed=embed, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
     )
@@ -124,7 +125,7 @@ async def show(client: Client, interaction: Interaction, who: discord.abc.User, 
 async def turn(client: Client, interaction: Interaction) -> None:
     """A page button: that page, in the same message."""
     user_id, game, number = custom_ids.pressed(interaction, parse)
-    if interaction.guild_id is None or (game != ALL and game not in client.games):
-        raise custom_ids.Refused("a history page outside a server, or of no game")
-    embed, view = await page(client, interaction, interaction.guild_id, user_id, game, number)
+    if game != ALL and game not in client.games:
+        raise custom_ids.Refused("a history page of no game")
+    embed, view = await page(client, interaction, scope_of(interaction), user_id, game, number)
     await interaction.response.edit_message(embed=embed, view=view)

@@ -1,5 +1,6 @@
-"""``/tavern export game:<N>``: a finished (or abandoned) game of this server as its record file
-(``bot.services.game_record``, ``docs/RECORD.md``), sent only to the asker as a ``.txt`` attachment.
+"""``/tavern export game:<N>``: a finished (or abandoned) game of this server (outside servers: of the users'
+scope, at the asker's own seat) as its record file (``bot.services.game_record``, ``docs/RECORD.md``), sent
+only to the asker as a ``.txt`` attachment.
 
 A record holds the seed, and the seed deals every card: a live game's record would show every hidden hand and
 the deck to come, so a live game is refused to everyone (it can be exported once it ends). A game of another
@@ -21,6 +22,7 @@ from bot.base.i18n import t
 from bot.base.refusals import UserFacingError
 from bot.edge import visibility
 from bot.edge.client import Client
+from bot.edge.table.host import scope_of
 from bot.services import game_record
 from bot.store.records import GameRecord
 
@@ -35,13 +37,11 @@ def file_name(game_id: int) -> str:
 
 
 async def exportable(
-    client: Client, guild_id: int | None, user_id: int, game_id: int, sees: visibility.Sees
+    client: Client, guild_id: int, user_id: int, game_id: int, sees: visibility.Sees
 ) -> GameRecord:
-    """The stored game, if it may be exported here: a game of this server that has ended, played in a
-    channel the member can view or at their own seat (any other is answered as one that does not exist: a
-    record carries the seed)."""
-    if guild_id is None:
-        raise UserFacingError("tavern.error.server-only")
+    """The stored game, if it may be exported here: a game of this scope (``host.scope_of``) that has
+    ended, played in a channel the member can view or at their own seat (any other is answered as one that
+    does not exist: a record carries the seed)."""
     record = await client.store.load_game(game_id) if 0 < game_id <= MAX_GAME_ID else None
     if record is None or record.guild_id != guild_id or record.game not in client.games:
         raise UserFacingError("record.unknown", id=game_id)
@@ -55,9 +55,9 @@ async def exportable(
 async def send(client: Client, interaction: Interaction, game_id: int) -> None:
     """Answer ``/tavern export``: the record as an attachment, only for the asker, its comments in their
     language. Written in a worker thread (it replays the game; the event loop serves the other tables)."""
-    sees = visibility.member_sees(interaction)
+    sees, scope = visibility.member_sees(interaction), scope_of(interaction)
     with client.limits.exports.reserve(interaction.user.id):  # given back when nothing is sent
-        record = await exportable(client, interaction.guild_id, interaction.user.id, game_id, sees)
+        record = await exportable(client, scope, interaction.user.id, game_id, sees)
         text = await asyncio.to_thread(lambda: game_record.encode(game_record.record_of(record)))
         data = text.encode("utf-8")
         if len(data) > MAX_ATTACHMENT:

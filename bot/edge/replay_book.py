@@ -3,8 +3,9 @@ the table told at each step (everyone's cards once they were shown: the shows ar
 ⏮ ⏪ ◀ ▶ ⏩ ⏭ (first, previous hand, previous, next, next hand, last) by updating that same message.
 
 What a step shows is what the game's channel showed everyone at that point (``bot.services.replay``), never
-a hidden hand. A finished (or abandoned) game of the asker's server is open to anyone there; a live game only
-to its own players, up to what its table has told — anyone else is told to watch its thread instead.
+a hidden hand. A finished (or abandoned) game of the asker's server is open to anyone there who can view its
+channel; a live game only to its own players, up to what its table has told — anyone else is told to watch its
+thread instead. Outside servers (a DM, a group DM) only the users' scope's games the asker sat at are open.
 
 A button carries its own address, ``tv:replay:<game id>:<step>:<which>``, parsed strictly (anyone can send
 any custom id) and checked to be on the pressed message; each press checks again who may see the game, so a
@@ -26,6 +27,7 @@ import discord
 from bot.base.i18n import t
 from bot.base.refusals import UserFacingError
 from bot.edge import custom_ids, delivery, visibility
+from bot.edge.table.host import scope_of
 from bot.games import Table, clip
 from bot.services import replay as rp
 from bot.services.cooldowns import Limits
@@ -68,13 +70,14 @@ def parse(cid: object) -> tuple[int, int]:
 
 
 async def replay_for(
-    client: Reader, guild_id: int | None, user_id: int, game_id: int, sees: visibility.Sees
+    client: Reader, guild_id: int, user_id: int, game_id: int, sees: visibility.Sees
 ) -> rp.Replay:
-    """The game's replay, if this member may see it here: a game of this server played in a channel they can
-    view (or at their own seat), finished, or live with them at its table (a live game is told only as far as
-    its table told it). A game they may not see is answered as one that does not exist."""
+    """The game's replay, if this member may see it here: a game of this scope (``host.scope_of``) played
+    in a channel they can view (or at their own seat), finished, or live with them at its table (a live game
+    is told only as far as its table told it). A game they may not see is answered as one that does not
+    exist."""
     record = await client.store.load_game(game_id)
-    if record is None or guild_id is None or record.guild_id != guild_id or record.game not in client.games:
+    if record is None or record.guild_id != guild_id or record.game not in client.games:
         raise UserFacingError("replay.unknown", id=game_id)
     if not sees(record.channel_id) and all(s.user_id != user_id for s in record.seats):
         raise UserFacingError("replay.unknown", id=game_id)
@@ -157,17 +160,15 @@ async def _answer(interaction: Interaction, replay: rp.Replay, index: int, *, ed
 
 async def show(client: Client, interaction: Interaction, game_id: int) -> None:
     """Answer ``/tavern replay``: the game's first step, only for the asker."""
-    if interaction.guild_id is None:
-        raise UserFacingError("tavern.error.server-only")
-    sees = visibility.member_sees(interaction)
+    sees, scope = visibility.member_sees(interaction), scope_of(interaction)
     with client.limits.replays.reserve(interaction.user.id):  # given back when nothing is shown
-        replay = await replay_for(client, interaction.guild_id, interaction.user.id, game_id, sees)
+        replay = await replay_for(client, scope, interaction.user.id, game_id, sees)
         await _answer(interaction, replay, 0, edit=False)
 
 
 async def turn(client: Reader, interaction: Interaction) -> None:
     """A stepper button: that step, in the same message (who may see the game is checked again)."""
     game_id, index = custom_ids.pressed(interaction, parse)
-    sees = visibility.member_sees(interaction)
-    replay = await replay_for(client, interaction.guild_id, interaction.user.id, game_id, sees)
+    sees, scope = visibility.member_sees(interaction), scope_of(interaction)
+    replay = await replay_for(client, scope, interaction.user.id, game_id, sees)
     await _answer(interaction, replay, index, edit=True)

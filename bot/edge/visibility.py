@@ -6,6 +6,11 @@ its link opens, lists only the games of channels ``@everyone`` can view.
 Permissions are worked out from the bot's cache of the guild (its channels, roles and overwrites, kept by the
 guilds intent) and the member of the interaction (its roles come with it). A channel the cache does not hold
 (deleted, or a guild of another process's shards) is seen by nobody: nothing private leaks from a gap.
+
+Outside servers that added the bot (a DM, a group DM, a server where only users installed it) the games
+asked for are the users' scope's (``host.scope_of``, the rule that scoped them when they were played), and no
+channel is seen there (the bot holds no guild to view it in): only the games the asker sat at are theirs to
+see, so a group DM's member never sees another's DM games.
 """
 
 from __future__ import annotations
