@@ -93,6 +93,29 @@ class _Search:
         (nc, lr, rl, chain, ranks), p = peg_step((count, lr, rl, chain, ranks), c, self.seq)
         return nc, lr, rl, chain, ranks, p
 
+    def scorers(
+        self, count: int, lr: int, chain: tuple[int, ...], ranks: tuple[int, ...], used: tuple[int, ...]
+    ) -> tuple[list[int], list[int]]:
+        """The few unseen cards that can score on this pile: by value (11, 23), rank (sets, runs) and suits
+        (bharg); and what a card of each rank would score as a run (for ``reply`` to add)."""
+        room = LIMIT - count
+        cset: set[int] = set()
+        if 1 <= count <= 11:
+            cset.update(self.by_val[11 - count])
+        if count >= 13:
+            cset.update(self.by_val[23 - count])
+        if lr >= 0:
+            cset.update(c for c in self.by_rank[lr] if VAL[c] <= room)
+        for s in chain:
+            cset.update(c for c in self.by_mask[FULL_MASK ^ s] if VAL[c] <= room)
+        runs = [0] * 13
+        if self.seq and len(ranks) >= 2:
+            for r in range(13):
+                runs[r] = _play_run((*ranks, r))
+                if runs[r]:
+                    cset.update(c for c in self.by_rank[r] if VAL[c] <= room)
+        return [c for c in cset if c not in used], runs
+
     def reply(
         self,
         count: int,
@@ -108,25 +131,8 @@ class _Search:
         """The opponent's expected best immediate points (with the win bonus) if it is to play now."""
         if h <= 0:
             return 0.0
-        room = LIMIT - count
-        # only the few cards that can score: by value (11, 23), rank (sets, runs) and suits (bharg)
-        cset: set[int] = set()
-        if 1 <= count <= 11:
-            cset.update(self.by_val[11 - count])
-        if count >= 13:
-            cset.update(self.by_val[23 - count])
-        if lr >= 0:
-            cset.update(c for c in self.by_rank[lr] if VAL[c] <= room)
-        for s in chain:
-            cset.update(c for c in self.by_mask[FULL_MASK ^ s] if VAL[c] <= room)
+        cands, runs = self.scorers(count, lr, chain, ranks, used)
         seq = self.seq
-        runs = [0] * 13
-        if seq and len(ranks) >= 2:
-            for r in range(13):
-                runs[r] = _play_run((*ranks, r))
-                if runs[r]:
-                    cset.update(c for c in self.by_rank[r] if VAL[c] <= room)
-        cands = [c for c in cset if c not in used]
         pts: list[tuple[float, int]] = []
         need = self.opp_need - opp_acc
         for c in cands:

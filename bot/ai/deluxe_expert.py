@@ -46,24 +46,31 @@ def _first_turn(view: D.View) -> bool:
     return all(view.hand_sizes[s] == D.HAND_SIZE for s in range(len(view.hand_sizes)) if s != view.seat)
 
 
-def sample_state(view: D.View, rng: random.Random, seed: str) -> D.State:
-    """A full state consistent with the view: unseen cards dealt at random to the other hands (after the
-    cards each is known to hold) and the deck."""
+def _unseen(view: D.View, taken: Sequence[Sequence[Card]]) -> list[Card]:
+    """The cards the seat cannot place, in a fixed order (the deck's, by index) for the sample to shuffle:
+    the game's deck less its hand, the queue, the ace pile, the bound melds and what the others took."""
     opts = view.options
-    n = len(view.hand_sizes)
-    taken = view.taken or tuple(() for _ in range(n))
     left: Counter[int] = Counter()
     types: dict[int, Card] = {}
     for c in deluxe_deck(pawns=opts.pawns, courts=opts.courts):
         left[c.index] += 1
         types[c.index] = c
     known = [*view.hand, *view.queue, *view.ace_pile, *(c for ms in view.bound for m in ms for c in m.cards)]
-    for s in range(n):
+    for s in range(len(view.hand_sizes)):
         if s != view.seat:
             known += taken[s]
     for c in known:
         left[c.index] -= 1
-    pool = [types[k] for k in sorted(left) for _ in range(max(0, left[k]))]
+    return [types[k] for k in sorted(left) for _ in range(max(0, left[k]))]
+
+
+def sample_state(view: D.View, rng: random.Random, seed: str) -> D.State:
+    """A full state consistent with the view: unseen cards dealt at random to the other hands (after the
+    cards each is known to hold) and the deck."""
+    opts = view.options
+    n = len(view.hand_sizes)
+    taken = view.taken or tuple(() for _ in range(n))
+    pool = _unseen(view, taken)
     rng.shuffle(pool)
     hands: list[tuple[Card, ...]] = []
     for s in range(n):

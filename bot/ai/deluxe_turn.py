@@ -24,8 +24,11 @@ from bot.rules import deluxe as D
 from bot.rules.decktet import Card
 from bot.rules.deluxe_melds import ALL_SUITS_MASK, Meld
 
+Need = tuple[tuple[int, int], ...]  # (card index, copies) a meld takes from the hand
+Packable = tuple[Meld, Need, int]  # a meld, the cards it takes, its points
 
-def _needs(m: Meld) -> tuple[tuple[int, int], ...]:
+
+def _needs(m: Meld) -> Need:
     return tuple(Counter(c.index for c in m.cards).items())
 
 
@@ -39,52 +42,68 @@ def packings(ctx: Context, hand: Sequence[Card], limit: int = 1500) -> list[tupl
     have: dict[int, int] = {}
     for c in hand:
         have[c.index] = have.get(c.index, 0) + 1
-    out: list[tuple[int, list[Meld]]] = []
-
-    def fits(need: tuple[tuple[int, int], ...]) -> bool:
-        return all(have.get(k, 0) >= v for k, v in need)
-
-    def take(need: tuple[tuple[int, int], ...], sign: int) -> None:
-        for k, v in need:
-            have[k] -= sign * v
-
-    if len(items) <= 14:
-        chosen: list[Meld] = []
-        nodes = 0
-
-        def walk(i: int, pts: int) -> None:
-            nonlocal nodes
-            nodes += 1
-            extended = False
-            for j in range(i, len(items)):
-                if nodes > limit:
-                    break
-                m, need, p = items[j]
-                if fits(need):
-                    take(need, 1)
-                    chosen.append(m)
-                    walk(j + 1, pts + p)
-                    chosen.pop()
-                    take(need, -1)
-                    extended = True
-            if not extended:
-                out.append((pts, list(chosen)))
-
-        walk(0, 0)
-    else:
-        for seed in range(min(10, len(items))):
-            pack: list[Meld] = []
-            pts = 0
-            order = [items[seed], *items[:seed], *items[seed + 1 :]]
-            for m, need, p in order:
-                if fits(need):
-                    take(need, 1)
-                    pack.append(m)
-                    pts += p
-            for m in pack:
-                take(_needs(m), -1)
-            out.append((pts, pack))
+    out = _every_packing(items, have, limit) if len(items) <= 14 else _greedy_packings(items, have)
     out.sort(key=lambda t: -t[0])
+    return out
+
+
+def _fits(have: dict[int, int], need: Need) -> bool:
+    return all(have.get(k, 0) >= v for k, v in need)
+
+
+def _take(have: dict[int, int], need: Need, sign: int) -> None:
+    """Take a meld's cards from ``have`` (``sign`` -1: put them back)."""
+    for k, v in need:
+        have[k] -= sign * v
+
+
+def _every_packing(
+    items: Sequence[Packable], have: dict[int, int], limit: int
+) -> list[tuple[int, list[Meld]]]:
+    """Every maximal set of disjoint melds with its points, in search order; the search stops after
+    ``limit`` nodes. ``have`` is left as it was found."""
+    out: list[tuple[int, list[Meld]]] = []
+    chosen: list[Meld] = []
+    nodes = 0
+
+    def walk(i: int, pts: int) -> None:
+        nonlocal nodes
+        nodes += 1
+        extended = False
+        for j in range(i, len(items)):
+            if nodes > limit:
+                break
+            m, need, p = items[j]
+            if _fits(have, need):
+                _take(have, need, 1)
+                chosen.append(m)
+                walk(j + 1, pts + p)
+                chosen.pop()
+                _take(have, need, -1)
+                extended = True
+        if not extended:
+            out.append((pts, list(chosen)))
+
+    walk(0, 0)
+    return out
+
+
+def _greedy_packings(items: Sequence[Packable], have: dict[int, int]) -> list[tuple[int, list[Meld]]]:
+    """A greedy set for each of the ten best melds as its seed: the seed first, then every meld that still
+    fits, best first. ``have`` is left as it was found."""
+    out: list[tuple[int, list[Meld]]] = []
+    for seed in range(min(10, len(items))):
+        pack: list[Meld] = []
+        pts = 0
+        order = [items[seed], *items[:seed], *items[seed + 1 :]]
+        for m, need, p in order:
+            if _fits(have, need):
+                _take(have, need, 1)
+                pack.append(m)
+                pts += p
+        for m in pack:
+            _take(have, _needs(m), -1)
+        out.append((pts, pack))
     return out
 
 

@@ -264,35 +264,45 @@ def check(root: Path = ROOT, locales: Path | None = None) -> list[str]:
         used.setdefault(use.msgid, use)
     english = catalogs[ENGLISH]
     for language, cat in catalogs.items():
-        for msgid, use in sorted(used.items()):
-            entry = cat.entries.get(msgid)
-            if entry is None:
-                problems.append(f"{language}: {msgid!r} (used at {use.where}) is missing")
-            elif entry.plural != use.plural:
-                kind = "plural" if entry.plural else "singular"
-                problems.append(
-                    f"{language}: {msgid!r} is {kind} in the catalog but looked up otherwise at {use.where}"
-                )
-        for msgid in sorted(family_ids - set(cat.entries)):
-            problems.append(f"{language}: {msgid!r} (a key of its family) is missing")
-        for msgid, entry in sorted(cat.entries.items()):
-            if msgid not in used and msgid not in family_ids and msgid != "tavern.text-missing":
-                problems.append(f"{language}: {msgid!r} ({entry.source}) is not used by any code")
-            if not ID_PATTERN.match(msgid):
-                problems.append(f"{language}: {msgid!r} ({entry.source}) is not shaped like a message id")
-            if language == ENGLISH:
-                continue
-            source = english.entries.get(msgid)
-            if source is None:
-                continue
-            wanted, wrong = misfilled(source, entry)
-            problems += [
-                f"{language}: {msgid!r} ({entry.source}) fills {sorted(placeholders(form))}, "
-                f"English fills {sorted(wanted - {'n'})}"
-                for form in wrong
-            ]
+        problems += _catalog_problems(language, cat, english, used, family_ids)
     if "tavern.text-missing" not in english.entries:
         problems.append("en: 'tavern.text-missing' (shown when a message is missing) is missing")
+    return problems
+
+
+def _catalog_problems(
+    language: str, cat: Catalog, english: Catalog, used: dict[str, Use], family_ids: set[str]
+) -> list[str]:
+    """One catalog against the code (every id looked up is there, singular or plural as looked up; none is
+    unused or misshapen) and against English (every translation fills the same placeholders)."""
+    problems: list[str] = []
+    for msgid, use in sorted(used.items()):
+        entry = cat.entries.get(msgid)
+        if entry is None:
+            problems.append(f"{language}: {msgid!r} (used at {use.where}) is missing")
+        elif entry.plural != use.plural:
+            kind = "plural" if entry.plural else "singular"
+            problems.append(
+                f"{language}: {msgid!r} is {kind} in the catalog but looked up otherwise at {use.where}"
+            )
+    for msgid in sorted(family_ids - set(cat.entries)):
+        problems.append(f"{language}: {msgid!r} (a key of its family) is missing")
+    for msgid, entry in sorted(cat.entries.items()):
+        if msgid not in used and msgid not in family_ids and msgid != "tavern.text-missing":
+            problems.append(f"{language}: {msgid!r} ({entry.source}) is not used by any code")
+        if not ID_PATTERN.match(msgid):
+            problems.append(f"{language}: {msgid!r} ({entry.source}) is not shaped like a message id")
+        if language == ENGLISH:
+            continue
+        source = english.entries.get(msgid)
+        if source is None:
+            continue
+        wanted, wrong = misfilled(source, entry)
+        problems += [
+            f"{language}: {msgid!r} ({entry.source}) fills {sorted(placeholders(form))}, "
+            f"English fills {sorted(wanted - {'n'})}"
+            for form in wrong
+        ]
     return problems
 
 

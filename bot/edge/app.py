@@ -185,6 +185,30 @@ class TavernBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.open_store()
+        await self._build_services()
+        if not self.sync_only:
+            await self._start_servers()
+        await self.store.watch(self.tables.changed_elsewhere)
+        url = self.settings.database_url
+        where = redacted(url) if url else str(self.settings.db_path)
+        log.info("Database %s open; restoring its tables while connecting", where)
+        self._restoring = asyncio.create_task(self._restore(), name="tavern-restore")
+        for name in self.initial_extensions:
+            await self.load_extension(name)
+        if self.sync_only:
+            await self.sync_commands(force=True)
+            return
+        self._heartbeat = asyncio.create_task(self._heartbeat_loop(), name="tavern-heartbeat")
+        self._warming = asyncio.create_task(self._start_workers(), name="tavern-workers")
+        self._start_backups()
+        if self.settings.suit_emojis:  # in the background: connecting never waits on it
+            self._emojis = asyncio.create_task(emojis.load_suit_emojis(self), name="tavern-emojis")
+        if self.settings.first_shard:  # one process syncs for all
+            await self.sync_commands()
+
+    async def _build_services(self) -> None:
+        """The services over the store, the table controller and the tournament desk, wired together; the
+        server's languages and the players' preferences read in."""
         self.tables = TableService(
             self.store, clock=self.clock, games=self.games, key=snapshots.key_from(self.settings.token)
         )
@@ -207,32 +231,19 @@ class TavernBot(commands.AutoShardedBot):
         self.tournament_desk = Desk(self)
         self.controller.publisher.on_over = self.tournament_desk.ended
         self.controller.timers.after_pass = self.tournament_desk.catch_up
-        if self.settings.metrics_port is not None and not self.sync_only:
+
+    async def _start_servers(self) -> None:
+        """The metrics endpoint and the web pages, each where its port is set; the pages linked where they
+        listen when no address was given."""
+        if self.settings.metrics_port is not None:
             self.metrics_server = MetricsServer(self)
             await self.metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)
-        if self.settings.web_port is not None and not self.sync_only:
+        if self.settings.web_port is not None:
             self.web_server = WebServer(self)
             await self.web_server.start(self.settings.web_host, self.settings.web_port)
             if self.links is None:  # any free port (0): linked where it listens, on this machine
                 here = dataclasses.replace(self.settings, web_port=self.web_server.port).web_links
                 self.links = Links(here or "", key_from(self.settings.web_secret, self.settings.token))
-        await self.store.watch(self.tables.changed_elsewhere)
-        url = self.settings.database_url
-        where = redacted(url) if url else str(self.settings.db_path)
-        log.info("Database %s open; restoring its tables while connecting", where)
-        self._restoring = asyncio.create_task(self._restore(), name="tavern-restore")
-        for name in self.initial_extensions:
-            await self.load_extension(name)
-        if self.sync_only:
-            await self.sync_commands(force=True)
-            return
-        self._heartbeat = asyncio.create_task(self._heartbeat_loop(), name="tavern-heartbeat")
-        self._warming = asyncio.create_task(self._start_workers(), name="tavern-workers")
-        self._start_backups()
-        if self.settings.suit_emojis:  # in the background: connecting never waits on it
-            self._emojis = asyncio.create_task(emojis.load_suit_emojis(self), name="tavern-emojis")
-        if self.settings.first_shard:  # one process syncs for all
-            await self.sync_commands()
 
     def _start_backups(self) -> None:
         """The scheduled backups of the SQLite file, where TAVERN_BACKUP_DIR is set (bot.services.backups)."""

@@ -184,7 +184,6 @@ def turn_panel(table: Table, seat: int, *, mask: int = 0, build: bool = False, n
     state: D.State = table.state
     v = D.view(state, seat)
     hand = v.hand
-    seq = str(table.seq)
     my_move = not D.is_over(state) and v.turn == seat and not v.left[seat]
     lines = [_public_summary(v, table), "", t("deluxe.panel.your-hand"), R.hand_text(hand)]
     items: list[Control] = []
@@ -198,33 +197,14 @@ def turn_panel(table: Table, seat: int, *, mask: int = 0, build: bool = False, n
         header = t("deluxe.panel.waiting", name=table.names[v.turn])
     elif v.phase == D.Phase.DRAW:
         header = t("deluxe.panel.head-draw")
-        items += _draw_items(seq, v.queue, computer.unlocks(v, limit=MAX_SELECTS * CHUNK))
+        items = _draw_items(str(table.seq), v.queue, computer.unlocks(v, limit=MAX_SELECTS * CHUNK))
     elif build:
         header = t("deluxe.panel.head-build")
-        picked = chosen(hand, mask)
-        meld, reason = judge(state, seat, picked)
-        lines += ["", t("deluxe.panel.picked", cards=R.cards_text(picked))]
-        if len(picked) < 2 and meld is None:
-            reason = pick_hint()
-        lines.append(R.selection_text(meld, reason, table.names, seat))
-        items += _card_items(table, seat, hand, mask, meld is not None, picked, final)
+        more, items = _build_step(table, seat, hand, mask, final)
+        lines += more
     else:
-        choices, total = meld_choices(state, seat, hand)
-        if final:
-            header = t("deluxe.panel.head-final")
-        elif choices:
-            header = t("deluxe.panel.head-bind")
-        else:
-            header = t("deluxe.panel.head-discard")
-        chunks = discard_chunks(state, seat, hand)
-        tosses = chunks[: MAX_SELECTS - (1 if choices else 0)]  # as discard_menus, from the chunks made once
-        if total > len(choices):
-            lines += ["", t("deluxe.panel.more-melds", shown=len(choices), total=total)]
-        elif not choices and final:
-            lines += ["", t("deluxe.panel.nothing-binds")]
-        if len(tosses) < len(chunks):
-            lines += ["", t("deluxe.panel.discard-limit")]
-        items += _bind_items(seq, table, seat, choices, tosses, hand, final)
+        header, more, items = _bind_step(table, seat, hand, final)
+        lines += more
     if note:
         lines.insert(0, note)
     return Panel(
@@ -233,6 +213,46 @@ def turn_panel(table: Table, seat: int, *, mask: int = 0, build: bool = False, n
         controls=tuple(items),
         picture=_hand_picture(hand, positions(mask) if build else ()),
     )
+
+
+def _build_step(
+    table: Table, seat: int, hand: Sequence[Card], mask: int, final: bool
+) -> tuple[list[str], list[Control]]:
+    """Building a meld by hand: what the selection so far would bind as (or why not), and the card menus."""
+    picked = chosen(hand, mask)
+    meld, reason = judge(table.state, seat, picked)
+    if len(picked) < 2 and meld is None:
+        reason = pick_hint()
+    lines = [
+        "",
+        t("deluxe.panel.picked", cards=R.cards_text(picked)),
+        R.selection_text(meld, reason, table.names, seat),
+    ]
+    return lines, _card_items(table, seat, hand, mask, meld is not None, picked, final)
+
+
+def _bind_step(
+    table: Table, seat: int, hand: Sequence[Card], final: bool
+) -> tuple[str, list[str], list[Control]]:
+    """The bind step's header, its notes on what the menus leave out, and the meld and discard menus."""
+    state: D.State = table.state
+    choices, total = meld_choices(state, seat, hand)
+    if final:
+        header = t("deluxe.panel.head-final")
+    elif choices:
+        header = t("deluxe.panel.head-bind")
+    else:
+        header = t("deluxe.panel.head-discard")
+    chunks = discard_chunks(state, seat, hand)
+    tosses = chunks[: MAX_SELECTS - (1 if choices else 0)]  # as discard_menus, from the chunks made once
+    lines: list[str] = []
+    if total > len(choices):
+        lines += ["", t("deluxe.panel.more-melds", shown=len(choices), total=total)]
+    elif not choices and final:
+        lines += ["", t("deluxe.panel.nothing-binds")]
+    if len(tosses) < len(chunks):
+        lines += ["", t("deluxe.panel.discard-limit")]
+    return header, lines, _bind_items(str(table.seq), table, seat, choices, tosses, hand, final)
 
 
 def _hand_picture(hand: Sequence[Card], picked: Sequence[int] = ()) -> Picture | None:
@@ -355,9 +375,30 @@ def _card_items(
     """Build a meld by hand: the whole hand in menus of 25 (the picks travel in the custom ids), then Bind,
     Discard (one picked card, in the bind step), Clear and Back."""
     seq = str(table.seq)
-    items: list[Control] = []
+    m = mask_text(mask)
+    items: list[Control] = [*_pick_menus(seq, hand, mask)]
+    row = len(items)
+    items.append(
+        Button(
+            t("deluxe.panel.bind"), "bind", token=seq, arg=m, style="success", disabled=not can_bind, row=row
+        )
+    )
+    state: D.State = table.state
+    if not final and len(picked) == 1 and D.can(state, D.Discard(seat, picked[0])):
+        label = t("deluxe.panel.discard-card", card=words.title(picked[0]))
+        items.append(Button(label[:80], "disc", token=seq, arg=m, style="danger", row=row))
+    if mask:
+        items.append(Button(t("deluxe.panel.clear"), "clr", token=seq, row=row))
+    items.append(Button(t("deluxe.panel.back"), "back", token=seq, row=row))
+    return items
+
+
+def _pick_menus(seq: str, hand: Sequence[Card], mask: int) -> list[Select]:
+    """The whole hand in menus of 25, the cards in ``mask`` ticked; each menu's id carries the selection so
+    far, so a pick in one menu keeps those made in the others."""
     m = mask_text(mask)
     chunks = min(MAX_SELECTS, (len(hand) + CHUNK - 1) // CHUNK)
+    menus: list[Select] = []
     for k in range(chunks):
         part = list(enumerate(hand))[k * CHUNK : (k + 1) * CHUNK]
         options = [_card_option(i, c, default=bool(mask >> i & 1)) for i, c in part]
@@ -372,7 +413,7 @@ def _card_items(
                 low=R.rank_name(lo.rank),
                 high=R.rank_name(hi.rank),
             )
-        items.append(
+        menus.append(
             Select(
                 placeholder,
                 "pick",
@@ -384,20 +425,7 @@ def _card_items(
                 row=k,
             )
         )
-    row = chunks
-    items.append(
-        Button(
-            t("deluxe.panel.bind"), "bind", token=seq, arg=m, style="success", disabled=not can_bind, row=row
-        )
-    )
-    state: D.State = table.state
-    if not final and len(picked) == 1 and D.can(state, D.Discard(seat, picked[0])):
-        label = t("deluxe.panel.discard-card", card=words.title(picked[0]))
-        items.append(Button(label[:80], "disc", token=seq, arg=m, style="danger", row=row))
-    if mask:
-        items.append(Button(t("deluxe.panel.clear"), "clr", token=seq, row=row))
-    items.append(Button(t("deluxe.panel.back"), "back", token=seq, row=row))
-    return items
+    return menus
 
 
 def closed_panel(table: Table, seat: int, lines: Sequence[str]) -> Panel:

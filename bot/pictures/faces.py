@@ -110,24 +110,8 @@ def face(card: Card, width: int, worth: Worth = "count", name: str | None = None
         _bust(d, bx, by + badge_r + w * 0.1, w * 0.17)
 
     show_name = width >= NAME_MIN_WIDTH
-    top = h * 0.36
-    bottom = h * (0.86 if show_name else 0.96)
-    mid = (top + bottom) / 2
-    n = len(card.suits)
-    if n == 0:
-        _excuse(d, w / 2, mid, (bottom - top) * 0.42, border)
-    else:
-        size = {1: 0.62, 2: 0.44, 3: 0.36}[n] * w
-        if n == 1:
-            spots = [(w / 2, mid)]
-        elif n == 2:
-            spots = [(w * 0.28, mid), (w * 0.72, mid)]
-        else:
-            dy = size * 0.47
-            spots = [(w * 0.29, mid - dy), (w * 0.71, mid - dy), (w / 2, mid + dy)]
-        px = round(size)
-        for suit, (cx, cy) in zip(card.suits, spots, strict=True):
-            im.alpha_composite(symbol(suit, px), (round(cx - px / 2), round(cy - px / 2)))
+    top, bottom = h * 0.36, h * (0.86 if show_name else 0.96)
+    _suits(im, d, card, top, bottom, border)
 
     if show_name:
         room = w * 0.86
@@ -135,6 +119,30 @@ def face(card: Card, width: int, worth: Worth = "count", name: str | None = None
         name_font = fitted_font(written, round(w * 0.115), room)
         write(im, (w / 2, h * 0.925), written, name_font, NAME_INK, "mm")
     return im.resize((width, height(width)), Image.Resampling.LANCZOS)
+
+
+def _suits(
+    im: Image.Image, d: ImageDraw.ImageDraw, card: Card, top: float, bottom: float, border: int
+) -> None:
+    """The card's suit symbols, laid out for one, two or three, in the band from ``top`` to ``bottom`` (the
+    Excuse, which has none, draws its own mark there)."""
+    w = im.width
+    mid = (top + bottom) / 2
+    n = len(card.suits)
+    if n == 0:
+        _excuse(d, w / 2, mid, (bottom - top) * 0.42, border)
+        return
+    size = {1: 0.62, 2: 0.44, 3: 0.36}[n] * w
+    if n == 1:
+        spots = [(w / 2, mid)]
+    elif n == 2:
+        spots = [(w * 0.28, mid), (w * 0.72, mid)]
+    else:
+        dy = size * 0.47
+        spots = [(w * 0.29, mid - dy), (w * 0.71, mid - dy), (w / 2, mid + dy)]
+    px = round(size)
+    for suit, (cx, cy) in zip(card.suits, spots, strict=True):
+        im.alpha_composite(symbol(suit, px), (round(cx - px / 2), round(cy - px / 2)))
 
 
 @lru_cache(maxsize=512)

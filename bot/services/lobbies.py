@@ -121,20 +121,7 @@ class LobbyService:
         options: Mapping[str, Any] | None = None,
     ) -> Lobby:
         """Open a challenge (``invited``) or a lobby (the host and ``members`` seated) in a free channel."""
-        if invited is None and not adapter.gathers:
-            raise UserFacingError("tavern.lobby.name-opponent")
-        if invited is not None:
-            if not adapter.challenge:
-                raise UserFacingError("tavern.out-of-date")
-            if invited.id == host.id:
-                raise UserFacingError("tavern.lobby.not-yourself")
-            if invited.bot:
-                if adapter.ai is not None:
-                    practice = f"`{adapter.command} {subcommand('practice')}`"
-                    raise UserFacingError(
-                        "tavern.lobby.other-bots-practice", game=adapter.title, practice=practice
-                    )
-                raise UserFacingError("tavern.lobby.other-bots", game=adapter.title)
+        self._refuse_invitation(adapter, host, invited)
         seated = [host, *([invited] if invited else []), *(m for m in members if m.id != host.id)]
         if len(seated) > adapter.max_players:
             raise UserFacingError("tavern.lobby.seats-at-most", game=adapter.title, most=adapter.max_players)
@@ -162,6 +149,26 @@ class LobbyService:
                 )
             except HostBusy as busy:
                 raise self._hosting(busy.lobby) from None
+
+    @staticmethod
+    def _refuse_invitation(adapter: GameAdapter, host: Player, invited: Player | None) -> None:
+        """Whom a game may not be opened with: nobody, where it only plays as a challenge; the host; a bot
+        (the host is pointed to practice where the game has one)."""
+        if invited is None and not adapter.gathers:
+            raise UserFacingError("tavern.lobby.name-opponent")
+        if invited is None:
+            return
+        if not adapter.challenge:
+            raise UserFacingError("tavern.out-of-date")
+        if invited.id == host.id:
+            raise UserFacingError("tavern.lobby.not-yourself")
+        if invited.bot:
+            if adapter.ai is not None:
+                practice = f"`{adapter.command} {subcommand('practice')}`"
+                raise UserFacingError(
+                    "tavern.lobby.other-bots-practice", game=adapter.title, practice=practice
+                )
+            raise UserFacingError("tavern.lobby.other-bots", game=adapter.title)
 
     def _hosting(self, lobby: Lobby) -> UserFacingError:
         """The refusal of a second lobby to a host: where their open one is, and how to close it."""

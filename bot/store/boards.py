@@ -146,17 +146,7 @@ async def write_ratings(
         current_ratings.append(rt.Rating(row["rating"], row["mu"], row["sigma"]) if row else None)
     new = rt.rate_game(system, current_ratings, ranks, f.winners)
     named = season is None
-    columns = "guild_id, game, user_id, " + ("name" if named else "season")
-    conflict = "guild_id, game, user_id" + ("" if named else ", season")
-    tallies = ("games", "wins", "losses", "muggins_wins")
-    write = (
-        f"INSERT INTO {table} ({columns}, rating, mu, sigma, games, wins, losses, muggins_wins, updated_at) "
-        f"VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT ({conflict}) DO UPDATE SET "
-        + ("name = excluded.name, " if named else "")
-        + "rating = excluded.rating, mu = excluded.mu, sigma = excluded.sigma, "
-        + ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in tallies)
-        + ", updated_at = excluded.updated_at"
-    )
+    write = _rating_upsert(table, named)
     for s, r in zip(seats, new, strict=True):
         won = s["seat"] in f.winners
         await db.execute(
@@ -176,6 +166,22 @@ async def write_ratings(
             ),
         )
     return list(zip(current_ratings, new, strict=True))
+
+
+def _rating_upsert(table: str, named: bool) -> str:
+    """The statement that writes one seat's row on a board: the new rating, the tallies added to. ``named``:
+    the all-time table, keyed without a season and keeping the player's name."""
+    columns = "guild_id, game, user_id, " + ("name" if named else "season")
+    conflict = "guild_id, game, user_id" + ("" if named else ", season")
+    tallies = ("games", "wins", "losses", "muggins_wins")
+    return (
+        f"INSERT INTO {table} ({columns}, rating, mu, sigma, games, wins, losses, muggins_wins, updated_at) "
+        f"VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT ({conflict}) DO UPDATE SET "
+        + ("name = excluded.name, " if named else "")
+        + "rating = excluded.rating, mu = excluded.mu, sigma = excluded.sigma, "
+        + ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in tallies)
+        + ", updated_at = excluded.updated_at"
+    )
 
 
 async def listing(db: Conn, guild_id: int, now: float) -> list[Season]:

@@ -41,20 +41,7 @@ class GamesMixin(StoreBase):
         try:
             async with self._tx() as db:
                 await self._serialize_seating(db)
-                if await db.fetchrow(
-                    "SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
-                ):
-                    raise ChannelBusy(channel_id)
-                user_ids = [uid for uid, _ in seats if not is_bot(uid)]  # the bot plays anywhere
-                if user_ids:
-                    marks = ", ".join("?" for _ in user_ids)
-                    busy = await db.fetchrow(
-                        "SELECT s.user_id, g.channel_id FROM seats s JOIN games g ON g.id = s.game_id "
-                        f"WHERE g.status = 'active' AND s.user_id IN ({marks}) ORDER BY g.id LIMIT 1",
-                        user_ids,
-                    )
-                    if busy is not None:
-                        raise PlayerBusy(int(busy["user_id"]), int(busy["channel_id"]))
+                await _refuse_busy(db, channel_id, [uid for uid, _ in seats])
                 row = await db.fetchrow(
                     "INSERT INTO games (game, guild_id, channel_id, seed, players, options, created_at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -400,6 +387,24 @@ async def _bump(db: Conn, game_id: int) -> int:
     if row is None:
         raise ValueError(f"no game {game_id}")
     return int(row[0])
+
+
+async def _refuse_busy(db: Conn, channel_id: int, user_ids: Sequence[int]) -> None:
+    """``ChannelBusy`` if the channel has an active game, ``PlayerBusy`` for the first player seated at one
+    (the bot plays anywhere); inside ``create_game``'s transaction, after ``_serialize_seating``."""
+    if await db.fetchrow("SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)):
+        raise ChannelBusy(channel_id)
+    people = [uid for uid in user_ids if not is_bot(uid)]
+    if not people:
+        return
+    marks = ", ".join("?" for _ in people)
+    busy = await db.fetchrow(
+        "SELECT s.user_id, g.channel_id FROM seats s JOIN games g ON g.id = s.game_id "
+        f"WHERE g.status = 'active' AND s.user_id IN ({marks}) ORDER BY g.id LIMIT 1",
+        people,
+    )
+    if busy is not None:
+        raise PlayerBusy(int(busy["user_id"]), int(busy["channel_id"]))
 
 
 async def _write_meta(db: Conn, game_id: int, data: str) -> None:

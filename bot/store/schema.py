@@ -1,5 +1,10 @@
 """The schema as numbered migrations, each in SQLite's words and in PostgreSQL's, and the functions that
-apply them."""
+apply them.
+
+One thing, kept in one file: the list is the schema's history and the two ``migrate`` functions are how a
+database walks it, reading ``MIGRATIONS`` here (the tests swap in a failing list). Nearly all the lines are
+the migrations' SQL, which only grows: when it outgrows the file, the oldest migrations move out as a list,
+not the functions away from it."""
 
 from __future__ import annotations
 
