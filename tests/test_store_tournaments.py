@@ -7,6 +7,7 @@ event, and a member's places read newest first; and a SQLite tavern's events mov
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,6 +15,9 @@ from typing import Any
 
 import pytest
 
+from bot.games.seats import FORGOTTEN
+from bot.services.tournaments.event import Entrant, Event, GameDone, Match, Settings, TournamentError
+from bot.services.tournaments.stored import doc_of, event_of, forgotten
 from bot.store import (
     NewGame,
     PostgresStore,
@@ -287,3 +291,60 @@ async def test_a_sqlite_taverns_events_move_to_postgresql(tmp_path: Path, pg_url
         assert newer.id > over.id  # the identity carries on past the moved ids
     finally:
         await target.close()
+
+
+def _cup(status: str, entrants: list[Entrant], organiser: int = ANN) -> dict[str, Any]:
+    """A stored event as the tournament service writes it: ANN beat BOB in its one match."""
+    game = GameDone((ANN, BOB), (31, 20), 31, ANN, game_id=7)
+    rounds = [[Match(1, 1, (ANN, BOB), [game], None, ANN)]]
+    return doc_of(
+        Event(Settings("Cup", "bhargage", "swiss", {"target": 31}), organiser, status, entrants, rounds)
+    )
+
+
+async def test_forgetting_a_member_rewrites_every_event_that_names_them(store: AnyStore) -> None:
+    cup = await store.create_tournament(
+        GUILD, CHANNEL, "finished", _cup("finished", [Entrant(ANN, "Ann"), Entrant(BOB, "Bob")]), T0
+    )
+    theirs = _cup("finished", [Entrant(BOB, "Bob"), Entrant(CAT, "Cat")], organiser=BOB)
+    theirs["rounds"] = []
+    other = await store.create_tournament(GUILD, CHANNEL, "finished", theirs, T0)
+    await store.record_places(cup.id, [(ANN, 1), (BOB, 2)])
+
+    await store.forget_user(ANN, "👤", at=T0 + 10, rename=forgotten)
+
+    row = await store.get_tournament(cup.id)
+    assert row is not None and row.version == cup.version + 1, "a save from before is stale"
+    assert str(ANN) not in json.dumps(row.doc) and "Ann" not in json.dumps(row.doc)
+    event = event_of(row.doc)
+    pseudonym = event.organiser_id
+    assert pseudonym in FORGOTTEN
+    assert [(e.user_id, e.name) for e in event.entrants] == [(pseudonym, "👤"), (BOB, "Bob")]
+    [match] = event.rounds[0]
+    assert match.players == (pseudonym, BOB) and match.winner == pseudonym
+    assert match.games[0].players == (pseudonym, BOB) and match.games[0].winner == pseudonym
+    assert next(ln.player for ln in event.lines()) == pseudonym, "the standings read as before"
+    assert await store.get_tournament(other.id) == other, "an event that does not name them is not touched"
+    assert await store.places_of(ANN) == [] and [(p[0], p[1]) for p in await store.places_of(BOB)] == [
+        (cup.id, 2)
+    ]
+
+
+async def test_a_member_entered_in_an_event_under_way_is_not_forgotten(store: AnyStore) -> None:
+    running = await store.create_tournament(
+        GUILD, CHANNEL, "running", _cup("running", [Entrant(ANN, "Ann"), Entrant(BOB, "Bob")]), T0
+    )
+    await store.set_user_language(ANN, "it")
+
+    with pytest.raises(TournamentError) as refused:
+        await store.forget_user(ANN, "👤", at=T0 + 10, rename=forgotten)
+
+    assert refused.value.msgid == "tournament.refuse.forget-entered" and refused.value.params == {
+        "name": "Cup"
+    }
+    assert await store.get_tournament(running.id) == running and (await store.user_languages())[ANN] == "it"
+    dropped = _cup("running", [Entrant(ANN, "Ann", dropped=True), Entrant(BOB, "Bob")])
+    saved = await store.save_tournament(running.id, dropped, "running", running.version, T0 + 20)
+    await store.forget_user(ANN, "👤", at=T0 + 30, rename=forgotten)  # dropped: their matches are decided
+    row = await store.get_tournament(running.id)
+    assert row is not None and row.version == saved.version + 1 and str(ANN) not in json.dumps(row.doc)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 from types import SimpleNamespace
 
 from bot.edge import tournament_posts as posts
@@ -53,6 +54,13 @@ async def play_round(
         players = [u for u in users if u.id in table.user_ids]
         assert await play_out(fake, thread, players) > 0
         await settle(fake, bot)
+
+
+async def forget_me(fake: FakeDiscord, user: FakeUser) -> str:
+    """``/tavern forget-me`` confirmed: the member's answer (the confirmation's message, or a refusal)."""
+    asked = await fake.slash(user, fake.channel, "tavern forget-me")
+    done = await fake.click(user, asked.message, "Forget me")
+    return asked.message.text() if done.type == 7 else done.text()
 
 
 def requests_in(fake: FakeDiscord, since: int, channel_id: int) -> int:
@@ -291,6 +299,30 @@ async def test_a_dropped_player_s_table_closes_and_the_match_goes_to_the_opponen
     assert (await bot.tables.get(table.id)).status == "abandoned"
     event = await bot.tournaments.get(1)
     assert event is not None and dict(event.places()) == {ann.id: 1, bob.id: 2}
+
+    # the organiser asks to be forgotten: the event's document keeps nothing of them
+    forgot = await forget_me(fake, ann)
+    assert "forgotten you" in forgot
+    row = await bot.store.get_tournament(1)
+    assert row is not None and str(ann.id) not in json.dumps(row.doc) and "ann" not in json.dumps(row.doc)
+    event = await bot.tournaments.get(1)
+    assert event is not None and [e.name for e in event.entrants] == ["👤", "bob"]
+    assert sorted(dict(event.places()).values()) == [1, 2] and dict(event.places())[bob.id] == 2
+
+
+async def test_a_member_in_an_event_under_way_is_not_forgotten(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    await boot(start_bot)
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    made = await fake.slash(ann, fake.channel, "tournament create", name="Duel", game="bhargage", target=31)
+    await fake.click(bob, made.message, "Join")
+    refused = await forget_me(fake, bob)
+    assert "You are entered in the tournament “Duel”" in refused
+    left = await fake.click(bob, made.message, "Leave")
+    assert not left.ephemeral
+    assert "forgotten you" in await forget_me(fake, bob)
 
 
 def test_a_full_sign_up_fits_one_message() -> None:

@@ -2,9 +2,11 @@
 use), the store forgets them in one transaction (``Store.forget_user``): their language, preferences and DM
 channel are deleted, and every seat, result, rating and lobby of theirs moves to a random pseudonym named
 "👤", so nothing leads back to their account while their opponents' histories and ratings stay as they were.
-Refused while they sit at a live game or wait in an open lobby, as the store has it (whichever process runs
-that game). Then what this process keeps of those games is dropped (``Watch.changed``: the web pages'
-replays and records); other processes hear of it as news of the games, whose versions moved.
+A tournament's document that names them is rewritten in the same transaction (its entrant, their matches and
+games: the pseudonym). Refused while they sit at a live game, wait in an open lobby, or are entered in a
+tournament under way, as the store has it (whichever process runs that game). Then what this process keeps
+of those games is dropped (``Watch.changed``: the web pages' replays and records); other processes hear of it
+as news of the games, whose versions moved.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from bot.base.i18n import t
 from bot.base.refusals import UserFacingError
 from bot.edge import custom_ids, delivery
 from bot.edge.client import Client
+from bot.services.tournaments import stored as tournament_doc
 from bot.store import PlayerBusy, WaitingInLobby
 
 PREFIX = "tv:forget:"  # i18n: not text
@@ -52,7 +55,9 @@ async def confirm(client: Client, interaction: Interaction) -> None:
     if user_id != interaction.user.id:
         raise custom_ids.Refused("a forget-me confirmation pressed by someone else")
     try:
-        games = await client.store.forget_user(user_id, ANONYMOUS, at=client.tables.clock())
+        games = await client.store.forget_user(
+            user_id, ANONYMOUS, at=client.tables.clock(), rename=tournament_doc.forgotten
+        )
     except PlayerBusy:
         raise UserFacingError("general.forget.seated") from None
     except WaitingInLobby as waiting:

@@ -7,9 +7,9 @@ the pair, so no record leads back to the account; yet their seats, results, all-
 lobbies move to it together, so their opponents' games, histories, favourite opponents and ratings join and
 read exactly as before, the member named "👤". Their language, preferences and DM channel are deleted, and so
 is their seat's live panel (its DM channel) in the table meta of every game they played, and so are their
-places in tournaments (a tournament's document may name them too: it is the tournament service's, which the
-store never reads, so that service rewrites it). Their own id keeps nothing: if they play again, they start
-afresh. Every game touched is bumped a version, so what any process
+places in tournaments; a tournament's document that names them is rewritten in the same transaction by the
+function the tournament service gives (``rename``: the store never reads a document). Their own id keeps
+nothing: if they play again, they start afresh. Every game touched is bumped a version, so what any process
 keeps of it by version (a replay, a walk of its log) is never used again, and other processes hear of it.
 
 A member seated at an active game, or waiting in an open lobby, is refused: checked in the same transaction,
@@ -33,10 +33,12 @@ PERSONAL = ("user_languages", "user_prefs", "dm_channels")  # deleted outright (
 
 
 class ForgetMixin(StoreBase):
-    async def forget_user(self, user_id: int, anonymous: str, *, at: float) -> list[int]:
+    async def forget_user(
+        self, user_id: int, anonymous: str, *, at: float, rename: tournaments.Rename | None = None
+    ) -> list[int]:
         """Forget the member (see the module's docstring); the ids of the games whose rows changed.
         ``PlayerBusy`` if they sit at an active game, ``WaitingInLobby`` if they are in a lobby still open at
-        ``at``; then nothing is written."""
+        ``at``, or whatever ``rename`` raises for a tournament's document; then nothing is written."""
         async with self._tx() as db:
             await self._serialize_seating(db)
             seated = await db.fetchrow(
@@ -53,7 +55,7 @@ class ForgetMixin(StoreBase):
             pseudonym = await _pseudonym(db)
             for table in PERSONAL:
                 await db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
-            await tournaments.forget_places(db, user_id)
+            await tournaments.forget_member(db, user_id, pseudonym, anonymous, rename)
             seats = await db.fetch("SELECT game_id, seat FROM seats WHERE user_id = ?", (user_id,))
             await _move_results(db, user_id, pseudonym, anonymous)
             await _drop_panels(db, user_id, seats)

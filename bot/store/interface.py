@@ -321,16 +321,23 @@ class Store(Protocol):
         """Replace a player's stored preferences with ``data``; an empty mapping clears them."""
         ...
 
-    async def forget_user(self, user_id: int, anonymous: str, *, at: float) -> list[int]:
+    async def forget_user(
+        self,
+        user_id: int,
+        anonymous: str,
+        *,
+        at: float,
+        rename: Callable[[dict[str, Any], int, int, str], dict[str, Any] | None] | None = None,
+    ) -> list[int]:
         """Forget a member, in one transaction: delete their language, preferences, DM channel and
         tournament places, and move every row that keys on them (seats, results, all-time and season
         ratings, lobbies) to one fresh random pseudonym of ``bot.games.seats.FORGOTTEN``, named
         ``anonymous``, so their opponents' records join and read as before and nothing leads back to
-        ``user_id``, which afterwards holds nothing the store reads (a tournament's document, which it never
-        reads, is the tournament service's to rewrite); drop their seats' live panels from those games'
+        ``user_id``; rewrite each tournament's document that names them with ``rename`` (the tournament
+        service's: the store never reads a document); drop their seats' live panels from those games'
         table meta; bump each of those games' version (news to other processes). Return those games' ids.
         ``PlayerBusy`` if they sit at an active game, ``WaitingInLobby`` if they are in a lobby still open
-        at ``at``: then nothing is written."""
+        at ``at``, or what ``rename`` raises: then nothing is written."""
         ...
 
     async def user_languages(self) -> dict[int, str]:

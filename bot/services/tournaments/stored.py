@@ -5,9 +5,20 @@ which builds the event's own types and nothing else, and refuses (ValueError) wh
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from bot.services.tournaments.event import FORMATS, STATUSES, Entrant, Event, GameDone, Match, Settings
+from bot.base import safe
+from bot.services.tournaments.event import (
+    FORMATS,
+    STATUSES,
+    Entrant,
+    Event,
+    GameDone,
+    Match,
+    Settings,
+    TournamentError,
+)
 
 VERSION = 1
 
@@ -57,6 +68,32 @@ def event_of(doc: Mapping[str, Any]) -> Event:
     ]
     rounds = [[_match(x) for x in _list(r)] for r in _list(doc["rounds"])]
     return Event(settings, _int(doc["organiser_id"]), _choice(doc["status"], STATUSES), entrants, rounds)
+
+
+def forgotten(doc: Mapping[str, Any], user_id: int, pseudonym: int, name: str) -> dict[str, Any] | None:
+    """The stored event with the member ``user_id`` as ``pseudonym``, named ``name``, wherever they stand in
+    it (organiser, entrant, a match's players and winner, a game's); None where they stand nowhere
+    (``/tavern forget-me``, inside the store's transaction). A member still in an event under way (signing
+    up, running or paused, not dropped) is refused: their matches would be played by nobody."""
+    event = event_of(doc)
+    if event.organiser_id != user_id and all(e.user_id != user_id for e in event.entrants):
+        return None
+    entered = any(e.user_id == user_id and not e.dropped for e in event.entrants)
+    if entered and event.status in ("signup", "running", "paused"):
+        raise TournamentError("tournament.refuse.forget-entered", name=safe.plain(event.settings.name, 60))
+
+    def swap(user: int) -> int:
+        return pseudonym if user == user_id else user
+
+    event.organiser_id = swap(event.organiser_id)
+    for e in event.entrants:
+        if e.user_id == user_id:
+            e.user_id, e.name = pseudonym, name
+    for m in (m for matches in event.rounds for m in matches):
+        m.players = tuple(map(swap, m.players))
+        m.winner = None if m.winner is None else swap(m.winner)
+        m.games = [replace(g, players=tuple(map(swap, g.players)), winner=swap(g.winner)) for g in m.games]
+    return doc_of(event)
 
 
 def _match_doc(m: Match) -> dict[str, Any]:
