@@ -10,6 +10,7 @@ import dataclasses
 import itertools
 import json
 from types import SimpleNamespace
+from typing import Any
 
 from bot.edge import tournament_posts as posts
 from bot.edge.app import TavernBot
@@ -54,6 +55,20 @@ async def play_round(
         players = [u for u in users if u.id in table.user_ids]
         assert await play_out(fake, thread, players) > 0
         await settle(fake, bot)
+
+
+async def duel(
+    fake: FakeDiscord, bot: TavernBot, ann: FakeUser, bob: FakeUser, **options: Any
+) -> FakeChannel:
+    """A Bhargage event to 31 of two, created by ``ann``, both signed up and started: its match's thread."""
+    made = await fake.slash(ann, fake.channel, "tournament create", game="bhargage", target=31, **options)
+    signup = made.message
+    for u in (ann, bob):
+        signup = (await fake.click(u, signup, "Join")).message
+    await fake.slash(ann, fake.channel, "tournament start")
+    await settle(fake, bot)
+    [thread] = fake.threads(fake.channel)
+    return thread
 
 
 async def forget_me(fake: FakeDiscord, user: FakeUser) -> str:
@@ -285,14 +300,7 @@ async def test_a_dropped_player_s_table_closes_and_the_match_goes_to_the_opponen
     fake = fake_discord
     bot = await boot(start_bot)
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
-    made = await fake.slash(ann, fake.channel, "tournament create", name="Duel", game="bhargage", target=31)
-    signup = made.message
-    for u in (ann, bob):
-        signup = (await fake.click(u, signup, "Join")).message
-    await fake.slash(ann, fake.channel, "tournament start")
-    await settle(fake, bot)
-    [thread] = fake.threads(fake.channel)
-    table = match_table(bot, thread)
+    table = match_table(bot, await duel(fake, bot, ann, bob, name="Duel"))
     dropped = await fake.slash(ann, fake.channel, "tournament drop", player=bob)
     assert not dropped.ephemeral and "Final results" in dropped.text()
     await settle(fake, bot)
@@ -342,21 +350,7 @@ async def test_a_player_past_the_move_limit_is_warned_even_after_a_nudge_then_fo
         dataclasses.replace(settings, nudge_minutes=1, claim_minutes=0), extensions=EXTENSIONS
     )
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
-    made = await fake.slash(
-        ann,
-        fake.channel,
-        "tournament create",
-        name="Clock",
-        game="bhargage",
-        target=31,
-        **{"move-minutes": 4},
-    )
-    signup = made.message
-    for u in (ann, bob):
-        signup = (await fake.click(u, signup, "Join")).message
-    await fake.slash(ann, fake.channel, "tournament start")
-    await settle(fake, bot)
-    [thread] = fake.threads(fake.channel)
+    thread = await duel(fake, bot, ann, bob, name="Clock", **{"move-minutes": 4})
     table = match_table(bot, thread)
     while len(table.people_waited_for()) != 1:  # both lay away; the cut is made for its player
         assert await step(fake, thread, [ann, bob]) is not None
