@@ -246,3 +246,36 @@ async def test_invite_to_deluxe_seats_the_right_clicked_member_in_a_server_lobby
     assert lobby is not None and lobby.guild_id == fake.guild.id
     assert {ann.id, bob.id} <= set(lobby.names)
     assert not posted.ephemeral
+
+
+async def test_practice_with_bots_in_a_group_dm_tells_their_moves_through_the_players_presses(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Games against the bot where only interactions reach it: a Bhargage practice, and a Deluxe table of
+    one player and five bots, whose long turns are told through the player's own presses (at most five
+    follow-ups each: what one press cannot carry waits for the next), played to the end by clicks."""
+    fake = fake_discord
+    bot = await boot(fake, start_bot, seed=3)
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    group = fake.add_group_dm(ann, bob)
+    since = len(fake.request_log)
+
+    practice = await fake.slash(ann, group, "bhargage practice", target=31)
+    assert not practice.ephemeral
+    table = await play_out(fake, bot, group, [ann], idle_at=6)
+    assert table.status == "finished" and table.guild_id == USERS and table.humans == (0,)
+
+    created = await fake.slash(ann, group, "deluxe create", target=10)
+    lobby = created.message
+    for level in ("hard", "normal", "easy", "hard", "normal"):
+        menu = next(s for s in lobby.selects() if ":addbot" in s.custom_id)
+        lobby = (await fake.select(ann, lobby, menu.custom_id, [level])).message
+    await fake.click(ann, lobby, "Start")
+    await settle(fake, bot)
+    table = await play_out(fake, bot, group, [ann], idle_at=10)
+    assert table.status == "finished" and len(table.seats) == 6 and table.humans == (0,)
+    record = await bot.store.load_game(table.id)
+    assert record is not None and {a.seat for a in record.actions} == set(range(6))
+    last = fake.channel_messages(group)[-1]
+    assert last.id != lobby.id and "won" in last.content, "the game's last calls reach the group DM"
+    assert_interactions_only(fake, since)

@@ -3,7 +3,9 @@ group DM, a server that never added it, reached through a user install), every c
 refused, so everything the table says rides on its players' own interactions.
 
 - The table's **press** is its newest interaction (a move, Your hand, the press that opened it): its
-  follow-ups carry the calls (at most ``FOLLOWUPS`` each, as Discord allows a user-installed app there).
+  follow-ups carry the calls (at most ``FOLLOWUPS`` each, as Discord allows a user-installed app there;
+  past them, a call is added to the last one by an edit, which Discord does not count, while it fits:
+  the bots' turns after one press, or a game's last calls, need no next press to be told).
 - The **board** is a message an interaction created (the challenge's answer, or a follow-up): edited through
   that interaction's token while it lives, else posted anew as a follow-up of the current press.
 - Each player's hand is an ephemeral panel (the board's Your hand button), redrawn through that player's
@@ -59,6 +61,7 @@ class Answering:
         self._press: dict[int, list[Press]] = {}  # table id → its newest interactions (two at most)
         self._boards: dict[int, Board] = {}  # table id → its board message
         self._sent: dict[int, int] = {}  # interaction id → follow-ups it sent
+        self._last: dict[int, tuple[discord.Message, Panel]] = {}  # interaction id → its last follow-up
 
     def pressed(self, table: Table, interaction: Interaction) -> None:
         """A player pressed at the table (or opened it): their interaction carries what it says next, once
@@ -69,6 +72,7 @@ class Answering:
             for dropped in before:
                 if dropped not in kept:
                     self._sent.pop(dropped.interaction.id, None)
+                    self._last.pop(dropped.interaction.id, None)
             self._press[table.id] = [*kept, Press(interaction, self.host.clock())]
 
     def press(self, table: Table) -> Interaction | None:
@@ -87,6 +91,7 @@ class Answering:
     def forget(self, table: Table) -> None:
         for press in self._press.pop(table.id, ()):
             self._sent.pop(press.interaction.id, None)
+            self._last.pop(press.interaction.id, None)
         self._boards.pop(table.id, None)
 
     async def post(self, table: Table, panel: Panel) -> discord.Message | None:
@@ -100,8 +105,7 @@ class Answering:
             return None
         sent = self._sent.get(interaction.id, 0)
         if sent >= FOLLOWUPS:
-            log.info("game %d: the press sent all the follow-ups it may", table.id)
-            return None
+            return await self._added(table, interaction, panel)
         send = partial(interaction.followup.send, wait=True)
         try:
             message = await delivery.deliver(send, panel, "g", table.id, new=True)
@@ -109,6 +113,25 @@ class Answering:
             log.warning("game %d: a follow-up was refused (%s)", table.id, err)
             return None
         self._sent[interaction.id] = sent + 1
+        self._last[interaction.id] = (message, panel)
+        return message
+
+    async def _added(self, table: Table, interaction: Interaction, panel: Panel) -> discord.Message | None:
+        """The press sent all the follow-ups it may: the call is added to its last one by an edit, where
+        the two can be one message (``joined_calls``); else None (the next press tells it)."""
+        last = self._last.get(interaction.id)
+        joined = joined_calls(last[1], panel) if last is not None else None
+        if last is None or joined is None:
+            log.info("game %d: the press sent all the follow-ups it may", table.id)
+            return None
+        message = last[0]
+        edit = partial(interaction.followup.edit_message, message.id)
+        try:
+            await delivery.deliver(edit, joined, "g", table.id, editing=message.id)
+        except discord.HTTPException as err:
+            log.warning("game %d: a follow-up's edit was refused (%s)", table.id, err)
+            return None
+        self._last[interaction.id] = (message, joined)
         return message
 
     async def board(self, table: Table, board: Panel) -> None:
@@ -132,6 +155,18 @@ class Answering:
         interaction = self.press(table)
         if sent is not None and interaction is not None:
             self._boards[table.id] = Board(interaction, sent.id, now, table.seq)
+
+
+def joined_calls(first: Panel, then: Panel) -> Panel | None:
+    """Two calls as one message, ``then`` below ``first`` with its picture and controls (a game's last call
+    carries Rematch): ``first`` text alone, neither an embed, in one format, within one message's length;
+    None where they can't be one."""
+    plain = first.picture is None and not first.controls and first.embed is None and then.embed is None
+    content = f"{first.content}\n\n{then.content}"
+    if not plain or first.layout != then.layout or len(content) > delivery.CONTENT_LIMIT:
+        return None
+    pings = tuple(dict.fromkeys((*first.pings, *then.pings)))
+    return replace(first, content=content, controls=then.controls, picture=then.picture, pings=pings)
 
 
 def with_hand(table: Table, board: Panel) -> Panel:
