@@ -77,8 +77,8 @@ from bench.bot_process import (
     top_costs,
 )
 from bot.edge.app import TavernBot, create_bot
+from bot.edge.table.courier import WIDEST
 from bot.edge.table.outbox import PER_WINDOW
-from bot.edge.table.publisher import WIDEST
 from bot.services.lobbies import LobbyService
 from bot.settings import Settings
 from bot.store import open_store
@@ -727,7 +727,7 @@ class BenchResult:
         return lines
 
     def _window(self) -> str:
-        """The coalescing window the bot uses for this many tables (``Publisher.window``): the setting, or
+        """The coalescing window the bot uses for this many tables (``Courier.window``): the setting, or
         each table's fair share of the global budget, up to ``WIDEST`` times longer while requests wait."""
         tables = sum(self.tables.values())
         share = tables * PER_WINDOW / GLOBAL_BUDGET

@@ -161,7 +161,7 @@ async def _until(check: Callable[[], bool], what: str, timeout: float = 10.0) ->
 
 
 def _outbox(bot: Any, table_id: int) -> Outbox | None:
-    box: Outbox | None = bot.controller.publisher._outboxes.get(table_id)
+    box: Outbox | None = bot.controller.publisher.courier._outboxes.get(table_id)
     return box
 
 
@@ -172,8 +172,8 @@ def _all_told(bot: Any, table_id: int, *, board_window_over: bool = False) -> bo
     box = _outbox(bot, table_id)
     if box is None:
         return True
-    publisher = bot.controller.publisher
-    over = not board_window_over or box.board_due(publisher.window()) <= publisher.now()
+    courier = bot.controller.publisher.courier
+    over = not board_window_over or box.board_due(courier.window()) <= courier.now()
     # Nothing in flight either: the courier marks the board current before its edit goes, on room it holds.
     return not box.messages and not box.board_dirty and over and bot.governor._flying == 0
 
@@ -181,8 +181,8 @@ def _all_told(bot: Any, table_id: int, *, board_window_over: bool = False) -> bo
 def _calls_due(bot: Any, table_id: int) -> bool:
     """The table's waiting calls are past their window: their courier is after room in the budget."""
     box = _outbox(bot, table_id)
-    publisher = bot.controller.publisher
-    return box is not None and bool(box.messages) and box.since + publisher.window() <= publisher.now()
+    courier = bot.controller.publisher.courier
+    return box is not None and bool(box.messages) and box.since + courier.window() <= courier.now()
 
 
 def _board(fake: FakeDiscord) -> Any:

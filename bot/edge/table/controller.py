@@ -67,4 +67,4 @@ class TableController:
         """A clean shutdown: the timer stopped, the computer players stopped, the waiting calls told."""
         await self.timers.stop()
         await self.computer.stop()
-        await self.publisher.flush_all()
+        await self.publisher.courier.flush_all()

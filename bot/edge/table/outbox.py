@@ -1,6 +1,6 @@
 """A table's outbox: the calls its channel has not been shown yet, and whether its board and summary lag.
 
-Calls that ping nobody wait a moment (the publisher's coalescing window) to go out with the next ones, packed
+Calls that ping nobody wait a moment (the courier's coalescing window) to go out with the next ones, packed
 into as few messages as fit; the board is edited at most once per ``BOARD_EVERY`` windows and the channel's
 summary at most once per ``SUMMARY_EVERY``. Kept in memory only: a crash loses at most one window of calls,
 never a move (the table stays marked untold until they are out).

@@ -1,12 +1,11 @@
 """Telling a table what happened, on Discord: the session core's publish with Discord as its sink — the
-panels, the calls (through the table's outbox: coalesced, or posted at once), the board, the summary and
+panels, the calls (coalesced in the outbox, ``courier``, or posted at once), the board, the summary and
 the record of what was told — and telling at least once what the store says is owed. A table that lives by
 interactions has a sink of its own (``_Answered``): no outbox, no REST, everything through its players'
 interactions (``bot.edge.table.answering``)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import math
@@ -18,21 +17,20 @@ from typing import Any
 from bot.base.i18n import speaking, t
 from bot.base.panel import Button, Control, Panel
 from bot.edge import delivery
-from bot.edge.governor import Urgency
+from bot.edge.table.courier import Courier
 from bot.edge.table.host import Host
-from bot.edge.table.outbox import PER_WINDOW, Outbox
+from bot.edge.table.outbox import Outbox
 from bot.edge.table.panels import PrivatePanels, show_button
 from bot.edge.table.places import Places
 from bot.games import Announcement, Table
 from bot.services import session
 
 log = logging.getLogger("tavern.controller")
-RECHECK = 1.0  # seconds a table's courier with calls waiting sleeps at most before it sees again what is due
-WIDEST = 4.0  # the coalescing window widens at most this many times under the global budget's pressure
 
 
 class Publisher:
-    """Every table's telling: its outbox, what this process told it up to, and who is looking at it."""
+    """Every table's telling: what this process told it up to, who is looking at it, and its outbox
+    (``courier``: what waits there is told when it is due)."""
 
     def __init__(
         self, host: Host, places: Places, panels: PrivatePanels, *, wake: Callable[[Table], None]
@@ -44,12 +42,12 @@ class Publisher:
         # After the publish that tells a game's end (or retells it): what else follows from it (its
         # tournament's next matches, ``bot.edge.tournament_desk``). It must not wait: it runs under the lock.
         self.on_over: Callable[[Table], None] | None = None
-        self._outboxes: dict[int, Outbox] = {}  # table id → what its channel has not been shown yet
         # table id → the action count up to which this process told the table, or tried to: what the store
         # says is owed beyond it was committed by a process that could not tell it (``owes``)
         self._told_here: dict[int, int] = {}
         self._seen: dict[tuple[int, int], float] = {}  # (table, seat) → the seat's last click there
         self._turns: dict[int, int] = {}  # table id → its turn in the global budget (``turn``)
+        self.courier = Courier(host, places, tell=self.tell_channel, seen=self._seen)
 
     def saw(self, table: Table, seat: int) -> None:
         """The seat clicked at the table just now (no ping for those looking: ``attend``)."""
@@ -83,8 +81,7 @@ class Publisher:
             return False
         if table.status != "active":  # a game's end that was never told (see ``Timers.run``)
             return table.status == "finished" and table.meta.owed
-        box = self._outboxes.get(table.id)
-        if box is not None and box.messages:
+        if self.courier.holds_calls(table):
             return False
         meta = table.meta
         lost = meta.untold_after is not None and bool(table.pending)
@@ -166,41 +163,16 @@ class Publisher:
         """The language of a seat's private text: its player's, else (never heard from) the channel's."""
         return self.host.languages.of_user(table.user_ids[seat], channel)
 
-    def outbox(self, table: Table) -> Outbox:
-        box = self._outboxes.get(table.id)
-        if box is None:  # the summary, if any, was just posted or is current: its next edit waits its turn
-            box = self._outboxes[table.id] = Outbox(summary_at=self.now())
-        return box
-
     def forget(self, table: Table, box: Outbox) -> None:
         """The game is over: nothing of it is kept (a flush still waiting is stopped)."""
         self.panels.forget(table)
         for seat in range(len(table.seats)):
             self._seen.pop((table.id, seat), None)
-        self._outboxes.pop(table.id, None)
         self._told_here.pop(table.id, None)
         self._turns.pop(table.id, None)
-        if box.task is not None and box.task is not asyncio.current_task():
-            box.task.cancel()
+        self.courier.forget(table, box)
 
-    # ---------------------------------------------------------------- coalescing
-
-    def window(self) -> float:
-        """The coalescing window, in seconds (0: every call goes out at once): the setting, or each table's
-        fair share of the global budget when that is longer — every table this process tells, telling
-        everything once a window (``PER_WINDOW`` requests), fits the budget — widened up to ``WIDEST``
-        times more while requests wait for room (pings, panels and openings use the budget too)."""
-        setting = self.host.settings.coalesce_seconds
-        if setting <= 0:
-            return 0.0
-        governor = self.host.governor
-        share = len(self._outboxes) * PER_WINDOW / governor.per_second
-        return max(setting, share) * min(WIDEST, 1 + governor.backlog())
-
-    @staticmethod
-    def now() -> float:
-        """Real time, for the REST budget (game timers use the injectable clock)."""
-        return asyncio.get_running_loop().time()
+    # ---------------------------------------------------------------- the channel
 
     def attend(self, table: Table, ann: Announcement, notified: frozenset[int] = frozenset()) -> Announcement:
         """No ping for players who are looking at the table (they clicked there within
@@ -218,103 +190,6 @@ class Publisher:
             controls = [c for c in ann.controls if c.verb != "hand"]
             return replace(ann, ping="", ping_seats=(), controls=controls)
         return ann
-
-    def can_wait(self, table: Table, ann: Announcement, box: Outbox) -> bool:
-        """Calls that ping nobody and offer nothing may wait a moment, to go out with the next ones — where
-        several processes share the store, only while everyone the table waits for has been pressing here:
-        a next move played through another process must find the calls before it already posted."""
-        return (
-            self.window() > 0
-            and not ann.ping
-            and not ann.controls
-            and not table.is_over()
-            and not (ann.picture is not None and box.picture())
-            and (
-                not self.host.tables.store.shared
-                or all((table.id, s) in self._seen for s in table.people_waited_for())
-            )
-        )
-
-    def flush_soon(self, table_id: int, box: Outbox) -> None:
-        """Start the table's courier, or tell it something new waits (due sooner, maybe)."""
-        if box.task is None or box.task.done():
-            box.task = asyncio.create_task(self._flush_later(table_id, box), name=f"flush-{table_id}")
-        else:
-            box.nudged.set()
-
-    async def _flush_later(self, table_id: int, box: Outbox) -> None:
-        """The table's courier: tell the channel what waited when its window ends, and edit the board and
-        the summary when their next edit is due — each waiting for room in the global budget before it takes
-        the table's lock, so that a move never waits for the budget behind its own table's telling."""
-        try:
-            while box.pending() and self._outboxes.get(table_id) is box:
-                due, part = box.due(self.window())
-                if due > self.now():
-                    box.nudged.clear()
-                    wait = due - self.now()
-                    if box.messages:  # calls wait for a window that narrows as the budget frees
-                        wait = min(wait, RECHECK)
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(box.nudged.wait(), wait)
-                    continue  # due now, or something new came: see again what is due first
-                board = await self._draw_ahead(table_id, box, part)
-                later = Urgency.NORMAL if part == "calls" else Urgency.LATER
-                async with (
-                    self.host.governor.reserved(1, later),
-                    self.host.tables.locked(table_id) as table,
-                ):
-                    await self._flush(table, box, part, board if board and board[0] == table.seq else None)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("game %d: could not tell the channel what waited", table_id)
-
-    async def _draw_ahead(self, table_id: int, box: Outbox, part: str) -> tuple[int, Panel] | None:
-        """Draw the pictures ``part`` will show before the courier takes the table's lock, so the lock is
-        never held while the drawing process is busy; the board is returned with the action count it shows,
-        to be used as it is if no move came meanwhile."""
-        if part == "calls":
-            for ann in list(box.messages):
-                await delivery.draw_ahead(ann.picture)
-            return None
-        if part != "board":
-            return None
-        table = await self.host.tables.get(table_id)
-        seq, board = table.seq, await self.places.board(table)
-        await delivery.draw_ahead(board.picture)
-        return seq, board
-
-    async def _flush(
-        self, table: Table, box: Outbox, part: str = "", board: tuple[int, Panel] | None = None
-    ) -> None:
-        """Tell ``part`` of what waited — the calls, the board (``board``: drawn already, as the table is)
-        or the summary — or (``""``) all of it; the caller holds the table's lock."""
-        if box.messages and part in ("", "calls"):
-            through = box.through
-            if await self.tell_channel(table, box.take(Announcement())):
-                # Told up to the calls' last action; events told later (a Deluxe turn) stay untold.
-                await self.host.tables.save_meta(table, untold_after=through if table.pending else None)
-            else:
-                log.warning("game %d: the channel refused calls that had waited; they are dropped", table.id)
-        if box.board_dirty and part in ("", "board"):
-            box.board_at, box.board_dirty = self.now(), False
-            board_id = await self.places.refresh_board(table, board[1] if board else None)
-            if board_id is not None:
-                await self.host.tables.save_meta(table, board_id=board_id)
-        if box.summary_dirty and part in ("", "summary"):
-            box.summary_at, box.summary_dirty = self.now(), False
-            await self.places.refresh_summary(table)
-
-    async def flush_all(self) -> None:
-        """Tell every channel what is waiting (a clean shutdown)."""
-        for table_id, box in list(self._outboxes.items()):
-            if box.task is not None:
-                box.task.cancel()
-            if box.pending():
-                with contextlib.suppress(Exception):
-                    async with self.host.tables.locked(table_id) as table:
-                        await self._flush(table, box)
-        self._outboxes.clear()
 
     async def tell_channel(self, table: Table, ann: Announcement) -> bool:
         """Post the announcement (the ping on the last message); False if that last one didn't go out."""
@@ -381,7 +256,7 @@ class _Answered:
             publisher.untold_here(table)
         if table.is_over():
             publisher.places.answering.forget(table)
-            publisher.forget(table, publisher.outbox(table))
+            publisher.forget(table, publisher.courier.outbox(table))
 
 
 class _Telling:
@@ -405,17 +280,17 @@ class _Telling:
         self.changes: dict[str, Any] = {"owed": False}
         self.posted = True
         self.ann = Announcement()
-        self.box = publisher.outbox(table)
+        self.box = publisher.courier.outbox(table)
 
     async def panel(self, table: Table, seat: int, panel: Panel, *, retire: bool) -> None:
         if await self.publisher.panels.show(table, seat, panel, retire=retire):
             self.notified.add(seat)
 
     async def calls(self, table: Table, calls: Announcement) -> bool:
-        publisher, box = self.publisher, self.box
+        publisher, courier, box = self.publisher, self.publisher.courier, self.box
         self.ann = ann = publisher.attend(table, calls, frozenset(self.notified))
-        if not self.everyone and publisher.can_wait(table, ann, box):
-            box.queue(ann, publisher.now(), table.seq)
+        if not self.everyone and courier.can_wait(table, ann, box):
+            box.queue(ann, courier.now(), table.seq)
             # Told when the window ends (``_flush``); with nothing waiting there is nothing to tell.
             self.changes["untold_after"] = self.told_before if box.messages else None
         else:
@@ -424,29 +299,29 @@ class _Telling:
         return self.posted
 
     async def board(self, table: Table, news: session.News) -> None:
-        publisher, box = self.publisher, self.box
+        publisher, courier, box = self.publisher, self.publisher.courier, self.box
         if self.board_shown:  # the click's answer drew it
-            box.board_at, box.board_dirty = publisher.now(), False
+            box.board_at, box.board_dirty = courier.now(), False
             return
-        if publisher.window() and not table.is_over():
+        if courier.window() and not table.is_over():
             box.board_dirty = True  # the courier edits it when due: several moves, one edit
             return
         board_id = await publisher.places.refresh_board(table)
-        box.board_at, box.board_dirty = publisher.now(), False
+        box.board_at, box.board_dirty = courier.now(), False
         if board_id is not None:
             self.changes["board_id"] = board_id
 
     async def last(self, table: Table, news: session.News) -> None:
-        publisher, box = self.publisher, self.box
+        publisher, courier, box = self.publisher, self.publisher.courier, self.box
         if not self.posted:
             await self._refused(table, news)
-        if table.is_over() or not publisher.window():
+        if table.is_over() or not courier.window():
             if table.is_over() or table.adapter.milestone(table, news.events):
                 await publisher.places.refresh_summary(table)
         elif table.adapter.milestone(table, news.events):
             box.summary_dirty = True  # the courier edits it when due
         if box.pending():
-            publisher.flush_soon(table.id, box)
+            courier.flush_soon(table.id, box)
         await publisher.host.tables.save_meta(table, **self.changes)
         if table.is_over():
             publisher.forget(table, box)
