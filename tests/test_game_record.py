@@ -23,6 +23,7 @@ from bot.cli import record_cli
 from bot.games import GAMES
 from bot.services import game_record as gr
 from bot.services import record_grammar as g
+from bot.services import record_reader as rr
 from bot.services.game_record import RecordError, RecordFile, SeatEntry
 from bot.settings import Settings
 from tests.conftest import StartBot
@@ -119,7 +120,7 @@ def test_a_record_reads_back_and_replays_to_the_same_moves_scores_and_winners(
     with speaking("it" if seed % 3 == 0 else "en"):
         text = gr.encode(record)
     assert len(text.encode()) < g.MAX_BYTES
-    back = gr.decode(text)
+    back = rr.decode(text)
     assert back == dataclasses.replace(record, language="it" if seed % 3 == 0 else "en")
     assert back.moves == record.moves and back.seats == record.seats
     replayed = gr.replay_record(back)
@@ -128,7 +129,7 @@ def test_a_record_reads_back_and_replays_to_the_same_moves_scores_and_winners(
     assert replayed.outcome.winners == tuple(result.winners)
     assert replayed.replay.finished and replayed.replay.steps[-1].last == len(record.moves)
     with speaking(back.language):
-        assert gr.decode(gr.encode(back)) == back  # writing what was read changes nothing
+        assert rr.decode(gr.encode(back)) == back  # writing what was read changes nothing
     # Every header line is one line, whatever the names hold.
     headers = [line for line in text.split("\n") if line.startswith("[")]
     assert all(g.HEADER.fullmatch(line) for line in headers)
@@ -169,7 +170,7 @@ def test_a_changed_move_seed_or_result_does_not_reproduce() -> None:
         )
         assert edited != text
         with pytest.raises(RecordError, match="the record says"):
-            gr.replay_record(gr.decode(edited))
+            gr.replay_record(rr.decode(edited))
         with pytest.raises(RecordError, match="did not finish"):
             gr.replay_record(dataclasses.replace(record, status="abandoned", result=None))
 
@@ -181,12 +182,12 @@ def test_comments_change_nothing_and_an_abandoned_game_keeps_its_moves() -> None
     told = [line for line in lines if line.startswith("; ")]
     assert any("discards are in" in line for line in told) and not any("**" in line for line in told)
     quiet = "\n".join("; nothing to see" if line.startswith(";") else line for line in lines)
-    assert gr.decode(quiet) == gr.decode(text)
+    assert rr.decode(quiet) == rr.decode(text)
     bare = gr.encode(record, with_calls=False)
     assert not any(line.startswith("; ") and "discards" in line for line in bare.split("\n"))
-    assert gr.decode(bare) == gr.decode(text)
+    assert rr.decode(bare) == rr.decode(text)
     cut = dataclasses.replace(record, moves=record.moves[:20], status="abandoned", result=None, ended=None)
-    back = gr.decode(gr.encode(cut))
+    back = rr.decode(gr.encode(cut))
     assert back == cut and '[Result "*"]' in gr.encode(cut) and "[Ended " not in gr.encode(cut)
     assert gr.replay_record(back).outcome is None
     deluxe, _ = play("deluxe", 4, 12)
@@ -194,8 +195,8 @@ def test_comments_change_nothing_and_an_abandoned_game_keeps_its_moves() -> None
     moves = deluxe.moves[:mid_turn]
     live = dataclasses.replace(deluxe, moves=moves, status="active", result=None, ended=None)
     text = gr.encode(live)
-    assert gr.decode(text) == live and text.rstrip("\n").endswith(f"{mid_turn}. {live.moves[-1]}")
-    assert gr.replay_record(gr.decode(text)).replay.steps[-1].last < mid_turn  # not told yet: no calls
+    assert rr.decode(text) == live and text.rstrip("\n").endswith(f"{mid_turn}. {live.moves[-1]}")
+    assert gr.replay_record(rr.decode(text)).replay.steps[-1].last < mid_turn  # not told yet: no calls
 
 
 # ------------------------------------------------------------------------------------------ hostile files
@@ -262,7 +263,7 @@ def test_malformed_and_hostile_files_are_refused_with_a_reason() -> None:
     ]
     for data, reason in cases:
         with pytest.raises(RecordError, match=reason):
-            gr.replay_record(gr.decode(data))
+            gr.replay_record(rr.decode(data))
 
 
 def test_a_cribbage_record_keeps_its_capital_cards_and_only_its_engines_spelling() -> None:
@@ -270,14 +271,14 @@ def test_a_cribbage_record_keeps_its_capital_cards_and_only_its_engines_spelling
     text = gr.encode(record)
     first = record.moves[0]
     assert re.search(r"^1\. [0-3] lay [2-9TJQKA][SHDC]$", text, re.M), first  # "0 lay 5H" with four
-    assert gr.decode(text).moves == record.moves
+    assert rr.decode(text).moves == record.moves
     seat, _, card = first.split()
     for other, reason in (
         (f"{seat} LAY {card}", "none of a move"),  # the engine reads it, but writes it otherwise
         (f"{seat} lay {card.lower()}", "Move 1"),  # no card of the pack: the replay refuses it
     ):
         with pytest.raises(RecordError, match=reason):
-            gr.replay_record(gr.decode(replaced(text, f"\n1. {first}\n", f"\n1. {other}\n")))
+            gr.replay_record(rr.decode(replaced(text, f"\n1. {first}\n", f"\n1. {other}\n")))
 
 
 def test_a_name_that_tries_to_inject_a_header_stays_a_name() -> None:
@@ -286,12 +287,12 @@ def test_a_name_that_tries_to_inject_a_header_stays_a_name() -> None:
     record = dataclasses.replace(record, seats=(SeatEntry(evil), record.seats[1]))
     text = gr.encode(record)
     assert '[Seat0 "Mallory\\"]\\u000a[Seed \\"1\\"]\\u000a[Result \\"*"]' in text
-    back = gr.decode(text)
+    back = rr.decode(text)
     assert back.seats[0].name == evil and back.seed == record.seed
     # Written raw, the same name breaks the line and is refused, never read as a header.
     raw = text.replace('[Seat0 "Mallory\\"]\\u000a[Seed \\"1\\"]\\u000a[Result \\"*"]', f'[Seat0 "{evil}"]')
     with pytest.raises(RecordError):
-        gr.decode(raw)
+        rr.decode(raw)
 
 
 def test_random_damage_is_refused_or_read_never_a_crash() -> None:
@@ -310,7 +311,7 @@ def test_random_damage_is_refused_or_read_never_a_crash() -> None:
             else:
                 data[at:at] = bytes(rng.choice(b'"\\[]\n\r; 0123456789abc') for _ in range(rng.randint(1, 5)))
         try:
-            gr.replay_record(gr.decode(bytes(data)))
+            gr.replay_record(rr.decode(bytes(data)))
         except RecordError as err:
             refused += 1
             assert str(err) and "{" not in str(err)
@@ -319,7 +320,7 @@ def test_random_damage_is_refused_or_read_never_a_crash() -> None:
 
 def test_refusals_speak_italian() -> None:
     with speaking("it"), pytest.raises(RecordError) as found:
-        gr.decode(sample().replace("decktet-tavern-record 1", "decktet-tavern-record 9"))
+        rr.decode(sample().replace("decktet-tavern-record 1", "decktet-tavern-record 9"))
     with speaking("it"):
         assert "versione 9 del formato" in str(found.value)
 
@@ -329,7 +330,7 @@ def test_the_example_in_the_spec_is_a_record_that_replays() -> None:
     its headers and moves are what the code writes for that game now."""
     spec = (REPO / "docs" / "RECORD.md").read_text(encoding="utf-8")
     example = spec.split("<!-- record example -->\n```text\n", 1)[1].split("\n```", 1)[0] + "\n"
-    record = gr.decode(example)
+    record = rr.decode(example)
     outcome = gr.replay_record(record).outcome
     assert record.game == "bhargage" and outcome is not None and outcome.scores == (25, 34)
     assert record.seats[0].name == 'Ada "the Knot" Lovelace'
@@ -407,14 +408,14 @@ async def test_export_gives_a_record_that_replays_to_the_stored_result(
         data = await exported(fake, alice, game_id)
         stored = await bot.store.load_game(game_id)
         assert stored is not None and stored.status == "finished" and stored.result is not None
-        record = gr.decode(data)
+        record = rr.decode(data)
         outcome = gr.replay_record(record).outcome
         assert outcome is not None
         assert list(outcome.scores) == stored.result["scores"]
         assert list(outcome.winners) == stored.result["winners"]
         assert record.moves == tuple(a.text for a in stored.actions)
         assert record.game_id == game_id and record.status == "finished"
-    record = gr.decode(await exported(fake, bob, 1))
+    record = rr.decode(await exported(fake, bob, 1))
     assert [s.name for s in record.seats] == ["alice", "bob_the_builder"]  # as people read them
 
     # ``python -m bot replay`` prints the game to its final score.
@@ -436,7 +437,7 @@ async def test_export_gives_a_record_that_replays_to_the_stored_result(
     again = await asyncio.to_thread(run_module, tmp_path, "export", "1", "--out", str(out), **env)
     assert again.returncode == 1 and "already exists" in again.stderr
     piped = await asyncio.to_thread(run_module, tmp_path, "export", str(deluxe), **env)
-    assert piped.returncode == 0 and gr.decode(piped.stdout).game == "deluxe"
+    assert piped.returncode == 0 and rr.decode(piped.stdout).game == "deluxe"
     missing = await asyncio.to_thread(run_module, tmp_path, "export", "999", **env)
     assert missing.returncode == 1 and "no game #999" in missing.stderr
     nowhere = await asyncio.to_thread(

@@ -25,7 +25,7 @@ from bot.edge.web.answers import CSP
 from bot.edge.web.fanout import Fanout
 from bot.games import Table
 from bot.rules import bhargage as bh
-from bot.services import game_record
+from bot.services import record_reader
 from bot.services.links import EVENT_SECONDS
 from bot.services.tournaments.event import Event, GameDone
 from bot.services.tournaments.event import Settings as EventSettings
@@ -300,7 +300,7 @@ async def test_replay_and_record_of_a_finished_game(
             response.headers["Content-Disposition"]
             == f'attachment; filename="decktet-tavern-game-{table.id}.txt"'
         )
-        record = game_record.decode(text)
+        record = record_reader.decode(text)
         assert record.game_id == table.id and record.status == "finished" and record.result is not None
         assert list(record.result.scores) == list(stored.result["scores"])
         assert list(record.result.winners) == list(stored.result["winners"])

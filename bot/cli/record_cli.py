@@ -5,10 +5,11 @@
 ``python -m bot backup`` finds it; no token needed) and writes the record to FILE (a new file: an export never
 replaces one) or to standard output. It is the operator's tool, so any game may be exported, a live one too.
 
-``replay`` reads a record (refusing anything malformed, whoever wrote it), replays its moves and checks that
-they end the game as the record says, then tells the game step by step as its table did: each step's moves,
-the calls and, when it changed, the score. At a terminal it waits after each step (Enter: next step, ``h``:
-next hand, ``q``: quit); piped, it prints the whole game. ``--language it`` speaks Italian, as ``play`` does.
+``replay`` reads a record (refusing anything malformed, whoever wrote it: ``bot.services.record_reader``),
+replays its moves and checks that they end the game as the record says, then tells the game step by step as
+its table did: each step's moves, the calls and, when it changed, the score. At a terminal it waits after
+each step (Enter: next step, ``h``: next hand, ``q``: quit); piped, it prints the whole game.
+``--language it`` speaks Italian, as ``play`` does.
 """
 
 from __future__ import annotations
@@ -34,11 +35,11 @@ from bot.services.game_record import (
     RecordError,
     Replayed,
     calls,
-    decode,
     encode,
     record_of,
     replay_record,
 )
+from bot.services.record_reader import decode
 from bot.settings import SettingsError, load_database
 from bot.store import StoreOpenError, open_store
 
