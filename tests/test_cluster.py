@@ -184,6 +184,8 @@ async def test_the_same_press_at_the_same_instant_on_two_processes_applies_once(
     process B); she presses the same card on both at once."""
     fake = fake_discord
     a, b, channel, (alice, bob), table = await bhargage_in_a_far_guild(fake, start_bot, tmp_path, pg_url)
+    for process in (a, b):  # none of Alice's moves is made for her: each of hers in the log is a press
+        await process.preferences.change(alice.id, "auto_play", False)
 
     def alice_plays(t: Table) -> bool:
         dm = live_panel(fake, alice)
@@ -219,7 +221,8 @@ async def test_the_same_press_at_the_same_instant_on_two_processes_applies_once(
         await asyncio.sleep(0.01)
     actions = await a.store.actions(table.id)
     seat = table.seat_of(alice.id)
-    # Bob's reply may follow at once when it is forced (one card he can play): count Alice's moves only.
+    # Bob's reply may follow at once when it is forced (one card he can play): count Alice's moves only,
+    # which are all her presses (her only card is not played for her).
     assert [x.seat for x in actions[before:]].count(seat) == 1, "applied once"
     assert actions[before].seat == seat
     assert (await fresh(a, table.id)).seq == (await fresh(b, table.id)).seq == len(actions)
