@@ -40,10 +40,23 @@ async def settle(fake: FakeDiscord, bot: TavernBot) -> None:
 
 
 def live_dm(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
+    found = live_dm_if_any(fake, user)
+    if found is None:
+        raise AssertionError(f"{user.name} has no live DM panel")
+    return found
+
+
+def live_dm_if_any(fake: FakeDiscord, user: FakeUser) -> FakeMessage | None:
     for m in reversed(fake.dms(user)):
         if any(not b.disabled for b in m.buttons()) or m.selects():
             return m
-    raise AssertionError(f"{user.name} has no live DM panel")
+    return None
+
+
+async def live_dm_soon(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
+    """The user's live DM panel, waited for: on a loaded machine a panel whose picture the drawing process
+    is still making can come after the bot has gone quiet for a moment (a deadline, not a pause)."""
+    return await fake.wait_for(lambda: live_dm_if_any(fake, user), timeout=30.0, what=f"{user.name}'s panel")
 
 
 def hint_button(msg: FakeMessage) -> str:

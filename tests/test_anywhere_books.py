@@ -6,13 +6,23 @@ from __future__ import annotations
 
 import re
 
+from bot.edge.app import TavernBot
 from bot.edge.record_export import file_name
 from bot.edge.table.host import USERS
 from tests.conftest import StartBot
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 from tests.stored_games import store_finished
 from tests.test_anywhere import assert_interactions_only, boot
 from tests.test_replay import disabled, picture_shown, position, press
+
+
+async def three_friends(
+    fake: FakeDiscord, start_bot: StartBot
+) -> tuple[TavernBot, tuple[FakeUser, FakeUser, FakeUser], FakeChannel]:
+    """The bot, and ann, bob and cat in a group DM of theirs (the bot not a member)."""
+    bot = await boot(fake, start_bot)
+    ann, bob, cat = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cat")
+    return bot, (ann, bob, cat), fake.add_group_dm(ann, bob, cat)
 
 
 def numbers(text: str) -> list[int]:
@@ -23,9 +33,7 @@ async def test_history_replay_and_export_in_a_group_dm_show_only_the_askers_game
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:
     fake = fake_discord
-    bot = await boot(fake, start_bot)
-    ann, bob, cat = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cat")
-    group = fake.add_group_dm(ann, bob, cat)
+    bot, (ann, bob, cat), group = await three_friends(fake, start_bot)
     games = [
         await store_finished(bot, "bhargage", [ann, bob], seed=s, guild=USERS, channel=group.id)
         for s in range(11)
@@ -89,9 +97,7 @@ async def test_a_live_game_in_a_group_dm_is_replayed_to_its_players_only_and_nev
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:
     fake = fake_discord
-    bot = await boot(fake, start_bot)
-    ann, bob, cat = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cat")
-    group = fake.add_group_dm(ann, bob, cat)
+    bot, (ann, bob, cat), group = await three_friends(fake, start_bot)
     since = len(fake.request_log)
     posted = await fake.slash(ann, group, "bhargage challenge", opponent=bob)
     await fake.click(bob, posted.message, "Accept")

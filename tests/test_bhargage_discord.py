@@ -49,6 +49,9 @@ async def panel_for(
     """The user's current controls: the live DM panel, or, for a user whose DMs are closed (or failed) and
     who has no live DM panel of this hand, a fresh "Show my hand" ephemeral."""
     live = [m for m in fake.dms(user) if enabled(m)]
+    if user not in closed and not live:  # on a loaded machine it may come after the bot went quiet a moment
+        await fake.wait_for(lambda: [m for m in fake.dms(user) if enabled(m)], timeout=30.0, what=user.name)
+        live = [m for m in fake.dms(user) if enabled(m)]
     if user not in closed or (live and _current(fake, channel, live[-1])):
         return live[-1] if live else None
     shows = [

@@ -20,7 +20,7 @@ from bot.render.words import capital
 from bot.rules import cribbage as C
 from tests.conftest import StartBot
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.test_ai_discord import live_dm, settle
+from tests.test_ai_discord import live_dm, live_dm_soon, settle
 
 EXTENSIONS = ["cogs.general", "cogs.stats", "cogs.cribbage"]
 BOARD_HEAD = "**Cribbage** (game to "
@@ -68,7 +68,7 @@ class Players:
         state: C.State = self.table.state
         seat = next(s for s in C.waiting_for(state) if not self.table.is_bot(s))
         user = self.by_seat[seat]
-        panel = live_dm(self.fake, user)
+        panel = await live_dm_soon(self.fake, user)
         if state.phase is C.Phase.DISCARD:
             pick = next(s for s in panel.selects() if verb(s.custom_id) == "pick")
             size = C.lay_away_size(state.players)
