@@ -43,6 +43,14 @@ class Press(NamedTuple):
     since: float
 
 
+class Sent(NamedTuple):
+    """What an interaction sent as follow-ups: how many, and the last one with what it shows now."""
+
+    number: int
+    message: discord.Message
+    panel: Panel
+
+
 class Board(NamedTuple):
     """The board message: the interaction whose token made it, its id (None: that interaction's original
     answer), when, and the action count it shows."""
@@ -60,8 +68,7 @@ class Answering:
         self.host = host
         self._press: dict[int, list[Press]] = {}  # table id → its newest interactions (two at most)
         self._boards: dict[int, Board] = {}  # table id → its board message
-        self._sent: dict[int, int] = {}  # interaction id → follow-ups it sent
-        self._last: dict[int, tuple[discord.Message, Panel]] = {}  # interaction id → its last follow-up
+        self._sent: dict[int, Sent] = {}  # interaction id → the follow-ups it sent
 
     def pressed(self, table: Table, interaction: Interaction) -> None:
         """A player pressed at the table (or opened it): their interaction carries what it says next, once
@@ -72,7 +79,6 @@ class Answering:
             for dropped in before:
                 if dropped not in kept:
                     self._sent.pop(dropped.interaction.id, None)
-                    self._last.pop(dropped.interaction.id, None)
             self._press[table.id] = [*kept, Press(interaction, self.host.clock())]
 
     def press(self, table: Table) -> Interaction | None:
@@ -91,7 +97,6 @@ class Answering:
     def forget(self, table: Table) -> None:
         for press in self._press.pop(table.id, ()):
             self._sent.pop(press.interaction.id, None)
-            self._last.pop(press.interaction.id, None)
         self._boards.pop(table.id, None)
 
     async def post(self, table: Table, panel: Panel) -> discord.Message | None:
@@ -103,35 +108,35 @@ class Answering:
                 "game %d: no live interaction to tell the table through; the next press tells it", table.id
             )
             return None
-        sent = self._sent.get(interaction.id, 0)
-        if sent >= FOLLOWUPS:
-            return await self._added(table, interaction, panel)
+        sent = self._sent.get(interaction.id)
+        if sent is not None and sent.number >= FOLLOWUPS:
+            return await self._added(table, interaction, sent, panel)
         send = partial(interaction.followup.send, wait=True)
         try:
             message = await delivery.deliver(send, panel, "g", table.id, new=True)
         except discord.HTTPException as err:
             log.warning("game %d: a follow-up was refused (%s)", table.id, err)
             return None
-        self._sent[interaction.id] = sent + 1
-        self._last[interaction.id] = (message, panel)
+        self._sent[interaction.id] = Sent((sent.number if sent is not None else 0) + 1, message, panel)
         return message
 
-    async def _added(self, table: Table, interaction: Interaction, panel: Panel) -> discord.Message | None:
+    async def _added(
+        self, table: Table, interaction: Interaction, sent: Sent, panel: Panel
+    ) -> discord.Message | None:
         """The press sent all the follow-ups it may: the call is added to its last one by an edit, where
         the two can be one message (``joined_calls``); else None (the next press tells it)."""
-        last = self._last.get(interaction.id)
-        joined = joined_calls(last[1], panel) if last is not None else None
-        if last is None or joined is None:
+        joined = joined_calls(sent.panel, panel)
+        if joined is None:
             log.info("game %d: the press sent all the follow-ups it may", table.id)
             return None
-        message = last[0]
+        message = sent.message
         edit = partial(interaction.followup.edit_message, message.id)
         try:
             await delivery.deliver(edit, joined, "g", table.id, editing=message.id)
         except discord.HTTPException as err:
             log.warning("game %d: a follow-up's edit was refused (%s)", table.id, err)
             return None
-        self._last[interaction.id] = (message, joined)
+        self._sent[interaction.id] = sent._replace(panel=joined)
         return message
 
     async def board(self, table: Table, board: Panel) -> None:
