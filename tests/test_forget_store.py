@@ -17,6 +17,7 @@ import pytest
 
 from bot.base import ratings as rt
 from bot.games.seats import FORGOTTEN
+from bot.services.tournaments.stored import forgotten
 from bot.store import (
     MIGRATIONS,
     Finish,
@@ -160,7 +161,7 @@ async def test_a_forgotten_member_is_a_pseudonym_everywhere_and_their_opponents_
     bob_before, cat_before = await record_of(store, BOB), await record_of(store, CAT)
     versions = [(await store.load_game(g)).version for g in games]  # type: ignore[union-attr]
 
-    changed = await store.forget_user(ANN, ANON, at=FEB + 200)
+    changed = await store.forget_user(ANN, ANON, at=FEB + 200, rename=forgotten)
 
     assert changed == games
     assert await traces(store, ANN, "Annabel", ANN_DM) == []  # nothing left leads to her, in any table
@@ -200,7 +201,7 @@ async def test_a_forgotten_member_who_plays_again_starts_afresh_under_another_ps
 ) -> None:
     await play(store, [(ANN, "Annabel"), (BOB, "Bob")], 0, JAN)
     await play(store, [(ANN, "Annabel"), (BOB, "Bob")], 0, JAN + 60)
-    await store.forget_user(ANN, ANON, at=JAN + 100)
+    await store.forget_user(ANN, ANON, at=JAN + 100, rename=forgotten)
     newcomer = (await store.rating_of(GUILD, "race", BOB) or {})["games"]
     again = await play(store, [(ANN, "Annabel"), (BOB, "Bob")], 1, FEB)
     rating = await store.rating_of(GUILD, "race", ANN)
@@ -208,7 +209,7 @@ async def test_a_forgotten_member_who_plays_again_starts_afresh_under_another_ps
     assert (await store.history(GUILD, ANN, None, offset=0, limit=10))[1] == 1
     assert (await store.rating_of(GUILD, "race", BOB) or {})["games"] == newcomer + 1
 
-    await store.forget_user(ANN, ANON, at=FEB + 100)
+    await store.forget_user(ANN, ANON, at=FEB + 100, rename=forgotten)
     record = await store.load_game(again)
     assert record is not None and record.seats[0].name == ANON
     board = await store.leaderboard_page(GUILD, "race", None, page=1, per_page=10)
@@ -225,7 +226,7 @@ async def test_refused_while_seated_or_waiting_in_an_open_lobby_and_nothing_is_w
     live = await store.create_game(NewGame("race", GUILD, 30, 1, [(CAT, "Cat"), (ANN, "Annabel")], {}, JAN))
     before = await traces(store, ANN, "Annabel")
     with pytest.raises(PlayerBusy) as seated:
-        await store.forget_user(ANN, ANON, at=JAN + 10)
+        await store.forget_user(ANN, ANON, at=JAN + 10, rename=forgotten)
     assert seated.value.channel_id == 30
     await store.finish_game(live, Finish((1, 0), (0,), False, "target", JAN + 20))
 
@@ -238,14 +239,15 @@ async def test_refused_while_seated_or_waiting_in_an_open_lobby_and_nothing_is_w
     ):
         opened = await store.create_lobby(lobby)
         with pytest.raises(WaitingInLobby) as waiting:
-            await store.forget_user(ANN, ANON, at=JAN + 30)
+            await store.forget_user(ANN, ANON, at=JAN + 30, rename=forgotten)
         assert waiting.value.lobby.id == opened.id and waiting.value.lobby.channel_id == 40 + n
         await store.update_lobby(opened.id, status="cancelled")
     assert len(await traces(store, ANN, "Annabel")) > len(before)  # nothing was written meanwhile
     assert await store.user_prefs() == {ANN: {"auto_cut": True}}
 
     overdue = await store.create_lobby(NewLobby("race", GUILD, 43, ANN, created_at=JAN, expires_at=JAN + 60))
-    await store.forget_user(ANN, ANON, at=JAN + 120)  # a lobby that ran out (not yet marked so) seats nobody
+    # a lobby that ran out (not yet marked so) seats nobody
+    await store.forget_user(ANN, ANON, at=JAN + 120, rename=forgotten)
     lobby = await store.get_lobby(overdue.id)
     assert lobby is not None and lobby.host_id in FORGOTTEN
     assert await traces(store, ANN, "Annabel") == []

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.base import ratings as rt
+from bot.services.tournaments.stored import forgotten
 from bot.store import Finish, NewAction, NewGame, PostgresStore, SQLiteStore, open_store
 from bot.store.boards import month_start, next_month
 
@@ -95,7 +96,7 @@ async def test_monthly_seasons_roll_over_and_rate_afresh(store: AnyStore) -> Non
     season_of = await store._all("SELECT DISTINCT season FROM results ORDER BY season")
     assert [r["season"] for r in season_of] == [1, 2]
     # A season's board names players as their all-time row does: a forgotten player is 👤 there too.
-    await store.forget_user(cat[0], "👤", at=FEB)
+    await store.forget_user(cat[0], "👤", at=FEB, rename=forgotten)
     feb = await store.leaderboard_page(GUILD, "race", 2, page=1, per_page=10)
     assert [r.name for r in feb.rows] == ["👤", "Ann"]
 

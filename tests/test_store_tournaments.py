@@ -250,7 +250,7 @@ async def test_forgetting_a_member_deletes_their_places_and_keeps_the_others(sto
     cup = await event(store, "cup", status="finished")
     await store.record_places(cup, [(ANN, 1), (BOB, 2)])
 
-    await store.forget_user(ANN, "👤", at=T0 + 10)
+    await store.forget_user(ANN, "👤", at=T0 + 10, rename=forgotten)
 
     assert await store.places_of(ANN) == []
     assert [(p[0], p[1]) for p in await store.places_of(BOB)] == [(cup, 2)]

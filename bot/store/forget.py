@@ -27,27 +27,21 @@ from bot.games.meta import TableMeta
 from bot.games.seats import FORGOTTEN
 from bot.store import lobbies, tournaments
 from bot.store._base import Conn, Row, StoreBase
-from bot.store.records import PlayerBusy, WaitingInLobby
+from bot.store.games import refuse_seated
+from bot.store.interface import Rename
+from bot.store.records import WaitingInLobby
 
 PERSONAL = ("user_languages", "user_prefs", "dm_channels")  # deleted outright (keyed by user_id)
 
 
 class ForgetMixin(StoreBase):
-    async def forget_user(
-        self, user_id: int, anonymous: str, *, at: float, rename: tournaments.Rename | None = None
-    ) -> list[int]:
+    async def forget_user(self, user_id: int, anonymous: str, *, at: float, rename: Rename) -> list[int]:
         """Forget the member (see the module's docstring); the ids of the games whose rows changed.
         ``PlayerBusy`` if they sit at an active game, ``WaitingInLobby`` if they are in a lobby still open at
         ``at``, or whatever ``rename`` raises for a tournament's document; then nothing is written."""
         async with self._tx() as db:
             await self._serialize_seating(db)
-            seated = await db.fetchrow(
-                "SELECT g.channel_id FROM seats s JOIN games g ON g.id = s.game_id "
-                "WHERE s.user_id = ? AND g.status = 'active' ORDER BY g.id LIMIT 1",
-                (user_id,),
-            )
-            if seated is not None:
-                raise PlayerBusy(user_id, int(seated["channel_id"]))
+            await refuse_seated(db, (user_id,))
             theirs = await lobbies.of_member(db, user_id)
             for lobby in theirs:
                 if lobby.status == "open" and (lobby.expires_at is None or lobby.expires_at > at):

@@ -394,6 +394,11 @@ async def _refuse_busy(db: Conn, channel_id: int, user_ids: Sequence[int]) -> No
     (the bot plays anywhere); inside ``create_game``'s transaction, after ``_serialize_seating``."""
     if await db.fetchrow("SELECT 1 FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)):
         raise ChannelBusy(channel_id)
+    await refuse_seated(db, user_ids)
+
+
+async def refuse_seated(db: Conn, user_ids: Sequence[int]) -> None:
+    """``PlayerBusy`` for the first of these players seated at an active game (the bot plays anywhere)."""
     people = [uid for uid in user_ids if not is_bot(uid)]
     if not people:
         return

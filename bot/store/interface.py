@@ -20,6 +20,9 @@ LOBBY_STATUSES = ("open", "started", "declined", "expired", "cancelled")
 # A tournament's status is one of TOURNAMENT_STATUSES; the live ones are those a restarted process resumes.
 TOURNAMENT_STATUSES = ("signup", "running", "paused", "finished", "cancelled")
 LIVE_TOURNAMENT_STATUSES = ("signup", "running", "paused")
+# A tournament's document with a forgotten member renamed (document, member, pseudonym, name → the new
+# document, or None where it does not name them): the tournament service's, since the store reads none.
+Rename = Callable[[dict[str, Any], int, int, str], dict[str, Any] | None]
 
 
 class Store(Protocol):
@@ -327,7 +330,7 @@ class Store(Protocol):
         anonymous: str,
         *,
         at: float,
-        rename: Callable[[dict[str, Any], int, int, str], dict[str, Any] | None] | None = None,
+        rename: Rename,
     ) -> list[int]:
         """Forget a member, in one transaction: delete their language, preferences, DM channel and
         tournament places, and move every row that keys on them (seats, results, all-time and season

@@ -15,11 +15,11 @@ runs code): keys come back as strings and tuples as lists, as JSON has them.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.store._base import Conn, Row, StoreBase
-from bot.store.interface import LIVE_TOURNAMENT_STATUSES, TOURNAMENT_STATUSES
+from bot.store.interface import LIVE_TOURNAMENT_STATUSES, TOURNAMENT_STATUSES, Rename
 from bot.store.records import StaleTournament, TournamentRow
 
 
@@ -158,19 +158,12 @@ class TournamentsMixin(StoreBase):
         ]
 
 
-Rename = Callable[[dict[str, Any], int, int, str], dict[str, Any] | None]
-
-
-async def forget_member(
-    db: Conn, user_id: int, pseudonym: int, anonymous: str, rename: Rename | None
-) -> None:
+async def forget_member(db: Conn, user_id: int, pseudonym: int, anonymous: str, rename: Rename) -> None:
     """Inside ``forget_user``'s transaction: the member's places go, and each event whose document names
     them is rewritten by ``rename`` (document, member, pseudonym, name → the new document, or None where it
     does not name them; the tournament service's, since the store never reads a document; its refusal
     refuses the whole forgetting) and moves a version, so a save from before is stale."""
     await db.execute("DELETE FROM tournament_places WHERE user_id = ?", (user_id,))
-    if rename is None:
-        return
     rows = await db.fetch("SELECT id, doc FROM tournaments WHERE doc LIKE ? ORDER BY id", (f"%{user_id}%",))
     for row in rows:  # the text holds the id: a few candidates, each read as the service reads it
         doc = rename(_doc(row["doc"]), user_id, pseudonym, anonymous)

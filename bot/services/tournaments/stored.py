@@ -11,6 +11,7 @@ from typing import Any
 from bot.base import safe
 from bot.services.tournaments.event import (
     FORMATS,
+    LIVE,
     STATUSES,
     Entrant,
     Event,
@@ -79,7 +80,7 @@ def forgotten(doc: Mapping[str, Any], user_id: int, pseudonym: int, name: str) -
     if event.organiser_id != user_id and all(e.user_id != user_id for e in event.entrants):
         return None
     entered = any(e.user_id == user_id and not e.dropped for e in event.entrants)
-    if entered and event.status in ("signup", "running", "paused"):
+    if entered and event.status in LIVE:
         raise TournamentError("tournament.refuse.forget-entered", name=safe.plain(event.settings.name, 60))
 
     def swap(user: int) -> int:
